@@ -1,0 +1,5 @@
+#!/bin/sh
+# Regenerate the build system from configure.ac and the Makefile fragments.
+set -e
+cd "$(dirname "$0")"
+exec autoreconf -fi

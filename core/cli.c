@@ -1,0 +1,253 @@
+/* cli.c - aorta-run's command line (decisions.md §3).  Everything after the
+ * first "--" is the command, never parsed; options go before it. */
+#include "config.h"
+
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+void aorta_cli_usage(FILE *out)
+{
+    fputs(
+        "Usage: aorta-run [OPTIONS] -- COMMAND [ARG...]\n"
+        "       aorta-run [OPTIONS] --list-collectors | --describe NAME\n"
+        "       aorta-run [OPTIONS] --parse NAME DIR | --env NAME DIR\n"
+        "\n"
+        "Run COMMAND as trials of a sweep, optionally under profiling collectors,\n"
+        "and record every trial under the output directory.\n"
+        "\n"
+        "Options:\n"
+        "  --plugin-dir DIR         search DIR for collectors first (repeatable)\n"
+        "  --recipe FILE            YAML recipe (mode: probe)\n"
+        "  --mitigations-file FILE  JSON mitigation sidecar (repeatable)\n"
+        "  --collect NAMES          comma list of collectors; replaces the recipe's\n"
+        "  --output DIR             results root (default " AORTA_DEFAULT_OUTPUT ")\n"
+        "  --ticket ID              run directory name (overrides the recipe's ticket)\n"
+        "  --trials N               trials per cell, without --recipe (default 1)\n"
+        "  --timeout SEC            per-trial timeout, without --recipe\n"
+        "  --dry-run                validate and print each cell's plan; write nothing\n"
+        "  --list-collectors        list every collector candidate and its status\n"
+        "  --describe NAME          print collector NAME's options\n"
+        "  --parse NAME DIR         print the metrics collector NAME reads from DIR\n"
+        "  --env NAME DIR           print collector NAME's environment bundle for DIR\n"
+        "  -v                       progress on stderr\n"
+        "  --version                print the version\n"
+        "  --help                   print this help\n"
+        "\n"
+        "Collectors are searched in each --plugin-dir, then AORTA_PLUGIN_PATH, then\n"
+        "AORTA_PLUGIN_SYSTEM_PATH or, when unset, " AORTA_COLLECTORDIR ".\n",
+        out);
+}
+
+/* Options that take values, and how many. */
+typedef struct option_spec {
+    const char *name;
+    int values;
+} option_spec_t;
+
+static const option_spec_t OPTIONS[] = {
+    {"--plugin-dir", 1}, {"--recipe", 1},  {"--mitigations-file", 1}, {"--collect", 1},
+    {"--output", 1},     {"--ticket", 1},  {"--trials", 1},           {"--timeout", 1},
+    {"--dry-run", 0},    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
+    {"--env", 2},        {"-v", 0},        {"--verbose", 0},          {"--version", 0},
+    {"--help", 0},       {"-h", 0},        {NULL, 0},
+};
+
+static const option_spec_t *find_option(const char *name, size_t len)
+{
+    for (const option_spec_t *spec = OPTIONS; spec->name; spec++)
+        if (strlen(spec->name) == len && strncmp(spec->name, name, len) == 0)
+            return spec;
+    return NULL;
+}
+
+static void push(char ***items, size_t *count, const char *value)
+{
+    *items = aorta_xrealloc(*items, (*count + 2) * sizeof **items);
+    (*items)[(*count)++] = (char *)value;
+    (*items)[*count] = NULL;
+}
+
+static int set_mode(aorta_cli_t *cli, aorta_cli_mode_t mode, const char *flag, char **error)
+{
+    if (cli->mode != AORTA_MODE_RUN && cli->mode != mode) {
+        *error = aorta_xasprintf("%s cannot be combined with another of --dry-run, "
+                                 "--list-collectors, --describe, --parse, --env",
+                                 flag);
+        return -1;
+    }
+    cli->mode = mode;
+    return 0;
+}
+
+static int parse_trials(const char *text, long *out, char **error)
+{
+    char *end = NULL;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno || !text[0] || *end || value < 1) {
+        *error = aorta_xasprintf("--trials: expected a whole number >= 1, got '%s'", text);
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+static int parse_timeout(const char *text, double *out, char **error)
+{
+    char *end = NULL;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno || !text[0] || *end || !isfinite(value) || value <= 0 || strchr(text, 'x')
+        || strchr(text, 'X')) {
+        *error = aorta_xasprintf("--timeout: expected a number of seconds > 0, got '%s'", text);
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/* Apply one option with its values. */
+static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error)
+{
+    if (!strcmp(flag, "--plugin-dir")) {
+        push(&cli->plugin_dirs, &cli->plugin_dir_count, values[0]);
+    } else if (!strcmp(flag, "--recipe")) {
+        cli->recipe = values[0];
+    } else if (!strcmp(flag, "--mitigations-file")) {
+        push(&cli->mitigation_files, &cli->mitigation_file_count, values[0]);
+    } else if (!strcmp(flag, "--collect")) {
+        cli->collect = values[0];
+    } else if (!strcmp(flag, "--output")) {
+        if (!values[0][0]) {
+            *error = aorta_xstrdup("--output: expected a directory, got ''");
+            return -1;
+        }
+        cli->output = values[0];
+    } else if (!strcmp(flag, "--ticket")) {
+        cli->ticket = values[0];
+    } else if (!strcmp(flag, "--trials")) {
+        return parse_trials(values[0], &cli->trials, error);
+    } else if (!strcmp(flag, "--timeout")) {
+        return parse_timeout(values[0], &cli->timeout, error);
+    } else if (!strcmp(flag, "--dry-run")) {
+        return set_mode(cli, AORTA_MODE_DRY_RUN, flag, error);
+    } else if (!strcmp(flag, "--list-collectors")) {
+        return set_mode(cli, AORTA_MODE_LIST, flag, error);
+    } else if (!strcmp(flag, "--describe")) {
+        cli->collector = values[0];
+        return set_mode(cli, AORTA_MODE_DESCRIBE, flag, error);
+    } else if (!strcmp(flag, "--parse") || !strcmp(flag, "--env")) {
+        cli->collector = values[0];
+        cli->dir = values[1];
+        return set_mode(cli, flag[2] == 'p' ? AORTA_MODE_PARSE : AORTA_MODE_ENV, flag, error);
+    } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
+        cli->verbose++;
+    }
+    return 0;
+}
+
+int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
+{
+    memset(cli, 0, sizeof *cli);
+    cli->mode = AORTA_MODE_RUN;
+    *error = NULL;
+    int help = 0, version = 0, separator = 0;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) {
+            separator = 1;
+            i++;
+            break;
+        }
+        if (arg[0] != '-' || arg[1] == '\0') {
+            *error = aorta_xasprintf("missing '--' separator before the command '%s' "
+                                     "(usage: aorta-run [OPTIONS] -- COMMAND [ARG...])",
+                                     arg);
+            return -1;
+        }
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const option_spec_t *spec = find_option(arg, name_len);
+        if (!spec) {
+            *error = aorta_xasprintf("unknown option '%.*s' (see aorta-run --help)",
+                                     (int)name_len, arg);
+            return -1;
+        }
+        char *values[2] = {NULL, NULL};
+        if (eq) {
+            if (spec->values != 1) {
+                *error = aorta_xasprintf("option '%s' does not take '=VALUE'", spec->name);
+                return -1;
+            }
+            values[0] = (char *)eq + 1;
+        } else {
+            for (int v = 0; v < spec->values; v++) {
+                if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
+                    *error = aorta_xasprintf("option '%s' needs %s", spec->name,
+                                             spec->values == 2 ? "NAME and DIR" : "a value");
+                    return -1;
+                }
+                values[v] = argv[++i];
+            }
+        }
+        if (!strcmp(spec->name, "--help") || !strcmp(spec->name, "-h"))
+            help = 1;
+        else if (!strcmp(spec->name, "--version"))
+            version = 1;
+        else if (apply(cli, spec->name, values, error) != 0)
+            return -1;
+    }
+    for (; i < argc; i++)
+        push(&cli->command, &cli->command_count, argv[i]);
+
+    if (help || version) {
+        cli->mode = help ? AORTA_MODE_HELP : AORTA_MODE_VERSION;
+        return 0;
+    }
+    int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
+    if (!needs_command && separator) {
+        *error = aorta_xstrdup("a command after '--' makes no sense with --list-collectors, "
+                               "--describe, --parse or --env");
+        return -1;
+    }
+    if (needs_command && !separator) {
+        *error = aorta_xstrdup("missing command: aorta-run [OPTIONS] -- COMMAND [ARG...]");
+        return -1;
+    }
+    if (needs_command && cli->command_count == 0) {
+        *error = aorta_xstrdup("empty command after '--'");
+        return -1;
+    }
+    if (needs_command && cli->command[0][0] == '-') {
+        *error = aorta_xasprintf("the command after '--' starts with '-' ('%s'); put aorta-run's "
+                                 "options before '--'",
+                                 cli->command[0]);
+        return -1;
+    }
+    if (cli->recipe && cli->trials) {
+        *error = aorta_xstrdup("--trials applies only without --recipe (the recipe sets "
+                               "'trials')");
+        return -1;
+    }
+    if (cli->recipe && cli->timeout > 0) {
+        *error = aorta_xstrdup("--timeout applies only without --recipe (the recipe sets "
+                               "'timeout_per_trial')");
+        return -1;
+    }
+    return 0;
+}
+
+void aorta_cli_free(aorta_cli_t *cli)
+{
+    free(cli->plugin_dirs);
+    free(cli->mitigation_files);
+    free(cli->command);
+    memset(cli, 0, sizeof *cli);
+}

@@ -1,0 +1,46 @@
+/* cli.h - aorta-run's command line (decisions.md §3). */
+#ifndef AORTA_CLI_H
+#define AORTA_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum aorta_cli_mode {
+    AORTA_MODE_RUN,             /* the default: a sweep over -- COMMAND */
+    AORTA_MODE_DRY_RUN,
+    AORTA_MODE_LIST,
+    AORTA_MODE_DESCRIBE,
+    AORTA_MODE_PARSE,
+    AORTA_MODE_ENV,
+    AORTA_MODE_HELP,
+    AORTA_MODE_VERSION
+} aorta_cli_mode_t;
+
+typedef struct aorta_cli {
+    aorta_cli_mode_t mode;
+    char **plugin_dirs;         /* --plugin-dir, in order */
+    size_t plugin_dir_count;
+    const char *recipe;         /* --recipe */
+    char **mitigation_files;    /* --mitigations-file, in order */
+    size_t mitigation_file_count;
+    const char *collect;        /* --collect, raw; NULL when absent */
+    const char *output;         /* --output; NULL = default */
+    const char *ticket;         /* --ticket; NULL = the recipe's */
+    long trials;                /* --trials; 0 when absent */
+    double timeout;             /* --timeout seconds; 0 when absent */
+    int verbose;                /* -v count */
+    const char *collector;      /* NAME of --describe/--parse/--env */
+    const char *dir;            /* DIR of --parse/--env */
+    char **command;             /* after "--", NULL-terminated */
+    size_t command_count;
+} aorta_cli_t;
+
+#define AORTA_DEFAULT_OUTPUT "aorta_results"
+
+/* Parse argv.  On error returns -1 and sets *error (free it) to a one-line
+ * message without the "aorta-run: " prefix. */
+int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error);
+void aorta_cli_free(aorta_cli_t *cli);
+void aorta_cli_usage(FILE *out);
+
+#endif

@@ -1,0 +1,24 @@
+/* commands.h - one function per aorta-run mode; each returns the exit status. */
+#ifndef AORTA_COMMANDS_H
+#define AORTA_COMMANDS_H
+
+#include "cli.h"
+#include "loader.h"
+
+/* Exit statuses (decisions.md §3). */
+#define AORTA_EXIT_OK 0
+#define AORTA_EXIT_ENVIRONMENT 1   /* run dir locked, cannot create output */
+#define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */
+
+int aorta_cmd_list(const aorta_registry_t *registry);
+int aorta_cmd_describe(const aorta_registry_t *registry, const char *name);
+int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
+
+/* Print "aorta-run: <message>" on stderr. */
+void aorta_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The "unknown collector" error: names the reason when a candidate failed,
+ * and the collectors available.  Returns AORTA_EXIT_USAGE. */
+int aorta_report_unknown_collector(const aorta_registry_t *registry, const char *flag,
+                                   const char *name);
+
+#endif

@@ -1,0 +1,23 @@
+/* trial_record.h - a trial's trial_<t>/result.json (spec/platform.md §2.1). */
+#ifndef AORTA_TRIAL_RECORD_H
+#define AORTA_TRIAL_RECORD_H
+
+#include "aorta/collector.h"
+#include "classify.h"
+#include "json.h"
+#include "spawn.h"
+
+typedef struct aorta_trial_record {
+    const aorta_spawn_result_t *spawn;
+    const aorta_classification_t *classification;
+    const aorta_argv_t *argv;            /* what actually ran (wrapped) */
+    const char *cell_name;
+    int trial_index;
+    const char *env_passthrough_mode;    /* "inherit" */
+    const aorta_env_t *cell_env;         /* the cell's variables (may be NULL) */
+} aorta_trial_record_t;
+
+/* The result.json object, keys in upstream's order. */
+aorta_json_t *aorta_trial_record_json(const aorta_trial_record_t *record);
+
+#endif

@@ -1,0 +1,147 @@
+/* aorta-run's command line: every flag of decisions.md §3, the "--" rule and
+ * the errors that exit 2. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "testutil.h"
+
+static int parse(aorta_cli_t *cli, char **error, char **argv)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    return aorta_cli_parse(argc, argv, cli, error);
+}
+
+static void expect_error(char **argv, const char *fragment)
+{
+    aorta_cli_t cli;
+    char *error = NULL;
+    ck_assert_int_eq(parse(&cli, &error, argv), -1);
+    ck_assert_msg(error && strstr(error, fragment), "error '%s' lacks '%s'", error, fragment);
+    free(error);
+    aorta_cli_free(&cli);
+}
+
+START_TEST(every_flag_parses)
+{
+    char *argv[] = {"aorta-run", "--plugin-dir", "a", "--plugin-dir=b", "--recipe", "r.yaml",
+                    "--mitigations-file", "m1.json", "--mitigations-file", "m2.json",
+                    "--collect", "rocprof,proton", "--output", "out", "--ticket", "T-1",
+                    "-v", "-v", "--dry-run", "--", "python", "-c", "--", NULL};
+    aorta_cli_t cli;
+    char *error = NULL;
+    ck_assert_int_eq(parse(&cli, &error, argv), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_DRY_RUN);
+    ck_assert_uint_eq(cli.plugin_dir_count, 2);
+    ck_assert_str_eq(cli.plugin_dirs[1], "b");
+    ck_assert_str_eq(cli.recipe, "r.yaml");
+    ck_assert_uint_eq(cli.mitigation_file_count, 2);
+    ck_assert_str_eq(cli.mitigation_files[1], "m2.json");
+    ck_assert_str_eq(cli.collect, "rocprof,proton");
+    ck_assert_str_eq(cli.output, "out");
+    ck_assert_str_eq(cli.ticket, "T-1");
+    ck_assert_int_eq(cli.verbose, 2);
+    /* Everything after the first "--" is the command, a later "--" included. */
+    ck_assert_uint_eq(cli.command_count, 3);
+    ck_assert_str_eq(cli.command[2], "--");
+    ck_assert_ptr_null(cli.command[3]);
+    aorta_cli_free(&cli);
+}
+END_TEST
+
+START_TEST(modes_without_a_command)
+{
+    aorta_cli_t cli;
+    char *error = NULL;
+    char *list[] = {"aorta-run", "--list-collectors", NULL};
+    ck_assert_int_eq(parse(&cli, &error, list), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_LIST);
+    aorta_cli_free(&cli);
+    char *describe[] = {"aorta-run", "--describe", "rocprof", NULL};
+    ck_assert_int_eq(parse(&cli, &error, describe), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_DESCRIBE);
+    ck_assert_str_eq(cli.collector, "rocprof");
+    aorta_cli_free(&cli);
+    char *parse_args[] = {"aorta-run", "--parse", "proton", "/tmp/x", NULL};
+    ck_assert_int_eq(parse(&cli, &error, parse_args), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_PARSE);
+    ck_assert_str_eq(cli.dir, "/tmp/x");
+    aorta_cli_free(&cli);
+    char *env_args[] = {"aorta-run", "--recipe", "r.yaml", "--env", "proton", "d", NULL};
+    ck_assert_int_eq(parse(&cli, &error, env_args), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_ENV);
+    aorta_cli_free(&cli);
+    char *help[] = {"aorta-run", "--bogus-later-is-not-seen", NULL};
+    ck_assert_int_eq(parse(&cli, &error, help), -1);
+    free(error);
+    aorta_cli_free(&cli);
+    char *help_ok[] = {"aorta-run", "--help", "--", NULL};
+    ck_assert_int_eq(parse(&cli, &error, help_ok), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_HELP);
+    aorta_cli_free(&cli);
+    char *version[] = {"aorta-run", "--version", NULL};
+    ck_assert_int_eq(parse(&cli, &error, version), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_VERSION);
+    aorta_cli_free(&cli);
+}
+END_TEST
+
+START_TEST(trials_and_timeout)
+{
+    aorta_cli_t cli;
+    char *error = NULL;
+    char *ok[] = {"aorta-run", "--trials", "3", "--timeout=1.5", "--", "true", NULL};
+    ck_assert_int_eq(parse(&cli, &error, ok), 0);
+    ck_assert_int_eq(cli.trials, 3);
+    ck_assert(cli.timeout == 1.5);
+    aorta_cli_free(&cli);
+    expect_error((char *[]){"aorta-run", "--trials", "0", "--", "true", NULL}, "--trials");
+    expect_error((char *[]){"aorta-run", "--trials", "2x", "--", "true", NULL}, "'2x'");
+    expect_error((char *[]){"aorta-run", "--timeout", "-1", "--", "true", NULL}, "--timeout");
+    expect_error((char *[]){"aorta-run", "--timeout", "0x10", "--", "true", NULL}, "--timeout");
+    expect_error((char *[]){"aorta-run", "--recipe", "r", "--trials", "2", "--", "true", NULL},
+                 "only without --recipe");
+    expect_error((char *[]){"aorta-run", "--recipe", "r", "--timeout", "2", "--", "true", NULL},
+                 "only without --recipe");
+}
+END_TEST
+
+START_TEST(usage_errors)
+{
+    expect_error((char *[]){"aorta-run", "true", NULL}, "missing '--' separator");
+    expect_error((char *[]){"aorta-run", "--output", "o", "./app", NULL}, "'./app'");
+    expect_error((char *[]){"aorta-run", NULL}, "missing command");
+    expect_error((char *[]){"aorta-run", "--", NULL}, "empty command after '--'");
+    expect_error((char *[]){"aorta-run", "--", "-c", "x", NULL}, "starts with '-'");
+    expect_error((char *[]){"aorta-run", "--frobnicate", "--", "true", NULL},
+                 "unknown option '--frobnicate'");
+    expect_error((char *[]){"aorta-run", "--output", NULL}, "needs a value");
+    expect_error((char *[]){"aorta-run", "--output", "--", "true", NULL}, "needs a value");
+    expect_error((char *[]){"aorta-run", "--parse", "proton", NULL}, "NAME and DIR");
+    expect_error((char *[]){"aorta-run", "--dry-run=yes", "--", "true", NULL},
+                 "does not take '=VALUE'");
+    expect_error((char *[]){"aorta-run", "--list-collectors", "--", "true", NULL},
+                 "makes no sense");
+    expect_error((char *[]){"aorta-run", "--list-collectors", "--describe", "x", NULL},
+                 "cannot be combined");
+    expect_error((char *[]){"aorta-run", "--output=", "--", "true", NULL}, "--output");
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+    Suite *suite = suite_create("cli");
+    TCase *tc = tcase_create("cli");
+    tcase_add_test(tc, every_flag_parses);
+    tcase_add_test(tc, modes_without_a_command);
+    tcase_add_test(tc, trials_and_timeout);
+    tcase_add_test(tc, usage_errors);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(cli_suite)
