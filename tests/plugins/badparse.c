@@ -1,0 +1,64 @@
+/* A collector whose parse() misbehaves as its options say: "crash" raises
+ * SIGSEGV, "hang" never returns, "exit" calls exit(3), "noise" writes
+ * garbage to stdout (the reply channel is separate), anything else reports
+ * normally.  It also reports a key outside its namespace, which the core
+ * must drop. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aorta/collector.h"
+
+static const aorta_option_spec_t badparse_options[] = {
+    {"behaviour", NULL, "normal", "crash, hang, exit, noise or normal"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static int badparse_validate(aorta_options_t *options, aorta_error_t *err)
+{
+    (void)err;
+    if (!aorta_options_get(options, "behaviour"))
+        aorta_options_set(options, "behaviour", "normal");
+    return 0;
+}
+
+static int badparse_wrap(const aorta_options_t *options, const char *out_dir,
+                         const aorta_argv_t *command, const aorta_env_t *environ,
+                         aorta_argv_t *out, aorta_error_t *err)
+{
+    (void)options, (void)out_dir, (void)environ, (void)err;
+    return aorta_argv_push_all(out, command);
+}
+
+static void badparse_parse(const aorta_options_t *options, const char *dir,
+                           aorta_metrics_t *metrics)
+{
+    const char *behaviour = options ? aorta_options_get(options, "behaviour") : NULL;
+    behaviour = behaviour ? behaviour : "normal";
+    if (strcmp(behaviour, "crash") == 0)
+        raise(SIGSEGV);
+    if (strcmp(behaviour, "hang") == 0)
+        for (;;)
+            pause();
+    if (strcmp(behaviour, "exit") == 0)
+        exit(3);
+    if (strcmp(behaviour, "noise") == 0)
+        printf("}}} not json {{{\n");
+    aorta_metrics_set_string(metrics, "badparse_artifact_dir", dir);
+    aorta_metrics_set_int(metrics, "badparse_kernel_count", 7);
+    aorta_metrics_set_double(metrics, "badparse_gpu_time_ms", 1.5);
+    const char *top[] = {"k1", "k2"};
+    aorta_metrics_set_strings(metrics, "badparse_top_kernels", top, 2);
+    aorta_metrics_set_int(metrics, "verdict", 1); /* refused by the sink */
+}
+
+AORTA_COLLECTOR_DEFINE(badparse,
+    .version = "1.0",
+    .description = "a test collector whose parse() crashes, hangs or misbehaves on request",
+    .wrap_rank = 60,
+    .options = badparse_options,
+    .validate = badparse_validate,
+    .wrap = badparse_wrap,
+    .parse = badparse_parse)
