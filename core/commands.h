@@ -13,6 +13,9 @@
 int aorta_cmd_list(const aorta_registry_t *registry);
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name);
 int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
+int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
+int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry);
+int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry);
 
 /* Print "aorta-run: <message>" on stderr. */
 void aorta_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

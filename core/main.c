@@ -17,14 +17,11 @@ static int dispatch(const aorta_cli_t *cli, const aorta_registry_t *registry)
     case AORTA_MODE_DESCRIBE:
         return aorta_cmd_describe(registry, cli->collector);
     case AORTA_MODE_DRY_RUN:
-        aorta_report("--dry-run: not implemented yet");
-        return AORTA_EXIT_USAGE;
+        return aorta_cmd_dry_run(cli, registry);
     case AORTA_MODE_PARSE:
-        aorta_report("--parse: not implemented yet");
-        return AORTA_EXIT_USAGE;
+        return aorta_cmd_parse(cli, registry);
     case AORTA_MODE_ENV:
-        aorta_report("--env: not implemented yet");
-        return AORTA_EXIT_USAGE;
+        return aorta_cmd_env(cli, registry);
     case AORTA_MODE_RUN:
     default:
         return aorta_cmd_run(cli, registry);
