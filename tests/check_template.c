@@ -1,0 +1,70 @@
+/* The out-of-tree collector template (examples/collector-template) builds
+ * against the public header alone, loads, and its callbacks behave. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "handles.h"
+#include "loader.h"
+#include "testutil.h"
+
+START_TEST(template_collector_loads_and_works)
+{
+    char *dir = tu_builddir("examples/collector-template");
+    char *dirs[] = {dir, NULL};
+    aorta_registry_t *registry = aorta_registry_load(dirs);
+    const aorta_plugin_t *plugin = aorta_registry_find(registry, "mycollector");
+    ck_assert_ptr_nonnull(plugin);
+    const struct aorta_collector *c = &plugin->collector;
+
+    aorta_error_t *err = aorta_error_new();
+    aorta_options_t *options = aorta_options_new();
+    ck_assert_int_eq(c->validate(options, err), 0);
+    ck_assert_str_eq(aorta_options_get(options, "verbosity"), "quiet");
+    aorta_options_t *bad = aorta_options_new();
+    aorta_options_set(bad, "verbose", "1");
+    ck_assert_int_eq(c->validate(bad, err), -1);
+    ck_assert_ptr_nonnull(strstr(aorta_error_message(err), "unknown option(s) ['verbose']"));
+
+    char *path_env[] = {"PATH=/usr/bin:/bin", NULL};
+    aorta_env_t *environ_handle = aorta_env_from_environ(path_env);
+    aorta_argv_t *cmd = aorta_argv_new(), *out = aorta_argv_new();
+    aorta_argv_push(cmd, "./app");
+    ck_assert_int_eq(c->wrap(options, "/tmp/out/mycollector", cmd, environ_handle, out, err), 0);
+    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 0), "/env"));
+    ck_assert_str_eq(aorta_argv_at(out, 1), "MYCOLLECTOR_DIR=/tmp/out/mycollector");
+    ck_assert_str_eq(aorta_argv_at(out, 3), "./app");
+
+    char *tmp = tu_tmpdir();
+    char *file = tu_join(tmp, "a/b.txt");
+    tu_write(file, "x");
+    aorta_metrics_t *metrics = aorta_metrics_new("mycollector_");
+    c->parse(options, tmp, metrics);
+    ck_assert_int_eq(aorta_metrics_find(metrics, "mycollector_file_count")->int_value, 1);
+
+    aorta_metrics_free(metrics);
+    tu_rmtree(tmp);
+    free(tmp);
+    free(file);
+    aorta_argv_free(cmd);
+    aorta_argv_free(out);
+    aorta_env_free(environ_handle);
+    aorta_options_free(bad);
+    aorta_options_free(options);
+    aorta_error_free(err);
+    aorta_registry_free(registry);
+    free(dir);
+}
+END_TEST
+
+static Suite *template_suite(void)
+{
+    Suite *suite = suite_create("template");
+    TCase *tc = tcase_create("template");
+    tcase_add_test(tc, template_collector_loads_and_works);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(template_suite)
