@@ -17,6 +17,13 @@ int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry);
 
+/* For --parse and --env (flag names which): the collector cli->collector and
+ * the options it runs with (the recipe's when it names it, else its
+ * defaults; free them).  Returns 0, or the exit status after reporting. */
+int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *registry,
+                                const char *flag, const aorta_plugin_t **plugin,
+                                aorta_options_t **options);
+
 /* Print "aorta-run: <message>" on stderr. */
 void aorta_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The "unknown collector" error: names the reason when a candidate failed,

@@ -48,7 +48,8 @@ typedef struct aorta_plan {
     aorta_argv_t *launcher;          /* NULL, or the argv put outside every collector */
     char *output_root;               /* --output */
     char *run_dir;                   /* output_root/slug(ticket or _no_ticket_) */
-    aorta_argv_t *command;           /* the user's command (never empty) */
+    aorta_argv_t *command;           /* the user's command (never empty; empty
+                                      * only for --parse/--env, which have none) */
     int verbose;
 } aorta_plan_t;
 
@@ -59,5 +60,9 @@ void aorta_plan_free(aorta_plan_t *plan);
 
 /* The collector entry of that name, or NULL. */
 const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name);
+
+/* run_dir made absolute against the working directory and normalised
+ * (no symlink resolved; nothing needs to exist).  Free it. */
+char *aorta_plan_absolute_run_dir(const aorta_plan_t *plan);
 
 #endif
