@@ -74,8 +74,6 @@ struct json_object *proton_hatchet_read(int fd)
         root = json_tokener_parse_ex(tok, "", 1);
         ok = root != NULL;
     }
-    if (ok && proton_utf8_finish(&utf8) != 0)
-        ok = 0;
     json_tokener_free(tok);
     free(chunk);
     if (!ok) {

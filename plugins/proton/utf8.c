@@ -93,8 +93,3 @@ int proton_utf8_feed(proton_utf8_stream_t *stream, const unsigned char *s, size_
     }
     return 0;
 }
-
-int proton_utf8_finish(const proton_utf8_stream_t *stream)
-{
-    return stream->pending_len == 0 ? 0 : -1;
-}

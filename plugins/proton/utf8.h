@@ -17,9 +17,9 @@ typedef struct proton_utf8_stream {
     size_t pending_len;
 } proton_utf8_stream_t;
 
-/* 0 while the bytes so far can be UTF-8, -1 once they cannot. */
+/* 0 while the bytes so far can be UTF-8, -1 once they cannot.  (A stream
+ * that ends inside a character needs no check of its own: the bytes after a
+ * JSON value must be whitespace anyway.) */
 int proton_utf8_feed(proton_utf8_stream_t *stream, const unsigned char *s, size_t len);
-/* 0 when the stream did not end inside a character. */
-int proton_utf8_finish(const proton_utf8_stream_t *stream);
 
 #endif
