@@ -244,6 +244,54 @@ START_TEST(parse_in_a_child_gives_the_same_figures)
 }
 END_TEST
 
+/* The captures made on an H200 with Triton 3.6 (FIXTURES.md): each leaf's
+ * count and time (ns), in file order, and the names expected on top. */
+typedef struct capture_leaf {
+    const char *name_part;
+    int64_t count;
+    double ns;
+} capture_leaf_t;
+
+static void check_capture(const char *rel, const capture_leaf_t *leaves, size_t nleaves,
+                          const char *const *top_parts, size_t ntop)
+{
+    char *where = tu_srcdir(rel);
+    aorta_metrics_t *metrics = parse_dir(where);
+    int64_t count = 0;
+    double gpu = 0.0, top = 0.0;
+    for (size_t i = 0; i < nleaves; i++) {
+        count += leaves[i].count;
+        gpu += leaves[i].ns * 1e-6;
+        if (leaves[i].ns * 1e-6 > top)
+            top = leaves[i].ns * 1e-6;
+    }
+    ck_assert_int_eq(count_of(metrics), count);
+    ck_assert(gpu_of(metrics) == gpu);
+    ck_assert(top_of(metrics) == top);
+    const aorta_metric_t *names = kernels_of(metrics);
+    ck_assert_uint_eq(names->string_count, ntop);
+    for (size_t i = 0; i < ntop; i++)
+        ck_assert_msg(strstr(names->strings[i], top_parts[i]), "%zu: %s", i, names->strings[i]);
+    aorta_metrics_free(metrics);
+    free(where);
+}
+
+START_TEST(the_h200_captures_give_their_leaves_sums)
+{
+    const capture_leaf_t cli[] = {{"reduce_kernel", 1, 5536},
+                                  {"AbsFunctor", 1, 2336},
+                                  {"CUDAFunctor_add", 2, 5056},
+                                  {"distribution_elementwise", 2, 8960},
+                                  {"add_kernel", 6, 14624}};
+    const char *cli_top[] = {"add_kernel", "distribution_elementwise", "reduce_kernel",
+                             "CUDAFunctor_add", "AbsFunctor"};
+    check_capture("tests/proton/fixtures/h200_cli", cli, 5, cli_top, 5);
+    const capture_leaf_t env[] = {{"add_kernel", 5, 11586}, {"row_sum_kernel", 5, 9793}};
+    const char *env_top[] = {"add_kernel", "row_sum_kernel"};
+    check_capture("tests/proton/fixtures/h200_env", env, 2, env_top, 2);
+}
+END_TEST
+
 /* ---- 7.H: leaves and times ----------------------------------------------- */
 
 START_TEST(one_leaf_gives_the_five_metrics)
@@ -938,6 +986,7 @@ static Suite *proton_parse_suite(void)
     tcase_set_timeout(fixture, 30);
     tcase_add_test(fixture, the_real_capture_gives_the_upstream_figures);
     tcase_add_test(fixture, parse_in_a_child_gives_the_same_figures);
+    tcase_add_test(fixture, the_h200_captures_give_their_leaves_sums);
     suite_add_tcase(suite, fixture);
 
     TCase *rules = tcase_create("rules");
