@@ -8,8 +8,8 @@ writes it (the budget's file) and once compact (a stress figure: many more
 frames per MB, where json-c's per-object cost shows), then times, in the same
 run and on the same page-cached file:
 
-  * the C parse: `aorta-run --parse proton DIR` when this build has it,
-    otherwise bench/proton_parse_driver (the same plugin, in process);
+  * the C parse: `aorta-run --parse proton DIR` (the collector's parse in
+    the child aorta-run runs it in, metrics back as JSON);
   * Python's json.load plus upstream's leaf walk, in a python3 subprocess.
 
 Each is run --repeat times; the best wall time gives the throughput and
@@ -180,35 +180,10 @@ def timed(argv, repeat):
     return best, peak, stdout
 
 
-def c_parse_command(builddir, artifact_dir, scratch):
-    """aorta-run --parse when it works in this build, else the driver."""
+def c_parse_command(builddir, artifact_dir):
     aorta_run = os.path.join(builddir, "core", "aorta-run")
     plugins = os.path.join(builddir, "plugins")
-    probe = subprocess.run([aorta_run, "--plugin-dir", plugins, "--parse", "proton", scratch],
-                           capture_output=True, text=True, check=False)
-    if probe.returncode == 0 and probe.stdout.strip().startswith("{"):
-        return "aorta-run --parse proton", [aorta_run, "--plugin-dir", plugins, "--parse",
-                                            "proton", artifact_dir]
-    driver = os.path.join(builddir, "bench", "proton_parse_driver")
-    if not os.access(driver, os.X_OK):
-        sys.exit(f"bench: {driver} is missing; run `make bench-proton`")
-    return "bench/proton_parse_driver", [driver, plugins, artifact_dir]
-
-
-def c_metrics(stdout):
-    text = stdout.strip()
-    if text.startswith("{"):
-        return json.loads(text)
-    metrics = {}
-    for line in text.splitlines():
-        key, _, value = line.partition(" ")
-        if key == "proton_top_kernels":
-            metrics.setdefault(key, []).append(value)
-        elif key == "proton_kernel_count":
-            metrics[key] = int(value)
-        elif key in ("proton_gpu_time_ms", "proton_top_kernel_ms"):
-            metrics[key] = float(value)
-    return metrics
+    return [aorta_run, "--plugin-dir", plugins, "--parse", "proton", artifact_dir]
 
 
 def measure(args, work, layout):
@@ -223,11 +198,11 @@ def measure(args, work, layout):
             pass
     print(f"\n{layout}: {mb:.1f} MB ({LAYOUTS[layout]})")
 
-    label, c_argv = c_parse_command(args.builddir, artifact_dir, os.path.join(work, "empty"))
-    c_time, c_rss, c_out = timed(c_argv, args.repeat)
+    label = "aorta-run --parse proton"
+    c_time, c_rss, c_out = timed(c_parse_command(args.builddir, artifact_dir), args.repeat)
     py_time, py_rss, py_out = timed([sys.executable, "-c", PYTHON_WALK, profile], args.repeat)
 
-    c = c_metrics(c_out)
+    c = json.loads(c_out)
     py = json.loads(py_out)
     same = (c.get("proton_kernel_count") == py["proton_kernel_count"]
             and abs(c.get("proton_gpu_time_ms", -1) - py["proton_gpu_time_ms"])
@@ -261,7 +236,6 @@ def main():
 
     work = tempfile.mkdtemp(prefix="aorta-bench-proton-")
     try:
-        os.mkdir(os.path.join(work, "empty"))
         results = [measure(args, work, layout) for layout in LAYOUTS]
         if args.keep:
             print(f"kept {work}")
