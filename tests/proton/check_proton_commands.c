@@ -310,6 +310,35 @@ START_TEST(instrumentation_and_cupti_compose_inside_a_rocprof_like_collector)
 }
 END_TEST
 
+START_TEST(the_example_recipes_load_and_wrap_as_documented)
+{
+    char *cli = tu_srcdir("examples/profiling/proton/triton-vecadd/recipe.yaml");
+    result_t r = aorta(NULL, "--recipe", cli, "--dry-run", "--", "python3", "vecadd.py", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    aorta_json_t *line = dry_run_line(&r);
+    aorta_argv_t *argv = line_argv(line);
+    ck_assert_str_eq(aorta_argv_at(argv, 1), "-m");
+    ck_assert_str_eq(aorta_argv_at(argv, 2), PT_MOD);
+    ck_assert_str_eq(aorta_argv_at(argv, aorta_argv_count(argv) - 1), "vecadd.py");
+    aorta_argv_free(argv);
+    aorta_json_free(line);
+    result_free(&r);
+    free(cli);
+    char *env = tu_srcdir("examples/profiling/proton/env-bundle/recipe.yaml");
+    r = aorta(NULL, "--recipe", env, "--dry-run", "--", "python3", "pipeline.py", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    line = dry_run_line(&r);
+    argv = line_argv(line);
+    ck_assert_int_ge(pt_index(argv, "AORTA_PROTON_CONTEXT=shadow"), 1);
+    ck_assert_int_eq(pt_index(argv, PT_MOD), -1);
+    ck_assert_str_eq(aorta_argv_at(argv, aorta_argv_count(argv) - 1), "pipeline.py");
+    aorta_argv_free(argv);
+    aorta_json_free(line);
+    result_free(&r);
+    free(env);
+}
+END_TEST
+
 static Suite *proton_commands_suite(void)
 {
     Suite *suite = suite_create("proton_commands");
@@ -324,6 +353,7 @@ static Suite *proton_commands_suite(void)
     tcase_add_test(tc, bad_options_are_refused_at_recipe_load);
     tcase_add_test(tc, intercepting_backends_are_refused_beside_a_rocprof_like_collector);
     tcase_add_test(tc, instrumentation_and_cupti_compose_inside_a_rocprof_like_collector);
+    tcase_add_test(tc, the_example_recipes_load_and_wrap_as_documented);
     suite_add_tcase(suite, tc);
     return suite;
 }
