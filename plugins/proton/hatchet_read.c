@@ -1,0 +1,130 @@
+/* hatchet_read.c - one .hatchet file into a json-c value, fed in chunks so
+ * the file itself is never held whole next to the tree json-c builds. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "hatchet.h"
+#include "proton.h"
+#include "utf8.h"
+
+#define READ_CHUNK (256 * 1024)
+
+/* JSON's whitespace, the only thing allowed after the value. */
+static int only_space(const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+struct json_object *proton_hatchet_read(int fd)
+{
+    struct json_tokener *tok = json_tokener_new_ex(PROTON_JSON_DEPTH);
+    unsigned char *chunk = malloc(READ_CHUNK);
+    if (!tok || !chunk) {
+        if (tok)
+            json_tokener_free(tok);
+        free(chunk);
+        return NULL;
+    }
+    /* Strict is closest to Python's reader (no comments, single quotes,
+     * trailing commas or leading zeros) and still takes NaN and Infinity.
+     * json-c's own UTF-8 check loses characters split between two chunks, so
+     * the bytes are checked here instead, as Python's strict decoder would. */
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    proton_utf8_stream_t utf8 = {0};
+    struct json_object *root = NULL;
+    int done = 0, ok = 1;
+    for (;;) {
+        ssize_t n = read(fd, chunk, READ_CHUNK);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            ok = n == 0;
+            break;
+        }
+        if (proton_utf8_feed(&utf8, chunk, (size_t)n) != 0) {
+            ok = 0;
+            break;
+        }
+        size_t rest = 0;
+        if (!done) {
+            root = json_tokener_parse_ex(tok, (const char *)chunk, (int)n);
+            enum json_tokener_error error = json_tokener_get_error(tok);
+            if (error == json_tokener_continue)
+                continue;
+            if (error != json_tokener_success || !root) {
+                ok = 0; /* a syntax error, too deep, or a top-level null */
+                break;
+            }
+            done = 1;
+            rest = json_tokener_get_parse_end(tok);
+        }
+        if (!only_space(chunk + rest, (size_t)n - rest)) {
+            ok = 0; /* Python's "Extra data" */
+            break;
+        }
+    }
+    if (ok && !done) {
+        /* End of input: a NUL completes a top-level number or NaN. */
+        root = json_tokener_parse_ex(tok, "", 1);
+        ok = root != NULL;
+    }
+    json_tokener_free(tok);
+    free(chunk);
+    if (!ok) {
+        proton_json_free(root);
+        return NULL;
+    }
+    return root;
+}
+
+typedef struct node_stack {
+    struct json_object **items;
+    size_t count;
+    size_t cap;
+} node_stack_t;
+
+/* Keep a container child alive past its parent's release, to free later. */
+static void hold_child(node_stack_t *stack, struct json_object *child)
+{
+    if (!child || (!json_object_is_type(child, json_type_array)
+                   && !json_object_is_type(child, json_type_object)))
+        return;
+    if (stack->count == stack->cap) {
+        stack->cap = stack->cap ? stack->cap * 2 : 64;
+        stack->items = proton_xrealloc(stack->items, stack->cap * sizeof *stack->items);
+    }
+    stack->items[stack->count++] = json_object_get(child);
+}
+
+void proton_json_free(struct json_object *root)
+{
+    /* json_object_put() recurses once per level; instead each container's
+     * container children get a reference of their own, so releasing the
+     * parent leaves them alive, and are released from an explicit stack. */
+    if (!root)
+        return;
+    node_stack_t stack = {0};
+    hold_child(&stack, root);
+    json_object_put(root); /* the stack holds it now */
+    while (stack.count > 0) {
+        struct json_object *node = stack.items[--stack.count];
+        if (json_object_is_type(node, json_type_array)) {
+            size_t len = json_object_array_length(node);
+            for (size_t i = 0; i < len; i++)
+                hold_child(&stack, json_object_array_get_idx(node, i));
+        } else {
+            struct json_object_iterator it = json_object_iter_begin(node);
+            struct json_object_iterator end = json_object_iter_end(node);
+            for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it))
+                hold_child(&stack, json_object_iter_peek_value(&it));
+        }
+        json_object_put(node);
+    }
+    free(stack.items);
+}

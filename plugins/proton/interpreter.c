@@ -1,0 +1,250 @@
+/* interpreter.c - which Python runs Proton's command front-end (spec §2.4,
+ * with decisions §6.1 for the fallback).
+ *
+ * Precedence: AORTA_PROTON_PYTHON from the command's environment (~ and
+ * $VAR expanded there), then argv[0] when it is a Python, then for a bare
+ * pytest the interpreter its #! line names, then the first python3 on the
+ * command's PATH.  The wrap replaces the command's own interpreter with this
+ * one, so guessing wrong would profile a different environment. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proton.h"
+#include "utf8.h"
+
+/* Python reads at most this much of a #! line (readline(256)). */
+#define SHEBANG_MAX 256
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+int proton_is_python(const char *path)
+{
+    char *name = proton_basename(path);
+    const char *s = name;
+    int match = 0;
+    if (strncmp(s, "python", 6) == 0) {
+        s += 6;
+        if (is_digit(*s)) {
+            while (is_digit(*s))
+                s++;
+            if (*s == '.' && is_digit(s[1]))
+                for (s++; is_digit(*s); s++)
+                    ;
+        }
+        match = *s == '\0';
+    }
+    free(name);
+    return match;
+}
+
+/* os.path.expanduser, with HOME read from the command's environment. */
+static char *expand_user(const char *path, const aorta_env_t *environ)
+{
+    if (path[0] != '~')
+        return proton_xstrdup(path);
+    const char *slash = strchr(path, '/');
+    size_t end = slash ? (size_t)(slash - path) : strlen(path);
+    const char *home;
+    if (end == 1) {
+        home = proton_env_lookup(environ, "HOME");
+        if (!home) {
+            struct passwd *entry = getpwuid(getuid());
+            if (!entry)
+                return proton_xstrdup(path);
+            home = entry->pw_dir;
+        }
+    } else {
+        char *user = proton_xstrndup(path + 1, end - 1);
+        struct passwd *entry = getpwnam(user);
+        free(user);
+        if (!entry)
+            return proton_xstrdup(path);
+        home = entry->pw_dir;
+    }
+    size_t home_len = strlen(home);
+    while (home_len > 0 && home[home_len - 1] == '/')
+        home_len--;
+    char *out = proton_xasprintf("%.*s%s", (int)home_len, home, path + end);
+    if (!out[0]) {
+        free(out);
+        out = proton_xstrdup("/");
+    }
+    return out;
+}
+
+static int is_word(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+}
+
+/* os.path.expandvars: $NAME and ${NAME} (NAME of [A-Za-z0-9_] after '$'),
+ * from the command's environment; unknown names stay as written. */
+static char *expand_vars(const char *path, const aorta_env_t *environ)
+{
+    proton_buf_t out = {0};
+    const char *s = path;
+    while (*s) {
+        const char *dollar = strchr(s, '$');
+        if (!dollar) {
+            proton_buf_adds(&out, s);
+            break;
+        }
+        proton_buf_add(&out, s, (size_t)(dollar - s));
+        const char *name = dollar + 1, *name_end = NULL, *end = NULL;
+        if (*name == '{') {
+            name_end = strchr(name, '}');
+            if (name_end) {
+                end = name_end + 1;
+                name++;
+            }
+        } else {
+            for (name_end = name; is_word(*name_end); name_end++)
+                ;
+            end = name_end;
+            if (name_end == name)
+                name_end = NULL;
+        }
+        const char *value = NULL;
+        if (name_end) {
+            char *key = proton_xstrndup(name, (size_t)(name_end - name));
+            value = proton_env_lookup(environ, key);
+            free(key);
+        }
+        if (value) {
+            proton_buf_adds(&out, value);
+            s = end;
+        } else {
+            proton_buf_add(&out, "$", 1);
+            s = dollar + 1;
+        }
+    }
+    return proton_buf_take(&out);
+}
+
+/* Whether the character of n bytes at s is whitespace to str.split(). */
+static int is_space(const char *s, size_t n)
+{
+    size_t len;
+    aorta_text_strip(s, n, &len);
+    return len == 0;
+}
+
+/* The Python a console script's #! line names, or NULL (spec §2.4 step 3). */
+static char *shebang_python(const char *command, const aorta_env_t *environ)
+{
+    char *resolved = aorta_which(command, proton_env_lookup(environ, "PATH"));
+    if (!resolved)
+        return NULL;
+    int fd = open(resolved, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    aorta_free(resolved);
+    if (fd < 0)
+        return NULL;
+    char line[SHEBANG_MAX + 1];
+    size_t len = 0;
+    while (len < SHEBANG_MAX) {
+        ssize_t n = read(fd, line + len, SHEBANG_MAX - len);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    char *newline = memchr(line, '\n', len);
+    if (newline)
+        len = (size_t)(newline - line) + 1;
+    if (len < 2 || line[0] != '#' || line[1] != '!'
+        || !proton_utf8_valid((const unsigned char *)line + 2, len - 2))
+        return NULL;
+    /* Split the rest on whitespace into at most the two words used. */
+    const char *words[2];
+    size_t word_len[2], nwords = 0, i = 2;
+    while (i < len && nwords < 2) {
+        uint32_t cp;
+        int n = proton_utf8_next((const unsigned char *)line + i, len - i, &cp);
+        if (is_space(line + i, (size_t)n)) {
+            i += (size_t)n;
+            continue;
+        }
+        size_t start = i;
+        while (i < len) {
+            n = proton_utf8_next((const unsigned char *)line + i, len - i, &cp);
+            if (is_space(line + i, (size_t)n))
+                break;
+            i += (size_t)n;
+        }
+        words[nwords] = line + start;
+        word_len[nwords++] = i - start;
+    }
+    if (nwords == 0)
+        return NULL;
+    char *first = proton_xstrndup(words[0], word_len[0]);
+    char *base = proton_basename(first);
+    /* #!/usr/bin/env python3 names the interpreter in its argument. */
+    if (strcmp(base, "env") == 0 && nwords > 1) {
+        free(first);
+        first = proton_xstrndup(words[1], word_len[1]);
+    }
+    free(base);
+    if (!proton_is_python(first)) {
+        free(first);
+        return NULL;
+    }
+    return first;
+}
+
+char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *environ,
+                            aorta_error_t *err)
+{
+    const char *override = proton_env_lookup(environ, PROTON_PYTHON_VAR);
+    if (override && override[0]) {
+        char *user = expand_user(override, environ);
+        char *out = expand_vars(user, environ);
+        free(user);
+        return out;
+    }
+    const char *argv0 = aorta_argv_at(command, 0);
+    if (proton_is_python(argv0))
+        return proton_xstrdup(argv0);
+    char *base = proton_basename(argv0);
+    int pytest = strcmp(base, "pytest") == 0;
+    free(base);
+    if (pytest) {
+        char *named = shebang_python(argv0, environ);
+        if (named)
+            return named;
+    }
+    char *fallback = aorta_which("python3", proton_env_lookup(environ, "PATH"));
+    proton_buf_t msg = {0};
+    if (!fallback) {
+        proton_buf_adds(&msg, "proton mode 'cli' found no python3 on $PATH to run Proton's "
+                              "front-end under for ");
+        proton_repr_add(&msg, argv0);
+        proton_buf_adds(&msg, ". Set " PROTON_PYTHON_VAR " to the Python that has Triton "
+                              "installed, or launch the workload as '<python> <script.py> "
+                              "...'.");
+        char *text = proton_buf_take(&msg);
+        aorta_error_set(err, "%s", text);
+        free(text);
+        return NULL;
+    }
+    if (pytest) {
+        proton_buf_adds(&msg, "could not read an interpreter from ");
+        proton_repr_add(&msg, argv0);
+        proton_buf_addf(&msg, "; running Proton under %s instead. Set $" PROTON_PYTHON_VAR
+                              " if that is the wrong environment.",
+                        fallback);
+        char *text = proton_buf_take(&msg);
+        proton_warn("%s", text);
+        free(text);
+    }
+    char *out = proton_xstrdup(fallback);
+    aorta_free(fallback);
+    return out;
+}
