@@ -100,7 +100,8 @@ START_TEST(other_modes_warn_once_per_broken_plugin)
                                                   NULL}),
                      2);
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: --describe: unknown collector 'nope'; "
-                                      "available: badparse, good, interceptor_a, interceptor_b"));
+                                      "available: badparse, good, interceptor_a, "
+                                      "interceptor_b, scribe"));
     free(out);
     free(err);
     ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", plugins, "--describe",
