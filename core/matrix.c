@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "handles.h"
+#include "trial.h"
 #include "trial_json.h"
 #include "xalloc.h"
 
@@ -72,9 +73,11 @@ char *aorta_cell_iters_display(const aorta_cell_result_t *result)
 
 const char *aorta_matrix_baseline(const aorta_plan_t *plan)
 {
-    for (size_t i = 0; i < plan->cell_count; i++)
-        if (!strcmp(plan->cells[i].mitigation, "none") && !strcmp(plan->cells[i].diagnostic, "none"))
-            return plan->cells[i].name;
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        const aorta_cell_t *cell = &plan->cells[i];
+        if (!strcmp(cell->mitigation, "none") && !strcmp(cell->diagnostic, "none"))
+            return cell->name;
+    }
     return plan->cell_count ? plan->cells[0].name : NULL;
 }
 
@@ -231,11 +234,14 @@ static double percentile(const double *sorted, size_t n, double q)
     return sorted[low] + (sorted[high] - sorted[low]) * (index - (double)low);
 }
 
-static aorta_json_t *rounded_or_null(int present, double value)
+static aorta_json_t *rounded(double value)
 {
-    return present ? aorta_json_double(aorta_round3(value)) : NULL;
+    return aorta_json_double(aorta_round3(value));
 }
 
+/* Step-time statistics over the launched trials (one sample each: the
+ * trial's wall clock), null without a sample; mean_wall_clock_sec over
+ * every trial. */
 static void add_step_timing(aorta_json_t *obj, const aorta_cell_result_t *result,
                             aorta_json_t **samples_json)
 {
@@ -248,34 +254,37 @@ static void add_step_timing(aorta_json_t *obj, const aorta_cell_result_t *result
             aorta_json_append(*samples_json, aorta_json_double(samples[n]));
             n++;
         }
-    double sum = 0, variance = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += samples[i];
-    double mean = n ? sum / (double)n : 0;
-    for (size_t i = 0; i < n; i++)
-        variance += (samples[i] - mean) * (samples[i] - mean);
-    qsort(samples, n, sizeof *samples, compare_doubles);
-    aorta_json_set(obj, "mean_step_time_ms", rounded_or_null(n > 0, mean));
-    aorta_json_set(obj, "std_step_time_ms", rounded_or_null(n > 0, n ? sqrt(variance / (double)n) : 0));
-    aorta_json_set(obj, "min_step_time_ms", rounded_or_null(n > 0, n ? samples[0] : 0));
-    aorta_json_set(obj, "max_step_time_ms", rounded_or_null(n > 0, n ? samples[n - 1] : 0));
-    aorta_json_set(obj, "p50_step_time_ms", rounded_or_null(n > 0, n ? percentile(samples, n, 0.5) : 0));
-    aorta_json_set(obj, "p90_step_time_ms", rounded_or_null(n > 0, n ? percentile(samples, n, 0.9) : 0));
-    aorta_json_set(obj, "p99_step_time_ms", rounded_or_null(n > 0, n ? percentile(samples, n, 0.99) : 0));
+    static const char *const keys[] = {"mean_step_time_ms", "std_step_time_ms",
+                                       "min_step_time_ms",  "max_step_time_ms",
+                                       "p50_step_time_ms",  "p90_step_time_ms",
+                                       "p99_step_time_ms"};
+    if (n == 0) {
+        for (size_t k = 0; k < 7; k++)
+            aorta_json_set(obj, keys[k], NULL);
+    } else {
+        double sum = 0, variance = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += samples[i];
+        double mean = sum / (double)n;
+        for (size_t i = 0; i < n; i++)
+            variance += (samples[i] - mean) * (samples[i] - mean);
+        qsort(samples, n, sizeof *samples, compare_doubles);
+        double values[7] = {mean,
+                            sqrt(variance / (double)n),
+                            samples[0],
+                            samples[n - 1],
+                            percentile(samples, n, 0.5),
+                            percentile(samples, n, 0.9),
+                            percentile(samples, n, 0.99)};
+        for (size_t k = 0; k < 7; k++)
+            aorta_json_set(obj, keys[k], rounded(values[k]));
+    }
     double wall = 0;
     for (size_t i = 0; i < result->count; i++)
         wall += result->outcomes[i].wall_clock_sec;
     aorta_json_set(obj, "mean_wall_clock_sec",
-                   rounded_or_null(result->count > 0, result->count ? wall / (double)result->count : 0));
+                   result->count ? rounded(wall / (double)result->count) : NULL);
     free(samples);
-}
-
-static aorta_json_t *env_object(const aorta_env_t *env)
-{
-    aorta_json_t *obj = aorta_json_object();
-    for (size_t i = 0; env && i < aorta_env_count(env); i++)
-        aorta_json_set(obj, aorta_env_name_at(env, i), aorta_json_string(aorta_env_value_at(env, i)));
-    return obj;
 }
 
 static int add_detectors(const char *key, aorta_json_t *value, void *user)
@@ -315,7 +324,7 @@ static aorta_json_t *cell_json(const aorta_plan_t *plan, size_t index,
     aorta_json_set(obj, "mitigations", mitigations);
     aorta_json_set(obj, "environment", aorta_json_string("local"));
     aorta_json_set(obj, "extra_env", aorta_json_object());
-    aorta_json_set(obj, "resolved_env_vars", env_object(cell->env));
+    aorta_json_set(obj, "resolved_env_vars", aorta_trial_env_object(cell->env));
     aorta_json_set(obj, "trials", aorta_json_int((int64_t)counts.trials));
     aorta_json_set(obj, "passed_count", aorta_json_int((int64_t)counts.passed));
     aorta_json_set(obj, "failed_count", aorta_json_int((int64_t)counts.failed));
@@ -380,7 +389,7 @@ aorta_json_t *aorta_matrix_json(const aorta_plan_t *plan, const aorta_cell_resul
     aorta_json_set(obj, "schema_version", aorta_json_int(1));
     aorta_json_set(obj, "workload", aorta_json_string(AORTA_WORKLOAD));
     aorta_json_set(obj, "ticket", plan->ticket ? aorta_json_string(plan->ticket) : NULL);
-    aorta_json_set(obj, "trials_per_cell", aorta_json_int(plan->trials));
+    aorta_json_set(obj, "trials_per_cell", aorta_json_int(aorta_trial_budget(plan)));
     aorta_json_set(obj, "steps_per_trial", aorta_json_int(1));
     aorta_json_set(obj, "run_timestamp", aorta_json_string(run_timestamp));
     aorta_json_set(obj, "baseline_cell", baseline ? aorta_json_string(baseline) : NULL);

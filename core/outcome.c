@@ -37,7 +37,8 @@ static char *hint_of(const aorta_json_t *detail)
     if (!type)
         return NULL;
     aorta_json_t *code_json = aorta_json_get(detail, "exit_code");
-    long long code = aorta_json_type(code_json) == AORTA_JSON_INT ? aorta_json_get_int(code_json) : 0;
+    long long code =
+        aorta_json_type(code_json) == AORTA_JSON_INT ? (long long)aorta_json_get_int(code_json) : 0;
     if (!strcmp(type, "subprocess_exec_failed"))
         return aorta_xasprintf("command could not be executed, exit %lld", code);
     if (!strcmp(type, "subprocess_timeout"))
@@ -72,7 +73,8 @@ int aorta_outcome_from_json(const aorta_json_t *trial_json, int trial_index,
     out->exit_status = aorta_xstrdup(status);
     out->wall_clock_sec = aorta_json_get_double(aorta_json_get(trial_json, "wall_clock_sec"));
     out->launched = aorta_json_get_bool(aorta_json_get(result, "main_work_started"));
-    out->executed_iterations = (int)aorta_json_get_int(aorta_json_get(result, "executed_iterations"));
+    out->executed_iterations =
+        (int)aorta_json_get_int(aorta_json_get(result, "executed_iterations"));
     aorta_json_t *metrics = aorta_json_get(result, "metrics");
     if (aorta_json_type(metrics) == AORTA_JSON_OBJECT)
         out->metrics = aorta_json_ref(metrics);

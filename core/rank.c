@@ -46,7 +46,7 @@ int aorta_rank_run_bare(const aorta_plan_t *plan)
         for (size_t i = 0; i < aorta_env_count(cell_env); i++)
             aorta_env_set(env, aorta_env_name_at(cell_env, i), aorta_env_value_at(cell_env, i));
         char **envp = aorta_env_to_envp(env);
-        for (long t = 0; t < plan->trials && !interrupted; t++) {
+        for (long t = 0; t < aorta_trial_budget(plan) && !interrupted; t++) {
             interrupted = aorta_spawn_take_interrupt();
             aorta_spawn_result_t result;
             if (!interrupted

@@ -39,7 +39,7 @@ int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_
     long take = 0, events = 0;
     int done = 0;
     if (!plan->has_stop_after) {
-        for (take = 0; take < plan->trials; take++) {
+        for (take = 0; take < aorta_trial_budget(plan); take++) {
             char *verdict = complete_verdict(ctx, cell, (int)take);
             int complete = verdict != NULL;
             free(verdict);

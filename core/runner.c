@@ -68,7 +68,7 @@ static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_
 {
     const aorta_plan_t *plan = ctx->plan;
     const aorta_cell_t *cell = &plan->cells[index];
-    long total = plan->has_stop_after ? plan->stop_max_trials : plan->trials;
+    long total = aorta_trial_budget(plan);
     aorta_progress(plan->verbose,
                    "run_trials: workload=" AORTA_WORKLOAD " environment=local mitigations=['%s', "
                    "'%s'] trials=%ld steps=1",
@@ -90,8 +90,8 @@ static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_
         if (plan->has_stop_after && events >= plan->stop_events) {
             if (t + 1 < total)
                 aorta_progress(plan->verbose,
-                               "stop_after: %ld '%s' event(s) observed in %ld trial(s) (target %ld, "
-                               "cap %ld) -- stopping cell early",
+                               "stop_after: %ld '%s' event(s) observed in %ld trial(s) "
+                               "(target %ld, cap %ld) -- stopping cell early",
                                events, plan->stop_event_verdict, t + 1, plan->stop_events,
                                plan->stop_max_trials);
             result->stop_after_note = aorta_resume_stop_note(plan, events, t + 1);
@@ -167,7 +167,7 @@ static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int 
             continue;
         }
         double started = aorta_clock_monotonic();
-        long total = plan->has_stop_after ? plan->stop_max_trials : plan->trials;
+        long total = aorta_trial_budget(plan);
         aorta_progress(plan->verbose,
                        "cell %zu/%zu: %s (mitigations=['%s', '%s'] environment=local) -- "
                        "starting %s%ld trial(s)",
@@ -209,7 +209,8 @@ static int locked_run(aorta_run_ctx_t *ctx)
     aorta_progress(plan->verbose,
                    "matrix run started: workload=" AORTA_WORKLOAD " ticket=%s cells=%zu "
                    "trials/cell=%ld steps/trial=1 output=%s",
-                   plan->ticket ? plan->ticket : "(none)", plan->cell_count, plan->trials,
+                   plan->ticket ? plan->ticket : "(none)", plan->cell_count,
+                   aorta_trial_budget(plan),
                    ctx->display_dir);
     aorta_cell_result_t *results = aorta_xcalloc(plan->cell_count + 1, sizeof *results);
     sweep(ctx, results, &interrupted);

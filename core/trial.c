@@ -60,6 +60,11 @@ typedef struct trial {
     aorta_retention_t retention;
 } trial_t;
 
+long aorta_trial_budget(const aorta_plan_t *plan)
+{
+    return plan->has_stop_after ? plan->stop_max_trials : plan->trials;
+}
+
 double aorta_trial_kill_grace(void)
 {
     const char *text = getenv("AORTA_KILL_GRACE");
@@ -331,7 +336,8 @@ static void apply_retention(trial_t *trial)
     free(prefix);
     free(names);
     write_record(trial);
-    aorta_progress(plan->verbose, "retention[%s]: pruned %zu artifact(s) (~%lld bytes) for trial %s",
+    aorta_progress(plan->verbose,
+                   "retention[%s]: pruned %zu artifact(s) (~%lld bytes) for trial %s",
                    aorta_retain_level_name(trial->level), trial->retention.count,
                    (long long)trial->retention.freed_bytes, trial->display_dir);
 }

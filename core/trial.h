@@ -20,6 +20,9 @@ typedef struct aorta_run_ctx {
     double kill_grace_sec;      /* SIGTERM to SIGKILL */
 } aorta_run_ctx_t;
 
+/* Trials per cell: stop_after's max_trials when set, else trials. */
+long aorta_trial_budget(const aorta_plan_t *plan);
+
 /* Seconds between SIGTERM and SIGKILL (AORTA_KILL_GRACE overrides it, for
  * tests). */
 #define AORTA_KILL_GRACE_DEFAULT 10.0

@@ -26,11 +26,12 @@ aorta_json_t *aorta_trial_environment(void)
     return env;
 }
 
-static aorta_json_t *env_object(const aorta_env_t *env)
+aorta_json_t *aorta_trial_env_object(const aorta_env_t *env)
 {
     aorta_json_t *obj = aorta_json_object();
     for (size_t i = 0; env && i < aorta_env_count(env); i++)
-        aorta_json_set(obj, aorta_env_name_at(env, i), aorta_json_string(aorta_env_value_at(env, i)));
+        aorta_json_set(obj, aorta_env_name_at(env, i),
+                       aorta_json_string(aorta_env_value_at(env, i)));
     return obj;
 }
 
@@ -56,7 +57,7 @@ static aorta_json_t *probe_extras(const aorta_trial_json_t *trial)
     aorta_json_set(extras, "env_passthrough_mode", aorta_json_string(plan->env_passthrough_mode));
     aorta_json_set(extras, "timeout_per_trial",
                    plan->timeout_sec > 0 ? aorta_json_double(plan->timeout_sec) : NULL);
-    aorta_json_set(extras, "cell_env_vars", env_object(trial->cell->env));
+    aorta_json_set(extras, "cell_env_vars", aorta_trial_env_object(trial->cell->env));
     aorta_json_t *retain = NULL;
     if (plan->has_retain) {
         retain = aorta_json_object();
@@ -99,7 +100,7 @@ static aorta_json_t *config_object(const aorta_trial_json_t *trial)
     aorta_json_append(root_id, aorta_json_int(trial->results_root_dev));
     aorta_json_append(root_id, aorta_json_int(trial->results_root_ino));
     aorta_json_set(config, "_aorta_results_root_id", root_id);
-    aorta_json_set(config, "_aorta_trial_env", env_object(trial->trial_env));
+    aorta_json_set(config, "_aorta_trial_env", aorta_trial_env_object(trial->trial_env));
     aorta_json_set(config, "_aorta_save_logs", aorta_json_bool(1));
     aorta_json_set(config, "_aorta_log_prefix", aorta_json_string(trial->log_prefix));
     return config;

@@ -48,7 +48,10 @@ aorta_json_t *aorta_trial_metrics(const aorta_metrics_t *collected,
                                   const aorta_classification_t *classification, int exit_code,
                                   const char *result_json_path);
 
-/* "aorta_json_t" of the environment descriptor every cell runs in ("local"). */
+/* The environment descriptor every cell runs in ("local"). */
 aorta_json_t *aorta_trial_environment(void);
+
+/* A variable bundle as a JSON object of strings (NULL: {}). */
+aorta_json_t *aorta_trial_env_object(const aorta_env_t *env);
 
 #endif
