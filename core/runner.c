@@ -38,18 +38,6 @@
 
 extern char **environ;
 
-static char *absolute_dir(const char *dir)
-{
-    if (dir[0] == '/')
-        return aorta_path_join(dir, NULL);
-    char *cwd = getcwd(NULL, 0);
-    if (!cwd)
-        return NULL;
-    char *joined = aorta_path_join(cwd, dir);
-    free(cwd);
-    return joined;
-}
-
 static const char *signal_name(int sig)
 {
     return sig == SIGTERM ? "SIGTERM" : "SIGINT";
@@ -240,7 +228,7 @@ int aorta_runner_run(const aorta_plan_t *plan)
     if (aorta_rank_detect() != 0)
         return aorta_rank_run_bare(plan);
     aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1};
-    ctx.run_dir = absolute_dir(plan->run_dir);
+    ctx.run_dir = aorta_plan_absolute_run_dir(plan);
     if (!ctx.run_dir || aorta_mkdir_p(ctx.run_dir, 0755) != 0
         || (ctx.run_fd = open(ctx.run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
         aorta_report("cannot create the run directory %s: %s", plan->run_dir, strerror(errno));

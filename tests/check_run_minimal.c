@@ -186,11 +186,14 @@ START_TEST(one_trial_is_run_and_recorded)
     free(out);
     free(err);
 
-    /* Flags whose machinery is not built yet say so and exit 2. */
-    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--output", dir, "--collect", "x", "--",
-                                                  "true", NULL}),
+    /* A run refuses what the plan refuses, before writing anything. */
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--output", dir, "--ticket", "C", "--collect",
+                                                  "x", "--", "true", NULL}),
                      2);
-    ck_assert_ptr_nonnull(strstr(err, "--collect: not implemented yet"));
+    ck_assert_ptr_nonnull(strstr(err, "--collect: unknown collector recipe(s) ['x']"));
+    char *refused = tu_join(dir, "C");
+    ck_assert(!tu_exists(refused));
+    free(refused);
     free(out);
     free(err);
 
