@@ -158,14 +158,21 @@ int aorta_spawn_run(char *const *argv, char *const *envp, const char *stdout_pat
         errno = saved;
         return -1;
     }
+    int status = aorta_spawn_run_fds(argv, envp, out, err, timeout_sec, grace_sec, result);
+    int saved = errno;
+    close(out);
+    close(err);
+    errno = saved;
+    return status;
+}
+
+int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
+                        double timeout_sec, double grace_sec, aorta_spawn_result_t *result)
+{
+    memset(result, 0, sizeof *result);
     int report[2];
-    if (pipe2(report, O_CLOEXEC) != 0) {
-        int saved = errno;
-        close(out);
-        close(err);
-        errno = saved;
+    if (pipe2(report, O_CLOEXEC) != 0)
         return -1;
-    }
     sigset_t set = blocked_signals();
     double started = monotonic_now();
     pid_t pid = fork();
@@ -181,8 +188,10 @@ int aorta_spawn_run(char *const *argv, char *const *envp, const char *stdout_pat
             dup2(null_in, 0);
             close(null_in);
         }
-        dup2(out, 1);
-        dup2(err, 2);
+        if (out >= 0)
+            dup2(out, 1);
+        if (err >= 0)
+            dup2(err, 2);
         int error = exec_command(argv, envp);
         ssize_t ignored = write(report[1], &error, sizeof error);
         (void)ignored;
@@ -192,8 +201,6 @@ int aorta_spawn_run(char *const *argv, char *const *envp, const char *stdout_pat
     if (pid < 0) {
         int saved = errno;
         close(report[0]);
-        close(out);
-        close(err);
         errno = saved;
         return -1;
     }
@@ -209,14 +216,11 @@ int aorta_spawn_run(char *const *argv, char *const *envp, const char *stdout_pat
         waitpid(pid, &status, 0);
         result->exec_errno = exec_error;
         result->exit_code = exit_code_for_errno(exec_error);
-        dprintf(err, "aorta-run: cannot execute '%s': %s\n", argv[0], strerror(exec_error));
-        close(out);
-        close(err);
+        dprintf(err >= 0 ? err : 2, "aorta-run: cannot execute '%s': %s\n", argv[0],
+                strerror(exec_error));
         result->walltime_sec = monotonic_now() - started;
         return 0;
     }
-    close(out);
-    close(err);
     result->launched = 1;
 
     int status = 0;

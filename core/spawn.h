@@ -31,4 +31,9 @@ int aorta_spawn_run(char *const *argv, char *const *envp, const char *stdout_pat
                     const char *stderr_path, double timeout_sec, double grace_sec,
                     aorta_spawn_result_t *result);
 
+/* The same with open descriptors (kept open; -1 leaves aorta-run's own
+ * stdout or stderr to the command). */
+int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out_fd, int err_fd,
+                        double timeout_sec, double grace_sec, aorta_spawn_result_t *result);
+
 #endif

@@ -29,7 +29,16 @@ aorta_json_t *aorta_trial_record_json(const aorta_trial_record_t *record)
     aorta_json_set(obj, "error_detectors_fired",
                    detector_list(record->classification->error_detectors));
     aorta_json_set(obj, "warn_detectors_fired", aorta_json_array());
-    aorta_json_set(obj, "capture", aorta_json_object());
+    aorta_json_t *capture = aorta_json_object();
+    if (record->retention) {
+        const aorta_retention_t *kept = record->retention;
+        aorta_json_t *retention = aorta_json_object();
+        aorta_json_set(retention, "level", aorta_json_string(record->retention_level));
+        aorta_json_set(retention, "deleted", aorta_json_strings(kept->deleted, kept->count));
+        aorta_json_set(retention, "freed_bytes", aorta_json_int(kept->freed_bytes));
+        aorta_json_set(capture, "retention", retention);
+    }
+    aorta_json_set(obj, "capture", capture);
     aorta_json_t *tiers = aorta_json_object();
     static const char *const tier_names[] = {"tier1", "tier2", "tier3", "tier4", "tier5"};
     for (size_t i = 0; i < 5; i++)
@@ -44,5 +53,10 @@ aorta_json_t *aorta_trial_record_json(const aorta_trial_record_t *record)
         aorta_json_set(env, aorta_env_name_at(record->cell_env, i),
                        aorta_json_string(aorta_env_value_at(record->cell_env, i)));
     aorta_json_set(obj, "env", env);
+    if (record->failure_type) {
+        aorta_json_set(obj, "failure_type", aorta_json_string(record->failure_type));
+        aorta_json_set(obj, "error_message",
+                       aorta_json_string(record->error_message ? record->error_message : ""));
+    }
     return obj;
 }

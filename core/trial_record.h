@@ -5,6 +5,7 @@
 #include "aorta/collector.h"
 #include "classify.h"
 #include "json.h"
+#include "retention.h"
 #include "spawn.h"
 
 typedef struct aorta_trial_record {
@@ -15,6 +16,10 @@ typedef struct aorta_trial_record {
     int trial_index;
     const char *env_passthrough_mode;    /* "inherit" */
     const aorta_env_t *cell_env;         /* the cell's variables (may be NULL) */
+    const aorta_retention_t *retention;  /* capture.retention, or NULL (no retain: block) */
+    const char *retention_level;         /* the level applied, with retention */
+    const char *failure_type;            /* with error_message: a trial refused before */
+    const char *error_message;           /* it ran (a rejected probe.env), else NULL */
 } aorta_trial_record_t;
 
 /* The result.json object, keys in upstream's order. */

@@ -123,7 +123,7 @@ START_TEST(registry_names_lists_usable_collectors_sorted)
 {
     aorta_registry_t *registry = load_test_plugins();
     char *names = aorta_registry_names(registry);
-    ck_assert_str_eq(names, "badparse, good, interceptor_a, interceptor_b");
+    ck_assert_str_eq(names, "badparse, good, interceptor_a, interceptor_b, scribe");
     free(names);
     aorta_registry_free(registry);
     char *empty[] = {NULL};

@@ -100,7 +100,8 @@ START_TEST(other_modes_warn_once_per_broken_plugin)
                                                   NULL}),
                      2);
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: --describe: unknown collector 'nope'; "
-                                      "available: badparse, good, interceptor_a, interceptor_b"));
+                                      "available: badparse, good, interceptor_a, "
+                                      "interceptor_b, scribe"));
     free(out);
     free(err);
     ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", plugins, "--describe",
@@ -185,11 +186,14 @@ START_TEST(one_trial_is_run_and_recorded)
     free(out);
     free(err);
 
-    /* Flags whose machinery is not built yet say so and exit 2. */
-    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--output", dir, "--collect", "x", "--",
-                                                  "true", NULL}),
+    /* A run refuses what the plan refuses, before writing anything. */
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--output", dir, "--ticket", "C", "--collect",
+                                                  "x", "--", "true", NULL}),
                      2);
-    ck_assert_ptr_nonnull(strstr(err, "--collect: not implemented yet"));
+    ck_assert_ptr_nonnull(strstr(err, "--collect: unknown collector recipe(s) ['x']"));
+    char *refused = tu_join(dir, "C");
+    ck_assert(!tu_exists(refused));
+    free(refused);
     free(out);
     free(err);
 

@@ -20,7 +20,7 @@
     "mitigation_axis: [none]\n"                                                                \
     "diagnostic_axis: [none]\n"
 
-#define VALID "valid: ['badparse', 'good', 'interceptor_a', 'interceptor_b']"
+#define VALID "valid: ['badparse', 'good', 'interceptor_a', 'interceptor_b', 'scribe']"
 
 /* spec/proton.md §6's refusal, with interceptor_a in rocprof's place and
  * interceptor_b (whose phrase and remedy are Proton's) in proton's. */

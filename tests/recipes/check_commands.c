@@ -365,7 +365,7 @@ START_TEST(recipe_and_flag_errors_are_one_line_and_exit_2)
     expect_refused((char *[]){"--recipe", minimal, "--collect", "not_a_collector", "--dry-run",
                               "--", "echo", "hi", NULL},
                    "aorta-run: --collect: unknown collector recipe(s) ['not_a_collector']; "
-                   "valid: ['badparse', 'good', 'interceptor_a', 'interceptor_b']");
+                   "valid: ['badparse', 'good', 'interceptor_a', 'interceptor_b', 'scribe']");
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(aorta(&out, &err, NULL,
                            (char *[]){"--recipe", minimal, "--collect",
@@ -473,7 +473,7 @@ START_TEST(parse_prints_the_metrics_as_one_object)
     }
     expect_refused((char *[]){"--parse", "nope", artifacts, NULL},
                    "aorta-run: --parse: unknown collector 'nope'; available: badparse, good, "
-                   "interceptor_a, interceptor_b");
+                   "interceptor_a, interceptor_b, scribe");
     free(file);
     free(missing);
     free(artifacts);
@@ -564,7 +564,7 @@ START_TEST(env_prints_the_bundle_one_variable_a_line)
     free(err);
     expect_refused((char *[]){"--env", "nope", out_dir, NULL},
                    "aorta-run: --env: unknown collector 'nope'; available: badparse, good, "
-                   "interceptor_a, interceptor_b");
+                   "interceptor_a, interceptor_b, scribe");
     free(pinned);
     free(recipe);
     free(out_dir);

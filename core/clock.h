@@ -1,0 +1,16 @@
+/* clock.h - the run's timestamps and its monotonic clock. */
+#ifndef AORTA_CLOCK_H
+#define AORTA_CLOCK_H
+
+#include <time.h>
+
+#define AORTA_CLOCK_TEXT 32
+
+/* "2026-06-01T10:00:00Z" (UTC). */
+void aorta_clock_iso_utc(time_t when, char out[AORTA_CLOCK_TEXT]);
+/* "2026-06-01T10-00-00" (UTC): matrix.json's run_timestamp. */
+void aorta_clock_stamp_utc(time_t when, char out[AORTA_CLOCK_TEXT]);
+/* Seconds on CLOCK_MONOTONIC. */
+double aorta_clock_monotonic(void);
+
+#endif
