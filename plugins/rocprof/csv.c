@@ -86,6 +86,8 @@ typedef struct reader {
 
 static void buffer_append(buffer_t *buffer, const char *data, size_t len)
 {
+    if (len == 0)
+        return;
     if (buffer->len + len > buffer->cap) {
         size_t cap = buffer->cap ? buffer->cap : 256;
         while (cap < buffer->len + len)
