@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -805,16 +806,30 @@ START_TEST(out_of_descriptors_reports_nothing)
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
-        int lowest = open("/dev/null", O_RDONLY);
-        close(lowest);
-        struct rlimit limit = {(rlim_t)lowest + 4, (rlim_t)lowest + 4};
+        /* Use up the descriptors (under a small limit), then free two:
+         * enough to open the directory, not to walk it. */
+        struct rlimit limit = {256, 256};
         setrlimit(RLIMIT_NOFILE, &limit);
+        int fds[4096], n = 0;
+        while (n < 4096 && (fds[n] = open("/dev/null", O_RDONLY)) >= 0)
+            n++;
+        if (n < 2 || errno != EMFILE)
+            _exit(77); /* not out of descriptors the way the kernel runs out */
+        close(fds[--n]);
+        close(fds[--n]);
         aorta_metrics_t *m = rp_parse(dir);
         _exit((int)aorta_metrics_count(m));
     }
     int status = 0;
     waitpid(pid, &status, 0);
     ck_assert(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77) {
+        /* only valgrind, which keeps descriptors of its own, gets here */
+        char *maps = tu_read("/proc/self/maps");
+        ck_assert_msg(maps && strstr(maps, "vgpreload"), "could not run out of descriptors");
+        free(maps);
+        return;
+    }
     ck_assert_int_eq(WEXITSTATUS(status), 0);
 }
 END_TEST

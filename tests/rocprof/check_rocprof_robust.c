@@ -230,6 +230,9 @@ static long parse_peak_rss(const char *file, long rows)
     if (pid == 0) {
         aorta_metrics_t *m = rp_parse(sub);
         int ok = rp_has(m, "rocprof_kernel_count") && rp_int(m, "rocprof_kernel_count") == rows;
+        aorta_metrics_free(m);
+        free(target);
+        free(sub);
         _exit(ok ? 0 : 1);
     }
     int status = 0;
