@@ -243,6 +243,75 @@ START_TEST(bad_options_stop_the_recipe)
 }
 END_TEST
 
+/* With proton: only its instrumentation backend installs no queue
+ * interceptor; the refusal is upstream's message (spec cases 91-93, 102). */
+START_TEST(with_proton)
+{
+    const char *refusal = "'rocprof' and 'proton' cannot run together with proton backend 'auto' "
+                          "(which resolves to rocprofiler or roctracer on AMD) -- both install an "
+                          "HSA queue interceptor and the second one to attach will fail or report "
+                          "nothing.";
+    const char *orders[] = {"rocprof,proton", "proton,rocprof"};
+    for (size_t i = 0; i < 2; i++) {
+        char *out = NULL, *err = NULL;
+        ck_assert_int_eq(aorta(NULL, &out, &err, (const char *[]){"--collect", orders[i], "--dry-run",
+                                                                  "--", "python3", "train.py", NULL}),
+                         2);
+        ck_assert_msg(strstr(err, refusal) != NULL, "%s", err);
+        free(out);
+        free(err);
+    }
+    tu_write("roctracer.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                               "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                               "collect:\n  rocprof:\n  proton: {backend: roctracer}\n");
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(NULL, &out, &err, (const char *[]){"--recipe", "roctracer.yaml", "--dry-run",
+                                                              "--", "python3", "train.py", NULL}),
+                     2);
+    ck_assert_msg(strstr(err, "cannot run together with proton backend 'roctracer' -- both install "
+                              "an HSA queue interceptor") != NULL, "%s", err);
+    free(out);
+    free(err);
+
+    tu_write("both.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                          "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                          "collect:\n  rocprof:\n  proton: {backend: instrumentation}\n");
+    char *bin_env = NULL;
+    ck_assert_int_gt(asprintf(&bin_env, "ROCPROF_BIN=%s", standin), 0);
+    char *env[] = {bin_env, NULL};
+    const char *plain[] = {"--recipe", "both.yaml", "--dry-run", "--", "python3", "train.py",
+                           "--steps", "10", NULL};
+    const char *overlay[] = {"--recipe", "both.yaml", "--collect", "proton,rocprof", "--dry-run",
+                             "--", "python3", "train.py", "--steps", "10", NULL};
+    const char *const *runs[] = {plain, overlay};
+    for (size_t i = 0; i < 2; i++) {
+        const char *const *args = runs[i];
+        ck_assert_int_eq(aorta(env, &out, &err, args), 0);
+        json_object *line = parse_json(out);
+        json_object *argv = json_object_object_get(line, "argv");
+        size_t count = json_object_array_length(argv);
+        ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(argv, 0)), standin);
+        size_t dashes = 0;
+        while (dashes < count
+               && strcmp(json_object_get_string(json_object_array_get_idx(argv, dashes)), "--") != 0)
+            dashes++;
+        ck_assert_uint_lt(dashes + 3, count);
+        const char *inner[] = {"python3", "-m", "triton.profiler.proton"};
+        for (size_t k = 0; k < 3; k++)
+            ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(argv, dashes + 1 + k)),
+                             inner[k]);
+        const char *last[] = {"train.py", "--steps", "10"};
+        for (size_t k = 0; k < 3; k++)
+            ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(argv, count - 3 + k)),
+                             last[k]);
+        json_object_put(line);
+        free(out);
+        free(err);
+    }
+    free(bin_env);
+}
+END_TEST
+
 START_TEST(no_environment_bundle)
 {
     char *out = NULL, *err = NULL;
@@ -264,6 +333,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, dry_run_without_a_profiler_is_a_setup_failure);
     tcase_add_test(tc, recipe_options_reach_the_argv);
     tcase_add_test(tc, bad_options_stop_the_recipe);
+    tcase_add_test(tc, with_proton);
     tcase_add_test(tc, no_environment_bundle);
     suite_add_tcase(suite, tc);
     return suite;
