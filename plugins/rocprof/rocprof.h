@@ -17,8 +17,8 @@ void *rocprof_xrealloc(void *ptr, size_t size);
 char *rocprof_xstrndup(const char *text, size_t len);
 char *rocprof_xstrdup(const char *text);
 
-/* ---- pyrepr.c: Python's repr() of a str and of a list of str, so error
- * messages quote values exactly as upstream's do ------------------------- */
+/* ---- pyrepr.c: a growing text buffer, and Python's repr() of a str and of
+ * a list of str appended to it, so messages quote values as upstream's do -- */
 typedef struct rocprof_text {
     char *data;      /* NUL-terminated */
     size_t len;
