@@ -1,0 +1,396 @@
+/* csv.c - a streaming CSV reader that reports exactly the rows Python's
+ * csv.DictReader (excel dialect, file opened with newline="" and
+ * encoding="utf-8") yields, for the few columns the parser needs.
+ *
+ * It runs the state machine of CPython's Modules/_csv.c over a fixed 1 MiB
+ * read buffer, but a span at a time instead of a character at a time: a
+ * quoted field is one memchr() for the next quote, an unquoted field a scan
+ * for ',', '\r' or '\n'; only the selected columns are copied.  Before
+ * that, each row is tried on a fast path that handles the rows rocprofv3
+ * writes (whole in the buffer, '\n'-terminated, no doubled or stray quotes)
+ * without the state machine: cells point into the buffer, and the rest of
+ * the row after its last selected column is one memchr() for the newline.
+ * Memory is the buffer plus the selected cells, whatever the file's size.
+ *
+ * Python's behaviour reproduced here (checked against CPython 3.11):
+ *   - a quote opens a quoted field only at the start of a field; in a quoted
+ *     field "" is a quote, and a quote followed by anything but a quote, a
+ *     delimiter or a line break closes the quoted part while the rest of
+ *     the field is read unquoted (so rocprofv3's unescaped quotes inside
+ *     kernel names cost that name its quotes, never the rows after it);
+ *   - quoted fields may hold ',', '\r' and '\n'; outside quotes '\r', '\n'
+ *     and "\r\n" all end a row; blank lines are no rows;
+ *   - the header is the first row, even a blank one (then no column has a
+ *     name); a duplicated header name means its last column, and a row too
+ *     short to reach that column lacks the value; a UTF-8 BOM is kept, so
+ *     "\ufeffName" is not "Name";
+ *   - at end of file an open quoted field ends the row (truncated files keep
+ *     their last row);
+ *   - NUL bytes are ordinary characters (Python >= 3.11);
+ *   - a field longer than csv.field_size_limit() (131072 characters) is an
+ *     error that ends the file, as is invalid UTF-8.  Rows completed before
+ *     the error count; the row in progress does not.  (Python decodes in
+ *     8 KiB chunks and so also loses the rows that precede a bad byte inside
+ *     its chunk; here the cut is at the byte.)
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rocprof.h"
+
+#define READ_SIZE (1u << 20)
+#define FIELD_LIMIT 131072 /* csv.field_size_limit(), in characters */
+#define MAX_COLUMNS 8
+
+typedef enum csv_state {
+    START_RECORD,    /* before a row (blank lines are skipped here) */
+    START_FIELD,     /* before a field */
+    IN_FIELD,        /* in an unquoted field, or the unquoted rest of one */
+    IN_QUOTED,       /* inside quotes */
+    QUOTE_IN_QUOTED  /* a quote seen inside quotes */
+} csv_state_t;
+
+typedef struct buffer {
+    char *data;
+    size_t len;
+    size_t cap;
+} buffer_t;
+
+typedef struct reader {
+    const char *const *names;
+    size_t count;
+    unsigned required;
+    rocprof_row_fn fn;
+    void *user;
+
+    int header_done;
+    int stop;              /* nothing more of this file is read */
+    int ascii;             /* the bytes being fed are pure ASCII */
+    csv_state_t state;
+    size_t field;          /* index of the current field in its row */
+    size_t chars;          /* characters in the current field */
+    int slot;              /* column (or the header scratch) the field goes to; -1: none */
+    unsigned filled;       /* columns this row has reached */
+
+    long column_of[MAX_COLUMNS];    /* header index of each name; -1: missing */
+    size_t want_index[MAX_COLUMNS]; /* the selected header indexes, ascending */
+    int want_slot[MAX_COLUMNS];
+    size_t want_count;
+    size_t next_want;               /* next entry of want_index this row will reach */
+    buffer_t values[MAX_COLUMNS + 1]; /* the cells, then the header scratch */
+} reader_t;
+
+static void buffer_append(buffer_t *buffer, const char *data, size_t len)
+{
+    if (len == 0)
+        return;
+    if (buffer->len + len > buffer->cap) {
+        size_t cap = buffer->cap ? buffer->cap : 256;
+        while (cap < buffer->len + len)
+            cap *= 2;
+        buffer->data = rocprof_xrealloc(buffer->data, cap);
+        buffer->cap = cap;
+    }
+    memcpy(buffer->data + buffer->len, data, len);
+    buffer->len += len;
+}
+
+/* Characters (code points) in len bytes of valid UTF-8. */
+static size_t count_chars(const char *data, size_t len)
+{
+    size_t continuation = 0;
+    for (size_t i = 0; i < len; i++)
+        continuation += ((unsigned char)data[i] & 0xc0) == 0x80;
+    return len - continuation;
+}
+
+static void begin_field(reader_t *r)
+{
+    r->chars = 0;
+    if (!r->header_done) {
+        r->slot = (int)r->count;
+    } else if (r->next_want < r->want_count && r->want_index[r->next_want] == r->field) {
+        r->slot = r->want_slot[r->next_want];
+    } else {
+        r->slot = -1;
+        return;
+    }
+    r->values[r->slot].len = 0;
+}
+
+static void append(reader_t *r, const char *data, size_t len)
+{
+    r->chars += r->ascii ? len : count_chars(data, len);
+    if (r->chars > FIELD_LIMIT) {
+        r->stop = 1; /* _csv.Error: field larger than field limit */
+        return;
+    }
+    if (r->slot >= 0)
+        buffer_append(&r->values[r->slot], data, len);
+}
+
+static void end_field(reader_t *r)
+{
+    if (!r->header_done) {
+        const buffer_t *name = &r->values[r->count];
+        for (size_t i = 0; i < r->count; i++)
+            if (strlen(r->names[i]) == name->len && memcmp(r->names[i], name->data, name->len) == 0)
+                r->column_of[i] = (long)r->field; /* dict(zip(...)): the last one wins */
+    } else if (r->slot >= 0) {
+        r->filled |= 1u << r->slot;
+        r->next_want++;
+    }
+    r->field++;
+}
+
+static int compare_size(const void *left, const void *right)
+{
+    size_t a = *(const size_t *)left, b = *(const size_t *)right;
+    return a < b ? -1 : a > b;
+}
+
+static void finish_header(reader_t *r)
+{
+    r->header_done = 1;
+    size_t indexes[MAX_COLUMNS];
+    r->want_count = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        if (r->column_of[i] >= 0)
+            indexes[r->want_count++] = (size_t)r->column_of[i];
+        else if (r->required & (1u << i))
+            r->stop = 1; /* no row can be used */
+    }
+    qsort(indexes, r->want_count, sizeof *indexes, compare_size);
+    for (size_t k = 0; k < r->want_count; k++) {
+        r->want_index[k] = indexes[k];
+        for (size_t i = 0; i < r->count; i++)
+            if (r->column_of[i] == (long)indexes[k])
+                r->want_slot[k] = (int)i;
+    }
+}
+
+static void end_record(reader_t *r)
+{
+    if (!r->header_done) {
+        finish_header(r);
+    } else {
+        rocprof_cell_t cells[MAX_COLUMNS];
+        for (size_t i = 0; i < r->count; i++) {
+            int have = (r->filled >> i) & 1u;
+            cells[i].data = have ? r->values[i].data : NULL;
+            cells[i].len = have ? r->values[i].len : 0;
+        }
+        r->fn(cells, r->user);
+    }
+    r->state = START_RECORD;
+}
+
+static void start_record(reader_t *r)
+{
+    r->field = 0;
+    r->filled = 0;
+    r->next_want = 0;
+    r->state = START_FIELD;
+    begin_field(r);
+}
+
+/* Bytes that end an unquoted field. */
+static const unsigned char ends_unquoted[256] = {[','] = 1, ['\n'] = 1, ['\r'] = 1};
+
+/* The first ',', '\r' or '\n' at or after p, or end. */
+static const char *scan_unquoted(const char *p, const char *end)
+{
+    while (p < end && !ends_unquoted[(unsigned char)*p])
+        p++;
+    return p;
+}
+
+/* The fast path: read the row starting at p whole, if it is plain (see the
+ * top of the file), report it and return where the next row starts.  NULL
+ * when the row needs the state machine, which then starts over at p. */
+static const char *fast_row(reader_t *r, const char *p, const char *end)
+{
+    rocprof_cell_t cells[MAX_COLUMNS];
+    memset(cells, 0, sizeof cells);
+    size_t field = 0, next = 0;
+    while (next < r->want_count) {
+        const char *start, *stop;
+        if (p >= end)
+            return NULL;
+        if (*p == '"') {
+            start = p + 1;
+            stop = memchr(start, '"', (size_t)(end - start));
+            if (!stop || stop + 1 >= end)
+                return NULL;
+            p = stop + 1;
+            if (*p != ',' && *p != '\n')
+                return NULL; /* "" or a stray quote or "\r\n" */
+        } else {
+            start = p;
+            p = scan_unquoted(p, end);
+            if (p >= end || *p == '\r')
+                return NULL;
+            stop = p;
+        }
+        if ((size_t)(stop - start) > FIELD_LIMIT)
+            return NULL; /* characters must be counted */
+        if (field == r->want_index[next]) {
+            cells[r->want_slot[next]].data = start;
+            cells[r->want_slot[next]].len = (size_t)(stop - start);
+            next++;
+        }
+        field++;
+        if (*p++ == '\n')
+            goto done; /* a short row: the columns not reached are empty */
+    }
+    const char *newline = memchr(p, '\n', (size_t)(end - p));
+    if (!newline || (size_t)(newline - p) > FIELD_LIMIT)
+        return NULL;
+    if (memchr(p, '"', (size_t)(newline - p)) || memchr(p, '\r', (size_t)(newline - p)))
+        return NULL;
+    p = newline + 1;
+done:
+    r->fn(cells, r->user);
+    return p;
+}
+
+static void feed(reader_t *r, const char *p, const char *end)
+{
+    while (p < end && !r->stop) {
+        switch (r->state) {
+        case START_RECORD:
+            if (*p == '\n' || *p == '\r') {
+                if (!r->header_done)
+                    finish_header(r); /* a blank first line is an empty header */
+                p++;
+                break;
+            }
+            if (r->header_done) {
+                const char *next = fast_row(r, p, end);
+                if (next) {
+                    p = next;
+                    break;
+                }
+            }
+            start_record(r);
+            /* fall through */
+        case START_FIELD:
+            if (*p == '"') {
+                r->state = IN_QUOTED;
+                p++;
+            } else if (*p == ',') {
+                end_field(r);
+                begin_field(r);
+                p++;
+            } else if (*p == '\n' || *p == '\r') {
+                end_field(r);
+                end_record(r);
+                p++;
+            } else {
+                r->state = IN_FIELD;
+            }
+            break;
+        case IN_FIELD: {
+            const char *stop = scan_unquoted(p, end);
+            append(r, p, (size_t)(stop - p));
+            p = stop;
+            if (r->stop || p == end)
+                break;
+            end_field(r);
+            if (*p == ',') {
+                begin_field(r);
+                r->state = START_FIELD;
+            } else {
+                end_record(r);
+            }
+            p++;
+            break;
+        }
+        case IN_QUOTED: {
+            const char *quote = memchr(p, '"', (size_t)(end - p));
+            const char *stop = quote ? quote : end;
+            append(r, p, (size_t)(stop - p));
+            p = stop;
+            if (quote && !r->stop) {
+                r->state = QUOTE_IN_QUOTED;
+                p++;
+            }
+            break;
+        }
+        case QUOTE_IN_QUOTED:
+            if (*p == '"') {
+                append(r, p, 1);
+                r->state = IN_QUOTED;
+                p++;
+            } else if (*p == ',') {
+                end_field(r);
+                begin_field(r);
+                r->state = START_FIELD;
+                p++;
+            } else if (*p == '\n' || *p == '\r') {
+                end_field(r);
+                end_record(r);
+                p++;
+            } else {
+                r->state = IN_FIELD; /* not strict: the character is kept */
+            }
+            break;
+        }
+    }
+}
+
+/* End of file: a row still open (an unterminated quote included) ends. */
+static void finish(reader_t *r)
+{
+    if (r->state != START_RECORD && !r->stop) {
+        end_field(r);
+        end_record(r);
+    }
+}
+
+void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned required,
+                      rocprof_row_fn fn, void *user)
+{
+    if (count > MAX_COLUMNS)
+        return;
+    reader_t r;
+    memset(&r, 0, sizeof r);
+    r.names = names;
+    r.count = count;
+    r.required = required;
+    r.fn = fn;
+    r.user = user;
+    r.state = START_RECORD;
+    for (size_t i = 0; i < MAX_COLUMNS; i++)
+        r.column_of[i] = -1;
+
+    char *buffer = rocprof_xmalloc(READ_SIZE);
+    size_t carry = 0; /* bytes of an incomplete UTF-8 sequence kept from the last read */
+    for (;;) {
+        ssize_t got = read(fd, buffer + carry, READ_SIZE - carry);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break; /* OSError: the row in progress is lost */
+        if (got == 0) {
+            if (carry == 0)
+                finish(&r); /* else the file ends inside a character: invalid */
+            break;
+        }
+        size_t have = carry + (size_t)got;
+        rocprof_utf8_status_t status;
+        size_t valid = rocprof_utf8_check((const unsigned char *)buffer, have, &status, &r.ascii);
+        feed(&r, buffer, buffer + valid);
+        if (r.stop || status == ROCPROF_UTF8_INVALID)
+            break;
+        carry = have - valid;
+        memmove(buffer, buffer + valid, carry);
+    }
+    free(buffer);
+    for (size_t i = 0; i <= MAX_COLUMNS; i++)
+        free(r.values[i].data);
+}

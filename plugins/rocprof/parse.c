@@ -1,0 +1,243 @@
+/* parse.c - the metrics of a rocprofv3 output directory (spec §3):
+ * *_kernel_stats.csv first; the kernel trace only when the stats yield no
+ * kernel at all.  Never fails: what cannot be read reports fewer metrics. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocprof.h"
+
+#define TOP_N 5
+#define NS_PER_MS 1000000.0
+
+enum { STATS_NAME, STATS_CALLS, STATS_TOTAL };
+static const char *const stats_columns[] = {"Name", "Calls", "TotalDurationNs"};
+#define STATS_REQUIRED ((1u << STATS_NAME) | (1u << STATS_TOTAL))
+
+enum { TRACE_KIND, TRACE_NAME, TRACE_START, TRACE_END };
+static const char *const trace_columns[] = {"Kind", "Kernel_Name", "Start_Timestamp",
+                                            "End_Timestamp"};
+#define TRACE_REQUIRED ((1u << TRACE_NAME) | (1u << TRACE_START) | (1u << TRACE_END))
+
+#define KERNEL_DISPATCH "KERNEL_DISPATCH"
+
+/* cell.strip(); most cells need nothing stripped, which is checked first. */
+static rocprof_cell_t strip(rocprof_cell_t cell)
+{
+    if (cell.len == 0)
+        return cell;
+    unsigned char first = (unsigned char)cell.data[0];
+    unsigned char last = (unsigned char)cell.data[cell.len - 1];
+    if (first > ' ' && first < 0x80 && last > ' ' && last < 0x80)
+        return cell;
+    size_t len = 0;
+    cell.data = aorta_text_strip(cell.data, cell.len, &len);
+    cell.len = len;
+    return cell;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Eight ASCII digits at once (the value of p[0..8) as a decimal), or -1
+ * when one of them is not a digit. */
+static int64_t eight_digits(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    if (((v & 0xf0f0f0f0f0f0f0f0ULL) | (((v + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) >> 4))
+        != 0x3333333333333333ULL)
+        return -1;
+    v = ((v & 0x0f0f0f0f0f0f0f0fULL) * 2561) >> 8;
+    v = ((v & 0x00ff00ff00ff00ffULL) * 6553601) >> 16;
+    return (int64_t)(((v & 0x0000ffff0000ffffULL) * 42949672960001ULL) >> 32);
+}
+#else
+static int64_t eight_digits(const char *p)
+{
+    int64_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return -1;
+        v = v * 10 + (p[i] - '0');
+    }
+    return v;
+}
+#endif
+
+/* float(cell.strip()), finite only.  Plain digit strings (every timestamp)
+ * are converted directly: up to 19 digits the integer is exact, and its
+ * conversion rounds as strtod would. */
+static int number(rocprof_cell_t cell, double *out)
+{
+    if (cell.len > 0 && cell.len <= 19) {
+        uint64_t value = 0;
+        size_t i = 0, head = cell.len % 8;
+        while (i < head && cell.data[i] >= '0' && cell.data[i] <= '9')
+            value = value * 10 + (uint64_t)(cell.data[i++] - '0');
+        if (i == head) {
+            for (; i < cell.len; i += 8) {
+                int64_t eight = eight_digits(cell.data + i);
+                if (eight < 0)
+                    break;
+                value = value * 100000000u + (uint64_t)eight;
+            }
+            if (i >= cell.len) {
+                *out = (double)value;
+                return 0;
+            }
+        }
+    }
+    return cell.len ? aorta_number_parse_n(cell.data, cell.len, out) : -1;
+}
+
+static void stats_row(const rocprof_cell_t *cells, void *user)
+{
+    rocprof_kernels_t *kernels = user;
+    rocprof_cell_t name = strip(cells[STATS_NAME]);
+    double total = 0;
+    if (name.len == 0 || number(cells[STATS_TOTAL], &total) != 0 || total < 0)
+        return;
+    rocprof_kernels_get(kernels, name.data, name.len)->total_ns += total;
+    /* A per-kernel row stands for any number of dispatches: a count that is
+     * unreadable, negative, fractional or beyond int64 cannot be guessed, so
+     * the count is dropped while the timings stay. */
+    double calls = 0;
+    int64_t count = 0;
+    if (number(cells[STATS_CALLS], &calls) != 0 || aorta_count_from_double(calls, &count) != 0)
+        kernels->calls_unusable = 1;
+    else
+        rocprof_kernels_add_calls(kernels, count);
+}
+
+static void trace_row(const rocprof_cell_t *cells, void *user)
+{
+    rocprof_kernels_t *kernels = user;
+    rocprof_cell_t kind = cells[TRACE_KIND];
+    if (kind.len && !(kind.len == sizeof KERNEL_DISPATCH - 1
+                      && memcmp(kind.data, KERNEL_DISPATCH, kind.len) == 0)) {
+        kind = strip(kind);
+        if (kind.len && !(kind.len == sizeof KERNEL_DISPATCH - 1
+                          && memcmp(kind.data, KERNEL_DISPATCH, kind.len) == 0))
+            return;
+    }
+    rocprof_cell_t name = strip(cells[TRACE_NAME]);
+    double start = 0, end = 0;
+    if (name.len == 0 || number(cells[TRACE_START], &start) != 0
+        || number(cells[TRACE_END], &end) != 0 || end < start)
+        return;
+    rocprof_kernels_get(kernels, name.data, name.len)->total_ns += end - start;
+    rocprof_kernels_add_calls(kernels, 1);
+}
+
+typedef struct pass {
+    const char *const *columns;
+    size_t count;
+    unsigned required;
+    rocprof_row_fn row;
+    rocprof_kernels_t kernels;
+} pass_t;
+
+static int read_file(const char *path, int fd, void *user)
+{
+    (void)path;
+    pass_t *pass = user;
+    rocprof_csv_read(fd, pass->columns, pass->count, pass->required, pass->row, &pass->kernels);
+    return 0;
+}
+
+/* Sum in first-seen order with Neumaier's compensation, as CPython >= 3.12
+ * sums floats. */
+static double sum_totals(const rocprof_kernels_t *kernels)
+{
+    double sum = 0.0, compensation = 0.0;
+    for (size_t i = 0; i < kernels->count; i++) {
+        double x = kernels->items[i].total_ns;
+        double t = sum + x;
+        if (fabs(sum) >= fabs(x))
+            compensation += (sum - t) + x;
+        else
+            compensation += (x - t) + sum;
+        sum = t;
+    }
+    if (compensation != 0.0 && isfinite(compensation))
+        sum += compensation;
+    return sum;
+}
+
+/* Largest total first; equal totals keep first-seen order (a stable sort). */
+static int by_total(const void *left, const void *right, void *user)
+{
+    const rocprof_kernels_t *kernels = user;
+    size_t a = *(const size_t *)left, b = *(const size_t *)right;
+    double ta = kernels->items[a].total_ns, tb = kernels->items[b].total_ns;
+    if (ta != tb)
+        return ta > tb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static void report(const rocprof_kernels_t *kernels, aorta_metrics_t *metrics)
+{
+    size_t *ranked = rocprof_xmalloc(kernels->count * sizeof *ranked);
+    for (size_t i = 0; i < kernels->count; i++)
+        ranked[i] = i;
+    qsort_r(ranked, kernels->count, sizeof *ranked, by_total, (void *)kernels);
+    double total_ms = sum_totals(kernels) / NS_PER_MS;
+    double top_ms = kernels->items[ranked[0]].total_ns / NS_PER_MS;
+    /* Finite rows can still sum past the largest double. */
+    if (isfinite(total_ms) && isfinite(top_ms)) {
+        if (!kernels->calls_unusable)
+            aorta_metrics_set_int(metrics, "rocprof_kernel_count", kernels->calls);
+        aorta_metrics_set_double(metrics, "rocprof_gpu_time_ms", total_ms);
+        aorta_metrics_set_double(metrics, "rocprof_top_kernel_ms", top_ms);
+        const char *top[TOP_N];
+        size_t n = kernels->count < TOP_N ? kernels->count : TOP_N;
+        for (size_t i = 0; i < n; i++)
+            top[i] = kernels->items[ranked[i]].name;
+        aorta_metrics_set_strings(metrics, "rocprof_top_kernels", top, n);
+    }
+    free(ranked);
+}
+
+/* Walk dir for one family of files; 0, or -1 when nothing may be reported. */
+static int run_pass(const char *dir, const char *suffix, pass_t *pass)
+{
+    rocprof_kernels_init(&pass->kernels);
+    aorta_walk_status_t status = aorta_walk_files(dir, suffix, read_file, pass);
+    if (status == AORTA_WALK_NO_FDS) {
+        /* Totals over some of the ranks' files would look complete. */
+        fprintf(stderr, "aorta-run: warning: rocprof: out of file descriptors while reading %s; "
+                        "no rocprof metrics for it\n", dir);
+        return -1;
+    }
+    if (status == AORTA_WALK_SYMLINK) {
+        fprintf(stderr, "aorta-run: warning: rocprof: %s is a symbolic link; refusing to parse "
+                        "artifacts through it\n", dir);
+        return -1;
+    }
+    return status == AORTA_WALK_NOT_DIR ? -1 : 0;
+}
+
+void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics)
+{
+    (void)options;
+    pass_t stats = {stats_columns, 3, STATS_REQUIRED, stats_row, {0}};
+    pass_t trace = {trace_columns, 4, TRACE_REQUIRED, trace_row, {0}};
+    pass_t *used = &stats;
+    if (run_pass(dir, "_kernel_stats.csv", &stats) != 0)
+        goto done;
+    if (stats.kernels.count == 0) {
+        used = &trace;
+        if (run_pass(dir, "_kernel_trace.csv", &trace) != 0)
+            goto done;
+    }
+    char *artifact_dir = aorta_path_join(dir, NULL);
+    aorta_metrics_set_string(metrics, "rocprof_artifact_dir", artifact_dir);
+    aorta_free(artifact_dir);
+    if (used->kernels.count > 0)
+        report(&used->kernels, metrics);
+done:
+    rocprof_kernels_free(&stats.kernels);
+    rocprof_kernels_free(&trace.kernels);
+}

@@ -1,0 +1,222 @@
+/* resolve.c - which rocprofv3 a trial runs (spec §2.2): $ROCPROF_BIN with
+ * '~' and $VAR expanded as Python's os.path.expanduser/expandvars do, or
+ * rocprofv3 on $PATH.  Every variable comes from the environment the command
+ * will run with, never from aorta-run's own. */
+#include "config.h"
+
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rocprof.h"
+
+#define DEFAULT_BINARY "rocprofv3"
+
+/* os.path.expanduser(path) */
+static char *expand_user(const char *path, const aorta_env_t *environ)
+{
+    if (path[0] != '~')
+        return rocprof_xstrdup(path);
+    const char *slash = strchr(path + 1, '/');
+    size_t end = slash ? (size_t)(slash - path) : strlen(path);
+    const char *home = NULL;
+    if (end == 1) {
+        home = aorta_env_get(environ, "HOME");
+        if (!home) {
+            struct passwd *entry = getpwuid(getuid());
+            home = entry ? entry->pw_dir : NULL;
+        }
+    } else {
+        char *name = rocprof_xstrndup(path + 1, end - 1);
+        struct passwd *entry = getpwnam(name);
+        free(name);
+        home = entry ? entry->pw_dir : NULL;
+    }
+    if (!home)
+        return rocprof_xstrdup(path);
+    size_t home_len = strlen(home);
+    while (home_len > 0 && home[home_len - 1] == '/')
+        home_len--;
+    rocprof_text_t out = {0};
+    rocprof_text_append(&out, home, home_len);
+    rocprof_text_appends(&out, path + end);
+    if (out.len == 0)
+        rocprof_text_appends(&out, "/");
+    return out.data;
+}
+
+static int is_word(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* os.path.expandvars(path): $NAME and ${NAME} (NAME a run of [A-Za-z0-9_]
+ * for the bare form, anything but '}' in braces) become the variable's
+ * value; unknown ones stay as written; values are not expanded again. */
+static char *expand_vars(const char *path, const aorta_env_t *environ)
+{
+    rocprof_text_t out = {0};
+    rocprof_text_appends(&out, "");
+    const char *p = path;
+    while (*p) {
+        const char *dollar = strchr(p, '$');
+        if (!dollar) {
+            rocprof_text_appends(&out, p);
+            break;
+        }
+        rocprof_text_append(&out, p, (size_t)(dollar - p));
+        const char *name = NULL, *after = NULL;
+        size_t name_len = 0;
+        if (dollar[1] == '{') {
+            const char *close = strchr(dollar + 2, '}');
+            if (close) {
+                name = dollar + 2;
+                name_len = (size_t)(close - name);
+                after = close + 1;
+            }
+        } else if (is_word(dollar[1])) {
+            name = dollar + 1;
+            while (is_word(name[name_len]))
+                name_len++;
+            after = name + name_len;
+        }
+        const char *value = NULL;
+        if (name) {
+            char *key = rocprof_xstrndup(name, name_len);
+            value = name_len ? aorta_env_get(environ, key) : NULL;
+            free(key);
+        }
+        if (value) {
+            rocprof_text_appends(&out, value);
+            p = after;
+        } else if (name) {
+            rocprof_text_append(&out, dollar, (size_t)(after - dollar));
+            p = after;
+        } else {
+            rocprof_text_append(&out, dollar, 1);
+            p = dollar + 1;
+        }
+    }
+    return out.data;
+}
+
+/* os.path.normpath(path), which folds ".." lexically. */
+static char *normalise(const char *path)
+{
+    size_t len = strlen(path);
+    int slashes = path[0] == '/' ? (path[1] == '/' && path[2] != '/' ? 2 : 1) : 0;
+    const char **parts = rocprof_xmalloc((len / 2 + 2) * sizeof *parts);
+    size_t *lens = rocprof_xmalloc((len / 2 + 2) * sizeof *lens);
+    size_t n = 0;
+    for (const char *p = path; *p;) {
+        while (*p == '/')
+            p++;
+        const char *start = p;
+        while (*p && *p != '/')
+            p++;
+        size_t part = (size_t)(p - start);
+        if (part == 0 || (part == 1 && start[0] == '.'))
+            continue;
+        int dotdot = part == 2 && start[0] == '.' && start[1] == '.';
+        int last_dotdot = n > 0 && lens[n - 1] == 2 && memcmp(parts[n - 1], "..", 2) == 0;
+        if (!dotdot || (!slashes && n == 0) || last_dotdot) {
+            parts[n] = start;
+            lens[n++] = part;
+        } else if (n > 0) {
+            n--;
+        }
+    }
+    rocprof_text_t out = {0};
+    rocprof_text_appends(&out, slashes == 2 ? "//" : slashes ? "/" : "");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            rocprof_text_appends(&out, "/");
+        rocprof_text_append(&out, parts[i], lens[i]);
+    }
+    if (out.len == 0)
+        rocprof_text_appends(&out, ".");
+    free(parts);
+    free(lens);
+    return out.data;
+}
+
+/* os.path.abspath(path), or NULL when the working directory is gone. */
+static char *absolute(const char *path)
+{
+    if (path[0] == '/')
+        return normalise(path);
+    char *cwd = getcwd(NULL, 0);
+    if (!cwd)
+        return NULL;
+    rocprof_text_t joined = {0};
+    rocprof_text_appends(&joined, cwd);
+    if (joined.len == 0 || joined.data[joined.len - 1] != '/')
+        rocprof_text_appends(&joined, "/");
+    rocprof_text_appends(&joined, path);
+    free(cwd);
+    char *result = normalise(joined.data);
+    rocprof_text_free(&joined);
+    return result;
+}
+
+static int is_executable_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* "ROCPROF_BIN=REPR(value) TAIL" */
+static void bin_error(aorta_error_t *err, const char *value, const char *tail)
+{
+    rocprof_text_t text = {0};
+    rocprof_text_appends(&text, "ROCPROF_BIN=");
+    rocprof_repr_append(&text, value, strlen(value));
+    rocprof_text_appends(&text, tail);
+    aorta_error_set(err, "%s", text.data);
+    rocprof_text_free(&text);
+}
+
+static char *copy_for_caller(char *found)
+{
+    char *copy = rocprof_xstrdup(found);
+    aorta_free(found);
+    return copy;
+}
+
+char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err)
+{
+    const char *path_value = aorta_env_get(environ, "PATH");
+    const char *override = aorta_env_get(environ, "ROCPROF_BIN");
+    if (!override || !override[0]) {
+        char *found = aorta_which(DEFAULT_BINARY, path_value);
+        if (found)
+            return copy_for_caller(found);
+        aorta_error_set(err, "rocprofv3 not found: set $ROCPROF_BIN to the profiler binary, or "
+                             "put 'rocprofv3' on $PATH (it ships with ROCm). Required by "
+                             "'--collect rocprof'.");
+        return NULL;
+    }
+    char *home_expanded = expand_user(override, environ);
+    char *expanded = expand_vars(home_expanded, environ);
+    free(home_expanded);
+    char *result = NULL;
+    if (strchr(expanded, '/')) {
+        char *candidate = absolute(expanded);
+        if (candidate && is_executable_file(candidate))
+            result = candidate;
+        else {
+            free(candidate);
+            bin_error(err, expanded, " looks like a path but does not point to an executable file.");
+        }
+    } else {
+        char *found = aorta_which(expanded, path_value);
+        if (found)
+            result = copy_for_caller(found);
+        else
+            bin_error(err, expanded, " was not found on $PATH.");
+    }
+    free(expanded);
+    return result;
+}

@@ -1,0 +1,134 @@
+/* rocprof.h - what the files of the rocprof collector share.  Private to the
+ * module: everything declared here has hidden visibility, so rocprof.so
+ * exports only aorta_collector_rocprof_get(). */
+#ifndef ROCPROF_H
+#define ROCPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aorta/collector.h"
+
+#pragma GCC visibility push(hidden)
+
+/* ---- alloc.c: allocation that stops the process when memory runs out ---- */
+void *rocprof_xmalloc(size_t size);
+void *rocprof_xrealloc(void *ptr, size_t size);
+char *rocprof_xstrndup(const char *text, size_t len);
+char *rocprof_xstrdup(const char *text);
+
+/* ---- pyrepr.c: a growing text buffer, and Python's repr() of a str and of
+ * a list of str appended to it, so messages quote values as upstream's do -- */
+typedef struct rocprof_text {
+    char *data;      /* NUL-terminated */
+    size_t len;
+    size_t cap;
+} rocprof_text_t;
+
+void rocprof_text_append(rocprof_text_t *text, const char *data, size_t len);
+void rocprof_text_appends(rocprof_text_t *text, const char *data);
+void rocprof_text_free(rocprof_text_t *text);
+/* repr(value) of @p len bytes of UTF-8, appended to @p text. */
+void rocprof_repr_append(rocprof_text_t *text, const char *value, size_t len);
+/* repr(list) of @p count NUL-terminated strings, appended to @p text. */
+void rocprof_repr_list_append(rocprof_text_t *text, const char *const *values, size_t count);
+
+/* ---- options.c: the six options of spec §1 ---- */
+typedef struct rocprof_opts {
+    char *trace;                 /* normalised: tokens de-duplicated, joined by ',' */
+    const char *trace_flags[8];  /* the rocprofv3 flag of each token, in token order */
+    size_t trace_count;
+    char *output_format;         /* normalised */
+    char *stats;                 /* as the user spelled it */
+    int stats_on;
+    char *pmc;                   /* verbatim, or NULL */
+    char **pmc_tokens;           /* split, duplicates and case kept */
+    size_t pmc_count;
+    char *kernel_include_regex;  /* verbatim, or NULL */
+    char *summary_units;         /* normalised, or NULL */
+    const char *extra_order[3];  /* the optional keys in the order given */
+    size_t extra_count;
+} rocprof_opts_t;
+
+/* The effective options of @p given (defaults overlaid by the user's values,
+ * normalised).  Returns 0, or -1 with the spec's message in @p err. */
+int rocprof_opts_read(const aorta_options_t *given, rocprof_opts_t *opts, aorta_error_t *err);
+/* Replace the content of @p options with @p opts, in upstream's key order. */
+void rocprof_opts_write(const rocprof_opts_t *opts, aorta_options_t *options);
+void rocprof_opts_free(rocprof_opts_t *opts);
+
+/* ---- resolve.c: which rocprofv3 to run (spec §2.2) ---- */
+/* The profiler binary for the environment @p environ (ROCPROF_BIN, PATH and
+ * HOME are read from it), or NULL with the spec's message in @p err.  Free
+ * the result with free(). */
+char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err);
+
+/* ---- wrap.c ---- */
+int rocprof_wrap(const aorta_options_t *options, const char *out_dir,
+                 const aorta_argv_t *command, const aorta_env_t *environ,
+                 aorta_argv_t *out, aorta_error_t *err);
+
+/* ---- utf8.c ---- */
+typedef enum rocprof_utf8_status {
+    ROCPROF_UTF8_OK,          /* every byte belongs to a complete valid sequence */
+    ROCPROF_UTF8_INCOMPLETE,  /* valid, but the last sequence needs more bytes */
+    ROCPROF_UTF8_INVALID      /* an invalid byte at the returned offset */
+} rocprof_utf8_status_t;
+
+/* The length of the longest prefix of @p data made of complete, valid UTF-8
+ * sequences (as Python's strict decoder accepts them), the reason it stops,
+ * and in *ascii whether that prefix is pure ASCII. */
+size_t rocprof_utf8_check(const unsigned char *data, size_t len, rocprof_utf8_status_t *status,
+                          int *ascii);
+
+/* ---- csv.c: CSV read as Python's csv.DictReader reads it ---- */
+/* The value of one selected column in one row: the field after quote
+ * processing; len 0 when empty or when the row is too short to have it
+ * (upstream treats both alike). */
+typedef struct rocprof_cell {
+    const char *data;
+    size_t len;
+} rocprof_cell_t;
+
+typedef void (*rocprof_row_fn)(const rocprof_cell_t *cells, void *user);
+
+/* Read the CSV file open at @p fd and call @p fn for each data row with the
+ * cells of the columns named in @p names (header names match exactly; a
+ * duplicated name means its last column).  When the header lacks a column
+ * whose bit is set in @p required, no row is reported.  Reading stops,
+ * keeping the rows already reported, at the first invalid UTF-8 byte, at a
+ * field longer than Python's field_size_limit, or at a read error. */
+void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned required,
+                      rocprof_row_fn fn, void *user);
+
+/* ---- kernels.c: per-kernel totals keyed by name, in first-seen order ---- */
+typedef struct rocprof_kernel {
+    char *name;
+    size_t len;
+    uint64_t hash;
+    double total_ns;
+} rocprof_kernel_t;
+
+typedef struct rocprof_kernels {
+    rocprof_kernel_t *items;   /* first-seen order */
+    size_t count;
+    size_t capacity;
+    uint32_t *slots;           /* open addressing: index + 1, 0 = empty */
+    size_t slot_count;         /* a power of two */
+    int64_t calls;             /* sum of the counts added */
+    int calls_unusable;        /* a count was unreadable or the sum overflowed */
+} rocprof_kernels_t;
+
+void rocprof_kernels_init(rocprof_kernels_t *kernels);
+void rocprof_kernels_free(rocprof_kernels_t *kernels);
+/* The kernel called @p name (created with a zero total when new). */
+rocprof_kernel_t *rocprof_kernels_get(rocprof_kernels_t *kernels, const char *name, size_t len);
+/* Add @p calls to the count; an overflow makes the count unusable. */
+void rocprof_kernels_add_calls(rocprof_kernels_t *kernels, int64_t calls);
+
+/* ---- parse.c ---- */
+void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics);
+
+#pragma GCC visibility pop
+
+#endif

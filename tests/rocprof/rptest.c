@@ -1,0 +1,150 @@
+/* rptest.c - helpers of the rocprof Check suites (see rptest.h). */
+#include "config.h"
+
+#include "rptest.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static aorta_registry_t *registry;
+static const aorta_plugin_t *plugin;
+
+void rp_setup(void)
+{
+    char *plugins = tu_builddir("plugins");
+    char *dirs[] = {plugins, NULL};
+    registry = aorta_registry_load(dirs);
+    free(plugins);
+    plugin = aorta_registry_find(registry, "rocprof");
+    ck_assert_msg(plugin != NULL, "plugins/rocprof.la did not load");
+}
+
+void rp_teardown(void)
+{
+    aorta_registry_free(registry);
+    registry = NULL;
+    plugin = NULL;
+}
+
+const aorta_plugin_t *rp_plugin(void)
+{
+    ck_assert_ptr_nonnull(plugin);
+    return plugin;
+}
+
+const struct aorta_collector *rp_collector(void)
+{
+    return &rp_plugin()->collector;
+}
+
+aorta_options_t *rp_options(const char *first_key, ...)
+{
+    aorta_options_t *options = aorta_options_new();
+    va_list args;
+    va_start(args, first_key);
+    for (const char *key = first_key; key; key = va_arg(args, const char *))
+        aorta_options_set(options, key, va_arg(args, const char *));
+    va_end(args);
+    return options;
+}
+
+int rp_validate(aorta_options_t *options, char **message)
+{
+    aorta_error_t *err = aorta_error_new();
+    int status = rp_collector()->validate(options, err);
+    const char *text = aorta_error_message(err);
+    if (message)
+        *message = text ? strdup(text) : NULL;
+    aorta_error_free(err);
+    return status;
+}
+
+aorta_metrics_t *rp_parse(const char *dir)
+{
+    aorta_metrics_t *metrics = aorta_metrics_new("rocprof_");
+    rp_collector()->parse(NULL, dir, metrics);
+    return metrics;
+}
+
+static const aorta_metric_t *typed(const aorta_metrics_t *metrics, const char *key,
+                                   aorta_metric_type_t type)
+{
+    const aorta_metric_t *metric = aorta_metrics_find(metrics, key);
+    ck_assert_msg(metric != NULL, "no metric %s", key);
+    ck_assert_msg(metric->type == type, "metric %s has type %d", key, (int)metric->type);
+    return metric;
+}
+
+int64_t rp_int(const aorta_metrics_t *metrics, const char *key)
+{
+    return typed(metrics, key, AORTA_METRIC_INT)->int_value;
+}
+
+double rp_double(const aorta_metrics_t *metrics, const char *key)
+{
+    return typed(metrics, key, AORTA_METRIC_DOUBLE)->double_value;
+}
+
+const char *rp_string(const aorta_metrics_t *metrics, const char *key)
+{
+    return typed(metrics, key, AORTA_METRIC_STRING)->string_value;
+}
+
+const aorta_metric_t *rp_strings(const aorta_metrics_t *metrics, const char *key)
+{
+    return typed(metrics, key, AORTA_METRIC_STRINGS);
+}
+
+int rp_has(const aorta_metrics_t *metrics, const char *key)
+{
+    return aorta_metrics_find(metrics, key) != NULL;
+}
+
+void rp_assert_only_artifact_dir(const aorta_metrics_t *metrics, const char *dir)
+{
+    ck_assert_uint_eq(aorta_metrics_count(metrics), 1);
+    ck_assert_str_eq(rp_string(metrics, "rocprof_artifact_dir"), dir);
+}
+
+char *rp_fixture(const char *rel)
+{
+    char *base = tu_srcdir("tests/rocprof/fixtures");
+    char *path = tu_join(base, rel);
+    free(base);
+    return path;
+}
+
+void rp_copy(const char *src, const char *dst)
+{
+    char *text = tu_read(src);
+    ck_assert_msg(text != NULL, "cannot read %s", src);
+    tu_write(dst, text);
+    free(text);
+}
+
+void rp_write_bytes(const char *dir, const char *rel, const char *data, size_t len)
+{
+    char *path = tu_join(dir, rel);
+    tu_write(path, ""); /* parents */
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+    close(fd);
+    free(path);
+}
+
+void rp_write(const char *dir, const char *rel, const char *text)
+{
+    rp_write_bytes(dir, rel, text, strlen(text));
+}
+
+void rp_remove(const char *dir, const char *rel)
+{
+    char *path = tu_join(dir, rel);
+    ck_assert_int_eq(unlink(path), 0);
+    free(path);
+}
