@@ -137,8 +137,8 @@ START_TEST(every_shipped_recipe_loads_and_wraps_as_documented)
     char *path = sw_fmt("PATH=%s/bin:%s", dir, system ? system : "/usr/bin:/bin");
     char *env_bin = sw_which("env");
     ck_assert_ptr_nonnull(env_bin);
-    char *env[] = {path, "ROCPROF_BIN", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-                   "ROCR_VISIBLE_DEVICES", NULL};
+    char *env[] = {path, "ROCPROF_BIN", "AORTA_PROTON_PYTHON", "HIP_VISIBLE_DEVICES",
+                   "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", NULL};
     for (size_t i = 0; i < N_EXAMPLES; i++) {
         const example_t *example = &examples[i];
         char *recipe = tu_join(root, example->recipe);

@@ -284,7 +284,7 @@ START_TEST(a_mode_env_payload_reads_the_bundle_and_a_pinned_cell_moves_to_rocr)
                             "collect:\n  proton: {mode: env}\n");
     char *payload = tu_join(standins, "env_payload");
     char *env[] = {path_env, log_env, env_env, "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-                   "ROCR_VISIBLE_DEVICES", NULL};
+                   "ROCR_VISIBLE_DEVICES", "AORTA_PROTON_PYTHON", NULL};
     sw_result_t r = sw_aorta(env, "--recipe", "recipe.yaml", "--output", "D", "--", payload,
                              "--steps", "2", NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
@@ -341,7 +341,7 @@ START_TEST(a_device_pin_from_a_mitigation_reaches_a_cli_trial_as_rocr)
                             "mitigations:\n  pin: {HIP_VISIBLE_DEVICES: \"1\"}\n"
                             "collect: [proton]\n");
     char *env[] = {path_env, log_env, cli_env, "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-                   "ROCR_VISIBLE_DEVICES", NULL};
+                   "ROCR_VISIBLE_DEVICES", "AORTA_PROTON_PYTHON", NULL};
     sw_result_t r = sw_aorta(env, "--recipe", "recipe.yaml", "--output", "D", "--", "python3",
                              "vecadd.py", NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
@@ -386,7 +386,7 @@ static void expect_refused(char *const *command, const char *const *needles)
         ck_assert_uint_lt(i, 9);
         run[5 + i] = dry[6 + i] = command[i];
     }
-    char *env[] = {path_env, NULL};
+    char *env[] = {path_env, "AORTA_PROTON_PYTHON", NULL};
     sw_result_t r = sw_aorta_v(env, run);
     ck_assert_msg(r.status == 0, "%s", r.err);
     json_object *trial = sw_json("D/_no_ticket_/none-none/_subprocess/trial_d0_m0_t0.json");
@@ -444,7 +444,7 @@ START_TEST(with_rocprof_only_the_instrumentation_backend_runs_inside_it)
                           "measurement, no queue interception) to combine them, or run rocprof "
                           "and proton as two separate cells.";
     char *python = tu_join(standins, "python3");
-    char *env_plain[] = {NULL};
+    char *env_plain[] = {"AORTA_PROTON_PYTHON", NULL};
     sw_result_t r = sw_aorta(env_plain, "--collect", "rocprof,proton", "--output", "D", "--",
                              python, "train.py", NULL);
     ck_assert_int_eq(r.status, 2);
@@ -478,7 +478,7 @@ START_TEST(with_rocprof_only_the_instrumentation_backend_runs_inside_it)
                           "collect:\n  rocprof:\n  proton: {backend: instrumentation}\n");
     const long calls = 6, ns = 2437;
     char *kernels = sw_fmt("AORTA_FAKE_KERNELS=%ld:%ld:add_kernel\n", calls, ns);
-    char *env[] = {bin_env, kernels, log_env, NULL};
+    char *env[] = {bin_env, kernels, log_env, "AORTA_PROTON_PYTHON", NULL};
     r = sw_aorta(env, "--recipe", "both.yaml", "--output", "D", "--", python, "train.py",
                  "--steps", "10", NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
