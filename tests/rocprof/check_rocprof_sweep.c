@@ -118,6 +118,7 @@ static void expect_rocprof_metrics(json_object *metrics, const kernel_t *kernels
     /* Ranking: hottest first; the tables above have distinct totals. */
     const char *ranked[6] = {NULL};
     size_t used[8] = {0};
+    ck_assert_uint_le(n, 8);
     size_t shown = n < 5 ? n : 5;
     for (size_t r = 0; r < shown; r++) {
         long best = -1;
