@@ -299,6 +299,42 @@ AORTA_EXPORT int aorta_number_parse_n(const char *text, size_t len, double *out)
 AORTA_EXPORT const char *aorta_text_strip(const char *text, size_t len, size_t *out_len);
 
 /**
+ * Quote the @p len bytes at @p text as Python's repr() quotes a str, for
+ * messages that name what the user wrote ('x', "it's"): single quotes unless
+ * the text holds a ' and no "; the quote in use and '\' are backslashed;
+ * \t \n \r by name; every other character that str.isprintable() rejects
+ * (controls, DEL, unassigned, format and separator characters, ...) as
+ * \xNN, \uNNNN or \UNNNNNNNN; UTF-8 is read with aorta_utf8_valid_prefix()'s
+ * rules.  A byte that is not part of valid UTF-8 shows as \udcNN, the lone
+ * surrogate Python's surrogateescape decodes it to (as Python shows such a
+ * byte of sys.argv, os.environ or a file name).  The printable table follows
+ * the Unicode version core/printable.py was run with (14.0, Python 3.11).
+ * NUL bytes are allowed.  Free with aorta_free(); NULL only when out of memory.
+ */
+AORTA_EXPORT char *aorta_text_repr(const char *text, size_t len);
+
+/**
+ * Python's repr() of a list of @p count NUL-terminated texts: "['a', 'b']",
+ * each item quoted as aorta_text_repr() does, "[]" when @p count is 0.
+ * Free with aorta_free(); NULL only when out of memory.
+ */
+AORTA_EXPORT char *aorta_text_repr_list(const char *const *items, size_t count);
+
+/**
+ * Check UTF-8 with the rules of Python's strict "utf-8" decoder: no overlong
+ * forms, no surrogates (U+D800-U+DFFF), nothing beyond U+10FFFF.  Returns the
+ * length of the longest prefix of the @p len bytes at @p data that consists
+ * of whole valid characters (@p len when all of it does).  When @p truncated
+ * is not NULL, *truncated is set to 1 when the bytes after that prefix are
+ * the valid start of a character cut short by the end of the data (a reader
+ * that gets the input in chunks keeps them for the next chunk), else 0.
+ * When @p ascii is not NULL, *ascii is set to whether the prefix is pure
+ * ASCII.  Runs of ASCII are checked several bytes at a time.
+ */
+AORTA_EXPORT size_t aorta_utf8_valid_prefix(const void *data, size_t len, int *truncated,
+                                            int *ascii);
+
+/**
  * A count: a finite, non-negative, integral number not beyond INT64_MAX
  * (so "3.0" and "1e2" are counts, "1.9", "-1" and "1e19" are not).
  * @return 0 with *out set, or -1.
