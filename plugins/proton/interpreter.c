@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "proton.h"
-#include "utf8.h"
 
 /* Python reads at most this much of a #! line (readline(256)). */
 #define SHEBANG_MAX 256
@@ -137,6 +136,13 @@ static int is_space(const char *s, size_t n)
     return len == 0;
 }
 
+/* The length of the character that starts with lead, in text known to be
+ * valid UTF-8. */
+static size_t char_len(unsigned char lead)
+{
+    return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+}
+
 /* The Python a console script's #! line names, or NULL (spec §2.4 step 3). */
 static char *shebang_python(const char *command, const aorta_env_t *environ)
 {
@@ -160,24 +166,23 @@ static char *shebang_python(const char *command, const aorta_env_t *environ)
     if (newline)
         len = (size_t)(newline - line) + 1;
     if (len < 2 || line[0] != '#' || line[1] != '!'
-        || !proton_utf8_valid((const unsigned char *)line + 2, len - 2))
+        || aorta_utf8_valid_prefix(line + 2, len - 2, NULL, NULL) != len - 2)
         return NULL;
     /* Split the rest on whitespace into at most the two words used. */
     const char *words[2];
     size_t word_len[2], nwords = 0, i = 2;
     while (i < len && nwords < 2) {
-        uint32_t cp;
-        int n = proton_utf8_next((const unsigned char *)line + i, len - i, &cp);
-        if (is_space(line + i, (size_t)n)) {
-            i += (size_t)n;
+        size_t n = char_len((unsigned char)line[i]);
+        if (is_space(line + i, n)) {
+            i += n;
             continue;
         }
         size_t start = i;
         while (i < len) {
-            n = proton_utf8_next((const unsigned char *)line + i, len - i, &cp);
-            if (is_space(line + i, (size_t)n))
+            n = char_len((unsigned char)line[i]);
+            if (is_space(line + i, n))
                 break;
-            i += (size_t)n;
+            i += n;
         }
         words[nwords] = line + start;
         word_len[nwords++] = i - start;
