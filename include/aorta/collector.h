@@ -280,6 +280,18 @@ AORTA_EXPORT char *aorta_which(const char *name, const char *path_value);
 AORTA_EXPORT char *aorta_path_join(const char *base, const char *leaf);
 
 /**
+ * Expand @p path as Python's os.path.expandvars(os.path.expanduser(path))
+ * does, reading the variables from @p env (a command's environment; NULL is
+ * an empty one) instead of aorta-run's own: a leading "~" becomes $HOME
+ * (from @p env, else the current user's home from the password database),
+ * "~user" that user's home; $NAME and ${NAME} become the variable's value
+ * (NAME of [A-Za-z0-9_] in the bare form, anything but '}' in braces);
+ * unknown users and variables stay as written, and values are not expanded
+ * again.  Free with aorta_free(); never NULL.
+ */
+AORTA_EXPORT char *aorta_path_expand(const char *path, const aorta_env_t *env);
+
+/**
  * Parse a number the way Python's float(text.strip()) does, then require it
  * to be finite: surrounding whitespace is ignored; a sign, digits with single
  * underscores between them, a fraction and an exponent are accepted; hex,
