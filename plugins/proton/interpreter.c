@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,90 +41,6 @@ int proton_is_python(const char *path)
     }
     free(name);
     return match;
-}
-
-/* os.path.expanduser, with HOME read from the command's environment. */
-static char *expand_user(const char *path, const aorta_env_t *environ)
-{
-    if (path[0] != '~')
-        return proton_xstrdup(path);
-    const char *slash = strchr(path, '/');
-    size_t end = slash ? (size_t)(slash - path) : strlen(path);
-    const char *home;
-    if (end == 1) {
-        home = proton_env_lookup(environ, "HOME");
-        if (!home) {
-            struct passwd *entry = getpwuid(getuid());
-            if (!entry)
-                return proton_xstrdup(path);
-            home = entry->pw_dir;
-        }
-    } else {
-        char *user = proton_xstrndup(path + 1, end - 1);
-        struct passwd *entry = getpwnam(user);
-        free(user);
-        if (!entry)
-            return proton_xstrdup(path);
-        home = entry->pw_dir;
-    }
-    size_t home_len = strlen(home);
-    while (home_len > 0 && home[home_len - 1] == '/')
-        home_len--;
-    char *out = proton_xasprintf("%.*s%s", (int)home_len, home, path + end);
-    if (!out[0]) {
-        free(out);
-        out = proton_xstrdup("/");
-    }
-    return out;
-}
-
-static int is_word(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
-}
-
-/* os.path.expandvars: $NAME and ${NAME} (NAME of [A-Za-z0-9_] after '$'),
- * from the command's environment; unknown names stay as written. */
-static char *expand_vars(const char *path, const aorta_env_t *environ)
-{
-    proton_buf_t out = {0};
-    const char *s = path;
-    while (*s) {
-        const char *dollar = strchr(s, '$');
-        if (!dollar) {
-            proton_buf_adds(&out, s);
-            break;
-        }
-        proton_buf_add(&out, s, (size_t)(dollar - s));
-        const char *name = dollar + 1, *name_end = NULL, *end = NULL;
-        if (*name == '{') {
-            name_end = strchr(name, '}');
-            if (name_end) {
-                end = name_end + 1;
-                name++;
-            }
-        } else {
-            for (name_end = name; is_word(*name_end); name_end++)
-                ;
-            end = name_end;
-            if (name_end == name)
-                name_end = NULL;
-        }
-        const char *value = NULL;
-        if (name_end) {
-            char *key = proton_xstrndup(name, (size_t)(name_end - name));
-            value = proton_env_lookup(environ, key);
-            free(key);
-        }
-        if (value) {
-            proton_buf_adds(&out, value);
-            s = end;
-        } else {
-            proton_buf_add(&out, "$", 1);
-            s = dollar + 1;
-        }
-    }
-    return proton_buf_take(&out);
 }
 
 /* Whether the character of n bytes at s is whitespace to str.split(). */
@@ -209,9 +124,9 @@ char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *envi
 {
     const char *override = proton_env_lookup(environ, PROTON_PYTHON_VAR);
     if (override && override[0]) {
-        char *user = expand_user(override, environ);
-        char *out = expand_vars(user, environ);
-        free(user);
+        char *expanded = aorta_path_expand(override, environ);
+        char *out = proton_xstrdup(expanded);
+        aorta_free(expanded);
         return out;
     }
     const char *argv0 = aorta_argv_at(command, 0);
