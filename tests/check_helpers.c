@@ -130,6 +130,35 @@ START_TEST(path_expand_follows_python)
 }
 END_TEST
 
+START_TEST(unknown_option_keys_are_refused_as_upstream_words_it)
+{
+    static const char *const levels[] = {"low", "high", NULL};
+    static const aorta_option_spec_t table[] = {
+        {"zeta", NULL, NULL, "listed first"},
+        {"alpha", levels, "low", "listed second"},
+        {NULL, NULL, NULL, NULL},
+    };
+    aorta_error_t *err = aorta_error_new();
+    aorta_options_t *options = aorta_options_new();
+    ck_assert_int_eq(aorta_options_check_keys(options, table, "demo", err), 0);
+    aorta_options_set(options, "alpha", "anything");
+    ck_assert_int_eq(aorta_options_check_keys(options, table, "demo", err), 0);
+    ck_assert_ptr_null(aorta_error_message(err));
+    /* Python: f"demo: unknown option(s) {sorted(bad)}; valid: {list(table)}"
+     * with bad = {"it's", "Zeta", "caf\u00e9", "b"}. */
+    aorta_options_set(options, "it's", "1");
+    aorta_options_set(options, "Zeta", "1");
+    aorta_options_set(options, "caf\xc3\xa9", "1");
+    aorta_options_set(options, "b", "1");
+    ck_assert_int_eq(aorta_options_check_keys(options, table, "demo", err), -1);
+    ck_assert_str_eq(aorta_error_message(err),
+                     "demo: unknown option(s) ['Zeta', 'b', 'caf\xc3\xa9', \"it's\"]; "
+                     "valid: ['zeta', 'alpha']");
+    aorta_options_free(options);
+    aorta_error_free(err);
+}
+END_TEST
+
 static void expect_number(const char *text, double expected)
 {
     double value = -12345;
@@ -351,6 +380,7 @@ static Suite *helpers_suite(void)
     TCase *tc = tcase_create("helpers");
     tcase_add_test(tc, path_join_normalises_like_pathlib);
     tcase_add_test(tc, path_expand_follows_python);
+    tcase_add_test(tc, unknown_option_keys_are_refused_as_upstream_words_it);
     tcase_add_test(tc, numbers_follow_python_float);
     tcase_add_test(tc, counts_are_integral_non_negative_int64);
     tcase_add_test(tc, strip_matches_python);

@@ -172,6 +172,15 @@ AORTA_EXPORT int aorta_options_set(aorta_options_t *options, const char *key, co
 AORTA_EXPORT void aorta_options_unset(aorta_options_t *options, const char *key);
 /** Remove every entry. */
 AORTA_EXPORT void aorta_options_clear(aorta_options_t *options);
+/** The check a validate() starts with: every key of @p options must be a key
+ *  of @p table (ended by a row whose key is NULL).  Otherwise the message is
+ *  upstream's "NAME: unknown option(s) ['a', 'b']; valid: ['k1', 'k2']"
+ *  (the unknown keys sorted, the valid ones in table order, both quoted as
+ *  aorta_text_repr_list() quotes them), @p name being the collector's.
+ *  @return 0, or -1 with that message in @p err. */
+AORTA_EXPORT int aorta_options_check_keys(const aorta_options_t *options,
+                                          const aorta_option_spec_t *table, const char *name,
+                                          aorta_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Argument vector                                                           */

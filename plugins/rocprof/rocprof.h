@@ -36,6 +36,9 @@ void rocprof_repr_append(rocprof_text_t *text, const char *value, size_t len);
 /* repr(list) of @p count NUL-terminated strings, appended to @p text. */
 void rocprof_repr_list_append(rocprof_text_t *text, const char *const *values, size_t count);
 
+/* ---- rocprof.c: the option table (--describe, and the known keys) ---- */
+extern const aorta_option_spec_t rocprof_options[];
+
 /* ---- options.c: the six options of spec §1 ---- */
 typedef struct rocprof_opts {
     char *trace;                 /* normalised: tokens de-duplicated, joined by ',' */
