@@ -1,12 +1,16 @@
-/* fsutil.c - small filesystem helpers of the run directory. */
+/* fsutil.c - small filesystem helpers of the run directory: directories,
+ * whole-file reads and atomic writes, names. */
 #include "config.h"
 
 #include "fsutil.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 
@@ -33,6 +37,89 @@ int aorta_mkdir_p(const char *path, mode_t mode)
         return -1;
     }
     return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t done = write(fd, data, len);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0) {
+            if (done == 0)
+                errno = EIO;
+            return -1;
+        }
+        data += done;
+        len -= (size_t)done;
+    }
+    return 0;
+}
+
+int aorta_write_file_atomic(const char *path, const void *data, size_t len)
+{
+    char *temporary = aorta_xasprintf("%s.tmp.%ld", path, (long)getpid());
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int status = -1, saved = errno;
+    if (fd >= 0) {
+        status = write_all(fd, data, len);
+        saved = errno;
+        if (close(fd) != 0 && status == 0) {
+            status = -1;
+            saved = errno;
+        }
+        if (status == 0 && rename(temporary, path) != 0) {
+            status = -1;
+            saved = errno;
+        }
+        if (status != 0)
+            unlink(temporary);
+    }
+    free(temporary);
+    errno = saved;
+    return status;
+}
+
+char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len)
+{
+    /* O_NONBLOCK: a FIFO planted there must not hang the open. */
+    int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    int refused = 0;
+    if (fstat(fd, &st) != 0)
+        refused = errno;
+    else if (!S_ISREG(st.st_mode))
+        refused = EINVAL;
+    else if ((size_t)st.st_size > max_bytes)
+        refused = EFBIG;
+    if (refused) {
+        close(fd);
+        errno = refused;
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size, have = 0;
+    char *text = aorta_xmalloc(size + 1);
+    while (have < size) {
+        ssize_t got = read(fd, text + have, size - have);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int saved = errno;
+            free(text);
+            close(fd);
+            errno = saved;
+            return NULL;
+        }
+        if (got == 0)
+            break; /* it shrank: what is there */
+        have += (size_t)got;
+    }
+    close(fd);
+    text[have] = '\0';
+    *len = have;
+    return text;
 }
 
 char *aorta_slug(const char *text)

@@ -4,15 +4,14 @@
 #include "json.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <fcntl.h> /* AT_FDCWD */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "fsutil.h"
 #include "xalloc.h"
 
 aorta_json_t *aorta_json_object(void)
@@ -235,45 +234,14 @@ char *aorta_json_dump(const aorta_json_t *value, int pretty)
     return aorta_xstrdup(json_object_to_json_string_ext((aorta_json_t *)value, flags));
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t done = write(fd, data, len);
-        if (done < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        data += done;
-        len -= (size_t)done;
-    }
-    return 0;
-}
-
 int aorta_json_write_file(const char *path, const aorta_json_t *value)
 {
-    char *text = aorta_json_dump(value, 1);
-    char *temporary = aorta_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    int status = -1, saved = 0;
-    if (fd >= 0) {
-        status = write_all(fd, text, strlen(text)) == 0 && write_all(fd, "\n", 1) == 0 ? 0 : -1;
-        saved = errno;
-        if (close(fd) != 0 && status == 0) {
-            status = -1;
-            saved = errno;
-        }
-        if (status == 0 && rename(temporary, path) != 0) {
-            status = -1;
-            saved = errno;
-        }
-        if (status != 0)
-            unlink(temporary);
-    } else {
-        saved = errno;
-    }
-    free(temporary);
+    char *dumped = aorta_json_dump(value, 1);
+    char *text = aorta_xasprintf("%s\n", dumped);
+    int status = aorta_write_file_atomic(path, text, strlen(text));
+    int saved = errno;
     free(text);
+    free(dumped);
     errno = saved;
     return status;
 }
@@ -305,26 +273,11 @@ aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
 
 aorta_json_t *aorta_json_read_file(const char *path, size_t max_bytes, int max_depth)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
+    size_t len;
+    char *text = aorta_read_file_at(AT_FDCWD, path, max_bytes, &len);
+    if (!text)
         return NULL;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max_bytes) {
-        close(fd);
-        return NULL;
-    }
-    size_t size = (size_t)st.st_size, have = 0;
-    char *text = aorta_xmalloc(size + 1);
-    while (have < size) {
-        ssize_t got = read(fd, text + have, size - have);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        have += (size_t)got;
-    }
-    close(fd);
-    aorta_json_t *value = aorta_json_parse(text, have, max_depth);
+    aorta_json_t *value = aorta_json_parse(text, len, max_depth);
     free(text);
     return value;
 }

@@ -6,12 +6,9 @@
 
 #include "perf_md.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "matrix.h"
 #include "xalloc.h"
@@ -232,37 +229,4 @@ char *aorta_perf_md(const aorta_json_t *matrix)
           out);
     fclose(out);
     return text;
-}
-
-int aorta_perf_write_text(const char *path, const char *text)
-{
-    char *temporary = aorta_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    int status = -1, saved = errno;
-    if (fd >= 0) {
-        size_t len = strlen(text), done = 0;
-        while (done < len) {
-            ssize_t wrote = write(fd, text + done, len - done);
-            if (wrote < 0 && errno == EINTR)
-                continue;
-            if (wrote <= 0)
-                break;
-            done += (size_t)wrote;
-        }
-        status = done == len ? 0 : -1;
-        saved = errno;
-        if (close(fd) != 0 && status == 0) {
-            status = -1;
-            saved = errno;
-        }
-        if (status == 0 && rename(temporary, path) != 0) {
-            status = -1;
-            saved = errno;
-        }
-        if (status != 0)
-            unlink(temporary);
-    }
-    free(temporary);
-    errno = saved;
-    return status;
 }

@@ -11,7 +11,4 @@ char *aorta_perf_md(const aorta_json_t *matrix);
 /* Python's format(value, ",.3f"): "12,345.678". Free it. */
 char *aorta_perf_thousands(double value);
 
-/* Write text to path whole or not at all.  Returns 0 or -1 (errno set). */
-int aorta_perf_write_text(const char *path, const char *text);
-
 #endif

@@ -815,8 +815,12 @@ char *aorta_yaml_describe(const aorta_yaml_node_t *node)
     };
     if (node->type == AORTA_YAML_NULL && node->length == 0)
         return aorta_xstrdup("null");
-    /* Long texts are cut: the message stays readable. */
+    /* Long texts are cut, between two characters: the message stays readable. */
     size_t shown = node->length > 60 ? 60 : node->length;
+    int cut_inside = 0;
+    size_t whole = aorta_utf8_valid_prefix(node->text, shown, &cut_inside, NULL);
+    if (cut_inside)
+        shown = whole;
     char *text;
     if (node->type == AORTA_YAML_STR) {
         text = aorta_repr(node->text, shown);

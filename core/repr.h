@@ -1,16 +1,32 @@
-/* repr.h - Python-style quoting of user text inside one-line messages
- * ('name', ['a', 'b']): control characters are escaped, so a message
- * never spans two lines whatever the user wrote. */
+/* repr.h - the core's short forms of aorta_text_repr() and
+ * aorta_text_repr_list() (aorta/collector.h), for messages that quote user
+ * text: out of memory stops aorta-run, as every core allocation does.
+ * Free the results with free(). */
 #ifndef AORTA_REPR_H
 #define AORTA_REPR_H
 
 #include <stddef.h>
+#include <string.h>
 
-/* text (len bytes) quoted as Python's repr() quotes a str.  Free it. */
-char *aorta_repr(const char *text, size_t len);
-/* The same for a NUL-terminated text. */
-char *aorta_repr_str(const char *text);
-/* ['a', 'b'] for count texts.  Free it. */
-char *aorta_repr_list(const char *const *items, size_t count);
+#include "aorta/collector.h"
+#include "xalloc.h"
+
+/* repr() of the len bytes at text. */
+static inline char *aorta_repr(const char *text, size_t len)
+{
+    return aorta_xcheck(aorta_text_repr(text, len));
+}
+
+/* repr() of a NUL-terminated text. */
+static inline char *aorta_repr_str(const char *text)
+{
+    return aorta_repr(text, strlen(text));
+}
+
+/* ['a', 'b'] for count texts. */
+static inline char *aorta_repr_list(const char *const *items, size_t count)
+{
+    return aorta_xcheck(aorta_text_repr_list(items, count));
+}
 
 #endif

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "json.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -77,25 +78,11 @@ static int classify(const prune_t *prune, const char *rel, const char *name)
  * ignored, a malformed one warned about (the convention applies). */
 static void load_manifest(prune_t *prune, int root_fd)
 {
-    int fd = openat(root_fd, MANIFEST_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    size_t len;
+    char *text = aorta_read_file_at(root_fd, MANIFEST_NAME, MANIFEST_MAX_BYTES, &len);
+    if (!text && (errno == ENOENT || errno == ELOOP))
         return;
-    struct stat st;
-    char *text = NULL;
-    size_t have = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= MANIFEST_MAX_BYTES) {
-        text = aorta_xmalloc((size_t)st.st_size + 1);
-        while (have < (size_t)st.st_size) {
-            ssize_t got = read(fd, text + have, (size_t)st.st_size - have);
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got <= 0)
-                break;
-            have += (size_t)got;
-        }
-    }
-    close(fd);
-    aorta_json_t *json = text ? aorta_json_parse(text, have, 16) : NULL;
+    aorta_json_t *json = text ? aorta_json_parse(text, len, 16) : NULL;
     free(text);
     aorta_json_t *list = aorta_json_get(json, "artifacts");
     if (aorta_json_type(list) != AORTA_JSON_ARRAY) {

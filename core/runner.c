@@ -129,7 +129,7 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
         aorta_report("cannot write %s: %s", matrix_path, strerror(errno));
         status = -1;
     }
-    if (aorta_perf_write_text(perf_path, perf) != 0) {
+    if (aorta_write_file_atomic(perf_path, perf, strlen(perf)) != 0) {
         aorta_report("cannot write %s: %s", perf_path, strerror(errno));
         status = -1;
     }

@@ -13,6 +13,13 @@ static void out_of_memory(void)
     abort();
 }
 
+void *aorta_xcheck(void *ptr)
+{
+    if (!ptr)
+        out_of_memory();
+    return ptr;
+}
+
 void *aorta_xmalloc(size_t size)
 {
     void *ptr = malloc(size ? size : 1);

@@ -7,6 +7,9 @@
 
 #include "aorta/collector.h"
 
+/* ptr, or stop when it is NULL (for what a NULL-on-out-of-memory function
+ * of aorta/collector.h returned). */
+AORTA_EXPORT void *aorta_xcheck(void *ptr);
 AORTA_EXPORT void *aorta_xmalloc(size_t size);
 AORTA_EXPORT void *aorta_xcalloc(size_t count, size_t size);
 AORTA_EXPORT void *aorta_xrealloc(void *ptr, size_t size);

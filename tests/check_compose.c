@@ -21,15 +21,11 @@ static char *run_dir;
 
 static void setup(void)
 {
-    char *plugins = tu_builddir("tests/plugins");
-    char *dirs[] = {plugins, NULL};
-    registry = aorta_registry_load(dirs);
-    free(plugins);
+    registry = tu_registry("tests/plugins");
     memset(&plan, 0, sizeof plan);
     /* Sorted by wrap_rank: good (50) outermost, badparse (60) inside it. */
-    entries[0].plugin = aorta_registry_find(registry, "good");
-    entries[1].plugin = aorta_registry_find(registry, "badparse");
-    ck_assert(entries[0].plugin && entries[1].plugin);
+    entries[0].plugin = tu_plugin(registry, "good");
+    entries[1].plugin = tu_plugin(registry, "badparse");
     entries[0].effective = aorta_options_new();
     entries[1].effective = aorta_options_new();
     plan.collectors = entries;

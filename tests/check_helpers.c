@@ -1,8 +1,10 @@
-/* The helpers libaorta offers collectors: path joining, number parsing,
- * whitespace stripping, PATH lookup and the no-follow walk. */
+/* The helpers libaorta offers collectors: path joining and expansion,
+ * number parsing, whitespace stripping, PATH lookup and the no-follow walk
+ * (the text helpers are in check_text.c). */
 #include "config.h"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
+#include "handles.h"
 #include "testutil.h"
 
 static void expect_join(const char *base, const char *leaf, const char *expected)
@@ -36,6 +39,123 @@ START_TEST(path_join_normalises_like_pathlib)
     expect_join("///srv/x", NULL, "/srv/x");
     expect_join("/", NULL, "/");
     expect_join("/tmp/o", "", "/tmp/o");
+}
+END_TEST
+
+static void expect_expand(const aorta_env_t *env, const char *path, const char *expected)
+{
+    char *got = aorta_path_expand(path, env);
+    ck_assert_msg(strcmp(got, expected) == 0, "expand(%s) = %s, Python says %s", path, got,
+                  expected);
+    aorta_free(got);
+}
+
+/* The home that os.path.expanduser finds in the password database. */
+static char *home_of(const struct passwd *entry, const char *rest)
+{
+    size_t len = strlen(entry->pw_dir);
+    while (len > 0 && entry->pw_dir[len - 1] == '/')
+        len--;
+    char *out = malloc(len + strlen(rest) + 2);
+    sprintf(out, "%.*s%s", (int)len, entry->pw_dir, rest);
+    if (!out[0])
+        strcpy(out, "/");
+    return out;
+}
+
+START_TEST(path_expand_follows_python)
+{
+    /* Computed with Python 3.11.7 as
+     *   env -i HOME=/home/u/ A=x B=/b/ E= C='$A' python3 -c \
+     *     'import os; print(os.path.expandvars(os.path.expanduser(p)))'
+     * for each p. */
+    aorta_env_t *env = aorta_env_new();
+    aorta_env_set(env, "HOME", "/home/u/");
+    aorta_env_set(env, "A", "x");
+    aorta_env_set(env, "B", "/b/");
+    aorta_env_set(env, "E", "");
+    aorta_env_set(env, "C", "$A");
+    static const char *const cases[][2] = {
+        {"~", "/home/u"},
+        {"~/bin/tool", "/home/u/bin/tool"},
+        {"~nosuchuser-aorta/x", "~nosuchuser-aorta/x"},
+        {"x~", "x~"},
+        {"$A/y", "x/y"},
+        {"${A}y", "xy"},
+        {"$Ay", "$Ay"},
+        {"$UNSET/z", "$UNSET/z"},
+        {"${A$B}", "${A$B}"},
+        {"$$A", "$x"},
+        {"$", "$"},
+        {"${}", "${}"},
+        {"${E}end", "end"},
+        {"~/$A", "/home/u/x"},
+        {"$B~", "/b/~"},
+        {"${A", "${A"},
+        {"a$A$A", "axx"},
+        {"$A_1", "$A_1"},
+        {"$C", "$A"},
+        {"${B}${A}", "/b/x"},
+        {"~$A", "~x"},
+        {"~/${UNSET}", "/home/u/${UNSET}"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_expand(env, cases[i][0], cases[i][1]);
+    /* env -i HOME=/ python3: expanduser gives "/", "/x" and "/" */
+    aorta_env_set(env, "HOME", "/");
+    expect_expand(env, "~", "/");
+    expect_expand(env, "~/x", "/x");
+    expect_expand(env, "~/", "/");
+    aorta_env_free(env);
+
+    /* Without HOME (and with no environment at all) the password database
+     * names the current user's home; ~user is looked up there too. */
+    struct passwd *me = getpwuid(getuid());
+    if (me) {
+        char *expected = home_of(me, "/bin");
+        env = aorta_env_new();
+        expect_expand(env, "~/bin", expected);
+        expect_expand(NULL, "~/bin", expected);
+        expect_expand(NULL, "$HOME/bin", "$HOME/bin");
+        aorta_env_free(env);
+        free(expected);
+    }
+    struct passwd *root = getpwnam("root");
+    if (root) {
+        char *expected = home_of(root, "/x");
+        expect_expand(NULL, "~root/x", expected);
+        free(expected);
+    }
+}
+END_TEST
+
+START_TEST(unknown_option_keys_are_refused_as_upstream_words_it)
+{
+    static const char *const levels[] = {"low", "high", NULL};
+    static const aorta_option_spec_t table[] = {
+        {"zeta", NULL, NULL, "listed first"},
+        {"alpha", levels, "low", "listed second"},
+        {NULL, NULL, NULL, NULL},
+    };
+    aorta_error_t *err = aorta_error_new();
+    aorta_options_t *options = aorta_options_new();
+    ck_assert_int_eq(aorta_options_check_keys(options, table, "demo", err), 0);
+    aorta_options_set(options, "alpha", "anything");
+    ck_assert_int_eq(aorta_options_check_keys(options, table, "demo", err), 0);
+    ck_assert_ptr_null(aorta_error_message(err));
+    /* Python: f"demo: unknown option(s) {sorted(bad)}; valid: {list(table)}"
+     * with bad = {"it's", "Zeta", "caf\u00e9", "b"}. */
+    aorta_options_set(options, "it's", "1");
+    aorta_options_set(options, "Zeta", "1");
+    aorta_options_set(options, "caf\xc3\xa9", "1");
+    aorta_options_set(options, "b", "1");
+    ck_assert_int_eq(aorta_options_check_keys(options, table, "demo", err), -1);
+    ck_assert_str_eq(aorta_error_message(err),
+                     "demo: unknown option(s) ['Zeta', 'b', 'caf\xc3\xa9', \"it's\"]; "
+                     "valid: ['zeta', 'alpha']");
+    aorta_options_free(options);
+    aorta_error_free(err);
 }
 END_TEST
 
@@ -259,6 +379,8 @@ static Suite *helpers_suite(void)
     Suite *suite = suite_create("helpers");
     TCase *tc = tcase_create("helpers");
     tcase_add_test(tc, path_join_normalises_like_pathlib);
+    tcase_add_test(tc, path_expand_follows_python);
+    tcase_add_test(tc, unknown_option_keys_are_refused_as_upstream_words_it);
     tcase_add_test(tc, numbers_follow_python_float);
     tcase_add_test(tc, counts_are_integral_non_negative_int64);
     tcase_add_test(tc, strip_matches_python);

@@ -16,12 +16,8 @@ static char *dir;
 
 static void setup(void)
 {
-    char *plugins = tu_builddir("tests/plugins");
-    char *dirs[] = {plugins, NULL};
-    registry = aorta_registry_load(dirs);
-    free(plugins);
-    badparse = aorta_registry_find(registry, "badparse");
-    ck_assert_ptr_nonnull(badparse);
+    registry = tu_registry("tests/plugins");
+    badparse = tu_plugin(registry, "badparse");
     dir = tu_tmpdir();
     setenv("AORTA_PARSE_TIMEOUT", "2", 1);
 }

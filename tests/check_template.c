@@ -11,11 +11,8 @@
 
 START_TEST(template_collector_loads_and_works)
 {
-    char *dir = tu_builddir("examples/collector-template");
-    char *dirs[] = {dir, NULL};
-    aorta_registry_t *registry = aorta_registry_load(dirs);
-    const aorta_plugin_t *plugin = aorta_registry_find(registry, "mycollector");
-    ck_assert_ptr_nonnull(plugin);
+    aorta_registry_t *registry = tu_registry("examples/collector-template");
+    const aorta_plugin_t *plugin = tu_plugin(registry, "mycollector");
     const struct aorta_collector *c = &plugin->collector;
 
     aorta_error_t *err = aorta_error_new();
@@ -54,7 +51,6 @@ START_TEST(template_collector_loads_and_works)
     aorta_options_free(options);
     aorta_error_free(err);
     aorta_registry_free(registry);
-    free(dir);
 }
 END_TEST
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,14 +145,8 @@ static char *slurp_fd(int fd)
     return data;
 }
 
-int tu_run(char *const *argv, char *const *env_changes, char **out, char **err)
+pid_t tu_spawn(char *const *argv, char *const *env_changes, int out_fd, int err_fd)
 {
-    /* Capture through temporary files so a large output cannot block. */
-    char out_path[] = "/tmp/aorta-tu-out-XXXXXX";
-    char err_path[] = "/tmp/aorta-tu-err-XXXXXX";
-    int out_fd = mkstemp(out_path);
-    int err_fd = mkstemp(err_path);
-    ck_assert(out_fd >= 0 && err_fd >= 0);
     pid_t pid = fork();
     ck_assert(pid >= 0);
     if (pid == 0) {
@@ -170,9 +165,26 @@ int tu_run(char *const *argv, char *const *env_changes, char **out, char **err)
         execvp(argv[0], argv);
         _exit(127);
     }
+    return pid;
+}
+
+int tu_wait(pid_t pid)
+{
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int tu_run(char *const *argv, char *const *env_changes, char **out, char **err)
+{
+    /* Capture through temporary files so a large output cannot block. */
+    char out_path[] = "/tmp/aorta-tu-out-XXXXXX";
+    char err_path[] = "/tmp/aorta-tu-err-XXXXXX";
+    int out_fd = mkstemp(out_path);
+    int err_fd = mkstemp(err_path);
+    ck_assert(out_fd >= 0 && err_fd >= 0);
+    int status = tu_wait(tu_spawn(argv, env_changes, out_fd, err_fd));
     lseek(out_fd, 0, SEEK_SET);
     lseek(err_fd, 0, SEEK_SET);
     if (out)
@@ -183,5 +195,67 @@ int tu_run(char *const *argv, char *const *env_changes, char **out, char **err)
     close(err_fd);
     unlink(out_path);
     unlink(err_path);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return status;
+}
+
+aorta_registry_t *tu_registry(const char *rel)
+{
+    char *dir = tu_builddir(rel);
+    char *dirs[] = {dir, NULL};
+    aorta_registry_t *registry = aorta_registry_load(dirs);
+    free(dir);
+    return registry;
+}
+
+const aorta_plugin_t *tu_plugin(const aorta_registry_t *registry, const char *name)
+{
+    const aorta_plugin_t *plugin = aorta_registry_find(registry, name);
+    ck_assert_msg(plugin != NULL, "collector %s did not load", name);
+    return plugin;
+}
+
+aorta_options_t *tu_options(const char *first_key, ...)
+{
+    aorta_options_t *options = aorta_options_new();
+    va_list args;
+    va_start(args, first_key);
+    for (const char *key = first_key; key; key = va_arg(args, const char *))
+        aorta_options_set(options, key, va_arg(args, const char *));
+    va_end(args);
+    return options;
+}
+
+aorta_argv_t *tu_argv(const char *first, ...)
+{
+    aorta_argv_t *argv = aorta_argv_new();
+    va_list args;
+    va_start(args, first);
+    for (const char *arg = first; arg; arg = va_arg(args, const char *))
+        aorta_argv_push(argv, arg);
+    va_end(args);
+    return argv;
+}
+
+aorta_env_t *tu_env(const char *first_name, ...)
+{
+    aorta_env_t *env = aorta_env_new();
+    va_list args;
+    va_start(args, first_name);
+    for (const char *name = first_name; name; name = va_arg(args, const char *))
+        aorta_env_set(env, name, va_arg(args, const char *));
+    va_end(args);
+    return env;
+}
+
+int tu_validate(const struct aorta_collector *collector, aorta_options_t *options,
+                char **message)
+{
+    aorta_error_t *err = aorta_error_new();
+    int status = collector->validate(options, err);
+    const char *text = aorta_error_message(err);
+    ck_assert_msg(status == 0 || text, "%s: validate refused without a message", collector->name);
+    if (message)
+        *message = text ? strdup(text) : NULL;
+    aorta_error_free(err);
+    return status;
 }

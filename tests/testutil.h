@@ -4,6 +4,10 @@
 
 #include <check.h>
 #include <stddef.h>
+#include <sys/types.h>
+
+#include "handles.h"
+#include "loader.h"
 
 /* One main() per suite program: `AORTA_CHECK_MAIN(loader_suite)`. */
 #define AORTA_CHECK_MAIN(SUITE_FN)                                  \
@@ -37,8 +41,31 @@ int tu_exists(const char *path);
  * the environment (and "K" alone to unset), capturing stdout and stderr
  * (either may be NULL).  Returns the exit status, or 128+signal. */
 int tu_run(char *const *argv, char *const *env_changes, char **out, char **err);
+/* The same started in the background with stdout and stderr on out_fd and
+ * err_fd (the caller closes them).  Returns the child's pid. */
+pid_t tu_spawn(char *const *argv, char *const *env_changes, int out_fd, int err_fd);
+/* Wait for pid: its exit status, or 128+signal. */
+int tu_wait(pid_t pid);
 
 /* aorta-run from the build tree. */
 char *tu_aorta_run(void);
+
+/* The collectors in the build tree's directory rel ("plugins",
+ * "tests/plugins"), for suites that call a collector in this process. */
+aorta_registry_t *tu_registry(const char *rel);
+/* Collector name of registry (asserted to have loaded). */
+const aorta_plugin_t *tu_plugin(const aorta_registry_t *registry, const char *name);
+
+/* Handles from NULL-terminated literal lists: ("key", "value", ..., NULL),
+ * ("arg", ..., NULL), ("NAME", "VALUE", ..., NULL). */
+aorta_options_t *tu_options(const char *first_key, ...);
+aorta_argv_t *tu_argv(const char *first, ...);
+aorta_env_t *tu_env(const char *first_name, ...);
+
+/* collector's validate() on options: its status, and its message in
+ * *message (free it; NULL when there is none) unless message is NULL.
+ * Fails the test when validate refuses without a message. */
+int tu_validate(const struct aorta_collector *collector, aorta_options_t *options,
+                char **message);
 
 #endif

@@ -172,6 +172,15 @@ AORTA_EXPORT int aorta_options_set(aorta_options_t *options, const char *key, co
 AORTA_EXPORT void aorta_options_unset(aorta_options_t *options, const char *key);
 /** Remove every entry. */
 AORTA_EXPORT void aorta_options_clear(aorta_options_t *options);
+/** The check a validate() starts with: every key of @p options must be a key
+ *  of @p table (ended by a row whose key is NULL).  Otherwise the message is
+ *  upstream's "NAME: unknown option(s) ['a', 'b']; valid: ['k1', 'k2']"
+ *  (the unknown keys sorted, the valid ones in table order, both quoted as
+ *  aorta_text_repr_list() quotes them), @p name being the collector's.
+ *  @return 0, or -1 with that message in @p err. */
+AORTA_EXPORT int aorta_options_check_keys(const aorta_options_t *options,
+                                          const aorta_option_spec_t *table, const char *name,
+                                          aorta_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Argument vector                                                           */
@@ -280,6 +289,18 @@ AORTA_EXPORT char *aorta_which(const char *name, const char *path_value);
 AORTA_EXPORT char *aorta_path_join(const char *base, const char *leaf);
 
 /**
+ * Expand @p path as Python's os.path.expandvars(os.path.expanduser(path))
+ * does, reading the variables from @p env (a command's environment; NULL is
+ * an empty one) instead of aorta-run's own: a leading "~" becomes $HOME
+ * (from @p env, else the current user's home from the password database),
+ * "~user" that user's home; $NAME and ${NAME} become the variable's value
+ * (NAME of [A-Za-z0-9_] in the bare form, anything but '}' in braces);
+ * unknown users and variables stay as written, and values are not expanded
+ * again.  Free with aorta_free(); never NULL.
+ */
+AORTA_EXPORT char *aorta_path_expand(const char *path, const aorta_env_t *env);
+
+/**
  * Parse a number the way Python's float(text.strip()) does, then require it
  * to be finite: surrounding whitespace is ignored; a sign, digits with single
  * underscores between them, a fraction and an exponent are accepted; hex,
@@ -297,6 +318,42 @@ AORTA_EXPORT int aorta_number_parse_n(const char *text, size_t len, double *out)
  * *out_len to the stripped length.
  */
 AORTA_EXPORT const char *aorta_text_strip(const char *text, size_t len, size_t *out_len);
+
+/**
+ * Quote the @p len bytes at @p text as Python's repr() quotes a str, for
+ * messages that name what the user wrote ('x', "it's"): single quotes unless
+ * the text holds a ' and no "; the quote in use and '\' are backslashed;
+ * \t \n \r by name; every other character that str.isprintable() rejects
+ * (controls, DEL, unassigned, format and separator characters, ...) as
+ * \xNN, \uNNNN or \UNNNNNNNN; UTF-8 is read with aorta_utf8_valid_prefix()'s
+ * rules.  A byte that is not part of valid UTF-8 shows as \udcNN, the lone
+ * surrogate Python's surrogateescape decodes it to (as Python shows such a
+ * byte of sys.argv, os.environ or a file name).  The printable table follows
+ * the Unicode version core/printable.py was run with (14.0, Python 3.11).
+ * NUL bytes are allowed.  Free with aorta_free(); NULL only when out of memory.
+ */
+AORTA_EXPORT char *aorta_text_repr(const char *text, size_t len);
+
+/**
+ * Python's repr() of a list of @p count NUL-terminated texts: "['a', 'b']",
+ * each item quoted as aorta_text_repr() does, "[]" when @p count is 0.
+ * Free with aorta_free(); NULL only when out of memory.
+ */
+AORTA_EXPORT char *aorta_text_repr_list(const char *const *items, size_t count);
+
+/**
+ * Check UTF-8 with the rules of Python's strict "utf-8" decoder: no overlong
+ * forms, no surrogates (U+D800-U+DFFF), nothing beyond U+10FFFF.  Returns the
+ * length of the longest prefix of the @p len bytes at @p data that consists
+ * of whole valid characters (@p len when all of it does).  When @p truncated
+ * is not NULL, *truncated is set to 1 when the bytes after that prefix are
+ * the valid start of a character cut short by the end of the data (a reader
+ * that gets the input in chunks keeps them for the next chunk), else 0.
+ * When @p ascii is not NULL, *ascii is set to whether the prefix is pure
+ * ASCII.  Runs of ASCII are checked several bytes at a time.
+ */
+AORTA_EXPORT size_t aorta_utf8_valid_prefix(const void *data, size_t len, int *truncated,
+                                            int *ascii);
 
 /**
  * A count: a finite, non-negative, integral number not beyond INT64_MAX

@@ -4,11 +4,11 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "hatchet.h"
 #include "proton.h"
-#include "utf8.h"
 
 #define READ_CHUNK (256 * 1024)
 
@@ -36,38 +36,47 @@ struct json_object *proton_hatchet_read(int fd)
      * json-c's own UTF-8 check loses characters split between two chunks, so
      * the bytes are checked here instead, as Python's strict decoder would. */
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-    proton_utf8_stream_t utf8 = {0};
     struct json_object *root = NULL;
     int done = 0, ok = 1;
+    /* The chunk starts with the carry bytes of a character the last read
+     * cut; the new bytes follow them. */
+    size_t carry = 0;
     for (;;) {
-        ssize_t n = read(fd, chunk, READ_CHUNK);
+        ssize_t n = read(fd, chunk + carry, READ_CHUNK - carry);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             ok = n == 0;
             break;
         }
-        if (proton_utf8_feed(&utf8, chunk, (size_t)n) != 0) {
+        size_t have = carry + (size_t)n;
+        int truncated;
+        size_t valid = aorta_utf8_valid_prefix(chunk, have, &truncated, NULL);
+        if (valid < have && !truncated) {
             ok = 0;
             break;
         }
-        size_t rest = 0;
+        const unsigned char *fresh = chunk + carry;
+        size_t rest = 0; /* where the bytes after the value start */
         if (!done) {
-            root = json_tokener_parse_ex(tok, (const char *)chunk, (int)n);
+            root = json_tokener_parse_ex(tok, (const char *)fresh, (int)n);
             enum json_tokener_error error = json_tokener_get_error(tok);
-            if (error == json_tokener_continue)
-                continue;
-            if (error != json_tokener_success || !root) {
+            if (error == json_tokener_continue) {
+                rest = (size_t)n; /* the value goes on */
+            } else if (error != json_tokener_success || !root) {
                 ok = 0; /* a syntax error, too deep, or a top-level null */
                 break;
+            } else {
+                done = 1;
+                rest = json_tokener_get_parse_end(tok);
             }
-            done = 1;
-            rest = json_tokener_get_parse_end(tok);
         }
-        if (!only_space(chunk + rest, (size_t)n - rest)) {
+        if (!only_space(fresh + rest, (size_t)n - rest)) {
             ok = 0; /* Python's "Extra data" */
             break;
         }
+        carry = have - valid;
+        memmove(chunk, chunk + valid, carry);
     }
     if (ok && !done) {
         /* End of input: a NUL completes a top-level number or NaN. */

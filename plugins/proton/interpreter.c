@@ -9,13 +9,11 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "proton.h"
-#include "utf8.h"
 
 /* Python reads at most this much of a #! line (readline(256)). */
 #define SHEBANG_MAX 256
@@ -45,96 +43,19 @@ int proton_is_python(const char *path)
     return match;
 }
 
-/* os.path.expanduser, with HOME read from the command's environment. */
-static char *expand_user(const char *path, const aorta_env_t *environ)
-{
-    if (path[0] != '~')
-        return proton_xstrdup(path);
-    const char *slash = strchr(path, '/');
-    size_t end = slash ? (size_t)(slash - path) : strlen(path);
-    const char *home;
-    if (end == 1) {
-        home = proton_env_lookup(environ, "HOME");
-        if (!home) {
-            struct passwd *entry = getpwuid(getuid());
-            if (!entry)
-                return proton_xstrdup(path);
-            home = entry->pw_dir;
-        }
-    } else {
-        char *user = proton_xstrndup(path + 1, end - 1);
-        struct passwd *entry = getpwnam(user);
-        free(user);
-        if (!entry)
-            return proton_xstrdup(path);
-        home = entry->pw_dir;
-    }
-    size_t home_len = strlen(home);
-    while (home_len > 0 && home[home_len - 1] == '/')
-        home_len--;
-    char *out = proton_xasprintf("%.*s%s", (int)home_len, home, path + end);
-    if (!out[0]) {
-        free(out);
-        out = proton_xstrdup("/");
-    }
-    return out;
-}
-
-static int is_word(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
-}
-
-/* os.path.expandvars: $NAME and ${NAME} (NAME of [A-Za-z0-9_] after '$'),
- * from the command's environment; unknown names stay as written. */
-static char *expand_vars(const char *path, const aorta_env_t *environ)
-{
-    proton_buf_t out = {0};
-    const char *s = path;
-    while (*s) {
-        const char *dollar = strchr(s, '$');
-        if (!dollar) {
-            proton_buf_adds(&out, s);
-            break;
-        }
-        proton_buf_add(&out, s, (size_t)(dollar - s));
-        const char *name = dollar + 1, *name_end = NULL, *end = NULL;
-        if (*name == '{') {
-            name_end = strchr(name, '}');
-            if (name_end) {
-                end = name_end + 1;
-                name++;
-            }
-        } else {
-            for (name_end = name; is_word(*name_end); name_end++)
-                ;
-            end = name_end;
-            if (name_end == name)
-                name_end = NULL;
-        }
-        const char *value = NULL;
-        if (name_end) {
-            char *key = proton_xstrndup(name, (size_t)(name_end - name));
-            value = proton_env_lookup(environ, key);
-            free(key);
-        }
-        if (value) {
-            proton_buf_adds(&out, value);
-            s = end;
-        } else {
-            proton_buf_add(&out, "$", 1);
-            s = dollar + 1;
-        }
-    }
-    return proton_buf_take(&out);
-}
-
 /* Whether the character of n bytes at s is whitespace to str.split(). */
 static int is_space(const char *s, size_t n)
 {
     size_t len;
     aorta_text_strip(s, n, &len);
     return len == 0;
+}
+
+/* The length of the character that starts with lead, in text known to be
+ * valid UTF-8. */
+static size_t char_len(unsigned char lead)
+{
+    return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
 }
 
 /* The Python a console script's #! line names, or NULL (spec §2.4 step 3). */
@@ -160,24 +81,23 @@ static char *shebang_python(const char *command, const aorta_env_t *environ)
     if (newline)
         len = (size_t)(newline - line) + 1;
     if (len < 2 || line[0] != '#' || line[1] != '!'
-        || !proton_utf8_valid((const unsigned char *)line + 2, len - 2))
+        || aorta_utf8_valid_prefix(line + 2, len - 2, NULL, NULL) != len - 2)
         return NULL;
     /* Split the rest on whitespace into at most the two words used. */
     const char *words[2];
     size_t word_len[2], nwords = 0, i = 2;
     while (i < len && nwords < 2) {
-        uint32_t cp;
-        int n = proton_utf8_next((const unsigned char *)line + i, len - i, &cp);
-        if (is_space(line + i, (size_t)n)) {
-            i += (size_t)n;
+        size_t n = char_len((unsigned char)line[i]);
+        if (is_space(line + i, n)) {
+            i += n;
             continue;
         }
         size_t start = i;
         while (i < len) {
-            n = proton_utf8_next((const unsigned char *)line + i, len - i, &cp);
-            if (is_space(line + i, (size_t)n))
+            n = char_len((unsigned char)line[i]);
+            if (is_space(line + i, n))
                 break;
-            i += (size_t)n;
+            i += n;
         }
         words[nwords] = line + start;
         word_len[nwords++] = i - start;
@@ -204,9 +124,9 @@ char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *envi
 {
     const char *override = proton_env_lookup(environ, PROTON_PYTHON_VAR);
     if (override && override[0]) {
-        char *user = expand_user(override, environ);
-        char *out = expand_vars(user, environ);
-        free(user);
+        char *expanded = aorta_path_expand(override, environ);
+        char *out = proton_xstrdup(expanded);
+        aorta_free(expanded);
         return out;
     }
     const char *argv0 = aorta_argv_at(command, 0);

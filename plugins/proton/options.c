@@ -96,11 +96,6 @@ static size_t count_of(const char *const *values)
     return n;
 }
 
-static int compare_text(const void *left, const void *right)
-{
-    return strcmp(*(const char *const *)left, *(const char *const *)right);
-}
-
 /* value.strip().lower(), see the top of the file. */
 static char *normalise(const char *value)
 {
@@ -118,33 +113,6 @@ static void fail(aorta_error_t *err, proton_buf_t *msg)
     char *text = proton_buf_take(msg);
     aorta_error_set(err, "%s", text);
     free(text);
-}
-
-/* V1: every key must be one of the eight. */
-static int check_keys(const aorta_options_t *options, aorta_error_t *err)
-{
-    size_t count = aorta_options_count(options);
-    const char **unknown = proton_xmalloc(count * sizeof *unknown);
-    size_t n = 0;
-    for (size_t i = 0; i < count; i++) {
-        const char *key = aorta_options_key_at(options, i);
-        if (!spec_of(key))
-            unknown[n++] = key;
-    }
-    if (n > 0) {
-        qsort(unknown, n, sizeof *unknown, compare_text);
-        const char *valid[OPTION_COUNT];
-        for (size_t i = 0; i < OPTION_COUNT; i++)
-            valid[i] = proton_option_table[i].key;
-        proton_buf_t msg = {0};
-        proton_buf_adds(&msg, "proton: unknown option(s) ");
-        proton_repr_list_add(&msg, unknown, n);
-        proton_buf_adds(&msg, "; valid: ");
-        proton_repr_list_add(&msg, valid, OPTION_COUNT);
-        fail(err, &msg);
-    }
-    free(unknown);
-    return n > 0 ? -1 : 0;
 }
 
 /* The effective value of key: normalised when supplied, else the default. */
@@ -234,7 +202,8 @@ static int check_values(const effective_t *eff, aorta_error_t *err)
 
 int proton_validate(aorta_options_t *options, aorta_error_t *err)
 {
-    if (check_keys(options, err) != 0)
+    /* V1: every key must be one of the eight. */
+    if (aorta_options_check_keys(options, proton_option_table, "proton", err) != 0)
         return -1;
     effective_t eff[OPTION_COUNT];
     for (size_t i = 0; i < OPTION_COUNT; i++) {

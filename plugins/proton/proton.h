@@ -50,8 +50,9 @@ const char *proton_env_lookup(const aorta_env_t *env, const char *name);
 
 /* ---- pyrepr.c: Python's renderings, for messages and names ------------ */
 
-/* repr(text) of a Python str decoded from these bytes (invalid UTF-8 bytes
- * show as '\udcNN', as os.fsdecode's surrogateescape makes them). */
+/* repr(text) of a Python str decoded from these bytes (aorta_text_repr():
+ * invalid UTF-8 bytes show as '\udcNN', as os.fsdecode's surrogateescape
+ * makes them). */
 void proton_repr_add(proton_buf_t *buf, const char *text);
 /* repr() of a list of str. */
 void proton_repr_list_add(proton_buf_t *buf, const char *const *items, size_t count);

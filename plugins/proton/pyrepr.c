@@ -1,6 +1,7 @@
-/* pyrepr.c - Python's repr() of str and list, and str() of float.  Messages
- * quote values the way upstream's f-strings do ('x', ['a', 'b']), and a
- * numeric frame name becomes the text Python's str() gives it. */
+/* pyrepr.c - Python's repr() of str and list (libaorta's, appended to a
+ * buffer), and str() of float.  Messages quote values the way upstream's
+ * f-strings do ('x', ['a', 'b']), and a numeric frame name becomes the text
+ * Python's str() gives it. */
 #include "config.h"
 
 #include <math.h>
@@ -9,78 +10,19 @@
 #include <string.h>
 
 #include "proton.h"
-#include "utf8.h"
-
-/* Python's str.isprintable() for a non-ASCII code point, approximated by the
- * separators, controls, format characters and private-use ranges. */
-static int printable(uint32_t cp)
-{
-    if (cp <= 0xa0 || cp == 0xad || cp == 0x1680 || cp == 0x3000 || cp == 0xfeff)
-        return 0;
-    if ((cp >= 0x2000 && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202f)
-        || (cp >= 0x205f && cp <= 0x2064) || (cp >= 0xfff9 && cp <= 0xfffb)
-        || (cp >= 0xe000 && cp <= 0xf8ff) || cp >= 0xf0000)
-        return 0;
-    return 1;
-}
 
 void proton_repr_add(proton_buf_t *buf, const char *text)
 {
-    const unsigned char *s = (const unsigned char *)text;
-    size_t len = strlen(text);
-    /* Single quotes unless the text has one and no double quote. */
-    char quote = (strchr(text, '\'') && !strchr(text, '"')) ? '"' : '\'';
-    proton_buf_add(buf, &quote, 1);
-    size_t i = 0;
-    while (i < len) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            if (c == '\\' || c == (unsigned char)quote)
-                proton_buf_addf(buf, "\\%c", c);
-            else if (c == '\t')
-                proton_buf_adds(buf, "\\t");
-            else if (c == '\n')
-                proton_buf_adds(buf, "\\n");
-            else if (c == '\r')
-                proton_buf_adds(buf, "\\r");
-            else if (c < 0x20 || c == 0x7f)
-                proton_buf_addf(buf, "\\x%02x", c);
-            else
-                proton_buf_add(buf, (const char *)&c, 1);
-            i++;
-            continue;
-        }
-        uint32_t cp;
-        int n = proton_utf8_next(s + i, len - i, &cp);
-        if (n <= 0) {
-            /* surrogateescape: the byte b decodes to U+DC00+b. */
-            proton_buf_addf(buf, "\\udc%02x", c);
-            i++;
-        } else if (printable(cp)) {
-            proton_buf_add(buf, text + i, (size_t)n);
-            i += (size_t)n;
-        } else {
-            if (cp <= 0xff)
-                proton_buf_addf(buf, "\\x%02x", (unsigned)cp);
-            else if (cp <= 0xffff)
-                proton_buf_addf(buf, "\\u%04x", (unsigned)cp);
-            else
-                proton_buf_addf(buf, "\\U%08x", (unsigned)cp);
-            i += (size_t)n;
-        }
-    }
-    proton_buf_add(buf, &quote, 1);
+    char *quoted = proton_xcheck(aorta_text_repr(text, strlen(text)));
+    proton_buf_adds(buf, quoted);
+    aorta_free(quoted);
 }
 
 void proton_repr_list_add(proton_buf_t *buf, const char *const *items, size_t count)
 {
-    proton_buf_adds(buf, "[");
-    for (size_t i = 0; i < count; i++) {
-        if (i)
-            proton_buf_adds(buf, ", ");
-        proton_repr_add(buf, items[i]);
-    }
-    proton_buf_adds(buf, "]");
+    char *quoted = proton_xcheck(aorta_text_repr_list(items, count));
+    proton_buf_adds(buf, quoted);
+    aorta_free(quoted);
 }
 
 char *proton_float_str(double value)

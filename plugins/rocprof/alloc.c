@@ -15,6 +15,13 @@ static void out_of_memory(void)
     abort();
 }
 
+void *rocprof_xcheck(void *ptr)
+{
+    if (!ptr)
+        out_of_memory();
+    return ptr;
+}
+
 void *rocprof_xmalloc(size_t size)
 {
     void *ptr = malloc(size ? size : 1);

@@ -382,10 +382,10 @@ void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned r
             break;
         }
         size_t have = carry + (size_t)got;
-        rocprof_utf8_status_t status;
-        size_t valid = rocprof_utf8_check((const unsigned char *)buffer, have, &status, &r.ascii);
+        int truncated;
+        size_t valid = aorta_utf8_valid_prefix(buffer, have, &truncated, &r.ascii);
         feed(&r, buffer, buffer + valid);
-        if (r.stop || status == ROCPROF_UTF8_INVALID)
+        if (r.stop || (valid < have && !truncated))
             break;
         carry = have - valid;
         memmove(buffer, buffer + valid, carry);

@@ -161,30 +161,6 @@ static void trace_valid_list(rocprof_text_t *text)
     rocprof_repr_list_append(text, tokens, TRACE_TOKEN_COUNT);
 }
 
-static int check_known_keys(const aorta_options_t *given, aorta_error_t *err)
-{
-    size_t count = aorta_options_count(given), bad = 0;
-    const char **unknown = rocprof_xmalloc((count + 1) * sizeof *unknown);
-    for (size_t i = 0; i < count; i++) {
-        const char *key = aorta_options_key_at(given, i);
-        int known = 0;
-        for (size_t k = 0; k < OPTION_COUNT; k++)
-            known |= strcmp(key, option_keys[k]) == 0;
-        if (!known)
-            unknown[bad++] = key;
-    }
-    if (bad) {
-        rocprof_text_t text = {0};
-        rocprof_text_appends(&text, "rocprof: unknown option(s) ");
-        rocprof_repr_list_append(&text, unknown, sort_unique(unknown, bad));
-        rocprof_text_appends(&text, "; valid: ");
-        rocprof_repr_list_append(&text, option_keys, OPTION_COUNT);
-        set_error_text(err, &text);
-    }
-    free(unknown);
-    return bad ? -1 : 0;
-}
-
 static const char *trace_flag(const char *token, size_t len)
 {
     for (size_t i = 0; i < TRACE_TOKEN_COUNT; i++)
@@ -274,7 +250,7 @@ static void note_extra(rocprof_opts_t *opts, const char *key)
 int rocprof_opts_read(const aorta_options_t *given, rocprof_opts_t *opts, aorta_error_t *err)
 {
     memset(opts, 0, sizeof *opts);
-    if (check_known_keys(given, err) != 0)
+    if (aorta_options_check_keys(given, rocprof_options, "rocprof", err) != 0)
         return -1;
     /* dict(defaults) updated with the user's values: the optional keys
      * follow the three defaulted ones, in the order given. */

@@ -4,7 +4,6 @@
  * will run with, never from aorta-run's own. */
 #include "config.h"
 
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,94 +12,6 @@
 #include "rocprof.h"
 
 #define DEFAULT_BINARY "rocprofv3"
-
-/* os.path.expanduser(path) */
-static char *expand_user(const char *path, const aorta_env_t *environ)
-{
-    if (path[0] != '~')
-        return rocprof_xstrdup(path);
-    const char *slash = strchr(path + 1, '/');
-    size_t end = slash ? (size_t)(slash - path) : strlen(path);
-    const char *home = NULL;
-    if (end == 1) {
-        home = aorta_env_get(environ, "HOME");
-        if (!home) {
-            struct passwd *entry = getpwuid(getuid());
-            home = entry ? entry->pw_dir : NULL;
-        }
-    } else {
-        char *name = rocprof_xstrndup(path + 1, end - 1);
-        struct passwd *entry = getpwnam(name);
-        free(name);
-        home = entry ? entry->pw_dir : NULL;
-    }
-    if (!home)
-        return rocprof_xstrdup(path);
-    size_t home_len = strlen(home);
-    while (home_len > 0 && home[home_len - 1] == '/')
-        home_len--;
-    rocprof_text_t out = {0};
-    rocprof_text_append(&out, home, home_len);
-    rocprof_text_appends(&out, path + end);
-    if (out.len == 0)
-        rocprof_text_appends(&out, "/");
-    return out.data;
-}
-
-static int is_word(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* os.path.expandvars(path): $NAME and ${NAME} (NAME a run of [A-Za-z0-9_]
- * for the bare form, anything but '}' in braces) become the variable's
- * value; unknown ones stay as written; values are not expanded again. */
-static char *expand_vars(const char *path, const aorta_env_t *environ)
-{
-    rocprof_text_t out = {0};
-    rocprof_text_appends(&out, "");
-    const char *p = path;
-    while (*p) {
-        const char *dollar = strchr(p, '$');
-        if (!dollar) {
-            rocprof_text_appends(&out, p);
-            break;
-        }
-        rocprof_text_append(&out, p, (size_t)(dollar - p));
-        const char *name = NULL, *after = NULL;
-        size_t name_len = 0;
-        if (dollar[1] == '{') {
-            const char *close = strchr(dollar + 2, '}');
-            if (close) {
-                name = dollar + 2;
-                name_len = (size_t)(close - name);
-                after = close + 1;
-            }
-        } else if (is_word(dollar[1])) {
-            name = dollar + 1;
-            while (is_word(name[name_len]))
-                name_len++;
-            after = name + name_len;
-        }
-        const char *value = NULL;
-        if (name) {
-            char *key = rocprof_xstrndup(name, name_len);
-            value = name_len ? aorta_env_get(environ, key) : NULL;
-            free(key);
-        }
-        if (value) {
-            rocprof_text_appends(&out, value);
-            p = after;
-        } else if (name) {
-            rocprof_text_append(&out, dollar, (size_t)(after - dollar));
-            p = after;
-        } else {
-            rocprof_text_append(&out, dollar, 1);
-            p = dollar + 1;
-        }
-    }
-    return out.data;
-}
 
 /* os.path.normpath(path), which folds ".." lexically. */
 static char *normalise(const char *path)
@@ -198,9 +109,7 @@ char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err)
                              "'--collect rocprof'.");
         return NULL;
     }
-    char *home_expanded = expand_user(override, environ);
-    char *expanded = expand_vars(home_expanded, environ);
-    free(home_expanded);
+    char *expanded = aorta_path_expand(override, environ);
     char *result = NULL;
     if (strchr(expanded, '/')) {
         char *candidate = absolute(expanded);
@@ -217,6 +126,6 @@ char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err)
         else
             bin_error(err, expanded, " was not found on $PATH.");
     }
-    free(expanded);
+    aorta_free(expanded);
     return result;
 }

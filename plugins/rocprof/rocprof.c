@@ -9,7 +9,7 @@ static const char *const format_values[] = {"csv", "json", "otf2", "pftrace", "r
 static const char *const stats_values[] = {"true", "false", "1", "0", "yes", "no", "on", "off", NULL};
 static const char *const unit_values[] = {"sec", "msec", "usec", "nsec", NULL};
 
-static const aorta_option_spec_t rocprof_options[] = {
+const aorta_option_spec_t rocprof_options[] = {
     {"trace", NULL, "kernel",
      "tracing domains, comma- or space-separated: hip, hip_runtime, kernel, marker, "
      "memory_copy, rccl, scratch"},

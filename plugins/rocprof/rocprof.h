@@ -12,13 +12,16 @@
 #pragma GCC visibility push(hidden)
 
 /* ---- alloc.c: allocation that stops the process when memory runs out ---- */
+/* ptr, or stop when it is NULL (for what libaorta allocated). */
+void *rocprof_xcheck(void *ptr);
 void *rocprof_xmalloc(size_t size);
 void *rocprof_xrealloc(void *ptr, size_t size);
 char *rocprof_xstrndup(const char *text, size_t len);
 char *rocprof_xstrdup(const char *text);
 
-/* ---- pyrepr.c: a growing text buffer, and Python's repr() of a str and of
- * a list of str appended to it, so messages quote values as upstream's do -- */
+/* ---- text.c: a growing text buffer, and Python's repr() of a str and of
+ * a list of str (libaorta's) appended to it, so messages quote values as
+ * upstream's do ---- */
 typedef struct rocprof_text {
     char *data;      /* NUL-terminated */
     size_t len;
@@ -32,6 +35,9 @@ void rocprof_text_free(rocprof_text_t *text);
 void rocprof_repr_append(rocprof_text_t *text, const char *value, size_t len);
 /* repr(list) of @p count NUL-terminated strings, appended to @p text. */
 void rocprof_repr_list_append(rocprof_text_t *text, const char *const *values, size_t count);
+
+/* ---- rocprof.c: the option table (--describe, and the known keys) ---- */
+extern const aorta_option_spec_t rocprof_options[];
 
 /* ---- options.c: the six options of spec §1 ---- */
 typedef struct rocprof_opts {
@@ -67,19 +73,6 @@ char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err);
 int rocprof_wrap(const aorta_options_t *options, const char *out_dir,
                  const aorta_argv_t *command, const aorta_env_t *environ,
                  aorta_argv_t *out, aorta_error_t *err);
-
-/* ---- utf8.c ---- */
-typedef enum rocprof_utf8_status {
-    ROCPROF_UTF8_OK,          /* every byte belongs to a complete valid sequence */
-    ROCPROF_UTF8_INCOMPLETE,  /* valid, but the last sequence needs more bytes */
-    ROCPROF_UTF8_INVALID      /* an invalid byte at the returned offset */
-} rocprof_utf8_status_t;
-
-/* The length of the longest prefix of @p data made of complete, valid UTF-8
- * sequences (as Python's strict decoder accepts them), the reason it stops,
- * and in *ascii whether that prefix is pure ASCII. */
-size_t rocprof_utf8_check(const unsigned char *data, size_t len, rocprof_utf8_status_t *status,
-                          int *ascii);
 
 /* ---- csv.c: CSV read as Python's csv.DictReader reads it ---- */
 /* The value of one selected column in one row: the field after quote

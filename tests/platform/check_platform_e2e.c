@@ -422,7 +422,7 @@ static void interrupt_during_trial(int sig, const char *ticket)
     ck_assert(pu_wait_for(started, 20));
     double sent = now();
     kill(pid, sig);
-    ck_assert_int_eq(pu_wait(pid), 128 + sig);
+    ck_assert_int_eq(tu_wait(pid), 128 + sig);
     ck_assert(now() - sent < 8.0);
     char *out = tu_read(out_path);
     ck_assert_ptr_nonnull(strstr(out, sig == SIGINT ? "Sweep interrupted by SIGINT"

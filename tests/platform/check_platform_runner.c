@@ -25,7 +25,7 @@ static void setup(void)
 {
     dir = tu_tmpdir();
     err_path = tu_join(dir, "stderr.txt");
-    registry = pu_registry();
+    registry = tu_registry("tests/plugins");
     aorta_spawn_block_signals();
     pu_quiet(err_path);
 }

@@ -454,6 +454,26 @@ START_TEST(a_manifest_reclassifies_all_but_the_record)
     free(err_path);
     aorta_retention_clear(&kept);
     tree_free(&tree);
+
+    /* A symlinked manifest is not followed, and not worth a warning. */
+    tree_make(&tree, NULL);
+    char *target = tu_join(tree.dir, "manifest.json");
+    tu_write(target, "{\"artifacts\": [{\"path\": \"heavy.bin\", \"class\": \"log\"}]}");
+    char *manifest = tu_join(tree.trial, "artifacts.json");
+    ck_assert_int_eq(symlink(target, manifest), 0);
+    err_path = tu_join(tree.dir, "stderr");
+    pu_quiet(err_path);
+    aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
+    fflush(stderr);
+    err = tu_read(err_path);
+    ck_assert_ptr_null(strstr(err, "malformed"));
+    ck_assert(!exists_in(tree.trial, "heavy.bin"));
+    free(err);
+    free(err_path);
+    free(manifest);
+    free(target);
+    aorta_retention_clear(&kept);
+    tree_free(&tree);
 }
 END_TEST
 

@@ -3,14 +3,12 @@
 
 #include "platutil.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,37 +40,15 @@ pid_t pu_aorta_start(char *const *args, char *const *env_changes, const char *ou
                      const char *err_path)
 {
     char **argv = argv_of(args);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        for (size_t i = 0; env_changes && env_changes[i]; i++) {
-            char *eq = strchr(env_changes[i], '=');
-            if (eq) {
-                char *name = strndup(env_changes[i], (size_t)(eq - env_changes[i]));
-                setenv(name, eq + 1, 1);
-                free(name);
-            } else {
-                unsetenv(env_changes[i]);
-            }
-        }
-        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(out, 1);
-        dup2(err, 2);
-        execv(argv[0], argv);
-        _exit(127);
-    }
+    int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    ck_assert(out >= 0 && err >= 0);
+    pid_t pid = tu_spawn(argv, env_changes, out, err);
+    close(out);
+    close(err);
     free(argv[0]);
     free(argv);
     return pid;
-}
-
-int pu_wait(pid_t pid)
-{
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int pu_wait_for(const char *path, double seconds)
@@ -132,15 +108,6 @@ size_t pu_count(const char *haystack, const char *needle)
     for (const char *at = haystack; (at = strstr(at, needle)) != NULL; at += len)
         count++;
     return count;
-}
-
-aorta_registry_t *pu_registry(void)
-{
-    char *plugins = tu_builddir("tests/plugins");
-    char *dirs[] = {plugins, NULL};
-    aorta_registry_t *registry = aorta_registry_load(dirs);
-    free(plugins);
-    return registry;
 }
 
 aorta_plan_t *pu_plan(const char *run_dir, char *const *argv)

@@ -12,11 +12,10 @@
 
 /* aorta-run ARGS... (NULL-terminated) with env changes ("K=V", "K" unsets). */
 int pu_aorta(char *const *args, char *const *env_changes, char **out, char **err);
-/* The same started in the background, output into out_path/err_path. */
+/* The same started in the background, output into out_path/err_path (wait
+ * for it with tu_wait). */
 pid_t pu_aorta_start(char *const *args, char *const *env_changes, const char *out_path,
                      const char *err_path);
-/* Wait for pid; the exit status, or 128 + signal. */
-int pu_wait(pid_t pid);
 /* Wait up to seconds for path to exist. */
 int pu_wait_for(const char *path, double seconds);
 
@@ -29,9 +28,6 @@ const char *pu_str(const aorta_json_t *obj, ...);
 
 /* Number of occurrences of needle in haystack. */
 size_t pu_count(const char *haystack, const char *needle);
-
-/* The test plugins (tests/plugins) loaded. */
-aorta_registry_t *pu_registry(void);
 
 /* A one-cell (none-none) plan of argv (NULL-terminated) into run_dir. */
 aorta_plan_t *pu_plan(const char *run_dir, char *const *argv);

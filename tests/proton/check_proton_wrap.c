@@ -416,6 +416,11 @@ START_TEST(aorta_proton_python_overrides_with_expansion)
                        pt_env("AORTA_PROTON_PYTHON", "$ROCM/bin/${PY}3:$NOPE:${}:$", "ROCM",
                               "/opt/rocm", "PY", "python", NULL),
                        "/opt/rocm/bin/python3:$NOPE:${}:$");
+    /* An unknown ${...} stays whole: nothing inside it is expanded. */
+    expect_interpreter(pt_argv("python", "x.py", NULL),
+                       pt_env("AORTA_PROTON_PYTHON", "/opt/${PY$ROCM}/python", "ROCM",
+                              "/opt/rocm", NULL),
+                       "/opt/${PY$ROCM}/python");
     expect_interpreter(pt_argv("python", "x.py", NULL),
                        pt_env("AORTA_PROTON_PYTHON", "~no_such_user_here/python", NULL),
                        "~no_such_user_here/python");

@@ -14,12 +14,8 @@ static const aorta_plugin_t *plugin;
 
 void pt_load(void)
 {
-    char *dir = tu_builddir("plugins");
-    char *dirs[] = {dir, NULL};
-    registry = aorta_registry_load(dirs);
-    free(dir);
-    plugin = aorta_registry_find(registry, "proton");
-    ck_assert_msg(plugin != NULL, "plugins/proton.la did not load");
+    registry = tu_registry("plugins");
+    plugin = tu_plugin(registry, "proton");
 }
 
 void pt_unload(void)
@@ -39,48 +35,9 @@ const struct aorta_collector *pt_collector(void)
     return &plugin->collector;
 }
 
-aorta_options_t *pt_options(const char *first, ...)
-{
-    aorta_options_t *options = aorta_options_new();
-    va_list args;
-    va_start(args, first);
-    for (const char *key = first; key; key = va_arg(args, const char *))
-        aorta_options_set(options, key, va_arg(args, const char *));
-    va_end(args);
-    return options;
-}
-
-aorta_argv_t *pt_argv(const char *first, ...)
-{
-    aorta_argv_t *argv = aorta_argv_new();
-    va_list args;
-    va_start(args, first);
-    for (const char *arg = first; arg; arg = va_arg(args, const char *))
-        aorta_argv_push(argv, arg);
-    va_end(args);
-    return argv;
-}
-
-aorta_env_t *pt_env(const char *first, ...)
-{
-    aorta_env_t *env = aorta_env_new();
-    va_list args;
-    va_start(args, first);
-    for (const char *name = first; name; name = va_arg(args, const char *))
-        aorta_env_set(env, name, va_arg(args, const char *));
-    va_end(args);
-    return env;
-}
-
 int pt_validate(aorta_options_t *options, char **message)
 {
-    aorta_error_t *err = aorta_error_new();
-    int status = pt_collector()->validate(options, err);
-    if (message)
-        *message = aorta_error_message(err) ? strdup(aorta_error_message(err)) : NULL;
-    ck_assert_msg(status == 0 || aorta_error_message(err), "validate failed without a message");
-    aorta_error_free(err);
-    return status;
+    return tu_validate(pt_collector(), options, message);
 }
 
 void pt_bins_make(pt_bins_t *bins)

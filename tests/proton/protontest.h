@@ -17,10 +17,11 @@ void pt_unload(void);
 const struct aorta_collector *pt_collector(void);
 const aorta_plugin_t *pt_plugin(void);
 
-/* Handles from NULL-terminated literal lists ("key", "value", ..., NULL). */
-aorta_options_t *pt_options(const char *first, ...);
-aorta_argv_t *pt_argv(const char *first, ...);
-aorta_env_t *pt_env(const char *first, ...);
+/* Handles from NULL-terminated literal lists ("key", "value", ..., NULL):
+ * testutil's. */
+#define pt_options tu_options
+#define pt_argv tu_argv
+#define pt_env tu_env
 
 /* validate(); 0 or -1 with *message set (free it; NULL when not wanted). */
 int pt_validate(aorta_options_t *options, char **message);

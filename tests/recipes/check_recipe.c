@@ -270,6 +270,8 @@ END_TEST
     "mitigation_axis: [none]\n"                                                                \
     "diagnostic_axis: [none]\n"
 #define AXES "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+/* 59 ASCII letters: a two-byte character after them straddles the 60-byte cut. */
+#define A59 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
 typedef struct error_case {
     const char *text;
@@ -342,6 +344,9 @@ static const error_case_t ERRORS[] = {
     {HEAD "timeout_per_trial: \"10\"\n", NULL,
      ":6:20: recipe.timeout_per_trial: must be a number of seconds > 0, or null for no limit, "
      "got a string ('10')"},
+    /* A long value is cut between two characters, never inside one. */
+    {"schema_version: 1\nmode: probe\ntrials: \"" A59 "\xc3\xa9\"\n" AXES, NULL,
+     ":3:9: recipe.trials: must be an integer >= 1, got a string ('" A59 "'...)"},
     {HEAD "env_passthrough_mode: always\n", NULL,
      ":6:23: recipe.env_passthrough_mode: must be one of inherit, file, got a string "
      "('always')"},

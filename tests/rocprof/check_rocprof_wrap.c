@@ -5,7 +5,6 @@
 
 #include <limits.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,18 +27,6 @@ static void teardown(void)
     tu_rmtree(dir);
     free(bin);
     free(dir);
-}
-
-/* An environment from "NAME", "VALUE", ..., NULL. */
-static aorta_env_t *env_of(const char *first, ...)
-{
-    aorta_env_t *env = aorta_env_new();
-    va_list args;
-    va_start(args, first);
-    for (const char *name = first; name; name = va_arg(args, const char *))
-        aorta_env_set(env, name, va_arg(args, const char *));
-    va_end(args);
-    return env;
 }
 
 /* wrap(command, out_dir) with validated options; returns the argv or NULL
@@ -74,7 +61,7 @@ static aorta_argv_t *wrap_options(aorta_options_t *options, const char *out_dir,
                                   char *const *command)
 {
     ck_assert_int_eq(rp_validate(options, NULL), 0);
-    aorta_env_t *env = env_of("PATH", dir, NULL);
+    aorta_env_t *env = tu_env("PATH", dir, NULL);
     char *message = NULL;
     aorta_argv_t *argv = wrap_with(options, out_dir, command, env, &message);
     ck_assert_msg(argv != NULL, "wrap refused: %s", message);
@@ -171,7 +158,7 @@ END_TEST
 /* 35, 101: wrap checks the options itself, before looking for rocprofv3. */
 START_TEST(bad_options_refused_before_the_binary)
 {
-    aorta_env_t *env = env_of("PATH", "", NULL);
+    aorta_env_t *env = tu_env("PATH", "", NULL);
     char *message = NULL;
     aorta_options_t *options = rp_options("nope", "1", NULL);
     ck_assert_ptr_null(wrap_with(options, "/o", gemm, env, &message));
@@ -192,8 +179,8 @@ START_TEST(environment_does_not_change_the_argv)
 {
     char *const one[] = {"/tmp/gemm", NULL};
     aorta_options_t *options = aorta_options_new();
-    aorta_env_t *plain = env_of("PATH", dir, NULL);
-    aorta_env_t *more = env_of("PATH", dir, "HIP_VISIBLE_DEVICES", "1", "ROCPROF_BIN", "", NULL);
+    aorta_env_t *plain = tu_env("PATH", dir, NULL);
+    aorta_env_t *more = tu_env("PATH", dir, "HIP_VISIBLE_DEVICES", "1", "ROCPROF_BIN", "", NULL);
     aorta_argv_t *a = wrap_with(options, "/o", one, plain, NULL);
     aorta_argv_t *b = wrap_with(options, "/o", one, more, NULL);
     ck_assert_uint_eq(aorta_argv_count(a), aorta_argv_count(b));
@@ -290,11 +277,11 @@ static void expect_refusal(aorta_env_t *env, const char *expected)
 /* 41, 49 */
 START_TEST(rocprofv3_on_path)
 {
-    expect_binary(env_of("PATH", dir, NULL), bin);
-    expect_binary(env_of("PATH", dir, "ROCPROF_BIN", "", NULL), bin);
+    expect_binary(tu_env("PATH", dir, NULL), bin);
+    expect_binary(tu_env("PATH", dir, "ROCPROF_BIN", "", NULL), bin);
     char *path = NULL;
     ck_assert_int_gt(asprintf(&path, "/nonexistent-aorta:%s", dir), 0);
-    expect_binary(env_of("PATH", path, NULL), bin);
+    expect_binary(tu_env("PATH", path, NULL), bin);
     free(path);
 }
 END_TEST
@@ -306,16 +293,16 @@ START_TEST(rocprof_bin_paths_and_names)
     tu_write_mode(custom, "#!/bin/sh\n", 0755);
     char *named = tu_join(dir, "rocprof-custom");
     tu_write_mode(named, "#!/bin/sh\n", 0755);
-    expect_binary(env_of("ROCPROF_BIN", custom, "PATH", "", NULL), custom);
-    expect_binary(env_of("HOME", dir, "ROCPROF_BIN", "~/my-rocprof", NULL), custom);
+    expect_binary(tu_env("ROCPROF_BIN", custom, "PATH", "", NULL), custom);
+    expect_binary(tu_env("HOME", dir, "ROCPROF_BIN", "~/my-rocprof", NULL), custom);
     char *home_slash = tu_join(dir, "");
-    expect_binary(env_of("HOME", home_slash, "ROCPROF_BIN", "~/my-rocprof", NULL), custom);
-    expect_binary(env_of("PATH", dir, "ROCPROF_BIN", "rocprof-custom", NULL), named);
-    expect_binary(env_of("TOOLS", dir, "ROCPROF_BIN", "$TOOLS/my-rocprof", NULL), custom);
-    expect_binary(env_of("TOOLS", dir, "ROCPROF_BIN", "${TOOLS}/my-rocprof", NULL), custom);
-    expect_binary(env_of("T", "my-rocprof", "D", dir, "ROCPROF_BIN", "${D}/./x/../$T", NULL),
+    expect_binary(tu_env("HOME", home_slash, "ROCPROF_BIN", "~/my-rocprof", NULL), custom);
+    expect_binary(tu_env("PATH", dir, "ROCPROF_BIN", "rocprof-custom", NULL), named);
+    expect_binary(tu_env("TOOLS", dir, "ROCPROF_BIN", "$TOOLS/my-rocprof", NULL), custom);
+    expect_binary(tu_env("TOOLS", dir, "ROCPROF_BIN", "${TOOLS}/my-rocprof", NULL), custom);
+    expect_binary(tu_env("T", "my-rocprof", "D", dir, "ROCPROF_BIN", "${D}/./x/../$T", NULL),
                   custom);
-    expect_binary(env_of("PATH", dir, "N", "rocprof-custom", "ROCPROF_BIN", "$N", NULL), named);
+    expect_binary(tu_env("PATH", dir, "N", "rocprof-custom", "ROCPROF_BIN", "$N", NULL), named);
     free(home_slash);
     free(named);
     free(custom);
@@ -332,8 +319,8 @@ START_TEST(rocprof_bin_relative_path)
     char *tool = tu_join(sub, "rp");
     tu_write_mode(tool, "#!/bin/sh\n", 0755);
     ck_assert_int_eq(chdir(dir), 0);
-    expect_binary(env_of("ROCPROF_BIN", "bin/rp", NULL), tool);
-    expect_binary(env_of("ROCPROF_BIN", "./bin/../bin/rp", NULL), tool);
+    expect_binary(tu_env("ROCPROF_BIN", "bin/rp", NULL), tool);
+    expect_binary(tu_env("ROCPROF_BIN", "./bin/../bin/rp", NULL), tool);
     ck_assert_int_eq(chdir(cwd), 0);
     free(tool);
     free(sub);
@@ -349,16 +336,16 @@ START_TEST(rocprof_bin_not_an_executable_file)
     /* 0644: no execute bit for anyone, root included */
     ck_assert_int_gt(asprintf(&expected, "ROCPROF_BIN='%s' looks like a path but does not point "
                                          "to an executable file.", plain), 0);
-    expect_refusal(env_of("ROCPROF_BIN", plain, NULL), expected);
+    expect_refusal(tu_env("ROCPROF_BIN", plain, NULL), expected);
     free(expected);
     ck_assert_int_gt(asprintf(&expected, "ROCPROF_BIN='%s' looks like a path but does not point "
                                          "to an executable file.", dir), 0);
-    expect_refusal(env_of("ROCPROF_BIN", dir, NULL), expected);
+    expect_refusal(tu_env("ROCPROF_BIN", dir, NULL), expected);
     free(expected);
-    expect_refusal(env_of("ROCPROF_BIN", "$NOT_SET_AORTA/rp", NULL),
+    expect_refusal(tu_env("ROCPROF_BIN", "$NOT_SET_AORTA/rp", NULL),
                    "ROCPROF_BIN='$NOT_SET_AORTA/rp' looks like a path but does not point to an "
                    "executable file.");
-    expect_refusal(env_of("ROCPROF_BIN", "~no-such-user-aorta/rp", NULL),
+    expect_refusal(tu_env("ROCPROF_BIN", "~no-such-user-aorta/rp", NULL),
                    "ROCPROF_BIN='~no-such-user-aorta/rp' looks like a path but does not point "
                    "to an executable file.");
     free(plain);
@@ -375,7 +362,7 @@ START_TEST(tilde_without_home)
     const char *home = strcmp(entry->pw_dir, "/") == 0 ? "" : entry->pw_dir;
     ck_assert_int_gt(asprintf(&expected, "ROCPROF_BIN='%s/aorta-missing-9f8d7/rp' looks like a "
                                          "path but does not point to an executable file.", home), 0);
-    expect_refusal(env_of("ROCPROF_BIN", "~/aorta-missing-9f8d7/rp", NULL), expected);
+    expect_refusal(tu_env("ROCPROF_BIN", "~/aorta-missing-9f8d7/rp", NULL), expected);
     free(expected);
 }
 END_TEST
@@ -383,16 +370,16 @@ END_TEST
 /* 46, 47, 48 and a name that needs double quotes in its repr */
 START_TEST(not_found)
 {
-    expect_refusal(env_of("PATH", dir, "ROCPROF_BIN", "definitely-not-a-profiler-9f8d7", NULL),
+    expect_refusal(tu_env("PATH", dir, "ROCPROF_BIN", "definitely-not-a-profiler-9f8d7", NULL),
                    "ROCPROF_BIN='definitely-not-a-profiler-9f8d7' was not found on $PATH.");
-    expect_refusal(env_of("PATH", "", "ROCPROF_BIN", "it's-missing", NULL),
+    expect_refusal(tu_env("PATH", "", "ROCPROF_BIN", "it's-missing", NULL),
                    "ROCPROF_BIN=\"it's-missing\" was not found on $PATH.");
     const char *none = "rocprofv3 not found: set $ROCPROF_BIN to the profiler binary, or put "
                        "'rocprofv3' on $PATH (it ships with ROCm). Required by "
                        "'--collect rocprof'.";
     char *empty = tu_tmpdir();
-    expect_refusal(env_of("PATH", empty, NULL), none);
-    expect_refusal(env_of("PATH", "", NULL), none);
+    expect_refusal(tu_env("PATH", empty, NULL), none);
+    expect_refusal(tu_env("PATH", "", NULL), none);
     tu_rmtree(empty);
     free(empty);
 }

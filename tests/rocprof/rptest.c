@@ -5,7 +5,6 @@
 
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,12 +14,8 @@ static const aorta_plugin_t *plugin;
 
 void rp_setup(void)
 {
-    char *plugins = tu_builddir("plugins");
-    char *dirs[] = {plugins, NULL};
-    registry = aorta_registry_load(dirs);
-    free(plugins);
-    plugin = aorta_registry_find(registry, "rocprof");
-    ck_assert_msg(plugin != NULL, "plugins/rocprof.la did not load");
+    registry = tu_registry("plugins");
+    plugin = tu_plugin(registry, "rocprof");
 }
 
 void rp_teardown(void)
@@ -41,26 +36,9 @@ const struct aorta_collector *rp_collector(void)
     return &rp_plugin()->collector;
 }
 
-aorta_options_t *rp_options(const char *first_key, ...)
-{
-    aorta_options_t *options = aorta_options_new();
-    va_list args;
-    va_start(args, first_key);
-    for (const char *key = first_key; key; key = va_arg(args, const char *))
-        aorta_options_set(options, key, va_arg(args, const char *));
-    va_end(args);
-    return options;
-}
-
 int rp_validate(aorta_options_t *options, char **message)
 {
-    aorta_error_t *err = aorta_error_new();
-    int status = rp_collector()->validate(options, err);
-    const char *text = aorta_error_message(err);
-    if (message)
-        *message = text ? strdup(text) : NULL;
-    aorta_error_free(err);
-    return status;
+    return tu_validate(rp_collector(), options, message);
 }
 
 aorta_metrics_t *rp_parse(const char *dir)

@@ -16,8 +16,8 @@ void rp_teardown(void);
 const struct aorta_collector *rp_collector(void);
 const aorta_plugin_t *rp_plugin(void);
 
-/* An option map from "key", "value", ..., NULL. */
-aorta_options_t *rp_options(const char *first_key, ...);
+/* An option map from "key", "value", ..., NULL (testutil's). */
+#define rp_options tu_options
 /* validate() on options; returns its status and, on failure, the message
  * (free it) in *message. */
 int rp_validate(aorta_options_t *options, char **message);

@@ -1,36 +1,35 @@
 /* utf8.c - UTF-8 validation with the rules of Python's strict decoder (no
- * overlong forms, no surrogates, nothing beyond U+10FFFF).  Upstream opens
- * the CSVs as UTF-8, so an invalid byte ends the file there.  ASCII, by far
- * the common case, is checked sixteen bytes at a time. */
+ * overlong forms, no surrogates, nothing beyond U+10FFFF).  Collectors read
+ * artifacts that upstream opens as UTF-8, some of them hundreds of MB, so
+ * ASCII, by far the common case, is checked sixteen bytes at a time. */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
-#include "rocprof.h"
+#include "aorta/collector.h"
 
 #define HIGH_BITS 0x8080808080808080ULL
 
-size_t rocprof_utf8_check(const unsigned char *data, size_t len, rocprof_utf8_status_t *status,
-                          int *ascii)
+size_t aorta_utf8_valid_prefix(const void *data, size_t len, int *truncated, int *ascii)
 {
+    const unsigned char *bytes = data;
     size_t i = 0;
-    *ascii = 1;
-    *status = ROCPROF_UTF8_OK;
+    int cut = 0, only_ascii = 1;
     while (i < len) {
         while (i + 16 <= len) {
             uint64_t a, b;
-            memcpy(&a, data + i, 8);
-            memcpy(&b, data + i + 8, 8);
+            memcpy(&a, bytes + i, 8);
+            memcpy(&b, bytes + i + 8, 8);
             if ((a | b) & HIGH_BITS)
                 break;
             i += 16;
         }
-        while (i < len && data[i] < 0x80)
+        while (i < len && bytes[i] < 0x80)
             i++;
         if (i >= len)
             break;
-        *ascii = 0;
-        unsigned char lead = data[i];
+        unsigned char lead = bytes[i];
         size_t need;
         unsigned char low = 0x80, high = 0xbf; /* allowed range of the second byte */
         if (lead >= 0xc2 && lead <= 0xdf) {
@@ -48,21 +47,24 @@ size_t rocprof_utf8_check(const unsigned char *data, size_t len, rocprof_utf8_st
             else if (lead == 0xf4)
                 high = 0x8f; /* beyond U+10FFFF */
         } else {
-            *status = ROCPROF_UTF8_INVALID;
-            return i;
+            break;
         }
-        for (size_t k = 1; k < need; k++) {
-            if (i + k >= len) {
-                *status = ROCPROF_UTF8_INCOMPLETE;
-                return i;
-            }
-            unsigned char c = data[i + k];
-            if (k == 1 ? c < low || c > high : c < 0x80 || c > 0xbf) {
-                *status = ROCPROF_UTF8_INVALID;
-                return i;
-            }
+        size_t k = 1;
+        for (; k < need && i + k < len; k++) {
+            unsigned char c = bytes[i + k];
+            if (k == 1 ? c < low || c > high : c < 0x80 || c > 0xbf)
+                break;
         }
+        if (k < need) {
+            cut = i + k == len; /* every byte there was right, but too few */
+            break;
+        }
+        only_ascii = 0;
         i += need;
     }
+    if (truncated)
+        *truncated = cut;
+    if (ascii)
+        *ascii = only_ascii;
     return i;
 }

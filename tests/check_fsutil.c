@@ -1,0 +1,163 @@
+/* The core's whole-file helpers: the atomic write every JSON file and
+ * perf.md go through, and the no-follow read of a bounded regular file. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "testutil.h"
+
+static char *dir;
+
+static void setup(void)
+{
+    dir = tu_tmpdir();
+}
+
+static void teardown(void)
+{
+    tu_rmtree(dir);
+    free(dir);
+}
+
+/* Names in dir other than "." and "..", counted. */
+static size_t entries(void)
+{
+    char *out = NULL;
+    char *argv[] = {"ls", "-A", dir, NULL};
+    ck_assert_int_eq(tu_run(argv, NULL, &out, NULL), 0);
+    size_t count = 0;
+    for (const char *c = out; *c; c++)
+        count += *c == '\n';
+    free(out);
+    return count;
+}
+
+START_TEST(atomic_write_replaces_the_file_whole)
+{
+    char *path = tu_join(dir, "matrix.json");
+    ck_assert_int_eq(aorta_write_file_atomic(path, "a\0b", 3), 0);
+    size_t len = 0;
+    char *back = aorta_read_file_at(AT_FDCWD, path, 16, &len);
+    ck_assert_uint_eq(len, 3);
+    ck_assert_int_eq(memcmp(back, "a\0b", 4), 0); /* NUL-terminated too */
+    free(back);
+    ck_assert_int_eq(aorta_write_file_atomic(path, "new", 3), 0);
+    char *text = tu_read(path);
+    ck_assert_str_eq(text, "new");
+    free(text);
+    ck_assert_uint_eq(entries(), 1); /* no temporary left */
+    free(path);
+}
+END_TEST
+
+START_TEST(atomic_write_never_writes_through_a_symlink)
+{
+    char *victim = tu_join(dir, "victim");
+    tu_write(victim, "untouched");
+    /* A link at the destination is replaced, not followed. */
+    char *path = tu_join(dir, "perf.md");
+    ck_assert_int_eq(symlink(victim, path), 0);
+    ck_assert_int_eq(aorta_write_file_atomic(path, "report", 6), 0);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    /* A link planted at the temporary name refuses the write. */
+    char *other = tu_join(dir, "host_env.json");
+    char *temporary = malloc(strlen(other) + 32);
+    sprintf(temporary, "%s.tmp.%ld", other, (long)getpid());
+    ck_assert_int_eq(symlink(victim, temporary), 0);
+    errno = 0;
+    ck_assert_int_eq(aorta_write_file_atomic(other, "x", 1), -1);
+    ck_assert_int_eq(errno, ELOOP);
+    ck_assert(!tu_exists(other));
+    char *text = tu_read(victim);
+    ck_assert_str_eq(text, "untouched");
+    free(text);
+    free(temporary);
+    free(other);
+    free(path);
+    free(victim);
+}
+END_TEST
+
+START_TEST(atomic_write_fails_cleanly)
+{
+    char *path = tu_join(dir, "missing/result.json");
+    errno = 0;
+    ck_assert_int_eq(aorta_write_file_atomic(path, "x", 1), -1);
+    ck_assert_int_eq(errno, ENOENT);
+    ck_assert_uint_eq(entries(), 0);
+    free(path);
+}
+END_TEST
+
+static void expect_refused(int dir_fd, const char *name, size_t max_bytes, int expected_errno)
+{
+    size_t len = 12345;
+    errno = 0;
+    ck_assert_ptr_null(aorta_read_file_at(dir_fd, name, max_bytes, &len));
+    ck_assert_msg(errno == expected_errno, "%s: errno %d, expected %d", name, errno,
+                  expected_errno);
+}
+
+START_TEST(bounded_read_takes_only_a_regular_file)
+{
+    char *path = tu_join(dir, "artifacts.json");
+    tu_write(path, "{\"artifacts\": []}");
+    char *empty = tu_join(dir, "empty");
+    tu_write(empty, "");
+    char *link = tu_join(dir, "link.json");
+    ck_assert_int_eq(symlink(path, link), 0);
+    char *sub = tu_join(dir, "sub");
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    char *fifo = tu_join(dir, "fifo");
+    ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ck_assert_int_ge(dir_fd, 0);
+    size_t len = 0;
+    char *text = aorta_read_file_at(dir_fd, "artifacts.json", 17, &len);
+    ck_assert_uint_eq(len, 17);
+    ck_assert_str_eq(text, "{\"artifacts\": []}");
+    free(text);
+    text = aorta_read_file_at(dir_fd, "empty", 0, &len);
+    ck_assert_uint_eq(len, 0);
+    ck_assert_str_eq(text, "");
+    free(text);
+    expect_refused(dir_fd, "artifacts.json", 16, EFBIG);
+    expect_refused(dir_fd, "link.json", 1 << 20, ELOOP);
+    expect_refused(dir_fd, "sub", 1 << 20, EINVAL);
+    expect_refused(dir_fd, "fifo", 1 << 20, EINVAL); /* and does not hang */
+    expect_refused(dir_fd, "missing", 1 << 20, ENOENT);
+    expect_refused(AT_FDCWD, link, 1 << 20, ELOOP);
+    close(dir_fd);
+    free(fifo);
+    free(sub);
+    free(link);
+    free(empty);
+    free(path);
+}
+END_TEST
+
+static Suite *fsutil_suite(void)
+{
+    Suite *suite = suite_create("fsutil");
+    TCase *tc = tcase_create("files");
+    tcase_set_timeout(tc, 30);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, atomic_write_replaces_the_file_whole);
+    tcase_add_test(tc, atomic_write_never_writes_through_a_symlink);
+    tcase_add_test(tc, atomic_write_fails_cleanly);
+    tcase_add_test(tc, bounded_read_takes_only_a_regular_file);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(fsutil_suite)
