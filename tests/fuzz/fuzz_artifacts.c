@@ -1,0 +1,71 @@
+/* fuzz_artifacts.c - retention with a payload's artifacts.json manifest.
+ *
+ * The input is the manifest of a small trial tree (logs, a summary, heavy
+ * files, a nested directory, a symlink to a file outside the tree).  It is
+ * pruned at the level the input's length picks.  Whatever the manifest
+ * says, result.json stays, the symlink stays, the file outside the tree
+ * stays, and every path reported deleted is gone. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fuzz_util.h"
+#include "retention.h"
+
+static const char *const FILES[] = {
+    "trial/result.json",   "trial/stdout.log",          "trial/stderr.log",
+    "trial/probe.env",     "trial/report.summary.json", "trial/heavy.bin",
+    "trial/sub/a.bin",     "trial/sub/deeper/b.log",    "trial/sub/result.json",
+    "outside/keep.txt",
+};
+
+static int exists(const char *rel)
+{
+    char *path = fz_path(rel);
+    struct stat st;
+    int found = lstat(path, &st) == 0;
+    free(path);
+    return found;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fz_remove("");
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++)
+        fz_write(FILES[i], "x", 1);
+    fz_write("trial/artifacts.json", data, size);
+    char *link = fz_path("trial/sub/outside");
+    if (symlink("../../outside/keep.txt", link) != 0)
+        fz_fail("symlink %s", link);
+    free(link);
+    char *trial = fz_path("trial");
+    int fd = open(trial, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        fz_fail("open %s", trial);
+    aorta_retain_level_t level = (aorta_retain_level_t)(size % 3); /* none, log, summary */
+    aorta_retention_t out;
+    int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    dup2(null, 2); /* the warnings about the symlink and a malformed manifest */
+    aorta_retention_apply(fd, -1, "", NULL, 0, level, "trial", &out);
+    dup2(saved, 2);
+    close(saved);
+    close(null);
+    close(fd);
+    if (!exists("trial/result.json") || !exists("trial/sub/outside")
+        || !exists("outside/keep.txt"))
+        fz_fail("retention deleted what it must keep");
+    for (size_t i = 0; i < out.count; i++) {
+        char rel[4096];
+        snprintf(rel, sizeof rel, "trial/%s", out.deleted[i]);
+        if (exists(rel))
+            fz_fail("%s is reported deleted and is there", out.deleted[i]);
+    }
+    aorta_retention_clear(&out);
+    free(trial);
+    return 0;
+}
