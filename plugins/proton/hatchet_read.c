@@ -24,7 +24,7 @@ static int only_space(const unsigned char *s, size_t len)
 struct json_object *proton_hatchet_read(int fd)
 {
     struct json_tokener *tok = json_tokener_new_ex(PROTON_JSON_DEPTH);
-    unsigned char *chunk = malloc(READ_CHUNK);
+    unsigned char *chunk = malloc(READ_CHUNK + 2); /* + a held byte, + a final NUL */
     if (!tok || !chunk) {
         if (tok)
             json_tokener_free(tok);
@@ -39,24 +39,33 @@ struct json_object *proton_hatchet_read(int fd)
     proton_utf8_stream_t utf8 = {0};
     struct json_object *root = NULL;
     int done = 0, ok = 1;
+    /* json-c forgets between two calls that a number has begun, and takes a
+     * '-' that opens the next chunk as its sign ("1" then "-2]" reads as
+     * [1]).  A digit or '.' that ends a chunk is therefore held back and
+     * opens the next one instead. */
+    size_t held = 0;
     for (;;) {
-        ssize_t n = read(fd, chunk, READ_CHUNK);
+        ssize_t n = read(fd, chunk + held, READ_CHUNK);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             ok = n == 0;
             break;
         }
-        if (proton_utf8_feed(&utf8, chunk, (size_t)n) != 0) {
+        if (proton_utf8_feed(&utf8, chunk + held, (size_t)n) != 0) {
             ok = 0;
             break;
         }
-        size_t rest = 0;
+        size_t len = held + (size_t)n, rest = 0;
         if (!done) {
-            root = json_tokener_parse_ex(tok, (const char *)chunk, (int)n);
+            unsigned char last = chunk[len - 1];
+            held = (last >= '0' && last <= '9') || last == '.';
+            root = json_tokener_parse_ex(tok, (const char *)chunk, (int)(len - held));
             enum json_tokener_error error = json_tokener_get_error(tok);
-            if (error == json_tokener_continue)
+            if (error == json_tokener_continue) {
+                chunk[0] = last;
                 continue;
+            }
             if (error != json_tokener_success || !root) {
                 ok = 0; /* a syntax error, too deep, or a top-level null */
                 break;
@@ -64,14 +73,16 @@ struct json_object *proton_hatchet_read(int fd)
             done = 1;
             rest = json_tokener_get_parse_end(tok);
         }
-        if (!only_space(chunk + rest, (size_t)n - rest)) {
+        held = 0;
+        if (!only_space(chunk + rest, len - rest)) {
             ok = 0; /* Python's "Extra data" */
             break;
         }
     }
     if (ok && !done) {
         /* End of input: a NUL completes a top-level number or NaN. */
-        root = json_tokener_parse_ex(tok, "", 1);
+        chunk[held] = '\0';
+        root = json_tokener_parse_ex(tok, (const char *)chunk, (int)held + 1);
         ok = root != NULL;
     }
     json_tokener_free(tok);
