@@ -84,7 +84,7 @@ const char *aorta_matrix_baseline(const aorta_plan_t *plan)
 
 double aorta_round3(double value)
 {
-    char text[64];
+    char text[400]; /* "%.3f" of the largest double: 309 digits and ".000" */
     snprintf(text, sizeof text, "%.3f", value);
     return strtod(text, NULL);
 }
