@@ -124,7 +124,9 @@ for target in $targets; do
     "$out/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=512 \
         -print_final_stats=1 -artifact_prefix="$work/" $dict_flag ${FUZZ_FLAGS:-} \
         "$work/corpus" $seeds >"$work/log" 2>&1 || true
-    grep -E '^(#[0-9]+.*DONE|stat::)' "$work/log" | sed "s/^/  $target: /" || true
+    # The last status line (plain or -fork mode) and the final statistics.
+    { grep -E '^#[0-9]+' "$work/log" | tail -1; grep -E '^stat::' "$work/log"; } |
+        sed "s/^/  $target: /" || true
     for finding in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
         [ -e "$finding" ] || continue
         echo "  $target: FOUND $finding (log: $work/log)"
