@@ -5,8 +5,8 @@
  * A harness stops the process when a check fails; a whole replay that
  * takes more than a minute counts as a hang.
  *
- * Usage: replay_<target> [FILE|DIR]...  (default: the target's corpus,
- * found through $AORTA_TEST_SRCDIR). */
+ * Usage: replay_<target> [FILE|DIR]...  (default: the target's corpus and
+ * the fixtures it is seeded with, FUZZ_FIXTURES, below $AORTA_TEST_SRCDIR). */
 #include "config.h"
 
 #include <dirent.h>
@@ -95,11 +95,18 @@ int main(int argc, char **argv)
             replay_path(argv[i]);
     } else {
         const char *srcdir = getenv("AORTA_TEST_SRCDIR");
-        size_t len = strlen(srcdir ? srcdir : ".") + sizeof "/tests/fuzz/corpus/" FUZZ_TARGET;
-        char *corpus = malloc(len);
-        snprintf(corpus, len, "%s/tests/fuzz/corpus/" FUZZ_TARGET, srcdir ? srcdir : ".");
-        replay_path(corpus);
-        free(corpus);
+        static const char *const dirs[] = {"tests/fuzz/corpus/" FUZZ_TARGET,
+#ifdef FUZZ_FIXTURES
+                                           FUZZ_FIXTURES,
+#endif
+        };
+        for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+            size_t len = strlen(srcdir ? srcdir : ".") + strlen(dirs[i]) + 2;
+            char *dir = malloc(len);
+            snprintf(dir, len, "%s/%s", srcdir ? srcdir : ".", dirs[i]);
+            replay_path(dir);
+            free(dir);
+        }
     }
     if (replayed == 0)
         fz_fail("no input replayed");
