@@ -9,7 +9,8 @@
 # build tree (for config.h; default: the current directory, else ./build);
 # TARGETs default to all of them.  Work goes to BUILDDIR/tests/fuzz/: the
 # binaries, each target's growing corpus (work/TARGET/corpus) and what it
-# found (work/TARGET/crash-*, timeout-*, oom-*, leak-*).  Each run is
+# found (work/TARGET/crash-*, timeout-*, oom-*, leak-*; earlier runs'
+# findings move to work/TARGET/earlier/).  Each run is
 # seeded with tests/fuzz/corpus/TARGET and the fixtures the target reads.
 # A finding is minimised and then belongs, fixed, in
 # tests/fuzz/corpus/TARGET/, which `make check` replays.  Exit status: 0
@@ -111,17 +112,27 @@ for target in $targets; do
     work=$out/work/$target
     mkdir -p "$work/corpus"
     seeds=$srcdir/tests/fuzz/corpus/$target
+    # Inputs stay small (the large regression inputs are cut to this), but
+    # the deep .hatchet seeds need their 10,000 levels.
+    max_len=16384
     case $target in
     rocprof_csv) seeds="$seeds $srcdir/tests/rocprof/fixtures" ;;
-    proton_hatchet) seeds="$seeds $srcdir/tests/proton/fixtures" ;;
+    proton_hatchet) seeds="$seeds $srcdir/tests/proton/fixtures" max_len=80000 ;;
     recipe | sidecar) seeds="$seeds $srcdir/tests/recipes/fixtures" ;;
     esac
     dict=$srcdir/tests/fuzz/dict/$target.dict
     dict_flag=
     [ -f "$dict" ] && dict_flag=-dict=$dict
     echo "fuzzing $target for ${seconds}s"
+    # What earlier runs found stays in earlier/, out of this run's report.
+    for finding in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
+        [ -e "$finding" ] || continue
+        mkdir -p "$work/earlier"
+        mv "$finding" "$work/earlier/"
+    done
     # shellcheck disable=SC2086
-    "$out/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=512 \
+    "$out/fuzz_$target" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
+        -rss_limit_mb=512 \
         -print_final_stats=1 -artifact_prefix="$work/" $dict_flag ${FUZZ_FLAGS:-} \
         "$work/corpus" $seeds >"$work/log" 2>&1 || true
     # The last status line (plain or -fork mode) and the final statistics.
