@@ -44,6 +44,7 @@ struct aorta_metrics {
     aorta_metric_t *items;
     size_t count;
     size_t capacity;
+    aorta_keyindex_t index; /* key -> position in items: a reply may be large */
 };
 
 struct aorta_error {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "handles.h"
+#include "keyindex.h"
 #include "trial.h"
 #include "trial_json.h"
 #include "xalloc.h"
@@ -83,29 +84,32 @@ const char *aorta_matrix_baseline(const aorta_plan_t *plan)
 
 double aorta_round3(double value)
 {
-    char text[64];
+    char text[400]; /* "%.3f" of the largest double: 309 digits and ".000" */
     snprintf(text, sizeof text, "%.3f", value);
     return strtod(text, NULL);
 }
 
-/* A histogram of strings in first-seen order. */
+/* A histogram of strings in first-seen order.  Keys are indexed: a resumed
+ * trial JSON can list any number of detectors. */
 typedef struct tally {
     char **keys;
     size_t *counts;
     size_t count, capacity, count_capacity;
+    aorta_keyindex_t index;
 } tally_t;
 
 static void tally_add(tally_t *tally, const char *key)
 {
-    for (size_t i = 0; i < tally->count; i++)
-        if (!strcmp(tally->keys[i], key)) {
-            tally->counts[i]++;
-            return;
-        }
+    size_t found = aorta_keyindex_find(&tally->index, key);
+    if (found != AORTA_KEYINDEX_NONE) {
+        tally->counts[found]++;
+        return;
+    }
     aorta_xgrow((void **)&tally->keys, &tally->capacity, tally->count + 1, sizeof *tally->keys);
     aorta_xgrow((void **)&tally->counts, &tally->count_capacity, tally->count + 1,
                 sizeof *tally->counts);
     tally->keys[tally->count] = aorta_xstrdup(key);
+    aorta_keyindex_add(&tally->index, tally->keys[tally->count], tally->count);
     tally->counts[tally->count++] = 1;
 }
 
@@ -133,6 +137,7 @@ static void tally_clear(tally_t *tally)
         free(tally->keys[i]);
     free(tally->keys);
     free(tally->counts);
+    aorta_keyindex_clear(&tally->index);
     memset(tally, 0, sizeof *tally);
 }
 
@@ -160,7 +165,8 @@ static aorta_json_t *hints_array(const tally_t *hints)
     return array;
 }
 
-/* metrics_summary accumulators, in first-seen order. */
+/* metrics_summary accumulators, in first-seen order; keys are indexed, as
+ * for a tally. */
 typedef struct summary_item {
     char *key;
     double sum, min, max;
@@ -170,6 +176,7 @@ typedef struct summary_item {
 typedef struct summary {
     summary_item_t *items;
     size_t count, capacity;
+    aorta_keyindex_t index;
 } summary_t;
 
 static int summary_add(const char *key, aorta_json_t *value, void *user)
@@ -182,15 +189,14 @@ static int summary_add(const char *key, aorta_json_t *value, void *user)
                                            : aorta_json_get_double(value);
     if (!isfinite(number))
         return 0;
-    summary_item_t *item = NULL;
-    for (size_t i = 0; i < summary->count && !item; i++)
-        if (!strcmp(summary->items[i].key, key))
-            item = &summary->items[i];
+    size_t found = aorta_keyindex_find(&summary->index, key);
+    summary_item_t *item = found != AORTA_KEYINDEX_NONE ? &summary->items[found] : NULL;
     if (!item) {
         aorta_xgrow((void **)&summary->items, &summary->capacity, summary->count + 1,
                     sizeof *summary->items);
         item = &summary->items[summary->count++];
         *item = (summary_item_t){aorta_xstrdup(key), 0.0, number, number, 0};
+        aorta_keyindex_add(&summary->index, item->key, summary->count - 1);
     }
     item->sum += number;
     item->min = number < item->min ? number : item->min;
@@ -216,6 +222,7 @@ static aorta_json_t *metrics_summary(const aorta_cell_result_t *result)
         aorta_json_set(obj, item->key, stats);
         free(item->key);
     }
+    aorta_keyindex_clear(&summary.index);
     free(summary.items);
     return obj;
 }

@@ -35,6 +35,7 @@ void aorta_metrics_free(aorta_metrics_t *metrics)
         free(metrics->items[i].key);
     }
     free(metrics->items);
+    aorta_keyindex_clear(&metrics->index);
     free(metrics->prefix);
     free(metrics);
 }
@@ -51,10 +52,8 @@ const aorta_metric_t *aorta_metrics_at(const aorta_metrics_t *metrics, size_t in
 
 const aorta_metric_t *aorta_metrics_find(const aorta_metrics_t *metrics, const char *key)
 {
-    for (size_t i = 0; i < metrics->count; i++)
-        if (strcmp(metrics->items[i].key, key) == 0)
-            return &metrics->items[i];
-    return NULL;
+    size_t position = aorta_keyindex_find(&metrics->index, key);
+    return position == AORTA_KEYINDEX_NONE ? NULL : &metrics->items[position];
 }
 
 /* The slot for key (emptied, keeping its position), or NULL when the key is
@@ -75,6 +74,7 @@ static aorta_metric_t *metric_slot(aorta_metrics_t *metrics, const char *key)
     metric = &metrics->items[metrics->count++];
     memset(metric, 0, sizeof *metric);
     metric->key = aorta_xstrdup(key);
+    aorta_keyindex_add(&metrics->index, metric->key, metrics->count - 1);
     return metric;
 }
 

@@ -12,6 +12,7 @@
 
 #include "handles.h"
 #include "json.h"
+#include "keyindex.h"
 #include "repr.h"
 #include "xalloc.h"
 
@@ -28,6 +29,7 @@ struct aorta_mitigations {
     mitigation_t *items;
     size_t count;
     size_t capacity;
+    aorta_keyindex_t index;  /* name -> position in items: a sidecar may define many */
     aorta_env_t *none;
 };
 
@@ -48,16 +50,15 @@ void aorta_mitigations_free(aorta_mitigations_t *table)
         free(table->items[i].source);
     }
     free(table->items);
+    aorta_keyindex_clear(&table->index);
     aorta_env_free(table->none);
     free(table);
 }
 
 static const mitigation_t *find(const aorta_mitigations_t *table, const char *name)
 {
-    for (size_t i = 0; i < table->count; i++)
-        if (strcmp(table->items[i].name, name) == 0)
-            return &table->items[i];
-    return NULL;
+    size_t position = aorta_keyindex_find(&table->index, name);
+    return position == AORTA_KEYINDEX_NONE ? NULL : &table->items[position];
 }
 
 const aorta_env_t *aorta_mitigations_find(const aorta_mitigations_t *table, const char *name)
@@ -117,6 +118,7 @@ int aorta_mitigations_define(aorta_mitigations_t *table, const char *name, aorta
     item->name = aorta_xstrdup(name);
     item->vars = vars;
     item->source = aorta_xstrdup(source);
+    aorta_keyindex_add(&table->index, item->name, table->count - 1);
     return 0;
 }
 

@@ -46,7 +46,7 @@ static char *hint_of(const aorta_json_t *detail)
     if (!strcmp(type, "subprocess_interrupted"))
         return aorta_xstrdup("interrupted");
     if (!strcmp(type, "subprocess_nonzero_exit"))
-        return code < 0 ? aorta_xasprintf("killed by signal %lld", -code)
+        return code < 0 ? aorta_xasprintf("killed by signal %llu", 0ull - (unsigned long long)code)
                         : aorta_xasprintf("exit code %lld", code);
     if (!strcmp(type, "detector_failure")) {
         const char *id = aorta_json_get_string(

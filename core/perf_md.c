@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keyindex.h"
 #include "matrix.h"
 #include "xalloc.h"
 
@@ -137,20 +138,23 @@ static int compare_names(const void *left, const void *right)
     return strcmp(*(char *const *)left, *(char *const *)right);
 }
 
+/* Distinct names, indexed: resumed cells can bring any number. */
 typedef struct names {
     char **items;
     size_t count, capacity;
+    aorta_keyindex_t index;
 } names_t;
 
 static int collect_name(const char *key, aorta_json_t *value, void *user)
 {
     (void)value;
     names_t *names = user;
-    for (size_t i = 0; i < names->count; i++)
-        if (!strcmp(names->items[i], key))
-            return 0;
+    if (aorta_keyindex_find(&names->index, key) != AORTA_KEYINDEX_NONE)
+        return 0;
     aorta_xgrow((void **)&names->items, &names->capacity, names->count + 1, sizeof *names->items);
-    names->items[names->count++] = aorta_xstrdup(key);
+    names->items[names->count] = aorta_xstrdup(key);
+    aorta_keyindex_add(&names->index, names->items[names->count], names->count);
+    names->count++;
     return 0;
 }
 
@@ -162,6 +166,7 @@ static int metrics_table(FILE *out, const aorta_json_t *cells, const char *basel
     for (size_t i = 0; i < aorta_json_length(cells); i++)
         aorta_json_foreach(aorta_json_get(aorta_json_at(cells, i), "metrics_summary"),
                            collect_name, &names);
+    aorta_keyindex_clear(&names.index); /* the sort moves the names */
     if (names.count == 0)
         return 0;
     qsort(names.items, names.count, sizeof *names.items, compare_names);

@@ -467,6 +467,12 @@ static int read_cells(reader_t *r, const aorta_yaml_node_t *root)
         && check_defined(r, "recipe.mitigation_axis", axes.ms, axes.mnodes, axes.mcount) == 0
         && check_defined(r, "recipe.diagnostic_axis", axes.ds, axes.dnodes, axes.dcount) == 0) {
         status = 0;
+        if (axes.mcount * axes.dcount > AORTA_RECIPE_MAX_CELLS)
+            status = fail(r, aorta_yaml_get(root, "diagnostic_axis"),
+                          "recipe.diagnostic_axis: %zu mitigation x %zu diagnostic values make "
+                          "%zu cells; a recipe makes at most %d",
+                          axes.mcount, axes.dcount, axes.mcount * axes.dcount,
+                          AORTA_RECIPE_MAX_CELLS);
         for (size_t m = 0; m < axes.mcount && status == 0; m++)
             for (size_t d = 0; d < axes.dcount && status == 0; d++)
                 status = add_cell(r, &axes, m, d);

@@ -12,6 +12,11 @@
 #include "mitigations.h"
 #include "plan.h"
 
+/* The most cells (mitigation_axis x diagnostic_axis) a recipe may make: a
+ * few hundred axis values would otherwise make a sweep, and its plan, of
+ * millions of cells. */
+#define AORTA_RECIPE_MAX_CELLS 10000
+
 /* One collector the recipe's `collect:` names. */
 typedef struct aorta_recipe_collector {
     char *name;

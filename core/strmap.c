@@ -1,6 +1,8 @@
 /* strmap.c - a small ordered string -> string map (options, environments).
- * Maps here hold a handful to a few hundred entries, so a linear search over
- * an insertion-ordered array is both the simplest and fast enough. */
+ * Entries keep insertion order in an array; keys are looked up through an
+ * index, since input can make a map large (a sidecar's variables, a
+ * payload's artifacts.json) and a linear search would make filling it
+ * quadratic. */
 #include "config.h"
 
 #include "strmap.h"
@@ -22,15 +24,21 @@ void aorta_strmap_clear(aorta_strmap_t *map)
         free(map->entries[i].value);
     }
     free(map->entries);
+    aorta_keyindex_clear(&map->index);
     aorta_strmap_init(map);
+}
+
+/* Index every entry again, after entries moved. */
+static void reindex(aorta_strmap_t *map)
+{
+    aorta_keyindex_clear(&map->index);
+    for (size_t i = 0; i < map->count; i++)
+        aorta_keyindex_add(&map->index, map->entries[i].key, i);
 }
 
 size_t aorta_strmap_find(const aorta_strmap_t *map, const char *key)
 {
-    for (size_t i = 0; i < map->count; i++)
-        if (strcmp(map->entries[i].key, key) == 0)
-            return i;
-    return (size_t)-1;
+    return aorta_keyindex_find(&map->index, key);
 }
 
 const char *aorta_strmap_get(const aorta_strmap_t *map, const char *key)
@@ -51,6 +59,7 @@ void aorta_strmap_set(aorta_strmap_t *map, const char *key, const char *value)
     aorta_xgrow((void **)&map->entries, &map->capacity, map->count + 1, sizeof *map->entries);
     map->entries[map->count].key = aorta_xstrdup(key);
     map->entries[map->count].value = copy;
+    aorta_keyindex_add(&map->index, map->entries[map->count].key, map->count);
     map->count++;
 }
 
@@ -64,6 +73,7 @@ void aorta_strmap_unset(aorta_strmap_t *map, const char *key)
     memmove(&map->entries[index], &map->entries[index + 1],
             (map->count - index - 1) * sizeof *map->entries);
     map->count--;
+    reindex(map);
 }
 
 void aorta_strmap_copy(aorta_strmap_t *dst, const aorta_strmap_t *src)
@@ -81,6 +91,8 @@ static int compare_entries(const void *left, const void *right)
 
 void aorta_strmap_sort(aorta_strmap_t *map)
 {
-    if (map->count > 1)
+    if (map->count > 1) {
         qsort(map->entries, map->count, sizeof *map->entries, compare_entries);
+        reindex(map);
+    }
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "aorta/collector.h"
+#include "keyindex.h"
 
 typedef struct aorta_strmap_entry {
     char *key;
@@ -15,6 +16,7 @@ typedef struct aorta_strmap {
     aorta_strmap_entry_t *entries;
     size_t count;
     size_t capacity;
+    aorta_keyindex_t index;   /* key -> position in entries */
 } aorta_strmap_t;
 
 AORTA_EXPORT void aorta_strmap_init(aorta_strmap_t *map);

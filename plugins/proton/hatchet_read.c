@@ -24,7 +24,9 @@ static int only_space(const unsigned char *s, size_t len)
 struct json_object *proton_hatchet_read(int fd)
 {
     struct json_tokener *tok = json_tokener_new_ex(PROTON_JSON_DEPTH);
-    unsigned char *chunk = malloc(READ_CHUNK);
+    /* Room for the bytes held back from the last read (at most three of a
+     * cut character, or one digit) and a closing NUL. */
+    unsigned char *chunk = malloc(READ_CHUNK + 8);
     if (!tok || !chunk) {
         if (tok)
             json_tokener_free(tok);
@@ -38,50 +40,68 @@ struct json_object *proton_hatchet_read(int fd)
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
     struct json_object *root = NULL;
     int done = 0, ok = 1;
-    /* The chunk starts with the carry bytes of a character the last read
-     * cut; the new bytes follow them. */
-    size_t carry = 0;
+    /* Bytes at the end of a read that are not fed to json-c yet, but open
+     * the next chunk: a character the read cut (so it is checked whole), or
+     * a digit or '.', because json-c forgets between two calls that a number
+     * has begun and takes a '-' opening the next chunk as a new sign ("1"
+     * then "-2]" would read as [1]). */
+    size_t held = 0;
     for (;;) {
-        ssize_t n = read(fd, chunk + carry, READ_CHUNK - carry);
+        ssize_t n = read(fd, chunk + held, READ_CHUNK);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             ok = n == 0;
             break;
         }
-        size_t have = carry + (size_t)n;
+        size_t have = held + (size_t)n;
         int truncated;
         size_t valid = aorta_utf8_valid_prefix(chunk, have, &truncated, NULL);
         if (valid < have && !truncated) {
             ok = 0;
             break;
         }
-        const unsigned char *fresh = chunk + carry;
-        size_t rest = 0; /* where the bytes after the value start */
-        if (!done) {
-            root = json_tokener_parse_ex(tok, (const char *)fresh, (int)n);
-            enum json_tokener_error error = json_tokener_get_error(tok);
-            if (error == json_tokener_continue) {
-                rest = (size_t)n; /* the value goes on */
-            } else if (error != json_tokener_success || !root) {
-                ok = 0; /* a syntax error, too deep, or a top-level null */
+        if (done) {
+            held = 0;
+            if (!only_space(chunk, have)) {
+                ok = 0; /* Python's "Extra data" */
                 break;
-            } else {
-                done = 1;
-                rest = json_tokener_get_parse_end(tok);
             }
+            continue;
         }
-        if (!only_space(fresh + rest, (size_t)n - rest)) {
-            ok = 0; /* Python's "Extra data" */
+        if (valid < have) {
+            held = have - valid; /* a character the read cut */
+        } else {
+            unsigned char last = chunk[have - 1];
+            held = (last >= '0' && last <= '9') || last == '.';
+        }
+        size_t fed = have - held;
+        root = json_tokener_parse_ex(tok, (const char *)chunk, (int)fed);
+        enum json_tokener_error error = json_tokener_get_error(tok);
+        if (error == json_tokener_success && root) {
+            done = 1;
+            size_t rest = json_tokener_get_parse_end(tok);
+            if (!only_space(chunk + rest, have - rest)) {
+                ok = 0; /* Python's "Extra data" */
+                break;
+            }
+            held = 0;
+        } else if (error != json_tokener_continue) {
+            ok = 0; /* a syntax error, too deep, or a top-level null */
             break;
         }
-        carry = have - valid;
-        memmove(chunk, chunk + valid, carry);
+        memmove(chunk, chunk + fed, held);
     }
     if (ok && !done) {
-        /* End of input: a NUL completes a top-level number or NaN. */
-        root = json_tokener_parse_ex(tok, "", 1);
-        ok = root != NULL;
+        /* End of input: what was held back must be whole characters, and a
+         * NUL completes a top-level number or NaN. */
+        int truncated;
+        ok = aorta_utf8_valid_prefix(chunk, held, &truncated, NULL) == held;
+        if (ok) {
+            chunk[held] = '\0';
+            root = json_tokener_parse_ex(tok, (const char *)chunk, (int)held + 1);
+            ok = root != NULL;
+        }
     }
     json_tokener_free(tok);
     free(chunk);

@@ -104,6 +104,9 @@ START_TEST(thousands_separators_follow_python_format)
     ck_assert(aorta_round3(1400.92566) == 1400.926);
     ck_assert(aorta_round3(0.0005) == 0.001 || aorta_round3(0.0005) == 0.0); /* binary value */
     ck_assert(aorta_round3(2.0) == 2.0);
+    /* A resumed trial JSON can hold any wall clock. */
+    ck_assert(aorta_round3(1e300) == 1e300);
+    ck_assert(aorta_round3(-1.7976931348623157e308) == -1.7976931348623157e308);
 }
 END_TEST
 

@@ -673,6 +673,56 @@ START_TEST(null_values_mean_absent)
 }
 END_TEST
 
+/* "[m0, m1, ..., m<n-1>]"; free it. */
+static char *names_list(size_t n)
+{
+    char *list = aorta_xstrdup("[m0");
+    for (size_t i = 1; i < n; i++) {
+        char *next = aorta_xasprintf("%s, m%zu", list, i);
+        free(list);
+        list = next;
+    }
+    char *out = aorta_xasprintf("%s]", list);
+    free(list);
+    return out;
+}
+
+/* A recipe of m x (m + extra) cells over the mitigations m0, m1, ... */
+static char *axes_recipe(size_t m, size_t extra)
+{
+    char *text = aorta_xstrdup("schema_version: 1\nmode: probe\ntrials: 1\nmitigations:\n");
+    for (size_t i = 0; i < m + extra; i++) {
+        char *next = aorta_xasprintf("%s  m%zu: {}\n", text, i);
+        free(text);
+        text = next;
+    }
+    char *ms = names_list(m), *ds = names_list(m + extra);
+    char *out = aorta_xasprintf("%smitigation_axis: %s\ndiagnostic_axis: %s\n", text, ms, ds);
+    free(ms);
+    free(ds);
+    free(text);
+    return out;
+}
+
+START_TEST(at_most_ten_thousand_cells)
+{
+    char *text = axes_recipe(100, 0);
+    ru_load_t load = ru_load_text(dir, "square.yaml", text, NULL);
+    ck_assert_ptr_null(load.error);
+    ck_assert_uint_eq(load.recipe->cell_count, AORTA_RECIPE_MAX_CELLS);
+    ru_load_free(&load);
+    free(text);
+    text = axes_recipe(100, 1);
+    load = ru_load_text(dir, "wide.yaml", text, NULL);
+    ck_assert_ptr_null(load.recipe);
+    ck_assert_ptr_nonnull(strstr(load.error, "recipe.diagnostic_axis: 100 mitigation x 101 "
+                                             "diagnostic values make 10100 cells; a recipe "
+                                             "makes at most 10000"));
+    ru_load_free(&load);
+    free(text);
+}
+END_TEST
+
 static Suite *recipe_suite(void)
 {
     Suite *suite = suite_create("recipe");
@@ -702,6 +752,7 @@ static Suite *recipe_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, every_key_reaches_the_recipe);
     tcase_add_test(tc, null_values_mean_absent);
+    tcase_add_test(tc, at_most_ten_thousand_cells);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(suite, tc);
     return suite;

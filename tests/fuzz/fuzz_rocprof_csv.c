@@ -1,0 +1,117 @@
+/* fuzz_rocprof_csv.c - the rocprof collector's parse over one CSV.
+ *
+ * The input is written both as a *_kernel_stats.csv and, in a rank
+ * subdirectory, as a *_kernel_trace.csv: the stats pass reads it, and when
+ * it yields no kernel the trace pass reads it too.  The metrics must be what
+ * the collector promises (finite, non-negative, at most five top kernels).
+ * Then the CSV reader itself runs twice over the bytes, once in whole reads
+ * and once in pieces cut at places drawn from the input, and must report the
+ * same rows: where a read ends is no part of a file's meaning. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_util.h"
+#include "handles.h"
+#include "rocprof.h"
+
+const struct aorta_collector *aorta_collector_rocprof_get(void);
+
+static void check_metrics(const aorta_metrics_t *metrics)
+{
+    for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
+        const aorta_metric_t *m = aorta_metrics_at(metrics, i);
+        if (m->type == AORTA_METRIC_DOUBLE && (!isfinite(m->double_value) || m->double_value < 0))
+            fz_fail("%s = %g", m->key, m->double_value);
+        if (m->type == AORTA_METRIC_INT && m->int_value < 0)
+            fz_fail("%s = %lld", m->key, (long long)m->int_value);
+        if (m->type == AORTA_METRIC_STRINGS && m->string_count > 5)
+            fz_fail("%s has %zu names", m->key, m->string_count);
+    }
+    const aorta_metric_t *top = aorta_metrics_find(metrics, "rocprof_top_kernel_ms");
+    const aorta_metric_t *total = aorta_metrics_find(metrics, "rocprof_gpu_time_ms");
+    if ((top == NULL) != (total == NULL))
+        fz_fail("rocprof_top_kernel_ms and rocprof_gpu_time_ms come together");
+}
+
+static void parse_directory(const uint8_t *data, size_t size)
+{
+    fz_remove("");
+    fz_write("out/host_kernel_stats.csv", data, size);
+    fz_write("out/rank1/host_kernel_trace.csv", data, size);
+    char *dir = fz_path("out");
+    aorta_options_t *options = aorta_options_new();
+    aorta_metrics_t *metrics = aorta_metrics_new("rocprof_");
+    aorta_collector_rocprof_get()->parse(options, dir, metrics);
+    if (!aorta_metrics_find(metrics, "rocprof_artifact_dir"))
+        fz_fail("no rocprof_artifact_dir for an existing directory");
+    check_metrics(metrics);
+    aorta_metrics_free(metrics);
+    aorta_options_free(options);
+    free(dir);
+}
+
+/* The rows a read reports, flattened: per cell its length and bytes. */
+typedef struct rows {
+    char *data;
+    size_t len, cap;
+    size_t cells;
+} rows_t;
+
+static void rows_add(rows_t *rows, const void *data, size_t len)
+{
+    if (rows->len + len > rows->cap) {
+        rows->cap = (rows->len + len) * 2 + 64;
+        rows->data = realloc(rows->data, rows->cap);
+    }
+    if (len)
+        memcpy(rows->data + rows->len, data, len);
+    rows->len += len;
+}
+
+static void record_row(const rocprof_cell_t *cells, void *user)
+{
+    rows_t *rows = user;
+    for (size_t i = 0; i < rows->cells; i++) {
+        if (cells[i].len && !cells[i].data)
+            fz_fail("cell %zu: %zu bytes at NULL", i, cells[i].len);
+        rows_add(rows, &cells[i].len, sizeof cells[i].len);
+        rows_add(rows, cells[i].data, cells[i].len);
+    }
+    rows_add(rows, "\n", 1);
+}
+
+static const char *const STATS[] = {"Name", "Calls", "TotalDurationNs"};
+static const char *const TRACE[] = {"Kind", "Kernel_Name", "Start_Timestamp", "End_Timestamp"};
+static const char *const MIXED[] = {"Kernel_Name", "Name", "Agent_Id", "End_Timestamp",
+                                    "Calls", "Kind", "Start_Timestamp", "TotalDurationNs"};
+
+static void read_both_ways(const uint8_t *data, size_t size)
+{
+    uint32_t seed = fz_hash(data, size);
+    const char *const *names = seed % 3 == 0 ? STATS : seed % 3 == 1 ? TRACE : MIXED;
+    size_t count = seed % 3 == 0 ? 3 : seed % 3 == 1 ? 4 : 8;
+    unsigned required = (seed >> 2) & ((1u << count) - 1);
+    rows_t whole = {.cells = count}, pieces = {.cells = count};
+    int fd = fz_chunked_fd(data, size, 1, 0);
+    rocprof_csv_read(fd, names, count, required, record_row, &whole);
+    close(fd);
+    fd = fz_chunked_fd(data, size, 2 + (seed >> 12) % 40, seed);
+    rocprof_csv_read(fd, names, count, required, record_row, &pieces);
+    close(fd);
+    if (whole.len != pieces.len || (whole.len && memcmp(whole.data, pieces.data, whole.len)))
+        fz_fail("the rows depend on where reads end (%zu vs %zu bytes of rows)", whole.len,
+                pieces.len);
+    free(whole.data);
+    free(pieces.data);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    parse_directory(data, size);
+    read_both_ways(data, size);
+    return 0;
+}

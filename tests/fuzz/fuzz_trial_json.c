@@ -1,0 +1,101 @@
+/* fuzz_trial_json.c - what a resumed run reads back: trial_<t>/result.json
+ * and the trial JSON of each trial, then matrix.json, perf.md and the
+ * summary built from them.
+ *
+ * The input is a trial JSON, used for both trials of a one-cell plan; when
+ * it holds a line "@@", what follows is trial_<t>/result.json instead of
+ * {"verdict": "pass"}.  One input bit asks for stop_after.  The matrix
+ * built from whatever was read must dump to JSON that reads back. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_util.h"
+#include "handles.h"
+#include "json.h"
+#include "matrix.h"
+#include "perf_md.h"
+#include "resume.h"
+#include "summary.h"
+#include "trial.h"
+
+#define SEPARATOR "\n@@\n"
+#define DEFAULT_RESULT "{\"verdict\": \"pass\"}\n"
+
+static FILE *sink;
+
+static const uint8_t *find(const uint8_t *data, size_t size, const char *needle)
+{
+    size_t len = strlen(needle);
+    for (size_t i = 0; i + len <= size; i++)
+        if (memcmp(data + i, needle, len) == 0)
+            return data + i;
+    return NULL;
+}
+
+static void write_trials(const uint8_t *data, size_t size)
+{
+    const uint8_t *cut = find(data, size, SEPARATOR);
+    size_t trial_len = cut ? (size_t)(cut - data) : size;
+    const void *result = cut ? cut + strlen(SEPARATOR) : (const void *)DEFAULT_RESULT;
+    size_t result_len = cut ? size - trial_len - strlen(SEPARATOR) : strlen(DEFAULT_RESULT);
+    fz_remove("");
+    for (int t = 0; t < 2; t++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "run/none-none/trial_%d/result.json", t);
+        fz_write(rel, result, result_len);
+        snprintf(rel, sizeof rel, "run/none-none/_subprocess/trial_d0_m0_t%d.json", t);
+        fz_write(rel, data, trial_len);
+    }
+}
+
+static void report(const aorta_plan_t *plan, const aorta_cell_result_t *result)
+{
+    aorta_json_t *matrix = aorta_matrix_json(plan, result, "2024-01-01T00:00:00", NULL, NULL);
+    char *text = aorta_json_dump(matrix, 1);
+    aorta_json_t *again = aorta_json_parse(text, strlen(text), 64);
+    if (!again)
+        fz_fail("matrix.json does not read back: %s", text);
+    aorta_json_free(again);
+    free(text);
+    char *perf = aorta_perf_md(matrix);
+    fputs(perf, sink);
+    free(perf);
+    aorta_summary_print(sink, plan, result, "run", 0);
+    aorta_json_free(matrix);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!sink)
+        sink = fopen("/dev/null", "w");
+    write_trials(data, size);
+    aorta_cell_t cell = {"none-none", "none", "none", aorta_env_new()};
+    aorta_plan_t plan;
+    memset(&plan, 0, sizeof plan);
+    plan.trials = 2;
+    plan.cells = &cell;
+    plan.cell_count = 1;
+    plan.has_stop_after = size % 2;
+    plan.stop_events = 1;
+    plan.stop_max_trials = 2;
+    plan.stop_event_verdict = "fail";
+    aorta_run_ctx_t ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.plan = &plan;
+    ctx.run_dir = fz_path("run");
+    ctx.display_dir = "run";
+    aorta_cell_result_t result;
+    memset(&result, 0, sizeof result);
+    if (aorta_resume_cell(&ctx, 0, &result)) {
+        if (result.count == 0 || result.count > 2)
+            fz_fail("%zu trials resumed", result.count);
+        report(&plan, &result);
+    }
+    aorta_cell_result_clear(&result);
+    free(ctx.run_dir);
+    aorta_env_free(cell.env);
+    return 0;
+}

@@ -1,0 +1,184 @@
+/* fuzz_util.c - scratch files and chunked reads for the fuzz harnesses. */
+#include "config.h"
+
+#include "fuzz_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsafe.h"
+
+/* Pieces sent through a socket: all of them must fit in its buffer. */
+#define SOCKET_BYTES (64u << 10)
+
+static char *scratch;
+
+void fz_fail(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    fputs("fuzz check failed: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+    abort();
+}
+
+static void remove_scratch(void)
+{
+    if (scratch)
+        aorta_fsafe_remove_tree_at(AT_FDCWD, scratch);
+}
+
+const char *fz_scratch(void)
+{
+    if (!scratch) {
+        const char *tmp = getenv("TMPDIR");
+        size_t len = strlen(tmp && *tmp ? tmp : "/tmp") + sizeof "/aorta-fuzz-XXXXXX";
+        scratch = malloc(len);
+        snprintf(scratch, len, "%s/aorta-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(scratch))
+            fz_fail("mkdtemp %s: %s", scratch, strerror(errno));
+        atexit(remove_scratch);
+    }
+    return scratch;
+}
+
+char *fz_path(const char *rel)
+{
+    const char *base = fz_scratch();
+    size_t len = strlen(base) + strlen(rel) + 2;
+    char *path = malloc(len);
+    snprintf(path, len, "%s/%s", base, rel);
+    return path;
+}
+
+static void make_parents(char *path)
+{
+    size_t base = strlen(fz_scratch());
+    for (char *slash = strchr(path + base + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            fz_fail("mkdir %s: %s", path, strerror(errno));
+        *slash = '/';
+    }
+}
+
+void fz_write(const char *rel, const void *data, size_t len)
+{
+    char *path = fz_path(rel);
+    make_parents(path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fz_fail("open %s: %s", path, strerror(errno));
+    const char *p = data;
+    while (len > 0) {
+        ssize_t done = write(fd, p, len);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0)
+            fz_fail("write %s: %s", path, strerror(errno));
+        p += done;
+        len -= (size_t)done;
+    }
+    close(fd);
+    free(path);
+}
+
+void fz_remove(const char *rel)
+{
+    if (!*rel) {
+        /* Keep the directory itself: empty it. */
+        aorta_fsafe_remove_tree_at(AT_FDCWD, fz_scratch());
+        if (mkdir(fz_scratch(), 0700) != 0)
+            fz_fail("mkdir %s: %s", fz_scratch(), strerror(errno));
+        return;
+    }
+    char *path = fz_path(rel);
+    aorta_fsafe_remove_tree_at(AT_FDCWD, path);
+    free(path);
+}
+
+uint32_t fz_hash(const void *data, size_t len)
+{
+    uint32_t hash = 2166136261u; /* FNV-1a */
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ p[i]) * 16777619u;
+    return hash;
+}
+
+static uint32_t next_random(uint32_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    return *state;
+}
+
+static int compare_size(const void *left, const void *right)
+{
+    size_t a = *(const size_t *)left, b = *(const size_t *)right;
+    return a < b ? -1 : a > b;
+}
+
+/* A memory file holding data: reads as large as the reader asks. */
+static int memory_fd(const void *data, size_t len)
+{
+    int fd = memfd_create("fuzz-input", MFD_CLOEXEC);
+    if (fd < 0)
+        fz_fail("memfd_create: %s", strerror(errno));
+    const char *p = data;
+    for (size_t left = len; left > 0;) {
+        ssize_t done = write(fd, p, left);
+        if (done <= 0)
+            fz_fail("write memfd: %s", strerror(errno));
+        p += done;
+        left -= (size_t)done;
+    }
+    lseek(fd, 0, SEEK_SET);
+    return fd;
+}
+
+int fz_chunked_fd(const void *data, size_t len, unsigned max_pieces, uint32_t seed)
+{
+    if (len == 0 || len > SOCKET_BYTES || max_pieces < 2)
+        return memory_fd(data, len);
+    /* A sequenced-packet socket keeps message boundaries: each read returns
+     * exactly one piece. */
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+        fz_fail("socketpair: %s", strerror(errno));
+    int size = 4 << 20;
+    setsockopt(pair[1], SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+    uint32_t state = seed | 1u;
+    size_t cuts[64];
+    size_t count = 1 + next_random(&state) % (max_pieces > 64 ? 64 : max_pieces);
+    for (size_t i = 0; i + 1 < count; i++)
+        cuts[i] = next_random(&state) % len;
+    cuts[count - 1] = len;
+    qsort(cuts, count, sizeof *cuts, compare_size);
+    const char *p = data;
+    size_t at = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (cuts[i] == at)
+            continue; /* an empty message would read as end of file */
+        if (send(pair[1], p + at, cuts[i] - at, MSG_DONTWAIT) != (ssize_t)(cuts[i] - at)) {
+            /* The socket buffer is smaller than this system allows here. */
+            close(pair[0]);
+            close(pair[1]);
+            return memory_fd(data, len);
+        }
+        at = cuts[i];
+    }
+    close(pair[1]);
+    return pair[0];
+}
