@@ -257,7 +257,8 @@ aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
     if (error == json_tokener_success) {
         size_t used = json_tokener_get_parse_end(tokener);
         for (; used < len; used++)
-            if (!strchr(" \t\r\n", text[used]))
+            if (text[used] != ' ' && text[used] != '\t' && text[used] != '\r'
+                && text[used] != '\n')
                 break;
         if (used != len) {
             json_object_put(value);

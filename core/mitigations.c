@@ -16,7 +16,8 @@
 #include "repr.h"
 #include "xalloc.h"
 
-#define SIDECAR_MAX_BYTES (16u << 20)
+/* Like a recipe (1 MiB): mitigations are a few variables each. */
+#define SIDECAR_MAX_BYTES (1u << 20)
 #define SIDECAR_MAX_DEPTH 64
 
 typedef struct mitigation {

@@ -9,7 +9,9 @@
 #include "progress.h"
 #include "xalloc.h"
 
-#define RECORD_MAX_BYTES (64u << 20)
+/* A trial record is a few kilobytes: anything this large is not one of ours,
+ * and parsing it would cost far more memory than the file. */
+#define RECORD_MAX_BYTES (4u << 20)
 #define RECORD_MAX_DEPTH 64
 
 /* The verdict of a complete trial, else NULL.  Free it. */

@@ -68,6 +68,7 @@ START_TEST(parse_rejects_garbage_and_depth)
 {
     ck_assert_ptr_null(aorta_json_parse("{not json", 9, 32));
     ck_assert_ptr_null(aorta_json_parse("{} trailing", 11, 32));
+    ck_assert_ptr_null(aorta_json_parse("{}\0", 3, 32)); /* a NUL is not whitespace */
     aorta_json_t *ok = aorta_json_parse("{}  \n", 5, 32);
     ck_assert_ptr_nonnull(ok);
     aorta_json_free(ok);

@@ -506,6 +506,23 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                               NULL, NULL, NULL),
                      0);
     ck_assert_uint_eq(lines_in(counter), 7);
+
+    /* So does a record past 4 MiB: no trial of ours writes one, and parsing
+     * it would cost far more memory than the file. */
+    char *record = tu_read("out/I/none-none/trial_1/result.json");
+    size_t len = strlen(record), padded = (4u << 20) + 1;
+    char *huge = malloc(padded + 1);
+    memcpy(huge, record, len);
+    memset(huge + len, ' ', padded - len);
+    huge[padded] = '\0';
+    tu_write("out/I/none-none/trial_1/result.json", huge);
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+                                         "sh", "-c", "echo x >> \"$0\"", counter, NULL},
+                              NULL, NULL, NULL),
+                     0);
+    ck_assert_uint_eq(lines_in(counter), 10);
+    free(huge);
+    free(record);
     free(counter);
 }
 END_TEST

@@ -1,6 +1,7 @@
 /* A collector whose parse() misbehaves as its options say: "crash" raises
  * SIGSEGV, "hang" never returns, "exit" calls exit(3), "noise" writes
- * garbage to stdout (the reply channel is separate), anything else reports
+ * garbage to stdout (the reply channel is separate), "huge" reports a 2 MiB
+ * string (past the reply limit), anything else reports
  * normally.  It also reports a key outside its namespace, which the core
  * must drop. */
 #include <signal.h>
@@ -12,7 +13,7 @@
 #include "aorta/collector.h"
 
 static const aorta_option_spec_t badparse_options[] = {
-    {"behaviour", NULL, "normal", "crash, hang, exit, noise or normal"},
+    {"behaviour", NULL, "normal", "crash, hang, exit, noise, huge or normal"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -46,6 +47,11 @@ static void badparse_parse(const aorta_options_t *options, const char *dir,
         exit(3);
     if (strcmp(behaviour, "noise") == 0)
         printf("}}} not json {{{\n");
+    if (strcmp(behaviour, "huge") == 0) {
+        static char big[2u << 20];
+        memset(big, 'k', sizeof big - 1);
+        aorta_metrics_set_string(metrics, "badparse_huge", big);
+    }
     aorta_metrics_set_string(metrics, "badparse_artifact_dir", dir);
     aorta_metrics_set_int(metrics, "badparse_kernel_count", 7);
     aorta_metrics_set_double(metrics, "badparse_gpu_time_ms", 1.5);

@@ -573,6 +573,21 @@ START_TEST(sidecars_combine_and_may_repeat_a_definition)
     ck_assert_str_eq(error, expected);
     free(expected);
     free(error);
+    /* A sidecar past 1 MiB (like a recipe) is refused before it is parsed. */
+    size_t big_len = (1u << 20) + 1;
+    char *big_text = aorta_xmalloc(big_len + 1);
+    memset(big_text, ' ', big_len);
+    static const char head[] = "{\"version\": 1, \"mitigations\": {}}";
+    memcpy(big_text, head, sizeof head - 1);
+    big_text[big_len] = '\0';
+    char *big = write_file("big.json", big_text);
+    ck_assert_int_eq(aorta_mitigations_load_file(table, big, &error), -1);
+    expected = aorta_xasprintf("%s: cannot read the mitigations file: File too large", big);
+    ck_assert_str_eq(error, expected);
+    free(expected);
+    free(error);
+    free(big);
+    free(big_text);
     aorta_mitigations_free(table);
     free(one);
     free(same);
