@@ -25,7 +25,7 @@ static int proton_wrap(const aorta_options_t *options, const char *out_dir,
 }
 
 AORTA_COLLECTOR_DEFINE(proton,
-    .version = "1.0",
+    .version = PACKAGE_VERSION,
     .description = "Triton's Proton profiler: wraps a Python launch (mode: cli) or hands the "
                    "payload AORTA_PROTON_* (mode: env); metrics from the .hatchet tree",
     .wrap_rank = 20,
