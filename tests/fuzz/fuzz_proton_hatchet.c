@@ -19,38 +19,10 @@
 
 const struct aorta_collector *aorta_collector_proton_get(void);
 
-static void check_metrics(const aorta_metrics_t *metrics)
-{
-    for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
-        const aorta_metric_t *m = aorta_metrics_at(metrics, i);
-        if (m->type == AORTA_METRIC_DOUBLE && (!isfinite(m->double_value) || m->double_value < 0))
-            fz_fail("%s = %g", m->key, m->double_value);
-        if (m->type == AORTA_METRIC_INT && m->int_value < 0)
-            fz_fail("%s = %lld", m->key, (long long)m->int_value);
-        if (m->type == AORTA_METRIC_STRINGS && m->string_count > 5)
-            fz_fail("%s has %zu names", m->key, m->string_count);
-    }
-    const aorta_metric_t *top = aorta_metrics_find(metrics, "proton_top_kernel_ms");
-    const aorta_metric_t *total = aorta_metrics_find(metrics, "proton_gpu_time_ms");
-    if ((top == NULL) != (total == NULL))
-        fz_fail("proton_top_kernel_ms and proton_gpu_time_ms come together");
-}
-
 static void parse_directory(const uint8_t *data, size_t size)
 {
-    fz_remove("");
-    fz_write("out/proton.hatchet", data, size);
-    fz_write("out/rank1/proton.hatchet", data, size);
-    char *dir = fz_path("out");
-    aorta_options_t *options = aorta_options_new();
-    aorta_metrics_t *metrics = aorta_metrics_new("proton_");
-    aorta_collector_proton_get()->parse(options, dir, metrics);
-    if (!aorta_metrics_find(metrics, "proton_artifact_dir"))
-        fz_fail("no proton_artifact_dir for an existing directory");
-    check_metrics(metrics);
-    aorta_metrics_free(metrics);
-    aorta_options_free(options);
-    free(dir);
+    static const char *const files[] = {"proton.hatchet", "rank1/proton.hatchet", NULL};
+    fz_parse_collector(aorta_collector_proton_get(), files, data, size);
 }
 
 static int same_scalar(struct json_object *a, struct json_object *b)

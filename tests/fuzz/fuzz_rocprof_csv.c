@@ -20,38 +20,10 @@
 
 const struct aorta_collector *aorta_collector_rocprof_get(void);
 
-static void check_metrics(const aorta_metrics_t *metrics)
-{
-    for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
-        const aorta_metric_t *m = aorta_metrics_at(metrics, i);
-        if (m->type == AORTA_METRIC_DOUBLE && (!isfinite(m->double_value) || m->double_value < 0))
-            fz_fail("%s = %g", m->key, m->double_value);
-        if (m->type == AORTA_METRIC_INT && m->int_value < 0)
-            fz_fail("%s = %lld", m->key, (long long)m->int_value);
-        if (m->type == AORTA_METRIC_STRINGS && m->string_count > 5)
-            fz_fail("%s has %zu names", m->key, m->string_count);
-    }
-    const aorta_metric_t *top = aorta_metrics_find(metrics, "rocprof_top_kernel_ms");
-    const aorta_metric_t *total = aorta_metrics_find(metrics, "rocprof_gpu_time_ms");
-    if ((top == NULL) != (total == NULL))
-        fz_fail("rocprof_top_kernel_ms and rocprof_gpu_time_ms come together");
-}
-
 static void parse_directory(const uint8_t *data, size_t size)
 {
-    fz_remove("");
-    fz_write("out/host_kernel_stats.csv", data, size);
-    fz_write("out/rank1/host_kernel_trace.csv", data, size);
-    char *dir = fz_path("out");
-    aorta_options_t *options = aorta_options_new();
-    aorta_metrics_t *metrics = aorta_metrics_new("rocprof_");
-    aorta_collector_rocprof_get()->parse(options, dir, metrics);
-    if (!aorta_metrics_find(metrics, "rocprof_artifact_dir"))
-        fz_fail("no rocprof_artifact_dir for an existing directory");
-    check_metrics(metrics);
-    aorta_metrics_free(metrics);
-    aorta_options_free(options);
-    free(dir);
+    static const char *const files[] = {"host_kernel_stats.csv", "rank1/host_kernel_trace.csv", NULL};
+    fz_parse_collector(aorta_collector_rocprof_get(), files, data, size);
 }
 
 /* The rows a read reports, flattened: per cell its length and bytes. */

@@ -4,6 +4,7 @@
 #include "fuzz_util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #include "fsafe.h"
+#include "handles.h"
+#include "xalloc.h"
 
 /* Pieces sent through a socket: all of them must fit in its buffer. */
 #define SOCKET_BYTES (64u << 10)
@@ -181,4 +184,48 @@ int fz_chunked_fd(const void *data, size_t len, unsigned max_pieces, uint32_t se
     }
     close(pair[1]);
     return pair[0];
+}
+
+static void check_metrics(const char *name, const aorta_metrics_t *metrics)
+{
+    for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
+        const aorta_metric_t *m = aorta_metrics_at(metrics, i);
+        if (m->type == AORTA_METRIC_DOUBLE && (!isfinite(m->double_value) || m->double_value < 0))
+            fz_fail("%s = %g", m->key, m->double_value);
+        if (m->type == AORTA_METRIC_INT && m->int_value < 0)
+            fz_fail("%s = %lld", m->key, (long long)m->int_value);
+        if (m->type == AORTA_METRIC_STRINGS && m->string_count > 5)
+            fz_fail("%s has %zu names", m->key, m->string_count);
+    }
+    char top_key[64], total_key[64];
+    snprintf(top_key, sizeof top_key, "%s_top_kernel_ms", name);
+    snprintf(total_key, sizeof total_key, "%s_gpu_time_ms", name);
+    if ((aorta_metrics_find(metrics, top_key) == NULL)
+        != (aorta_metrics_find(metrics, total_key) == NULL))
+        fz_fail("%s and %s come together", top_key, total_key);
+}
+
+void fz_parse_collector(const struct aorta_collector *collector, const char *const *paths,
+                        const uint8_t *data, size_t size)
+{
+    fz_remove("");
+    for (size_t i = 0; paths[i]; i++) {
+        char *rel = aorta_xasprintf("out/%s", paths[i]);
+        fz_write(rel, data, size);
+        free(rel);
+    }
+    char *dir = fz_path("out");
+    char *prefix = aorta_xasprintf("%s_", collector->name);
+    char *artifact_key = aorta_xasprintf("%s_artifact_dir", collector->name);
+    aorta_options_t *options = aorta_options_new();
+    aorta_metrics_t *metrics = aorta_metrics_new(prefix);
+    collector->parse(options, dir, metrics);
+    if (!aorta_metrics_find(metrics, artifact_key))
+        fz_fail("no %s for an existing directory", artifact_key);
+    check_metrics(collector->name, metrics);
+    aorta_metrics_free(metrics);
+    aorta_options_free(options);
+    free(artifact_key);
+    free(prefix);
+    free(dir);
 }

@@ -31,6 +31,16 @@ void fz_remove(const char *rel);
  * end of file.  Close it with close(). */
 int fz_chunked_fd(const void *data, size_t len, unsigned max_pieces, uint32_t seed);
 
+struct aorta_collector;
+
+/* Write data into each of the NULL-terminated scratch paths under out/, run
+ * the collector's parse() over out/ with default options, and check what
+ * every parse promises: <name>_artifact_dir for an existing directory, no
+ * negative or non-finite number, at most five names in a list, and the two
+ * timings reported together. */
+void fz_parse_collector(const struct aorta_collector *collector, const char *const *paths,
+                        const uint8_t *data, size_t size);
+
 /* A small hash of data, to derive deterministic choices from an input. */
 uint32_t fz_hash(const void *data, size_t len);
 
