@@ -29,11 +29,6 @@ aorta_json_t *aorta_json_string(const char *text)
     return json_object_new_string(text ? text : "");
 }
 
-aorta_json_t *aorta_json_string_n(const char *text, size_t len)
-{
-    return json_object_new_string_len(text, (int)len);
-}
-
 aorta_json_t *aorta_json_int(int64_t value)
 {
     return json_object_new_int64(value);

@@ -13,7 +13,6 @@ typedef struct json_object aorta_json_t;
 aorta_json_t *aorta_json_object(void);
 aorta_json_t *aorta_json_array(void);
 aorta_json_t *aorta_json_string(const char *text);
-aorta_json_t *aorta_json_string_n(const char *text, size_t len);
 aorta_json_t *aorta_json_int(int64_t value);
 /* Written the way Python's repr() writes a float ("0.5", "3.0", "1e-05"). */
 aorta_json_t *aorta_json_double(double value);

@@ -115,11 +115,6 @@ static int exit_code_for_errno(int error)
     return 1;
 }
 
-static int open_capture(const char *path)
-{
-    return open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
-}
-
 /* Kill the command's whole process group: SIGTERM, then SIGKILL after grace.
  * Returns the wait status once the leader is reaped. */
 static int terminate_group(pid_t pid, double grace_sec, const sigset_t *set)
@@ -141,28 +136,6 @@ static int terminate_group(pid_t pid, double grace_sec, const sigset_t *set)
     }
     kill(-pid, SIGKILL);
     waitpid(pid, &status, 0);
-    return status;
-}
-
-int aorta_spawn_run(char *const *argv, char *const *envp, const char *stdout_path,
-                    const char *stderr_path, double timeout_sec, double grace_sec,
-                    aorta_spawn_result_t *result)
-{
-    memset(result, 0, sizeof *result);
-    int out = open_capture(stdout_path);
-    int err = out >= 0 ? open_capture(stderr_path) : -1;
-    if (out < 0 || err < 0) {
-        int saved = errno;
-        if (out >= 0)
-            close(out);
-        errno = saved;
-        return -1;
-    }
-    int status = aorta_spawn_run_fds(argv, envp, out, err, timeout_sec, grace_sec, result);
-    int saved = errno;
-    close(out);
-    close(err);
-    errno = saved;
     return status;
 }
 

@@ -14,7 +14,7 @@ typedef struct aorta_spawn_result {
     double walltime_sec;   /* spawn to exit, monotonic clock */
 } aorta_spawn_result_t;
 
-/* Block SIGINT, SIGTERM and SIGCHLD in aorta-run so that aorta_spawn_run()
+/* Block SIGINT, SIGTERM and SIGCHLD in aorta-run so that aorta_spawn_run_fds()
  * receives them synchronously; call once at start-up, before any thread. */
 void aorta_spawn_block_signals(void);
 
@@ -22,17 +22,11 @@ void aorta_spawn_block_signals(void);
 int aorta_spawn_take_interrupt(void);
 
 /* Run argv with envp (argv[0] is looked up on envp's PATH) in a new session,
- * stdin from /dev/null, stdout and stderr appended to the two files (created
- * 0644, never through a symlink).  timeout_sec <= 0 means no limit.  After a
- * timeout or an interrupt the command's process group gets SIGTERM, then
- * SIGKILL after grace_sec.  Returns 0, or -1 when the output files cannot be
- * opened (errno set; nothing ran). */
-int aorta_spawn_run(char *const *argv, char *const *envp, const char *stdout_path,
-                    const char *stderr_path, double timeout_sec, double grace_sec,
-                    aorta_spawn_result_t *result);
-
-/* The same with open descriptors (kept open; -1 leaves aorta-run's own
- * stdout or stderr to the command). */
+ * stdin from /dev/null, stdout and stderr to out_fd and err_fd (kept open;
+ * -1 leaves aorta-run's own stdout or stderr to the command).
+ * timeout_sec <= 0 means no limit.  After a timeout or an interrupt the
+ * command's process group gets SIGTERM, then SIGKILL after grace_sec.
+ * Returns 0, or -1 when the command could not be started (errno set). */
 int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out_fd, int err_fd,
                         double timeout_sec, double grace_sec, aorta_spawn_result_t *result);
 
