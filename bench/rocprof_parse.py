@@ -6,9 +6,7 @@ Generates a rocprofv3 kernel-trace CSV (default 2,000,000 rows, about
 numbers bare, no escaping -- and about 200 distinct long templated kernel
 names), then, in one run and from page cache:
 
-  * times the C parser: `aorta-run --parse rocprof DIR` when this build's
-    aorta-run has --parse, else bench/rocprof_parse_driver (the same parse()
-    called in-process), with peak RSS as /usr/bin/time -f %M reports it;
+  * times the C parser, `aorta-run --parse rocprof DIR`, with peak RSS as /usr/bin/time -f %M reports it;
   * times an upstream-style aggregation in Python (csv.DictReader over the
     same file, the spec §3.3 trace pass);
   * checks both produced the same metrics, and prints MB/s, peak RSS and the
@@ -140,15 +138,7 @@ def python_parse(path):
 def c_command(builddir, capture):
     aorta_run = os.path.join(builddir, "core", "aorta-run")
     plugins = os.path.join(builddir, "plugins")
-    probe = subprocess.run([aorta_run, "--plugin-dir", plugins, "--parse", "rocprof", capture],
-                           capture_output=True, text=True)
-    if probe.returncode == 0 and probe.stdout.lstrip().startswith("{"):
-        return [aorta_run, "--plugin-dir", plugins, "--parse", "rocprof", capture], "aorta-run --parse"
-    driver = os.path.join(builddir, "bench", "rocprof_parse_driver")
-    if not os.path.exists(driver):
-        subprocess.run(["make", "-C", builddir, "bench/rocprof_parse_driver"], check=True,
-                       stdout=subprocess.DEVNULL)
-    return [driver, plugins, capture], "bench/rocprof_parse_driver (in-process parse)"
+    return [aorta_run, "--plugin-dir", plugins, "--parse", "rocprof", capture], "aorta-run --parse"
 
 
 def run_c(command):
