@@ -122,6 +122,48 @@ char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t 
     return text;
 }
 
+char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        errno = EISDIR;
+        return NULL;
+    }
+    /* Read to the end (a pipe has no size), one byte past the limit. */
+    size_t capacity = 4096;
+    char *text = aorta_xmalloc(capacity + 1);
+    *len = 0;
+    int failed = 0;
+    for (;;) {
+        if (*len == capacity)
+            text = aorta_xrealloc(text, (capacity *= 2) + 1);
+        ssize_t got = read(fd, text + *len, capacity - *len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            failed = errno;
+        if (got <= 0)
+            break;
+        *len += (size_t)got;
+        if (*len > max_bytes) {
+            failed = EFBIG;
+            break;
+        }
+    }
+    close(fd);
+    if (failed) {
+        free(text);
+        errno = failed;
+        return NULL;
+    }
+    text[*len] = '\0';
+    return text;
+}
+
 char *aorta_slug(const char *text)
 {
     if (!text[0] || strcmp(text, ".") == 0 || strcmp(text, "..") == 0)

@@ -22,6 +22,13 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len);
  * error that stopped the open or a read.  Free it. */
 char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len);
 
+/* The whole of a file the user named (a recipe, a sidecar), NUL-terminated,
+ * its length in *len: symlinks are followed and a pipe is read to its end,
+ * but at most max_bytes are accepted.  NULL with errno set otherwise:
+ * EISDIR for a directory, EFBIG past max_bytes, or the error of the open or a
+ * read.  Free it. */
+char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len);
+
 /* upstream's safe_slug: characters outside [A-Za-z0-9_.-] become '_', and
  * "", "." and ".." become "_".  Free the result. */
 char *aorta_slug(const char *text);

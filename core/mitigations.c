@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "handles.h"
+#include "fsutil.h"
 #include "json.h"
 #include "keyindex.h"
 #include "repr.h"
@@ -196,48 +197,12 @@ static int read_mitigation(const char *name, aorta_json_t *value, void *user)
     return 0;
 }
 
-/* The whole file (at most SIDECAR_MAX_BYTES), or NULL with errno set. */
-static char *read_text(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        errno = EISDIR;
-        return NULL;
-    }
-    size_t capacity = 4096;
-    char *text = aorta_xmalloc(capacity);
-    *len = 0;
-    for (;;) {
-        if (*len == capacity)
-            text = aorta_xrealloc(text, capacity *= 2);
-        ssize_t got = read(fd, text + *len, capacity - *len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0 || *len + (size_t)got > SIDECAR_MAX_BYTES) {
-            int saved = got < 0 ? errno : EFBIG;
-            close(fd);
-            free(text);
-            errno = saved;
-            return NULL;
-        }
-        if (got == 0)
-            break;
-        *len += (size_t)got;
-    }
-    close(fd);
-    return text;
-}
-
 int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, char **error)
 {
     static const char SHAPE[] = "{\"version\": 1, \"mitigations\": {NAME: {VAR: \"value\"}}}";
     *error = NULL;
     size_t len = 0;
-    char *text = read_text(path, &len);
+    char *text = aorta_read_user_file(path, SIDECAR_MAX_BYTES, &len);
     if (!text) {
         *error = aorta_xasprintf("%s: cannot read the mitigations file: %s", path,
                                  strerror(errno));

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "fsutil.h"
 #include "repr.h"
 #include "xalloc.h"
 
@@ -729,44 +730,17 @@ int aorta_yaml_load(const char *path, aorta_yaml_doc_t **out, char **error)
 {
     *out = NULL;
     *error = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        fd = -1;
-        errno = EISDIR;
-    }
-    if (fd < 0) {
-        *error = aorta_xasprintf("%s: cannot read the recipe: %s", path, strerror(errno));
+    size_t len = 0;
+    char *text = aorta_read_user_file(path, AORTA_YAML_MAX_BYTES, &len);
+    if (!text) {
+        if (errno == EFBIG)
+            *error = aorta_xasprintf("%s: the recipe is larger than %u bytes", path,
+                                     AORTA_YAML_MAX_BYTES);
+        else
+            *error = aorta_xasprintf("%s: cannot read the recipe: %s", path, strerror(errno));
         return -1;
     }
-    /* Read to the end (a pipe has no size), one byte past the limit. */
-    size_t capacity = 4096, len = 0;
-    char *text = aorta_xmalloc(capacity);
-    int failed = 0;
-    for (;;) {
-        if (len == capacity)
-            text = aorta_xrealloc(text, capacity *= 2);
-        ssize_t got = read(fd, text + len, capacity - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            failed = errno;
-        if (got <= 0)
-            break;
-        len += (size_t)got;
-        if (len > AORTA_YAML_MAX_BYTES)
-            break;
-    }
-    close(fd);
-    int status = -1;
-    if (failed)
-        *error = aorta_xasprintf("%s: cannot read the recipe: %s", path, strerror(failed));
-    else if (len > AORTA_YAML_MAX_BYTES)
-        *error = aorta_xasprintf("%s: the recipe is larger than %u bytes", path,
-                                 AORTA_YAML_MAX_BYTES);
-    else
-        status = aorta_yaml_parse(path, text, len, out, error);
+    int status = aorta_yaml_parse(path, text, len, out, error);
     free(text);
     return status;
 }

@@ -1,5 +1,6 @@
 /* The core's whole-file helpers: the atomic write every JSON file and
- * perf.md go through, and the no-follow read of a bounded regular file. */
+ * perf.md go through, the no-follow read of a bounded regular file, and the
+ * read of a file the user names (recipe, sidecar). */
 #include "config.h"
 
 #include <errno.h>
@@ -146,6 +147,43 @@ START_TEST(bounded_read_takes_only_a_regular_file)
 }
 END_TEST
 
+START_TEST(user_file_read_follows_links_and_reads_pipes_within_a_limit)
+{
+    char *path = tu_join(dir, "recipe.yaml");
+    tu_write(path, "schema_version: 1\n");
+    char *link = tu_join(dir, "link.yaml");
+    ck_assert_int_eq(symlink(path, link), 0);
+    size_t len = 0;
+    char *text = aorta_read_user_file(link, 18, &len); /* the user's symlink is theirs */
+    ck_assert_uint_eq(len, 18);
+    ck_assert_str_eq(text, "schema_version: 1\n");
+    free(text);
+    errno = 0;
+    ck_assert_ptr_null(aorta_read_user_file(path, 17, &len));
+    ck_assert_int_eq(errno, EFBIG);
+    ck_assert_ptr_null(aorta_read_user_file(dir, 1 << 20, &len));
+    ck_assert_int_eq(errno, EISDIR);
+    char *missing = tu_join(dir, "missing.yaml");
+    ck_assert_ptr_null(aorta_read_user_file(missing, 1 << 20, &len));
+    ck_assert_int_eq(errno, ENOENT);
+    /* A pipe has no size: it is read to its end, still within the limit. */
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    ck_assert_int_eq(write(fds[1], "a: 1\n", 5), 5);
+    close(fds[1]);
+    char pipe_path[64];
+    snprintf(pipe_path, sizeof pipe_path, "/proc/self/fd/%d", fds[0]);
+    text = aorta_read_user_file(pipe_path, 5, &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_str_eq(text, "a: 1\n");
+    free(text);
+    close(fds[0]);
+    free(missing);
+    free(link);
+    free(path);
+}
+END_TEST
+
 static Suite *fsutil_suite(void)
 {
     Suite *suite = suite_create("fsutil");
@@ -156,6 +194,7 @@ static Suite *fsutil_suite(void)
     tcase_add_test(tc, atomic_write_never_writes_through_a_symlink);
     tcase_add_test(tc, atomic_write_fails_cleanly);
     tcase_add_test(tc, bounded_read_takes_only_a_regular_file);
+    tcase_add_test(tc, user_file_read_follows_links_and_reads_pipes_within_a_limit);
     suite_add_tcase(suite, tc);
     return suite;
 }
