@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compose.h"
-#include "handles.h"
-#include "loader.h"
+#include "sweep/compose.h"
+#include "aorta/collector.h"
+#include "registry/registry.h"
 #include "testutil.h"
 #include "xalloc.h"
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "sys/files.h"
 #include "testutil.h"
 
 static char *dir;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "handles.h"
+#include "aorta/collector.h"
 #include "testutil.h"
 
 START_TEST(options_keep_insertion_order_and_replace_in_place)

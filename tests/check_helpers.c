@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
-#include "handles.h"
+#include "aorta/collector.h"
 #include "testutil.h"
 
 static void expect_join(const char *base, const char *leaf, const char *expected)

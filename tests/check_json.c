@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "output/json.h"
 #include "testutil.h"
 
 static void expect_double(double value, const char *text)

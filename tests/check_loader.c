@@ -5,10 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include "registry/registry.h"
 #include "testutil.h"
 
-static const aorta_plugin_t *candidate(const aorta_registry_t *registry, const char *name,
+/* The ABI this build speaks (and its test collectors are built against). */
+#define ABI_STR_(x) #x
+#define ABI_STR(x) ABI_STR_(x)
+#define ABI_TEXT ABI_STR(AORTA_COLLECTOR_ABI_MAJOR) "." ABI_STR(AORTA_COLLECTOR_ABI_MINOR)
+/* tests/plugins/newminor.c claims the minor after this one. */
+#define NEXT_MINOR_TEXT ABI_STR(AORTA_COLLECTOR_ABI_MAJOR) "." ABI_STR(AORTA_NEXT_MINOR)
+#define AORTA_NEXT_MINOR 2
+_Static_assert(AORTA_NEXT_MINOR == AORTA_COLLECTOR_ABI_MINOR + 1, "update AORTA_NEXT_MINOR");
+
+static const aorta_module_t *candidate(const aorta_registry_t *registry, const char *name,
                                        size_t nth)
 {
     for (size_t i = 0; i < registry->count; i++)
@@ -32,9 +41,9 @@ static aorta_registry_t *load_test_plugins(void)
 START_TEST(good_plugin_loads_with_defaults_filled)
 {
     aorta_registry_t *registry = load_test_plugins();
-    const aorta_plugin_t *good = aorta_registry_find(registry, "good");
+    const aorta_module_t *good = aorta_registry_find(registry, "good");
     ck_assert_ptr_nonnull(good);
-    ck_assert_int_eq(good->status, AORTA_PLUGIN_OK);
+    ck_assert_int_eq(good->status, AORTA_MODULE_OK);
     ck_assert_ptr_null(good->reason);
     ck_assert_str_eq(good->collector.version, "1.0");
     ck_assert_int_eq(good->collector.wrap_rank, 50);
@@ -53,8 +62,8 @@ END_TEST
 
 static void expect_failed(const aorta_registry_t *registry, const char *name, const char *reason)
 {
-    const aorta_plugin_t *plugin = candidate(registry, name, 0);
-    ck_assert_int_eq(plugin->status, AORTA_PLUGIN_FAILED);
+    const aorta_module_t *plugin = candidate(registry, name, 0);
+    ck_assert_int_eq(plugin->status, AORTA_MODULE_FAILED);
     ck_assert_msg(plugin->reason && strstr(plugin->reason, reason),
                   "%s: reason '%s' lacks '%s'", name, plugin->reason ? plugin->reason : "", reason);
     ck_assert_ptr_null(aorta_registry_find(registry, name));
@@ -64,8 +73,8 @@ static void expect_failed(const aorta_registry_t *registry, const char *name, co
 START_TEST(each_broken_plugin_fails_with_its_reason)
 {
     aorta_registry_t *registry = load_test_plugins();
-    expect_failed(registry, "badmajor", "collector ABI 2.0, but this aorta speaks ABI 1.0");
-    expect_failed(registry, "newminor", "collector ABI 1.1 is newer than this aorta's 1.0");
+    expect_failed(registry, "badmajor", "collector ABI 2.0, but this aorta speaks ABI " ABI_TEXT);
+    expect_failed(registry, "newminor", "collector ABI " NEXT_MINOR_TEXT " is newer than this aorta's " ABI_TEXT);
     expect_failed(registry, "nosymbol", "no symbol aorta_collector_nosymbol_get");
     expect_failed(registry, "wrongname",
                   "collector calls itself 'othername', but its file is named 'wrongname'");
@@ -79,10 +88,10 @@ END_TEST
 START_TEST(the_same_name_later_on_the_path_is_shadowed)
 {
     aorta_registry_t *registry = load_test_plugins();
-    const aorta_plugin_t *first = candidate(registry, "good", 0);
-    const aorta_plugin_t *second = candidate(registry, "good", 1);
-    ck_assert_int_eq(first->status, AORTA_PLUGIN_OK);
-    ck_assert_int_eq(second->status, AORTA_PLUGIN_SHADOWED);
+    const aorta_module_t *first = candidate(registry, "good", 0);
+    const aorta_module_t *second = candidate(registry, "good", 1);
+    ck_assert_int_eq(first->status, AORTA_MODULE_OK);
+    ck_assert_int_eq(second->status, AORTA_MODULE_SHADOWED);
     ck_assert_str_eq(second->collector.version, "shadow");
     ck_assert_ptr_eq(aorta_registry_find(registry, "good"), first);
     aorta_registry_free(registry);
@@ -107,8 +116,8 @@ START_TEST(a_broken_first_candidate_does_not_hide_a_good_one)
     char *plugins = tu_builddir("tests/plugins");
     char *dirs[] = {dir, plugins, NULL};
     aorta_registry_t *registry = aorta_registry_load(dirs);
-    ck_assert_int_eq(candidate(registry, "good", 0)->status, AORTA_PLUGIN_FAILED);
-    const aorta_plugin_t *used = aorta_registry_find(registry, "good");
+    ck_assert_int_eq(candidate(registry, "good", 0)->status, AORTA_MODULE_FAILED);
+    const aorta_module_t *used = aorta_registry_find(registry, "good");
     ck_assert_ptr_nonnull(used);
     ck_assert_ptr_nonnull(strstr(used->path, "tests/plugins/good.la"));
     aorta_registry_free(registry);

@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "handles.h"
-#include "loader.h"
-#include "parse_child.h"
+#include "aorta/collector.h"
+#include "registry/registry.h"
+#include "sweep/parse_child.h"
 #include "testutil.h"
 
 static aorta_registry_t *registry;
-static const aorta_plugin_t *badparse;
+static const aorta_module_t *badparse;
 static char *dir;
 
 static void setup(void)

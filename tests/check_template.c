@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "handles.h"
-#include "loader.h"
+#include "aorta/collector.h"
+#include "registry/registry.h"
 #include "testutil.h"
 
 START_TEST(template_collector_loads_and_works)
 {
     aorta_registry_t *registry = tu_registry("examples/collector-template");
-    const aorta_plugin_t *plugin = tu_plugin(registry, "mycollector");
+    const aorta_module_t *plugin = tu_plugin(registry, "mycollector");
     const struct aorta_collector *c = &plugin->collector;
 
     aorta_error_t *err = aorta_error_new();

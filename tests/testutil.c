@@ -207,9 +207,9 @@ aorta_registry_t *tu_registry(const char *rel)
     return registry;
 }
 
-const aorta_plugin_t *tu_plugin(const aorta_registry_t *registry, const char *name)
+const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name)
 {
-    const aorta_plugin_t *plugin = aorta_registry_find(registry, name);
+    const aorta_module_t *plugin = aorta_registry_find(registry, name);
     ck_assert_msg(plugin != NULL, "collector %s did not load", name);
     return plugin;
 }

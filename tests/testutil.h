@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "handles.h"
-#include "loader.h"
+#include "aorta/collector.h"
+#include "registry/registry.h"
 
 /* One main() per suite program: `AORTA_CHECK_MAIN(loader_suite)`. */
 #define AORTA_CHECK_MAIN(SUITE_FN)                                  \
@@ -54,7 +54,7 @@ char *tu_aorta_run(void);
  * "tests/plugins"), for suites that call a collector in this process. */
 aorta_registry_t *tu_registry(const char *rel);
 /* Collector name of registry (asserted to have loaded). */
-const aorta_plugin_t *tu_plugin(const aorta_registry_t *registry, const char *name);
+const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name);
 
 /* Handles from NULL-terminated literal lists: ("key", "value", ..., NULL),
  * ("arg", ..., NULL), ("NAME", "VALUE", ..., NULL). */

@@ -42,7 +42,7 @@ extern "C" {
 #endif
 
 #define AORTA_COLLECTOR_ABI_MAJOR 1
-#define AORTA_COLLECTOR_ABI_MINOR 0
+#define AORTA_COLLECTOR_ABI_MINOR 1
 
 #if defined(__GNUC__)
 #define AORTA_EXPORT __attribute__((visibility("default")))
@@ -100,13 +100,13 @@ struct aorta_collector {
     /**
      * Mandatory.  Build in @p out the argv that runs @p command under this
      * collector, writing artifacts into @p out_dir (which exists and is
-     * empty).  @p environ is the environment the command will run with.
+     * empty).  @p env is the environment the command will run with.
      * @p options are the effective options validate() produced.
      * @return 0, or -1 with a message in @p err when the command cannot be
      * profiled (the trial is then a setup failure, never an unprofiled run).
      */
     int (*wrap)(const aorta_options_t *options, const char *out_dir,
-                const aorta_argv_t *command, const aorta_env_t *environ,
+                const aorta_argv_t *command, const aorta_env_t *env,
                 aorta_argv_t *out, aorta_error_t *err);
 
     /**
@@ -361,6 +361,90 @@ AORTA_EXPORT size_t aorta_utf8_valid_prefix(const void *data, size_t len, int *t
  * @return 0 with *out set, or -1.
  */
 AORTA_EXPORT int aorta_count_from_double(double value, int64_t *out);
+
+/* ------------------------------------------------------------------------ */
+/* Making and reading handles (ABI 1.1): for hosts, and for the unit tests  */
+/* of a collector, which call its callbacks the way aorta-run does.          */
+/* ------------------------------------------------------------------------ */
+
+/** A new, empty option map; free with aorta_options_free(). */
+AORTA_EXPORT aorta_options_t *aorta_options_new(void);
+/** A copy of @p options (same entries, same order); free with aorta_options_free(). */
+AORTA_EXPORT aorta_options_t *aorta_options_dup(const aorta_options_t *options);
+/** Free @p options and every string it holds; NULL is allowed. */
+AORTA_EXPORT void aorta_options_free(aorta_options_t *options);
+
+/** A new, empty argv; free with aorta_argv_free(). */
+AORTA_EXPORT aorta_argv_t *aorta_argv_new(void);
+/** An argv holding copies of the @p count strings at @p items. */
+AORTA_EXPORT aorta_argv_t *aorta_argv_from(char *const *items, size_t count);
+/** A copy of @p argv. */
+AORTA_EXPORT aorta_argv_t *aorta_argv_dup(const aorta_argv_t *argv);
+/** Free @p argv and its strings; NULL is allowed. */
+AORTA_EXPORT void aorta_argv_free(aorta_argv_t *argv);
+/** The arguments as a NULL-terminated array, ready for execve(); borrowed,
+ *  valid until @p argv changes or is freed. */
+AORTA_EXPORT char *const *aorta_argv_items(const aorta_argv_t *argv);
+
+/** A new, empty environment; free with aorta_env_free(). */
+AORTA_EXPORT aorta_env_t *aorta_env_new(void);
+/** The variables of a "NAME=VALUE" array such as environ, in its order;
+ *  entries without '=' or with an empty NAME are skipped, and of a repeated
+ *  NAME the first definition wins, as getenv() sees it. */
+AORTA_EXPORT aorta_env_t *aorta_env_from_environ(char *const *envp);
+/** A copy of @p env. */
+AORTA_EXPORT aorta_env_t *aorta_env_dup(const aorta_env_t *env);
+/** Remove @p name if set. */
+AORTA_EXPORT void aorta_env_unset(aorta_env_t *env, const char *name);
+/** A NULL-terminated "NAME=VALUE" array of @p env, in its order; the caller
+ *  owns it: free with aorta_env_free_envp(). */
+AORTA_EXPORT char **aorta_env_to_envp(const aorta_env_t *env);
+/** Free what aorta_env_to_envp() returned; NULL is allowed. */
+AORTA_EXPORT void aorta_env_free_envp(char **envp);
+/** Free @p env; NULL is allowed. */
+AORTA_EXPORT void aorta_env_free(aorta_env_t *env);
+
+/** The type of one reported metric. */
+typedef enum aorta_metric_type {
+    AORTA_METRIC_INT,
+    AORTA_METRIC_DOUBLE,
+    AORTA_METRIC_STRING,
+    AORTA_METRIC_STRINGS
+} aorta_metric_type_t;
+
+/** One metric as the sink holds it: read it, never write or free it, and
+ *  never allocate one (fields may be appended in a later minor version).
+ *  Only the field of its type is meaningful. */
+typedef struct aorta_metric {
+    char *key;
+    aorta_metric_type_t type;
+    int64_t int_value;            /**< AORTA_METRIC_INT */
+    double double_value;          /**< AORTA_METRIC_DOUBLE (always finite) */
+    char *string_value;           /**< AORTA_METRIC_STRING */
+    char **strings;               /**< AORTA_METRIC_STRINGS: string_count items */
+    size_t string_count;
+} aorta_metric_t;
+
+/** A sink that accepts only keys that start with @p prefix and are longer
+ *  than it (NULL: any non-empty key; aorta-run passes "<name>_");
+ *  free with aorta_metrics_free(). */
+AORTA_EXPORT aorta_metrics_t *aorta_metrics_new(const char *prefix);
+/** Number of metrics, in the order they were first set. */
+AORTA_EXPORT size_t aorta_metrics_count(const aorta_metrics_t *metrics);
+/** Metric @p index, borrowed until the sink changes; NULL when out of range. */
+AORTA_EXPORT const aorta_metric_t *aorta_metrics_at(const aorta_metrics_t *metrics, size_t index);
+/** The metric called @p key, borrowed until the sink changes, or NULL. */
+AORTA_EXPORT const aorta_metric_t *aorta_metrics_find(const aorta_metrics_t *metrics,
+                                                      const char *key);
+/** Free @p metrics and everything it holds; NULL is allowed. */
+AORTA_EXPORT void aorta_metrics_free(aorta_metrics_t *metrics);
+
+/** A new error context with no message; free with aorta_error_free(). */
+AORTA_EXPORT aorta_error_t *aorta_error_new(void);
+/** Forget the message, so the context can be passed to another callback. */
+AORTA_EXPORT void aorta_error_clear(aorta_error_t *err);
+/** Free @p err; NULL is allowed. */
+AORTA_EXPORT void aorta_error_free(aorta_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* The entry point                                                           */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "retention.h"
+#include "sweep/retention.h"
 
 static const char *const FILES[] = {
     "trial/result.json",   "trial/stdout.log",          "trial/stderr.log",

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "handles.h"
-#include "json.h"
-#include "metrics_json.h"
+#include "aorta/collector.h"
+#include "output/json.h"
+#include "output/metrics_json.h"
 
 /* The reply limit of parse_child.c. */
 #define REPLY_DEPTH 64

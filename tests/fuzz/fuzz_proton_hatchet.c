@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "handles.h"
+#include "aorta/collector.h"
 #include "hatchet.h"
 
 const struct aorta_collector *aorta_collector_proton_get(void);

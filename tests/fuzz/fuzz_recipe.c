@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "handles.h"
-#include "mitigations.h"
-#include "recipe.h"
-#include "recipe_yaml.h"
+#include "aorta/collector.h"
+#include "recipe/mitigations.h"
+#include "recipe/recipe.h"
+#include "recipe/yaml_tree.h"
 
 static FILE *sink;
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "handles.h"
+#include "aorta/collector.h"
 #include "rocprof.h"
 
 const struct aorta_collector *aorta_collector_rocprof_get(void);

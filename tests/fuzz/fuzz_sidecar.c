@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "mitigations.h"
+#include "recipe/mitigations.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,13 +13,13 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "handles.h"
-#include "json.h"
-#include "matrix.h"
-#include "perf_md.h"
-#include "resume.h"
-#include "summary.h"
-#include "trial.h"
+#include "aorta/collector.h"
+#include "output/json.h"
+#include "output/matrix.h"
+#include "output/perf_md.h"
+#include "sweep/resume.h"
+#include "output/summary.h"
+#include "sweep/trial.h"
 
 #define SEPARATOR "\n@@\n"
 #define DEFAULT_RESULT "{\"verdict\": \"pass\"}\n"

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsafe.h"
-#include "handles.h"
+#include "sys/nofollow.h"
+#include "aorta/collector.h"
 #include "xalloc.h"
 
 /* Pieces sent through a socket: all of them must fit in its buffer. */

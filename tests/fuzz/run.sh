@@ -71,8 +71,9 @@ fi
 deps_cflags=$(pkg-config --cflags json-c yaml-0.1)
 deps_libs="$(pkg-config --libs json-c yaml-0.1) -lltdl -ldl -lm"
 cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
-    -fno-sanitize-recover=all -I$builddir -I$srcdir/include -I$srcdir/core
-    -I$srcdir/tests/fuzz -DAORTA_COLLECTORDIR=\"\" $deps_cflags"
+    -fno-sanitize-recover=all -I$builddir -I$srcdir/include 
+    -I$srcdir/core/libaorta -I$srcdir/core/common -I$srcdir/core/run
+    -I$srcdir/tests/fuzz -DAORTA_COLLECTORDIR=\"\" -DAORTA_XALLOC_WHO=\"aorta-run\" $deps_cflags"
 
 # Objects: the whole core but main(), each plugin, the harness helpers.
 compile_dir() { # NAME SOURCE...
@@ -89,7 +90,8 @@ compile_dir() { # NAME SOURCE...
 
 echo "building the harnesses with $CC in $out"
 rm -rf "$out/obj"
-compile_dir core $(ls "$srcdir"/core/*.c | grep -v '/main\.c$')
+compile_dir core $(ls "$srcdir"/core/libaorta/*.c "$srcdir"/core/common/*.c "$srcdir"/core/run/*.c \
+    "$srcdir"/core/run/*/*.c | grep -v '/main\.c$')
 compile_dir rocprof "$srcdir"/plugins/rocprof/*.c
 compile_dir proton "$srcdir"/plugins/proton/*.c
 compile_dir util "$srcdir/tests/fuzz/fuzz_util.c"

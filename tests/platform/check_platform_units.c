@@ -12,17 +12,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "handles.h"
-#include "host_env.h"
-#include "lock.h"
-#include "matrix.h"
-#include "outcome.h"
-#include "perf_md.h"
+#include "aorta/collector.h"
+#include "output/host_env.h"
+#include "sweep/lock.h"
+#include "output/matrix.h"
+#include "output/outcome.h"
+#include "output/perf_md.h"
 #include "platutil.h"
-#include "rank.h"
-#include "retention.h"
-#include "sha256.h"
-#include "trial_json.h"
+#include "sweep/rank.h"
+#include "sweep/retention.h"
+#include "output/sha256.h"
+#include "output/trial_json.h"
 #include "xalloc.h"
 
 static void digest_of(const char *data, size_t len, size_t chunk, char out[65])

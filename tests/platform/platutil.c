@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "handles.h"
+#include "aorta/collector.h"
 #include "xalloc.h"
 
 static char **argv_of(char *const *args)
@@ -146,7 +146,7 @@ void pu_plan_cell(aorta_plan_t *plan, const char *mitigation, const char *diagno
 void pu_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const char *name,
                      char *const *options)
 {
-    const aorta_plugin_t *plugin = aorta_registry_find(registry, name);
+    const aorta_module_t *plugin = aorta_registry_find(registry, name);
     ck_assert_msg(plugin != NULL, "test collector %s is not built", name);
     aorta_collect_entry_t entry = {plugin, aorta_options_new(), NULL};
     for (size_t i = 0; options && options[i]; i++) {

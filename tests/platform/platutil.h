@@ -5,9 +5,9 @@
 
 #include <sys/types.h>
 
-#include "json.h"
-#include "loader.h"
-#include "plan.h"
+#include "output/json.h"
+#include "registry/registry.h"
+#include "recipe/plan.h"
 #include "../testutil.h"
 
 /* aorta-run ARGS... (NULL-terminated) with env changes ("K=V", "K" unsets). */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "output/json.h"
 #include "protontest.h"
 
 static char *work;

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parse_child.h"
+#include "sweep/parse_child.h"
 #include "protontest.h"
 
 static char *dir;

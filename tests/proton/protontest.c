@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 static aorta_registry_t *registry;
-static const aorta_plugin_t *plugin;
+static const aorta_module_t *plugin;
 
 void pt_load(void)
 {
@@ -25,7 +25,7 @@ void pt_unload(void)
     plugin = NULL;
 }
 
-const aorta_plugin_t *pt_plugin(void)
+const aorta_module_t *pt_plugin(void)
 {
     return plugin;
 }

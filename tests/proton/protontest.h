@@ -3,8 +3,8 @@
 #ifndef AORTA_PROTONTEST_H
 #define AORTA_PROTONTEST_H
 
-#include "handles.h"
-#include "loader.h"
+#include "aorta/collector.h"
+#include "registry/registry.h"
 #include "testutil.h"
 
 /* The "/tmp/o" of the spec's cases: wraps never touch it. */
@@ -15,7 +15,7 @@
 void pt_load(void);
 void pt_unload(void);
 const struct aorta_collector *pt_collector(void);
-const aorta_plugin_t *pt_plugin(void);
+const aorta_module_t *pt_plugin(void);
 
 /* Handles from NULL-terminated literal lists ("key", "value", ..., NULL):
  * testutil's. */

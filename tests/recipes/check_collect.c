@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect.h"
-#include "compose.h"
-#include "handles.h"
+#include "recipe/collect.h"
+#include "sweep/compose.h"
+#include "aorta/collector.h"
 #include "recipe_util.h"
 
 #define HEAD                                                                                   \
@@ -404,7 +404,7 @@ END_TEST
 
 START_TEST(effective_options_come_from_the_plan_or_the_defaults)
 {
-    const aorta_plugin_t *good = aorta_registry_find(registry, "good");
+    const aorta_module_t *good = aorta_registry_find(registry, "good");
     aorta_options_t *options = NULL;
     ck_assert_int_eq(aorta_collect_effective_options(NULL, good, &options, &error), 0);
     ck_assert_uint_eq(aorta_options_count(options), 1);
@@ -420,7 +420,7 @@ START_TEST(effective_options_come_from_the_plan_or_the_defaults)
     ck_assert_str_eq(option(options, "label"), "L");
     aorta_options_free(options);
     /* A collector the plan does not select: its defaults. */
-    const aorta_plugin_t *badparse = aorta_registry_find(registry, "badparse");
+    const aorta_module_t *badparse = aorta_registry_find(registry, "badparse");
     ck_assert_int_eq(aorta_collect_effective_options(&plan, badparse, &options, &error), 0);
     ck_assert_str_eq(option(options, "behaviour"), "normal");
     aorta_options_free(options);

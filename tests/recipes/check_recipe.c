@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "handles.h"
+#include "aorta/collector.h"
 #include "recipe_util.h"
 
 static char *dir;

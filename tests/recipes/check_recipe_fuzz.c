@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "recipe_util.h"
-#include "recipe_yaml.h"
+#include "recipe/yaml_tree.h"
 
 static const char *const FIXTURES[] = {
     "examples_profiling_proton_triton-vecadd_recipe.yaml",

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recipe_yaml.h"
+#include "recipe/yaml_tree.h"
 #include "testutil.h"
 #include "xalloc.h"
 

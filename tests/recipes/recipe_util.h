@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
-#include "mitigations.h"
-#include "recipe.h"
+#include "registry/registry.h"
+#include "recipe/mitigations.h"
+#include "recipe/recipe.h"
 #include "testutil.h"
 #include "xalloc.h"
 

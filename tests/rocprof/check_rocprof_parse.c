@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "parse_child.h"
+#include "sweep/parse_child.h"
 #include "rptest.h"
 
 #define STATS_HEADER "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\"," \

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 static aorta_registry_t *registry;
-static const aorta_plugin_t *plugin;
+static const aorta_module_t *plugin;
 
 void rp_setup(void)
 {
@@ -25,7 +25,7 @@ void rp_teardown(void)
     plugin = NULL;
 }
 
-const aorta_plugin_t *rp_plugin(void)
+const aorta_module_t *rp_plugin(void)
 {
     ck_assert_ptr_nonnull(plugin);
     return plugin;

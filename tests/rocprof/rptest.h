@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "handles.h"
-#include "loader.h"
+#include "aorta/collector.h"
+#include "registry/registry.h"
 #include "testutil.h"
 
 /* Load the build tree's plugins/ (an unchecked fixture: once per suite). */
@@ -14,7 +14,7 @@ void rp_setup(void);
 void rp_teardown(void);
 /* The rocprof collector (asserts it loaded). */
 const struct aorta_collector *rp_collector(void);
-const aorta_plugin_t *rp_plugin(void);
+const aorta_module_t *rp_plugin(void);
 
 /* An option map from "key", "value", ..., NULL (testutil's). */
 #define rp_options tu_options

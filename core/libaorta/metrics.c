@@ -1,0 +1,130 @@
+/* metrics.c - the sink a collector's parse() reports its metrics into. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdk.h"
+#include "xalloc.h"
+
+aorta_metrics_t *aorta_metrics_new(const char *prefix)
+{
+    aorta_metrics_t *metrics = aorta_xcalloc(1, sizeof *metrics);
+    metrics->prefix = prefix ? aorta_xstrdup(prefix) : NULL;
+    return metrics;
+}
+
+static void metric_release_value(aorta_metric_t *metric)
+{
+    free(metric->string_value);
+    for (size_t i = 0; i < metric->string_count; i++)
+        free(metric->strings[i]);
+    free(metric->strings);
+    metric->string_value = NULL;
+    metric->strings = NULL;
+    metric->string_count = 0;
+}
+
+void aorta_metrics_free(aorta_metrics_t *metrics)
+{
+    if (!metrics)
+        return;
+    for (size_t i = 0; i < metrics->count; i++) {
+        metric_release_value(&metrics->items[i]);
+        free(metrics->items[i].key);
+    }
+    free(metrics->items);
+    aorta_keyindex_clear(&metrics->index);
+    free(metrics->prefix);
+    free(metrics);
+}
+
+size_t aorta_metrics_count(const aorta_metrics_t *metrics)
+{
+    return metrics->count;
+}
+
+const aorta_metric_t *aorta_metrics_at(const aorta_metrics_t *metrics, size_t index)
+{
+    return index < metrics->count ? &metrics->items[index] : NULL;
+}
+
+const aorta_metric_t *aorta_metrics_find(const aorta_metrics_t *metrics, const char *key)
+{
+    size_t position = aorta_keyindex_find(&metrics->index, key);
+    return position == AORTA_KEYINDEX_NONE ? NULL : &metrics->items[position];
+}
+
+/* The slot for key (emptied, keeping its position), or NULL when the key is
+ * outside the sink's namespace. */
+static aorta_metric_t *metric_slot(aorta_metrics_t *metrics, const char *key)
+{
+    size_t prefix_len = metrics->prefix ? strlen(metrics->prefix) : 0;
+    if (!key || strncmp(key, metrics->prefix ? metrics->prefix : "", prefix_len) != 0
+        || key[prefix_len] == '\0')
+        return NULL;
+    aorta_metric_t *metric = (aorta_metric_t *)aorta_metrics_find(metrics, key);
+    if (metric) {
+        metric_release_value(metric);
+        return metric;
+    }
+    aorta_xgrow((void **)&metrics->items, &metrics->capacity, metrics->count + 1,
+                sizeof *metrics->items);
+    metric = &metrics->items[metrics->count++];
+    memset(metric, 0, sizeof *metric);
+    metric->key = aorta_xstrdup(key);
+    aorta_keyindex_add(&metrics->index, metric->key, metrics->count - 1);
+    return metric;
+}
+
+int aorta_metrics_set_int(aorta_metrics_t *metrics, const char *key, int64_t value)
+{
+    aorta_metric_t *metric = metric_slot(metrics, key);
+    if (!metric)
+        return -1;
+    metric->type = AORTA_METRIC_INT;
+    metric->int_value = value;
+    return 0;
+}
+
+int aorta_metrics_set_double(aorta_metrics_t *metrics, const char *key, double value)
+{
+    if (!isfinite(value))
+        return -1;
+    aorta_metric_t *metric = metric_slot(metrics, key);
+    if (!metric)
+        return -1;
+    metric->type = AORTA_METRIC_DOUBLE;
+    metric->double_value = value;
+    return 0;
+}
+
+int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const char *value)
+{
+    if (!value)
+        return -1;
+    aorta_metric_t *metric = metric_slot(metrics, key);
+    if (!metric)
+        return -1;
+    metric->type = AORTA_METRIC_STRING;
+    metric->string_value = aorta_xstrdup(value);
+    return 0;
+}
+
+int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
+                              const char *const *values, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!values[i])
+            return -1;
+    aorta_metric_t *metric = metric_slot(metrics, key);
+    if (!metric)
+        return -1;
+    metric->type = AORTA_METRIC_STRINGS;
+    metric->strings = aorta_xcalloc(count ? count : 1, sizeof *metric->strings);
+    for (size_t i = 0; i < count; i++)
+        metric->strings[i] = aorta_xstrdup(values[i]);
+    metric->string_count = count;
+    return 0;
+}

@@ -1,0 +1,71 @@
+/* cmd_dry_run.c - `aorta-run --dry-run`: check everything, write nothing,
+ * and print one compact JSON object per cell, one per line (decisions.md §3). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "sweep/compose.h"
+#include "aorta/collector.h"
+#include "output/json.h"
+#include "recipe/plan.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+/* The cell's line: trial 0's fully wrapped argv, or why the wrap refused. */
+static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cell,
+                               const char *run_dir, int *refused)
+{
+    char *collect_rel = aorta_xasprintf("%s/_subprocess/trial_d0_m0_t0", cell->name);
+    aorta_env_t *child_env = aorta_env_from_environ(environ);
+    for (size_t i = 0; i < aorta_env_count(cell->env); i++)
+        aorta_env_set(child_env, aorta_env_name_at(cell->env, i), aorta_env_value_at(cell->env, i));
+    aorta_argv_t *argv = NULL;
+    char *error = NULL;
+    aorta_json_t *line = aorta_json_object();
+    aorta_json_set(line, "cell", aorta_json_string(cell->name));
+    if (aorta_compose(plan, plan->command, run_dir, collect_rel, child_env, 0, &argv, &error)
+        != 0) {
+        aorta_json_set(line, "error", aorta_json_string(error));
+        aorta_report("--dry-run: cell '%s': %s", cell->name, error);
+        *refused = 1;
+    } else {
+        aorta_json_t *env = aorta_json_object();
+        for (size_t i = 0; i < aorta_env_count(cell->env); i++)
+            aorta_json_set(env, aorta_env_name_at(cell->env, i),
+                           aorta_json_string(aorta_env_value_at(cell->env, i)));
+        aorta_json_set(line, "env", env);
+        aorta_json_set(line, "argv", aorta_json_strings(aorta_argv_items(argv), aorta_argv_count(argv)));
+        char *collect_dir = aorta_path_join(run_dir, collect_rel);
+        aorta_json_set(line, "collect_dir", aorta_json_string(collect_dir));
+        aorta_free(collect_dir);
+    }
+    aorta_argv_free(argv);
+    free(error);
+    aorta_env_free(child_env);
+    free(collect_rel);
+    return line;
+}
+
+int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
+{
+    aorta_plan_t *plan = NULL;
+    int status = aorta_plan_build(cli, registry, &plan);
+    if (status != 0)
+        return status;
+    char *run_dir = aorta_plan_absolute_run_dir(plan);
+    int refused = 0;
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        aorta_json_t *line = cell_line(plan, &plan->cells[i], run_dir, &refused);
+        char *text = aorta_json_dump(line, 0);
+        printf("%s\n", text);
+        free(text);
+        aorta_json_free(line);
+    }
+    fflush(stdout);
+    free(run_dir);
+    aorta_plan_free(plan);
+    return refused ? AORTA_EXIT_USAGE : AORTA_EXIT_OK;
+}

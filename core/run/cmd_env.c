@@ -1,0 +1,38 @@
+/* cmd_env.c - `aorta-run --env NAME DIR`: the variables collector NAME
+ * would have a payload set for output directory DIR, one KEY=VALUE a line. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "aorta/collector.h"
+
+int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry)
+{
+    const aorta_module_t *plugin = NULL;
+    aorta_options_t *options = NULL;
+    int status = aorta_cmd_collector_options(cli, registry, "--env", &plugin, &options);
+    if (status != 0)
+        return status;
+    aorta_env_t *bundle = aorta_env_new();
+    aorta_error_t *err = aorta_error_new();
+    if (plugin->collector.env(options, cli->dir, bundle, err) != 0) {
+        const char *message = aorta_error_message(err);
+        message = message && message[0] ? message : "refused (no reason given)";
+        /* Collectors usually start their messages with their name. */
+        if (strncmp(message, plugin->name, strlen(plugin->name)) == 0)
+            aorta_report("--env: %s", message);
+        else
+            aorta_report("--env: %s: %s", plugin->name, message);
+        status = AORTA_EXIT_USAGE;
+    } else {
+        for (size_t i = 0; i < aorta_env_count(bundle); i++)
+            printf("%s=%s\n", aorta_env_name_at(bundle, i), aorta_env_value_at(bundle, i));
+    }
+    aorta_error_free(err);
+    aorta_env_free(bundle);
+    aorta_options_free(options);
+    return status;
+}

@@ -1,0 +1,68 @@
+/* cmd_list.c - `aorta-run --list-collectors` and `--describe NAME`. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const char *status_word(aorta_module_status_t status)
+{
+    switch (status) {
+    case AORTA_MODULE_OK:
+        return "ok";
+    case AORTA_MODULE_SHADOWED:
+        return "shadowed";
+    default:
+        return "failed";
+    }
+}
+
+int aorta_cmd_list(const aorta_registry_t *registry)
+{
+    /* name version ABI status path; a failed one's status is "failed: REASON". */
+    for (size_t i = 0; i < registry->count; i++) {
+        const aorta_module_t *plugin = &registry->plugins[i];
+        if (plugin->status == AORTA_MODULE_FAILED) {
+            printf("%s - - failed: %s %s\n", plugin->name, plugin->reason, plugin->path);
+        } else {
+            printf("%s %s %u.%u %s %s\n", plugin->name, plugin->collector.version,
+                   plugin->collector.abi_major, plugin->collector.abi_minor,
+                   status_word(plugin->status), plugin->path);
+        }
+    }
+    return AORTA_EXIT_OK;
+}
+
+int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
+{
+    const aorta_module_t *plugin = aorta_registry_find(registry, name);
+    if (!plugin)
+        return aorta_report_unknown_collector(registry, "--describe", name);
+    const struct aorta_collector *collector = &plugin->collector;
+    printf("%s %s (collector ABI %u.%u, wrap rank %d)\n", collector->name, collector->version,
+           collector->abi_major, collector->abi_minor, collector->wrap_rank);
+    if (collector->description[0])
+        printf("  %s\n", collector->description);
+    printf("  from %s\n", plugin->path);
+    if (!collector->options || !collector->options[0].key) {
+        printf("\nno options\n");
+        return AORTA_EXIT_OK;
+    }
+    printf("\noptions:\n");
+    for (const aorta_option_spec_t *spec = collector->options; spec->key; spec++) {
+        printf("  %s\n", spec->key);
+        if (spec->help && spec->help[0])
+            printf("      %s\n", spec->help);
+        if (spec->values) {
+            printf("      values: ");
+            for (size_t v = 0; spec->values[v]; v++)
+                printf("%s%s", v ? ", " : "", spec->values[v]);
+            printf("\n");
+        } else {
+            printf("      values: free text\n");
+        }
+        printf("      default: %s\n", spec->default_value ? spec->default_value : "(unset)");
+    }
+    return AORTA_EXIT_OK;
+}

@@ -1,0 +1,66 @@
+/* cmd_parse.c - `aorta-run --parse NAME DIR`: collector NAME's parse() on
+ * DIR, run in a child like after a trial, printed as one JSON object. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "recipe/collect.h"
+#include "commands.h"
+#include "aorta/collector.h"
+#include "output/json.h"
+#include "output/metrics_json.h"
+#include "sweep/parse_child.h"
+#include "recipe/plan.h"
+
+/* The options NAME runs with: the recipe's (or --collect's) when they name
+ * it, else its defaults.  Shared by --parse and --env. */
+int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *registry,
+                                const char *flag, const aorta_module_t **plugin,
+                                aorta_options_t **options)
+{
+    *options = NULL;
+    *plugin = aorta_registry_find(registry, cli->collector);
+    if (!*plugin)
+        return aorta_report_unknown_collector(registry, flag, cli->collector);
+    aorta_plan_t *plan = NULL;
+    if (cli->recipe || cli->collect || cli->mitigation_file_count) {
+        int status = aorta_plan_build(cli, registry, &plan);
+        if (status != 0)
+            return status;
+    }
+    char *error = NULL;
+    int status = aorta_collect_effective_options(plan, *plugin, options, &error);
+    aorta_plan_free(plan);
+    if (status != 0) {
+        aorta_report("%s: %s", flag, error);
+        free(error);
+        return AORTA_EXIT_USAGE;
+    }
+    return AORTA_EXIT_OK;
+}
+
+int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
+{
+    const aorta_module_t *plugin = NULL;
+    aorta_options_t *options = NULL;
+    int status = aorta_cmd_collector_options(cli, registry, "--parse", &plugin, &options);
+    if (status != 0)
+        return status;
+    struct stat st;
+    aorta_json_t *json;
+    if (stat(cli->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        json = aorta_json_object();
+    } else {
+        aorta_metrics_t *metrics = aorta_parse_in_child(plugin, options, cli->dir);
+        json = aorta_metrics_to_json(metrics);
+        aorta_metrics_free(metrics);
+    }
+    char *text = aorta_json_dump(json, 0);
+    printf("%s\n", text);
+    free(text);
+    aorta_json_free(json);
+    aorta_options_free(options);
+    return AORTA_EXIT_OK;
+}

@@ -1,0 +1,65 @@
+/* main.c - aorta-run: parse the command line, load collectors, dispatch. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "registry/registry.h"
+#include "sweep/spawn.h"
+
+static int dispatch(const aorta_cli_t *cli, const aorta_registry_t *registry)
+{
+    switch (cli->mode) {
+    case AORTA_MODE_LIST:
+        return aorta_cmd_list(registry);
+    case AORTA_MODE_DESCRIBE:
+        return aorta_cmd_describe(registry, cli->collector);
+    case AORTA_MODE_DRY_RUN:
+        return aorta_cmd_dry_run(cli, registry);
+    case AORTA_MODE_PARSE:
+        return aorta_cmd_parse(cli, registry);
+    case AORTA_MODE_ENV:
+        return aorta_cmd_env(cli, registry);
+    case AORTA_MODE_RUN:
+    default:
+        return aorta_cmd_run(cli, registry);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    aorta_cli_t cli;
+    char *error = NULL;
+    if (aorta_cli_parse(argc, argv, &cli, &error) != 0) {
+        aorta_report("%s", error);
+        free(error);
+        aorta_cli_free(&cli);
+        return AORTA_EXIT_USAGE;
+    }
+    if (cli.mode == AORTA_MODE_HELP) {
+        aorta_cli_usage(stdout);
+        aorta_cli_free(&cli);
+        return AORTA_EXIT_OK;
+    }
+    if (cli.mode == AORTA_MODE_VERSION) {
+        printf("aorta-run (%s) %s, collector ABI %d.%d\n", PACKAGE_NAME, PACKAGE_VERSION,
+               AORTA_COLLECTOR_ABI_MAJOR, AORTA_COLLECTOR_ABI_MINOR);
+        aorta_cli_free(&cli);
+        return AORTA_EXIT_OK;
+    }
+    /* Signals are taken synchronously by the trial loop (spawn.c). */
+    aorta_spawn_block_signals();
+
+    char **dirs = aorta_search_path(cli.plugin_dirs, cli.plugin_dir_count);
+    aorta_registry_t *registry = aorta_registry_load(dirs);
+    aorta_search_path_free(dirs);
+    if (cli.mode != AORTA_MODE_LIST)
+        aorta_registry_warn(registry, stderr);
+    int status = dispatch(&cli, registry);
+    aorta_registry_free(registry);
+    aorta_cli_free(&cli);
+    fflush(stdout);
+    return status;
+}

@@ -1,0 +1,237 @@
+/* perf_md.c - perf.md, byte for byte as spec/platform.md §3 lays it out:
+ * left-justified columns padded to the widest cell (counted in characters,
+ * as Python's str.ljust counts them), "%.3f" numbers, thousands separators
+ * in the metrics table, "—" for a metric a cell did not report. */
+#include "config.h"
+
+#include "output/perf_md.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keyindex.h"
+#include "output/matrix.h"
+#include "xalloc.h"
+
+typedef struct table {
+    size_t columns;
+    char **cells;       /* row-major; row 0 is the header */
+    size_t count, capacity;
+} table_t;
+
+static void table_add(table_t *table, char *cell)
+{
+    aorta_xgrow((void **)&table->cells, &table->capacity, table->count + 1, sizeof *table->cells);
+    table->cells[table->count++] = cell;
+}
+
+/* Characters of UTF-8 text (continuation bytes do not count). */
+static size_t text_width(const char *text)
+{
+    size_t width = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        width += (*c & 0xC0) != 0x80;
+    return width;
+}
+
+static void table_render(FILE *out, table_t *table)
+{
+    size_t *widths = aorta_xcalloc(table->columns, sizeof *widths);
+    for (size_t i = 0; i < table->count; i++) {
+        size_t width = text_width(table->cells[i]);
+        if (width > widths[i % table->columns])
+            widths[i % table->columns] = width;
+    }
+    for (size_t row = 0; row * table->columns < table->count; row++) {
+        fputs("|", out);
+        for (size_t col = 0; col < table->columns; col++) {
+            const char *cell = table->cells[row * table->columns + col];
+            fprintf(out, " %s%*s |", cell, (int)(widths[col] - text_width(cell)), "");
+        }
+        fputs("\n", out);
+        if (row == 0) {
+            fputs("|", out);
+            for (size_t col = 0; col < table->columns; col++) {
+                for (size_t i = 0; i < widths[col] + 2; i++)
+                    fputc('-', out);
+                fputc('|', out);
+            }
+            fputs("\n", out);
+        }
+    }
+    for (size_t i = 0; i < table->count; i++)
+        free(table->cells[i]);
+    free(table->cells);
+    free(widths);
+    memset(table, 0, sizeof *table);
+}
+
+char *aorta_perf_thousands(double value)
+{
+    char plain[512];
+    snprintf(plain, sizeof plain, "%.3f", value);
+    const char *digits = plain[0] == '-' ? plain + 1 : plain;
+    const char *dot = strchr(digits, '.');
+    size_t int_len = dot ? (size_t)(dot - digits) : strlen(digits);
+    char *out = aorta_xmalloc(strlen(plain) + int_len / 3 + 2);
+    char *cursor = out;
+    if (plain[0] == '-')
+        *cursor++ = '-';
+    for (size_t i = 0; i < int_len; i++) {
+        if (i > 0 && (int_len - i) % 3 == 0)
+            *cursor++ = ',';
+        *cursor++ = digits[i];
+    }
+    strcpy(cursor, digits + int_len);
+    return out;
+}
+
+static char *fixed3(const aorta_json_t *value)
+{
+    return value ? aorta_xasprintf("%.3f", aorta_json_get_double(value)) : aorta_xstrdup("n/a");
+}
+
+static char *cell_label(const aorta_json_t *cell, const char *baseline)
+{
+    const char *name = aorta_json_get_string(aorta_json_get(cell, "name"));
+    name = name ? name : "?";
+    return baseline && !strcmp(name, baseline) ? aorta_xasprintf("%s (baseline)", name)
+                                               : aorta_xstrdup(name);
+}
+
+static void step_table(FILE *out, const aorta_json_t *cells, const char *baseline)
+{
+    static const char *const headers[] = {"Cell", "Trials", "Iters", "Mean", "Std", "Min", "p50",
+                                          "p90", "p99", "Max", "Wall (s)", "Source"};
+    static const char *const steps[] = {"mean_step_time_ms", "std_step_time_ms",
+                                        "min_step_time_ms", "p50_step_time_ms",
+                                        "p90_step_time_ms", "p99_step_time_ms",
+                                        "max_step_time_ms"};
+    table_t table = {.columns = 12};
+    for (size_t i = 0; i < 12; i++)
+        table_add(&table, aorta_xstrdup(headers[i]));
+    for (size_t i = 0; i < aorta_json_length(cells); i++) {
+        aorta_json_t *cell = aorta_json_at(cells, i);
+        int errored = aorta_json_type(aorta_json_get(cell, "error")) == AORTA_JSON_STRING;
+        const char *source = aorta_json_get_string(aorta_json_get(cell, "step_time_source"));
+        int timed = source && strcmp(source, "missing") != 0
+                 && aorta_json_get(cell, "mean_step_time_ms") != NULL;
+        table_add(&table, cell_label(cell, baseline));
+        table_add(&table, aorta_xasprintf("%lld", (long long)aorta_json_get_int(
+                                                       aorta_json_get(cell, "trials"))));
+        const char *iters = aorta_json_get_string(aorta_json_get(cell, "iters_display"));
+        table_add(&table, aorta_xstrdup(iters ? iters : AORTA_EM_DASH));
+        for (size_t s = 0; s < 7; s++)
+            table_add(&table, errored  ? aorta_xstrdup("error")
+                              : timed  ? fixed3(aorta_json_get(cell, steps[s]))
+                                       : aorta_xstrdup("n/a"));
+        table_add(&table, errored ? aorta_xstrdup("error")
+                                  : fixed3(aorta_json_get(cell, "mean_wall_clock_sec")));
+        table_add(&table, aorta_xstrdup(source ? source : "missing"));
+    }
+    table_render(out, &table);
+}
+
+static int compare_names(const void *left, const void *right)
+{
+    return strcmp(*(char *const *)left, *(char *const *)right);
+}
+
+/* Distinct names, indexed: resumed cells can bring any number. */
+typedef struct names {
+    char **items;
+    size_t count, capacity;
+    aorta_keyindex_t index;
+} names_t;
+
+static int collect_name(const char *key, aorta_json_t *value, void *user)
+{
+    (void)value;
+    names_t *names = user;
+    if (aorta_keyindex_find(&names->index, key) != AORTA_KEYINDEX_NONE)
+        return 0;
+    aorta_xgrow((void **)&names->items, &names->capacity, names->count + 1, sizeof *names->items);
+    names->items[names->count] = aorta_xstrdup(key);
+    aorta_keyindex_add(&names->index, names->items[names->count], names->count);
+    names->count++;
+    return 0;
+}
+
+/* The metrics table, when some cell has a metrics_summary; returns whether
+ * it was written. */
+static int metrics_table(FILE *out, const aorta_json_t *cells, const char *baseline)
+{
+    names_t names = {0};
+    for (size_t i = 0; i < aorta_json_length(cells); i++)
+        aorta_json_foreach(aorta_json_get(aorta_json_at(cells, i), "metrics_summary"),
+                           collect_name, &names);
+    aorta_keyindex_clear(&names.index); /* the sort moves the names */
+    if (names.count == 0)
+        return 0;
+    qsort(names.items, names.count, sizeof *names.items, compare_names);
+    table_t table = {.columns = names.count + 1};
+    table_add(&table, aorta_xstrdup("Cell"));
+    for (size_t n = 0; n < names.count; n++)
+        table_add(&table, aorta_xstrdup(names.items[n]));
+    for (size_t i = 0; i < aorta_json_length(cells); i++) {
+        aorta_json_t *cell = aorta_json_at(cells, i);
+        aorta_json_t *summary = aorta_json_get(cell, "metrics_summary");
+        table_add(&table, cell_label(cell, baseline));
+        for (size_t n = 0; n < names.count; n++) {
+            aorta_json_t *mean = aorta_json_get(aorta_json_get(summary, names.items[n]), "mean");
+            table_add(&table, mean ? aorta_perf_thousands(aorta_json_get_double(mean))
+                                   : aorta_xstrdup(AORTA_EM_DASH));
+        }
+    }
+    fputs("## Workload metrics (mean across trials)\n\n", out);
+    table_render(out, &table);
+    for (size_t n = 0; n < names.count; n++)
+        free(names.items[n]);
+    free(names.items);
+    return 1;
+}
+
+char *aorta_perf_md(const aorta_json_t *matrix)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        abort();
+    const char *workload = aorta_json_get_string(aorta_json_get(matrix, "workload"));
+    const char *ticket = aorta_json_get_string(aorta_json_get(matrix, "ticket"));
+    const char *stamp = aorta_json_get_string(aorta_json_get(matrix, "run_timestamp"));
+    const char *baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
+    aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    workload = workload ? workload : "?";
+    fprintf(out, "# Performance Report - %s\n\n", workload);
+    fprintf(out, "**Ticket**: %s  \n", ticket ? ticket : "(none)");
+    fprintf(out, "**Workload**: %s  \n", workload);
+    fprintf(out, "**Run timestamp**: %s  \n", stamp ? stamp : "?");
+    fprintf(out, "**Baseline cell**: %s  \n\n", baseline ? baseline : "(none)");
+    fputs("Step timing and workload metrics of every cell, aggregated from the trial JSON "
+          "files under `<cell>/_subprocess/`. Verdicts, counts, failure hints and the full "
+          "metric statistics are in `matrix.json`.\n\n",
+          out);
+    fputs("## Step timing (ms)\n\n", out);
+    step_table(out, cells, baseline);
+    fputs("\n", out);
+    if (metrics_table(out, cells, baseline))
+        fputs("\n> Values are means over each cell's passing trials; min, max and n are in "
+              "`matrix.json` (`metrics_summary`); \xe2\x80\x94 = not reported.\n\n",
+              out);
+    fputs("## Notes\n\n", out);
+    fputs("- A trial is one step: its step time is the trial's whole wall clock (command, "
+          "collectors' parse and bookkeeping), so Iters reads `1/1` for a cell whose trials "
+          "all ran.\n",
+          out);
+    fputs("- `n/a`: no trial of the cell launched its command (no timing sample); `error`: the "
+          "cell did not run.\n",
+          out);
+    fputs("- Workload metrics are the collectors' numbers and the platform's `exit_code`; only "
+          "passing trials contribute.\n",
+          out);
+    fclose(out);
+    return text;
+}

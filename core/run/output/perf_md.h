@@ -1,0 +1,14 @@
+/* perf.md - the run's performance report (spec/platform.md §3): pure
+ * formatting of matrix.json's aggregates. */
+#ifndef AORTA_PERF_MD_H
+#define AORTA_PERF_MD_H
+
+#include "output/json.h"
+
+/* The report for a matrix.json object; free it. */
+char *aorta_perf_md(const aorta_json_t *matrix);
+
+/* Python's format(value, ",.3f"): "12,345.678". Free it. */
+char *aorta_perf_thousands(double value);
+
+#endif

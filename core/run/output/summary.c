@@ -1,0 +1,95 @@
+/* summary.c - the end-of-run summary (upstream's wording, spec/platform.md
+ * §1.5, with matrix.json in place of matrix.md). */
+#include "config.h"
+
+#include "output/summary.h"
+
+#include <signal.h>
+#include <string.h>
+
+/* The most frequent hint among the cell's trials (the first among equals). */
+static const char *top_hint(const aorta_cell_result_t *result)
+{
+    const char *best = NULL;
+    size_t best_count = 0;
+    for (size_t i = 0; i < result->count; i++) {
+        const char *hint = result->outcomes[i].hint;
+        if (!hint)
+            continue;
+        size_t count = 0;
+        for (size_t j = 0; j < result->count; j++)
+            count += result->outcomes[j].hint && !strcmp(result->outcomes[j].hint, hint);
+        if (count > best_count) {
+            best = hint;
+            best_count = count;
+        }
+    }
+    return best;
+}
+
+static void cell_line(FILE *out, const char *name, const aorta_cell_result_t *result,
+                      const aorta_cell_counts_t *counts)
+{
+    if (result->error) {
+        fprintf(out, "  [error] %s: cell did not run (%s)\n", name, result->error);
+        return;
+    }
+    const char *hint = top_hint(result);
+    if (counts->failed)
+        fprintf(out, "  [fail] %s: %zu failed of %zu trial(s)", name, counts->failed,
+                counts->trials);
+    else
+        fprintf(out, "  [error] %s: %zu errored of %zu trial(s)", name, counts->errors,
+                counts->trials);
+    if (hint)
+        fprintf(out, " (%s)", hint);
+    fprintf(out, "%s -> %s/\n", result->resumed ? " [resumed]" : "", name);
+}
+
+void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
+                         const char *run_dir, int interrupted)
+{
+    size_t clean = 0, failing = 0, erroring = 0, resumed = 0;
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        aorta_cell_counts_t counts;
+        aorta_cell_counts(&results[i], &counts);
+        resumed += results[i].resumed != 0;
+        if (results[i].error || counts.trials == 0)
+            erroring++;
+        else if (counts.failed)
+            failing++;
+        else if (counts.errors)
+            erroring++;
+        else
+            clean++;
+    }
+    if (interrupted)
+        fprintf(out, "Sweep interrupted by %s: the trial that was running is recorded as an "
+                     "error; matrix.json and perf.md cover what ran.\n",
+                interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+    if (clean == plan->cell_count) {
+        fprintf(out, "Sweep summary: all %zu cell(s) passed.", plan->cell_count);
+        if (resumed)
+            fprintf(out, " %zu resumed from a prior run (no trials re-executed).", resumed);
+        fputc('\n', out);
+    } else {
+        fprintf(out, "Sweep summary: %zu cell(s) -- %zu clean, %zu with failing trials, %zu with "
+                     "errors.\n",
+                plan->cell_count, clean, failing, erroring);
+        for (size_t i = 0; i < plan->cell_count; i++) {
+            aorta_cell_counts_t counts;
+            aorta_cell_counts(&results[i], &counts);
+            if (results[i].error || counts.trials == 0 || counts.failed || counts.errors)
+                cell_line(out, plan->cells[i].name, &results[i], &counts);
+        }
+    }
+    fprintf(out, "Full matrix: %s/matrix.json\n", run_dir);
+    fprintf(out, "Performance report: %s/perf.md\n", run_dir);
+    if (resumed)
+        fprintf(out, "Note: resumed cells reused cached artifacts under %s; delete that directory "
+                     "or use a new --ticket/--output to force a fresh run.\n",
+                run_dir);
+    if (clean != plan->cell_count && !plan->verbose)
+        fputs("Tip: re-run with -v to stream per-cell progress live.\n", out);
+    fprintf(out, "Wrote run artifacts to %s\n", run_dir);
+}

@@ -1,0 +1,17 @@
+/* summary.h - the end-of-run summary aorta-run prints on stdout. */
+#ifndef AORTA_SUMMARY_H
+#define AORTA_SUMMARY_H
+
+#include <stdio.h>
+
+#include "output/matrix.h"
+#include "recipe/plan.h"
+
+/* How many cells are clean (every trial passed), failing (a trial
+ * failed) and erroring (errors only, or the cell did not run), one line per
+ * cell that is not clean, where matrix.json and perf.md are, and the run
+ * directory last.  interrupted is the signal that stopped the sweep, or 0. */
+void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
+                         const char *run_dir, int interrupted);
+
+#endif

@@ -1,0 +1,336 @@
+/* collect.c - selecting, validating and ordering the collectors. */
+#include "config.h"
+
+#include "recipe/collect.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aorta/collector.h"
+#include "sys/quote.h"
+#include "xalloc.h"
+
+#define PHRASE_SIZE 512
+
+/* One collector asked for, before it is checked. */
+typedef struct request {
+    const char *name;
+    const aorta_options_t *given;   /* NULL: defaults */
+    const char *where;              /* "FILE:LINE:COLUMN", or NULL for --collect */
+} request_t;
+
+typedef struct selection {
+    const char *label;              /* "recipe.collect" or "--collect" */
+    const char *where;              /* of the whole request, or NULL */
+    request_t *requests;
+    size_t count;
+    char *error;
+} selection_t;
+
+static int fail(selection_t *s, const char *where, const char *fmt, ...) AORTA_PRINTF(3, 4);
+
+static int fail(selection_t *s, const char *where, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    char *message = aorta_xvasprintf(fmt, args);
+    va_end(args);
+    s->error = where ? aorta_xasprintf("%s: %s: %s", where, s->label, message)
+                     : aorta_xasprintf("%s: %s", s->label, message);
+    free(message);
+    /* A collector's message may hold a newline: errors are one line. */
+    for (char *c = s->error; *c; c++)
+        if ((unsigned char)*c < 0x20)
+            *c = ' ';
+    return -1;
+}
+
+size_t aorta_collect_split(const char *value, char ***names)
+{
+    *names = NULL;
+    size_t count = 0;
+    for (const char *start = value; start;) {
+        const char *comma = strchr(start, ',');
+        size_t len = comma ? (size_t)(comma - start) : strlen(start), stripped = 0;
+        const char *name = aorta_text_strip(start, len, &stripped);
+        if (stripped > 0) {
+            *names = aorta_xrealloc(*names, (count + 1) * sizeof **names);
+            (*names)[count++] = aorta_xstrndup(name, stripped);
+        }
+        start = comma ? comma + 1 : NULL;
+    }
+    return count;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Names must be loaded collectors: list every unknown one in the order
+ * asked, the collectors there are, and why a broken one of that name
+ * was skipped. */
+static int check_names(selection_t *s, const aorta_registry_t *registry)
+{
+    const char **unknown = aorta_xcalloc(s->count + 1, sizeof *unknown);
+    size_t unknown_count = 0;
+    const char *first_where = NULL;
+    for (size_t i = 0; i < s->count; i++)
+        if (!aorta_registry_find(registry, s->requests[i].name)) {
+            if (!unknown_count)
+                first_where = s->requests[i].where;
+            unknown[unknown_count++] = s->requests[i].name;
+        }
+    if (!unknown_count) {
+        free(unknown);
+        return 0;
+    }
+    const char **valid = aorta_xcalloc(registry->count + 1, sizeof *valid);
+    size_t valid_count = 0;
+    for (size_t i = 0; i < registry->count; i++)
+        if (registry->plugins[i].status == AORTA_MODULE_OK)
+            valid[valid_count++] = registry->plugins[i].name;
+    qsort(valid, valid_count, sizeof *valid, compare_names);
+    char *unknown_text = aorta_repr_list(unknown, unknown_count);
+    char *valid_text = aorta_repr_list(valid, valid_count);
+    char *broken = aorta_xstrdup("");
+    for (size_t i = 0; i < unknown_count; i++) {
+        const aorta_module_t *failed = aorta_registry_find_failed(registry, unknown[i]);
+        if (!failed)
+            continue;
+        char *name = aorta_repr_str(unknown[i]);
+        char *next = aorta_xasprintf("%s; %s is broken (%s: %s)", broken, name, failed->path,
+                                     failed->reason);
+        free(name);
+        free(broken);
+        broken = next;
+    }
+    int status = fail(s, first_where ? first_where : s->where,
+                      "unknown collector recipe(s) %s; valid: %s%s", unknown_text, valid_text,
+                      broken);
+    free(broken);
+    free(valid_text);
+    free(unknown_text);
+    free(valid);
+    free(unknown);
+    return status;
+}
+
+/* Keep the first request of each name. */
+static void dedup(selection_t *s)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        int seen = 0;
+        for (size_t k = 0; k < kept && !seen; k++)
+            seen = strcmp(s->requests[k].name, s->requests[i].name) == 0;
+        if (!seen)
+            s->requests[kept++] = s->requests[i];
+    }
+    s->count = kept;
+}
+
+static void free_entries(aorta_collect_entry_t *entries, size_t count)
+{
+    for (size_t i = 0; entries && i < count; i++) {
+        aorta_options_free(entries[i].given);
+        aorta_options_free(entries[i].effective);
+    }
+    free(entries);
+}
+
+/* Run each collector's validate() in the order asked. */
+static int validate_all(selection_t *s, const aorta_registry_t *registry,
+                        aorta_collect_entry_t *entries)
+{
+    aorta_error_t *err = aorta_error_new();
+    int status = 0;
+    for (size_t i = 0; i < s->count && status == 0; i++) {
+        aorta_collect_entry_t *entry = &entries[i];
+        entry->plugin = aorta_registry_find(registry, s->requests[i].name);
+        entry->given = s->requests[i].given ? aorta_options_dup(s->requests[i].given)
+                                            : aorta_options_new();
+        entry->effective = aorta_options_dup(entry->given);
+        aorta_error_clear(err);
+        if (entry->plugin->collector.validate(entry->effective, err) != 0) {
+            const char *message = aorta_error_message(err);
+            status = fail(s, s->requests[i].where ? s->requests[i].where : s->where, "%s",
+                          message && message[0] ? message : "invalid options (no reason given)");
+        }
+    }
+    aorta_error_free(err);
+    return status;
+}
+
+/* Stable sort by wrap_rank: lowest (outermost) first. */
+static void sort_by_rank(aorta_collect_entry_t *entries, size_t count)
+{
+    for (size_t i = 1; i < count; i++) {
+        aorta_collect_entry_t entry = entries[i];
+        size_t k = i;
+        for (; k > 0 && entries[k - 1].plugin->collector.wrap_rank
+                            > entry.plugin->collector.wrap_rank;
+             k--)
+            entries[k] = entries[k - 1];
+        entries[k] = entry;
+    }
+}
+
+/* "x and y", "x", or "" from two texts that may be empty. */
+static char *join_two(const char *x, const char *y, const char *separator)
+{
+    if (x[0] && y[0])
+        return aorta_xasprintf("%s%s%s", x, separator, y);
+    return aorta_xstrdup(x[0] ? x : y);
+}
+
+/* No two collectors may install an HSA queue interceptor: the second to
+ * attach fails or reports nothing.  The message is spec/proton.md §6's,
+ * built from each collector's phrase and remedy. */
+static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entries, size_t count)
+{
+    char why[2][PHRASE_SIZE], remedy[2][PHRASE_SIZE];
+    const aorta_collect_entry_t *found[2];
+    size_t n = 0;
+    for (size_t i = 0; i < count && n < 2; i++) {
+        const struct aorta_collector *collector = &entries[i].plugin->collector;
+        if (!collector->queue_interceptor)
+            continue;
+        why[n][0] = remedy[n][0] = '\0';
+        int intercepts = collector->queue_interceptor(entries[i].effective, why[n], PHRASE_SIZE,
+                                                      remedy[n], PHRASE_SIZE);
+        why[n][PHRASE_SIZE - 1] = remedy[n][PHRASE_SIZE - 1] = '\0';
+        if (intercepts)
+            found[n++] = &entries[i];
+    }
+    if (n < 2)
+        return 0;
+    const char *a = found[0]->plugin->name, *b = found[1]->plugin->name;
+    char *phrases = join_two(why[0], why[1], " and ");
+    char *remedies = join_two(remedy[0], remedy[1], "; ");
+    char *way_out = remedies[0]
+                        ? aorta_xasprintf("%s, or run %s and %s as two separate cells.",
+                                          remedies, a, b)
+                        : aorta_xasprintf("Run %s and %s as two separate cells.", a, b);
+    int status = fail(s, s->where,
+                      "'%s' and '%s' cannot run together%s%s -- both install an HSA queue "
+                      "interceptor and the second one to attach will fail or report nothing. %s",
+                      a, b, phrases[0] ? " with " : "", phrases, way_out);
+    free(way_out);
+    free(remedies);
+    free(phrases);
+    return status;
+}
+
+/* Each collector's own rules about each other one. */
+static int check_conflicts(selection_t *s, const aorta_collect_entry_t *entries, size_t count)
+{
+    aorta_error_t *err = aorta_error_new();
+    int status = 0;
+    for (size_t i = 0; i < count && status == 0; i++) {
+        const struct aorta_collector *collector = &entries[i].plugin->collector;
+        for (size_t j = 0; j < count && status == 0 && collector->conflicts; j++) {
+            if (i == j)
+                continue;
+            aorta_error_clear(err);
+            if (collector->conflicts(entries[i].effective, entries[j].plugin->name,
+                                     entries[j].effective, err)
+                != 0) {
+                const char *message = aorta_error_message(err);
+                status = message && message[0]
+                             ? fail(s, s->where, "%s", message)
+                             : fail(s, s->where, "'%s' and '%s' cannot run together",
+                                    entries[i].plugin->name, entries[j].plugin->name);
+            }
+        }
+    }
+    aorta_error_free(err);
+    return status;
+}
+
+int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
+                         const aorta_registry_t *registry, aorta_collect_entry_t **out,
+                         size_t *count, char **error)
+{
+    *out = NULL;
+    *count = 0;
+    *error = NULL;
+    char **names = NULL;
+    size_t name_count = cli_collect ? aorta_collect_split(cli_collect, &names) : 0;
+    selection_t s;
+    memset(&s, 0, sizeof s);
+    if (name_count > 0) {
+        /* --collect replaces the names; options of the survivors stay. */
+        s.label = "--collect";
+        s.requests = aorta_xcalloc(name_count, sizeof *s.requests);
+        for (size_t i = 0; i < name_count; i++) {
+            s.requests[s.count].name = names[i];
+            for (size_t k = 0; recipe && k < recipe->collect_count; k++)
+                if (strcmp(recipe->collect[k].name, names[i]) == 0) {
+                    s.requests[s.count].given = recipe->collect[k].options;
+                    break;
+                }
+            s.count++;
+        }
+    } else if (recipe && recipe->collect_count > 0) {
+        s.label = "recipe.collect";
+        s.where = recipe->collect_where;
+        s.requests = aorta_xcalloc(recipe->collect_count, sizeof *s.requests);
+        for (size_t i = 0; i < recipe->collect_count; i++) {
+            s.requests[i].name = recipe->collect[i].name;
+            s.requests[i].given = recipe->collect[i].options;
+            s.requests[i].where = recipe->collect[i].where;
+        }
+        s.count = recipe->collect_count;
+    }
+    aorta_collect_entry_t *entries = NULL;
+    int status = 0;
+    if (s.count > 0 && check_names(&s, registry) != 0) {
+        status = -1;
+    } else if (s.count > 0) {
+        dedup(&s);
+        entries = aorta_xcalloc(s.count, sizeof *entries);
+        status = validate_all(&s, registry, entries);
+        if (status == 0) {
+            sort_by_rank(entries, s.count);
+            status = check_interceptors(&s, entries, s.count) != 0
+                             || check_conflicts(&s, entries, s.count) != 0
+                         ? -1
+                         : 0;
+        }
+    }
+    if (status != 0) {
+        free_entries(entries, s.count);
+        *error = s.error;
+    } else {
+        *out = entries;
+        *count = entries ? s.count : 0;
+    }
+    free(s.requests);
+    for (size_t i = 0; i < name_count; i++)
+        free(names[i]);
+    free(names);
+    return status;
+}
+
+int aorta_collect_effective_options(const aorta_plan_t *plan, const aorta_module_t *plugin,
+                                    aorta_options_t **out, char **error)
+{
+    *error = NULL;
+    const aorta_collect_entry_t *entry = plan ? aorta_plan_collector(plan, plugin->name) : NULL;
+    *out = aorta_options_dup(entry ? entry->effective : NULL);
+    if (entry)
+        return 0;
+    aorta_error_t *err = aorta_error_new();
+    int status = plugin->collector.validate(*out, err);
+    if (status != 0) {
+        const char *message = aorta_error_message(err);
+        *error = aorta_xasprintf("%s: its default options are refused: %s", plugin->name,
+                                 message ? message : "(no reason given)");
+        aorta_options_free(*out);
+        *out = NULL;
+    }
+    aorta_error_free(err);
+    return status == 0 ? 0 : -1;
+}

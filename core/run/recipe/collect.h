@@ -1,0 +1,33 @@
+/* collect.h - which collectors a sweep runs (spec/rocprof.md §4.5): the
+ * recipe's `collect:`, or --collect replacing its names while keeping the
+ * recipe's options for names still present.  Every name must be a loaded
+ * collector; each one's validate() runs now; then no two may install a
+ * queue interceptor (spec/proton.md §6), and each collector's conflicts()
+ * is asked about every other one. */
+#ifndef AORTA_COLLECT_H
+#define AORTA_COLLECT_H
+
+#include "registry/registry.h"
+#include "recipe/plan.h"
+#include "recipe/recipe.h"
+
+/* recipe may be NULL (no --recipe); cli_collect is --collect's raw value or
+ * NULL.  On success *out holds *count entries sorted by wrap_rank (lowest,
+ * the outermost, first; ties keep the order asked), owned by the caller
+ * (free each given and effective, then the array).  Returns 0, or -1 with
+ * *error set to one line (free it). */
+int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
+                         const aorta_registry_t *registry, aorta_collect_entry_t **out,
+                         size_t *count, char **error);
+
+/* The effective options of plugin: the plan's when it selected plugin
+ * (plan may be NULL), else what plugin's validate() makes of no options.
+ * Returns 0 with *out set (free it), or -1 with *error set (free it). */
+int aorta_collect_effective_options(const aorta_plan_t *plan, const aorta_module_t *plugin,
+                                    aorta_options_t **out, char **error);
+
+/* --collect's names: comma-separated, each stripped, empty ones dropped.
+ * Returns how many (0: the flag counts as absent); free each and the array. */
+size_t aorta_collect_split(const char *value, char ***names);
+
+#endif

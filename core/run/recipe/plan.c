@@ -1,0 +1,165 @@
+/* plan.c - resolve the command line and the recipe into a plan. */
+#include "config.h"
+
+#include "recipe/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "recipe/collect.h"
+#include "commands.h"
+#include "sys/files.h"
+#include "aorta/collector.h"
+#include "recipe/mitigations.h"
+#include "recipe/recipe.h"
+#include "xalloc.h"
+
+static void add_cell(aorta_plan_t *plan, const char *mitigation, const char *diagnostic)
+{
+    plan->cells = aorta_xrealloc(plan->cells, (plan->cell_count + 1) * sizeof *plan->cells);
+    aorta_cell_t *cell = &plan->cells[plan->cell_count++];
+    char *m = aorta_slug(mitigation), *d = aorta_slug(diagnostic);
+    cell->name = aorta_xasprintf("%s-%s", m, d);
+    free(m);
+    free(d);
+    cell->mitigation = aorta_xstrdup(mitigation);
+    cell->diagnostic = aorta_xstrdup(diagnostic);
+    cell->env = aorta_env_new();
+}
+
+/* Move what the recipe decided into the plan (the recipe keeps nothing). */
+static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
+{
+    plan->recipe_path = recipe->path;
+    recipe->path = NULL;
+    plan->ticket = recipe->ticket;
+    recipe->ticket = NULL;
+    plan->trials = recipe->trials;
+    plan->timeout_sec = recipe->timeout_sec;
+    plan->env_passthrough_mode = recipe->env_passthrough_mode;
+    recipe->env_passthrough_mode = NULL;
+    plan->cells = recipe->cells;
+    plan->cell_count = recipe->cell_count;
+    recipe->cells = NULL;
+    recipe->cell_count = 0;
+    plan->has_retain = recipe->has_retain;
+    plan->retain_on_pass = recipe->retain_on_pass;
+    plan->retain_on_fail = recipe->retain_on_fail;
+    plan->retain_on_error = recipe->retain_on_error;
+    plan->has_stop_after = recipe->has_stop_after;
+    plan->stop_events = recipe->stop_events;
+    plan->stop_max_trials = recipe->stop_max_trials;
+    plan->stop_event_verdict = recipe->stop_event_verdict;
+    recipe->stop_event_verdict = NULL;
+    plan->launcher = recipe->launcher;
+    recipe->launcher = NULL;
+}
+
+/* Sidecars first (the recipe's axes refer to them), then the recipe. */
+static int load_recipe(const aorta_cli_t *cli, aorta_recipe_t **recipe, char **error)
+{
+    aorta_mitigations_t *mitigations = aorta_mitigations_new();
+    int status = 0;
+    for (size_t i = 0; i < cli->mitigation_file_count && status == 0; i++)
+        status = aorta_mitigations_load_file(mitigations, cli->mitigation_files[i], error);
+    if (status == 0)
+        status = aorta_recipe_load(cli->recipe, mitigations, stderr, recipe, error);
+    aorta_mitigations_free(mitigations);
+    return status;
+}
+
+int aorta_plan_build(const aorta_cli_t *cli, const aorta_registry_t *registry, aorta_plan_t **out)
+{
+    *out = NULL;
+    if (!cli->recipe && cli->mitigation_file_count) {
+        aorta_report("--mitigations-file: applies only with --recipe (the recipe's "
+                     "mitigation_axis and diagnostic_axis name the mitigations)");
+        return AORTA_EXIT_USAGE;
+    }
+    aorta_recipe_t *recipe = NULL;
+    char *error = NULL;
+    if (cli->recipe && load_recipe(cli, &recipe, &error) != 0) {
+        aorta_report("%s", error);
+        free(error);
+        return AORTA_EXIT_USAGE;
+    }
+    aorta_plan_t *plan = aorta_xcalloc(1, sizeof *plan);
+    if (aorta_collect_select(recipe, cli->collect, registry, &plan->collectors,
+                             &plan->collector_count, &error)
+        != 0) {
+        aorta_report("%s", error);
+        free(error);
+        aorta_recipe_free(recipe);
+        aorta_plan_free(plan);
+        return AORTA_EXIT_USAGE;
+    }
+    if (recipe) {
+        take_recipe(plan, recipe);
+        aorta_recipe_free(recipe);
+    } else {
+        plan->trials = cli->trials > 0 ? cli->trials : 1;
+        plan->timeout_sec = cli->timeout;
+        plan->env_passthrough_mode = aorta_xstrdup("inherit");
+        plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AORTA_RETAIN_FULL;
+        add_cell(plan, "none", "none");
+    }
+    if (cli->ticket) {
+        free(plan->ticket);
+        plan->ticket = aorta_xstrdup(cli->ticket);
+    }
+    plan->output_root = aorta_xstrdup(cli->output ? cli->output : AORTA_DEFAULT_OUTPUT);
+    char *slug = aorta_slug(plan->ticket ? plan->ticket : "_no_ticket_");
+    plan->run_dir = aorta_xasprintf("%s/%s", plan->output_root, slug);
+    free(slug);
+    plan->command = aorta_argv_from(cli->command, cli->command_count);
+    plan->verbose = cli->verbose;
+    *out = plan;
+    return 0;
+}
+
+void aorta_plan_free(aorta_plan_t *plan)
+{
+    if (!plan)
+        return;
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        free(plan->cells[i].name);
+        free(plan->cells[i].mitigation);
+        free(plan->cells[i].diagnostic);
+        aorta_env_free(plan->cells[i].env);
+    }
+    free(plan->cells);
+    for (size_t i = 0; i < plan->collector_count; i++) {
+        aorta_options_free(plan->collectors[i].given);
+        aorta_options_free(plan->collectors[i].effective);
+    }
+    free(plan->collectors);
+    free(plan->recipe_path);
+    free(plan->ticket);
+    free(plan->env_passthrough_mode);
+    free(plan->stop_event_verdict);
+    aorta_argv_free(plan->launcher);
+    free(plan->output_root);
+    free(plan->run_dir);
+    aorta_argv_free(plan->command);
+    free(plan);
+}
+
+const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name)
+{
+    for (size_t i = 0; i < plan->collector_count; i++)
+        if (strcmp(plan->collectors[i].plugin->name, name) == 0)
+            return &plan->collectors[i];
+    return NULL;
+}
+
+char *aorta_plan_absolute_run_dir(const aorta_plan_t *plan)
+{
+    if (plan->run_dir[0] == '/')
+        return aorta_path_join(plan->run_dir, NULL);
+    char *cwd = getcwd(NULL, 0);
+    char *dir = aorta_path_join(cwd ? cwd : ".", plan->run_dir);
+    free(cwd);
+    return dir;
+}

@@ -1,0 +1,751 @@
+/* recipe.c - a `mode: probe` recipe's keys, types and cells. */
+#include "config.h"
+
+#include "recipe/recipe.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aorta/collector.h"
+#include "recipe/yaml_tree.h"
+#include "sys/quote.h"
+#include "xalloc.h"
+
+/* The keys of decisions.md §4. */
+static const char *const RECIPE_KEYS[] = {
+    "schema_version", "mode", "ticket", "trials", "mitigation_axis", "diagnostic_axis",
+    "mitigations", "timeout_per_trial", "env_passthrough_mode", "collect", "retain",
+    "stop_after", "launcher", NULL,
+};
+/* Upstream keys of features aorta-run does not have: read past, with a warning. */
+static const char *const IGNORED_KEYS[] = {
+    "step_time_regex", "collect_paths", "custom_patterns", "confound", "hang_window_sec",
+    "hang_grace_period_at_start", "tier3_vram_growth", "disable_detectors",
+    "disable_detector_tiers", "redaction", NULL,
+};
+/* Keys of upstream's workload flow (mode: triage), which aorta-run does not have. */
+static const char *const WORKLOAD_KEYS[] = {
+    "workload", "steps", "cells", "workload_config", "save_logs", "extra_env", NULL,
+};
+static const char *const RETAIN_KEYS[] = {"on_fail", "on_pass", "on_error", NULL};
+static const char *const RETAIN_LEVELS[] = {"none", "log", "summary", "full", NULL};
+static const char *const STOP_AFTER_KEYS[] = {"events", "max_trials", "event_verdict", NULL};
+static const char *const VERDICTS[] = {"fail", "pass", "error", NULL};
+static const char *const PASSTHROUGH_MODES[] = {"inherit", "file", NULL};
+
+static const char SIDECAR_SHAPE[] = "{\"version\": 1, \"mitigations\": {NAME: {VAR: \"value\"}}}";
+
+typedef struct reader {
+    aorta_yaml_doc_t *doc;
+    aorta_recipe_t *recipe;
+    aorta_mitigations_t *mitigations;
+    char *error;
+} reader_t;
+
+static int fail(reader_t *r, const aorta_yaml_node_t *at, const char *fmt, ...) AORTA_PRINTF(3, 4);
+
+static int fail(reader_t *r, const aorta_yaml_node_t *at, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    char *message = aorta_xvasprintf(fmt, args);
+    va_end(args);
+    r->error = aorta_xasprintf("%s:%lu:%lu: %s", r->doc->label, at->line, at->column, message);
+    free(message);
+    return -1;
+}
+
+static char *where(const reader_t *r, const aorta_yaml_node_t *node)
+{
+    return aorta_xasprintf("%s:%lu:%lu", r->doc->label, node->line, node->column);
+}
+
+static int in_list(const char *const *list, const char *text)
+{
+    for (; *list; list++)
+        if (strcmp(*list, text) == 0)
+            return 1;
+    return 0;
+}
+
+static char *join(const char *const *list, const char *separator)
+{
+    char *out = aorta_xstrdup("");
+    for (size_t i = 0; list[i]; i++) {
+        char *next = aorta_xasprintf("%s%s%s", out, i ? separator : "", list[i]);
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
+/* "must be X, got Y" with a hint when a non-string scalar stands where a
+ * string was meant (YAML 1.1 read `1`, `yes`, `off` as other types). */
+static int fail_type(reader_t *r, const aorta_yaml_node_t *node, const char *label,
+                     const char *expected, int string_expected)
+{
+    char *what = aorta_yaml_describe(node);
+    int scalar = node->kind == AORTA_YAML_SCALAR;
+    const char *hint = "";
+    if (scalar && node->type == AORTA_YAML_STR && strlen(node->text) != node->length)
+        hint = "; a NUL character cannot be used";
+    else if (string_expected && scalar && node->type != AORTA_YAML_STR
+             && node->type != AORTA_YAML_NULL)
+        hint = "; quote it to make it a string";
+    int status = fail(r, node, "%s: must be %s, got %s%s", label, expected, what, hint);
+    free(what);
+    return status;
+}
+
+static int is_null(const aorta_yaml_node_t *node)
+{
+    return node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_NULL;
+}
+
+static int read_string(reader_t *r, const aorta_yaml_node_t *node, const char *label,
+                       char **out)
+{
+    if (!aorta_yaml_is_string(node))
+        return fail_type(r, node, label, "a string", 1);
+    *out = aorta_xstrdup(node->text);
+    return 0;
+}
+
+static int read_choice(reader_t *r, const aorta_yaml_node_t *node, const char *label,
+                       const char *const *choices, char **out)
+{
+    if (aorta_yaml_is_string(node) && in_list(choices, node->text)) {
+        *out = aorta_xstrdup(node->text);
+        return 0;
+    }
+    char *allowed = join(choices, ", ");
+    char *expected = aorta_xasprintf("one of %s", allowed);
+    int status = fail_type(r, node, label, expected, 1);
+    free(expected);
+    free(allowed);
+    return status;
+}
+
+static int read_int(reader_t *r, const aorta_yaml_node_t *node, const char *label, long min,
+                    long *out)
+{
+    if (node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_INT && node->integer_ok
+        && node->integer >= min && node->integer <= (int64_t)LONG_MAX) {
+        *out = (long)node->integer;
+        return 0;
+    }
+    char *expected = aorta_xasprintf("an integer >= %ld", min);
+    int status = fail_type(r, node, label, expected, 0);
+    free(expected);
+    return status;
+}
+
+/* A non-empty list of strings; nodes[i] is where items[i] was written. */
+static int read_string_list(reader_t *r, const aorta_yaml_node_t *node, const char *label,
+                            int allow_empty, char ***items, aorta_yaml_node_t ***nodes,
+                            size_t *count)
+{
+    if (node->kind != AORTA_YAML_SEQUENCE || (!allow_empty && node->count == 0))
+        return fail_type(r, node, label,
+                         allow_empty ? "a list of strings" : "a non-empty list of strings", 0);
+    for (size_t i = 0; i < node->count; i++)
+        if (!aorta_yaml_is_string(node->items[i])) {
+            char *item_label = aorta_xasprintf("%s[%zu]", label, i);
+            int status = fail_type(r, node->items[i], item_label, "a string", 1);
+            free(item_label);
+            return status;
+        }
+    *items = aorta_xcalloc(node->count + 1, sizeof **items);
+    for (size_t i = 0; i < node->count; i++)
+        (*items)[i] = node->items[i]->text;
+    if (nodes)
+        *nodes = node->items;
+    *count = node->count;
+    return 0;
+}
+
+/* A mapping's keys must be strings, and (when allowed is given) known. */
+static int check_keys(reader_t *r, const aorta_yaml_node_t *map, const char *label,
+                      const char *const *allowed)
+{
+    for (size_t i = 0; i < map->count; i++) {
+        const aorta_yaml_node_t *key = map->keys[i];
+        if (!aorta_yaml_is_string(key))
+            return fail_type(r, key, label, "a mapping with string keys", 0);
+        if (allowed && !in_list(allowed, key->text)) {
+            char *list = join(allowed, ", ");
+            char *name = aorta_repr_str(key->text);
+            int status = fail(r, key, "%s: unknown key %s; allowed: %s", label, name, list);
+            free(name);
+            free(list);
+            return status;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Top-level keys                                                            */
+/* ------------------------------------------------------------------------ */
+
+static int read_head(reader_t *r, const aorta_yaml_node_t *root)
+{
+    const aorta_yaml_node_t *version = aorta_yaml_get(root, "schema_version");
+    const aorta_yaml_node_t *mode = aorta_yaml_get(root, "mode");
+    if (!version)
+        return fail(r, root, "recipe.schema_version: missing; a probe recipe starts with "
+                             "'schema_version: 1' and 'mode: probe'");
+    if (version->kind != AORTA_YAML_SCALAR || version->type != AORTA_YAML_INT
+        || !version->integer_ok || version->integer != 1)
+        return fail_type(r, version, "recipe.schema_version", "the integer 1", 0);
+    if (!mode)
+        return fail(r, root, "recipe.mode: missing; aorta-run reads 'mode: probe' recipes: add "
+                             "'mode: probe'");
+    if (!aorta_yaml_is_string(mode) || strcmp(mode->text, "probe") != 0) {
+        char *what = aorta_yaml_describe(mode);
+        int status = fail(r, mode,
+                          "recipe.mode: must be 'probe', got %s; aorta-run runs probe recipes "
+                          "only (cells from mitigation_axis x diagnostic_axis, the command "
+                          "after '--'): upstream's workload flow (mode: triage) is not "
+                          "available",
+                          what);
+        free(what);
+        return status;
+    }
+    return 0;
+}
+
+/* Refuse unknown and workload-flow keys; warn once about ignored ones. */
+static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root, FILE *warnings)
+{
+    const char **ignored = aorta_xcalloc(root->count + 1, sizeof *ignored);
+    size_t ignored_count = 0;
+    int status = 0;
+    for (size_t i = 0; i < root->count && status == 0; i++) {
+        const aorta_yaml_node_t *key = root->keys[i];
+        if (in_list(RECIPE_KEYS, key->text))
+            continue;
+        if (in_list(IGNORED_KEYS, key->text)) {
+            ignored[ignored_count++] = key->text;
+        } else if (in_list(WORKLOAD_KEYS, key->text)) {
+            status = fail(r, key, "recipe.%s: a key of upstream's workload flow (mode: triage), "
+                                  "which aorta-run does not have; a probe recipe runs the "
+                                  "command given after '--'",
+                          key->text);
+        } else {
+            char *name = aorta_repr_str(key->text);
+            char *list = join(RECIPE_KEYS, ", ");
+            status = fail(r, key, "recipe: unknown key %s; a probe recipe has: %s", name, list);
+            free(list);
+            free(name);
+        }
+    }
+    if (status == 0 && ignored_count > 0) {
+        char *list = join(ignored, ", ");
+        fprintf(warnings, "aorta-run: warning: %s: ignoring keys for features aorta-run does "
+                          "not have: %s\n",
+                r->doc->label, list);
+        fflush(warnings);
+        free(list);
+    }
+    free(ignored);
+    if (status != 0)
+        return status;
+    static const char *const REQUIRED[] = {"trials", "mitigation_axis", "diagnostic_axis", NULL};
+    for (size_t i = 0; REQUIRED[i]; i++)
+        if (!aorta_yaml_get(root, REQUIRED[i]))
+            return fail(r, root, "recipe.%s: missing; a probe recipe needs schema_version, mode, "
+                                 "trials, mitigation_axis and diagnostic_axis",
+                        REQUIRED[i]);
+    return 0;
+}
+
+static int read_scalars(reader_t *r, const aorta_yaml_node_t *root)
+{
+    aorta_recipe_t *recipe = r->recipe;
+    const aorta_yaml_node_t *node = aorta_yaml_get(root, "ticket");
+    if (node && !is_null(node)
+        && read_string(r, node, "recipe.ticket", &recipe->ticket) != 0)
+        return -1;
+    if (read_int(r, aorta_yaml_get(root, "trials"), "recipe.trials", 1, &recipe->trials) != 0)
+        return -1;
+    node = aorta_yaml_get(root, "timeout_per_trial");
+    if (node && !is_null(node)) {
+        double value = 0;
+        if (node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_INT && node->integer_ok)
+            value = (double)node->integer;
+        else if (node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_FLOAT)
+            value = node->real;
+        if (!isfinite(value) || value <= 0)
+            return fail_type(r, node, "recipe.timeout_per_trial",
+                             "a number of seconds > 0, or null for no limit", 0);
+        recipe->timeout_sec = value;
+    }
+    node = aorta_yaml_get(root, "env_passthrough_mode");
+    if (node && !is_null(node)) {
+        free(recipe->env_passthrough_mode);
+        recipe->env_passthrough_mode = NULL;
+        if (read_choice(r, node, "recipe.env_passthrough_mode", PASSTHROUGH_MODES,
+                        &recipe->env_passthrough_mode)
+            != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Mitigations and cells                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Inline `mitigations: {NAME: {VAR: "value"}}`. */
+static int read_mitigations(reader_t *r, const aorta_yaml_node_t *node)
+{
+    if (!node || is_null(node))
+        return 0;
+    if (node->kind != AORTA_YAML_MAPPING)
+        return fail_type(r, node, "recipe.mitigations", "a mapping of NAME: {VAR: \"value\"}", 0);
+    if (check_keys(r, node, "recipe.mitigations", NULL) != 0)
+        return -1;
+    for (size_t i = 0; i < node->count; i++) {
+        const char *name = node->keys[i]->text;
+        const aorta_yaml_node_t *vars = node->items[i];
+        char *label = aorta_xasprintf("recipe.mitigations.%s", name);
+        int status = 0;
+        if (!is_null(vars) && vars->kind != AORTA_YAML_MAPPING)
+            status = fail_type(r, vars, label, "a mapping of VAR: \"value\"", 0);
+        else if (!is_null(vars))
+            status = check_keys(r, vars, label, NULL);
+        aorta_env_t *env = aorta_env_new();
+        for (size_t v = 0; status == 0 && !is_null(vars) && v < vars->count; v++) {
+            if (!aorta_yaml_is_string(vars->items[v])) {
+                char *var_label = aorta_xasprintf("%s.%s", label, vars->keys[v]->text);
+                status = fail_type(r, vars->items[v], var_label, "a string", 1);
+                free(var_label);
+            } else {
+                aorta_env_set(env, vars->keys[v]->text, vars->items[v]->text);
+            }
+        }
+        if (status != 0) {
+            aorta_env_free(env);
+        } else {
+            char *source = where(r, node->keys[i]), *why = NULL;
+            if (aorta_mitigations_define(r->mitigations, name, env, source, &why) != 0)
+                status = fail(r, node->keys[i], "%s: %s", label, why);
+            free(why);
+            free(source);
+        }
+        free(label);
+        if (status != 0)
+            return status;
+    }
+    return 0;
+}
+
+/* A cell-name part as upstream's probe builder makes it: characters
+ * outside [A-Za-z0-9_.-] become '_', and a part that is empty or starts
+ * with '.' or '-' gets a '_' in front. */
+static char *cell_segment(const char *name)
+{
+    char *segment = aorta_xasprintf("_%s", name);
+    for (char *c = segment + 1; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
+              || *c == '_' || *c == '.' || *c == '-'))
+            *c = '_';
+    if (segment[1] && segment[1] != '.' && segment[1] != '-')
+        memmove(segment, segment + 1, strlen(segment));
+    return segment;
+}
+
+static int check_defined(reader_t *r, const char *label, char **names, aorta_yaml_node_t **nodes,
+                         size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (aorta_mitigations_find(r->mitigations, names[i]))
+            continue;
+        char *name = aorta_repr_str(names[i]);
+        int status = fail(r, nodes[i],
+                          "%s: mitigation %s is not defined ('none' is the only built-in); "
+                          "define it in the recipe under 'mitigations:' (%s: {VAR: \"value\"}) "
+                          "or in a --mitigations-file JSON sidecar (%s)",
+                          label, name, name, SIDECAR_SHAPE);
+        free(name);
+        return status;
+    }
+    return 0;
+}
+
+typedef struct axes {
+    char **ms, **ds;
+    aorta_yaml_node_t **mnodes, **dnodes;
+    size_t mcount, dcount;
+} axes_t;
+
+/* The clash of cell (m, d) with an earlier cell: blame the axis value that
+ * differs from the earlier cell's (cells are made in product order). */
+static int refuse_clash(reader_t *r, const axes_t *axes, size_t m, size_t d, size_t prior,
+                        const char *name)
+{
+    size_t pm = prior / axes->dcount, pd = prior % axes->dcount;
+    int blame_m = pm != m;
+    char *a = aorta_repr_str(axes->ms[m]), *b = aorta_repr_str(axes->ds[d]);
+    char *pa = aorta_repr_str(axes->ms[pm]), *pb = aorta_repr_str(axes->ds[pd]);
+    char *quoted = aorta_repr_str(name);
+    int status = fail(r, blame_m ? axes->mnodes[m] : axes->dnodes[d],
+                      "%s: cells (%s, %s) and (%s, %s) are both named %s; rename one of the "
+                      "axis values",
+                      blame_m ? "recipe.mitigation_axis" : "recipe.diagnostic_axis", a, b, pa, pb,
+                      quoted);
+    free(quoted);
+    free(pa);
+    free(pb);
+    free(a);
+    free(b);
+    return status;
+}
+
+static int add_cell(reader_t *r, const axes_t *axes, size_t m, size_t d)
+{
+    aorta_recipe_t *recipe = r->recipe;
+    const char *mname = axes->ms[m], *dname = axes->ds[d];
+    char *ms = cell_segment(mname), *ds = cell_segment(dname);
+    char *name = aorta_xasprintf("%s-%s", ms, ds);
+    free(ms);
+    free(ds);
+    for (size_t i = 0; i < recipe->cell_count; i++) {
+        if (strcmp(recipe->cells[i].name, name) == 0) {
+            int status = refuse_clash(r, axes, m, d, i, name);
+            free(name);
+            return status;
+        }
+    }
+    aorta_env_t *env = aorta_env_dup(aorta_mitigations_find(r->mitigations, mname));
+    const aorta_env_t *denv = aorta_mitigations_find(r->mitigations, dname);
+    for (size_t i = 0; i < aorta_env_count(denv); i++) {
+        const char *var = aorta_env_name_at(denv, i), *value = aorta_env_value_at(denv, i);
+        const char *prior = aorta_env_get(env, var);
+        if (prior && strcmp(prior, value) != 0) {
+            char *a = aorta_repr_str(mname), *b = aorta_repr_str(dname);
+            char *pv = aorta_repr_str(prior), *dv = aorta_repr_str(value);
+            int status = fail(r, axes->dnodes[d],
+                              "recipe.diagnostic_axis: cell '%s': mitigation axis %s sets %s=%s, "
+                              "diagnostic axis %s sets %s=%s; pick mitigations that do not set "
+                              "one variable to different values",
+                              name, a, var, pv, b, var, dv);
+            free(a);
+            free(b);
+            free(pv);
+            free(dv);
+            free(name);
+            aorta_env_free(env);
+            return status;
+        }
+        aorta_env_set(env, var, value);
+    }
+    recipe->cells = aorta_xrealloc(recipe->cells, (recipe->cell_count + 1) * sizeof *recipe->cells);
+    aorta_cell_t *cell = &recipe->cells[recipe->cell_count++];
+    cell->name = name;
+    cell->mitigation = aorta_xstrdup(mname);
+    cell->diagnostic = aorta_xstrdup(dname);
+    cell->env = env;
+    return 0;
+}
+
+static int read_cells(reader_t *r, const aorta_yaml_node_t *root)
+{
+    axes_t axes;
+    memset(&axes, 0, sizeof axes);
+    int status = -1;
+    if (read_string_list(r, aorta_yaml_get(root, "mitigation_axis"), "recipe.mitigation_axis", 0,
+                         &axes.ms, &axes.mnodes, &axes.mcount)
+            == 0
+        && read_string_list(r, aorta_yaml_get(root, "diagnostic_axis"),
+                            "recipe.diagnostic_axis", 0, &axes.ds, &axes.dnodes, &axes.dcount)
+               == 0
+        && check_defined(r, "recipe.mitigation_axis", axes.ms, axes.mnodes, axes.mcount) == 0
+        && check_defined(r, "recipe.diagnostic_axis", axes.ds, axes.dnodes, axes.dcount) == 0) {
+        status = 0;
+        if (axes.mcount * axes.dcount > AORTA_RECIPE_MAX_CELLS)
+            status = fail(r, aorta_yaml_get(root, "diagnostic_axis"),
+                          "recipe.diagnostic_axis: %zu mitigation x %zu diagnostic values make "
+                          "%zu cells; a recipe makes at most %d",
+                          axes.mcount, axes.dcount, axes.mcount * axes.dcount,
+                          AORTA_RECIPE_MAX_CELLS);
+        for (size_t m = 0; m < axes.mcount && status == 0; m++)
+            for (size_t d = 0; d < axes.dcount && status == 0; d++)
+                status = add_cell(r, &axes, m, d);
+    }
+    free(axes.ms);
+    free(axes.ds);
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* collect, retain, stop_after, launcher                                     */
+/* ------------------------------------------------------------------------ */
+
+static void add_collector(reader_t *r, const aorta_yaml_node_t *name, aorta_options_t *options)
+{
+    aorta_recipe_t *recipe = r->recipe;
+    recipe->collect = aorta_xrealloc(recipe->collect,
+                                     (recipe->collect_count + 1) * sizeof *recipe->collect);
+    aorta_recipe_collector_t *entry = &recipe->collect[recipe->collect_count++];
+    entry->name = aorta_xstrdup(name->text);
+    entry->options = options ? options : aorta_options_new();
+    entry->where = where(r, name);
+}
+
+/* Option values become env-var knobs and argv words: strings only, as
+ * upstream (so `stats: 1` is refused and `stats: "1"` accepted). */
+static int read_options(reader_t *r, const char *name, const aorta_yaml_node_t *node,
+                        aorta_options_t **out)
+{
+    *out = NULL;
+    if (is_null(node))
+        return 0;
+    char *label = aorta_xasprintf("recipe.collect.%s", name);
+    int status = 0;
+    if (node->kind != AORTA_YAML_MAPPING) {
+        char *what = aorta_yaml_describe(node);
+        status = fail(r, node, "%s: options must be a mapping of string->string (option values "
+                               "become env-var knobs), got %s",
+                      label, what);
+        free(what);
+    }
+    for (size_t i = 0; status == 0 && i < node->count; i++) {
+        const aorta_yaml_node_t *bad = !aorta_yaml_is_string(node->keys[i]) ? node->keys[i]
+                                       : !aorta_yaml_is_string(node->items[i]) ? node->items[i]
+                                                                              : NULL;
+        if (!bad)
+            continue;
+        char *what = aorta_yaml_describe(bad);
+        int scalar = bad->kind == AORTA_YAML_SCALAR && bad->type != AORTA_YAML_NULL;
+        status = fail(r, bad, "%s: options must be a mapping of string->string (option values "
+                              "become env-var knobs), got %s%s",
+                      label, what, scalar ? "; quote it to make it a string" : "");
+        free(what);
+    }
+    if (status == 0 && node->count > 0) {
+        *out = aorta_options_new();
+        for (size_t i = 0; i < node->count; i++)
+            aorta_options_set(*out, node->keys[i]->text, node->items[i]->text);
+    }
+    free(label);
+    return status;
+}
+
+static int read_collect(reader_t *r, const aorta_yaml_node_t *node)
+{
+    if (!node || is_null(node))
+        return 0;
+    r->recipe->collect_where = where(r, node);
+    if (node->kind == AORTA_YAML_SEQUENCE) {
+        for (size_t i = 0; i < node->count; i++) {
+            if (!aorta_yaml_is_string(node->items[i])) {
+                char *what = aorta_yaml_describe(node->items[i]);
+                int status = fail(r, node->items[i],
+                                  "recipe.collect: collector names must be strings, got %s", what);
+                free(what);
+                return status;
+            }
+            add_collector(r, node->items[i], NULL);
+        }
+        return 0;
+    }
+    if (node->kind == AORTA_YAML_MAPPING) {
+        for (size_t i = 0; i < node->count; i++) {
+            if (!aorta_yaml_is_string(node->keys[i])) {
+                char *what = aorta_yaml_describe(node->keys[i]);
+                int status = fail(r, node->keys[i],
+                                  "recipe.collect: collector names must be strings, got %s", what);
+                free(what);
+                return status;
+            }
+            aorta_options_t *options = NULL;
+            if (read_options(r, node->keys[i]->text, node->items[i], &options) != 0)
+                return -1;
+            add_collector(r, node->keys[i], options);
+        }
+        return 0;
+    }
+    char *what = aorta_yaml_describe(node);
+    int status = fail(r, node, "recipe.collect: must be a list of collector names or a mapping "
+                               "of name -> option dict, got %s",
+                      what);
+    free(what);
+    return status;
+}
+
+static aorta_retain_level_t retain_level(const char *text)
+{
+    for (size_t i = 0; RETAIN_LEVELS[i]; i++)
+        if (strcmp(RETAIN_LEVELS[i], text) == 0)
+            return (aorta_retain_level_t)i;
+    return AORTA_RETAIN_FULL;
+}
+
+static int read_retain(reader_t *r, const aorta_yaml_node_t *node)
+{
+    aorta_recipe_t *recipe = r->recipe;
+    if (!node || is_null(node))
+        return 0;
+    if (node->kind != AORTA_YAML_MAPPING)
+        return fail_type(r, node, "recipe.retain", "a mapping of on_fail/on_pass/on_error", 0);
+    if (check_keys(r, node, "recipe.retain", RETAIN_KEYS) != 0)
+        return -1;
+    recipe->has_retain = 1;
+    for (size_t i = 0; i < node->count; i++) {
+        char *label = aorta_xasprintf("recipe.retain.%s", node->keys[i]->text), *level = NULL;
+        int status = read_choice(r, node->items[i], label, RETAIN_LEVELS, &level);
+        free(label);
+        if (status != 0)
+            return status;
+        aorta_retain_level_t value = retain_level(level);
+        free(level);
+        const char *key = node->keys[i]->text;
+        if (strcmp(key, "on_fail") == 0)
+            recipe->retain_on_fail = value;
+        else if (strcmp(key, "on_pass") == 0)
+            recipe->retain_on_pass = value;
+        else
+            recipe->retain_on_error = value;
+    }
+    return 0;
+}
+
+static int read_stop_after(reader_t *r, const aorta_yaml_node_t *node)
+{
+    aorta_recipe_t *recipe = r->recipe;
+    if (!node || is_null(node))
+        return 0;
+    if (node->kind != AORTA_YAML_MAPPING)
+        return fail_type(r, node, "recipe.stop_after",
+                         "a mapping of events, max_trials and event_verdict", 0);
+    if (check_keys(r, node, "recipe.stop_after", STOP_AFTER_KEYS) != 0)
+        return -1;
+    const aorta_yaml_node_t *events = aorta_yaml_get(node, "events");
+    const aorta_yaml_node_t *max_trials = aorta_yaml_get(node, "max_trials");
+    const aorta_yaml_node_t *verdict = aorta_yaml_get(node, "event_verdict");
+    if (!events)
+        return fail(r, node, "recipe.stop_after.events: missing; stop_after needs events (how "
+                             "many trials with the event verdict stop a cell) and max_trials");
+    if (!max_trials)
+        return fail(r, node, "recipe.stop_after.max_trials: missing; stop_after needs a cap on "
+                             "the trials of a cell (max_trials >= events)");
+    if (read_int(r, events, "recipe.stop_after.events", 1, &recipe->stop_events) != 0
+        || read_int(r, max_trials, "recipe.stop_after.max_trials", 1, &recipe->stop_max_trials)
+               != 0)
+        return -1;
+    if (recipe->stop_max_trials < recipe->stop_events)
+        return fail(r, max_trials, "recipe.stop_after.max_trials: must be >= events (%ld), got "
+                                   "%ld",
+                    recipe->stop_events, recipe->stop_max_trials);
+    if (verdict && !is_null(verdict)) {
+        if (read_choice(r, verdict, "recipe.stop_after.event_verdict", VERDICTS,
+                        &recipe->stop_event_verdict)
+            != 0)
+            return -1;
+    } else {
+        recipe->stop_event_verdict = aorta_xstrdup("fail");
+    }
+    recipe->has_stop_after = 1;
+    recipe->trials = recipe->stop_max_trials;
+    return 0;
+}
+
+static int read_launcher(reader_t *r, const aorta_yaml_node_t *node)
+{
+    if (!node || is_null(node))
+        return 0;
+    char **words = NULL;
+    size_t count = 0;
+    if (read_string_list(r, node, "recipe.launcher", 1, &words, NULL, &count) != 0)
+        return -1;
+    int status = 0;
+    if (count > 0 && !words[0][0])
+        status = fail(r, node->items[0], "recipe.launcher[0]: the launcher's program must not be "
+                                         "empty");
+    else if (count > 0)
+        r->recipe->launcher = aorta_argv_from(words, count);
+    free(words);
+    return status;
+}
+
+static int read_recipe(reader_t *r, FILE *warnings)
+{
+    const aorta_yaml_node_t *root = r->doc->root;
+    if (!root) {
+        r->error = aorta_xasprintf("%s:1:1: the recipe is empty; expected a mapping of keys "
+                                   "(schema_version: 1, mode: probe, trials, mitigation_axis, "
+                                   "diagnostic_axis, ...)",
+                                   r->doc->label);
+        return -1;
+    }
+    if (root->kind != AORTA_YAML_MAPPING)
+        return fail_type(r, root, "recipe", "a mapping of keys (schema_version: 1, mode: probe, "
+                                            "...)",
+                         0);
+    if (check_keys(r, root, "recipe", NULL) != 0 || read_head(r, root) != 0
+        || check_top_keys(r, root, warnings) != 0 || read_scalars(r, root) != 0
+        || read_mitigations(r, aorta_yaml_get(root, "mitigations")) != 0
+        || read_cells(r, root) != 0 || read_collect(r, aorta_yaml_get(root, "collect")) != 0
+        || read_retain(r, aorta_yaml_get(root, "retain")) != 0
+        || read_stop_after(r, aorta_yaml_get(root, "stop_after")) != 0
+        || read_launcher(r, aorta_yaml_get(root, "launcher")) != 0)
+        return -1;
+    return 0;
+}
+
+int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations, FILE *warnings,
+                      aorta_recipe_t **out, char **error)
+{
+    *out = NULL;
+    *error = NULL;
+    reader_t r;
+    memset(&r, 0, sizeof r);
+    if (aorta_yaml_load(path, &r.doc, error) != 0)
+        return -1;
+    r.mitigations = mitigations;
+    r.recipe = aorta_xcalloc(1, sizeof *r.recipe);
+    r.recipe->path = aorta_xstrdup(path);
+    r.recipe->env_passthrough_mode = aorta_xstrdup("inherit");
+    r.recipe->retain_on_pass = r.recipe->retain_on_fail = r.recipe->retain_on_error =
+        AORTA_RETAIN_FULL;
+    int status = read_recipe(&r, warnings);
+    aorta_yaml_free(r.doc);
+    if (status != 0) {
+        aorta_recipe_free(r.recipe);
+        *error = r.error;
+        return -1;
+    }
+    *out = r.recipe;
+    return 0;
+}
+
+void aorta_recipe_free(aorta_recipe_t *recipe)
+{
+    if (!recipe)
+        return;
+    free(recipe->path);
+    free(recipe->ticket);
+    free(recipe->env_passthrough_mode);
+    for (size_t i = 0; i < recipe->cell_count; i++) {
+        free(recipe->cells[i].name);
+        free(recipe->cells[i].mitigation);
+        free(recipe->cells[i].diagnostic);
+        aorta_env_free(recipe->cells[i].env);
+    }
+    free(recipe->cells);
+    for (size_t i = 0; i < recipe->collect_count; i++) {
+        free(recipe->collect[i].name);
+        aorta_options_free(recipe->collect[i].options);
+        free(recipe->collect[i].where);
+    }
+    free(recipe->collect);
+    free(recipe->collect_where);
+    free(recipe->stop_event_verdict);
+    aorta_argv_free(recipe->launcher);
+    free(recipe);
+}

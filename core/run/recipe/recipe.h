@@ -1,0 +1,56 @@
+/* recipe.h - a `mode: probe` recipe (decisions.md §4) read and checked:
+ * its keys and their types, the cells (mitigation_axis x diagnostic_axis),
+ * and the collectors it asks for (checked against the loaded collectors
+ * later, by collect.c).  Every error is one line
+ * "FILE:LINE:COLUMN: recipe.KEY: ..." naming the key. */
+#ifndef AORTA_RECIPE_H
+#define AORTA_RECIPE_H
+
+#include <stdio.h>
+
+#include "aorta/collector.h"
+#include "recipe/mitigations.h"
+#include "recipe/plan.h"
+
+/* The most cells (mitigation_axis x diagnostic_axis) a recipe may make: a
+ * few hundred axis values would otherwise make a sweep, and its plan, of
+ * millions of cells. */
+#define AORTA_RECIPE_MAX_CELLS 10000
+
+/* One collector the recipe's `collect:` names. */
+typedef struct aorta_recipe_collector {
+    char *name;
+    aorta_options_t *options;        /* as written (strings); empty = defaults */
+    char *where;                     /* "FILE:LINE:COLUMN" of the name */
+} aorta_recipe_collector_t;
+
+typedef struct aorta_recipe {
+    char *path;
+    char *ticket;                    /* NULL: none */
+    long trials;                     /* stop_after.max_trials when stop_after is set */
+    double timeout_sec;              /* 0: no limit */
+    char *env_passthrough_mode;      /* "inherit" or "file" */
+    aorta_cell_t *cells;             /* m x d, in order */
+    size_t cell_count;
+    aorta_recipe_collector_t *collect; /* in the order written, duplicates kept */
+    size_t collect_count;
+    char *collect_where;             /* "FILE:LINE:COLUMN" of the collect value; NULL if none */
+    int has_retain;
+    aorta_retain_level_t retain_on_pass, retain_on_fail, retain_on_error;
+    int has_stop_after;
+    long stop_events;
+    long stop_max_trials;
+    char *stop_event_verdict;
+    aorta_argv_t *launcher;          /* NULL: none */
+} aorta_recipe_t;
+
+/* Read and check the recipe at path.  The recipe's inline mitigations are
+ * added to mitigations (which holds the sidecars' already).  The one
+ * warning about keys of features aorta-run lacks goes to warnings as an
+ * "aorta-run: warning: ..." line.  Returns 0 with *out set, or -1 with
+ * *error set to one line (free it). */
+int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations, FILE *warnings,
+                      aorta_recipe_t **out, char **error);
+void aorta_recipe_free(aorta_recipe_t *recipe);
+
+#endif

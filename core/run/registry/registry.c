@@ -1,0 +1,361 @@
+/* registry.c - finds collector modules on the search path and checks each one.
+ * The only file that calls libltdl.  Modules are opened once, on the main
+ * thread, with local symbol binding so two collectors never see each other. */
+#include "config.h"
+
+#include "registry/registry.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <ltdl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "xalloc.h"
+
+#ifndef AORTA_COLLECTORDIR
+#error "AORTA_COLLECTORDIR must be defined by the build"
+#endif
+
+static const char *env_value(const char *name)
+{
+#ifdef HAVE_SECURE_GETENV
+    return secure_getenv(name);
+#else
+    return getenv(name);
+#endif
+}
+
+/* Append each non-empty entry of a colon list. */
+static void push_colon_list(char ***dirs, size_t *count, size_t *capacity, const char *list)
+{
+    const char *entry = list;
+    for (;;) {
+        const char *end = strchr(entry, ':');
+        size_t len = end ? (size_t)(end - entry) : strlen(entry);
+        if (len > 0) {
+            aorta_xgrow((void **)dirs, capacity, *count + 2, sizeof **dirs);
+            (*dirs)[(*count)++] = aorta_xstrndup(entry, len);
+        }
+        if (!end)
+            break;
+        entry = end + 1;
+    }
+}
+
+char **aorta_search_path(char *const *cli_dirs, size_t cli_count)
+{
+    char **dirs = NULL;
+    size_t count = 0, capacity = 0;
+    aorta_xgrow((void **)&dirs, &capacity, 1, sizeof *dirs);
+    for (size_t i = 0; i < cli_count; i++) {
+        if (!cli_dirs[i][0])
+            continue;
+        aorta_xgrow((void **)&dirs, &capacity, count + 2, sizeof *dirs);
+        dirs[count++] = aorta_xstrdup(cli_dirs[i]); /* a --plugin-dir is one directory */
+    }
+    const char *user = env_value("AORTA_PLUGIN_PATH");
+    if (user)
+        push_colon_list(&dirs, &count, &capacity, user);
+    const char *system = env_value("AORTA_PLUGIN_SYSTEM_PATH");
+    push_colon_list(&dirs, &count, &capacity, system ? system : AORTA_COLLECTORDIR);
+    dirs[count] = NULL;
+    return dirs;
+}
+
+void aorta_search_path_free(char **dirs)
+{
+    for (size_t i = 0; dirs && dirs[i]; i++)
+        free(dirs[i]);
+    free(dirs);
+}
+
+static int compare_names(const void *left, const void *right)
+{
+    return strcmp(*(char *const *)left, *(char *const *)right);
+}
+
+/* The stem of a module file name ("rocprof.so" -> "rocprof"), or NULL. */
+static char *module_stem(const char *file)
+{
+    size_t len = strlen(file);
+    if (len > 3 && (strcmp(file + len - 3, ".la") == 0 || strcmp(file + len - 3, ".so") == 0))
+        return aorta_xstrndup(file, len - 3);
+    return NULL;
+}
+
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int is_identifier(const char *text)
+{
+    if (!text[0])
+        return 0;
+    for (const char *c = text; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
+              || *c == '_'))
+            return 0;
+    return !(text[0] >= '0' && text[0] <= '9');
+}
+
+/* libltdl reports most failures as "file not found"; ask the dynamic linker
+ * itself why a module that exists does not load (not an ELF file, a library
+ * it needs is missing, an undefined symbol). */
+static char *load_failure_reason(const char *path, const char *ltdl_error)
+{
+    size_t len = strlen(path);
+    if (len > 3 && strcmp(path + len - 3, ".so") == 0) {
+        dlerror();
+        void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        const char *why = handle ? NULL : dlerror();
+        if (handle)
+            dlclose(handle);
+        if (why)
+            return aorta_xasprintf("cannot load module: %s", why);
+    }
+    return aorta_xasprintf("cannot load module: %s", ltdl_error ? ltdl_error : "unknown error");
+}
+
+static aorta_module_t *new_candidate(aorta_registry_t *registry, const char *name, char *path)
+{
+    aorta_xgrow((void **)&registry->plugins, &registry->capacity, registry->count + 1,
+                sizeof *registry->plugins);
+    aorta_module_t *plugin = &registry->plugins[registry->count++];
+    memset(plugin, 0, sizeof *plugin);
+    plugin->name = aorta_xstrdup(name);
+    plugin->path = path;
+    plugin->status = AORTA_MODULE_FAILED;
+    return plugin;
+}
+
+static void fail(aorta_module_t *plugin, char *reason)
+{
+    plugin->status = AORTA_MODULE_FAILED;
+    plugin->reason = reason;
+    if (plugin->handle) {
+        lt_dlclose((lt_dlhandle)plugin->handle);
+        plugin->handle = NULL;
+    }
+}
+
+static int default_env(const aorta_options_t *options, const char *out_dir, aorta_env_t *bundle,
+                       aorta_error_t *err)
+{
+    (void)options, (void)out_dir, (void)bundle, (void)err;
+    return 0;
+}
+
+static int default_conflicts(const aorta_options_t *options, const char *other_name,
+                             const aorta_options_t *other_options, aorta_error_t *err)
+{
+    (void)options, (void)other_name, (void)other_options, (void)err;
+    return 0;
+}
+
+static int default_queue_interceptor(const aorta_options_t *options, char *why, size_t why_size,
+                                     char *remedy, size_t remedy_size)
+{
+    (void)options, (void)why, (void)why_size, (void)remedy, (void)remedy_size;
+    return 0;
+}
+
+/* Check the module's description; on success fill plugin->collector. */
+static void check_collector(aorta_module_t *plugin)
+{
+    char *symbol = aorta_xasprintf("aorta_collector_%s_get", plugin->name);
+    void *entry = is_identifier(plugin->name) ? lt_dlsym((lt_dlhandle)plugin->handle, symbol)
+                                              : NULL;
+    if (!entry) {
+        fail(plugin, aorta_xasprintf("no symbol %s (not an aorta collector, or its file was "
+                                     "renamed)", symbol));
+        free(symbol);
+        return;
+    }
+    aorta_collector_get_fn get;
+    memcpy(&get, &entry, sizeof get); /* object to function pointer, as dlsym() requires */
+    const struct aorta_collector *desc = get();
+    if (!desc) {
+        fail(plugin, aorta_xasprintf("%s returned no collector", symbol));
+    } else if (desc->abi_major != AORTA_COLLECTOR_ABI_MAJOR) {
+        fail(plugin, aorta_xasprintf("collector ABI %u.%u, but this aorta speaks ABI %d.%d "
+                                     "(rebuild the collector against this aorta)",
+                                     desc->abi_major, desc->abi_minor, AORTA_COLLECTOR_ABI_MAJOR,
+                                     AORTA_COLLECTOR_ABI_MINOR));
+    } else if (desc->abi_minor > AORTA_COLLECTOR_ABI_MINOR) {
+        fail(plugin, aorta_xasprintf("collector ABI %u.%u is newer than this aorta's %d.%d "
+                                     "(upgrade aorta)",
+                                     desc->abi_major, desc->abi_minor, AORTA_COLLECTOR_ABI_MAJOR,
+                                     AORTA_COLLECTOR_ABI_MINOR));
+    } else if (!desc->name || strcmp(desc->name, plugin->name) != 0) {
+        fail(plugin, aorta_xasprintf("collector calls itself '%s', but its file is named '%s'",
+                                     desc->name ? desc->name : "(null)", plugin->name));
+    } else if (!desc->validate || !desc->wrap || !desc->parse) {
+        fail(plugin, aorta_xasprintf("missing mandatory callback '%s'",
+                                     !desc->validate ? "validate"
+                                     : !desc->wrap   ? "wrap"
+                                                     : "parse"));
+    } else {
+        plugin->collector = *desc;
+        if (!plugin->collector.version)
+            plugin->collector.version = "-";
+        if (!plugin->collector.description)
+            plugin->collector.description = "";
+        if (!plugin->collector.env)
+            plugin->collector.env = default_env;
+        if (!plugin->collector.conflicts)
+            plugin->collector.conflicts = default_conflicts;
+        if (!plugin->collector.queue_interceptor)
+            plugin->collector.queue_interceptor = default_queue_interceptor;
+        plugin->status = AORTA_MODULE_OK;
+    }
+    free(symbol);
+}
+
+/* The first usable plugin of that name, or NULL. */
+static const aorta_module_t *find_usable(const aorta_registry_t *registry, const char *name,
+                                         size_t before)
+{
+    for (size_t i = 0; i < before; i++)
+        if (registry->plugins[i].status == AORTA_MODULE_OK
+            && strcmp(registry->plugins[i].name, name) == 0)
+            return &registry->plugins[i];
+    return NULL;
+}
+
+static void load_candidate(aorta_registry_t *registry, const char *dir, const char *stem)
+{
+    /* A libtool archive (.la) also finds an uninstalled build's module in .libs/. */
+    char *la = aorta_xasprintf("%s/%s.la", dir, stem);
+    char *so = aorta_xasprintf("%s/%s.so", dir, stem);
+    char *path = file_exists(la) ? la : so;
+    free(path == la ? so : la);
+    aorta_module_t *plugin = new_candidate(registry, stem, path);
+
+    lt_dladvise advise;
+    if (lt_dladvise_init(&advise) != 0 || lt_dladvise_local(&advise) != 0) {
+        fail(plugin, aorta_xstrdup("cannot set up the module loader"));
+        return;
+    }
+    lt_dlhandle handle = lt_dlopenadvise(path, advise);
+    lt_dladvise_destroy(&advise);
+    if (!handle) {
+        fail(plugin, load_failure_reason(path, lt_dlerror()));
+        return;
+    }
+    plugin->handle = handle;
+    check_collector(plugin);
+    if (plugin->status == AORTA_MODULE_OK
+        && find_usable(registry, stem, (size_t)(plugin - registry->plugins)))
+        plugin->status = AORTA_MODULE_SHADOWED;
+}
+
+static void load_directory(aorta_registry_t *registry, const char *dir)
+{
+    DIR *listing = opendir(dir);
+    if (!listing)
+        return;
+    char **stems = NULL;
+    size_t count = 0, capacity = 0;
+    struct dirent *entry;
+    while ((entry = readdir(listing)) != NULL) {
+        char *stem = module_stem(entry->d_name);
+        if (!stem)
+            continue;
+        if (stem[0] == '\0' || stem[0] == '.') {
+            free(stem);
+            continue;
+        }
+        aorta_xgrow((void **)&stems, &capacity, count + 1, sizeof *stems);
+        stems[count++] = stem;
+    }
+    closedir(listing);
+    if (count > 1)
+        qsort(stems, count, sizeof *stems, compare_names);
+    for (size_t i = 0; i < count; i++) {
+        /* "x.la" and "x.so" side by side are one candidate. */
+        if (!(i > 0 && strcmp(stems[i], stems[i - 1]) == 0))
+            load_candidate(registry, dir, stems[i]);
+    }
+    for (size_t i = 0; i < count; i++)
+        free(stems[i]);
+    free(stems);
+}
+
+aorta_registry_t *aorta_registry_load(char *const *dirs)
+{
+    aorta_registry_t *registry = aorta_xcalloc(1, sizeof *registry);
+    if (lt_dlinit() != 0)
+        return registry;
+    for (size_t i = 0; dirs && dirs[i]; i++)
+        load_directory(registry, dirs[i]);
+    return registry;
+}
+
+void aorta_registry_warn(const aorta_registry_t *registry, FILE *out)
+{
+    for (size_t i = 0; i < registry->count; i++)
+        if (registry->plugins[i].status == AORTA_MODULE_FAILED)
+            fprintf(out, "aorta-run: warning: skipping %s: %s\n", registry->plugins[i].path,
+                    registry->plugins[i].reason);
+}
+
+const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry, const char *name)
+{
+    return find_usable(registry, name, registry->count);
+}
+
+const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registry,
+                                                 const char *name)
+{
+    for (size_t i = 0; i < registry->count; i++)
+        if (registry->plugins[i].status == AORTA_MODULE_FAILED
+            && strcmp(registry->plugins[i].name, name) == 0)
+            return &registry->plugins[i];
+    return NULL;
+}
+
+char *aorta_registry_names(const aorta_registry_t *registry)
+{
+    const char **names = aorta_xcalloc(registry->count + 1, sizeof *names);
+    size_t count = 0, total = 1;
+    for (size_t i = 0; i < registry->count; i++)
+        if (registry->plugins[i].status == AORTA_MODULE_OK) {
+            names[count++] = registry->plugins[i].name;
+            total += strlen(registry->plugins[i].name) + 2;
+        }
+    if (count == 0) {
+        free(names);
+        return aorta_xstrdup("(none)");
+    }
+    qsort(names, count, sizeof *names, compare_names);
+    char *joined = aorta_xmalloc(total);
+    joined[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        if (i > 0)
+            strcat(joined, ", ");
+        strcat(joined, names[i]);
+    }
+    free(names);
+    return joined;
+}
+
+void aorta_registry_free(aorta_registry_t *registry)
+{
+    if (!registry)
+        return;
+    for (size_t i = 0; i < registry->count; i++) {
+        aorta_module_t *plugin = &registry->plugins[i];
+        if (plugin->handle)
+            lt_dlclose((lt_dlhandle)plugin->handle);
+        free(plugin->name);
+        free(plugin->path);
+        free(plugin->reason);
+    }
+    free(registry->plugins);
+    free(registry);
+    lt_dlexit();
+}

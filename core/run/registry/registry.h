@@ -1,0 +1,51 @@
+/* registry.h - finding and checking collector plugins (the registry). */
+#ifndef AORTA_LOADER_H
+#define AORTA_LOADER_H
+
+#include <stdio.h>
+
+#include "aorta/collector.h"
+
+typedef enum aorta_module_status {
+    AORTA_MODULE_OK,        /* loaded, checked, first of its name: in use */
+    AORTA_MODULE_SHADOWED,  /* loaded and checked, but an earlier one has its name */
+    AORTA_MODULE_FAILED     /* skipped; reason says why */
+} aorta_module_status_t;
+
+typedef struct aorta_module {
+    char *name;                         /* the file stem */
+    char *path;                         /* the file that was opened */
+    aorta_module_status_t status;
+    char *reason;                       /* why it failed, else NULL */
+    struct aorta_collector collector;   /* copy, optional slots defaulted (not FAILED) */
+    void *handle;                       /* the loader's module handle */
+} aorta_module_t;
+
+typedef struct aorta_registry {
+    aorta_module_t *plugins;            /* every candidate, in search order */
+    size_t count;
+    size_t capacity;
+} aorta_registry_t;
+
+/* The directories searched, in order: each of cli_dirs, then AORTA_PLUGIN_PATH
+ * (a colon list), then AORTA_PLUGIN_SYSTEM_PATH when set (even empty) or else
+ * the compiled-in collectordir.  Empty entries are dropped.  Returns a
+ * NULL-terminated array; free with aorta_search_path_free(). */
+char **aorta_search_path(char *const *cli_dirs, size_t cli_count);
+void aorta_search_path_free(char **dirs);
+
+/* Load every candidate module of every directory of dirs (NULL-terminated). */
+aorta_registry_t *aorta_registry_load(char *const *dirs);
+/* One "aorta-run: warning: skipping PATH: REASON" line per failed candidate. */
+void aorta_registry_warn(const aorta_registry_t *registry, FILE *out);
+/* The plugin in use under name, or NULL. */
+const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry,
+                                                       const char *name);
+/* The first failed candidate of that name (to explain why it is missing), or NULL. */
+const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registry,
+                                                              const char *name);
+/* "a, b, c": names in use, sorted; "(none)" when there is none.  Free it. */
+char *aorta_registry_names(const aorta_registry_t *registry);
+void aorta_registry_free(aorta_registry_t *registry);
+
+#endif

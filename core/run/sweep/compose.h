@@ -1,0 +1,23 @@
+/* compose.h - turning the user's command into the argv a trial runs:
+ * collectors wrap innermost first (highest wrap_rank), then the launcher
+ * goes outside all of them. */
+#ifndef AORTA_COMPOSE_H
+#define AORTA_COMPOSE_H
+
+#include "aorta/collector.h"
+#include "recipe/plan.h"
+
+/* Wrap command for one trial.  run_dir is the (absolute) run directory,
+ * collect_rel the trial's collector directory below it
+ * ("<cell>/_subprocess/trial_d0_m0_t<t>"); collector NAME writes into
+ * <run_dir>/<collect_rel>/NAME.  With prepare set, each of those directories
+ * is made empty first (no symlink followed; one in the way is refused);
+ * without it (a dry run) nothing is written.  child_env is the environment
+ * the command will run with.
+ * Returns 0 with *out set (free it), or -1 with *error set to a one-line
+ * setup failure (free it). */
+int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
+                  const char *collect_rel, const aorta_env_t *child_env, int prepare,
+                  aorta_argv_t **out, char **error);
+
+#endif

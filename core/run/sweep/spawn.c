@@ -1,0 +1,233 @@
+/* spawn.c - running one command: its own session, captured output, a
+ * timeout, and the interrupt signals aorta-run receives passed on to it.
+ *
+ * aorta-run keeps SIGINT, SIGTERM and SIGCHLD blocked and waits for them with
+ * sigtimedwait(), so the wait, the timeout and the forwarding are one loop
+ * with no handler and no race. */
+#include "config.h"
+
+#include "sweep/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+static sigset_t blocked_signals(void)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGCHLD);
+    return set;
+}
+
+void aorta_spawn_block_signals(void)
+{
+    sigset_t set = blocked_signals();
+    sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+int aorta_spawn_take_interrupt(void)
+{
+    sigset_t pending;
+    sigpending(&pending);
+    int sig = sigismember(&pending, SIGINT) ? SIGINT : sigismember(&pending, SIGTERM) ? SIGTERM : 0;
+    if (sig) {
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, sig);
+        struct timespec now = {0, 0};
+        sigtimedwait(&one, NULL, &now);
+    }
+    return sig;
+}
+
+static double monotonic_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *env_lookup(char *const *envp, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; envp && envp[i]; i++)
+        if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
+            return envp[i] + len + 1;
+    return NULL;
+}
+
+/* In the child: execve argv[0], searching envp's PATH when it has no '/'.
+ * Never uses a shell (no ENOEXEC fallback).  Returns the errno to report. */
+static int exec_command(char *const *argv, char *const *envp)
+{
+    if (strchr(argv[0], '/')) {
+        execve(argv[0], argv, envp);
+        return errno;
+    }
+    const char *path = env_lookup(envp, "PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    int saw_eacces = 0, last = ENOENT;
+    size_t name_len = strlen(argv[0]);
+    char *candidate = malloc(strlen(path) + name_len + 2);
+    if (!candidate)
+        return ENOMEM;
+    const char *entry = path;
+    for (;;) {
+        const char *end = strchr(entry, ':');
+        size_t len = end ? (size_t)(end - entry) : strlen(entry);
+        if (len == 0) {
+            memcpy(candidate, argv[0], name_len + 1);
+        } else {
+            memcpy(candidate, entry, len);
+            candidate[len] = '/';
+            memcpy(candidate + len + 1, argv[0], name_len + 1);
+        }
+        execve(candidate, argv, envp);
+        if (errno == EACCES)
+            saw_eacces = 1;
+        else if (errno != ENOENT && errno != ENOTDIR)
+            last = errno;
+        if (!end)
+            break;
+        entry = end + 1;
+    }
+    free(candidate);
+    return saw_eacces ? EACCES : last;
+}
+
+static int exit_code_for_errno(int error)
+{
+    if (error == ENOENT || error == ENOTDIR)
+        return 127;
+    if (error == EACCES || error == ENOEXEC || error == EPERM || error == EISDIR)
+        return 126;
+    return 1;
+}
+
+/* Kill the command's whole process group: SIGTERM, then SIGKILL after grace.
+ * Returns the wait status once the leader is reaped. */
+static int terminate_group(pid_t pid, double grace_sec, const sigset_t *set)
+{
+    int status = 0;
+    kill(-pid, SIGTERM);
+    double deadline = monotonic_now() + grace_sec;
+    for (;;) {
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) {
+            kill(-pid, SIGKILL); /* stragglers of the group */
+            return status;
+        }
+        double left = deadline - monotonic_now();
+        if (left <= 0)
+            break;
+        struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+        sigtimedwait(set, NULL, &wait); /* SIGCHLD or a second interrupt: re-check */
+    }
+    kill(-pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
+                        double timeout_sec, double grace_sec, aorta_spawn_result_t *result)
+{
+    memset(result, 0, sizeof *result);
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0)
+        return -1;
+    sigset_t set = blocked_signals();
+    double started = monotonic_now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* Child: own session, default signals, captured output. */
+        setsid();
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        int null_in = open("/dev/null", O_RDONLY);
+        if (null_in >= 0 && null_in != 0) {
+            dup2(null_in, 0);
+            close(null_in);
+        }
+        if (out >= 0)
+            dup2(out, 1);
+        if (err >= 0)
+            dup2(err, 2);
+        int error = exec_command(argv, envp);
+        ssize_t ignored = write(report[1], &error, sizeof error);
+        (void)ignored;
+        _exit(exit_code_for_errno(error));
+    }
+    close(report[1]);
+    if (pid < 0) {
+        int saved = errno;
+        close(report[0]);
+        errno = saved;
+        return -1;
+    }
+    /* The report pipe closes on a successful exec; an errno arrives otherwise. */
+    int exec_error = 0;
+    ssize_t got;
+    do {
+        got = read(report[0], &exec_error, sizeof exec_error);
+    } while (got < 0 && errno == EINTR);
+    close(report[0]);
+    if (got == (ssize_t)sizeof exec_error && exec_error != 0) {
+        int status;
+        waitpid(pid, &status, 0);
+        result->exec_errno = exec_error;
+        result->exit_code = exit_code_for_errno(exec_error);
+        dprintf(err >= 0 ? err : 2, "aorta-run: cannot execute '%s': %s\n", argv[0],
+                strerror(exec_error));
+        result->walltime_sec = monotonic_now() - started;
+        return 0;
+    }
+    result->launched = 1;
+
+    int status = 0;
+    double deadline = timeout_sec > 0 ? started + timeout_sec : 0;
+    for (;;) {
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid)
+            break;
+        struct timespec wait = {1, 0};
+        if (deadline > 0) {
+            double left = deadline - monotonic_now();
+            if (left <= 0) {
+                result->timed_out = 1;
+                status = terminate_group(pid, grace_sec, &set);
+                break;
+            }
+            if (left < 1) {
+                wait.tv_sec = 0;
+                wait.tv_nsec = (long)(left * 1e9);
+            }
+        }
+        int sig = sigtimedwait(&set, NULL, &wait);
+        if (sig == SIGINT || sig == SIGTERM) {
+            result->interrupted = sig;
+            status = terminate_group(pid, grace_sec, &set);
+            break;
+        }
+    }
+    result->walltime_sec = monotonic_now() - started;
+    if (result->timed_out)
+        result->exit_code = -1;
+    else if (WIFEXITED(status))
+        result->exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        result->exit_code = -WTERMSIG(status);
+    return 0;
+}

@@ -1,0 +1,252 @@
+/* sweep.c - the sweep.
+ *
+ * Rank 0 only (others run the bare command, rank.c): the absolute run
+ * directory, the lock, the environment snapshot (once, after the lock), then
+ * per cell either the resumed trials or a fresh run from trial 0 (stopped
+ * early by stop_after), then matrix.json and perf.md, even after an
+ * interrupt, which ends the sweep between or during trials. */
+#include "config.h"
+
+#include "sweep/sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys/clock.h"
+#include "commands.h"
+#include "sys/files.h"
+#include "aorta/collector.h"
+#include "output/host_env.h"
+#include "sweep/lock.h"
+#include "output/matrix.h"
+#include "output/perf_md.h"
+#include "sweep/progress.h"
+#include "sweep/rank.h"
+#include "sweep/resume.h"
+#include "output/sha256.h"
+#include "sweep/spawn.h"
+#include "output/summary.h"
+#include "sweep/trial.h"
+#include "output/trial_json.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGTERM ? "SIGTERM" : "SIGINT";
+}
+
+static void log_trial(const aorta_plan_t *plan, int index, long total,
+                      const aorta_outcome_t *outcome)
+{
+    aorta_progress(plan->verbose, "trial %d/%ld: %s in %.1fs (exit_status=%s)", index + 1, total,
+                   !strcmp(outcome->verdict, "pass") ? "passed" : "FAILED",
+                   outcome->wall_clock_sec, outcome->exit_status);
+}
+
+/* Run cell index from trial 0; returns the interrupting signal, else 0. */
+static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_t *result)
+{
+    const aorta_plan_t *plan = ctx->plan;
+    const aorta_cell_t *cell = &plan->cells[index];
+    long total = aorta_trial_budget(plan);
+    aorta_progress(plan->verbose,
+                   "run_trials: workload=" AORTA_WORKLOAD " environment=local mitigations=['%s', "
+                   "'%s'] trials=%ld steps=1",
+                   cell->mitigation, cell->diagnostic, total);
+    long events = 0;
+    for (long t = 0; t < total; t++) {
+        int interrupted = aorta_spawn_take_interrupt();
+        if (interrupted)
+            return interrupted;
+        aorta_progress(plan->verbose, "trial %ld/%ld: starting", t + 1, total);
+        aorta_outcome_t outcome;
+        interrupted = aorta_trial_run(ctx, index, (int)t, &outcome);
+        log_trial(plan, (int)t, total, &outcome);
+        int event = plan->has_stop_after && !strcmp(outcome.verdict, plan->stop_event_verdict);
+        aorta_cell_result_add(result, &outcome);
+        if (interrupted)
+            return interrupted;
+        events += event;
+        if (plan->has_stop_after && events >= plan->stop_events) {
+            if (t + 1 < total)
+                aorta_progress(plan->verbose,
+                               "stop_after: %ld '%s' event(s) observed in %ld trial(s) "
+                               "(target %ld, cap %ld) -- stopping cell early",
+                               events, plan->stop_event_verdict, t + 1, plan->stop_events,
+                               plan->stop_max_trials);
+            result->stop_after_note = aorta_resume_stop_note(plan, events, t + 1);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* "env probe ... is partial" when the snapshot could not see everything. */
+static void snapshot_warning(aorta_json_t *warnings, aorta_json_t *snapshot)
+{
+    aorta_json_t *reasons = aorta_json_get(snapshot, "partial_reasons");
+    if (aorta_json_length(reasons) == 0)
+        return;
+    size_t len = 0;
+    for (size_t i = 0; i < aorta_json_length(reasons); i++)
+        len += strlen(aorta_json_get_string(aorta_json_at(reasons, i))) + 2;
+    char *joined = aorta_xcalloc(len + 1, 1);
+    for (size_t i = 0; i < aorta_json_length(reasons); i++) {
+        if (i)
+            strcat(joined, "; ");
+        strcat(joined, aorta_json_get_string(aorta_json_at(reasons, i)));
+    }
+    char *text = aorta_xasprintf("env probe for scope 'host' is partial: %s. See host_env.json "
+                                 "for details.",
+                                 joined);
+    aorta_json_append(warnings, aorta_json_string(text));
+    free(text);
+    free(joined);
+}
+
+/* matrix.json and perf.md; returns 0 or -1 (reported). */
+static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
+                         const char *stamp, aorta_json_t *warnings)
+{
+    const aorta_plan_t *plan = ctx->plan;
+    char digest[65];
+    int have_digest = plan->recipe_path && aorta_sha256_file(plan->recipe_path, digest) == 0;
+    aorta_json_t *matrix = aorta_matrix_json(plan, results, stamp, warnings,
+                                             have_digest ? digest : NULL);
+    char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
+    char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
+    char *perf = aorta_perf_md(matrix);
+    int status = 0;
+    if (aorta_json_write_file(matrix_path, matrix) != 0) {
+        aorta_report("cannot write %s: %s", matrix_path, strerror(errno));
+        status = -1;
+    }
+    if (aorta_write_file_atomic(perf_path, perf, strlen(perf)) != 0) {
+        aorta_report("cannot write %s: %s", perf_path, strerror(errno));
+        status = -1;
+    }
+    free(perf);
+    free(perf_path);
+    free(matrix_path);
+    aorta_json_free(matrix);
+    return status;
+}
+
+static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int *interrupted)
+{
+    const aorta_plan_t *plan = ctx->plan;
+    for (size_t c = 0; c < plan->cell_count; c++) {
+        const aorta_cell_t *cell = &plan->cells[c];
+        if (!*interrupted)
+            *interrupted = aorta_spawn_take_interrupt();
+        if (*interrupted) {
+            results[c].error = aorta_xasprintf("not run: aorta-run was interrupted by %s",
+                                               signal_name(*interrupted));
+            aorta_progress(plan->verbose, "cell %zu/%zu: %s -- ERROR (%s) in 0.0s", c + 1,
+                           plan->cell_count, cell->name, results[c].error);
+            continue;
+        }
+        double started = aorta_clock_monotonic();
+        long total = aorta_trial_budget(plan);
+        aorta_progress(plan->verbose,
+                       "cell %zu/%zu: %s (mitigations=['%s', '%s'] environment=local) -- "
+                       "starting %s%ld trial(s)",
+                       c + 1, plan->cell_count, cell->name, cell->mitigation, cell->diagnostic,
+                       plan->has_stop_after ? "up to " : "", total);
+        int resumed = aorta_resume_cell(ctx, c, &results[c]);
+        if (!resumed)
+            *interrupted = run_cell(ctx, c, &results[c]);
+        aorta_cell_counts_t counts;
+        aorta_cell_counts(&results[c], &counts);
+        char *iters = aorta_cell_iters_display(&results[c]);
+        aorta_progress(plan->verbose, "cell %zu/%zu: %s -- %s in %.1fs [outcome: %zu/%zu "
+                                      "completed | iters: %s]",
+                       c + 1, plan->cell_count, cell->name,
+                       resumed ? "resumed (cached, no re-run)" : "done",
+                       aorta_clock_monotonic() - started, counts.launched, counts.trials, iters);
+        free(iters);
+    }
+}
+
+/* Everything after the lock: snapshot, sweep, reports.  Returns the exit
+ * status. */
+static int locked_run(aorta_run_ctx_t *ctx)
+{
+    const aorta_plan_t *plan = ctx->plan;
+    int interrupted = 0;
+    ctx->env_snapshot = aorta_host_env_capture(environ, aorta_argv_items(plan->command),
+                                               &interrupted);
+    char *host_env_path = aorta_xasprintf("%s/host_env.json", ctx->run_dir);
+    int failed = aorta_json_write_file(host_env_path, ctx->env_snapshot) != 0;
+    if (failed)
+        aorta_report("cannot write %s: %s", host_env_path, strerror(errno));
+    free(host_env_path);
+    if (failed)
+        return AORTA_EXIT_ENVIRONMENT;
+
+    char stamp[AORTA_CLOCK_TEXT];
+    aorta_clock_stamp_utc(time(NULL), stamp);
+    aorta_progress(plan->verbose,
+                   "matrix run started: workload=" AORTA_WORKLOAD " ticket=%s cells=%zu "
+                   "trials/cell=%ld steps/trial=1 output=%s",
+                   plan->ticket ? plan->ticket : "(none)", plan->cell_count,
+                   aorta_trial_budget(plan),
+                   ctx->display_dir);
+    aorta_cell_result_t *results = aorta_xcalloc(plan->cell_count + 1, sizeof *results);
+    sweep(ctx, results, &interrupted);
+
+    aorta_json_t *warnings = aorta_json_array();
+    snapshot_warning(warnings, ctx->env_snapshot);
+    if (interrupted) {
+        char *text = aorta_xasprintf("the sweep was interrupted by %s; the interrupted trial is "
+                                     "an error without result.json, so the next run retries its "
+                                     "cell",
+                                     signal_name(interrupted));
+        aorta_json_append(warnings, aorta_json_string(text));
+        free(text);
+    }
+    int status = write_reports(ctx, results, stamp, warnings) == 0 ? AORTA_EXIT_OK
+                                                                   : AORTA_EXIT_ENVIRONMENT;
+    aorta_json_free(warnings);
+    aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted);
+    for (size_t i = 0; i < plan->cell_count; i++)
+        aorta_cell_result_clear(&results[i]);
+    free(results);
+    return interrupted ? 128 + interrupted : status;
+}
+
+int aorta_sweep_run(const aorta_plan_t *plan)
+{
+    if (aorta_rank_detect() != 0)
+        return aorta_rank_run_bare(plan);
+    aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1};
+    ctx.run_dir = aorta_plan_absolute_run_dir(plan);
+    if (!ctx.run_dir || aorta_mkdir_p(ctx.run_dir, 0755) != 0
+        || (ctx.run_fd = open(ctx.run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        aorta_report("cannot create the run directory %s: %s", plan->run_dir, strerror(errno));
+        free(ctx.run_dir);
+        return AORTA_EXIT_ENVIRONMENT;
+    }
+    aorta_lock_t *lock = aorta_lock_acquire(ctx.run_dir);
+    int status = AORTA_EXIT_ENVIRONMENT;
+    if (lock) {
+        ctx.base_env = aorta_env_from_environ(environ);
+        ctx.kill_grace_sec = aorta_trial_kill_grace();
+        status = locked_run(&ctx);
+        aorta_lock_release(lock);
+    }
+    aorta_json_free(ctx.env_snapshot);
+    aorta_env_free(ctx.base_env);
+    close(ctx.run_fd);
+    free(ctx.run_dir);
+    fflush(stdout);
+    return status;
+}

@@ -1,0 +1,529 @@
+/* trial.c - one trial, from its directories to its trial JSON.
+ *
+ * Order (spec/platform.md §2, rocprof.md §4.3): prepare the trial directory
+ * and clear the last attempt's files; build the child's environment;
+ * compose the argv (collector directories emptied); run; classify; write
+ * result.json; parse the collectors' artifacts; apply retention (result.json
+ * rewritten with capture.retention); write the trial JSON.  A failure before
+ * the command runs is a setup failure: an error trial without result.json,
+ * so a later run retries it. */
+#include "config.h"
+
+#include "sweep/trial.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sweep/classify.h"
+#include "sys/clock.h"
+#include "sweep/compose.h"
+#include "sys/nofollow.h"
+#include "aorta/collector.h"
+#include "sweep/parse_child.h"
+#include "sweep/progress.h"
+#include "sweep/retention.h"
+#include "sweep/spawn.h"
+#include "output/trial_json.h"
+#include "output/trial_record.h"
+#include "xalloc.h"
+
+#define ENV_FILE_NAME "probe.env"
+
+typedef struct trial {
+    const aorta_run_ctx_t *ctx;
+    const aorta_plan_t *plan;
+    const aorta_cell_t *cell;
+    int index;
+    char *trial_rel, *collect_rel;       /* below the run directory */
+    char *trial_dir, *result_path;       /* absolute */
+    char *cell_dir, *log_prefix, *json_path;
+    char *display_dir;                   /* the trial directory as the user sees it */
+    int trial_fd;
+    struct stat cell_stat;
+    aorta_env_t *child_env;              /* what the command runs with */
+    aorta_env_t *trial_env;              /* what the trial adds to aorta-run's environment */
+    aorta_argv_t *argv;                  /* what ran */
+    char *setup_error;                   /* why the command could not be set up */
+    char *env_file_error;                /* why probe.env was refused */
+    aorta_spawn_result_t spawn;
+    aorta_classification_t classification;
+    aorta_metrics_t *collected;
+    int retained;
+    aorta_retain_level_t level;
+    aorta_retention_t retention;
+} trial_t;
+
+long aorta_trial_budget(const aorta_plan_t *plan)
+{
+    return plan->has_stop_after ? plan->stop_max_trials : plan->trials;
+}
+
+double aorta_trial_kill_grace(void)
+{
+    const char *text = getenv("AORTA_KILL_GRACE");
+    char *end = NULL;
+    double value = text ? strtod(text, &end) : 0;
+    return text && end != text && !*end && isfinite(value) && value >= 0 ? value
+                                                                        : AORTA_KILL_GRACE_DEFAULT;
+}
+
+char *aorta_trial_dir_rel(const char *cell, int trial_index)
+{
+    return aorta_xasprintf("%s/trial_%d", cell, trial_index);
+}
+
+char *aorta_trial_json_rel(const char *cell, int trial_index)
+{
+    return aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d.json", cell, trial_index);
+}
+
+static void set_setup_error(trial_t *trial, char *message)
+{
+    if (trial->setup_error)
+        free(message);
+    else
+        trial->setup_error = message;
+}
+
+/* The trial directory (created, no symlink on the way), the _subprocess
+ * directory, and the last attempt's files gone. */
+static void prepare_dirs(trial_t *trial)
+{
+    const aorta_run_ctx_t *ctx = trial->ctx;
+    char *why = NULL;
+    trial->trial_fd = aorta_fsafe_open_dir(ctx->run_fd, trial->trial_rel, 1, &why);
+    if (trial->trial_fd < 0) {
+        set_setup_error(trial, aorta_xasprintf("cannot prepare the trial directory %s: %s",
+                                               trial->trial_dir, why));
+        free(why);
+        return;
+    }
+    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
+    int sub_fd = aorta_fsafe_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    if (sub_fd < 0) {
+        set_setup_error(trial, aorta_xasprintf("cannot prepare %s/%s: %s", ctx->run_dir, sub_rel,
+                                               why));
+        free(why);
+    } else {
+        close(sub_fd);
+    }
+    free(sub_rel);
+    if (fstatat(ctx->run_fd, trial->cell->name, &trial->cell_stat, AT_SYMLINK_NOFOLLOW) != 0)
+        memset(&trial->cell_stat, 0, sizeof trial->cell_stat);
+    unlinkat(trial->trial_fd, "result.json", 0);
+    unlinkat(trial->trial_fd, "stdout.log", 0);
+    unlinkat(trial->trial_fd, "stderr.log", 0);
+    if (strcmp(trial->plan->env_passthrough_mode, "file") != 0)
+        unlinkat(trial->trial_fd, ENV_FILE_NAME, 0);
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t done = write(fd, data, len);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0)
+            return -1;
+        data += done;
+        len -= (size_t)done;
+    }
+    return 0;
+}
+
+/* env_passthrough_mode file: the cell's variables, sorted, one KEY=VALUE
+ * per line, 0600; a variable a line cannot carry refuses the file. */
+/* "NAME=VALUE" lines by NAME (names hold no '='), byte-wise. */
+static int by_name(const void *left, const void *right)
+{
+    const unsigned char *a = *(const unsigned char *const *)left;
+    const unsigned char *b = *(const unsigned char *const *)right;
+    for (;; a++, b++) {
+        int ca = *a == '=' ? 0 : *a, cb = *b == '=' ? 0 : *b;
+        if (ca != cb || ca == 0)
+            return ca - cb;
+    }
+}
+
+static void write_env_file(trial_t *trial)
+{
+    const aorta_env_t *env = trial->cell->env;
+    size_t count = aorta_env_count(env), len = 0;
+    /* "NAME=VALUE" lines, sorted by name. */
+    char **lines = aorta_xcalloc(count ? count : 1, sizeof *lines);
+    for (size_t i = 0; i < count; i++) {
+        const char *name = aorta_env_name_at(env, i), *value = aorta_env_value_at(env, i);
+        if (strpbrk(name, "=\n\r") || strpbrk(value, "\n\r")) {
+            trial->env_file_error = aorta_xasprintf(
+                "probe.env: variable '%s' has a line break or '=' that an env file cannot carry",
+                name);
+            for (size_t j = 0; j < i; j++)
+                free(lines[j]);
+            free(lines);
+            return;
+        }
+        lines[i] = aorta_xasprintf("%s=%s", name, value);
+        len += strlen(lines[i]) + 1;
+    }
+    qsort(lines, count, sizeof *lines, by_name);
+    char *text = aorta_xmalloc(len + 1);
+    char *cursor = text;
+    for (size_t i = 0; i < count; i++) {
+        cursor += sprintf(cursor, "%s\n", lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    int fd = openat(trial->trial_fd, ENV_FILE_NAME,
+                    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || fchmod(fd, 0600) != 0 || write_all(fd, text, len) != 0)
+        set_setup_error(trial, aorta_xasprintf("cannot write %s/" ENV_FILE_NAME ": %s",
+                                               trial->trial_dir, strerror(errno)));
+    if (fd >= 0)
+        close(fd);
+    free(text);
+}
+
+static void build_env(trial_t *trial)
+{
+    trial->child_env = aorta_env_dup(trial->ctx->base_env);
+    trial->trial_env = aorta_env_dup(trial->cell->env);
+    for (size_t i = 0; i < aorta_env_count(trial->cell->env); i++)
+        aorta_env_set(trial->child_env, aorta_env_name_at(trial->cell->env, i),
+                      aorta_env_value_at(trial->cell->env, i));
+    if (trial->setup_error || strcmp(trial->plan->env_passthrough_mode, "file") != 0)
+        return;
+    write_env_file(trial);
+    char *path = aorta_xasprintf("%s/" ENV_FILE_NAME, trial->trial_dir);
+    aorta_env_set(trial->child_env, "AORTA_ENV_FILE", path);
+    aorta_env_set(trial->trial_env, "AORTA_ENV_FILE", path);
+    free(path);
+}
+
+static void compose(trial_t *trial)
+{
+    if (trial->setup_error || trial->env_file_error)
+        return;
+    char *error = NULL;
+    if (aorta_compose(trial->plan, trial->plan->command, trial->ctx->run_dir, trial->collect_rel,
+                      trial->child_env, 1, &trial->argv, &error)
+        != 0)
+        set_setup_error(trial, error);
+}
+
+static int open_capture(int dir_fd, const char *name)
+{
+    return openat(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+                  0644);
+}
+
+static void run_command(trial_t *trial)
+{
+    int out = open_capture(trial->trial_fd, "stdout.log");
+    int err = out >= 0 ? open_capture(trial->trial_fd, "stderr.log") : -1;
+    char **envp = aorta_env_to_envp(trial->child_env);
+    if (out < 0 || err < 0
+        || aorta_spawn_run_fds(aorta_argv_items(trial->argv), envp, out, err,
+                               trial->plan->timeout_sec, trial->ctx->kill_grace_sec, &trial->spawn)
+               != 0)
+        set_setup_error(trial, aorta_xasprintf("cannot run the command with its output in %s: %s",
+                                               trial->trial_dir, strerror(errno)));
+    aorta_env_free_envp(envp);
+    if (out >= 0)
+        close(out);
+    if (err >= 0)
+        close(err);
+}
+
+static void write_record(trial_t *trial)
+{
+    const char *retention_level = aorta_retain_level_name(trial->level);
+    aorta_trial_record_t record = {
+        .spawn = &trial->spawn,
+        .classification = &trial->classification,
+        .argv = trial->argv ? trial->argv : trial->plan->command,
+        .cell_name = trial->cell->name,
+        .trial_index = trial->index,
+        .env_passthrough_mode = trial->plan->env_passthrough_mode,
+        .cell_env = trial->cell->env,
+        .retention = trial->retained ? &trial->retention : NULL,
+        .retention_level = retention_level,
+        .failure_type = trial->env_file_error ? "env_file_validation_failed" : NULL,
+        .error_message = trial->env_file_error,
+    };
+    aorta_json_t *json = aorta_trial_record_json(&record);
+    if (aorta_json_write_file(trial->result_path, json) != 0)
+        fprintf(stderr, "aorta-run: warning: cannot write %s: %s\n", trial->result_path,
+                strerror(errno));
+    aorta_json_free(json);
+}
+
+static void merge_metrics(aorta_metrics_t *into, const aorta_metrics_t *from)
+{
+    for (size_t i = 0; i < aorta_metrics_count(from); i++) {
+        const aorta_metric_t *metric = aorta_metrics_at(from, i);
+        switch (metric->type) {
+        case AORTA_METRIC_INT:
+            aorta_metrics_set_int(into, metric->key, metric->int_value);
+            break;
+        case AORTA_METRIC_DOUBLE:
+            aorta_metrics_set_double(into, metric->key, metric->double_value);
+            break;
+        case AORTA_METRIC_STRING:
+            aorta_metrics_set_string(into, metric->key, metric->string_value);
+            break;
+        case AORTA_METRIC_STRINGS:
+            aorta_metrics_set_strings(into, metric->key, (const char *const *)metric->strings,
+                                      metric->string_count);
+            break;
+        }
+    }
+}
+
+/* Each collector's parse, in plan order, reached without following a
+ * symlink; a missing directory contributes nothing. */
+static void parse_collectors(trial_t *trial)
+{
+    const aorta_plan_t *plan = trial->plan;
+    if (plan->collector_count == 0)
+        return;
+    trial->collected = aorta_metrics_new(NULL);
+    for (size_t i = 0; i < plan->collector_count; i++) {
+        const aorta_collect_entry_t *entry = &plan->collectors[i];
+        const char *name = entry->plugin->collector.name;
+        char *rel = aorta_xasprintf("%s/%s", trial->collect_rel, name);
+        char *dir = aorta_xasprintf("%s/%s", trial->ctx->run_dir, rel);
+        char *why = NULL;
+        int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, rel, 0, &why);
+        struct stat st;
+        if (fd >= 0) {
+            close(fd);
+            aorta_metrics_t *metrics = aorta_parse_in_child(entry->plugin, entry->effective, dir);
+            merge_metrics(trial->collected, metrics);
+            aorta_metrics_free(metrics);
+        } else if (!(lstat(dir, &st) != 0 && errno == ENOENT)) {
+            fprintf(stderr, "aorta-run: warning: collect: %s: %s; refusing to parse artifacts "
+                            "through it. No %s metrics for this trial.\n",
+                    dir, why, name);
+        }
+        free(why);
+        free(dir);
+        free(rel);
+    }
+}
+
+static aorta_retain_level_t level_for(const aorta_plan_t *plan, const char *verdict)
+{
+    if (!strcmp(verdict, "pass"))
+        return plan->retain_on_pass;
+    if (!strcmp(verdict, "fail"))
+        return plan->retain_on_fail;
+    return plan->retain_on_error;
+}
+
+static void apply_retention(trial_t *trial)
+{
+    const aorta_plan_t *plan = trial->plan;
+    if (!plan->has_retain)
+        return;
+    trial->level = level_for(plan, trial->classification.verdict);
+    int collect_fd = -1;
+    const char **names = aorta_xcalloc(plan->collector_count + 1, sizeof *names);
+    for (size_t i = 0; i < plan->collector_count; i++)
+        names[i] = plan->collectors[i].plugin->collector.name;
+    if (plan->collector_count > 0 && trial->level < AORTA_RETAIN_FULL) {
+        char *why = NULL;
+        collect_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);
+        if (collect_fd < 0)
+            fprintf(stderr, "aorta-run: warning: retention: collector artifacts of %s kept: %s\n",
+                    trial->display_dir, why);
+        free(why);
+    }
+    char *prefix = aorta_xasprintf("../" AORTA_WORKLOAD "/trial_d0_m0_t%d/", trial->index);
+    aorta_retention_apply(trial->trial_fd, collect_fd, prefix, names, plan->collector_count,
+                          trial->level, trial->display_dir, &trial->retention);
+    trial->retained = 1;
+    if (collect_fd >= 0)
+        close(collect_fd);
+    free(prefix);
+    free(names);
+    write_record(trial);
+    aorta_progress(plan->verbose,
+                   "retention[%s]: pruned %zu artifact(s) (~%lld bytes) for trial %s",
+                   aorta_retain_level_name(trial->level), trial->retention.count,
+                   (long long)trial->retention.freed_bytes, trial->display_dir);
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal";
+}
+
+/* The one failure_details entry of a trial that did not pass. */
+static aorta_json_t *failure_detail(const trial_t *trial)
+{
+    aorta_json_t *detail = aorta_json_object();
+    if (trial->setup_error) {
+        aorta_json_set(detail, "error", aorta_json_string(trial->setup_error));
+        aorta_json_set(detail, "type", aorta_json_string("setup_failed"));
+        aorta_json_set(detail, "phase", aorta_json_string("setup"));
+        return detail;
+    }
+    const aorta_spawn_result_t *spawn = &trial->spawn;
+    const char *type = trial->env_file_error   ? "env_file_validation_failed"
+                     : spawn->interrupted      ? "subprocess_interrupted"
+                     : !spawn->launched        ? "subprocess_exec_failed"
+                     : spawn->timed_out        ? "subprocess_timeout"
+                     : spawn->exit_code != 0   ? "subprocess_nonzero_exit"
+                                               : "detector_failure";
+    aorta_json_set(detail, "exit_code", aorta_json_int(spawn->exit_code));
+    aorta_json_set(detail, "timed_out", aorta_json_bool(spawn->timed_out));
+    aorta_json_set(detail, "type", aorta_json_string(type));
+    aorta_json_t *detectors = aorta_json_array();
+    for (size_t i = 0; trial->classification.failure_detectors[i]; i++)
+        aorta_json_append(detectors, aorta_json_string(trial->classification.failure_detectors[i]));
+    aorta_json_set(detail, "failure_detectors_fired", detectors);
+    if (trial->env_file_error)
+        aorta_json_set(detail, "error", aorta_json_string(trial->env_file_error));
+    if (spawn->interrupted)
+        aorta_json_set(detail, "signal", aorta_json_string(signal_name(spawn->interrupted)));
+    return detail;
+}
+
+/* Run the command (or record why it was refused) and its aftermath. */
+static void execute(trial_t *trial)
+{
+    if (trial->env_file_error) {
+        /* Refused before it ran: exit 2, an error; retention still applies. */
+        memset(&trial->spawn, 0, sizeof trial->spawn);
+        trial->spawn.exit_code = 2;
+        memset(&trial->classification, 0, sizeof trial->classification);
+        trial->classification.verdict = "error";
+        trial->classification.error_detectors[0] = "meta:env_file_validation_failed";
+        write_record(trial);
+        apply_retention(trial);
+        return;
+    }
+    run_command(trial);
+    if (trial->setup_error)
+        return;
+    aorta_classify(&trial->spawn, trial->trial_dir, &trial->classification);
+    if (trial->spawn.interrupted) {
+        /* Stopped by the user: an error, left without result.json so that
+         * the next run retries it; its artifacts are not worth a parse. */
+        memset(&trial->classification, 0, sizeof trial->classification);
+        trial->classification.verdict = "error";
+        trial->classification.error_detectors[0] = "meta:interrupted";
+        return;
+    }
+    write_record(trial);
+    parse_collectors(trial);
+    apply_retention(trial);
+}
+
+static void finish(trial_t *trial, double started, aorta_outcome_t *out)
+{
+    const aorta_run_ctx_t *ctx = trial->ctx;
+    aorta_json_t *metrics;
+    const char *verdict, *status;
+    if (trial->setup_error) {
+        metrics = aorta_json_object();
+        verdict = "error";
+        status = AORTA_STATUS_SETUP_FAILED;
+        fprintf(stderr, "aorta-run: warning: %s: setup failed: %s\n", trial->display_dir,
+                trial->setup_error);
+    } else {
+        verdict = trial->classification.verdict;
+        status = trial->spawn.interrupted    ? AORTA_STATUS_INFRA_FAILED
+               : !strcmp(verdict, "pass")    ? AORTA_STATUS_OK
+                                             : AORTA_STATUS_FAILED;
+        metrics = aorta_trial_metrics(trial->collected, &trial->classification,
+                                      trial->spawn.exit_code,
+                                      trial->spawn.interrupted ? NULL : trial->result_path);
+    }
+    aorta_json_t *detail = strcmp(verdict, "pass") != 0 ? failure_detail(trial) : NULL;
+    aorta_trial_json_t shape = {
+        .plan = trial->plan,
+        .cell = trial->cell,
+        .trial_index = trial->index,
+        .collect_dir = trial->log_prefix, /* the collectors' directory stem */
+        .log_prefix = trial->log_prefix,
+        .results_root = trial->cell_dir,
+        .results_root_dev = (int64_t)trial->cell_stat.st_dev,
+        .results_root_ino = (int64_t)trial->cell_stat.st_ino,
+        .trial_env = trial->trial_env,
+        .env_snapshot = ctx->env_snapshot,
+        .verdict = verdict,
+        .exit_status = status,
+        .launched = !trial->setup_error && trial->spawn.launched,
+        .elapsed_sec = trial->setup_error ? 0.0 : trial->spawn.walltime_sec,
+        .wall_clock_sec = aorta_clock_monotonic() - started,
+        .metrics = metrics,
+        .failure_detail = detail,
+    };
+    aorta_json_t *json = aorta_trial_json(&shape);
+    if (aorta_json_write_file(trial->json_path, json) != 0)
+        fprintf(stderr, "aorta-run: warning: cannot write %s: %s\n", trial->json_path,
+                strerror(errno));
+    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
+    char *display = aorta_xasprintf("%s/%s", ctx->display_dir, json_rel);
+    aorta_outcome_from_json(json, trial->index, display, out);
+    free(display);
+    free(json_rel);
+    aorta_json_free(json);
+    aorta_json_free(detail);
+    aorta_json_free(metrics);
+}
+
+int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_index,
+                    aorta_outcome_t *out)
+{
+    double started = aorta_clock_monotonic();
+    const aorta_plan_t *plan = ctx->plan;
+    trial_t trial = {
+        .ctx = ctx, .plan = plan, .cell = &plan->cells[cell_index], .index = trial_index,
+        .trial_fd = -1, .level = AORTA_RETAIN_FULL,
+    };
+    const char *cell = trial.cell->name;
+    trial.trial_rel = aorta_trial_dir_rel(cell, trial_index);
+    trial.collect_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d", cell, trial_index);
+    trial.trial_dir = aorta_xasprintf("%s/%s", ctx->run_dir, trial.trial_rel);
+    trial.result_path = aorta_xasprintf("%s/result.json", trial.trial_dir);
+    trial.cell_dir = aorta_xasprintf("%s/%s", ctx->run_dir, cell);
+    trial.log_prefix = aorta_xasprintf("%s/%s", ctx->run_dir, trial.collect_rel);
+    trial.json_path = aorta_xasprintf("%s.json", trial.log_prefix);
+    trial.display_dir = aorta_xasprintf("%s/%s", ctx->display_dir, trial.trial_rel);
+
+    prepare_dirs(&trial);
+    build_env(&trial);
+    compose(&trial);
+    if (!trial.setup_error)
+        execute(&trial);
+    finish(&trial, started, out);
+
+    int interrupted = trial.setup_error ? 0 : trial.spawn.interrupted;
+    if (trial.trial_fd >= 0)
+        close(trial.trial_fd);
+    aorta_retention_clear(&trial.retention);
+    aorta_metrics_free(trial.collected);
+    aorta_argv_free(trial.argv);
+    aorta_env_free(trial.child_env);
+    aorta_env_free(trial.trial_env);
+    free(trial.setup_error);
+    free(trial.env_file_error);
+    free(trial.trial_rel);
+    free(trial.collect_rel);
+    free(trial.trial_dir);
+    free(trial.result_path);
+    free(trial.cell_dir);
+    free(trial.log_prefix);
+    free(trial.json_path);
+    free(trial.display_dir);
+    return interrupted;
+}

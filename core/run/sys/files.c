@@ -1,0 +1,177 @@
+/* files.c - small filesystem helpers of the run directory: directories,
+ * whole-file reads and atomic writes, names. */
+#include "config.h"
+
+#include "sys/files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+int aorta_mkdir_p(const char *path, mode_t mode)
+{
+    char *copy = aorta_xstrdup(path);
+    size_t len = strlen(copy);
+    for (size_t i = 1; i <= len; i++) {
+        if (copy[i] != '/' && copy[i] != '\0')
+            continue;
+        char saved = copy[i];
+        copy[i] = '\0';
+        if (mkdir(copy, mode) != 0 && errno != EEXIST) {
+            free(copy);
+            return -1;
+        }
+        copy[i] = saved;
+    }
+    struct stat st;
+    int ok = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    free(copy);
+    if (!ok) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t done = write(fd, data, len);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0) {
+            if (done == 0)
+                errno = EIO;
+            return -1;
+        }
+        data += done;
+        len -= (size_t)done;
+    }
+    return 0;
+}
+
+int aorta_write_file_atomic(const char *path, const void *data, size_t len)
+{
+    char *temporary = aorta_xasprintf("%s.tmp.%ld", path, (long)getpid());
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int status = -1, saved = errno;
+    if (fd >= 0) {
+        status = write_all(fd, data, len);
+        saved = errno;
+        if (close(fd) != 0 && status == 0) {
+            status = -1;
+            saved = errno;
+        }
+        if (status == 0 && rename(temporary, path) != 0) {
+            status = -1;
+            saved = errno;
+        }
+        if (status != 0)
+            unlink(temporary);
+    }
+    free(temporary);
+    errno = saved;
+    return status;
+}
+
+char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len)
+{
+    /* O_NONBLOCK: a FIFO planted there must not hang the open. */
+    int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    int refused = 0;
+    if (fstat(fd, &st) != 0)
+        refused = errno;
+    else if (!S_ISREG(st.st_mode))
+        refused = EINVAL;
+    else if ((size_t)st.st_size > max_bytes)
+        refused = EFBIG;
+    if (refused) {
+        close(fd);
+        errno = refused;
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size, have = 0;
+    char *text = aorta_xmalloc(size + 1);
+    while (have < size) {
+        ssize_t got = read(fd, text + have, size - have);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int saved = errno;
+            free(text);
+            close(fd);
+            errno = saved;
+            return NULL;
+        }
+        if (got == 0)
+            break; /* it shrank: what is there */
+        have += (size_t)got;
+    }
+    close(fd);
+    text[have] = '\0';
+    *len = have;
+    return text;
+}
+
+char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        errno = EISDIR;
+        return NULL;
+    }
+    /* Read to the end (a pipe has no size), one byte past the limit. */
+    size_t capacity = 4096;
+    char *text = aorta_xmalloc(capacity + 1);
+    *len = 0;
+    int failed = 0;
+    for (;;) {
+        if (*len == capacity)
+            text = aorta_xrealloc(text, (capacity *= 2) + 1);
+        ssize_t got = read(fd, text + *len, capacity - *len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            failed = errno;
+        if (got <= 0)
+            break;
+        *len += (size_t)got;
+        if (*len > max_bytes) {
+            failed = EFBIG;
+            break;
+        }
+    }
+    close(fd);
+    if (failed) {
+        free(text);
+        errno = failed;
+        return NULL;
+    }
+    text[*len] = '\0';
+    return text;
+}
+
+char *aorta_slug(const char *text)
+{
+    if (!text[0] || strcmp(text, ".") == 0 || strcmp(text, "..") == 0)
+        return aorta_xstrdup("_");
+    char *slug = aorta_xstrdup(text);
+    for (char *c = slug; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
+              || *c == '_' || *c == '.' || *c == '-'))
+            *c = '_';
+    return slug;
+}

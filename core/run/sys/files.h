@@ -1,0 +1,36 @@
+/* files.h - small filesystem helpers of the run directory: directories,
+ * whole-file reads and atomic writes, names. */
+#ifndef AORTA_FSUTIL_H
+#define AORTA_FSUTIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Create path and its missing parents (mode for new ones).  Returns 0 or -1
+ * (errno set); an existing directory is fine, anything else in the way is not. */
+int aorta_mkdir_p(const char *path, mode_t mode);
+
+/* Write the len bytes at data to path whole or not at all: a temporary file
+ * next to it (opened without following a symlink), then rename() over path.
+ * Returns 0, or -1 (errno set) with path untouched and no temporary left. */
+int aorta_write_file_atomic(const char *path, const void *data, size_t len);
+
+/* The whole of name below dir_fd (AT_FDCWD: name is a path), NUL-terminated,
+ * its length in *len, when it is a regular file of at most max_bytes.  NULL
+ * with errno set otherwise: ENOENT when missing, ELOOP for a symlink (never
+ * followed), EINVAL when not a regular file, EFBIG when too large, or the
+ * error that stopped the open or a read.  Free it. */
+char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len);
+
+/* The whole of a file the user named (a recipe, a sidecar), NUL-terminated,
+ * its length in *len: symlinks are followed and a pipe is read to its end,
+ * but at most max_bytes are accepted.  NULL with errno set otherwise:
+ * EISDIR for a directory, EFBIG past max_bytes, or the error of the open or a
+ * read.  Free it. */
+char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len);
+
+/* upstream's safe_slug: characters outside [A-Za-z0-9_.-] become '_', and
+ * "", "." and ".." become "_".  Free the result. */
+char *aorta_slug(const char *text);
+
+#endif
