@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "cli.h"
+#include "recipe/plan.h" /* AORTA_DEFAULT_OUTPUT */
 
 #include <errno.h>
 #include <math.h>

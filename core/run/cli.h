@@ -35,7 +35,6 @@ typedef struct aorta_cli {
     size_t command_count;
 } aorta_cli_t;
 
-#define AORTA_DEFAULT_OUTPUT "aorta_results"
 
 /* Parse argv.  On error returns -1 and sets *error (free it) to a one-line
  * message without the "aorta-run: " prefix. */

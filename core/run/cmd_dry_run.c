@@ -52,7 +52,7 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
 int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
 {
     aorta_plan_t *plan = NULL;
-    int status = aorta_plan_build(cli, registry, &plan);
+    int status = aorta_cmd_build_plan(cli, registry, &plan);
     if (status != 0)
         return status;
     char *run_dir = aorta_plan_absolute_run_dir(plan);

@@ -26,12 +26,13 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
         return aorta_report_unknown_collector(registry, flag, cli->collector);
     aorta_plan_t *plan = NULL;
     if (cli->recipe || cli->collect || cli->mitigation_file_count) {
-        int status = aorta_plan_build(cli, registry, &plan);
+        int status = aorta_cmd_build_plan(cli, registry, &plan);
         if (status != 0)
             return status;
     }
     char *error = NULL;
-    int status = aorta_collect_effective_options(plan, *plugin, options, &error);
+    int status = aorta_collect_effective_options(
+        plan ? aorta_plan_collector(plan, (*plugin)->name) : NULL, *plugin, options, &error);
     aorta_plan_free(plan);
     if (status != 0) {
         aorta_report("%s: %s", flag, error);

@@ -3,6 +3,7 @@
 #define AORTA_COMMANDS_H
 
 #include "cli.h"
+#include "recipe/plan.h"
 #include "registry/registry.h"
 
 /* Exit statuses (decisions.md §3). */
@@ -16,6 +17,11 @@ int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry);
+
+/* The plan of the command line's request (recipe, --collect, ...), or the
+ * exit status after reporting what is wrong (cmd_plan.c). */
+int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registry,
+                         aorta_plan_t **plan);
 
 /* For --parse and --env (flag names which): the collector cli->collector and
  * the options it runs with (the recipe's when it names it, else its

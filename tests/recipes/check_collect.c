@@ -415,13 +415,15 @@ START_TEST(effective_options_come_from_the_plan_or_the_defaults)
     memset(&plan, 0, sizeof plan);
     plan.collectors = entries;
     plan.collector_count = count;
-    ck_assert_int_eq(aorta_collect_effective_options(&plan, good, &options, &error), 0);
+    ck_assert_int_eq(aorta_collect_effective_options(aorta_plan_collector(&plan, "good"), good, &options,
+                                                     &error), 0);
     ck_assert_str_eq(option(options, "level"), "high");
     ck_assert_str_eq(option(options, "label"), "L");
     aorta_options_free(options);
     /* A collector the plan does not select: its defaults. */
     const aorta_module_t *badparse = aorta_registry_find(registry, "badparse");
-    ck_assert_int_eq(aorta_collect_effective_options(&plan, badparse, &options, &error), 0);
+    ck_assert_int_eq(aorta_collect_effective_options(aorta_plan_collector(&plan, "badparse"), badparse,
+                                                     &options, &error), 0);
     ck_assert_str_eq(option(options, "behaviour"), "normal");
     aorta_options_free(options);
 }

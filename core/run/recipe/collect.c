@@ -314,11 +314,12 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
     return status;
 }
 
-int aorta_collect_effective_options(const aorta_plan_t *plan, const aorta_module_t *plugin,
-                                    aorta_options_t **out, char **error)
+int aorta_collect_effective_options(const aorta_collect_entry_t *chosen,
+                                    const aorta_module_t *plugin, aorta_options_t **out,
+                                    char **error)
 {
     *error = NULL;
-    const aorta_collect_entry_t *entry = plan ? aorta_plan_collector(plan, plugin->name) : NULL;
+    const aorta_collect_entry_t *entry = chosen;
     *out = aorta_options_dup(entry ? entry->effective : NULL);
     if (entry)
         return 0;

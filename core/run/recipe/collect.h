@@ -7,9 +7,15 @@
 #ifndef AORTA_COLLECT_H
 #define AORTA_COLLECT_H
 
-#include "registry/registry.h"
-#include "recipe/plan.h"
 #include "recipe/recipe.h"
+#include "registry/registry.h"
+
+/* One collector a sweep runs. */
+typedef struct aorta_collect_entry {
+    const aorta_module_t *plugin;    /* the loaded collector */
+    aorta_options_t *given;          /* options as the user wrote them */
+    aorta_options_t *effective;      /* after the collector's validate() */
+} aorta_collect_entry_t;
 
 /* recipe may be NULL (no --recipe); cli_collect is --collect's raw value or
  * NULL.  On success *out holds *count entries sorted by wrap_rank (lowest,
@@ -20,11 +26,13 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
                          const aorta_registry_t *registry, aorta_collect_entry_t **out,
                          size_t *count, char **error);
 
-/* The effective options of plugin: the plan's when it selected plugin
- * (plan may be NULL), else what plugin's validate() makes of no options.
- * Returns 0 with *out set (free it), or -1 with *error set (free it). */
-int aorta_collect_effective_options(const aorta_plan_t *plan, const aorta_module_t *plugin,
-                                    aorta_options_t **out, char **error);
+/* The effective options of plugin: chosen's when the sweep selected it
+ * (chosen is then its entry; NULL otherwise), else what plugin's validate()
+ * makes of no options.  Returns 0 with *out set (free it), or -1 with
+ * *error set (free it). */
+int aorta_collect_effective_options(const aorta_collect_entry_t *chosen,
+                                    const aorta_module_t *plugin, aorta_options_t **out,
+                                    char **error);
 
 /* --collect's names: comma-separated, each stripped, empty ones dropped.
  * Returns how many (0: the flag counts as absent); free each and the array. */

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "recipe/collect.h"
-#include "commands.h"
 #include "sys/files.h"
 #include "aorta/collector.h"
 #include "recipe/mitigations.h"
@@ -58,63 +57,60 @@ static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
 }
 
 /* Sidecars first (the recipe's axes refer to them), then the recipe. */
-static int load_recipe(const aorta_cli_t *cli, aorta_recipe_t **recipe, char **error)
+static int load_recipe(const aorta_plan_request_t *request, FILE *warnings,
+                       aorta_recipe_t **recipe, char **error)
 {
     aorta_mitigations_t *mitigations = aorta_mitigations_new();
     int status = 0;
-    for (size_t i = 0; i < cli->mitigation_file_count && status == 0; i++)
-        status = aorta_mitigations_load_file(mitigations, cli->mitigation_files[i], error);
+    for (size_t i = 0; i < request->mitigation_file_count && status == 0; i++)
+        status = aorta_mitigations_load_file(mitigations, request->mitigation_files[i], error);
     if (status == 0)
-        status = aorta_recipe_load(cli->recipe, mitigations, stderr, recipe, error);
+        status = aorta_recipe_load(request->recipe, mitigations, warnings, recipe, error);
     aorta_mitigations_free(mitigations);
     return status;
 }
 
-int aorta_plan_build(const aorta_cli_t *cli, const aorta_registry_t *registry, aorta_plan_t **out)
+int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
+                     FILE *warnings, aorta_plan_t **out, char **error)
 {
     *out = NULL;
-    if (!cli->recipe && cli->mitigation_file_count) {
-        aorta_report("--mitigations-file: applies only with --recipe (the recipe's "
-                     "mitigation_axis and diagnostic_axis name the mitigations)");
-        return AORTA_EXIT_USAGE;
+    *error = NULL;
+    if (!request->recipe && request->mitigation_file_count) {
+        *error = aorta_xstrdup("--mitigations-file: applies only with --recipe (the recipe's "
+                               "mitigation_axis and diagnostic_axis name the mitigations)");
+        return -1;
     }
     aorta_recipe_t *recipe = NULL;
-    char *error = NULL;
-    if (cli->recipe && load_recipe(cli, &recipe, &error) != 0) {
-        aorta_report("%s", error);
-        free(error);
-        return AORTA_EXIT_USAGE;
-    }
+    if (request->recipe && load_recipe(request, warnings, &recipe, error) != 0)
+        return -1;
     aorta_plan_t *plan = aorta_xcalloc(1, sizeof *plan);
-    if (aorta_collect_select(recipe, cli->collect, registry, &plan->collectors,
-                             &plan->collector_count, &error)
+    if (aorta_collect_select(recipe, request->collect, registry, &plan->collectors,
+                             &plan->collector_count, error)
         != 0) {
-        aorta_report("%s", error);
-        free(error);
         aorta_recipe_free(recipe);
         aorta_plan_free(plan);
-        return AORTA_EXIT_USAGE;
+        return -1;
     }
     if (recipe) {
         take_recipe(plan, recipe);
         aorta_recipe_free(recipe);
     } else {
-        plan->trials = cli->trials > 0 ? cli->trials : 1;
-        plan->timeout_sec = cli->timeout;
+        plan->trials = request->trials > 0 ? request->trials : 1;
+        plan->timeout_sec = request->timeout;
         plan->env_passthrough_mode = aorta_xstrdup("inherit");
         plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AORTA_RETAIN_FULL;
         add_cell(plan, "none", "none");
     }
-    if (cli->ticket) {
+    if (request->ticket) {
         free(plan->ticket);
-        plan->ticket = aorta_xstrdup(cli->ticket);
+        plan->ticket = aorta_xstrdup(request->ticket);
     }
-    plan->output_root = aorta_xstrdup(cli->output ? cli->output : AORTA_DEFAULT_OUTPUT);
+    plan->output_root = aorta_xstrdup(request->output ? request->output : AORTA_DEFAULT_OUTPUT);
     char *slug = aorta_slug(plan->ticket ? plan->ticket : "_no_ticket_");
     plan->run_dir = aorta_xasprintf("%s/%s", plan->output_root, slug);
     free(slug);
-    plan->command = aorta_argv_from(cli->command, cli->command_count);
-    plan->verbose = cli->verbose;
+    plan->command = aorta_argv_from(request->command, request->command_count);
+    plan->verbose = request->verbose;
     *out = plan;
     return 0;
 }

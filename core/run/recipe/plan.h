@@ -1,33 +1,34 @@
 /* plan.h - everything a sweep will do, resolved before anything runs:
  * cells, trials, collectors with their effective options, retention,
  * stop_after, the launcher and the command.  Built from the command line
- * and the recipe (plan.c); consumed by --dry-run and the runner. */
+ * and the recipe (plan.c); consumed by --dry-run and the sweep. */
 #ifndef AORTA_PLAN_H
 #define AORTA_PLAN_H
 
+#include <stdio.h>
+
 #include "aorta/collector.h"
-#include "cli.h"
+#include "recipe/collect.h"
 #include "registry/registry.h"
 
-typedef struct aorta_collect_entry {
-    const aorta_module_t *plugin;    /* the loaded collector */
-    aorta_options_t *given;          /* options as the user wrote them */
-    aorta_options_t *effective;      /* after the collector's validate() */
-} aorta_collect_entry_t;
+/* What the user asked for, as plain values (the command line fills it in,
+ * cmd_plan.c); NULL or 0 means "not given". */
+typedef struct aorta_plan_request {
+    const char *recipe;              /* recipe path */
+    char *const *mitigation_files;   /* sidecars, in order */
+    size_t mitigation_file_count;
+    const char *collect;             /* comma list replacing the recipe's names */
+    const char *output;              /* results root; NULL: AORTA_DEFAULT_OUTPUT */
+    const char *ticket;              /* overrides the recipe's */
+    long trials;                     /* without a recipe; 0: one */
+    double timeout;                  /* without a recipe; 0: none */
+    int verbose;
+    char *const *command;            /* the user's command */
+    size_t command_count;
+} aorta_plan_request_t;
 
-typedef struct aorta_cell {
-    char *name;                      /* "<slug(m)>-<slug(d)>" */
-    char *mitigation;                /* m, as written */
-    char *diagnostic;                /* d, as written */
-    aorta_env_t *env;                /* the variables m and d set, m's first */
-} aorta_cell_t;
+#define AORTA_DEFAULT_OUTPUT "aorta_results"
 
-typedef enum aorta_retain_level {
-    AORTA_RETAIN_NONE = 0,
-    AORTA_RETAIN_LOG = 1,
-    AORTA_RETAIN_SUMMARY = 2,
-    AORTA_RETAIN_FULL = 3
-} aorta_retain_level_t;
 
 typedef struct aorta_plan {
     char *recipe_path;               /* NULL without --recipe */
@@ -53,9 +54,11 @@ typedef struct aorta_plan {
     int verbose;
 } aorta_plan_t;
 
-/* Build the plan for a run or a dry run.  Errors are reported on stderr as
- * one "aorta-run: ..." line; returns 0 or the exit status (2). */
-int aorta_plan_build(const aorta_cli_t *cli, const aorta_registry_t *registry, aorta_plan_t **out);
+/* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set
+ * to one line naming what is wrong in the request (free it).  Recipe
+ * warnings (ignored upstream keys) go to @p warnings. */
+int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
+                     FILE *warnings, aorta_plan_t **out, char **error);
 void aorta_plan_free(aorta_plan_t *plan);
 
 /* The collector entry of that name, or NULL. */

@@ -10,12 +10,26 @@
 
 #include "aorta/collector.h"
 #include "recipe/mitigations.h"
-#include "recipe/plan.h"
 
 /* The most cells (mitigation_axis x diagnostic_axis) a recipe may make: a
  * few hundred axis values would otherwise make a sweep, and its plan, of
  * millions of cells. */
 #define AORTA_RECIPE_MAX_CELLS 10000
+
+/* One cell of the sweep: a mitigation x diagnostic pair. */
+typedef struct aorta_cell {
+    char *name;                      /* "<slug(m)>-<slug(d)>" */
+    char *mitigation;                /* m, as written */
+    char *diagnostic;                /* d, as written */
+    aorta_env_t *env;                /* the variables m and d set, m's first */
+} aorta_cell_t;
+
+typedef enum aorta_retain_level {
+    AORTA_RETAIN_NONE = 0,
+    AORTA_RETAIN_LOG = 1,
+    AORTA_RETAIN_SUMMARY = 2,
+    AORTA_RETAIN_FULL = 3
+} aorta_retain_level_t;
 
 /* One collector the recipe's `collect:` names. */
 typedef struct aorta_recipe_collector {
