@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "diag.h"
 #include "commands.h"
 #include "sweep/compose.h"
 #include "aorta/collector.h"
@@ -29,7 +30,7 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
     if (aorta_compose(plan, plan->command, run_dir, collect_rel, child_env, 0, &argv, &error)
         != 0) {
         aorta_json_set(line, "error", aorta_json_string(error));
-        aorta_report("--dry-run: cell '%s': %s", cell->name, error);
+        aorta_diag_error("--dry-run: cell '%s': %s", cell->name, error);
         *refused = 1;
     } else {
         aorta_json_t *env = aorta_json_object();

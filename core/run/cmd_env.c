@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "commands.h"
 #include "aorta/collector.h"
 
@@ -23,9 +24,9 @@ int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry)
         message = message && message[0] ? message : "refused (no reason given)";
         /* Collectors usually start their messages with their name. */
         if (strncmp(message, plugin->name, strlen(plugin->name)) == 0)
-            aorta_report("--env: %s", message);
+            aorta_diag_error("--env: %s", message);
         else
-            aorta_report("--env: %s: %s", plugin->name, message);
+            aorta_diag_error("--env: %s: %s", plugin->name, message);
         status = AORTA_EXIT_USAGE;
     } else {
         for (size_t i = 0; i < aorta_env_count(bundle); i++)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "diag.h"
 #include "commands.h"
 
 static const char *status_word(aorta_module_status_t status)
@@ -38,7 +39,7 @@ int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
 {
     const aorta_module_t *plugin = aorta_registry_find(registry, name);
     if (!plugin)
-        return aorta_report_unknown_collector(registry, "--describe", name);
+        return aorta_diag_unknown_collector(registry, "--describe", name);
     const struct aorta_collector *collector = &plugin->collector;
     printf("%s %s (collector ABI %u.%u, wrap rank %d)\n", collector->name, collector->version,
            collector->abi_major, collector->abi_minor, collector->wrap_rank);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "diag.h"
 #include "recipe/collect.h"
 #include "commands.h"
 #include "aorta/collector.h"
@@ -23,7 +24,7 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
     *options = NULL;
     *plugin = aorta_registry_find(registry, cli->collector);
     if (!*plugin)
-        return aorta_report_unknown_collector(registry, flag, cli->collector);
+        return aorta_diag_unknown_collector(registry, flag, cli->collector);
     aorta_plan_t *plan = NULL;
     if (cli->recipe || cli->collect || cli->mitigation_file_count) {
         int status = aorta_cmd_build_plan(cli, registry, &plan);
@@ -35,7 +36,7 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
         plan ? aorta_plan_collector(plan, (*plugin)->name) : NULL, *plugin, options, &error);
     aorta_plan_free(plan);
     if (status != 0) {
-        aorta_report("%s: %s", flag, error);
+        aorta_diag_error("%s: %s", flag, error);
         free(error);
         return AORTA_EXIT_USAGE;
     }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "diag.h"
 #include "commands.h"
 #include "recipe/plan.h"
 
@@ -29,7 +30,7 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
     char *error = NULL;
     if (aorta_plan_build(&request, registry, stderr, plan, &error) == 0)
         return AORTA_EXIT_OK;
-    aorta_report("%s", error);
+    aorta_diag_error("%s", error);
     free(error);
     return AORTA_EXIT_USAGE;
 }

@@ -2,6 +2,7 @@
 #ifndef AORTA_COMMANDS_H
 #define AORTA_COMMANDS_H
 
+#include "diag.h"
 #include "cli.h"
 #include "recipe/plan.h"
 #include "registry/registry.h"
@@ -29,12 +30,5 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
 int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *registry,
                                 const char *flag, const aorta_module_t **plugin,
                                 aorta_options_t **options);
-
-/* Print "aorta-run: <message>" on stderr. */
-void aorta_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The "unknown collector" error: names the reason when a candidate failed,
- * and the collectors available.  Returns AORTA_EXIT_USAGE. */
-int aorta_report_unknown_collector(const aorta_registry_t *registry, const char *flag,
-                                   const char *name);
 
 #endif

@@ -1,32 +1,64 @@
-/* diag.c - aorta-run's one-line messages on stderr. */
+/* diag.c - aorta-run's one-line errors and warnings (diag.h). */
 #include "config.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "diag.h"
+
 #include "commands.h"
 
-void aorta_report(const char *fmt, ...)
+static void line(FILE *out, const char *kind, const char *fmt, va_list args)
+{
+    /* The whole line in one write, so the lines of concurrent processes
+     * (ranks, parse children) do not interleave mid-line. */
+    va_list again;
+    va_copy(again, args);
+    int len = vsnprintf(NULL, 0, fmt, again);
+    va_end(again);
+    char *message = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (message)
+        vsnprintf(message, (size_t)len + 1, fmt, args);
+    fprintf(out, "aorta-run: %s%s\n", kind, message ? message : "(message lost: out of memory)");
+    fflush(out);
+    free(message);
+}
+
+void aorta_diag_error(const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    fputs("aorta-run: ", stderr);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
+    line(stderr, "", fmt, args);
     va_end(args);
 }
 
-int aorta_report_unknown_collector(const aorta_registry_t *registry, const char *flag,
+void aorta_diag_warn(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    line(stderr, "warning: ", fmt, args);
+    va_end(args);
+}
+
+void aorta_diag_warn_to(FILE *out, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    line(out, "warning: ", fmt, args);
+    va_end(args);
+}
+
+int aorta_diag_unknown_collector(const aorta_registry_t *registry, const char *flag,
                                    const char *name)
 {
     char *available = aorta_registry_names(registry);
     const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
     if (failed)
-        aorta_report("%s: collector '%s' is broken (%s: %s); available: %s", flag, name,
+        aorta_diag_error("%s: collector '%s' is broken (%s: %s); available: %s", flag, name,
                      failed->path, failed->reason, available);
     else
-        aorta_report("%s: unknown collector '%s'; available: %s", flag, name, available);
+        aorta_diag_error("%s: unknown collector '%s'; available: %s", flag, name, available);
     free(available);
     return AORTA_EXIT_USAGE;
 }

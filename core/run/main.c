@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "diag.h"
 #include "cli.h"
 #include "commands.h"
 #include "registry/registry.h"
@@ -33,7 +34,7 @@ int main(int argc, char **argv)
     aorta_cli_t cli;
     char *error = NULL;
     if (aorta_cli_parse(argc, argv, &cli, &error) != 0) {
-        aorta_report("%s", error);
+        aorta_diag_error("%s", error);
         free(error);
         aorta_cli_free(&cli);
         return AORTA_EXIT_USAGE;

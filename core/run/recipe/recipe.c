@@ -1,6 +1,7 @@
 /* recipe.c - a `mode: probe` recipe's keys, types and cells. */
 #include "config.h"
 
+#include "diag.h"
 #include "recipe/recipe.h"
 
 #include <limits.h>
@@ -245,8 +246,8 @@ static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root, FILE *warn
     }
     if (status == 0 && ignored_count > 0) {
         char *list = join(ignored, ", ");
-        fprintf(warnings, "aorta-run: warning: %s: ignoring keys for features aorta-run does "
-                          "not have: %s\n",
+        aorta_diag_warn_to(warnings, "%s: ignoring keys for features aorta-run does "
+                          "not have: %s",
                 r->doc->label, list);
         fflush(warnings);
         free(list);

@@ -3,6 +3,7 @@
  * thread, with local symbol binding so two collectors never see each other. */
 #include "config.h"
 
+#include "diag.h"
 #include "registry/registry.h"
 
 #include <dirent.h>
@@ -299,7 +300,7 @@ void aorta_registry_warn(const aorta_registry_t *registry, FILE *out)
 {
     for (size_t i = 0; i < registry->count; i++)
         if (registry->plugins[i].status == AORTA_MODULE_FAILED)
-            fprintf(out, "aorta-run: warning: skipping %s: %s\n", registry->plugins[i].path,
+            aorta_diag_warn_to(out, "skipping %s: %s", registry->plugins[i].path,
                     registry->plugins[i].reason);
 }
 

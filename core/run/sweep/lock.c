@@ -6,6 +6,7 @@
  * sequence runs under flock() on the run directory. */
 #include "config.h"
 
+#include "diag.h"
 #include "sweep/lock.h"
 
 #include <errno.h>
@@ -70,19 +71,19 @@ static int judge_existing(const char *path, const char *host)
     long pid = aorta_json_type(pid_json) == AORTA_JSON_INT ? (long)aorta_json_get_int(pid_json) : 0;
     int status = 0;
     if (!held || pid <= 0 || !holder_host) {
-        fprintf(stderr, "aorta-run: warning: taking over the unreadable lock %s\n", path);
+        aorta_diag_warn("taking over the unreadable lock %s", path);
     } else if (strcmp(holder_host, host) != 0) {
-        aorta_report("the run directory is locked by aorta-run pid %ld on host %s (since %s): "
+        aorta_diag_error("the run directory is locked by aorta-run pid %ld on host %s (since %s): "
                      "%s; if that run is gone, delete the lock file",
                      pid, holder_host, since ? since : "?", path);
         status = -1;
     } else if (process_alive(pid)) {
-        aorta_report("the run directory is in use by aorta-run pid %ld (since %s): %s; wait "
+        aorta_diag_error("the run directory is in use by aorta-run pid %ld (since %s): %s; wait "
                      "for it to finish or choose another --output or --ticket",
                      pid, since ? since : "?", path);
         status = -1;
     } else {
-        fprintf(stderr, "aorta-run: warning: taking over the stale lock %s (pid %ld is gone)\n",
+        aorta_diag_warn("taking over the stale lock %s (pid %ld is gone)",
                 path, pid);
     }
     aorta_json_free(held);
@@ -94,7 +95,7 @@ aorta_lock_t *aorta_lock_acquire(const char *run_dir)
     char *path = aorta_xasprintf("%s/%s", run_dir, AORTA_LOCK_NAME);
     int dir_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd < 0) {
-        aorta_report("cannot open the run directory %s: %s", run_dir, strerror(errno));
+        aorta_diag_error("cannot open the run directory %s: %s", run_dir, strerror(errno));
         free(path);
         return NULL;
     }
@@ -111,25 +112,25 @@ aorta_lock_t *aorta_lock_acquire(const char *run_dir)
             close(fd);
             if (failed) {
                 unlinkat(dir_fd, AORTA_LOCK_NAME, 0);
-                aorta_report("cannot write the lock %s: %s", path, strerror(saved));
+                aorta_diag_error("cannot write the lock %s: %s", path, strerror(saved));
                 break;
             }
             taken = 1;
             break;
         }
         if (errno != EEXIST) {
-            aorta_report("cannot create the lock %s: %s", path, strerror(errno));
+            aorta_diag_error("cannot create the lock %s: %s", path, strerror(errno));
             break;
         }
         if (attempt > 0) {
-            aorta_report("cannot take the lock %s: it came back after the stale one was removed",
+            aorta_diag_error("cannot take the lock %s: it came back after the stale one was removed",
                          path);
             break;
         }
         if (judge_existing(path, host) != 0)
             break;
         if (unlinkat(dir_fd, AORTA_LOCK_NAME, 0) != 0 && errno != ENOENT) {
-            aorta_report("cannot remove the stale lock %s: %s", path, strerror(errno));
+            aorta_diag_error("cannot remove the stale lock %s: %s", path, strerror(errno));
             break;
         }
     }

@@ -3,6 +3,7 @@
  * pipe; the parent reads them with a deadline and checks every member. */
 #include "config.h"
 
+#include "diag.h"
 #include "sweep/parse_child.h"
 
 #include <errno.h>
@@ -162,8 +163,8 @@ aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *plugin,
         }
     }
     if (problem) {
-        fprintf(stderr, "aorta-run: warning: collect: %s summary parsing %s; skipping its "
-                        "metrics for %s.\n",
+        aorta_diag_warn("collect: %s summary parsing %s; skipping its "
+                        "metrics for %s.",
                 name, problem, dir);
         aorta_metrics_free(metrics);
         metrics = aorta_metrics_new(prefix);

@@ -1,6 +1,7 @@
 /* rank.c - aorta-run under a launcher. */
 #include "config.h"
 
+#include "diag.h"
 #include "sweep/rank.h"
 
 #include <errno.h>
@@ -26,7 +27,7 @@ long aorta_rank_detect(void)
         errno = 0;
         long rank = strtol(text, &end, 10);
         if (errno || end == text || *end) {
-            fprintf(stderr, "aorta-run: warning: %s='%s' is not an integer; running as rank 0\n",
+            aorta_diag_warn("%s='%s' is not an integer; running as rank 0",
                     rank_vars[i], text);
             return 0;
         }

@@ -3,6 +3,7 @@
  * the payload could have planted a symlink anywhere in its trees. */
 #include "config.h"
 
+#include "diag.h"
 #include "sweep/retention.h"
 
 #include <dirent.h>
@@ -86,8 +87,8 @@ static void load_manifest(prune_t *prune, int root_fd)
     free(text);
     aorta_json_t *list = aorta_json_get(json, "artifacts");
     if (aorta_json_type(list) != AORTA_JSON_ARRAY) {
-        fprintf(stderr, "aorta-run: warning: retention: %s/%s is malformed; classifying by "
-                        "name instead\n",
+        aorta_diag_warn("retention: %s/%s is malformed; classifying by "
+                        "name instead",
                 prune->display, MANIFEST_NAME);
     } else {
         for (size_t i = 0; i < aorta_json_length(list); i++) {
@@ -135,8 +136,8 @@ static void prune_dir(prune_t *prune, int dir_fd, const char *rel, int depth)
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             /* gone meanwhile */
         } else if (S_ISLNK(st.st_mode)) {
-            fprintf(stderr, "aorta-run: warning: retention: kept the symlink %s/%s (symlinks "
-                            "are never followed or deleted)\n",
+            aorta_diag_warn("retention: kept the symlink %s/%s (symlinks "
+                            "are never followed or deleted)",
                     prune->display, path);
         } else if (S_ISDIR(st.st_mode)) {
             int sub = depth < MAX_DEPTH
@@ -198,8 +199,8 @@ void aorta_retention_apply(int trial_fd, int collect_fd, const char *collect_pre
         struct stat st;
         if (fstatat(collect_fd, collector_names[i], &st, AT_SYMLINK_NOFOLLOW) == 0
             && S_ISLNK(st.st_mode)) {
-            fprintf(stderr, "aorta-run: warning: retention: %s%s is a symlink; the collector "
-                            "artifacts of %s are kept\n",
+            aorta_diag_warn("retention: %s%s is a symlink; the collector "
+                            "artifacts of %s are kept",
                     collect_prefix, collector_names[i], display);
             return;
         }

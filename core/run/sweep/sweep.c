@@ -7,6 +7,7 @@
  * interrupt, which ends the sweep between or during trials. */
 #include "config.h"
 
+#include "diag.h"
 #include "sweep/sweep.h"
 
 #include <errno.h>
@@ -126,11 +127,11 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     char *perf = aorta_perf_md(matrix);
     int status = 0;
     if (aorta_json_write_file(matrix_path, matrix) != 0) {
-        aorta_report("cannot write %s: %s", matrix_path, strerror(errno));
+        aorta_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
         status = -1;
     }
     if (aorta_write_file_atomic(perf_path, perf, strlen(perf)) != 0) {
-        aorta_report("cannot write %s: %s", perf_path, strerror(errno));
+        aorta_diag_error("cannot write %s: %s", perf_path, strerror(errno));
         status = -1;
     }
     free(perf);
@@ -187,7 +188,7 @@ static int locked_run(aorta_run_ctx_t *ctx)
     char *host_env_path = aorta_xasprintf("%s/host_env.json", ctx->run_dir);
     int failed = aorta_json_write_file(host_env_path, ctx->env_snapshot) != 0;
     if (failed)
-        aorta_report("cannot write %s: %s", host_env_path, strerror(errno));
+        aorta_diag_error("cannot write %s: %s", host_env_path, strerror(errno));
     free(host_env_path);
     if (failed)
         return AORTA_EXIT_ENVIRONMENT;
@@ -231,7 +232,7 @@ int aorta_sweep_run(const aorta_plan_t *plan)
     ctx.run_dir = aorta_plan_absolute_run_dir(plan);
     if (!ctx.run_dir || aorta_mkdir_p(ctx.run_dir, 0755) != 0
         || (ctx.run_fd = open(ctx.run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-        aorta_report("cannot create the run directory %s: %s", plan->run_dir, strerror(errno));
+        aorta_diag_error("cannot create the run directory %s: %s", plan->run_dir, strerror(errno));
         free(ctx.run_dir);
         return AORTA_EXIT_ENVIRONMENT;
     }

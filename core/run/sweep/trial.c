@@ -9,6 +9,7 @@
  * so a later run retries it. */
 #include "config.h"
 
+#include "diag.h"
 #include "sweep/trial.h"
 
 #include <errno.h>
@@ -259,7 +260,7 @@ static void write_record(trial_t *trial)
     };
     aorta_json_t *json = aorta_trial_record_json(&record);
     if (aorta_json_write_file(trial->result_path, json) != 0)
-        fprintf(stderr, "aorta-run: warning: cannot write %s: %s\n", trial->result_path,
+        aorta_diag_warn("cannot write %s: %s", trial->result_path,
                 strerror(errno));
     aorta_json_free(json);
 }
@@ -308,8 +309,8 @@ static void parse_collectors(trial_t *trial)
             merge_metrics(trial->collected, metrics);
             aorta_metrics_free(metrics);
         } else if (!(lstat(dir, &st) != 0 && errno == ENOENT)) {
-            fprintf(stderr, "aorta-run: warning: collect: %s: %s; refusing to parse artifacts "
-                            "through it. No %s metrics for this trial.\n",
+            aorta_diag_warn("collect: %s: %s; refusing to parse artifacts "
+                            "through it. No %s metrics for this trial.",
                     dir, why, name);
         }
         free(why);
@@ -341,7 +342,7 @@ static void apply_retention(trial_t *trial)
         char *why = NULL;
         collect_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);
         if (collect_fd < 0)
-            fprintf(stderr, "aorta-run: warning: retention: collector artifacts of %s kept: %s\n",
+            aorta_diag_warn("retention: collector artifacts of %s kept: %s",
                     trial->display_dir, why);
         free(why);
     }
@@ -436,7 +437,7 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
         metrics = aorta_json_object();
         verdict = "error";
         status = AORTA_STATUS_SETUP_FAILED;
-        fprintf(stderr, "aorta-run: warning: %s: setup failed: %s\n", trial->display_dir,
+        aorta_diag_warn("%s: setup failed: %s", trial->display_dir,
                 trial->setup_error);
     } else {
         verdict = trial->classification.verdict;
@@ -469,7 +470,7 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
     };
     aorta_json_t *json = aorta_trial_json(&shape);
     if (aorta_json_write_file(trial->json_path, json) != 0)
-        fprintf(stderr, "aorta-run: warning: cannot write %s: %s\n", trial->json_path,
+        aorta_diag_warn("cannot write %s: %s", trial->json_path,
                 strerror(errno));
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
     char *display = aorta_xasprintf("%s/%s", ctx->display_dir, json_rel);

@@ -1,0 +1,25 @@
+/* diag.h - aorta-run's diagnostics: every error and warning it prints goes
+ * through here, as one line on stderr ("aorta-run: ..." or "aorta-run:
+ * warning: ..."), and so do the collectors' warnings (through the SDK's
+ * warning channel).  Functions of the machinery return errors as a message
+ * (char **error); only the command layer and the sweep's reports print. */
+#ifndef AORTA_DIAG_H
+#define AORTA_DIAG_H
+
+#include <stdio.h>
+
+#include "aorta/collector.h"
+#include "registry/registry.h"
+
+/* "aorta-run: <message>" on stderr: an error that ends the request. */
+void aorta_diag_error(const char *fmt, ...) AORTA_PRINTF(1, 2);
+/* "aorta-run: warning: <message>" on stderr: the run goes on. */
+void aorta_diag_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
+/* The same warning line on @p out (the tests capture warnings this way). */
+void aorta_diag_warn_to(FILE *out, const char *fmt, ...) AORTA_PRINTF(2, 3);
+/* The "unknown collector" error: names the reason when a candidate failed,
+ * and the collectors available.  Returns the usage exit status (2). */
+int aorta_diag_unknown_collector(const aorta_registry_t *registry, const char *flag,
+                                 const char *name);
+
+#endif
