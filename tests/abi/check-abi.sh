@@ -1,0 +1,36 @@
+#!/bin/sh
+# The ABI guard: libaorta.so's exported functions and variables, and the
+# collector ABI's types (through tests/abi/types/types.c), must be exactly those of
+# the committed baselines tests/abi/libaorta.abi and tests/abi/types.abi.
+# Any difference fails, additions included: a deliberate change regenerates
+# the baselines with `make abi-baseline`, in the same commit as the header
+# change and the ABI minor bump (docs/design.md, "The collector ABI").
+# Needs abidiff (Debian: abigail-tools); skips (77) where it is missing.
+set -u
+if ! command -v abidiff >/dev/null 2>&1; then
+    echo "abidiff not found (Debian package abigail-tools): skipping the ABI check"
+    exit 77
+fi
+builddir=${AORTA_TEST_BUILDDIR:?}
+srcdir=${AORTA_TEST_SRCDIR:?}
+status=0
+compare() { # BASELINE OBJECT
+    if [ ! -e "$2" ]; then
+        echo "FAIL: $2 was not built"
+        status=1
+        return
+    fi
+    abidiff "$1" "$2"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then
+        echo "ok: $2 matches $1"
+    else
+        echo "FAIL: $2 differs from the baseline $1 (abidiff exit $rc; see above)."
+        echo "      If the change is deliberate and the ABI policy allows it, run"
+        echo "      'make abi-baseline' and commit the new baseline with the version bump."
+        status=1
+    fi
+}
+compare "$srcdir/tests/abi/libaorta.abi" "$builddir/core/libaorta/.libs/libaorta.so"
+compare "$srcdir/tests/abi/types.abi" "$builddir/tests/abi/types/.libs/abitypes.so"
+exit $status
