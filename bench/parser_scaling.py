@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How the parsers of untrusted input scale (decisions.md §8: no input can
+"""How the parsers of untrusted input scale (docs/design.md, Reliability: no input can
 hang aorta-run).
 
 The fuzzers (tests/fuzz) run on small inputs, where a quadratic loop costs

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the proton collector's .hatchet parse (decisions.md §7).
+"""Benchmark the proton collector's .hatchet parse (docs/design.md, Budgets).
 
 Generates synthetic `context: python` profiles of about 60 MB -- Proton's
 tree format, Python frames ("file.py:line@function") nested up to 60 deep

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of the rocprof collector's kernel-trace parse (decisions.md §7).
+"""Benchmark of the rocprof collector's kernel-trace parse (docs/design.md, Budgets).
 
 Generates a rocprofv3 kernel-trace CSV (default 2,000,000 rows, about
 460 MB: the current 22-column header, rocprofv3's quoting -- strings quoted,

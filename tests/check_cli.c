@@ -1,4 +1,4 @@
-/* aorta-run's command line: every flag of decisions.md §3, the "--" rule and
+/* aorta-run's command line: every flag of docs/design.md "Command line", the "--" rule and
  * the errors that exit 2. */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* cli.c - aorta-run's command line (decisions.md §3).  Everything after the
+/* cli.c - aorta-run's command line (docs/design.md, Command line).  Everything after the
  * first "--" is the command, never parsed; options go before it. */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* cli.h - aorta-run's command line (decisions.md §3). */
+/* cli.h - aorta-run's command line (docs/design.md, Command line). */
 #ifndef AORTA_CLI_H
 #define AORTA_CLI_H
 

@@ -1,5 +1,5 @@
 /* cmd_dry_run.c - `aorta-run --dry-run`: check everything, write nothing,
- * and print one compact JSON object per cell, one per line (decisions.md §3). */
+ * and print one compact JSON object per cell, one per line (docs/design.md, Command line). */
 #include "config.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include "recipe/plan.h"
 #include "registry/registry.h"
 
-/* Exit statuses (decisions.md §3). */
+/* Exit statuses (docs/design.md, Exit status). */
 #define AORTA_EXIT_OK 0
 #define AORTA_EXIT_ENVIRONMENT 1   /* run dir locked, cannot create output */
 #define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */

@@ -50,7 +50,7 @@ int proton_wrap_env(const proton_opts_t *opts, const char *out_dir, const aorta_
 {
     /* env(1) reads a leading NAME=VALUE as an assignment and a leading '-'
      * as its own option, so such a command would silently run as something
-     * else (decisions §6.4). */
+     * else (docs/design.md, Deviation 4). */
     const char *first = aorta_argv_at(command, 0);
     if (strchr(first, '=') || first[0] == '-') {
         proton_buf_t msg = {0};

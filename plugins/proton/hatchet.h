@@ -10,7 +10,7 @@
 #include "aorta/collector.h"
 
 /* Nesting json-c accepts: its default of 32 rejects real context: python
- * trees (decisions §6.3). */
+ * trees (docs/design.md, Deviation 3). */
 #define PROTON_JSON_DEPTH 10000
 
 /* ---- hatchet_read.c ------------------------------------------------------ */

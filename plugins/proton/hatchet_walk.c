@@ -1,5 +1,5 @@
 /* hatchet_walk.c - the kernels of one profile: the leaf frames of its tree
- * (spec §5.3-5.5, counts per decisions §6.2).
+ * (spec §5.3-5.5, counts per docs/design.md, Deviation 2).
  *
  * A .hatchet file is a list whose first element is the frame tree and whose
  * other elements are device metadata.  Leaves carry the exclusive per-kernel
@@ -117,7 +117,7 @@ static int leaf_time(struct json_object *metrics, double *ms)
 }
 
 /* The leaf's launch count, or -1 when unreadable: missing, not a number, or
- * not a non-negative integer within int64 (not truncated, decisions §6.2). */
+ * not a non-negative integer within int64 (not truncated, docs/design.md, Deviation 2). */
 static int64_t leaf_count(struct json_object *metrics)
 {
     struct json_object *value;

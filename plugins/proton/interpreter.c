@@ -1,5 +1,5 @@
 /* interpreter.c - which Python runs Proton's command front-end (spec §2.4,
- * with decisions §6.1 for the fallback).
+ * with docs/design.md, Deviation 1 for the fallback).
  *
  * Precedence: AORTA_PROTON_PYTHON from the command's environment (~ and
  * $VAR expanded there), then argv[0] when it is a Python, then for a bare

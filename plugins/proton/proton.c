@@ -1,6 +1,6 @@
 /* proton.c - the Proton collector (Triton's profiler): its description and
  * the wrap that picks the attach mode.  The behaviour is spec/proton.md as
- * amended by decisions.md §6; docs/collectors/proton.md is the user's view. */
+ * amended by docs/design.md (Deviations); docs/collectors/proton.md is the user's view. */
 #include "config.h"
 
 #include <string.h>

@@ -127,7 +127,7 @@ int proton_wrap_cli(const proton_opts_t *opts, const char *out_dir, const aorta_
  * (^python(\d+(\.\d+)?)?$, ASCII digits). */
 int proton_is_python(const char *path);
 /* The interpreter that runs Proton's front-end for command (spec §2.4 with
- * decisions §6.1); NULL with err set when there is none.  Free it. */
+ * docs/design.md, Deviation 1); NULL with err set when there is none.  Free it. */
 char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *environ,
                             aorta_error_t *err);
 

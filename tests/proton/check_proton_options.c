@@ -238,7 +238,7 @@ END_TEST
 
 START_TEST(the_backend_mode_hint_does_not_send_rocprofiler_to_mode_env)
 {
-    /* decisions §6.5: rocprofiler pins are allowed under cli. */
+    /* docs/design.md, Deviation 5: rocprofiler pins are allowed under cli. */
     char *message = NULL;
     aorta_options_t *options = pt_options("backend_mode", "pcsampling", NULL);
     ck_assert_int_eq(pt_validate(options, &message), -1);

@@ -1,4 +1,4 @@
-/* The Proton collector's parse (spec §7.H with decisions §6.2-6.3): the real
+/* The Proton collector's parse (spec §7.H with docs/design.md, Deviations 2-3): the real
  * capture, the leaf, time, count and name rules, merging, ranking, the
  * overflow guard, directory discovery, depth (a 60-frame context: python
  * tree, a tree at the reader's limit, one beyond it), and malformed files
@@ -499,7 +499,7 @@ START_TEST(names_are_stripped_and_non_strings_read_as_python_prints_them)
 }
 END_TEST
 
-/* ---- counts (decisions §6.2) --------------------------------------------- */
+/* ---- counts (docs/design.md, Deviation 2) --------------------------------- */
 
 START_TEST(counts_add_up_launches)
 {
@@ -519,7 +519,7 @@ END_TEST
 
 START_TEST(an_unreadable_count_drops_the_count_not_the_times)
 {
-    /* Cases 142, 157, 158, and decisions §6.2 for fractions (upstream case
+    /* Cases 142, 157, 158, and docs/design.md, Deviation 2 for fractions (upstream case
      * 169 truncated them) and for numbers beyond int64. */
     put("proton.hatchet", tree(leaf("k", "1000000", NULL), NULL));
     expect_k(-1, 1.0);

@@ -1,7 +1,7 @@
 /* The Proton collector's wrap and env callbacks: mode cli's accepted argv
  * shapes and refusals, the exact Proton prefix, the interpreter it picks
  * (spec §7.C-7.E), the HIP/CUDA -> ROCR translation (§7.F), mode env and
- * its AORTA_PROTON_* bundle (§7.G, decisions §6.4).  Environments are built
+ * its AORTA_PROTON_* bundle (§7.G, docs/design.md, Deviation 4).  Environments are built
  * as handles, so nothing here depends on the test's own environment. */
 #include "config.h"
 
@@ -483,7 +483,7 @@ END_TEST
 
 START_TEST(no_python3_on_path_is_a_refusal_naming_the_override)
 {
-    /* decisions §6.1. */
+    /* docs/design.md, Deviation 1. */
     char *error = refused(pt_options(NULL), pt_argv("pytest", "-q", NULL),
                           pt_env("PATH", bins.empty, NULL));
     pt_contains(error, "found no python3 on $PATH");
@@ -796,7 +796,7 @@ END_TEST
 
 START_TEST(env_mode_refuses_a_first_word_env_would_misread)
 {
-    /* decisions §6.4. */
+    /* docs/design.md, Deviation 4. */
     char *error = refused(pt_options("mode", "env", NULL), pt_argv("A=B", "cmd", NULL),
                           with_env());
     pt_contains(error, "proton mode 'env' cannot run the command 'A=B'");

@@ -1,7 +1,7 @@
 /* The rocprof collector's parse(): every fixture (spec/rocprof.md §6.4,
  * cases 50-86, and the expectations of fixtures/FIXTURES.md), the CSV as
  * Python's csv.DictReader reads it, the count/omission rules of
- * decisions.md §6.2, and the seam cases a C port keeps (no-follow walk,
+ * docs/design.md (Deviation 2), and the seam cases a C port keeps (no-follow walk,
  * FIFOs, descriptors, parse in a child). */
 #include "config.h"
 
@@ -238,7 +238,7 @@ START_TEST(unreadable_counts_drop_only_the_count)
         "\"k\",,1000000\n",                    /* empty */
         "\"k\",0x10,1000000\n",                /* hex */
         "\"k\",nan,1000000\n",                 /* not finite */
-        "\"k\",1e19,1000000\n",                /* beyond int64 (decisions §6.2) */
+        "\"k\",1e19,1000000\n",                /* beyond int64 (docs/design.md, Deviation 2) */
         "\"k\",9223372036854775807,1000000\n", /* reads as 2**63: beyond */
         "\"k\",4611686018427387904,500000\n\"k\",4611686018427387904,500000\n", /* sum beyond */
     };

@@ -1,6 +1,6 @@
 /* The rocprof parse on hostile input and at scale: random and mutated CSV
- * bytes never crash it and always give a well-formed result (decisions.md
- * §8); its memory does not grow with the number of rows (only with the
+ * bytes never crash it and always give a well-formed result (docs/design.md,
+ * Reliability); its memory does not grow with the number of rows (only with the
  * number of distinct kernels).  Sizes stay small enough for ASan/valgrind;
  * AORTA_FUZZ_SEED and AORTA_FUZZ_ITERATIONS change the run. */
 #include "config.h"

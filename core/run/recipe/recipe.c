@@ -15,7 +15,7 @@
 #include "sys/quote.h"
 #include "xalloc.h"
 
-/* The keys of decisions.md §4. */
+/* The keys of docs/design.md, Recipes. */
 static const char *const RECIPE_KEYS[] = {
     "schema_version", "mode", "ticket", "trials", "mitigation_axis", "diagnostic_axis",
     "mitigations", "timeout_per_trial", "env_passthrough_mode", "collect", "retain",

@@ -1,4 +1,4 @@
-/* recipe.h - a `mode: probe` recipe (decisions.md §4) read and checked:
+/* recipe.h - a `mode: probe` recipe (docs/design.md, Recipes) read and checked:
  * its keys and their types, the cells (mitigation_axis x diagnostic_axis),
  * and the collectors it asks for (checked against the loaded collectors
  * later, by collect.c).  Every error is one line

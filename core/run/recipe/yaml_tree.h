@@ -1,6 +1,6 @@
 /* yaml_tree.h - a YAML file read into a small tree of nodes that keep
  * their line and column, with plain scalars resolved as YAML 1.1 (PyYAML's
- * SafeLoader) resolves them.  recipe_yaml.c is the only core file that
+ * SafeLoader) resolves them.  yaml_tree.c is the only core file that
  * includes yaml.h.
  *
  * What is refused, each as one "FILE:LINE:COLUMN: ..." message: syntax
