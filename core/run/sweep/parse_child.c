@@ -5,13 +5,11 @@
 
 #include "sweep/parse_child.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "aorta/collector.h"
 #include "output/json.h"
@@ -38,19 +36,6 @@ typedef struct parse_call {
     const char *prefix;
 } parse_call_t;
 
-static void write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t done = write(fd, data, len);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return;
-        data += done;
-        len -= (size_t)done;
-    }
-}
-
 static void run_parse(void *user, int out)
 {
     const parse_call_t *call = user;
@@ -58,7 +43,7 @@ static void run_parse(void *user, int out)
     call->plugin->collector.parse(call->options, call->dir, metrics);
     aorta_json_t *json = aorta_metrics_to_json(metrics);
     char *text = aorta_json_dump(json, 0);
-    write_all(out, text, strlen(text));
+    aorta_child_write_all(out, text, strlen(text));
 }
 
 static int is_directory(const char *dir)
