@@ -683,7 +683,7 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
 
 static void probe_load(void *user, int fd)
 {
-    aorta_registry_load(user);
+    aorta_registry_free(aorta_registry_load(user));
     aorta_child_write_all(fd, "done", 4);
 }
 
