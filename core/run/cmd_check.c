@@ -774,6 +774,12 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
         free(check.tmp);
         return AORTA_EXIT_ENVIRONMENT;
     }
+    /* The children work in <tmp>/cwd: a relative $TMPDIR would not lead back. */
+    char *absolute = realpath(check.tmp, NULL);
+    if (absolute) {
+        free(check.tmp);
+        check.tmp = absolute;
+    }
     check.prefix = aorta_xasprintf("%s_", name);
     check.defaults = aorta_options_new();
     for (const aorta_option_spec_t *spec = plugin->collector.options; spec && spec->key; spec++)
