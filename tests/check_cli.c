@@ -75,6 +75,22 @@ START_TEST(modes_without_a_command)
     ck_assert_int_eq(parse(&cli, &error, env_args), 0);
     ck_assert_int_eq(cli.mode, AORTA_MODE_ENV);
     aorta_cli_free(&cli);
+    /* --check-collector's DIR is optional: the next word unless it is an option. */
+    char *check_only[] = {"aorta-run", "--check-collector", "mine", "-v", NULL};
+    ck_assert_int_eq(parse(&cli, &error, check_only), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_CHECK);
+    ck_assert_str_eq(cli.collector, "mine");
+    ck_assert_ptr_null(cli.dir);
+    ck_assert_int_eq(cli.verbose, 1);
+    aorta_cli_free(&cli);
+    char *check_dir[] = {"aorta-run", "--check-collector=mine", "caps", "--plugin-dir", "p",
+                         NULL};
+    ck_assert_int_eq(parse(&cli, &error, check_dir), 0);
+    ck_assert_int_eq(cli.mode, AORTA_MODE_CHECK);
+    ck_assert_str_eq(cli.collector, "mine");
+    ck_assert_str_eq(cli.dir, "caps");
+    ck_assert_uint_eq(cli.plugin_dir_count, 1);
+    aorta_cli_free(&cli);
     char *help[] = {"aorta-run", "--bogus-later-is-not-seen", NULL};
     ck_assert_int_eq(parse(&cli, &error, help), -1);
     free(error);
@@ -129,6 +145,9 @@ START_TEST(usage_errors)
     expect_error((char *[]){"aorta-run", "--list-collectors", "--describe", "x", NULL},
                  "cannot be combined");
     expect_error((char *[]){"aorta-run", "--output=", "--", "true", NULL}, "--output");
+    expect_error((char *[]){"aorta-run", "--check-collector", NULL}, "needs a value");
+    expect_error((char *[]){"aorta-run", "--check-collector", "x", "--parse", "x", "d", NULL},
+                 "cannot be combined");
 }
 END_TEST
 

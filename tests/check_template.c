@@ -1,5 +1,6 @@
 /* The out-of-tree collector template (examples/collector-template) builds
- * against the public header alone, loads, and its callbacks behave. */
+ * against the public header alone, loads, its callbacks behave, and
+ * `aorta-run --check-collector` finds it keeping the collector contract. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -54,11 +55,28 @@ START_TEST(template_collector_loads_and_works)
 }
 END_TEST
 
+START_TEST(template_collector_passes_the_self_check)
+{
+    char *binary = tu_aorta_run();
+    char *plugins = tu_builddir("examples/collector-template");
+    char *argv[] = {binary, "--plugin-dir", plugins, "--check-collector", "mycollector", NULL};
+    char *out = NULL, *err = NULL;
+    int status = tu_run(argv, NULL, &out, &err);
+    ck_assert_msg(status == 0, "exit %d:\n%s%s", status, out, err);
+    ck_assert_ptr_nonnull(strstr(out, "\nmycollector: 0 violations, "));
+    free(out);
+    free(err);
+    free(plugins);
+    free(binary);
+}
+END_TEST
+
 static Suite *template_suite(void)
 {
     Suite *suite = suite_create("template");
     TCase *tc = tcase_create("template");
     tcase_add_test(tc, template_collector_loads_and_works);
+    tcase_add_test(tc, template_collector_passes_the_self_check);
     suite_add_tcase(suite, tc);
     return suite;
 }

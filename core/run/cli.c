@@ -18,6 +18,7 @@ void aorta_cli_usage(FILE *out)
         "Usage: aorta-run [OPTIONS] -- COMMAND [ARG...]\n"
         "       aorta-run [OPTIONS] --list-collectors | --describe NAME\n"
         "       aorta-run [OPTIONS] --parse NAME DIR | --env NAME DIR\n"
+        "       aorta-run [OPTIONS] --check-collector NAME [DIR]\n"
         "\n"
         "Run COMMAND as trials of a sweep, optionally under profiling collectors,\n"
         "and record every trial under the output directory.\n"
@@ -36,6 +37,10 @@ void aorta_cli_usage(FILE *out)
         "  --describe NAME          print collector NAME's options\n"
         "  --parse NAME DIR         print the metrics collector NAME reads from DIR\n"
         "  --env NAME DIR           print collector NAME's environment bundle for DIR\n"
+        "  --check-collector NAME [DIR]\n"
+        "                           check collector NAME against the collector contract,\n"
+        "                           each callback in a child process (parse also on DIR);\n"
+        "                           exit 1 on any violation\n"
         "  -v                       progress on stderr\n"
         "  --version                print the version\n"
         "  --help                   print this help\n"
@@ -55,8 +60,9 @@ static const option_spec_t OPTIONS[] = {
     {"--plugin-dir", 1}, {"--recipe", 1},  {"--mitigations-file", 1}, {"--collect", 1},
     {"--output", 1},     {"--ticket", 1},  {"--trials", 1},           {"--timeout", 1},
     {"--dry-run", 0},    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
-    {"--env", 2},        {"-v", 0},        {"--verbose", 0},          {"--version", 0},
-    {"--help", 0},       {"-h", 0},        {NULL, 0},
+    {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
+    {"-v", 0},           {"--verbose", 0}, {"--version", 0},          {"--help", 0},
+    {"-h", 0},           {NULL, 0},
 };
 
 static const option_spec_t *find_option(const char *name, size_t len)
@@ -78,7 +84,8 @@ static int set_mode(aorta_cli_t *cli, aorta_cli_mode_t mode, const char *flag, c
 {
     if (cli->mode != AORTA_MODE_RUN && cli->mode != mode) {
         *error = aorta_xasprintf("%s cannot be combined with another of --dry-run, "
-                                 "--list-collectors, --describe, --parse, --env",
+                                 "--list-collectors, --describe, --parse, --env, "
+                                 "--check-collector",
                                  flag);
         return -1;
     }
@@ -147,6 +154,10 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         cli->collector = values[0];
         cli->dir = values[1];
         return set_mode(cli, flag[2] == 'p' ? AORTA_MODE_PARSE : AORTA_MODE_ENV, flag, error);
+    } else if (!strcmp(flag, "--check-collector")) {
+        cli->collector = values[0];
+        cli->dir = values[1];
+        return set_mode(cli, AORTA_MODE_CHECK, flag, error);
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
         cli->verbose++;
     }
@@ -198,6 +209,9 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
                 values[v] = argv[++i];
             }
         }
+        /* --check-collector's DIR is optional: the next word, unless it is an option. */
+        if (!strcmp(spec->name, "--check-collector") && i + 1 < argc && argv[i + 1][0] != '-')
+            values[1] = argv[++i];
         if (!strcmp(spec->name, "--help") || !strcmp(spec->name, "-h"))
             help = 1;
         else if (!strcmp(spec->name, "--version"))
@@ -215,7 +229,7 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
     int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
     if (!needs_command && separator) {
         *error = aorta_xstrdup("a command after '--' makes no sense with --list-collectors, "
-                               "--describe, --parse or --env");
+                               "--describe, --parse, --env or --check-collector");
         return -1;
     }
     if (needs_command && !separator) {

@@ -12,6 +12,7 @@ typedef enum aorta_cli_mode {
     AORTA_MODE_DESCRIBE,
     AORTA_MODE_PARSE,
     AORTA_MODE_ENV,
+    AORTA_MODE_CHECK,           /* --check-collector NAME [DIR] */
     AORTA_MODE_HELP,
     AORTA_MODE_VERSION
 } aorta_cli_mode_t;
@@ -29,8 +30,8 @@ typedef struct aorta_cli {
     long trials;                /* --trials; 0 when absent */
     double timeout;             /* --timeout seconds; 0 when absent */
     int verbose;                /* -v count */
-    const char *collector;      /* NAME of --describe/--parse/--env */
-    const char *dir;            /* DIR of --parse/--env */
+    const char *collector;      /* NAME of --describe/--parse/--env/--check-collector */
+    const char *dir;            /* DIR of --parse/--env; --check-collector's or NULL */
     char **command;             /* after "--", NULL-terminated */
     size_t command_count;
 } aorta_cli_t;

@@ -11,6 +11,7 @@
 #define AORTA_EXIT_OK 0
 #define AORTA_EXIT_ENVIRONMENT 1   /* run dir locked, cannot create output */
 #define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */
+#define AORTA_EXIT_VIOLATION 1     /* --check-collector: the collector breaks its contract */
 
 int aorta_cmd_list(const aorta_registry_t *registry);
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name);
@@ -18,6 +19,9 @@ int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry);
+/* --check-collector loads the collectors of dirs (the search path) itself:
+ * in a child first, so that one crashing as it loads is a finding. */
+int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs);
 
 /* The plan of the command line's request (recipe, --collect, ...), or the
  * exit status after reporting what is wrong (cmd_plan.c). */

@@ -54,12 +54,17 @@ int main(int argc, char **argv)
     aorta_spawn_block_signals();
 
     char **dirs = aorta_search_path(cli.plugin_dirs, cli.plugin_dir_count);
-    aorta_registry_t *registry = aorta_registry_load(dirs);
+    int status;
+    if (cli.mode == AORTA_MODE_CHECK) {
+        status = aorta_cmd_check(&cli, dirs);
+    } else {
+        aorta_registry_t *registry = aorta_registry_load(dirs);
+        if (cli.mode != AORTA_MODE_LIST)
+            aorta_registry_warn(registry, stderr);
+        status = dispatch(&cli, registry);
+        aorta_registry_free(registry);
+    }
     aorta_search_path_free(dirs);
-    if (cli.mode != AORTA_MODE_LIST)
-        aorta_registry_warn(registry, stderr);
-    int status = dispatch(&cli, registry);
-    aorta_registry_free(registry);
     aorta_cli_free(&cli);
     fflush(stdout);
     return status;

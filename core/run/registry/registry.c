@@ -201,6 +201,7 @@ static void check_collector(aorta_module_t *plugin)
                                                      : "parse"));
     } else {
         plugin->collector = *desc;
+        plugin->has_env = desc->env != NULL;
         if (!plugin->collector.version)
             plugin->collector.version = "-";
         if (!plugin->collector.description)

@@ -18,6 +18,7 @@ typedef struct aorta_module {
     aorta_module_status_t status;
     char *reason;                       /* why it failed, else NULL */
     struct aorta_collector collector;   /* copy, optional slots defaulted (not FAILED) */
+    int has_env;                        /* env() is the collector's own, not the default */
     void *handle;                       /* the loader's module handle */
 } aorta_module_t;
 
