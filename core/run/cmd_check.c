@@ -485,7 +485,7 @@ static int run_step(check_t *check, const step_t *step, outcome_t outcome)
         return interrupt;
     }
     if (result.problem && !strcmp(result.problem, "could not start")) {
-        aorta_report("--check-collector: cannot start a child process: %s", strerror(errno));
+        aorta_diag_error("--check-collector: cannot start a child process: %s", strerror(errno));
         return -1;
     }
     char callback[16];
@@ -545,7 +545,7 @@ static char *scratch_dir(const check_t *check, const char *name)
 {
     char *path = aorta_xasprintf("%s/%s", check->tmp, name);
     if (mkdir(path, 0700) != 0) {
-        aorta_report("--check-collector: cannot create %s: %s", path, strerror(errno));
+        aorta_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
         free(path);
         return NULL;
     }
@@ -698,11 +698,11 @@ static int load_in_child(char *const *dirs, double timeout)
     int done = result.reply && !strcmp(result.reply, "done");
     free(result.reply);
     if (interrupt) {
-        aorta_report("--check-collector: interrupted");
+        aorta_diag_error("--check-collector: interrupted");
         return 128 + interrupt;
     }
     if (result.problem && !strcmp(result.problem, "could not start")) {
-        aorta_report("--check-collector: cannot start a child process: %s", strerror(errno));
+        aorta_diag_error("--check-collector: cannot start a child process: %s", strerror(errno));
         return AORTA_EXIT_ENVIRONMENT;
     }
     if (!result.problem && done)
@@ -730,7 +730,7 @@ static int check_timeout(double *out)
     double value = strtod(text, &end);
     if (errno || !text[0] || *end || !isfinite(value) || value <= 0) {
         char *quoted = aorta_repr_str(text);
-        aorta_report("--check-collector: AORTA_CHECK_TIMEOUT: expected a number of seconds "
+        aorta_diag_error("--check-collector: AORTA_CHECK_TIMEOUT: expected a number of seconds "
                      "> 0, got %s", quoted);
         free(quoted);
         return -1;
@@ -747,7 +747,7 @@ static int verdict(const char *name, size_t violations, size_t notes)
     if (!violations)
         return AORTA_EXIT_OK;
     fflush(stdout);
-    aorta_report("--check-collector: %s breaks the collector contract (%zu violation%s: the "
+    aorta_diag_error("--check-collector: %s breaks the collector contract (%zu violation%s: the "
                  "FAIL lines)",
                  name, violations, violations == 1 ? "" : "s");
     return AORTA_EXIT_VIOLATION;
@@ -760,7 +760,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
     if (!plugin) {
         const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
         if (!failed)
-            return aorta_report_unknown_collector(registry, "--check-collector", name);
+            return aorta_diag_unknown_collector(registry, "--check-collector", name);
         printf("FAIL load: %s: %s\n", failed->path, failed->reason);
         return verdict(name, 1, 0);
     }
@@ -769,7 +769,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
     tmpdir = tmpdir && tmpdir[0] ? tmpdir : "/tmp";
     check.tmp = aorta_xasprintf("%s/aorta-check-XXXXXX", tmpdir);
     if (!mkdtemp(check.tmp)) {
-        aorta_report("--check-collector: cannot create a scratch directory in %s: %s", tmpdir,
+        aorta_diag_error("--check-collector: cannot create a scratch directory in %s: %s", tmpdir,
                      strerror(errno));
         free(check.tmp);
         return AORTA_EXIT_ENVIRONMENT;
@@ -798,13 +798,13 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
     if (status == 0)
         status = verdict(name, check.violations, check.notes);
     else if (status > 0) {
-        aorta_report("--check-collector: interrupted");
+        aorta_diag_error("--check-collector: interrupted");
         status += 128;
     } else {
         status = AORTA_EXIT_ENVIRONMENT;
     }
     if (aorta_fsafe_remove_tree_at(AT_FDCWD, check.tmp) != 0)
-        aorta_report("warning: --check-collector: cannot remove %s: %s", check.tmp,
+        aorta_diag_error("warning: --check-collector: cannot remove %s: %s", check.tmp,
                      strerror(errno));
     free(check.cwd);
     free(check.tmp);
@@ -831,7 +831,7 @@ int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs)
             why = strerror(errno);
         if (why) {
             char *quoted = aorta_repr_str(cli->dir);
-            aorta_report("--check-collector: DIR %s: %s", quoted, why);
+            aorta_diag_error("--check-collector: DIR %s: %s", quoted, why);
             free(quoted);
             return AORTA_EXIT_USAGE;
         }
