@@ -24,12 +24,37 @@ typedef struct example {
 } example_t;
 
 static const example_t examples[] = {
+    {"proton/amd-instrumentation/recipe.yaml",
+     "PROFILING-PROTON-INSTRUMENTATION",
+     {"python3", "examples/profiling/proton/amd-instrumentation/pipeline.py", NULL},
+     {"@ENV@", "AORTA_PROTON_BACKEND=instrumentation", "AORTA_PROTON_CONTEXT=shadow", "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton", "AORTA_PROTON_MODE=default", "AORTA_PROTON_NAME=@COLLECT@/proton/proton", "python3",
+      "examples/profiling/proton/amd-instrumentation/pipeline.py", NULL}},
+    {"proton/amd-rocprofiler/recipe.yaml",
+     "PROFILING-PROTON-ROCPROFILER",
+     {"python3", "examples/profiling/proton/amd-rocprofiler/pipeline.py", NULL},
+     {"@ENV@", "AORTA_PROTON_BACKEND=rocprofiler", "AORTA_PROTON_CONTEXT=shadow", "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton", "AORTA_PROTON_NAME=@COLLECT@/proton/proton", "python3",
+      "examples/profiling/proton/amd-rocprofiler/pipeline.py", NULL}},
+    {"proton/amd-roctracer/recipe.yaml",
+     "PROFILING-PROTON-ROCTRACER",
+     {"python3", "examples/profiling/proton/amd-roctracer/pipeline.py", NULL},
+     {"@ENV@", "AORTA_PROTON_BACKEND=roctracer", "AORTA_PROTON_CONTEXT=shadow", "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton", "AORTA_PROTON_NAME=@COLLECT@/proton/proton", "python3",
+      "examples/profiling/proton/amd-roctracer/pipeline.py", NULL}},
     {"proton/env-bundle/recipe.yaml",
      "PROFILING-PROTON-ENV",
      {"python3", "examples/profiling/proton/env-bundle/pipeline.py", NULL},
      {"@ENV@", "AORTA_PROTON_CONTEXT=shadow", "AORTA_PROTON_DATA=tree",
       "AORTA_PROTON_DIR=@COLLECT@/proton", "AORTA_PROTON_NAME=@COLLECT@/proton/proton", "python3",
       "examples/profiling/proton/env-bundle/pipeline.py", NULL}},
+    {"proton/nvidia-cupti/recipe.yaml",
+     "PROFILING-PROTON-CUPTI",
+     {"python3", "examples/profiling/proton/nvidia-cupti/pipeline.py", NULL},
+     {"@ENV@", "AORTA_PROTON_BACKEND=cupti", "AORTA_PROTON_CONTEXT=shadow", "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton", "AORTA_PROTON_NAME=@COLLECT@/proton/proton", "python3",
+      "examples/profiling/proton/nvidia-cupti/pipeline.py", NULL}},
+    {"proton/triton-softmax/recipe.yaml",
+     "PROFILING-PROTON-SOFTMAX",
+     {"python3", "examples/profiling/proton/triton-softmax/softmax.py", NULL},
+     {"python3", "-m", "triton.profiler.proton", "-n", "@COLLECT@/proton/proton", "--context",
+      "shadow", "--data", "tree", "examples/profiling/proton/triton-softmax/softmax.py", NULL}},
     {"proton/triton-vecadd/recipe.yaml",
      "PROFILING-PROTON-VECADD",
      {"python3", "examples/profiling/proton/triton-vecadd/vecadd.py", NULL},
@@ -196,6 +221,56 @@ START_TEST(the_hip_gemm_recipe_is_upstreams_byte_for_byte)
 }
 END_TEST
 
+/* The line number (1-based) of the first line of text that starts with one
+ * of the prefixes (an import statement), or 0. */
+static size_t first_line_starting(const char *text, const char *const *prefixes)
+{
+    size_t number = 1;
+    for (const char *line = text; *line; number++) {
+        for (size_t i = 0; prefixes[i]; i++)
+            if (strncmp(line, prefixes[i], strlen(prefixes[i])) == 0)
+                return number;
+        const char *end = strchr(line, '\n');
+        if (!end)
+            break;
+        line = end + 1;
+    }
+    return 0;
+}
+
+/* Every Proton payload that starts Proton itself imports triton.profiler
+ * before torch: on AMD the other order left Proton's finaliser waiting
+ * forever at exit (Triton 3.8.0), so the rule holds on every example. */
+START_TEST(proton_payloads_import_triton_profiler_before_torch)
+{
+    static const char *const payloads[] = {
+        "amd-instrumentation/pipeline.py", "amd-rocprofiler/pipeline.py",
+        "amd-roctracer/pipeline.py",       "env-bundle/pipeline.py",
+        "nvidia-cupti/pipeline.py",
+    };
+    static const char *const proton_imports[] = {"import triton.profiler",
+                                                 "from triton.profiler", "from triton import profiler",
+                                                 NULL};
+    static const char *const torch_imports[] = {"import torch", "from torch", NULL};
+    for (size_t i = 0; i < sizeof payloads / sizeof payloads[0]; i++) {
+        char *rel = sw_fmt("examples/profiling/proton/%s", payloads[i]);
+        char *path = tu_srcdir(rel);
+        char *text = tu_read(path);
+        ck_assert_msg(text != NULL, "cannot read %s", rel);
+        ck_assert_msg(strstr(text, "proton.start(") != NULL, "%s does not start Proton", rel);
+        size_t proton_line = first_line_starting(text, proton_imports);
+        size_t torch_line = first_line_starting(text, torch_imports);
+        ck_assert_msg(proton_line > 0, "%s never imports triton.profiler", rel);
+        ck_assert_msg(torch_line == 0 || proton_line < torch_line,
+                      "%s imports torch (line %zu) before triton.profiler (line %zu)", rel,
+                      torch_line, proton_line);
+        free(text);
+        free(path);
+        free(rel);
+    }
+}
+END_TEST
+
 static Suite *examples_suite(void)
 {
     Suite *suite = suite_create("examples");
@@ -204,6 +279,7 @@ static Suite *examples_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, every_shipped_recipe_loads_and_wraps_as_documented);
     tcase_add_test(tc, the_hip_gemm_recipe_is_upstreams_byte_for_byte);
+    tcase_add_test(tc, proton_payloads_import_triton_profiler_before_torch);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -14,8 +14,8 @@
 #define PROTON_MODULE "triton.profiler.proton"
 #define PROTON_PROFILE_STEM "proton"
 #define PROTON_PYTHON_VAR "AORTA_PROTON_PYTHON"
-/* Where the mode: env example lives, for messages that point at it. */
-#define PROTON_ENV_EXAMPLE "examples/profiling/proton/env-bundle"
+/* The mode: env example that pins roctracer, for the message that points at it. */
+#define PROTON_ROCTRACER_EXAMPLE "examples/profiling/proton/amd-roctracer"
 
 /* ---- util.c: allocation that stops on out-of-memory, a string builder -- */
 

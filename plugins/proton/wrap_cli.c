@@ -149,7 +149,7 @@ int proton_wrap_cli(const proton_opts_t *opts, const char *out_dir, const aorta_
                         "the profile comes back as an empty ROOT frame and the trial reports "
                         "no proton metrics while exiting 0. Use 'proton: {mode: env}' with a "
                         "payload that calls proton.start() after the runtime is up (see "
-                        PROTON_ENV_EXAMPLE "), or leave 'backend: auto', which omits '-b' and "
+                        PROTON_ROCTRACER_EXAMPLE "), or leave 'backend: auto', which omits '-b' and "
                         "is unaffected. This applies to roctracer only -- rocprofiler "
                         "configures itself when libproton loads, so its CLI pin is allowed.");
         return -1;

@@ -341,7 +341,7 @@ START_TEST(a_pinned_roctracer_is_refused_before_the_shape)
     pt_contains(error, "empty ROOT frame");
     pt_contains(error, "mode: env");
     pt_contains(error, "backend: auto");
-    pt_contains(error, "examples/profiling/proton/env-bundle");
+    pt_contains(error, "examples/profiling/proton/amd-roctracer");
     free(error);
     expect_refused(pt_options("backend", "roctracer", NULL),
                    pt_argv("/tmp/aorta_hip_gemm", "512", NULL), with_env(), "cannot pin backend");
@@ -352,7 +352,7 @@ END_TEST
 
 START_TEST(the_examples_the_messages_point_at_exist)
 {
-    char *example = tu_srcdir("examples/profiling/proton/env-bundle/recipe.yaml");
+    char *example = tu_srcdir("examples/profiling/proton/amd-roctracer/recipe.yaml");
     ck_assert_msg(tu_exists(example), "%s is missing", example);
     free(example);
 }
