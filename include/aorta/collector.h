@@ -363,6 +363,78 @@ AORTA_EXPORT size_t aorta_utf8_valid_prefix(const void *data, size_t len, int *t
 AORTA_EXPORT int aorta_count_from_double(double value, int64_t *out);
 
 /* ------------------------------------------------------------------------ */
+/* Per-kernel totals (ABI 1.1)                                               */
+/* ------------------------------------------------------------------------ */
+
+/** Per-kernel totals of a parse, and the five metrics every collector that
+ *  times kernels reports from them. */
+typedef struct aorta_kernels aorta_kernels_t;
+
+/** Flag of aorta_kernels_new(): sum the kernels' totals with Neumaier's
+ *  compensation, as CPython >= 3.12 sum() does (rocprof's upstream sums
+ *  with sum()).  Without it they are added one after the other in
+ *  first-seen order, as a Python `total += t` loop does (Proton's). */
+#define AORTA_KERNELS_SUM_COMPENSATED 1u
+
+/** A new, empty accumulator with one open group; free with
+ *  aorta_kernels_free().  NULL when @p flags holds an unknown bit. */
+AORTA_EXPORT aorta_kernels_t *aorta_kernels_new(unsigned flags);
+/**
+ * Add one row: @p time (in the collector's unit, e.g. ns) and @p count
+ * launches to the kernel named by the @p name_len bytes at @p name.  Names
+ * are compared byte for byte, so a name holding NUL bytes is a kernel of its
+ * own.  @p count < 0 means unknown: the kernel's launches, and so
+ * <c>_kernel_count, become unknown.  Adds to the open group (see
+ * aorta_kernels_end_file()), in the order rows arrive.
+ * @return 0, or -1 (nothing added) when @p time is NaN or negative, or
+ * @p name is NULL with a non-zero @p name_len.
+ */
+AORTA_EXPORT int aorta_kernels_add(aorta_kernels_t *kernels, const char *name, size_t name_len,
+                                   double time, int64_t count);
+/** Close the open group and open a new one.  Each kernel's sum within a
+ *  group is computed first and then added to its run total, groups in the
+ *  order they were closed: call it after each file when upstream sums per
+ *  file (Proton).  A collector that never calls it has one group, which is
+ *  the same as adding every row to the run total directly (rocprof). */
+AORTA_EXPORT void aorta_kernels_end_file(aorta_kernels_t *kernels);
+/** Number of distinct kernels (0 for NULL). */
+AORTA_EXPORT size_t aorta_kernels_count(const aorta_kernels_t *kernels);
+/** Name of kernel @p index (first-seen order), borrowed until the next add
+ *  or the free; NUL-terminated after its *@p len bytes (@p len may be
+ *  NULL).  NULL, with *len 0, when out of range. */
+AORTA_EXPORT const char *aorta_kernels_name_at(const aorta_kernels_t *kernels, size_t index,
+                                               size_t *len);
+/** Total time of kernel @p index over all groups, the open one included
+ *  (may be +infinity when finite rows overflow); NaN when out of range. */
+AORTA_EXPORT double aorta_kernels_time_at(const aorta_kernels_t *kernels, size_t index);
+/** Launches of kernel @p index, or -1 when one of its counts was unknown,
+ *  their sum overflows int64, or @p index is out of range. */
+AORTA_EXPORT int64_t aorta_kernels_launches_at(const aorta_kernels_t *kernels, size_t index);
+/**
+ * Report into @p metrics, for collector @p collector_name (<c> below):
+ *   <c>_artifact_dir  = @p artifact_dir (first; skipped when NULL);
+ * then, when there is at least one kernel and both the run's total and the
+ * top kernel's total, divided by @p time_units_per_ms (1e6 for ns, 1 for
+ * ms), are finite:
+ *   <c>_kernel_count  = the sum of every kernel's launches, omitted when
+ *                       any is unknown or the sum overflows int64;
+ *   <c>_gpu_time_ms   = the kernels' totals summed in first-seen order;
+ *   <c>_top_kernel_ms = the largest total;
+ *   <c>_top_kernels   = the names of the (at most) five largest totals,
+ *                       largest first, equal totals in first-seen order;
+ *                       a name holding a NUL shows up to that NUL.
+ * Otherwise only <c>_artifact_dir.  The open group counts.
+ * @return 0, or -1 when @p kernels, @p metrics or @p collector_name is NULL
+ * or @p time_units_per_ms is not finite and positive (nothing reported),
+ * or when the sink refused a key (outside its prefix).
+ */
+AORTA_EXPORT int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metrics_t *metrics,
+                                      const char *collector_name, double time_units_per_ms,
+                                      const char *artifact_dir);
+/** Free @p kernels and its names; NULL is allowed. */
+AORTA_EXPORT void aorta_kernels_free(aorta_kernels_t *kernels);
+
+/* ------------------------------------------------------------------------ */
 /* Making and reading handles (ABI 1.1): for hosts, and for the unit tests  */
 /* of a collector, which call its callbacks the way aorta-run does.          */
 /* ------------------------------------------------------------------------ */
