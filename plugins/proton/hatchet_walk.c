@@ -174,7 +174,7 @@ static const char *leaf_name(struct json_object *frame, size_t *len, char **owne
     return *owned;
 }
 
-static void count_leaf(struct json_object *node, proton_kernels_t *kernels)
+static void count_leaf(struct json_object *node, aorta_kernels_t *kernels)
 {
     struct json_object *frame, *metrics;
     if (!json_object_object_get_ex(node, "frame", &frame)
@@ -188,7 +188,7 @@ static void count_leaf(struct json_object *node, proton_kernels_t *kernels)
     const char *name = aorta_text_strip(raw, raw_len, &len);
     double ms;
     if (len > 0 && leaf_time(metrics, &ms))
-        proton_kernels_add(kernels, name, len, ms, leaf_count(metrics));
+        aorta_kernels_add(kernels, name, len, ms, leaf_count(metrics));
     free(owned);
 }
 
@@ -214,7 +214,7 @@ static void push_all(walk_stack_t *stack, struct json_object *array)
         push(stack, json_object_array_get_idx(array, i));
 }
 
-void proton_hatchet_walk(struct json_object *root, proton_kernels_t *kernels)
+void proton_hatchet_walk(struct json_object *root, aorta_kernels_t *kernels)
 {
     walk_stack_t stack = {0};
     /* A list holds the roots (the tree, then device metadata); anything

@@ -94,31 +94,6 @@ typedef void (*rocprof_row_fn)(const rocprof_cell_t *cells, void *user);
 void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned required,
                       rocprof_row_fn fn, void *user);
 
-/* ---- kernels.c: per-kernel totals keyed by name, in first-seen order ---- */
-typedef struct rocprof_kernel {
-    char *name;
-    size_t len;
-    uint64_t hash;
-    double total_ns;
-} rocprof_kernel_t;
-
-typedef struct rocprof_kernels {
-    rocprof_kernel_t *items;   /* first-seen order */
-    size_t count;
-    size_t capacity;
-    uint32_t *slots;           /* open addressing: index + 1, 0 = empty */
-    size_t slot_count;         /* a power of two */
-    int64_t calls;             /* sum of the counts added */
-    int calls_unusable;        /* a count was unreadable or the sum overflowed */
-} rocprof_kernels_t;
-
-void rocprof_kernels_init(rocprof_kernels_t *kernels);
-void rocprof_kernels_free(rocprof_kernels_t *kernels);
-/* The kernel called @p name (created with a zero total when new). */
-rocprof_kernel_t *rocprof_kernels_get(rocprof_kernels_t *kernels, const char *name, size_t len);
-/* Add @p calls to the count; an overflow makes the count unusable. */
-void rocprof_kernels_add_calls(rocprof_kernels_t *kernels, int64_t calls);
-
 /* ---- parse.c ---- */
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics);
 
