@@ -26,6 +26,9 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
 
 /* Print "aorta-run: <message>" on stderr. */
 void aorta_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The host's warning handler (aorta_warning_set_handler()): collectors'
+ * aorta_warn() lines read "aorta-run: warning: <source>: <message>". */
+void aorta_report_warning(const char *source, const char *message, void *user);
 /* The "unknown collector" error: names the reason when a candidate failed,
  * and the collectors available.  Returns AORTA_EXIT_USAGE. */
 int aorta_report_unknown_collector(const aorta_registry_t *registry, const char *flag,

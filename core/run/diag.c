@@ -17,6 +17,12 @@ void aorta_report(const char *fmt, ...)
     va_end(args);
 }
 
+void aorta_report_warning(const char *source, const char *message, void *user)
+{
+    (void)user;
+    fprintf(stderr, "aorta-run: warning: %s: %s\n", source, message);
+}
+
 int aorta_report_unknown_collector(const aorta_registry_t *registry, const char *flag,
                                    const char *name)
 {

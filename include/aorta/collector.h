@@ -435,6 +435,28 @@ AORTA_EXPORT int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metr
 AORTA_EXPORT void aorta_kernels_free(aorta_kernels_t *kernels);
 
 /* ------------------------------------------------------------------------ */
+/* Warnings (ABI 1.1)                                                        */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Receives each warning: @p source names who warns (a collector passes its
+ * name), @p message is one line without a trailing newline; both are
+ * borrowed for the call.  aorta-run prints "aorta-run: warning: SOURCE:
+ * MESSAGE".
+ */
+typedef void (*aorta_warning_fn)(const char *source, const char *message, void *user);
+
+/** For hosts: send every later aorta_warn() to @p fn, with @p user; NULL
+ *  restores the default, which writes "warning: SOURCE: MESSAGE" and a
+ *  newline to stderr ("warning: MESSAGE" when SOURCE is empty). */
+AORTA_EXPORT void aorta_warning_set_handler(aorta_warning_fn fn, void *user);
+/** For collectors: warn (printf-style) as @p source, through the host's
+ *  handler.  A NULL @p source is passed on as ""; a NULL @p fmt warns
+ *  nothing.  Never write warnings to stderr yourself: the host owns how
+ *  they look. */
+AORTA_EXPORT void aorta_warn(const char *source, const char *fmt, ...) AORTA_PRINTF(2, 3);
+
+/* ------------------------------------------------------------------------ */
 /* Making and reading handles (ABI 1.1): for hosts, and for the unit tests  */
 /* of a collector, which call its callbacks the way aorta-run does.          */
 /* ------------------------------------------------------------------------ */
