@@ -69,7 +69,7 @@ static void warn_translation(const char *backend, const aorta_env_t *environ,
     proton_repr_add(&msg, rocr);
     proton_buf_adds(&msg, " instead.");
     char *text = proton_buf_take(&msg);
-    proton_warn("%s", text);
+    aorta_warn("proton", "%s", text);
     free(text);
 }
 

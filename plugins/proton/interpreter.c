@@ -161,7 +161,7 @@ char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *envi
                               " if that is the wrong environment.",
                         fallback);
         char *text = proton_buf_take(&msg);
-        proton_warn("%s", text);
+        aorta_warn("proton", "%s", text);
         free(text);
     }
     char *out = proton_xstrdup(fallback);

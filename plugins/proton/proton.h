@@ -39,9 +39,6 @@ void proton_buf_addf(proton_buf_t *buf, const char *fmt, ...) AORTA_PRINTF(2, 3)
 /* The text built so far (never NULL); the buffer is left empty. */
 char *proton_buf_take(proton_buf_t *buf);
 
-/* One "aorta-run: warning: proton: ..." line on stderr. */
-void proton_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
-
 /* Last path component the way pathlib's PurePosixPath(text).name reads it. */
 char *proton_basename(const char *path);
 

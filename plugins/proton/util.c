@@ -92,16 +92,6 @@ char *proton_buf_take(proton_buf_t *buf)
     return out;
 }
 
-void proton_warn(const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    fputs("aorta-run: warning: proton: ", stderr);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
-    va_end(args);
-}
-
 char *proton_basename(const char *path)
 {
     /* pathlib drops '.' components and trailing slashes before naming. */

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,13 +151,13 @@ static int run_pass(const char *dir, const char *suffix, pass_t *pass)
     aorta_walk_status_t status = aorta_walk_files(dir, suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */
-        fprintf(stderr, "aorta-run: warning: rocprof: out of file descriptors while reading %s; "
-                        "no rocprof metrics for it\n", dir);
+        aorta_warn("rocprof", "out of file descriptors while reading %s; no rocprof metrics "
+                              "for it", dir);
         return -1;
     }
     if (status == AORTA_WALK_SYMLINK) {
-        fprintf(stderr, "aorta-run: warning: rocprof: %s is a symbolic link; refusing to parse "
-                        "artifacts through it\n", dir);
+        aorta_warn("rocprof", "%s is a symbolic link; refusing to parse artifacts through it",
+                   dir);
         return -1;
     }
     return status == AORTA_WALK_NOT_DIR ? -1 : 0;
