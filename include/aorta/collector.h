@@ -10,10 +10,13 @@
  * VERSION POLICY
  *   AORTA_COLLECTOR_ABI_MAJOR / _MINOR describe the layout of
  *   struct aorta_collector and the meaning of every function in this header.
- *   - A new field is added only by taking it from the end of `reserved`
- *     (the struct's size never changes) and bumping the MINOR version.  A
- *     collector built against an older minor leaves the new field NULL/0, and
- *     the core treats NULL as "use the default".
+ *   - A new field is added only by taking it from the front of `reserved`
+ *     (which shrinks by one: the struct's size and every older field's
+ *     offset never change) and bumping the MINOR version.  A collector
+ *     built against an older minor leaves the new field NULL/0 (the core
+ *     ignores fields newer than a collector's abi_minor), and the core
+ *     treats NULL as "use the default".  ABI 1.1 added
+ *     queue_interceptor_why.
  *   - A new accessor function may be added with a MINOR bump.
  *   - Anything else (reordering, retyping or removing a field, changing what
  *     a function means) bumps the MAJOR version.
@@ -135,20 +138,33 @@ struct aorta_collector {
                      const aorta_options_t *other_options, aorta_error_t *err);
 
     /**
-     * Optional.  Whether, with these options, the collector installs an HSA
-     * queue interceptor.  When it does, it may write into @p why a phrase
-     * naming the cause (e.g. "proton backend 'auto' (which resolves to ...)")
-     * and into @p remedy a sentence saying how to avoid it; both are
-     * NUL-terminated and truncated to their sizes.  The core refuses any two
-     * interceptors together.  Default: no.
+     * Optional; ABI 1.0's form of queue_interceptor_why() below, which a
+     * 1.1 collector sets instead.  The core calls it only when
+     * queue_interceptor_why is NULL.  It may write into @p why and
+     * @p remedy (NUL-terminated, truncated to their sizes) what
+     * queue_interceptor_why() sets.  Default: no.
      * @return 1 if it intercepts, 0 if not.
      */
     int (*queue_interceptor)(const aorta_options_t *options,
                              char *why, size_t why_size,
                              char *remedy, size_t remedy_size);
 
+    /**
+     * Optional (ABI 1.1).  Whether, with these options, the collector
+     * installs an HSA queue interceptor.  When it does, it may set in
+     * @p why (aorta_error_set()) a phrase naming the cause (e.g. "proton
+     * backend 'auto' (which resolves to ...)") and in @p remedy a sentence
+     * saying how to avoid it; either may stay unset.  Both arrive without a
+     * message.  The core refuses any two interceptors together, quoting
+     * both collectors' phrases and remedies.  When set, it is asked instead
+     * of queue_interceptor.  Default: queue_interceptor, else no.
+     * @return 1 if it intercepts, 0 if not.
+     */
+    int (*queue_interceptor_why)(const aorta_options_t *options, aorta_error_t *why,
+                                 aorta_error_t *remedy);
+
     /** Room to grow without changing the size (see VERSION POLICY). */
-    void *reserved[16];
+    void *reserved[15];
 };
 
 typedef const struct aorta_collector *(*aorta_collector_get_fn)(void);
