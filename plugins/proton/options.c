@@ -268,8 +268,8 @@ char *proton_mode_argument(const proton_opts_t *opts)
     return proton_xasprintf("%s:granularity=%s", name, opts->granularity);
 }
 
-int proton_queue_interceptor(const aorta_options_t *options, char *why, size_t why_size,
-                             char *remedy, size_t remedy_size)
+int proton_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
+                             aorta_error_t *remedy)
 {
     proton_opts_t opts;
     proton_opts_read(options, &opts);
@@ -278,12 +278,10 @@ int proton_queue_interceptor(const aorta_options_t *options, char *why, size_t w
     if (!is_auto && strcmp(opts.backend, "rocprofiler") != 0
         && strcmp(opts.backend, "roctracer") != 0)
         return 0;
-    if (why && why_size)
-        snprintf(why, why_size, "proton backend '%s'%s", opts.backend,
-                 is_auto ? " (which resolves to rocprofiler or roctracer on AMD)" : "");
-    if (remedy && remedy_size)
-        snprintf(remedy, remedy_size, "%s",
-                 "Use 'proton: {backend: instrumentation}' (intra-kernel measurement, no queue "
-                 "interception) to combine them");
+    aorta_error_set(why, "proton backend '%s'%s", opts.backend,
+                    is_auto ? " (which resolves to rocprofiler or roctracer on AMD)" : "");
+    aorta_error_set(remedy, "%s",
+                    "Use 'proton: {backend: instrumentation}' (intra-kernel measurement, no queue "
+                    "interception) to combine them");
     return 1;
 }

@@ -34,4 +34,4 @@ AORTA_COLLECTOR_DEFINE(proton,
     .wrap = proton_wrap,
     .env = proton_env,
     .parse = proton_parse,
-    .queue_interceptor = proton_queue_interceptor)
+    .queue_interceptor_why = proton_queue_interceptor)

@@ -76,8 +76,8 @@ int proton_validate(aorta_options_t *options, aorta_error_t *err);
 void proton_opts_read(const aorta_options_t *options, proton_opts_t *out);
 /* Proton's single --mode value (spec §1.3), or NULL when there is none. */
 char *proton_mode_argument(const proton_opts_t *opts);
-int proton_queue_interceptor(const aorta_options_t *options, char *why, size_t why_size,
-                             char *remedy, size_t remedy_size);
+int proton_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
+                             aorta_error_t *remedy);
 
 /* ---- vars.c: a small sorted NAME=VALUE list ---------------------------- */
 
