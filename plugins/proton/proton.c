@@ -7,6 +7,9 @@
 
 #include "proton.h"
 
+/* Named in plugins/common's out-of-memory line. */
+const char cc_collector_name[] = "proton";
+
 static int proton_wrap(const aorta_options_t *options, const char *out_dir,
                        const aorta_argv_t *command, const aorta_env_t *environ,
                        aorta_argv_t *out, aorta_error_t *err)

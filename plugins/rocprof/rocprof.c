@@ -5,6 +5,9 @@
 
 #include "rocprof.h"
 
+/* Named in plugins/common's out-of-memory line. */
+const char cc_collector_name[] = "rocprof";
+
 static const char *const format_values[] = {"csv", "json", "otf2", "pftrace", "rocpd", NULL};
 static const char *const stats_values[] = {"true", "false", "1", "0", "yes", "no", "on", "off", NULL};
 static const char *const unit_values[] = {"sec", "msec", "usec", "nsec", NULL};

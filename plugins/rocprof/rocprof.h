@@ -8,33 +8,9 @@
 #include <stdint.h>
 
 #include "aorta/collector.h"
+#include "collector_common.h"
 
 #pragma GCC visibility push(hidden)
-
-/* ---- alloc.c: allocation that stops the process when memory runs out ---- */
-/* ptr, or stop when it is NULL (for what libaorta allocated). */
-void *rocprof_xcheck(void *ptr);
-void *rocprof_xmalloc(size_t size);
-void *rocprof_xrealloc(void *ptr, size_t size);
-char *rocprof_xstrndup(const char *text, size_t len);
-char *rocprof_xstrdup(const char *text);
-
-/* ---- text.c: a growing text buffer, and Python's repr() of a str and of
- * a list of str (libaorta's) appended to it, so messages quote values as
- * upstream's do ---- */
-typedef struct rocprof_text {
-    char *data;      /* NUL-terminated */
-    size_t len;
-    size_t cap;
-} rocprof_text_t;
-
-void rocprof_text_append(rocprof_text_t *text, const char *data, size_t len);
-void rocprof_text_appends(rocprof_text_t *text, const char *data);
-void rocprof_text_free(rocprof_text_t *text);
-/* repr(value) of @p len bytes of UTF-8, appended to @p text. */
-void rocprof_repr_append(rocprof_text_t *text, const char *value, size_t len);
-/* repr(list) of @p count NUL-terminated strings, appended to @p text. */
-void rocprof_repr_list_append(rocprof_text_t *text, const char *const *values, size_t count);
 
 /* ---- rocprof.c: the option table (--describe, and the known keys) ---- */
 extern const aorta_option_spec_t rocprof_options[];
