@@ -30,6 +30,14 @@
  *   the function says "free with aorta_free()".  Strings passed in are always
  *   copied; the caller keeps ownership of its arguments.
  *
+ * OUT OF MEMORY
+ *   No function of this header reports running out of memory: when an
+ *   allocation fails (or a result could not fit in memory), libaorta writes
+ *   "libaorta: out of memory" and a newline to stderr and aborts the
+ *   process.  parse() runs in a child, so there it costs only that
+ *   collector's metrics.  A -1 or NULL a function returns therefore always
+ *   means one of the cases its comment lists.
+ *
  * THREADS
  *   The core calls collectors from one thread.  parse() runs in a child
  *   process of aorta-run, so a crash or hang there cannot take the sweep down.
@@ -182,7 +190,7 @@ AORTA_EXPORT const char *aorta_options_value_at(const aorta_options_t *options, 
 /** Value for @p key, borrowed, or NULL when absent. */
 AORTA_EXPORT const char *aorta_options_get(const aorta_options_t *options, const char *key);
 /** Set @p key (copied) to @p value (copied); an existing key keeps its position.
- *  @return 0, or -1 when out of memory. */
+ *  @return 0, or -1 (nothing changed) when an argument is NULL. */
 AORTA_EXPORT int aorta_options_set(aorta_options_t *options, const char *key, const char *value);
 /** Remove @p key if present. */
 AORTA_EXPORT void aorta_options_unset(aorta_options_t *options, const char *key);
@@ -206,11 +214,15 @@ AORTA_EXPORT int aorta_options_check_keys(const aorta_options_t *options,
 AORTA_EXPORT size_t aorta_argv_count(const aorta_argv_t *argv);
 /** Argument @p index, borrowed; NULL when out of range. */
 AORTA_EXPORT const char *aorta_argv_at(const aorta_argv_t *argv, size_t index);
-/** Append a copy of @p arg.  @return 0, or -1 when out of memory. */
+/** Append a copy of @p arg.  @return 0, or -1 (nothing appended) when an
+ *  argument is NULL. */
 AORTA_EXPORT int aorta_argv_push(aorta_argv_t *argv, const char *arg);
-/** Append copies of every argument of @p from.  @return 0 or -1. */
+/** Append copies of every argument of @p from (which may be @p argv).
+ *  @return 0, or -1 (nothing appended) when an argument is NULL. */
 AORTA_EXPORT int aorta_argv_push_all(aorta_argv_t *argv, const aorta_argv_t *from);
-/** Append copies of @p from's arguments [start, count).  @return 0 or -1. */
+/** Append copies of @p from's arguments [start, count); nothing when
+ *  @p start is past the end.  @return 0, or -1 (nothing appended) when an
+ *  argument is NULL. */
 AORTA_EXPORT int aorta_argv_push_from(aorta_argv_t *argv, const aorta_argv_t *from, size_t start);
 
 /* ------------------------------------------------------------------------ */
@@ -219,7 +231,8 @@ AORTA_EXPORT int aorta_argv_push_from(aorta_argv_t *argv, const aorta_argv_t *fr
 
 /** Value of @p name, borrowed, or NULL when not set ("" is set and empty). */
 AORTA_EXPORT const char *aorta_env_get(const aorta_env_t *env, const char *name);
-/** Set @p name to @p value (both copied).  @return 0 or -1. */
+/** Set @p name to @p value (both copied); an existing name keeps its
+ *  position.  @return 0, or -1 (nothing changed) when an argument is NULL. */
 AORTA_EXPORT int aorta_env_set(aorta_env_t *env, const char *name, const char *value);
 /** Number of variables, and each one in insertion order (borrowed). */
 AORTA_EXPORT size_t aorta_env_count(const aorta_env_t *env);
@@ -231,8 +244,11 @@ AORTA_EXPORT const char *aorta_env_value_at(const aorta_env_t *env, size_t index
 /* ------------------------------------------------------------------------ */
 
 /* Each setter copies its arguments; setting a key twice replaces the value
- * but keeps its first position.  @return 0, or -1 when out of memory or when
- * a double is not finite (non-finite numbers are never reported). */
+ * (and type) but keeps its first position.  @return 0, or -1 with the sink
+ * unchanged when @p key is NULL or outside the sink's prefix (see
+ * aorta_metrics_new(); aorta-run's sink takes "<name>_" and longer), when a
+ * double is not finite (non-finite numbers are never reported), or when a
+ * string, @p values with @p count > 0, or one of its items is NULL. */
 AORTA_EXPORT int aorta_metrics_set_int(aorta_metrics_t *metrics, const char *key, int64_t value);
 AORTA_EXPORT int aorta_metrics_set_double(aorta_metrics_t *metrics, const char *key, double value);
 AORTA_EXPORT int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const char *value);
@@ -299,8 +315,8 @@ AORTA_EXPORT char *aorta_which(const char *name, const char *path_value);
  * way Python's str(pathlib.PurePosixPath(base) / leaf) does: repeated '/'
  * collapse, '.' components and a trailing '/' go, '..' stays, a relative
  * path stays relative, an absolute @p leaf replaces @p base, exactly two
- * leading slashes are kept, and an empty result is ".".
- * Free with aorta_free(); NULL only when out of memory.
+ * leading slashes are kept, and an empty result is ".".  A NULL @p base
+ * is "".  Free with aorta_free(); never NULL.
  */
 AORTA_EXPORT char *aorta_path_join(const char *base, const char *leaf);
 
@@ -346,14 +362,14 @@ AORTA_EXPORT const char *aorta_text_strip(const char *text, size_t len, size_t *
  * surrogate Python's surrogateescape decodes it to (as Python shows such a
  * byte of sys.argv, os.environ or a file name).  The printable table follows
  * the Unicode version core/printable.py was run with (14.0, Python 3.11).
- * NUL bytes are allowed.  Free with aorta_free(); NULL only when out of memory.
+ * NUL bytes are allowed.  Free with aorta_free(); never NULL.
  */
 AORTA_EXPORT char *aorta_text_repr(const char *text, size_t len);
 
 /**
  * Python's repr() of a list of @p count NUL-terminated texts: "['a', 'b']",
  * each item quoted as aorta_text_repr() does, "[]" when @p count is 0.
- * Free with aorta_free(); NULL only when out of memory.
+ * Free with aorta_free(); never NULL.
  */
 AORTA_EXPORT char *aorta_text_repr_list(const char *const *items, size_t count);
 
@@ -415,9 +431,10 @@ AORTA_EXPORT int aorta_kernels_add(aorta_kernels_t *kernels, const char *name, s
 AORTA_EXPORT void aorta_kernels_end_file(aorta_kernels_t *kernels);
 /** Number of distinct kernels (0 for NULL). */
 AORTA_EXPORT size_t aorta_kernels_count(const aorta_kernels_t *kernels);
-/** Name of kernel @p index (first-seen order), borrowed until the next add
- *  or the free; NUL-terminated after its *@p len bytes (@p len may be
- *  NULL).  NULL, with *len 0, when out of range. */
+/** Name of kernel @p index (first-seen order), borrowed until
+ *  aorta_kernels_free() (later adds do not move it); NUL-terminated after
+ *  its *@p len bytes (@p len may be NULL).  NULL, with *len 0, when out of
+ *  range. */
 AORTA_EXPORT const char *aorta_kernels_name_at(const aorta_kernels_t *kernels, size_t index,
                                                size_t *len);
 /** Total time of kernel @p index over all groups, the open one included
