@@ -7,14 +7,14 @@
 
 void cc_buf_add_repr(cc_buf_t *buf, const char *text, size_t len)
 {
-    char *quoted = cc_xcheck(aorta_text_repr(text, len));
+    char *quoted = aorta_text_repr(text, len);
     cc_buf_adds(buf, quoted);
     aorta_free(quoted);
 }
 
 void cc_buf_add_repr_list(cc_buf_t *buf, const char *const *items, size_t count)
 {
-    char *quoted = cc_xcheck(aorta_text_repr_list(items, count));
+    char *quoted = aorta_text_repr_list(items, count);
     cc_buf_adds(buf, quoted);
     aorta_free(quoted);
 }

@@ -11,8 +11,8 @@
 
 void proton_bundle_build(const proton_opts_t *opts, const char *out_dir, proton_vars_t *bundle)
 {
-    char *dir = cc_xcheck(aorta_path_join(out_dir, NULL));
-    char *name = cc_xcheck(aorta_path_join(out_dir, PROTON_PROFILE_STEM));
+    char *dir = aorta_path_join(out_dir, NULL);
+    char *name = aorta_path_join(out_dir, PROTON_PROFILE_STEM);
     proton_vars_set(bundle, "AORTA_PROTON_DIR", dir);
     proton_vars_set(bundle, "AORTA_PROTON_NAME", name);
     aorta_free(dir);

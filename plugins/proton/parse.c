@@ -27,7 +27,7 @@ void proton_parse(const aorta_options_t *options, const char *dir, aorta_metrics
     (void)options;
     /* Upstream adds the kernels' totals one after the other: no
      * compensated sum. */
-    aorta_kernels_t *kernels = cc_xcheck(aorta_kernels_new(0));
+    aorta_kernels_t *kernels = aorta_kernels_new(0);
     switch (aorta_walk_files(dir, ".hatchet", parse_file, kernels)) {
     case AORTA_WALK_OK:
     case AORTA_WALK_STOPPED:

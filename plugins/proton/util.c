@@ -9,7 +9,7 @@
 char *proton_basename(const char *path)
 {
     /* pathlib drops '.' components and trailing slashes before naming. */
-    char *normal = cc_xcheck(aorta_path_join(path, NULL));
+    char *normal = aorta_path_join(path, NULL);
     const char *slash = strrchr(normal, '/');
     const char *name = slash ? slash + 1 : normal;
     char *out = cc_xstrdup(strcmp(name, ".") == 0 ? "" : name);

@@ -171,7 +171,7 @@ int proton_wrap_cli(const proton_opts_t *opts, const char *out_dir, const aorta_
         aorta_argv_push(out, aorta_argv_at(command, i));
     aorta_argv_push(out, "-m");
     aorta_argv_push(out, PROTON_MODULE);
-    char *name = cc_xcheck(aorta_path_join(out_dir, PROTON_PROFILE_STEM));
+    char *name = aorta_path_join(out_dir, PROTON_PROFILE_STEM);
     aorta_argv_push(out, "-n");
     aorta_argv_push(out, name);
     aorta_free(name);

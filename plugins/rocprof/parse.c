@@ -147,7 +147,7 @@ static int run_pass(const char *dir, const char *suffix, pass_t *pass)
 {
     /* Rows go straight into the run's totals (no per-file group), and the
      * totals are summed as upstream's sum() does on CPython >= 3.12. */
-    pass->kernels = cc_xcheck(aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED));
+    pass->kernels = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
     aorta_walk_status_t status = aorta_walk_files(dir, suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */
@@ -176,7 +176,7 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
         if (run_pass(dir, "_kernel_trace.csv", &trace) != 0)
             goto done;
     }
-    char *artifact_dir = cc_xcheck(aorta_path_join(dir, NULL));
+    char *artifact_dir = aorta_path_join(dir, NULL);
     aorta_kernels_report(used->kernels, metrics, "rocprof", NS_PER_MS, artifact_dir);
     aorta_free(artifact_dir);
 done:
