@@ -158,6 +158,14 @@ START_TEST(null_arguments_are_refused_and_change_nothing)
     ck_assert_int_eq(aorta_argv_push_from(argv, argv, 5), 0);
     ck_assert_uint_eq(aorta_argv_count(argv), 1);
     aorta_argv_free(argv);
+    char *items[] = {"a", NULL, "b"};
+    argv = aorta_argv_from(items, 3);
+    ck_assert_uint_eq(aorta_argv_count(argv), 2);
+    ck_assert_str_eq(aorta_argv_at(argv, 1), "b");
+    aorta_argv_free(argv);
+    argv = aorta_argv_from(NULL, 3);
+    ck_assert_uint_eq(aorta_argv_count(argv), 0);
+    aorta_argv_free(argv);
 }
 END_TEST
 

@@ -17,7 +17,7 @@ aorta_argv_t *aorta_argv_new(void)
 aorta_argv_t *aorta_argv_from(char *const *items, size_t count)
 {
     aorta_argv_t *argv = aorta_argv_new();
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; items && i < count; i++)
         aorta_argv_push(argv, items[i]);
     return argv;
 }

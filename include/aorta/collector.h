@@ -503,7 +503,8 @@ AORTA_EXPORT void aorta_options_free(aorta_options_t *options);
 
 /** A new, empty argv; free with aorta_argv_free(). */
 AORTA_EXPORT aorta_argv_t *aorta_argv_new(void);
-/** An argv holding copies of the @p count strings at @p items. */
+/** An argv holding copies of the @p count strings at @p items (NULL items
+ *  are skipped; NULL @p items is an empty argv). */
 AORTA_EXPORT aorta_argv_t *aorta_argv_from(char *const *items, size_t count);
 /** A copy of @p argv. */
 AORTA_EXPORT aorta_argv_t *aorta_argv_dup(const aorta_argv_t *argv);
