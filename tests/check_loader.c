@@ -56,6 +56,24 @@ START_TEST(good_plugin_loads_with_defaults_filled)
     ck_assert_int_eq(good->collector.queue_interceptor(NULL, why, sizeof why, remedy,
                                                        sizeof remedy),
                      0);
+    ck_assert_ptr_null(good->collector.queue_interceptor_why);
+    aorta_registry_free(registry);
+}
+END_TEST
+
+START_TEST(a_1_0_collector_keeps_its_interceptor_slot)
+{
+    aorta_registry_t *registry = load_test_plugins();
+    /* interceptor_a is described as a 1.0 collector is, interceptor_b as
+     * a 1.1 one that sets both slots. */
+    const aorta_module_t *a = aorta_registry_find(registry, "interceptor_a");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_eq(a->collector.abi_minor, 0);
+    ck_assert_ptr_nonnull(a->collector.queue_interceptor);
+    ck_assert_ptr_null(a->collector.queue_interceptor_why);
+    const aorta_module_t *b = aorta_registry_find(registry, "interceptor_b");
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_nonnull(b->collector.queue_interceptor_why);
     aorta_registry_free(registry);
 }
 END_TEST
@@ -201,6 +219,7 @@ static Suite *loader_suite(void)
     Suite *suite = suite_create("loader");
     TCase *tc = tcase_create("loader");
     tcase_add_test(tc, good_plugin_loads_with_defaults_filled);
+    tcase_add_test(tc, a_1_0_collector_keeps_its_interceptor_slot);
     tcase_add_test(tc, each_broken_plugin_fails_with_its_reason);
     tcase_add_test(tc, the_same_name_later_on_the_path_is_shadowed);
     tcase_add_test(tc, a_broken_first_candidate_does_not_hide_a_good_one);

@@ -3,6 +3,8 @@
 
 #include "testutil.h"
 
+#include "commands.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -200,6 +202,8 @@ int tu_run(char *const *argv, char *const *env_changes, char **out, char **err)
 
 aorta_registry_t *tu_registry(const char *rel)
 {
+    /* The suites call collectors as aorta-run does, warnings included. */
+    aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
     char *dir = tu_builddir(rel);
     char *dirs[] = {dir, NULL};
     aorta_registry_t *registry = aorta_registry_load(dirs);

@@ -17,7 +17,7 @@ aorta_argv_t *aorta_argv_new(void)
 aorta_argv_t *aorta_argv_from(char *const *items, size_t count)
 {
     aorta_argv_t *argv = aorta_argv_new();
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; items && i < count; i++)
         aorta_argv_push(argv, items[i]);
     return argv;
 }
@@ -54,6 +54,8 @@ const char *aorta_argv_at(const aorta_argv_t *argv, size_t index)
 
 int aorta_argv_push(aorta_argv_t *argv, const char *arg)
 {
+    if (!argv || !arg)
+        return -1;
     aorta_xgrow((void **)&argv->items, &argv->capacity, argv->count + 2, sizeof *argv->items);
     argv->items[argv->count++] = aorta_xstrdup(arg);
     argv->items[argv->count] = NULL;
@@ -62,7 +64,11 @@ int aorta_argv_push(aorta_argv_t *argv, const char *arg)
 
 int aorta_argv_push_from(aorta_argv_t *argv, const aorta_argv_t *from, size_t start)
 {
-    for (size_t i = start; i < from->count; i++)
+    if (!argv || !from)
+        return -1;
+    /* from may be argv itself: its count is read once, before it grows. */
+    size_t end = from->count;
+    for (size_t i = start; i < end; i++)
         aorta_argv_push(argv, from->items[i]);
     return 0;
 }

@@ -52,6 +52,8 @@ const char *aorta_env_get(const aorta_env_t *env, const char *name)
 
 int aorta_env_set(aorta_env_t *env, const char *name, const char *value)
 {
+    if (!env || !name || !value)
+        return -1;
     aorta_strmap_set(&env->map, name, value);
     return 0;
 }

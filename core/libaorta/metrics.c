@@ -115,6 +115,8 @@ int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const ch
 int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
                               const char *const *values, size_t count)
 {
+    if (count && !values)
+        return -1;
     for (size_t i = 0; i < count; i++)
         if (!values[i])
             return -1;

@@ -51,6 +51,8 @@ const char *aorta_options_get(const aorta_options_t *options, const char *key)
 
 int aorta_options_set(aorta_options_t *options, const char *key, const char *value)
 {
+    if (!options || !key || !value)
+        return -1;
     aorta_strmap_set(&options->map, key, value);
     return 0;
 }

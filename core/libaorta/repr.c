@@ -11,6 +11,7 @@
 
 #include "aorta/collector.h"
 #include "unicode.h"
+#include "xalloc.h"
 
 /* The character at s (len > 0 bytes): its length with *cp set, or 0 when
  * the bytes there are not UTF-8. */
@@ -74,10 +75,9 @@ static size_t room(size_t len)
 
 char *aorta_text_repr(const char *text, size_t len)
 {
+    /* A size past SIZE_MAX is out of memory too. */
     size_t size = room(len);
-    char *out = size ? malloc(size) : NULL;
-    if (!out)
-        return NULL;
+    char *out = aorta_xcheck(size ? malloc(size) : NULL);
     *render(text, len, out) = '\0';
     return out;
 }
@@ -89,9 +89,7 @@ char *aorta_text_repr_list(const char *const *items, size_t count)
         size_t one = room(strlen(items[i]));
         size = one && size <= SIZE_MAX - one - 2 ? size + one + 2 : 0;
     }
-    char *out = size ? malloc(size) : NULL;
-    if (!out)
-        return NULL;
+    char *out = aorta_xcheck(size ? malloc(size) : NULL);
     char *o = out;
     *o++ = '[';
     for (size_t i = 0; i < count; i++) {

@@ -49,8 +49,15 @@ void aorta_diag_warn_to(FILE *out, const char *fmt, ...)
     va_end(args);
 }
 
+/* aorta_warn() of the collectors, through the host's channel. */
+void aorta_diag_collector_warning(const char *source, const char *message, void *user)
+{
+    (void)user;
+    aorta_diag_warn("%s: %s", source, message);
+}
+
 int aorta_diag_unknown_collector(const aorta_registry_t *registry, const char *flag,
-                                   const char *name)
+                                 const char *name)
 {
     char *available = aorta_registry_names(registry);
     const aorta_module_t *failed = aorta_registry_find_failed(registry, name);

@@ -52,6 +52,8 @@ int main(int argc, char **argv)
     }
     /* Signals are taken synchronously by the trial loop (spawn.c). */
     aorta_spawn_block_signals();
+    /* Before any collector runs: their warnings carry aorta-run's name. */
+    aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
 
     char **dirs = aorta_search_path(cli.plugin_dirs, cli.plugin_dir_count);
     int status;

@@ -10,10 +10,13 @@
  * VERSION POLICY
  *   AORTA_COLLECTOR_ABI_MAJOR / _MINOR describe the layout of
  *   struct aorta_collector and the meaning of every function in this header.
- *   - A new field is added only by taking it from the end of `reserved`
- *     (the struct's size never changes) and bumping the MINOR version.  A
- *     collector built against an older minor leaves the new field NULL/0, and
- *     the core treats NULL as "use the default".
+ *   - A new field is added only by taking it from the front of `reserved`
+ *     (which shrinks by one: the struct's size and every older field's
+ *     offset never change) and bumping the MINOR version.  A collector
+ *     built against an older minor leaves the new field NULL/0 (the core
+ *     ignores fields newer than a collector's abi_minor), and the core
+ *     treats NULL as "use the default".  ABI 1.1 added
+ *     queue_interceptor_why.
  *   - A new accessor function may be added with a MINOR bump.
  *   - Anything else (reordering, retyping or removing a field, changing what
  *     a function means) bumps the MAJOR version.
@@ -26,6 +29,14 @@
  *   borrowed (valid until the handle changes or the callback returns) unless
  *   the function says "free with aorta_free()".  Strings passed in are always
  *   copied; the caller keeps ownership of its arguments.
+ *
+ * OUT OF MEMORY
+ *   No function of this header reports running out of memory: when an
+ *   allocation fails (or a result could not fit in memory), libaorta writes
+ *   "libaorta: out of memory" and a newline to stderr and aborts the
+ *   process.  parse() runs in a child, so there it costs only that
+ *   collector's metrics.  A -1 or NULL a function returns therefore always
+ *   means one of the cases its comment lists.
  *
  * THREADS
  *   The core calls collectors from one thread.  parse() runs in a child
@@ -135,20 +146,33 @@ struct aorta_collector {
                      const aorta_options_t *other_options, aorta_error_t *err);
 
     /**
-     * Optional.  Whether, with these options, the collector installs an HSA
-     * queue interceptor.  When it does, it may write into @p why a phrase
-     * naming the cause (e.g. "proton backend 'auto' (which resolves to ...)")
-     * and into @p remedy a sentence saying how to avoid it; both are
-     * NUL-terminated and truncated to their sizes.  The core refuses any two
-     * interceptors together.  Default: no.
+     * Optional; ABI 1.0's form of queue_interceptor_why() below, which a
+     * 1.1 collector sets instead.  The core calls it only when
+     * queue_interceptor_why is NULL.  It may write into @p why and
+     * @p remedy (NUL-terminated, truncated to their sizes) what
+     * queue_interceptor_why() sets.  Default: no.
      * @return 1 if it intercepts, 0 if not.
      */
     int (*queue_interceptor)(const aorta_options_t *options,
                              char *why, size_t why_size,
                              char *remedy, size_t remedy_size);
 
+    /**
+     * Optional (ABI 1.1).  Whether, with these options, the collector
+     * installs an HSA queue interceptor.  When it does, it may set in
+     * @p why (aorta_error_set()) a phrase naming the cause (e.g. "proton
+     * backend 'auto' (which resolves to ...)") and in @p remedy a sentence
+     * saying how to avoid it; either may stay unset.  Both arrive without a
+     * message.  The core refuses any two interceptors together, quoting
+     * both collectors' phrases and remedies.  When set, it is asked instead
+     * of queue_interceptor.  Default: queue_interceptor, else no.
+     * @return 1 if it intercepts, 0 if not.
+     */
+    int (*queue_interceptor_why)(const aorta_options_t *options, aorta_error_t *why,
+                                 aorta_error_t *remedy);
+
     /** Room to grow without changing the size (see VERSION POLICY). */
-    void *reserved[16];
+    void *reserved[15];
 };
 
 typedef const struct aorta_collector *(*aorta_collector_get_fn)(void);
@@ -166,7 +190,7 @@ AORTA_EXPORT const char *aorta_options_value_at(const aorta_options_t *options, 
 /** Value for @p key, borrowed, or NULL when absent. */
 AORTA_EXPORT const char *aorta_options_get(const aorta_options_t *options, const char *key);
 /** Set @p key (copied) to @p value (copied); an existing key keeps its position.
- *  @return 0, or -1 when out of memory. */
+ *  @return 0, or -1 (nothing changed) when an argument is NULL. */
 AORTA_EXPORT int aorta_options_set(aorta_options_t *options, const char *key, const char *value);
 /** Remove @p key if present. */
 AORTA_EXPORT void aorta_options_unset(aorta_options_t *options, const char *key);
@@ -190,11 +214,15 @@ AORTA_EXPORT int aorta_options_check_keys(const aorta_options_t *options,
 AORTA_EXPORT size_t aorta_argv_count(const aorta_argv_t *argv);
 /** Argument @p index, borrowed; NULL when out of range. */
 AORTA_EXPORT const char *aorta_argv_at(const aorta_argv_t *argv, size_t index);
-/** Append a copy of @p arg.  @return 0, or -1 when out of memory. */
+/** Append a copy of @p arg.  @return 0, or -1 (nothing appended) when an
+ *  argument is NULL. */
 AORTA_EXPORT int aorta_argv_push(aorta_argv_t *argv, const char *arg);
-/** Append copies of every argument of @p from.  @return 0 or -1. */
+/** Append copies of every argument of @p from (which may be @p argv).
+ *  @return 0, or -1 (nothing appended) when an argument is NULL. */
 AORTA_EXPORT int aorta_argv_push_all(aorta_argv_t *argv, const aorta_argv_t *from);
-/** Append copies of @p from's arguments [start, count).  @return 0 or -1. */
+/** Append copies of @p from's arguments [start, count); nothing when
+ *  @p start is past the end.  @return 0, or -1 (nothing appended) when an
+ *  argument is NULL. */
 AORTA_EXPORT int aorta_argv_push_from(aorta_argv_t *argv, const aorta_argv_t *from, size_t start);
 
 /* ------------------------------------------------------------------------ */
@@ -203,7 +231,8 @@ AORTA_EXPORT int aorta_argv_push_from(aorta_argv_t *argv, const aorta_argv_t *fr
 
 /** Value of @p name, borrowed, or NULL when not set ("" is set and empty). */
 AORTA_EXPORT const char *aorta_env_get(const aorta_env_t *env, const char *name);
-/** Set @p name to @p value (both copied).  @return 0 or -1. */
+/** Set @p name to @p value (both copied); an existing name keeps its
+ *  position.  @return 0, or -1 (nothing changed) when an argument is NULL. */
 AORTA_EXPORT int aorta_env_set(aorta_env_t *env, const char *name, const char *value);
 /** Number of variables, and each one in insertion order (borrowed). */
 AORTA_EXPORT size_t aorta_env_count(const aorta_env_t *env);
@@ -215,8 +244,11 @@ AORTA_EXPORT const char *aorta_env_value_at(const aorta_env_t *env, size_t index
 /* ------------------------------------------------------------------------ */
 
 /* Each setter copies its arguments; setting a key twice replaces the value
- * but keeps its first position.  @return 0, or -1 when out of memory or when
- * a double is not finite (non-finite numbers are never reported). */
+ * (and type) but keeps its first position.  @return 0, or -1 with the sink
+ * unchanged when @p key is NULL or outside the sink's prefix (see
+ * aorta_metrics_new(); aorta-run's sink takes "<name>_" and longer), when a
+ * double is not finite (non-finite numbers are never reported), or when a
+ * string, @p values with @p count > 0, or one of its items is NULL. */
 AORTA_EXPORT int aorta_metrics_set_int(aorta_metrics_t *metrics, const char *key, int64_t value);
 AORTA_EXPORT int aorta_metrics_set_double(aorta_metrics_t *metrics, const char *key, double value);
 AORTA_EXPORT int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const char *value);
@@ -283,8 +315,8 @@ AORTA_EXPORT char *aorta_which(const char *name, const char *path_value);
  * way Python's str(pathlib.PurePosixPath(base) / leaf) does: repeated '/'
  * collapse, '.' components and a trailing '/' go, '..' stays, a relative
  * path stays relative, an absolute @p leaf replaces @p base, exactly two
- * leading slashes are kept, and an empty result is ".".
- * Free with aorta_free(); NULL only when out of memory.
+ * leading slashes are kept, and an empty result is ".".  A NULL @p base
+ * is "".  Free with aorta_free(); never NULL.
  */
 AORTA_EXPORT char *aorta_path_join(const char *base, const char *leaf);
 
@@ -330,14 +362,14 @@ AORTA_EXPORT const char *aorta_text_strip(const char *text, size_t len, size_t *
  * surrogate Python's surrogateescape decodes it to (as Python shows such a
  * byte of sys.argv, os.environ or a file name).  The printable table follows
  * the Unicode version core/printable.py was run with (14.0, Python 3.11).
- * NUL bytes are allowed.  Free with aorta_free(); NULL only when out of memory.
+ * NUL bytes are allowed.  Free with aorta_free(); never NULL.
  */
 AORTA_EXPORT char *aorta_text_repr(const char *text, size_t len);
 
 /**
  * Python's repr() of a list of @p count NUL-terminated texts: "['a', 'b']",
  * each item quoted as aorta_text_repr() does, "[]" when @p count is 0.
- * Free with aorta_free(); NULL only when out of memory.
+ * Free with aorta_free(); never NULL.
  */
 AORTA_EXPORT char *aorta_text_repr_list(const char *const *items, size_t count);
 
@@ -363,6 +395,101 @@ AORTA_EXPORT size_t aorta_utf8_valid_prefix(const void *data, size_t len, int *t
 AORTA_EXPORT int aorta_count_from_double(double value, int64_t *out);
 
 /* ------------------------------------------------------------------------ */
+/* Per-kernel totals (ABI 1.1)                                               */
+/* ------------------------------------------------------------------------ */
+
+/** Per-kernel totals of a parse, and the five metrics every collector that
+ *  times kernels reports from them. */
+typedef struct aorta_kernels aorta_kernels_t;
+
+/** Flag of aorta_kernels_new(): sum the kernels' totals with Neumaier's
+ *  compensation, as CPython >= 3.12 sum() does (rocprof's upstream sums
+ *  with sum()).  Without it they are added one after the other in
+ *  first-seen order, as a Python `total += t` loop does (Proton's). */
+#define AORTA_KERNELS_SUM_COMPENSATED 1u
+
+/** A new, empty accumulator with one open group; free with
+ *  aorta_kernels_free().  NULL when @p flags holds an unknown bit. */
+AORTA_EXPORT aorta_kernels_t *aorta_kernels_new(unsigned flags);
+/**
+ * Add one row: @p time (in the collector's unit, e.g. ns) and @p count
+ * launches to the kernel named by the @p name_len bytes at @p name.  Names
+ * are compared byte for byte, so a name holding NUL bytes is a kernel of its
+ * own.  @p count < 0 means unknown: the kernel's launches, and so
+ * <c>_kernel_count, become unknown.  Adds to the open group (see
+ * aorta_kernels_end_file()), in the order rows arrive.
+ * @return 0, or -1 (nothing added) when @p time is NaN or negative, or
+ * @p name is NULL with a non-zero @p name_len.
+ */
+AORTA_EXPORT int aorta_kernels_add(aorta_kernels_t *kernels, const char *name, size_t name_len,
+                                   double time, int64_t count);
+/** Close the open group and open a new one.  Each kernel's sum within a
+ *  group is computed first and then added to its run total, groups in the
+ *  order they were closed: call it after each file when upstream sums per
+ *  file (Proton).  A collector that never calls it has one group, which is
+ *  the same as adding every row to the run total directly (rocprof). */
+AORTA_EXPORT void aorta_kernels_end_file(aorta_kernels_t *kernels);
+/** Number of distinct kernels (0 for NULL). */
+AORTA_EXPORT size_t aorta_kernels_count(const aorta_kernels_t *kernels);
+/** Name of kernel @p index (first-seen order), borrowed until
+ *  aorta_kernels_free() (later adds do not move it); NUL-terminated after
+ *  its *@p len bytes (@p len may be NULL).  NULL, with *len 0, when out of
+ *  range. */
+AORTA_EXPORT const char *aorta_kernels_name_at(const aorta_kernels_t *kernels, size_t index,
+                                               size_t *len);
+/** Total time of kernel @p index over all groups, the open one included
+ *  (may be +infinity when finite rows overflow); NaN when out of range. */
+AORTA_EXPORT double aorta_kernels_time_at(const aorta_kernels_t *kernels, size_t index);
+/** Launches of kernel @p index, or -1 when one of its counts was unknown,
+ *  their sum overflows int64, or @p index is out of range. */
+AORTA_EXPORT int64_t aorta_kernels_launches_at(const aorta_kernels_t *kernels, size_t index);
+/**
+ * Report into @p metrics, for collector @p collector_name (<c> below):
+ *   <c>_artifact_dir  = @p artifact_dir (first; skipped when NULL);
+ * then, when there is at least one kernel and both the run's total and the
+ * top kernel's total, divided by @p time_units_per_ms (1e6 for ns, 1 for
+ * ms), are finite:
+ *   <c>_kernel_count  = the sum of every kernel's launches, omitted when
+ *                       any is unknown or the sum overflows int64;
+ *   <c>_gpu_time_ms   = the kernels' totals summed in first-seen order;
+ *   <c>_top_kernel_ms = the largest total;
+ *   <c>_top_kernels   = the names of the (at most) five largest totals,
+ *                       largest first, equal totals in first-seen order;
+ *                       a name holding a NUL shows up to that NUL.
+ * Otherwise only <c>_artifact_dir.  The open group counts.
+ * @return 0, or -1 when @p kernels, @p metrics or @p collector_name is NULL
+ * or @p time_units_per_ms is not finite and positive (nothing reported),
+ * or when the sink refused a key (outside its prefix).
+ */
+AORTA_EXPORT int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metrics_t *metrics,
+                                      const char *collector_name, double time_units_per_ms,
+                                      const char *artifact_dir);
+/** Free @p kernels and its names; NULL is allowed. */
+AORTA_EXPORT void aorta_kernels_free(aorta_kernels_t *kernels);
+
+/* ------------------------------------------------------------------------ */
+/* Warnings (ABI 1.1)                                                        */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Receives each warning: @p source names who warns (a collector passes its
+ * name), @p message is one line without a trailing newline; both are
+ * borrowed for the call.  aorta-run prints "aorta-run: warning: SOURCE:
+ * MESSAGE".
+ */
+typedef void (*aorta_warning_fn)(const char *source, const char *message, void *user);
+
+/** For hosts: send every later aorta_warn() to @p fn, with @p user; NULL
+ *  restores the default, which writes "warning: SOURCE: MESSAGE" and a
+ *  newline to stderr ("warning: MESSAGE" when SOURCE is empty). */
+AORTA_EXPORT void aorta_warning_set_handler(aorta_warning_fn fn, void *user);
+/** For collectors: warn (printf-style) as @p source, through the host's
+ *  handler.  A NULL @p source is passed on as ""; a NULL @p fmt warns
+ *  nothing.  Never write warnings to stderr yourself: the host owns how
+ *  they look. */
+AORTA_EXPORT void aorta_warn(const char *source, const char *fmt, ...) AORTA_PRINTF(2, 3);
+
+/* ------------------------------------------------------------------------ */
 /* Making and reading handles (ABI 1.1): for hosts, and for the unit tests  */
 /* of a collector, which call its callbacks the way aorta-run does.          */
 /* ------------------------------------------------------------------------ */
@@ -376,7 +503,8 @@ AORTA_EXPORT void aorta_options_free(aorta_options_t *options);
 
 /** A new, empty argv; free with aorta_argv_free(). */
 AORTA_EXPORT aorta_argv_t *aorta_argv_new(void);
-/** An argv holding copies of the @p count strings at @p items. */
+/** An argv holding copies of the @p count strings at @p items (NULL items
+ *  are skipped; NULL @p items is an empty argv). */
 AORTA_EXPORT aorta_argv_t *aorta_argv_from(char *const *items, size_t count);
 /** A copy of @p argv. */
 AORTA_EXPORT aorta_argv_t *aorta_argv_dup(const aorta_argv_t *argv);

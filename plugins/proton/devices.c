@@ -36,7 +36,7 @@ static int amd_established(const char *backend, const aorta_env_t *environ)
 static char *carried_names(const proton_vars_t *vars, const char *const *unset, size_t nunset)
 {
     size_t total = vars->count + nunset;
-    const char **names = proton_xmalloc((total ? total : 1) * sizeof *names);
+    const char **names = cc_xmalloc((total ? total : 1) * sizeof *names);
     size_t n = 0;
     for (size_t i = 0; i < vars->count; i++)
         names[n++] = vars->items[i].name;
@@ -50,26 +50,26 @@ static char *carried_names(const proton_vars_t *vars, const char *const *unset, 
             names[j] = names[j - 1];
             names[j - 1] = tmp;
         }
-    proton_buf_t buf = {0};
-    proton_repr_list_add(&buf, names, n);
+    cc_buf_t buf = {0};
+    cc_buf_add_repr_list(&buf, names, n);
     free(names);
-    return proton_buf_take(&buf);
+    return cc_buf_take(&buf);
 }
 
 static void warn_translation(const char *backend, const aorta_env_t *environ,
                              const char *const *unset, size_t nunset, const char *rocr)
 {
-    proton_buf_t msg = {0};
+    cc_buf_t msg = {0};
     for (size_t i = 0; i < nunset; i++) {
-        proton_buf_addf(&msg, "%s%s=", i ? ", " : "", unset[i]);
-        proton_repr_add(&msg, proton_env_lookup(environ, unset[i]));
+        cc_buf_addf(&msg, "%s%s=", i ? ", " : "", unset[i]);
+        cc_buf_add_repr(&msg, proton_env_lookup(environ, unset[i]), strlen(proton_env_lookup(environ, unset[i])));
     }
-    proton_buf_addf(&msg, " not honoured by Proton's %s backend; running with "
+    cc_buf_addf(&msg, " not honoured by Proton's %s backend; running with "
                           "ROCR_VISIBLE_DEVICES=", backend);
-    proton_repr_add(&msg, rocr);
-    proton_buf_adds(&msg, " instead.");
-    char *text = proton_buf_take(&msg);
-    proton_warn("%s", text);
+    cc_buf_add_repr(&msg, rocr, strlen(rocr));
+    cc_buf_adds(&msg, " instead.");
+    char *text = cc_buf_take(&msg);
+    aorta_warn("proton", "%s", text);
     free(text);
 }
 
@@ -115,7 +115,7 @@ int proton_env_prefix(const char *backend, const aorta_env_t *environ,
             }
             for (size_t i = 0; i < vars.count; i++) {
                 char *assignment =
-                    proton_xasprintf("%s=%s", vars.items[i].name, vars.items[i].value);
+                    cc_xasprintf("%s=%s", vars.items[i].name, vars.items[i].value);
                 aorta_argv_push(out, assignment);
                 free(assignment);
             }

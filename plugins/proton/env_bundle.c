@@ -11,8 +11,8 @@
 
 void proton_bundle_build(const proton_opts_t *opts, const char *out_dir, proton_vars_t *bundle)
 {
-    char *dir = proton_xcheck(aorta_path_join(out_dir, NULL));
-    char *name = proton_xcheck(aorta_path_join(out_dir, PROTON_PROFILE_STEM));
+    char *dir = aorta_path_join(out_dir, NULL);
+    char *name = aorta_path_join(out_dir, PROTON_PROFILE_STEM);
     proton_vars_set(bundle, "AORTA_PROTON_DIR", dir);
     proton_vars_set(bundle, "AORTA_PROTON_NAME", name);
     aorta_free(dir);
@@ -53,17 +53,17 @@ int proton_wrap_env(const proton_opts_t *opts, const char *out_dir, const aorta_
      * else (docs/design.md, Deviation 4). */
     const char *first = aorta_argv_at(command, 0);
     if (strchr(first, '=') || first[0] == '-') {
-        proton_buf_t msg = {0};
-        proton_buf_adds(&msg, "proton mode 'env' cannot run the command ");
-        proton_repr_add(&msg, first);
-        proton_buf_addf(&msg,
+        cc_buf_t msg = {0};
+        cc_buf_adds(&msg, "proton mode 'env' cannot run the command ");
+        cc_buf_add_repr(&msg, first, strlen(first));
+        cc_buf_addf(&msg,
                         ": the env(1) prefix that carries the AORTA_PROTON_* variables would "
                         "read a first word %s as %s. Start the command with a program path "
                         "that has no '=' and does not begin with '-' (for example a wrapper "
                         "script, or './' before a relative name).",
                         strchr(first, '=') ? "containing '='" : "starting with '-'",
                         strchr(first, '=') ? "a variable assignment" : "one of its own options");
-        char *text = proton_buf_take(&msg);
+        char *text = cc_buf_take(&msg);
         aorta_error_set(err, "%s", text);
         free(text);
         return -1;

@@ -124,10 +124,7 @@ static void hold_child(node_stack_t *stack, struct json_object *child)
     if (!child || (!json_object_is_type(child, json_type_array)
                    && !json_object_is_type(child, json_type_object)))
         return;
-    if (stack->count == stack->cap) {
-        stack->cap = stack->cap ? stack->cap * 2 : 64;
-        stack->items = proton_xrealloc(stack->items, stack->cap * sizeof *stack->items);
-    }
+    cc_xgrow((void **)&stack->items, &stack->cap, stack->count + 1, sizeof *stack->items);
     stack->items[stack->count++] = json_object_get(child);
 }
 

@@ -153,18 +153,18 @@ static const char *leaf_name(struct json_object *frame, size_t *len, char **owne
         *len = (size_t)json_object_get_string_len(value);
         return json_object_get_string(value);
     case json_type_boolean:
-        *owned = proton_xstrdup(json_object_get_boolean(value) ? "True" : "");
+        *owned = cc_xstrdup(json_object_get_boolean(value) ? "True" : "");
         break;
     case json_type_int:
         if (json_object_get_int64(value) == INT64_MAX)
-            *owned = proton_xasprintf("%" PRIu64, json_object_get_uint64(value));
+            *owned = cc_xasprintf("%" PRIu64, json_object_get_uint64(value));
         else if (json_object_get_int64(value) != 0)
-            *owned = proton_xasprintf("%" PRId64, json_object_get_int64(value));
+            *owned = cc_xasprintf("%" PRId64, json_object_get_int64(value));
         else
-            *owned = proton_xstrdup("");
+            *owned = cc_xstrdup("");
         break;
     case json_type_double:
-        *owned = json_object_get_double(value) == 0 ? proton_xstrdup("")
+        *owned = json_object_get_double(value) == 0 ? cc_xstrdup("")
                                                     : proton_float_str(json_object_get_double(value));
         break;
     default:
@@ -174,7 +174,7 @@ static const char *leaf_name(struct json_object *frame, size_t *len, char **owne
     return *owned;
 }
 
-static void count_leaf(struct json_object *node, proton_kernels_t *kernels)
+static void count_leaf(struct json_object *node, aorta_kernels_t *kernels)
 {
     struct json_object *frame, *metrics;
     if (!json_object_object_get_ex(node, "frame", &frame)
@@ -188,7 +188,7 @@ static void count_leaf(struct json_object *node, proton_kernels_t *kernels)
     const char *name = aorta_text_strip(raw, raw_len, &len);
     double ms;
     if (len > 0 && leaf_time(metrics, &ms))
-        proton_kernels_add(kernels, name, len, ms, leaf_count(metrics));
+        aorta_kernels_add(kernels, name, len, ms, leaf_count(metrics));
     free(owned);
 }
 
@@ -200,10 +200,7 @@ typedef struct walk_stack {
 
 static void push(walk_stack_t *stack, struct json_object *node)
 {
-    if (stack->count == stack->cap) {
-        stack->cap = stack->cap ? stack->cap * 2 : 256;
-        stack->items = proton_xrealloc(stack->items, stack->cap * sizeof *stack->items);
-    }
+    cc_xgrow((void **)&stack->items, &stack->cap, stack->count + 1, sizeof *stack->items);
     stack->items[stack->count++] = node;
 }
 
@@ -214,7 +211,7 @@ static void push_all(walk_stack_t *stack, struct json_object *array)
         push(stack, json_object_array_get_idx(array, i));
 }
 
-void proton_hatchet_walk(struct json_object *root, proton_kernels_t *kernels)
+void proton_hatchet_walk(struct json_object *root, aorta_kernels_t *kernels)
 {
     walk_stack_t stack = {0};
     /* A list holds the roots (the tree, then device metadata); anything

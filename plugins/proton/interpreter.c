@@ -104,12 +104,12 @@ static char *shebang_python(const char *command, const aorta_env_t *environ)
     }
     if (nwords == 0)
         return NULL;
-    char *first = proton_xstrndup(words[0], word_len[0]);
+    char *first = cc_xstrndup(words[0], word_len[0]);
     char *base = proton_basename(first);
     /* #!/usr/bin/env python3 names the interpreter in its argument. */
     if (strcmp(base, "env") == 0 && nwords > 1) {
         free(first);
-        first = proton_xstrndup(words[1], word_len[1]);
+        first = cc_xstrndup(words[1], word_len[1]);
     }
     free(base);
     if (!proton_is_python(first)) {
@@ -125,13 +125,13 @@ char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *envi
     const char *override = proton_env_lookup(environ, PROTON_PYTHON_VAR);
     if (override && override[0]) {
         char *expanded = aorta_path_expand(override, environ);
-        char *out = proton_xstrdup(expanded);
+        char *out = cc_xstrdup(expanded);
         aorta_free(expanded);
         return out;
     }
     const char *argv0 = aorta_argv_at(command, 0);
     if (proton_is_python(argv0))
-        return proton_xstrdup(argv0);
+        return cc_xstrdup(argv0);
     char *base = proton_basename(argv0);
     int pytest = strcmp(base, "pytest") == 0;
     free(base);
@@ -141,30 +141,30 @@ char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *envi
             return named;
     }
     char *fallback = aorta_which("python3", proton_env_lookup(environ, "PATH"));
-    proton_buf_t msg = {0};
+    cc_buf_t msg = {0};
     if (!fallback) {
-        proton_buf_adds(&msg, "proton mode 'cli' found no python3 on $PATH to run Proton's "
+        cc_buf_adds(&msg, "proton mode 'cli' found no python3 on $PATH to run Proton's "
                               "front-end under for ");
-        proton_repr_add(&msg, argv0);
-        proton_buf_adds(&msg, ". Set " PROTON_PYTHON_VAR " to the Python that has Triton "
+        cc_buf_add_repr(&msg, argv0, strlen(argv0));
+        cc_buf_adds(&msg, ". Set " PROTON_PYTHON_VAR " to the Python that has Triton "
                               "installed, or launch the workload as '<python> <script.py> "
                               "...'.");
-        char *text = proton_buf_take(&msg);
+        char *text = cc_buf_take(&msg);
         aorta_error_set(err, "%s", text);
         free(text);
         return NULL;
     }
     if (pytest) {
-        proton_buf_adds(&msg, "could not read an interpreter from ");
-        proton_repr_add(&msg, argv0);
-        proton_buf_addf(&msg, "; running Proton under %s instead. Set $" PROTON_PYTHON_VAR
+        cc_buf_adds(&msg, "could not read an interpreter from ");
+        cc_buf_add_repr(&msg, argv0, strlen(argv0));
+        cc_buf_addf(&msg, "; running Proton under %s instead. Set $" PROTON_PYTHON_VAR
                               " if that is the wrong environment.",
                         fallback);
-        char *text = proton_buf_take(&msg);
-        proton_warn("%s", text);
+        char *text = cc_buf_take(&msg);
+        aorta_warn("proton", "%s", text);
         free(text);
     }
-    char *out = proton_xstrdup(fallback);
+    char *out = cc_xstrdup(fallback);
     aorta_free(fallback);
     return out;
 }

@@ -101,16 +101,16 @@ static char *normalise(const char *value)
 {
     size_t len;
     const char *start = aorta_text_strip(value, strlen(value), &len);
-    char *out = proton_xstrndup(start, len);
+    char *out = cc_xstrndup(start, len);
     for (char *c = out; *c; c++)
         if (*c >= 'A' && *c <= 'Z')
             *c = (char)(*c - 'A' + 'a');
     return out;
 }
 
-static void fail(aorta_error_t *err, proton_buf_t *msg)
+static void fail(aorta_error_t *err, cc_buf_t *msg)
 {
-    char *text = proton_buf_take(msg);
+    char *text = cc_buf_take(msg);
     aorta_error_set(err, "%s", text);
     free(text);
 }
@@ -133,15 +133,15 @@ static const char *value_of(const effective_t *eff, const char *key)
 /* V3-V7 on the effective values. */
 static int check_values(const effective_t *eff, aorta_error_t *err)
 {
-    proton_buf_t msg = {0};
+    cc_buf_t msg = {0};
     for (size_t i = 0; i < sizeof domain_order / sizeof domain_order[0]; i++) {
         const char *value = value_of(eff, domain_order[i]);
         const char *const *domain = spec_of(domain_order[i])->values;
         if (value && !one_of(value, domain)) {
-            proton_buf_addf(&msg, "proton option '%s': ", domain_order[i]);
-            proton_repr_add(&msg, value);
-            proton_buf_adds(&msg, " is not one of ");
-            proton_repr_list_add(&msg, domain, count_of(domain));
+            cc_buf_addf(&msg, "proton option '%s': ", domain_order[i]);
+            cc_buf_add_repr(&msg, value, strlen(value));
+            cc_buf_adds(&msg, " is not one of ");
+            cc_buf_add_repr_list(&msg, domain, count_of(domain));
             fail(err, &msg);
             return -1;
         }
@@ -156,9 +156,9 @@ static int check_values(const effective_t *eff, aorta_error_t *err)
     if (value_of(eff, "instrumentation_mode"))
         intra[nintra++] = "instrumentation_mode";
     if (backend_mode && nintra > 0) {
-        proton_buf_adds(&msg, "proton option 'backend_mode' conflicts with ");
-        proton_repr_list_add(&msg, intra, nintra);
-        proton_buf_adds(&msg, ": both render into Proton's single '--mode' argument, so only one "
+        cc_buf_adds(&msg, "proton option 'backend_mode' conflicts with ");
+        cc_buf_add_repr_list(&msg, intra, nintra);
+        cc_buf_adds(&msg, ": both render into Proton's single '--mode' argument, so only one "
                               "can be set. 'backend_mode' configures the whole-kernel backends "
                               "(rocprofiler / roctracer / cupti); the intra-kernel pair "
                               "configures backend: instrumentation.");
@@ -166,9 +166,9 @@ static int check_values(const effective_t *eff, aorta_error_t *err)
         return -1;
     }
     if (nintra > 0 && strcmp(backend, "instrumentation") != 0) {
-        proton_buf_adds(&msg, "proton option(s) ");
-        proton_repr_list_add(&msg, intra, nintra);
-        proton_buf_addf(&msg,
+        cc_buf_adds(&msg, "proton option(s) ");
+        cc_buf_add_repr_list(&msg, intra, nintra);
+        cc_buf_addf(&msg,
                         " require backend: instrumentation (they configure Proton's "
                         "intra-kernel mode); got backend: %s",
                         backend);
@@ -178,7 +178,7 @@ static int check_values(const effective_t *eff, aorta_error_t *err)
     if (backend_mode) {
         const char *const *allowed = backend_modes(backend);
         if (!allowed) {
-            proton_buf_addf(&msg,
+            cc_buf_addf(&msg,
                             "proton option 'backend_mode' requires an explicit backend from "
                             "['cupti', 'rocprofiler', 'roctracer'] -- Proton's '--mode' domain "
                             "is backend-specific, so there is nothing to validate it against "
@@ -188,11 +188,11 @@ static int check_values(const effective_t *eff, aorta_error_t *err)
             return -1;
         }
         if (!one_of(backend_mode, allowed)) {
-            proton_buf_adds(&msg, "proton option 'backend_mode': ");
-            proton_repr_add(&msg, backend_mode);
-            proton_buf_adds(&msg, " is not one of ");
-            proton_repr_list_add(&msg, allowed, count_of(allowed));
-            proton_buf_addf(&msg, " for backend: %s", backend);
+            cc_buf_adds(&msg, "proton option 'backend_mode': ");
+            cc_buf_add_repr(&msg, backend_mode, strlen(backend_mode));
+            cc_buf_adds(&msg, " is not one of ");
+            cc_buf_add_repr_list(&msg, allowed, count_of(allowed));
+            cc_buf_addf(&msg, " for backend: %s", backend);
             fail(err, &msg);
             return -1;
         }
@@ -212,16 +212,16 @@ int proton_validate(aorta_options_t *options, aorta_error_t *err)
         eff[i].key = spec->key;
         eff[i].supplied = given != NULL;
         eff[i].value = given ? normalise(given)
-                             : (spec->default_value ? proton_xstrdup(spec->default_value) : NULL);
+                             : (spec->default_value ? cc_xstrdup(spec->default_value) : NULL);
     }
     int status = check_values(eff, err);
     if (status == 0) {
         /* Defaults first (mode, backend, context, data), then the optional
          * keys in the order they were given. */
         size_t count = aorta_options_count(options);
-        const char **order = proton_xmalloc((count + 1) * sizeof *order);
+        const char **order = cc_xmalloc((count + 1) * sizeof *order);
         for (size_t i = 0; i < count; i++)
-            order[i] = proton_xstrdup(aorta_options_key_at(options, i));
+            order[i] = cc_xstrdup(aorta_options_key_at(options, i));
         aorta_options_clear(options);
         for (size_t i = 0; i < OPTION_COUNT; i++)
             if (proton_option_table[i].default_value)
@@ -259,17 +259,17 @@ void proton_opts_read(const aorta_options_t *options, proton_opts_t *out)
 char *proton_mode_argument(const proton_opts_t *opts)
 {
     if (opts->backend_mode)
-        return proton_xstrdup(opts->backend_mode);
+        return cc_xstrdup(opts->backend_mode);
     if (!opts->instrumentation_mode && !opts->granularity)
         return NULL;
     const char *name = opts->instrumentation_mode ? opts->instrumentation_mode : "default";
     if (!opts->granularity)
-        return proton_xstrdup(name);
-    return proton_xasprintf("%s:granularity=%s", name, opts->granularity);
+        return cc_xstrdup(name);
+    return cc_xasprintf("%s:granularity=%s", name, opts->granularity);
 }
 
-int proton_queue_interceptor(const aorta_options_t *options, char *why, size_t why_size,
-                             char *remedy, size_t remedy_size)
+int proton_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
+                             aorta_error_t *remedy)
 {
     proton_opts_t opts;
     proton_opts_read(options, &opts);
@@ -278,12 +278,10 @@ int proton_queue_interceptor(const aorta_options_t *options, char *why, size_t w
     if (!is_auto && strcmp(opts.backend, "rocprofiler") != 0
         && strcmp(opts.backend, "roctracer") != 0)
         return 0;
-    if (why && why_size)
-        snprintf(why, why_size, "proton backend '%s'%s", opts.backend,
-                 is_auto ? " (which resolves to rocprofiler or roctracer on AMD)" : "");
-    if (remedy && remedy_size)
-        snprintf(remedy, remedy_size, "%s",
-                 "Use 'proton: {backend: instrumentation}' (intra-kernel measurement, no queue "
-                 "interception) to combine them");
+    aorta_error_set(why, "proton backend '%s'%s", opts.backend,
+                    is_auto ? " (which resolves to rocprofiler or roctracer on AMD)" : "");
+    aorta_error_set(remedy, "%s",
+                    "Use 'proton: {backend: instrumentation}' (intra-kernel measurement, no queue "
+                    "interception) to combine them");
     return 1;
 }

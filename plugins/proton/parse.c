@@ -10,24 +10,28 @@
 static int parse_file(const char *path, int fd, void *user)
 {
     (void)path;
-    proton_kernels_t *kernels = user;
+    aorta_kernels_t *kernels = user;
     struct json_object *root = proton_hatchet_read(fd);
     if (root) {
         proton_hatchet_walk(root, kernels);
         proton_json_free(root);
     }
-    proton_kernels_end_file(kernels);
+    /* Upstream sums each file on its own first, then adds the files'
+     * sums to the run's totals. */
+    aorta_kernels_end_file(kernels);
     return 0;
 }
 
 void proton_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics)
 {
     (void)options;
-    proton_kernels_t *kernels = proton_kernels_new();
+    /* Upstream adds the kernels' totals one after the other: no
+     * compensated sum. */
+    aorta_kernels_t *kernels = aorta_kernels_new(0);
     switch (aorta_walk_files(dir, ".hatchet", parse_file, kernels)) {
     case AORTA_WALK_OK:
     case AORTA_WALK_STOPPED:
-        proton_kernels_report(kernels, dir, metrics);
+        aorta_kernels_report(kernels, metrics, "proton", 1.0, dir);
         break;
     case AORTA_WALK_NO_FDS:
         /* Some files were skipped: totals would be silently short. */
@@ -37,5 +41,5 @@ void proton_parse(const aorta_options_t *options, const char *dir, aorta_metrics
     case AORTA_WALK_SYMLINK:
         break; /* no directory (or a refused symlink): no keys at all */
     }
-    proton_kernels_free(kernels);
+    aorta_kernels_free(kernels);
 }

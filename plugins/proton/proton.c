@@ -7,6 +7,9 @@
 
 #include "proton.h"
 
+/* Named in plugins/common's out-of-memory line. */
+const char cc_collector_name[] = "proton";
+
 static int proton_wrap(const aorta_options_t *options, const char *out_dir,
                        const aorta_argv_t *command, const aorta_env_t *environ,
                        aorta_argv_t *out, aorta_error_t *err)
@@ -34,4 +37,4 @@ AORTA_COLLECTOR_DEFINE(proton,
     .wrap = proton_wrap,
     .env = proton_env,
     .parse = proton_parse,
-    .queue_interceptor = proton_queue_interceptor)
+    .queue_interceptor_why = proton_queue_interceptor)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "aorta/collector.h"
+#include "collector_common.h"
 
 /* Proton's CLI front-end module, and the profile stem inside the output
  * directory (Proton appends ".hatchet" for data: tree). */
@@ -17,30 +18,8 @@
 /* The mode: env example that pins roctracer, for the message that points at it. */
 #define PROTON_ROCTRACER_EXAMPLE "examples/profiling/proton/amd-roctracer"
 
-/* ---- util.c: allocation that stops on out-of-memory, a string builder -- */
-
-/* ptr, or stop when it is NULL (for allocations made by others). */
-void *proton_xcheck(void *ptr);
-void *proton_xmalloc(size_t size);
-void *proton_xrealloc(void *ptr, size_t size);
-char *proton_xstrdup(const char *text);
-char *proton_xstrndup(const char *text, size_t len);
-char *proton_xasprintf(const char *fmt, ...) AORTA_PRINTF(1, 2);
-
-typedef struct proton_buf {
-    char *data;   /* always NUL-terminated once anything was added */
-    size_t len;
-    size_t cap;
-} proton_buf_t;
-
-void proton_buf_add(proton_buf_t *buf, const char *text, size_t len);
-void proton_buf_adds(proton_buf_t *buf, const char *text);
-void proton_buf_addf(proton_buf_t *buf, const char *fmt, ...) AORTA_PRINTF(2, 3);
-/* The text built so far (never NULL); the buffer is left empty. */
-char *proton_buf_take(proton_buf_t *buf);
-
-/* One "aorta-run: warning: proton: ..." line on stderr. */
-void proton_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
+/* ---- util.c: small path/env helpers (allocation and the text buffer are
+ * plugins/common's) ---- */
 
 /* Last path component the way pathlib's PurePosixPath(text).name reads it. */
 char *proton_basename(const char *path);
@@ -48,14 +27,8 @@ char *proton_basename(const char *path);
 /* Value of name in env, or NULL; a NULL env has no variables. */
 const char *proton_env_lookup(const aorta_env_t *env, const char *name);
 
-/* ---- pyrepr.c: Python's renderings, for messages and names ------------ */
+/* ---- float_str.c: Python's str() of a float, for names ------------------- */
 
-/* repr(text) of a Python str decoded from these bytes (aorta_text_repr():
- * invalid UTF-8 bytes show as '\udcNN', as os.fsdecode's surrogateescape
- * makes them). */
-void proton_repr_add(proton_buf_t *buf, const char *text);
-/* repr() of a list of str. */
-void proton_repr_list_add(proton_buf_t *buf, const char *const *items, size_t count);
 /* str(value) of a Python float: "1.5", "100.0", "1e+16", "nan", "-inf". */
 char *proton_float_str(double value);
 
@@ -79,8 +52,8 @@ int proton_validate(aorta_options_t *options, aorta_error_t *err);
 void proton_opts_read(const aorta_options_t *options, proton_opts_t *out);
 /* Proton's single --mode value (spec §1.3), or NULL when there is none. */
 char *proton_mode_argument(const proton_opts_t *opts);
-int proton_queue_interceptor(const aorta_options_t *options, char *why, size_t why_size,
-                             char *remedy, size_t remedy_size);
+int proton_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
+                             aorta_error_t *remedy);
 
 /* ---- vars.c: a small sorted NAME=VALUE list ---------------------------- */
 

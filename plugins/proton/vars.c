@@ -28,13 +28,10 @@ static size_t position(const proton_vars_t *vars, const char *name, int *found)
 
 static void insert(proton_vars_t *vars, size_t at, const char *name, const char *value)
 {
-    if (vars->count == vars->cap) {
-        vars->cap = vars->cap ? vars->cap * 2 : 8;
-        vars->items = proton_xrealloc(vars->items, vars->cap * sizeof *vars->items);
-    }
+    cc_xgrow((void **)&vars->items, &vars->cap, vars->count + 1, sizeof *vars->items);
     memmove(vars->items + at + 1, vars->items + at, (vars->count - at) * sizeof *vars->items);
-    vars->items[at].name = proton_xstrdup(name);
-    vars->items[at].value = proton_xstrdup(value);
+    vars->items[at].name = cc_xstrdup(name);
+    vars->items[at].value = cc_xstrdup(value);
     vars->count++;
 }
 
@@ -46,7 +43,7 @@ void proton_vars_set(proton_vars_t *vars, const char *name, const char *value)
         insert(vars, at, name, value);
         return;
     }
-    char *copy = proton_xstrdup(value);
+    char *copy = cc_xstrdup(value);
     free(vars->items[at].value);
     vars->items[at].value = copy;
 }

@@ -40,22 +40,22 @@ static size_t count_of(const char *const *items)
     return n;
 }
 
-static int refuse(aorta_error_t *err, proton_buf_t *msg)
+static int refuse(aorta_error_t *err, cc_buf_t *msg)
 {
-    char *text = proton_buf_take(msg);
+    char *text = cc_buf_take(msg);
     aorta_error_set(err, "%s", text);
     free(text);
     return -1;
 }
 
 /* repr() of the whole command, as upstream's messages show it. */
-static void add_command(proton_buf_t *msg, const aorta_argv_t *command)
+static void add_command(cc_buf_t *msg, const aorta_argv_t *command)
 {
     size_t n = aorta_argv_count(command);
-    const char **items = proton_xmalloc((n ? n : 1) * sizeof *items);
+    const char **items = cc_xmalloc((n ? n : 1) * sizeof *items);
     for (size_t i = 0; i < n; i++)
         items[i] = aorta_argv_at(command, i);
-    proton_repr_list_add(msg, items, n);
+    cc_buf_add_repr_list(msg, items, n);
     free(items);
 }
 
@@ -63,15 +63,15 @@ static void add_command(proton_buf_t *msg, const aorta_argv_t *command)
 static int module_target(const aorta_argv_t *command, const char *module, launch_t *launch,
                          aorta_error_t *err)
 {
-    proton_buf_t msg = {0};
+    cc_buf_t msg = {0};
     if (!module[0]) {
-        proton_buf_adds(&msg, "proton mode 'cli' saw '-m' with no module name in ");
+        cc_buf_adds(&msg, "proton mode 'cli' saw '-m' with no module name in ");
         add_command(&msg, command);
-        proton_buf_adds(&msg, ".");
+        cc_buf_adds(&msg, ".");
         return refuse(err, &msg);
     }
     if (strcmp(module, "pytest") != 0) {
-        proton_buf_addf(&msg,
+        cc_buf_addf(&msg,
                         "proton mode 'cli' cannot wrap 'python -m %s'. Proton's front-end runs "
                         "its target through runpy.run_path, which resolves a script path and "
                         "not a module name; the only module it also accepts is ['pytest']. "
@@ -87,7 +87,7 @@ static int split_launch(const aorta_argv_t *command, launch_t *launch, aorta_err
 {
     const char *argv0 = aorta_argv_at(command, 0);
     size_t count = aorta_argv_count(command);
-    proton_buf_t msg = {0};
+    cc_buf_t msg = {0};
     *launch = (launch_t){.flags_end = 1, .pytest_module = 0, .target_start = 0};
     char *base = proton_basename(argv0);
     int pytest = strcmp(base, "pytest") == 0;
@@ -95,9 +95,9 @@ static int split_launch(const aorta_argv_t *command, launch_t *launch, aorta_err
     if (pytest)
         return 0; /* the whole command is the target, argv[0] as given */
     if (!proton_is_python(argv0)) {
-        proton_buf_adds(&msg, "proton mode 'cli' needs a Python script launch, got ");
-        proton_repr_add(&msg, argv0);
-        proton_buf_adds(&msg, ". Proton's command front-end executes a script, not an arbitrary "
+        cc_buf_adds(&msg, "proton mode 'cli' needs a Python script launch, got ");
+        cc_buf_add_repr(&msg, argv0, strlen(argv0));
+        cc_buf_adds(&msg, ". Proton's command front-end executes a script, not an arbitrary "
                               "command. Either invoke the workload as '<python> <script.py> "
                               "...', or switch the recipe to 'proton: {mode: env}' and have the "
                               "workload call proton.start()/finalize() itself.");
@@ -119,18 +119,18 @@ static int split_launch(const aorta_argv_t *command, launch_t *launch, aorta_err
             return module_target(command, arg + 2, launch, err);
         }
         if (arg[0] == '-') {
-            proton_buf_adds(&msg, "proton mode 'cli' cannot wrap interpreter option ");
-            proton_repr_add(&msg, arg);
-            proton_buf_adds(&msg, " (supported: ");
-            proton_repr_list_add(&msg, safe_flags, count_of(safe_flags));
-            proton_buf_adds(&msg, ", plus '-m' with ['pytest']). Invoke the script directly, or "
+            cc_buf_adds(&msg, "proton mode 'cli' cannot wrap interpreter option ");
+            cc_buf_add_repr(&msg, arg, strlen(arg));
+            cc_buf_adds(&msg, " (supported: ");
+            cc_buf_add_repr_list(&msg, safe_flags, count_of(safe_flags));
+            cc_buf_adds(&msg, ", plus '-m' with ['pytest']). Invoke the script directly, or "
                                   "use 'proton: {mode: env}'.");
             return refuse(err, &msg);
         }
         launch->target_start = i; /* the script; nothing after it is read */
         return 0;
     }
-    proton_buf_adds(&msg, "proton mode 'cli' needs a script path after the interpreter; got ");
+    cc_buf_adds(&msg, "proton mode 'cli' needs a script path after the interpreter; got ");
     add_command(&msg, command);
     return refuse(err, &msg);
 }
@@ -171,7 +171,7 @@ int proton_wrap_cli(const proton_opts_t *opts, const char *out_dir, const aorta_
         aorta_argv_push(out, aorta_argv_at(command, i));
     aorta_argv_push(out, "-m");
     aorta_argv_push(out, PROTON_MODULE);
-    char *name = proton_xcheck(aorta_path_join(out_dir, PROTON_PROFILE_STEM));
+    char *name = aorta_path_join(out_dir, PROTON_PROFILE_STEM);
     aorta_argv_push(out, "-n");
     aorta_argv_push(out, name);
     aorta_free(name);

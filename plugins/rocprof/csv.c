@@ -92,7 +92,7 @@ static void buffer_append(buffer_t *buffer, const char *data, size_t len)
         size_t cap = buffer->cap ? buffer->cap : 256;
         while (cap < buffer->len + len)
             cap *= 2;
-        buffer->data = rocprof_xrealloc(buffer->data, cap);
+        buffer->data = cc_xrealloc(buffer->data, cap);
         buffer->cap = cap;
     }
     memcpy(buffer->data + buffer->len, data, len);
@@ -368,7 +368,7 @@ void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned r
     for (size_t i = 0; i < MAX_COLUMNS; i++)
         r.column_of[i] = -1;
 
-    char *buffer = rocprof_xmalloc(READ_SIZE);
+    char *buffer = cc_xmalloc(READ_SIZE);
     size_t carry = 0; /* bytes of an incomplete UTF-8 sequence kept from the last read */
     for (;;) {
         ssize_t got = read(fd, buffer + carry, READ_SIZE - carry);

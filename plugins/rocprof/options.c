@@ -53,7 +53,7 @@ static size_t separator_at(const char *text, size_t len)
 static span_t *split_tokens(const char *value, size_t *count)
 {
     size_t len = strlen(value), n = 0;
-    span_t *tokens = rocprof_xmalloc((len / 2 + 1) * sizeof *tokens);
+    span_t *tokens = cc_xmalloc((len / 2 + 1) * sizeof *tokens);
     size_t i = 0;
     while (i < len) {
         size_t sep = separator_at(value + i, len - i);
@@ -76,7 +76,7 @@ static span_t *split_tokens(const char *value, size_t *count)
  * Kelvin sign, whose lower case is an ASCII 'k'. */
 static char *lower(const char *value, size_t len)
 {
-    char *out = rocprof_xmalloc(len + 1);
+    char *out = cc_xmalloc(len + 1);
     size_t o = 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)value[i];
@@ -132,33 +132,33 @@ static size_t sort_unique(const char **values, size_t count)
     return n;
 }
 
-static void set_error_text(aorta_error_t *err, rocprof_text_t *text)
+static void set_error_text(aorta_error_t *err, cc_buf_t *text)
 {
     aorta_error_set(err, "%s", text->data);
-    rocprof_text_free(text);
+    cc_buf_free(text);
 }
 
 /* "rocprof option 'KEY': REPR(value) is not one of LIST" */
 static void not_one_of(aorta_error_t *err, const char *key, const char *value,
                        const char *const *choices)
 {
-    rocprof_text_t text = {0};
-    rocprof_text_appends(&text, "rocprof option '");
-    rocprof_text_appends(&text, key);
-    rocprof_text_appends(&text, "': ");
-    rocprof_repr_append(&text, value, strlen(value));
-    rocprof_text_appends(&text, " is not one of ");
-    rocprof_repr_list_append(&text, choices, list_count(choices));
+    cc_buf_t text = {0};
+    cc_buf_adds(&text, "rocprof option '");
+    cc_buf_adds(&text, key);
+    cc_buf_adds(&text, "': ");
+    cc_buf_add_repr(&text, value, strlen(value));
+    cc_buf_adds(&text, " is not one of ");
+    cc_buf_add_repr_list(&text, choices, list_count(choices));
     set_error_text(err, &text);
 }
 
-static void trace_valid_list(rocprof_text_t *text)
+static void trace_valid_list(cc_buf_t *text)
 {
     const char *tokens[TRACE_TOKEN_COUNT];
     for (size_t i = 0; i < TRACE_TOKEN_COUNT; i++)
         tokens[i] = trace_tokens[i][0];
-    rocprof_text_appends(text, "; valid: ");
-    rocprof_repr_list_append(text, tokens, TRACE_TOKEN_COUNT);
+    cc_buf_adds(text, "; valid: ");
+    cc_buf_add_repr_list(text, tokens, TRACE_TOKEN_COUNT);
 }
 
 static const char *trace_flag(const char *token, size_t len)
@@ -176,24 +176,24 @@ static int read_trace(const char *value, rocprof_opts_t *opts, aorta_error_t *er
     span_t *tokens = split_tokens(lowered, &count);
     int status = 0;
     if (count == 0) {
-        rocprof_text_t text = {0};
-        rocprof_text_appends(&text, "rocprof option 'trace': must name at least one domain");
+        cc_buf_t text = {0};
+        cc_buf_adds(&text, "rocprof option 'trace': must name at least one domain");
         trace_valid_list(&text);
         set_error_text(err, &text);
         status = -1;
         goto done;
     }
-    const char **bad = rocprof_xmalloc(count * sizeof *bad);
+    const char **bad = cc_xmalloc(count * sizeof *bad);
     size_t bad_count = 0;
     for (size_t i = 0; i < count; i++)
         if (!trace_flag(tokens[i].data, tokens[i].len))
-            bad[bad_count++] = rocprof_xstrndup(tokens[i].data, tokens[i].len);
+            bad[bad_count++] = cc_xstrndup(tokens[i].data, tokens[i].len);
     if (bad_count) {
-        rocprof_text_t text = {0};
-        rocprof_text_appends(&text, "rocprof option 'trace': unknown domain(s) ");
-        const char **sorted = rocprof_xmalloc(bad_count * sizeof *sorted);
+        cc_buf_t text = {0};
+        cc_buf_adds(&text, "rocprof option 'trace': unknown domain(s) ");
+        const char **sorted = cc_xmalloc(bad_count * sizeof *sorted);
         memcpy(sorted, bad, bad_count * sizeof *sorted);
-        rocprof_repr_list_append(&text, sorted, sort_unique(sorted, bad_count));
+        cc_buf_add_repr_list(&text, sorted, sort_unique(sorted, bad_count));
         free(sorted);
         trace_valid_list(&text);
         set_error_text(err, &text);
@@ -205,8 +205,8 @@ static int read_trace(const char *value, rocprof_opts_t *opts, aorta_error_t *er
     }
     free(bad);
     /* dict.fromkeys(tokens): first occurrence wins. */
-    rocprof_text_t joined = {0};
-    rocprof_text_appends(&joined, "");
+    cc_buf_t joined = {0};
+    cc_buf_adds(&joined, "");
     for (size_t i = 0; i < count; i++) {
         const char *flag = trace_flag(tokens[i].data, tokens[i].len);
         int seen = 0;
@@ -215,8 +215,8 @@ static int read_trace(const char *value, rocprof_opts_t *opts, aorta_error_t *er
         if (seen)
             continue;
         if (opts->trace_count)
-            rocprof_text_appends(&joined, ",");
-        rocprof_text_append(&joined, tokens[i].data, tokens[i].len);
+            cc_buf_adds(&joined, ",");
+        cc_buf_add(&joined, tokens[i].data, tokens[i].len);
         opts->trace_flags[opts->trace_count++] = flag;
     }
     opts->trace = joined.data;
@@ -276,12 +276,12 @@ int rocprof_opts_read(const aorta_options_t *given, rocprof_opts_t *opts, aorta_
         goto fail;
     }
 
-    opts->stats = rocprof_xstrdup(stats ? stats : "true");
+    opts->stats = cc_xstrdup(stats ? stats : "true");
     if (parse_bool(opts->stats, &opts->stats_on) != 0) {
-        rocprof_text_t text = {0};
-        rocprof_text_appends(&text, "rocprof option 'stats': expected a boolean "
+        cc_buf_t text = {0};
+        cc_buf_adds(&text, "rocprof option 'stats': expected a boolean "
                                     "(0/1/false/no/off/on/true/yes), got ");
-        rocprof_repr_append(&text, opts->stats, strlen(opts->stats));
+        cc_buf_add_repr(&text, opts->stats, strlen(opts->stats));
         set_error_text(err, &text);
         goto fail;
     }
@@ -301,7 +301,7 @@ int rocprof_opts_read(const aorta_options_t *given, rocprof_opts_t *opts, aorta_
             aorta_error_set(err, "rocprof option 'kernel_include_regex': must be non-empty");
             goto fail;
         }
-        opts->kernel_include_regex = rocprof_xstrdup(regex);
+        opts->kernel_include_regex = cc_xstrdup(regex);
     }
 
     if (pmc) {
@@ -313,10 +313,10 @@ int rocprof_opts_read(const aorta_options_t *given, rocprof_opts_t *opts, aorta_
                                  "(comma- or space-separated)");
             goto fail;
         }
-        opts->pmc = rocprof_xstrdup(pmc);
-        opts->pmc_tokens = rocprof_xmalloc(count * sizeof *opts->pmc_tokens);
+        opts->pmc = cc_xstrdup(pmc);
+        opts->pmc_tokens = cc_xmalloc(count * sizeof *opts->pmc_tokens);
         for (size_t i = 0; i < count; i++)
-            opts->pmc_tokens[i] = rocprof_xstrndup(tokens[i].data, tokens[i].len);
+            opts->pmc_tokens[i] = cc_xstrndup(tokens[i].data, tokens[i].len);
         opts->pmc_count = count;
         free(tokens);
     }

@@ -4,13 +4,11 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rocprof.h"
 
-#define TOP_N 5
 #define NS_PER_MS 1000000.0
 
 enum { STATS_NAME, STATS_CALLS, STATS_TOTAL };
@@ -94,26 +92,24 @@ static int number(rocprof_cell_t cell, double *out)
 
 static void stats_row(const rocprof_cell_t *cells, void *user)
 {
-    rocprof_kernels_t *kernels = user;
+    aorta_kernels_t *kernels = user;
     rocprof_cell_t name = strip(cells[STATS_NAME]);
     double total = 0;
     if (name.len == 0 || number(cells[STATS_TOTAL], &total) != 0 || total < 0)
         return;
-    rocprof_kernels_get(kernels, name.data, name.len)->total_ns += total;
     /* A per-kernel row stands for any number of dispatches: a count that is
      * unreadable, negative, fractional or beyond int64 cannot be guessed, so
-     * the count is dropped while the timings stay. */
+     * it is unknown (the count is dropped while the timings stay). */
     double calls = 0;
     int64_t count = 0;
     if (number(cells[STATS_CALLS], &calls) != 0 || aorta_count_from_double(calls, &count) != 0)
-        kernels->calls_unusable = 1;
-    else
-        rocprof_kernels_add_calls(kernels, count);
+        count = -1;
+    aorta_kernels_add(kernels, name.data, name.len, total, count);
 }
 
 static void trace_row(const rocprof_cell_t *cells, void *user)
 {
-    rocprof_kernels_t *kernels = user;
+    aorta_kernels_t *kernels = user;
     rocprof_cell_t kind = cells[TRACE_KIND];
     if (kind.len && !(kind.len == sizeof KERNEL_DISPATCH - 1
                       && memcmp(kind.data, KERNEL_DISPATCH, kind.len) == 0)) {
@@ -127,8 +123,7 @@ static void trace_row(const rocprof_cell_t *cells, void *user)
     if (name.len == 0 || number(cells[TRACE_START], &start) != 0
         || number(cells[TRACE_END], &end) != 0 || end < start)
         return;
-    rocprof_kernels_get(kernels, name.data, name.len)->total_ns += end - start;
-    rocprof_kernels_add_calls(kernels, 1);
+    aorta_kernels_add(kernels, name.data, name.len, end - start, 1);
 }
 
 typedef struct pass {
@@ -136,84 +131,33 @@ typedef struct pass {
     size_t count;
     unsigned required;
     rocprof_row_fn row;
-    rocprof_kernels_t kernels;
+    aorta_kernels_t *kernels;
 } pass_t;
 
 static int read_file(const char *path, int fd, void *user)
 {
     (void)path;
     pass_t *pass = user;
-    rocprof_csv_read(fd, pass->columns, pass->count, pass->required, pass->row, &pass->kernels);
+    rocprof_csv_read(fd, pass->columns, pass->count, pass->required, pass->row, pass->kernels);
     return 0;
-}
-
-/* Sum in first-seen order with Neumaier's compensation, as CPython >= 3.12
- * sums floats. */
-static double sum_totals(const rocprof_kernels_t *kernels)
-{
-    double sum = 0.0, compensation = 0.0;
-    for (size_t i = 0; i < kernels->count; i++) {
-        double x = kernels->items[i].total_ns;
-        double t = sum + x;
-        if (fabs(sum) >= fabs(x))
-            compensation += (sum - t) + x;
-        else
-            compensation += (x - t) + sum;
-        sum = t;
-    }
-    if (compensation != 0.0 && isfinite(compensation))
-        sum += compensation;
-    return sum;
-}
-
-/* Largest total first; equal totals keep first-seen order (a stable sort). */
-static int by_total(const void *left, const void *right, void *user)
-{
-    const rocprof_kernels_t *kernels = user;
-    size_t a = *(const size_t *)left, b = *(const size_t *)right;
-    double ta = kernels->items[a].total_ns, tb = kernels->items[b].total_ns;
-    if (ta != tb)
-        return ta > tb ? -1 : 1;
-    return a < b ? -1 : a > b;
-}
-
-static void report(const rocprof_kernels_t *kernels, aorta_metrics_t *metrics)
-{
-    size_t *ranked = rocprof_xmalloc(kernels->count * sizeof *ranked);
-    for (size_t i = 0; i < kernels->count; i++)
-        ranked[i] = i;
-    qsort_r(ranked, kernels->count, sizeof *ranked, by_total, (void *)kernels);
-    double total_ms = sum_totals(kernels) / NS_PER_MS;
-    double top_ms = kernels->items[ranked[0]].total_ns / NS_PER_MS;
-    /* Finite rows can still sum past the largest double. */
-    if (isfinite(total_ms) && isfinite(top_ms)) {
-        if (!kernels->calls_unusable)
-            aorta_metrics_set_int(metrics, "rocprof_kernel_count", kernels->calls);
-        aorta_metrics_set_double(metrics, "rocprof_gpu_time_ms", total_ms);
-        aorta_metrics_set_double(metrics, "rocprof_top_kernel_ms", top_ms);
-        const char *top[TOP_N];
-        size_t n = kernels->count < TOP_N ? kernels->count : TOP_N;
-        for (size_t i = 0; i < n; i++)
-            top[i] = kernels->items[ranked[i]].name;
-        aorta_metrics_set_strings(metrics, "rocprof_top_kernels", top, n);
-    }
-    free(ranked);
 }
 
 /* Walk dir for one family of files; 0, or -1 when nothing may be reported. */
 static int run_pass(const char *dir, const char *suffix, pass_t *pass)
 {
-    rocprof_kernels_init(&pass->kernels);
+    /* Rows go straight into the run's totals (no per-file group), and the
+     * totals are summed as upstream's sum() does on CPython >= 3.12. */
+    pass->kernels = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
     aorta_walk_status_t status = aorta_walk_files(dir, suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */
-        fprintf(stderr, "aorta-run: warning: rocprof: out of file descriptors while reading %s; "
-                        "no rocprof metrics for it\n", dir);
+        aorta_warn("rocprof", "out of file descriptors while reading %s; no rocprof metrics "
+                              "for it", dir);
         return -1;
     }
     if (status == AORTA_WALK_SYMLINK) {
-        fprintf(stderr, "aorta-run: warning: rocprof: %s is a symbolic link; refusing to parse "
-                        "artifacts through it\n", dir);
+        aorta_warn("rocprof", "%s is a symbolic link; refusing to parse artifacts through it",
+                   dir);
         return -1;
     }
     return status == AORTA_WALK_NOT_DIR ? -1 : 0;
@@ -222,22 +166,20 @@ static int run_pass(const char *dir, const char *suffix, pass_t *pass)
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics)
 {
     (void)options;
-    pass_t stats = {stats_columns, 3, STATS_REQUIRED, stats_row, {0}};
-    pass_t trace = {trace_columns, 4, TRACE_REQUIRED, trace_row, {0}};
+    pass_t stats = {stats_columns, 3, STATS_REQUIRED, stats_row, NULL};
+    pass_t trace = {trace_columns, 4, TRACE_REQUIRED, trace_row, NULL};
     pass_t *used = &stats;
     if (run_pass(dir, "_kernel_stats.csv", &stats) != 0)
         goto done;
-    if (stats.kernels.count == 0) {
+    if (aorta_kernels_count(stats.kernels) == 0) {
         used = &trace;
         if (run_pass(dir, "_kernel_trace.csv", &trace) != 0)
             goto done;
     }
     char *artifact_dir = aorta_path_join(dir, NULL);
-    aorta_metrics_set_string(metrics, "rocprof_artifact_dir", artifact_dir);
+    aorta_kernels_report(used->kernels, metrics, "rocprof", NS_PER_MS, artifact_dir);
     aorta_free(artifact_dir);
-    if (used->kernels.count > 0)
-        report(&used->kernels, metrics);
 done:
-    rocprof_kernels_free(&stats.kernels);
-    rocprof_kernels_free(&trace.kernels);
+    aorta_kernels_free(stats.kernels);
+    aorta_kernels_free(trace.kernels);
 }

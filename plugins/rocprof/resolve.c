@@ -18,8 +18,8 @@ static char *normalise(const char *path)
 {
     size_t len = strlen(path);
     int slashes = path[0] == '/' ? (path[1] == '/' && path[2] != '/' ? 2 : 1) : 0;
-    const char **parts = rocprof_xmalloc((len / 2 + 2) * sizeof *parts);
-    size_t *lens = rocprof_xmalloc((len / 2 + 2) * sizeof *lens);
+    const char **parts = cc_xmalloc((len / 2 + 2) * sizeof *parts);
+    size_t *lens = cc_xmalloc((len / 2 + 2) * sizeof *lens);
     size_t n = 0;
     for (const char *p = path; *p;) {
         while (*p == '/')
@@ -39,15 +39,15 @@ static char *normalise(const char *path)
             n--;
         }
     }
-    rocprof_text_t out = {0};
-    rocprof_text_appends(&out, slashes == 2 ? "//" : slashes ? "/" : "");
+    cc_buf_t out = {0};
+    cc_buf_adds(&out, slashes == 2 ? "//" : slashes ? "/" : "");
     for (size_t i = 0; i < n; i++) {
         if (i)
-            rocprof_text_appends(&out, "/");
-        rocprof_text_append(&out, parts[i], lens[i]);
+            cc_buf_adds(&out, "/");
+        cc_buf_add(&out, parts[i], lens[i]);
     }
     if (out.len == 0)
-        rocprof_text_appends(&out, ".");
+        cc_buf_adds(&out, ".");
     free(parts);
     free(lens);
     return out.data;
@@ -61,14 +61,14 @@ static char *absolute(const char *path)
     char *cwd = getcwd(NULL, 0);
     if (!cwd)
         return NULL;
-    rocprof_text_t joined = {0};
-    rocprof_text_appends(&joined, cwd);
+    cc_buf_t joined = {0};
+    cc_buf_adds(&joined, cwd);
     if (joined.len == 0 || joined.data[joined.len - 1] != '/')
-        rocprof_text_appends(&joined, "/");
-    rocprof_text_appends(&joined, path);
+        cc_buf_adds(&joined, "/");
+    cc_buf_adds(&joined, path);
     free(cwd);
     char *result = normalise(joined.data);
-    rocprof_text_free(&joined);
+    cc_buf_free(&joined);
     return result;
 }
 
@@ -81,17 +81,17 @@ static int is_executable_file(const char *path)
 /* "ROCPROF_BIN=REPR(value) TAIL" */
 static void bin_error(aorta_error_t *err, const char *value, const char *tail)
 {
-    rocprof_text_t text = {0};
-    rocprof_text_appends(&text, "ROCPROF_BIN=");
-    rocprof_repr_append(&text, value, strlen(value));
-    rocprof_text_appends(&text, tail);
+    cc_buf_t text = {0};
+    cc_buf_adds(&text, "ROCPROF_BIN=");
+    cc_buf_add_repr(&text, value, strlen(value));
+    cc_buf_adds(&text, tail);
     aorta_error_set(err, "%s", text.data);
-    rocprof_text_free(&text);
+    cc_buf_free(&text);
 }
 
 static char *copy_for_caller(char *found)
 {
-    char *copy = rocprof_xstrdup(found);
+    char *copy = cc_xstrdup(found);
     aorta_free(found);
     return copy;
 }

@@ -5,6 +5,9 @@
 
 #include "rocprof.h"
 
+/* Named in plugins/common's out-of-memory line. */
+const char cc_collector_name[] = "rocprof";
+
 static const char *const format_values[] = {"csv", "json", "otf2", "pftrace", "rocpd", NULL};
 static const char *const stats_values[] = {"true", "false", "1", "0", "yes", "no", "on", "off", NULL};
 static const char *const unit_values[] = {"sec", "msec", "usec", "nsec", NULL};
@@ -38,14 +41,10 @@ static int rocprof_validate(aorta_options_t *options, aorta_error_t *err)
  * No phrase and no remedy: with proton the core's refusal then reads as
  * upstream's, "'rocprof' and 'proton' cannot run together with proton
  * backend 'auto' (...) -- both install an HSA queue interceptor ...". */
-static int rocprof_queue_interceptor(const aorta_options_t *options, char *why, size_t why_size,
-                                     char *remedy, size_t remedy_size)
+static int rocprof_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
+                                     aorta_error_t *remedy)
 {
-    (void)options;
-    if (why_size)
-        why[0] = '\0';
-    if (remedy_size)
-        remedy[0] = '\0';
+    (void)options, (void)why, (void)remedy;
     return 1;
 }
 
@@ -57,4 +56,4 @@ AORTA_COLLECTOR_DEFINE(rocprof,
     .validate = rocprof_validate,
     .wrap = rocprof_wrap,
     .parse = rocprof_parse,
-    .queue_interceptor = rocprof_queue_interceptor)
+    .queue_interceptor_why = rocprof_queue_interceptor)

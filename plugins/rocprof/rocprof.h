@@ -8,33 +8,9 @@
 #include <stdint.h>
 
 #include "aorta/collector.h"
+#include "collector_common.h"
 
 #pragma GCC visibility push(hidden)
-
-/* ---- alloc.c: allocation that stops the process when memory runs out ---- */
-/* ptr, or stop when it is NULL (for what libaorta allocated). */
-void *rocprof_xcheck(void *ptr);
-void *rocprof_xmalloc(size_t size);
-void *rocprof_xrealloc(void *ptr, size_t size);
-char *rocprof_xstrndup(const char *text, size_t len);
-char *rocprof_xstrdup(const char *text);
-
-/* ---- text.c: a growing text buffer, and Python's repr() of a str and of
- * a list of str (libaorta's) appended to it, so messages quote values as
- * upstream's do ---- */
-typedef struct rocprof_text {
-    char *data;      /* NUL-terminated */
-    size_t len;
-    size_t cap;
-} rocprof_text_t;
-
-void rocprof_text_append(rocprof_text_t *text, const char *data, size_t len);
-void rocprof_text_appends(rocprof_text_t *text, const char *data);
-void rocprof_text_free(rocprof_text_t *text);
-/* repr(value) of @p len bytes of UTF-8, appended to @p text. */
-void rocprof_repr_append(rocprof_text_t *text, const char *value, size_t len);
-/* repr(list) of @p count NUL-terminated strings, appended to @p text. */
-void rocprof_repr_list_append(rocprof_text_t *text, const char *const *values, size_t count);
 
 /* ---- rocprof.c: the option table (--describe, and the known keys) ---- */
 extern const aorta_option_spec_t rocprof_options[];
@@ -93,31 +69,6 @@ typedef void (*rocprof_row_fn)(const rocprof_cell_t *cells, void *user);
  * field longer than Python's field_size_limit, or at a read error. */
 void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned required,
                       rocprof_row_fn fn, void *user);
-
-/* ---- kernels.c: per-kernel totals keyed by name, in first-seen order ---- */
-typedef struct rocprof_kernel {
-    char *name;
-    size_t len;
-    uint64_t hash;
-    double total_ns;
-} rocprof_kernel_t;
-
-typedef struct rocprof_kernels {
-    rocprof_kernel_t *items;   /* first-seen order */
-    size_t count;
-    size_t capacity;
-    uint32_t *slots;           /* open addressing: index + 1, 0 = empty */
-    size_t slot_count;         /* a power of two */
-    int64_t calls;             /* sum of the counts added */
-    int calls_unusable;        /* a count was unreadable or the sum overflowed */
-} rocprof_kernels_t;
-
-void rocprof_kernels_init(rocprof_kernels_t *kernels);
-void rocprof_kernels_free(rocprof_kernels_t *kernels);
-/* The kernel called @p name (created with a zero total when new). */
-rocprof_kernel_t *rocprof_kernels_get(rocprof_kernels_t *kernels, const char *name, size_t len);
-/* Add @p calls to the count; an overflow makes the count unusable. */
-void rocprof_kernels_add_calls(rocprof_kernels_t *kernels, int64_t calls);
 
 /* ---- parse.c ---- */
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics);

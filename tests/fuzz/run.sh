@@ -72,10 +72,11 @@ deps_cflags=$(pkg-config --cflags json-c yaml-0.1)
 deps_libs="$(pkg-config --libs json-c yaml-0.1) -lltdl -ldl -lm"
 cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
     -fno-sanitize-recover=all -I$builddir -I$srcdir/include 
-    -I$srcdir/core/libaorta -I$srcdir/core/common -I$srcdir/core/run
+    -I$srcdir/core/libaorta -I$srcdir/core/common -I$srcdir/core/run -I$srcdir/plugins/common
     -I$srcdir/tests/fuzz -DAORTA_COLLECTORDIR=\"\" -DAORTA_XALLOC_WHO=\"aorta-run\" $deps_cflags"
 
-# Objects: the whole core but main(), each plugin, the harness helpers.
+# Objects: the whole core but main(), each plugin and the helpers they
+# share, the harness helpers.
 compile_dir() { # NAME SOURCE...
     name=$1
     shift
@@ -92,6 +93,7 @@ echo "building the harnesses with $CC in $out"
 rm -rf "$out/obj"
 compile_dir core $(ls "$srcdir"/core/libaorta/*.c "$srcdir"/core/common/*.c "$srcdir"/core/run/*.c \
     "$srcdir"/core/run/*/*.c | grep -v '/main\.c$')
+compile_dir common "$srcdir"/plugins/common/*.c
 compile_dir rocprof "$srcdir"/plugins/rocprof/*.c
 compile_dir proton "$srcdir"/plugins/proton/*.c
 compile_dir util "$srcdir/tests/fuzz/fuzz_util.c"
@@ -103,7 +105,7 @@ for target in $targets; do
     proton_hatchet) plugin=proton ;;
     esac
     extra=
-    [ -n "$plugin" ] && extra="$out/obj/$plugin/*.o -I$srcdir/plugins/$plugin"
+    [ -n "$plugin" ] && extra="$out/obj/$plugin/*.o $out/obj/common/*.o -I$srcdir/plugins/$plugin"
     # shellcheck disable=SC2086
     $CC $cflags -fsanitize=fuzzer $extra "$srcdir/tests/fuzz/fuzz_$target.c" \
         "$out"/obj/core/*.o "$out"/obj/util/*.o $deps_libs -o "$out/fuzz_$target" || exit 2

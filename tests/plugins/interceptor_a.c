@@ -1,5 +1,7 @@
 /* A third-party-style collector that installs an HSA queue interceptor
  * (like a rocprofv3-based one), to test the core's generic checks.
+ * It stays on ABI 1.0's queue_interceptor slot, proving that a 1.0
+ * collector still loads and is asked.
  * Options: intercept (yes/no, default yes), phrase (what queue_interceptor
  * says about why; default none, as rocprof), exclusive_with (a collector
  * name its conflicts() refuses).  Wraps as "<out_dir>/a-wrapper -- CMD". */
@@ -78,7 +80,12 @@ static int a_queue_interceptor(const aorta_options_t *options, char *why, size_t
     return strcmp(aorta_options_get(options, "intercept"), "yes") == 0;
 }
 
-AORTA_COLLECTOR_DEFINE(interceptor_a,
+/* Described as a collector built against ABI 1.0 is: minor 0, the old
+ * queue_interceptor slot, the rest reserved (zero). */
+static const struct aorta_collector interceptor_a_desc = {
+    .abi_major = AORTA_COLLECTOR_ABI_MAJOR,
+    .abi_minor = 0,
+    .name = "interceptor_a",
     .version = "1.0",
     .description = "a test collector that installs a queue interceptor (rocprof-like)",
     .wrap_rank = 10,
@@ -87,4 +94,10 @@ AORTA_COLLECTOR_DEFINE(interceptor_a,
     .wrap = a_wrap,
     .parse = a_parse,
     .conflicts = a_conflicts,
-    .queue_interceptor = a_queue_interceptor)
+    .queue_interceptor = a_queue_interceptor};
+
+AORTA_EXPORT const struct aorta_collector *aorta_collector_interceptor_a_get(void);
+const struct aorta_collector *aorta_collector_interceptor_a_get(void)
+{
+    return &interceptor_a_desc;
+}

@@ -81,18 +81,29 @@ static void b_parse(const aorta_options_t *options, const char *dir, aorta_metri
                                  aorta_options_get(options, "backend"));
 }
 
-static int b_queue_interceptor(const aorta_options_t *options, char *why, size_t why_size,
-                               char *remedy, size_t remedy_size)
+static int b_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
+                               aorta_error_t *remedy)
 {
     const char *backend = aorta_options_get(options, "backend");
     if (strcmp(backend, "instrumentation") == 0)
         return 0;
-    snprintf(why, why_size, "interceptor_b backend '%s'%s", backend,
-             strcmp(backend, "auto") == 0 ? " (which resolves to rocprofiler or roctracer on AMD)"
-                                          : "");
-    snprintf(remedy, remedy_size, "Use 'interceptor_b: {backend: instrumentation}' (intra-kernel "
-                                  "measurement, no queue interception) to combine them");
+    aorta_error_set(why, "interceptor_b backend '%s'%s", backend,
+                    strcmp(backend, "auto") == 0
+                        ? " (which resolves to rocprofiler or roctracer on AMD)"
+                        : "");
+    aorta_error_set(remedy, "Use 'interceptor_b: {backend: instrumentation}' (intra-kernel "
+                            "measurement, no queue interception) to combine them");
     return 1;
+}
+
+/* A decoy in the 1.0 slot: a host must ask queue_interceptor_why instead.
+ * Were this asked, interceptor_b would never intercept and the suites'
+ * refusals would not happen. */
+static int b_old_queue_interceptor(const aorta_options_t *options, char *why, size_t why_size,
+                                   char *remedy, size_t remedy_size)
+{
+    (void)options, (void)why, (void)why_size, (void)remedy, (void)remedy_size;
+    return 0;
 }
 
 AORTA_COLLECTOR_DEFINE(interceptor_b,
@@ -104,4 +115,5 @@ AORTA_COLLECTOR_DEFINE(interceptor_b,
     .wrap = b_wrap,
     .env = b_env,
     .parse = b_parse,
-    .queue_interceptor = b_queue_interceptor)
+    .queue_interceptor = b_old_queue_interceptor,
+    .queue_interceptor_why = b_queue_interceptor)

@@ -185,41 +185,73 @@ static char *join_two(const char *x, const char *y, const char *separator)
     return aorta_xstrdup(x[0] ? x : y);
 }
 
+/* Whether the collector intercepts; its phrase and remedy (never NULL;
+ * free them) in *why and *remedy.  The 1.1 slot is preferred; a 1.0
+ * collector answers through caller-sized buffers. */
+static int ask_interceptor(const struct aorta_collector *collector, const aorta_options_t *options,
+                           char **why, char **remedy)
+{
+    int intercepts;
+    if (collector->queue_interceptor_why) {
+        aorta_error_t *why_err = aorta_error_new(), *remedy_err = aorta_error_new();
+        intercepts = collector->queue_interceptor_why(options, why_err, remedy_err);
+        const char *w = aorta_error_message(why_err), *r = aorta_error_message(remedy_err);
+        *why = aorta_xstrdup(w ? w : "");
+        *remedy = aorta_xstrdup(r ? r : "");
+        aorta_error_free(why_err);
+        aorta_error_free(remedy_err);
+    } else {
+        char why_buf[PHRASE_SIZE] = "", remedy_buf[PHRASE_SIZE] = "";
+        intercepts = collector->queue_interceptor(options, why_buf, PHRASE_SIZE, remedy_buf,
+                                                  PHRASE_SIZE);
+        why_buf[PHRASE_SIZE - 1] = remedy_buf[PHRASE_SIZE - 1] = '\0';
+        *why = aorta_xstrdup(why_buf);
+        *remedy = aorta_xstrdup(remedy_buf);
+    }
+    return intercepts;
+}
+
 /* No two collectors may install an HSA queue interceptor: the second to
  * attach fails or reports nothing.  The message is spec/proton.md §6's,
  * built from each collector's phrase and remedy. */
 static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entries, size_t count)
 {
-    char why[2][PHRASE_SIZE], remedy[2][PHRASE_SIZE];
+    char *why[2] = {NULL, NULL}, *remedy[2] = {NULL, NULL};
     const aorta_collect_entry_t *found[2];
     size_t n = 0;
     for (size_t i = 0; i < count && n < 2; i++) {
         const struct aorta_collector *collector = &entries[i].plugin->collector;
-        if (!collector->queue_interceptor)
+        if (!collector->queue_interceptor_why && !collector->queue_interceptor)
             continue;
-        why[n][0] = remedy[n][0] = '\0';
-        int intercepts = collector->queue_interceptor(entries[i].effective, why[n], PHRASE_SIZE,
-                                                      remedy[n], PHRASE_SIZE);
-        why[n][PHRASE_SIZE - 1] = remedy[n][PHRASE_SIZE - 1] = '\0';
-        if (intercepts)
+        if (ask_interceptor(collector, entries[i].effective, &why[n], &remedy[n]))
             found[n++] = &entries[i];
+        else {
+            free(why[n]);
+            free(remedy[n]);
+            why[n] = remedy[n] = NULL;
+        }
     }
-    if (n < 2)
-        return 0;
-    const char *a = found[0]->plugin->name, *b = found[1]->plugin->name;
-    char *phrases = join_two(why[0], why[1], " and ");
-    char *remedies = join_two(remedy[0], remedy[1], "; ");
-    char *way_out = remedies[0]
-                        ? aorta_xasprintf("%s, or run %s and %s as two separate cells.",
-                                          remedies, a, b)
-                        : aorta_xasprintf("Run %s and %s as two separate cells.", a, b);
-    int status = fail(s, s->where,
+    int status = 0;
+    if (n == 2) {
+        const char *a = found[0]->plugin->name, *b = found[1]->plugin->name;
+        char *phrases = join_two(why[0], why[1], " and ");
+        char *remedies = join_two(remedy[0], remedy[1], "; ");
+        char *way_out = remedies[0]
+                            ? aorta_xasprintf("%s, or run %s and %s as two separate cells.",
+                                              remedies, a, b)
+                            : aorta_xasprintf("Run %s and %s as two separate cells.", a, b);
+        status = fail(s, s->where,
                       "'%s' and '%s' cannot run together%s%s -- both install an HSA queue "
                       "interceptor and the second one to attach will fail or report nothing. %s",
                       a, b, phrases[0] ? " with " : "", phrases, way_out);
-    free(way_out);
-    free(remedies);
-    free(phrases);
+        free(way_out);
+        free(remedies);
+        free(phrases);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        free(why[i]);
+        free(remedy[i]);
+    }
     return status;
 }
 

@@ -202,6 +202,9 @@ static void check_collector(aorta_module_t *plugin)
     } else {
         plugin->collector = *desc;
         plugin->has_env = desc->env != NULL;
+        /* What a 1.0 collector has there is reserved space, never a slot. */
+        if (desc->abi_minor < 1)
+            plugin->collector.queue_interceptor_why = NULL;
         if (!plugin->collector.version)
             plugin->collector.version = "-";
         if (!plugin->collector.description)
@@ -210,7 +213,8 @@ static void check_collector(aorta_module_t *plugin)
             plugin->collector.env = default_env;
         if (!plugin->collector.conflicts)
             plugin->collector.conflicts = default_conflicts;
-        if (!plugin->collector.queue_interceptor)
+        /* The core asks queue_interceptor_why first (collect.c). */
+        if (!plugin->collector.queue_interceptor && !plugin->collector.queue_interceptor_why)
             plugin->collector.queue_interceptor = default_queue_interceptor;
         plugin->status = AORTA_MODULE_OK;
     }
