@@ -132,13 +132,42 @@ typedef struct pass {
     unsigned required;
     rocprof_row_fn row;
     aorta_kernels_t *kernels;
+    size_t rows;            /* data rows read, over the pass's files */
+    cc_buf_t why;           /* "FILE (why no kernel came of it)", for the warning */
+    size_t files, unusable; /* files read; those with more wrong than no rows */
 } pass_t;
+
+static void counted_row(const rocprof_cell_t *cells, void *user)
+{
+    pass_t *pass = user;
+    pass->rows++;
+    pass->row(cells, pass->kernels);
+}
+
+static const char *why_no_rows(rocprof_csv_status_t status, size_t rows)
+{
+    switch (status) {
+    case ROCPROF_CSV_NO_COLUMN: return "the header lacks a required column";
+    case ROCPROF_CSV_BAD_UTF8: return "invalid UTF-8";
+    case ROCPROF_CSV_LONG_FIELD: return "a field over the CSV field size limit";
+    case ROCPROF_CSV_READ_ERROR: return "a read error";
+    case ROCPROF_CSV_END: break;
+    }
+    return rows ? "no row with a kernel name and a readable duration" : "no data rows";
+}
 
 static int read_file(const char *path, int fd, void *user)
 {
-    (void)path;
     pass_t *pass = user;
-    rocprof_csv_read(fd, pass->columns, pass->count, pass->required, pass->row, pass->kernels);
+    size_t before = pass->rows;
+    rocprof_csv_status_t status = rocprof_csv_read(fd, pass->columns, pass->count,
+                                                   pass->required, counted_row, pass);
+    /* Used only when no file of the run yields a kernel: then each one
+     * says why it gave none. */
+    pass->unusable += status != ROCPROF_CSV_END || pass->rows > before;
+    if (pass->files++ < 8)
+        cc_buf_addf(&pass->why, "%s%s (%s)", pass->files > 1 ? ", " : "", path,
+                    why_no_rows(status, pass->rows - before));
     return 0;
 }
 
@@ -166,8 +195,8 @@ static int run_pass(const char *dir, const char *suffix, pass_t *pass)
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics)
 {
     (void)options;
-    pass_t stats = {stats_columns, 3, STATS_REQUIRED, stats_row, NULL};
-    pass_t trace = {trace_columns, 4, TRACE_REQUIRED, trace_row, NULL};
+    pass_t stats = {stats_columns, 3, STATS_REQUIRED, stats_row, NULL, 0, {0}, 0, 0};
+    pass_t trace = {trace_columns, 4, TRACE_REQUIRED, trace_row, NULL, 0, {0}, 0, 0};
     pass_t *used = &stats;
     if (run_pass(dir, "_kernel_stats.csv", &stats) != 0)
         goto done;
@@ -175,6 +204,17 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
         used = &trace;
         if (run_pass(dir, "_kernel_trace.csv", &trace) != 0)
             goto done;
+        /* Files that are there but give nothing: say which and why (header
+         * only files are a command without GPU work, not a problem). */
+        if (aorta_kernels_count(trace.kernels) == 0 && stats.unusable + trace.unusable > 0) {
+            size_t more = (stats.files > 8 ? stats.files - 8 : 0)
+                        + (trace.files > 8 ? trace.files - 8 : 0);
+            aorta_warn("rocprof", "%s yielded no kernels: %s%s%s%s", dir,
+                       stats.why.data ? stats.why.data : "",
+                       stats.why.data && trace.why.data ? ", " : "",
+                       trace.why.data ? trace.why.data : "",
+                       more ? " and more" : "");
+        }
     }
     char *artifact_dir = aorta_path_join(dir, NULL);
     aorta_kernels_report(used->kernels, metrics, "rocprof", NS_PER_MS, artifact_dir);
@@ -182,4 +222,6 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
 done:
     aorta_kernels_free(stats.kernels);
     aorta_kernels_free(trace.kernels);
+    cc_buf_free(&stats.why);
+    cc_buf_free(&trace.why);
 }
