@@ -26,6 +26,8 @@ typedef struct aorta_registry {
     aorta_module_t *plugins;            /* every candidate, in search order */
     size_t count;
     size_t capacity;
+    char **dirs;                        /* the directories searched, NULL-terminated */
+    size_t dir_count;
 } aorta_registry_t;
 
 /* The directories searched, in order: each of cli_dirs, then AORTA_PLUGIN_PATH
