@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "xalloc.h"
 
 void aorta_cli_usage(FILE *out)
@@ -41,7 +42,9 @@ void aorta_cli_usage(FILE *out)
         "                           check collector NAME against the collector contract,\n"
         "                           each callback in a child process (parse also on DIR);\n"
         "                           exit 1 on any violation\n"
-        "  -v                       progress on stderr\n"
+        "  -v                       timestamped progress lines on stderr\n"
+        "  -q                       no progress display (the live line, or one line\n"
+        "                           per trial without a terminal)\n"
         "  --version                print the version\n"
         "  --help                   print this help\n"
         "\n"
@@ -61,7 +64,8 @@ static const option_spec_t OPTIONS[] = {
     {"--output", 1},     {"--ticket", 1},  {"--trials", 1},           {"--timeout", 1},
     {"--dry-run", 0},    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
     {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
-    {"-v", 0},           {"--verbose", 0}, {"--version", 0},          {"--help", 0},
+    {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
+    {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
 };
 
@@ -71,6 +75,23 @@ static const option_spec_t *find_option(const char *name, size_t len)
         if (strlen(spec->name) == len && strncmp(spec->name, name, len) == 0)
             return spec;
     return NULL;
+}
+
+/* "unknown option", with the option it is probably a typo of. */
+static char *unknown_option(const char *arg, size_t len)
+{
+    const char *names[sizeof OPTIONS / sizeof OPTIONS[0]];
+    size_t count = 0;
+    for (const option_spec_t *spec = OPTIONS; spec->name; spec++)
+        names[count++] = spec->name;
+    char *word = aorta_xasprintf("%.*s", (int)len, arg);
+    const char *near = aorta_suggest(word, names, count);
+    char *message = near ? aorta_xasprintf("unknown option '%s'; did you mean '%s'? (see "
+                                           "aorta-run --help)",
+                                           word, near)
+                         : aorta_xasprintf("unknown option '%s' (see aorta-run --help)", word);
+    free(word);
+    return message;
 }
 
 static void push(char ***items, size_t *count, const char *value)
@@ -160,6 +181,8 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         return set_mode(cli, AORTA_MODE_CHECK, flag, error);
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
         cli->verbose++;
+    } else if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
+        cli->quiet = 1;
     }
     return 0;
 }
@@ -188,8 +211,7 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         const option_spec_t *spec = find_option(arg, name_len);
         if (!spec) {
-            *error = aorta_xasprintf("unknown option '%.*s' (see aorta-run --help)",
-                                     (int)name_len, arg);
+            *error = unknown_option(arg, name_len);
             return -1;
         }
         char *values[2] = {NULL, NULL};

@@ -5,8 +5,9 @@
 
 #include "output/json.h"
 
-/* The report for a matrix.json object; free it. */
-char *aorta_perf_md(const aorta_json_t *matrix);
+/* The report for a matrix.json object, with the run's wall time in the
+ * header when run_wall_sec >= 0; free it. */
+char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec);
 
 /* Python's format(value, ",.3f"): "12,345.678". Free it. */
 char *aorta_perf_thousands(double value);

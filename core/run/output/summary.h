@@ -9,9 +9,14 @@
 
 /* How many cells are clean (every trial passed), failing (a trial
  * failed) and erroring (errors only, or the cell did not run), one line per
- * cell that is not clean, where matrix.json and perf.md are, and the run
- * directory last.  interrupted is the signal that stopped the sweep, or 0. */
+ * cell that is not clean, the run's wall time, where matrix.json and
+ * perf.md are, and the run directory last.  interrupted is the signal that
+ * stopped the sweep, or 0; wall_sec the run's wall time. */
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
-                         const char *run_dir, int interrupted);
+                         const char *run_dir, int interrupted, double wall_sec);
+
+/* Whether the sweep ran trials and every one of them was a setup failure
+ * (nothing was measured: the run exits 1). */
+int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_result_t *results);
 
 #endif

@@ -111,6 +111,7 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
     free(slug);
     plan->command = aorta_argv_from(request->command, request->command_count);
     plan->verbose = request->verbose;
+    plan->quiet = request->quiet;
     *out = plan;
     return 0;
 }

@@ -27,6 +27,7 @@
 #include "sweep/lock.h"
 #include "output/matrix.h"
 #include "output/perf_md.h"
+#include "sweep/live.h"
 #include "sweep/progress.h"
 #include "sweep/rank.h"
 #include "sweep/resume.h"
@@ -68,8 +69,11 @@ static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_
         if (interrupted)
             return interrupted;
         aorta_progress(plan->verbose, "trial %ld/%ld: starting", t + 1, total);
+        aorta_live_trial_start(index, cell->name, t);
         aorta_outcome_t outcome;
+        double started = aorta_clock_monotonic();
         interrupted = aorta_trial_run(ctx, index, (int)t, &outcome);
+        aorta_live_trial_done(outcome.verdict, aorta_clock_monotonic() - started);
         log_trial(plan, (int)t, total, &outcome);
         int event = plan->has_stop_after && !strcmp(outcome.verdict, plan->stop_event_verdict);
         aorta_cell_result_add(result, &outcome);
@@ -115,7 +119,7 @@ static void snapshot_warning(aorta_json_t *warnings, aorta_json_t *snapshot)
 
 /* matrix.json and perf.md; returns 0 or -1 (reported). */
 static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
-                         const char *stamp, aorta_json_t *warnings)
+                         const char *stamp, aorta_json_t *warnings, double wall_sec)
 {
     const aorta_plan_t *plan = ctx->plan;
     char digest[65];
@@ -124,7 +128,7 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
                                              have_digest ? digest : NULL);
     char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
     char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
-    char *perf = aorta_perf_md(matrix);
+    char *perf = aorta_perf_md(matrix, wall_sec);
     int status = 0;
     if (aorta_json_write_file(matrix_path, matrix) != 0) {
         aorta_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
@@ -165,6 +169,7 @@ static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int 
         int resumed = aorta_resume_cell(ctx, c, &results[c]);
         if (!resumed)
             *interrupted = run_cell(ctx, c, &results[c]);
+        aorta_live_cell_done(resumed ? 0 : (long)results[c].count);
         aorta_cell_counts_t counts;
         aorta_cell_counts(&results[c], &counts);
         char *iters = aorta_cell_iters_display(&results[c]);
@@ -182,6 +187,7 @@ static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int 
 static int locked_run(aorta_run_ctx_t *ctx)
 {
     const aorta_plan_t *plan = ctx->plan;
+    double started = aorta_clock_monotonic();
     int interrupted = 0;
     ctx->env_snapshot = aorta_host_env_capture(environ, aorta_argv_items(plan->command),
                                                &interrupted);
@@ -202,7 +208,10 @@ static int locked_run(aorta_run_ctx_t *ctx)
                    aorta_trial_budget(plan),
                    ctx->display_dir);
     aorta_cell_result_t *results = aorta_xcalloc(plan->cell_count + 1, sizeof *results);
+    aorta_live_begin(stderr, STDERR_FILENO, plan->quiet, plan->cell_count,
+                     aorta_trial_budget(plan));
     sweep(ctx, results, &interrupted);
+    aorta_live_end();
 
     aorta_json_t *warnings = aorta_json_array();
     snapshot_warning(warnings, ctx->env_snapshot);
@@ -214,10 +223,16 @@ static int locked_run(aorta_run_ctx_t *ctx)
         aorta_json_append(warnings, aorta_json_string(text));
         free(text);
     }
-    int status = write_reports(ctx, results, stamp, warnings) == 0 ? AORTA_EXIT_OK
-                                                                   : AORTA_EXIT_ENVIRONMENT;
+    double wall_sec = aorta_clock_monotonic() - started;
+    int status = write_reports(ctx, results, stamp, warnings, wall_sec) == 0
+                     ? AORTA_EXIT_OK
+                     : AORTA_EXIT_ENVIRONMENT;
+    /* Nothing was measured: a run is not "completed" then (docs/design.md,
+     * Exit status). */
+    if (status == AORTA_EXIT_OK && aorta_summary_all_setup_failed(plan, results))
+        status = AORTA_EXIT_ENVIRONMENT;
     aorta_json_free(warnings);
-    aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted);
+    aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_cell_result_clear(&results[i]);
     free(results);
