@@ -10,11 +10,11 @@
 #include "registry/registry.h"
 #include "sweep/spawn.h"
 
-static int dispatch(const aorta_cli_t *cli, const aorta_registry_t *registry)
+static int dispatch(const aorta_cli_t *cli, const aorta_registry_t *registry, char *const *dirs)
 {
     switch (cli->mode) {
     case AORTA_MODE_LIST:
-        return aorta_cmd_list(registry);
+        return aorta_cmd_list(registry, dirs);
     case AORTA_MODE_DESCRIBE:
         return aorta_cmd_describe(registry, cli->collector);
     case AORTA_MODE_DRY_RUN:
@@ -55,10 +55,10 @@ int main(int argc, char **argv)
 
     char **dirs = aorta_search_path(cli.plugin_dirs, cli.plugin_dir_count);
     aorta_registry_t *registry = aorta_registry_load(dirs);
-    aorta_search_path_free(dirs);
     if (cli.mode != AORTA_MODE_LIST)
         aorta_registry_warn(registry, stderr);
-    int status = dispatch(&cli, registry);
+    int status = dispatch(&cli, registry, dirs);
+    aorta_search_path_free(dirs);
     aorta_registry_free(registry);
     aorta_cli_free(&cli);
     fflush(stdout);
