@@ -34,12 +34,32 @@ START_TEST(template_collector_loads_and_works)
     ck_assert_str_eq(aorta_argv_at(out, 1), "MYCOLLECTOR_DIR=/tmp/out/mycollector");
     ck_assert_str_eq(aorta_argv_at(out, 3), "./app");
 
+    /* A value outside the table, in the table's own wording. */
+    aorta_options_t *loud = tu_options("verbosity", "LOUD", NULL);
+    ck_assert_int_eq(c->validate(loud, err), -1);
+    ck_assert_str_eq(aorta_error_message(err),
+                     "mycollector option 'verbosity': 'LOUD' is not one of ['loud', 'quiet']");
+    aorta_options_free(loud);
+
+    /* The five standard metrics, from two files and a line it must skip. */
     char *tmp = tu_tmpdir();
-    char *file = tu_join(tmp, "a/b.txt");
-    tu_write(file, "x");
+    char *file = tu_join(tmp, "a/b.kernels.tsv");
+    tu_write(file, "gemm\t3000000\t4\nrelu\t1000000\t4\nnot a row\ngemm\t1000000\t2\n");
+    char *other = tu_join(tmp, "c.kernels.tsv");
+    tu_write(other, "relu\t500000\n");
     aorta_metrics_t *metrics = aorta_metrics_new("mycollector_");
     c->parse(options, tmp, metrics);
-    ck_assert_int_eq(aorta_metrics_find(metrics, "mycollector_file_count")->int_value, 1);
+    ck_assert_str_eq(aorta_metrics_find(metrics, "mycollector_artifact_dir")->string_value, tmp);
+    ck_assert_double_eq(aorta_metrics_find(metrics, "mycollector_gpu_time_ms")->double_value, 5.5);
+    ck_assert_double_eq(aorta_metrics_find(metrics, "mycollector_top_kernel_ms")->double_value,
+                        4.0);
+    const aorta_metric_t *top = aorta_metrics_find(metrics, "mycollector_top_kernels");
+    ck_assert_uint_eq(top->string_count, 2);
+    ck_assert_str_eq(top->strings[0], "gemm");
+    ck_assert_str_eq(top->strings[1], "relu");
+    /* c.kernels.tsv gives no launch count: the count is omitted, not guessed. */
+    ck_assert_ptr_null(aorta_metrics_find(metrics, "mycollector_kernel_count"));
+    free(other);
 
     aorta_metrics_free(metrics);
     tu_rmtree(tmp);
