@@ -317,6 +317,17 @@ AORTA_EXPORT aorta_walk_status_t aorta_walk_files(const char *dir, const char *s
                                                   aorta_walk_fn fn, void *user);
 
 /**
+ * aorta_walk_files() in the order of the files' paths compared component by
+ * component, byte-wise (Python's sorted(Path(dir).rglob(...))): per
+ * directory, files and subdirectories are visited together in sorted name
+ * order, a subdirectory's files where its name sorts.  So "a/1_x" comes
+ * before "a0_x", and "a/b/t" before "a/t".  Everything else is as
+ * aorta_walk_files() does it.  @since ABI 1.1
+ */
+AORTA_EXPORT aorta_walk_status_t aorta_walk_files_sorted(const char *dir, const char *suffix,
+                                                         aorta_walk_fn fn, void *user);
+
+/**
  * Look @p name up like `which`: a name containing '/' is checked directly;
  * otherwise each entry of @p path_value (a PATH-style colon list; NULL means
  * "/bin:/usr/bin", "" means no directory) is tried in order, and the first

@@ -177,7 +177,7 @@ static int run_pass(const char *dir, const char *suffix, pass_t *pass)
     /* Rows go straight into the run's totals (no per-file group), and the
      * totals are summed as upstream's sum() does on CPython >= 3.12. */
     pass->kernels = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
-    aorta_walk_status_t status = aorta_walk_files(dir, suffix, read_file, pass);
+    aorta_walk_status_t status = aorta_walk_files_sorted(dir, suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */
         aorta_warn("rocprof", "out of file descriptors while reading %s; no rocprof metrics "

@@ -347,8 +347,9 @@ START_TEST(ranking)
     aorta_metrics_free(m);
     rp_write(dir, "z/z_kernel_stats.csv", STATS_HEADER "\"y\",1,100\n");
     rp_write(dir, "a/a_kernel_stats.csv", STATS_HEADER "\"x\",1,100\n");
-    m = rp_parse(dir); /* files of dir first, then a/, then z/ */
-    const char *walk[] = {"c", "b", "a", "x", "y", NULL};
+    /* Upstream's sorted(rglob()): a/a_..., then aorta_..., then z/z_... */
+    m = rp_parse(dir);
+    const char *walk[] = {"c", "x", "b", "a", "y", NULL};
     expect_metrics(m, 5, 0.0006, 0.0002, walk);
     aorta_metrics_free(m);
 }
