@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,25 @@ START_TEST(numbers_follow_python_float)
     double value;
     ck_assert_int_eq(aorta_number_parse_n("12abc", 2, &value), 0);
     ck_assert(value == 12);
+    /* No length limit, as Python's float(): 5,000 zeros, then a fraction
+     * and an exponent that bring it back; padded with spaces. */
+    size_t n = 12000;
+    char *text = malloc(n + 1);
+    size_t at = 0;
+    at += (size_t)sprintf(text + at, "  0.");
+    for (int i = 0; i < 5000; i++)
+        text[at++] = '0';
+    at += (size_t)sprintf(text + at, "1e5000  ");
+    ck_assert_int_eq(aorta_number_parse_n(text, at, &value), 0);
+    ck_assert_msg(fabs(value - 0.1) < 1e-15, "%.17g", value);
+    at = 0;
+    for (int i = 0; i < 9000; i++)
+        text[at++] = i % 2 ? '_' : '7';
+    text[at - 1] = '7'; /* 7_7_..._7 ends on a digit */
+    ck_assert_int_eq(aorta_number_parse_n(text, at, &value), -1); /* 4501 sevens: inf */
+    text[0] = 'x';
+    ck_assert_int_eq(aorta_number_parse_n(text, at, &value), -1);
+    free(text);
 }
 END_TEST
 
