@@ -269,6 +269,12 @@ AORTA_EXPORT int aorta_metrics_set_double(aorta_metrics_t *metrics, const char *
 AORTA_EXPORT int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const char *value);
 AORTA_EXPORT int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
                                            const char *const *values, size_t count);
+/** aorta_metrics_set_strings() with each item's length in @p lengths, so an
+ *  item may hold NUL bytes (a kernel name read from a file); aorta-run
+ *  writes them into JSON whole, a NUL as \u0000.  @since ABI 1.1 */
+AORTA_EXPORT int aorta_metrics_set_strings_n(aorta_metrics_t *metrics, const char *key,
+                                             const char *const *values, const size_t *lengths,
+                                             size_t count);
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
@@ -577,6 +583,10 @@ typedef struct aorta_metric {
     char *string_value;           /**< AORTA_METRIC_STRING */
     char **strings;               /**< AORTA_METRIC_STRINGS: string_count items */
     size_t string_count;
+    /** @since ABI 1.1: the byte length of each of strings[] (an item may
+     *  hold NUL bytes when set by aorta_metrics_set_strings_n(); each is
+     *  still NUL-terminated after its length). */
+    size_t *string_lengths;
 } aorta_metric_t;
 
 /** A sink that accepts only keys that start with @p prefix and are longer

@@ -100,6 +100,26 @@ START_TEST(parse_prints_the_metrics)
 }
 END_TEST
 
+START_TEST(a_name_with_a_nul_reaches_the_json_whole)
+{
+    static const char text[] = "Name,Calls,TotalDurationNs\n\"a\0b\",1,5\n";
+    rp_write_bytes(".", "aorta_kernel_stats.csv", text, sizeof text - 1);
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(NULL, &out, &err, (const char *[]){"--parse", "rocprof", ".", NULL}), 0);
+    /* Escaped as JSON escapes it (Python's json.dumps writes the same). */
+    ck_assert_msg(strstr(out, "\"rocprof_top_kernels\":[\"a\\u0000b\"]")
+                      || strstr(out, "\"rocprof_top_kernels\": [\"a\\u0000b\"]"),
+                  "%s", out);
+    json_object *obj = parse_json(out);
+    json_object *name = json_object_array_get_idx(json_object_object_get(obj, "rocprof_top_kernels"), 0);
+    ck_assert_int_eq(json_object_get_string_len(name), 3);
+    json_object_put(obj);
+    free(out);
+    free(err);
+    unlink("aorta_kernel_stats.csv");
+}
+END_TEST
+
 START_TEST(dry_run_shows_the_wrapped_argv)
 {
     char *bin_env = NULL;
@@ -340,6 +360,7 @@ static Suite *cli_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, parse_prints_the_metrics);
+    tcase_add_test(tc, a_name_with_a_nul_reaches_the_json_whole);
     tcase_add_test(tc, dry_run_shows_the_wrapped_argv);
     tcase_add_test(tc, dry_run_without_a_profiler_is_a_setup_failure);
     tcase_add_test(tc, recipe_options_reach_the_argv);

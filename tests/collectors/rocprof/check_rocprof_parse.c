@@ -650,9 +650,14 @@ START_TEST(nul_is_an_ordinary_character)
     static const char text[] = STATS_HEADER "\"a\0b\",1,5\n\"a\",1,3\n";
     rp_write_bytes(dir, "aorta_kernel_stats.csv", text, sizeof text - 1);
     aorta_metrics_t *m = rp_parse(dir);
-    /* two kernels; a name is reported up to its NUL */
+    /* two kernels, each name whole: "a\0b" with its NUL, then "a" */
     const char *top[] = {"a", "a", NULL};
     expect_metrics(m, 2, 8e-06, 5e-06, top);
+    const aorta_metric_t *names = rp_strings(m, "rocprof_top_kernels");
+    ck_assert_ptr_nonnull(names->string_lengths);
+    ck_assert_uint_eq(names->string_lengths[0], 3);
+    ck_assert_mem_eq(names->strings[0], "a\0b", 4);
+    ck_assert_uint_eq(names->string_lengths[1], 1);
     aorta_metrics_free(m);
 }
 END_TEST
