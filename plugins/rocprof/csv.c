@@ -207,12 +207,48 @@ static void start_record(reader_t *r)
 /* Bytes that end an unquoted field. */
 static const unsigned char ends_unquoted[256] = {[','] = 1, ['\n'] = 1, ['\r'] = 1};
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CSV_SWAR 1
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+/* The high bit of each byte of v equal to c (the lowest one is exact:
+ * a borrow only marks bytes above a true match). */
+static inline uint64_t bytes_equal(uint64_t v, unsigned char c)
+{
+    uint64_t x = v ^ (ONES * c);
+    return (x - ONES) & ~x & HIGHS;
+}
+#endif
+
+/* The first of a, b or c at or after p, or end: eight bytes a step (the
+ * fields and row tails here are mostly longer than a step). */
+static const char *find3(const char *p, const char *end, unsigned char a, unsigned char b,
+                         unsigned char c)
+{
+#ifdef CSV_SWAR
+    while (end - p >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        uint64_t hit = bytes_equal(v, a) | bytes_equal(v, b) | bytes_equal(v, c);
+        if (hit)
+            return p + (__builtin_ctzll(hit) >> 3);
+        p += 8;
+    }
+#endif
+    while (p < end && *p != (char)a && *p != (char)b && *p != (char)c)
+        p++;
+    return p;
+}
+
 /* The first ',', '\r' or '\n' at or after p, or end. */
 static const char *scan_unquoted(const char *p, const char *end)
 {
-    while (p < end && !ends_unquoted[(unsigned char)*p])
-        p++;
-    return p;
+    /* Most unquoted fields are a few digits: look at the first bytes
+     * directly before the wider search. */
+    for (int i = 0; i < 4; i++, p++)
+        if (p >= end || ends_unquoted[(unsigned char)*p])
+            return p;
+    return find3(p, end, ',', '\n', '\r');
 }
 
 /* The fast path: read the row starting at p whole, if it is plain (see the
@@ -253,10 +289,10 @@ static const char *fast_row(reader_t *r, const char *p, const char *end)
         if (*p++ == '\n')
             goto done; /* a short row: the columns not reached are empty */
     }
-    const char *newline = memchr(p, '\n', (size_t)(end - p));
-    if (!newline || (size_t)(newline - p) > FIELD_LIMIT)
-        return NULL;
-    if (memchr(p, '"', (size_t)(newline - p)) || memchr(p, '\r', (size_t)(newline - p)))
+    /* One pass for the newline, stopping early at a quote or a CR (the
+     * state machine's cases). */
+    const char *newline = find3(p, end, '\n', '"', '\r');
+    if (newline == end || *newline != '\n' || (size_t)(newline - p) > FIELD_LIMIT)
         return NULL;
     p = newline + 1;
 done:
