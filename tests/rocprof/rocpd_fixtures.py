@@ -323,6 +323,8 @@ def seeds(out):
     only(os.path.join(out, "seed-two-processes-union.db"), [a, b], views="union")
     only(os.path.join(out, "seed-quoted-name.db"), [simple([(QUOTED, 1, 7)])])
     only(os.path.join(out, "seed-empty.db"), [Process(0)])
+    with open(os.path.join(out, "seed-not-sqlite.db"), "w") as f:
+        f.write('"Kind","Agent_Id"\nnot a database\n')
     full = os.path.join(out, "seed-one-process.db")
     with open(full, "rb") as f:
         data = f.read()
