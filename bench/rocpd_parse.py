@@ -3,7 +3,7 @@
 
 Writes the same dispatches (default 2,000,000, about 200 kernels, one
 process) as a rocprofv3 kernel-trace CSV and as a rocpd database
-(tests/rocprof/rocpd_fixtures.py: rocprofv3's schema, UUID-suffixed tables
+(tests/collectors/rocprof/rocpd_fixtures.py: rocprofv3's schema, UUID-suffixed tables
 and plain-name views), then, in one run and from page cache:
 
   * times `aorta-run --parse rocprof` on each (best of --repeat), with peak
@@ -35,7 +35,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "rocprof"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "collectors", "rocprof"))
 import rocpd_fixtures  # noqa: E402
 
 BUDGET_RATIO = 1.5

@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "xalloc.h"
 #include "commands.h"
 
 static const char *status_word(aorta_module_status_t status)
@@ -19,8 +21,30 @@ static const char *status_word(aorta_module_status_t status)
     }
 }
 
-int aorta_cmd_list(const aorta_registry_t *registry)
+int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
 {
+    /* An empty listing alone looks like success; say where we looked, so a
+     * missing or misplaced collector package is found quickly. */
+    if (registry->count == 0) {
+        if (!dirs || !dirs[0]) {
+            aorta_diag_warn("no collectors found: no directory to search "
+                            "(AORTA_PLUGIN_SYSTEM_PATH is empty)");
+            return AORTA_EXIT_OK;
+        }
+        size_t len = 1;
+        for (size_t i = 0; dirs[i]; i++)
+            len += strlen(dirs[i]) + 2;
+        char *list = aorta_xmalloc(len);
+        list[0] = '\0';
+        for (size_t i = 0; dirs[i]; i++) {
+            if (i)
+                strcat(list, ", ");
+            strcat(list, dirs[i]);
+        }
+        aorta_diag_warn("no collectors found; searched %s", list);
+        free(list);
+        return AORTA_EXIT_OK;
+    }
     /* name version ABI status path; a failed one's status is "failed: REASON". */
     for (size_t i = 0; i < registry->count; i++) {
         const aorta_module_t *plugin = &registry->plugins[i];

@@ -13,7 +13,8 @@
 #define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */
 #define AORTA_EXIT_VIOLATION 1     /* --check-collector: the collector breaks its contract */
 
-int aorta_cmd_list(const aorta_registry_t *registry);
+/* dirs: the directories searched (NULL-terminated), named when none had a collector. */
+int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs);
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name);
 int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
