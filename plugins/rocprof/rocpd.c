@@ -35,6 +35,7 @@
  * limit is 128 Ki characters), and the work is bounded by the file's size
  * (a view can be any query; a real one is a plain scan). */
 #define VALUE_LIMIT (1 << 20)
+#define HEAP_LIMIT ((sqlite3_int64)64 << 20)
 #define PROGRESS_STEP 10000
 #define WORK_BASE 20000000.0
 #define WORK_PER_BYTE 64.0
@@ -359,6 +360,9 @@ static void harden(sqlite3 *db)
     sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)NULL);
 #endif
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
+    /* A plain scan needs no temporary storage; a view that does gets
+     * memory (never a file), within the heap limit below. */
+    sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
 }
 
 int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
@@ -370,6 +374,12 @@ int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
     memset(&r, 0, sizeof r);
     r.last_guid = r.last = SIZE_MAX;
     r.budget = WORK_BASE + WORK_PER_BYTE * (double)(st.st_size > 0 ? st.st_size : 0);
+#if SQLITE_VERSION_NUMBER >= 3031000
+    /* Bound what a hostile view can allocate, unless the host set a limit. */
+    sqlite3_int64 heap_limit = sqlite3_hard_heap_limit64(-1);
+    if (heap_limit == 0)
+        sqlite3_hard_heap_limit64(HEAP_LIMIT);
+#endif
     int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                              NULL);
     free(uri);
@@ -403,6 +413,10 @@ int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
         }
     }
     sqlite3_close(db);
+#if SQLITE_VERSION_NUMBER >= 3031000
+    if (heap_limit == 0)
+        sqlite3_hard_heap_limit64(0);
+#endif
     reader_free(&r);
     return status;
 }

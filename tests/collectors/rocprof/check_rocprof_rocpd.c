@@ -296,6 +296,26 @@ START_TEST(broken_databases_warn_once)
 }
 END_TEST
 
+START_TEST(hostile_views_are_bounded)
+{
+    /* a view that never ends stops at the work a file its size needs; one
+     * that would hold gigabytes at SQLite's heap limit */
+    const char *names[][2] = {{"endless_view", "more work than a database of its size needs"},
+                              {"greedy_view", "out of memory"}};
+    for (size_t i = 0; i < 2; i++) {
+        free(warnings);
+        warnings = NULL;
+        char *path = fixture(names[i][0]);
+        aorta_metrics_t *m = rp_parse(path);
+        rp_assert_only_artifact_dir(m, path);
+        ck_assert_uint_eq(warning_count(), 1);
+        expect_warning(names[i][1]);
+        aorta_metrics_free(m);
+        free(path);
+    }
+}
+END_TEST
+
 START_TEST(garbage_bytes)
 {
     /* an empty file, a SQLite header alone, NULs */
@@ -566,6 +586,7 @@ static Suite *rocpd_suite(void)
     tcase_add_test(tc, names_kept_whole);
     tcase_add_test(tc, empty_capture);
     tcase_add_test(tc, broken_databases_warn_once);
+    tcase_add_test(tc, hostile_views_are_bounded);
     tcase_add_test(tc, garbage_bytes);
     tcase_add_test(tc, nothing_written_next_to_a_database);
     tcase_add_test(tc, odd_characters_in_the_path);

@@ -276,6 +276,22 @@ def fixtures(out):
                "FROM `rocpd_info_kernel_symbol_%s`" % p.uuid)
     db.commit()
     db.close()
+    # Views any query can stand behind: one that never ends, one that
+    # would hold gigabytes.
+    for name, view in (
+            ("endless_view", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                             "SELECT 'g' AS guid, 1 AS kernel_id, x AS start, x + 1 AS end FROM c"),
+            ("greedy_view", "WITH RECURSIVE c(x, y) AS (SELECT 1, zeroblob(500000) UNION "
+                            "SELECT x + 1, zeroblob(500000) FROM c) SELECT 'g' AS guid, "
+                            "1 AS kernel_id, x AS start, length(y) AS end FROM c ORDER BY y, x")):
+        path = os.path.join(out, name, "aorta_results.db")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        db = sqlite3.connect(path)
+        db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS " + view)
+        db.execute("CREATE VIEW `rocpd_info_kernel_symbol` AS "
+                   "SELECT 'g' AS guid, 1 AS id, 'k' AS display_name")
+        db.commit()
+        db.close()
     # Tables only: nothing under the plain names.
     write_db(os.path.join(out, "no_views", "aorta_results.db"), [simple([(SGEMM, 1, 1000)])],
              views=None)
