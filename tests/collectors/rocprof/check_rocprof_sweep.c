@@ -346,7 +346,13 @@ END_TEST
 START_TEST(rocpd_captures_are_measured_once)
 {
     const char *formats[] = {"rocpd", "CSV rocpd"};
-    for (size_t f = 0; f < 2; f++) {
+    /* Without SQLite only the stats CSV of the second capture counts. */
+#if HAVE_SQLITE3
+    const size_t first = 0;
+#else
+    const size_t first = 1;
+#endif
+    for (size_t f = first; f < 2; f++) {
         char *recipe = tu_fmt("schema_version: 1\nmode: probe\ntrials: 1\n"
                               "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
                               "collect: {rocprof: {output_format: \"%s\"}}\n", formats[f]);
