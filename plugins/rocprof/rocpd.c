@@ -6,11 +6,10 @@
  * The dispatches are visited once, in the order the view yields them, by
  * an aggregate function of this reader's, and summed per (guid, kernel_id)
  * in a table the size of the number of kernels; the symbols then name
- * them.  Memory is flat in the number of
- * dispatches.  A file is opened read-only and immutable (no lock, no
- * journal, nothing written), and what it holds counts only when every row
- * was read: a corrupt, truncated or differently shaped database adds
- * nothing and warns once. */
+ * them.  Memory is flat in the number of dispatches.  A file is opened
+ * read-only and immutable (no lock, no journal, nothing written), and what
+ * it holds counts only when every row was read: a corrupt, truncated or
+ * differently shaped database adds nothing and warns once. */
 #include "config.h"
 
 #include <math.h>
@@ -32,8 +31,9 @@
 #define SYMBOL_SQL "SELECT `guid`, `id`, `display_name` FROM `rocpd_info_kernel_symbol`"
 
 /* Hostile files: a value over 1 MiB is an error (the CSV reader's field
- * limit is 128 Ki characters), and the work is bounded by the file's size
- * (a view can be any query; a real one is a plain scan). */
+ * limit is 128 Ki characters), SQLite's heap is capped, and the work is
+ * bounded by the file's size (a view can be any query; a real one is a
+ * plain scan). */
 #define VALUE_LIMIT (1 << 20)
 #define HEAP_LIMIT ((sqlite3_int64)64 << 20)
 #define PROGRESS_STEP 10000
