@@ -89,18 +89,18 @@ START_TEST(the_first_commands_sweep_prints_the_summary_the_readme_promises)
     char *words[32];
     size_t n = shell_words(last, words, 32);
     /* The build's own program and collectors stand for the README's
-     * relative core/aorta-run and plugins. */
+     * relative core/aorta-run and modules. */
     ck_assert_uint_ge(n, 4);
     ck_assert_str_eq(words[0], "core/aorta-run");
     char *program = tu_builddir(words[0]);
-    char *plugins = NULL;
+    char *modules = NULL;
     char *argv[32] = {program};
     for (size_t i = 1; i < n; i++) {
         argv[i] = words[i];
         if (strcmp(words[i - 1], "--plugin-dir") == 0)
-            argv[i] = plugins = tu_builddir(words[i]);
+            argv[i] = modules = tu_builddir(words[i]);
     }
-    ck_assert_msg(plugins != NULL, "the README's sweep names no --plugin-dir");
+    ck_assert_msg(modules != NULL, "the README's sweep names no --plugin-dir");
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(tu_run(argv, NULL, &out, &err), 0);
     ck_assert_str_eq(err, "");
@@ -124,7 +124,7 @@ START_TEST(the_first_commands_sweep_prints_the_summary_the_readme_promises)
     json_object_put(result);
     free(out);
     free(err);
-    free(plugins);
+    free(modules);
     free(program);
     free(command);
     free(readme);

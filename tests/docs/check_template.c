@@ -13,8 +13,8 @@
 START_TEST(template_collector_loads_and_works)
 {
     aorta_registry_t *registry = tu_registry("examples/collector-template");
-    const aorta_module_t *plugin = tu_plugin(registry, "mycollector");
-    const struct aorta_collector *c = &plugin->collector;
+    const aorta_module_t *module = tu_plugin(registry, "mycollector");
+    const struct aorta_collector *c = &module->collector;
 
     aorta_error_t *err = aorta_error_new();
     aorta_options_t *options = aorta_options_new();
@@ -78,15 +78,15 @@ END_TEST
 START_TEST(template_collector_passes_the_self_check)
 {
     char *binary = tu_aorta_run();
-    char *plugins = tu_builddir("examples/collector-template");
-    char *argv[] = {binary, "--plugin-dir", plugins, "--check-collector", "mycollector", NULL};
+    char *modules = tu_builddir("examples/collector-template");
+    char *argv[] = {binary, "--plugin-dir", modules, "--check-collector", "mycollector", NULL};
     char *out = NULL, *err = NULL;
     int status = tu_run(argv, NULL, &out, &err);
     ck_assert_msg(status == 0, "exit %d:\n%s%s", status, out, err);
     ck_assert_ptr_nonnull(strstr(out, "\nmycollector: 0 violations, "));
     free(out);
     free(err);
-    free(plugins);
+    free(modules);
     free(binary);
 }
 END_TEST

@@ -13,8 +13,8 @@
 tu_result_t tu_aorta_v(char *const *env_changes, char *const *args)
 {
     char *run = tu_aorta_run();
-    char *plugins = tu_builddir("plugins");
-    char *argv[64] = {run, "--plugin-dir", plugins};
+    char *modules = tu_builddir("plugins");
+    char *argv[64] = {run, "--plugin-dir", modules};
     size_t n = 3;
     for (size_t i = 0; args[i]; i++) {
         ck_assert_uint_lt(n, 63);
@@ -24,7 +24,7 @@ tu_result_t tu_aorta_v(char *const *env_changes, char *const *args)
     tu_result_t result;
     result.status = tu_run(argv, env_changes, &result.out, &result.err);
     free(run);
-    free(plugins);
+    free(modules);
     return result;
 }
 

@@ -213,9 +213,9 @@ aorta_registry_t *tu_registry(const char *rel)
 
 const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name)
 {
-    const aorta_module_t *plugin = aorta_registry_find(registry, name);
-    ck_assert_msg(plugin != NULL, "collector %s did not load", name);
-    return plugin;
+    const aorta_module_t *module = aorta_registry_find(registry, name);
+    ck_assert_msg(module != NULL, "collector %s did not load", name);
+    return module;
 }
 
 aorta_options_t *tu_options(const char *first_key, ...)

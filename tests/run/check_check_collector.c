@@ -53,8 +53,8 @@ static int check(const char *rel, const char *name, const char *dir, char *const
                  char **out, char **err)
 {
     char *binary = tu_aorta_run();
-    char *plugins = tu_builddir(rel);
-    char *argv[] = {binary, "--plugin-dir", plugins, "--check-collector", (char *)name,
+    char *modules = tu_builddir(rel);
+    char *argv[] = {binary, "--plugin-dir", modules, "--check-collector", (char *)name,
                     (char *)dir, NULL};
     char *changes[16] = {tmp_env, "BREAKER", "ROCPROF_BIN", NULL};
     size_t n = 3;
@@ -65,7 +65,7 @@ static int check(const char *rel, const char *name, const char *dir, char *const
     changes[n] = NULL;
     int status = tu_run(argv, changes, out, err);
     ck_assert_msg(entries(tmp) == 0, "the scratch directory was left in %s", tmp);
-    free(plugins);
+    free(modules);
     free(binary);
     return status;
 }

@@ -1,4 +1,4 @@
-/* aorta-run end to end: --list-collectors over the test plugins, --describe,
+/* aorta-run end to end: --list-collectors over the test modules, --describe,
  * --version/--help, usage errors, and the one-trial run. */
 #include "config.h"
 
@@ -46,11 +46,11 @@ static char *line_for(const char *out, const char *path_suffix)
 
 START_TEST(list_collectors_shows_each_status_and_reason)
 {
-    char *plugins = tu_builddir("tests/fake-collectors");
+    char *modules = tu_builddir("tests/fake-collectors");
     char *shadow = tu_builddir("tests/fake-collectors/shadow");
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(aorta(&out, &err,
-                           (char *[]){"--plugin-dir", plugins, "--plugin-dir", shadow,
+                           (char *[]){"--plugin-dir", modules, "--plugin-dir", shadow,
                                       "--list-collectors", NULL}),
                      0);
     struct {
@@ -76,16 +76,16 @@ START_TEST(list_collectors_shows_each_status_and_reason)
     ck_assert_str_eq(err, "");
     free(out);
     free(err);
-    free(plugins);
+    free(modules);
     free(shadow);
 }
 END_TEST
 
 START_TEST(other_modes_warn_once_per_broken_plugin)
 {
-    char *plugins = tu_builddir("tests/fake-collectors");
+    char *modules = tu_builddir("tests/fake-collectors");
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", plugins, "--describe", "good",
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", modules, "--describe", "good",
                                                   NULL}),
                      0);
     ck_assert_ptr_nonnull(strstr(out, "good 1.0 (collector ABI " ABI_TEXT ", wrap rank 50)"));
@@ -101,7 +101,7 @@ START_TEST(other_modes_warn_once_per_broken_plugin)
     free(out);
     free(err);
 
-    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", plugins, "--describe", "nope",
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", modules, "--describe", "nope",
                                                   NULL}),
                      2);
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: --describe: unknown collector 'nope'; "
@@ -109,13 +109,13 @@ START_TEST(other_modes_warn_once_per_broken_plugin)
                                       "interceptor_b, scribe"));
     free(out);
     free(err);
-    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", plugins, "--describe",
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", modules, "--describe",
                                                   "badmajor", NULL}),
                      2);
     ck_assert_ptr_nonnull(strstr(err, "collector 'badmajor' is broken"));
     free(out);
     free(err);
-    free(plugins);
+    free(modules);
 }
 END_TEST
 

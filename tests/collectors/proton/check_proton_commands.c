@@ -16,7 +16,7 @@
 
 static char *work;
 static char *run;
-static char *plugins;
+static char *modules;
 static char *test_plugins;
 static char *recipe;
 
@@ -24,7 +24,7 @@ static void setup(void)
 {
     work = tu_tmpdir();
     run = tu_aorta_run();
-    plugins = tu_builddir("plugins");
+    modules = tu_builddir("plugins");
     test_plugins = tu_builddir("tests/fake-collectors");
     recipe = tu_join(work, "recipe.yaml");
 }
@@ -34,7 +34,7 @@ static void teardown(void)
     tu_rmtree(work);
     free(work);
     free(run);
-    free(plugins);
+    free(modules);
     free(test_plugins);
     free(recipe);
 }
@@ -62,7 +62,7 @@ static void result_free(result_t *result)
     free(result->err);
 }
 
-/* aorta-run with the plugin dirs and --output in the scratch directory,
+/* aorta-run with the module dirs and --output in the scratch directory,
  * then the given arguments (NULL-terminated); env_changes as tu_run's. */
 static result_t aorta(char *const *env_changes, ...)
 {
@@ -71,7 +71,7 @@ static result_t aorta(char *const *env_changes, ...)
     char *output = tu_join(work, "results");
     argv[n++] = run;
     argv[n++] = "--plugin-dir";
-    argv[n++] = plugins;
+    argv[n++] = modules;
     argv[n++] = "--plugin-dir";
     argv[n++] = test_plugins;
     argv[n++] = "--output";

@@ -327,8 +327,8 @@ END_TEST
 START_TEST(describe_prints_the_option_table)
 {
     char *run = tu_aorta_run();
-    char *plugins = tu_builddir("plugins");
-    char *argv[] = {run, "--plugin-dir", plugins, "--describe", "proton", NULL};
+    char *modules = tu_builddir("plugins");
+    char *argv[] = {run, "--plugin-dir", modules, "--describe", "proton", NULL};
     char *out = NULL;
     ck_assert_int_eq(tu_run(argv, NULL, &out, NULL), 0);
     pt_contains(out, "wrap rank 20");
@@ -336,7 +336,7 @@ START_TEST(describe_prints_the_option_table)
     pt_contains(out, "instrumentation_mode");
     pt_contains(out, "warp_group_8");
     free(out);
-    free(plugins);
+    free(modules);
     free(run);
 }
 END_TEST

@@ -10,29 +10,29 @@
 #include <unistd.h>
 
 static aorta_registry_t *registry;
-static const aorta_module_t *plugin;
+static const aorta_module_t *module;
 
 void pt_load(void)
 {
     registry = tu_registry("plugins");
-    plugin = tu_plugin(registry, "proton");
+    module = tu_plugin(registry, "proton");
 }
 
 void pt_unload(void)
 {
     aorta_registry_free(registry);
     registry = NULL;
-    plugin = NULL;
+    module = NULL;
 }
 
 const aorta_module_t *pt_plugin(void)
 {
-    return plugin;
+    return module;
 }
 
 const struct aorta_collector *pt_collector(void)
 {
-    return &plugin->collector;
+    return &module->collector;
 }
 
 int pt_validate(aorta_options_t *options, char **message)

@@ -1,4 +1,4 @@
-/* protontest.h - what the Proton suites share: the plugin loaded through the
+/* protontest.h - what the Proton suites share: the module loaded through the
  * registry, handles built from literal lists, and argv comparison. */
 #ifndef AORTA_PROTONTEST_H
 #define AORTA_PROTONTEST_H

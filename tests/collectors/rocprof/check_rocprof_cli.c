@@ -13,7 +13,7 @@
 
 static char *dir;
 static char *standin;
-static char *plugins;
+static char *modules;
 
 static void setup(void)
 {
@@ -25,7 +25,7 @@ static void setup(void)
     tu_write_mode(standin, text, 0755);
     free(text);
     free(source);
-    plugins = tu_builddir("plugins");
+    modules = tu_builddir("plugins");
     ck_assert_int_eq(chdir(dir), 0);
 }
 
@@ -34,14 +34,14 @@ static void teardown(void)
     tu_rmtree(dir);
     free(dir);
     free(standin);
-    free(plugins);
+    free(modules);
 }
 
 /* aorta-run --plugin-dir <build>/plugins ARGS... */
 static int aorta(char *const *env, char **out, char **err, const char *const *args)
 {
     char *aorta_run = tu_aorta_run();
-    const char *argv[64] = {aorta_run, "--plugin-dir", plugins};
+    const char *argv[64] = {aorta_run, "--plugin-dir", modules};
     size_t n = 3;
     for (size_t i = 0; args[i]; i++)
         argv[n++] = args[i];

@@ -298,8 +298,8 @@ END_TEST
 START_TEST(describe_prints_the_table)
 {
     char *aorta_run = tu_aorta_run();
-    char *plugins = tu_builddir("plugins");
-    char *argv[] = {aorta_run, "--plugin-dir", plugins, "--describe", "rocprof", NULL};
+    char *modules = tu_builddir("plugins");
+    char *argv[] = {aorta_run, "--plugin-dir", modules, "--describe", "rocprof", NULL};
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(tu_run(argv, NULL, &out, &err), 0);
     ck_assert_msg(strstr(out, "rocprof") && strstr(out, "wrap rank 10"), "%s", out);
@@ -311,7 +311,7 @@ START_TEST(describe_prints_the_table)
         ck_assert_msg(strstr(out, expected[i]) != NULL, "no '%s' in:\n%s", expected[i], out);
     free(out);
     free(err);
-    free(plugins);
+    free(modules);
     free(aorta_run);
 }
 END_TEST

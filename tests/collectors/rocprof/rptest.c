@@ -10,25 +10,25 @@
 #include <unistd.h>
 
 static aorta_registry_t *registry;
-static const aorta_module_t *plugin;
+static const aorta_module_t *module;
 
 void rp_setup(void)
 {
     registry = tu_registry("plugins");
-    plugin = tu_plugin(registry, "rocprof");
+    module = tu_plugin(registry, "rocprof");
 }
 
 void rp_teardown(void)
 {
     aorta_registry_free(registry);
     registry = NULL;
-    plugin = NULL;
+    module = NULL;
 }
 
 const aorta_module_t *rp_plugin(void)
 {
-    ck_assert_ptr_nonnull(plugin);
-    return plugin;
+    ck_assert_ptr_nonnull(module);
+    return module;
 }
 
 const struct aorta_collector *rp_collector(void)

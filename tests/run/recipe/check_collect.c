@@ -98,7 +98,7 @@ static void expect_names(const char *const *names)
     size_t n = 0;
     for (; names[n]; n++) {
         ck_assert_uint_gt(count, n);
-        ck_assert_str_eq(entries[n].plugin->name, names[n]);
+        ck_assert_str_eq(entries[n].module->name, names[n]);
     }
     ck_assert_uint_eq(count, n);
 }

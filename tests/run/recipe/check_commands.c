@@ -13,26 +13,26 @@
 #include "recipe_util.h"
 
 static char *dir;
-static char *plugins;
+static char *modules;
 
 static void setup(void)
 {
     dir = tu_tmpdir();
-    plugins = tu_builddir("tests/fake-collectors");
+    modules = tu_builddir("tests/fake-collectors");
 }
 
 static void teardown(void)
 {
     tu_rmtree(dir);
     free(dir);
-    free(plugins);
+    free(modules);
 }
 
-/* Run aorta-run --plugin-dir <test plugins> ARGS with env changes. */
+/* Run aorta-run --plugin-dir <test modules> ARGS with env changes. */
 static int aorta(char **out, char **err, char *const *env, char **args)
 {
     char *binary = tu_aorta_run();
-    char *argv[48] = {binary, "--plugin-dir", plugins};
+    char *argv[48] = {binary, "--plugin-dir", modules};
     size_t n = 3;
     for (size_t i = 0; args[i]; i++)
         argv[n++] = args[i];
@@ -128,7 +128,7 @@ static void expect_env(json_object *obj, const char *const *pairs)
     ck_assert_ptr_null(pairs[2 * n]);
 }
 
-/* stderr holds exactly one line besides the broken plugins' warnings, and
+/* stderr holds exactly one line besides the broken modules' warnings, and
  * it is expected. */
 static void expect_one_error(const char *err, const char *expected)
 {

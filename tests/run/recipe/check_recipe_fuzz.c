@@ -208,11 +208,11 @@ START_TEST(hostile_inputs_through_aorta_run_exit_2_with_one_line)
     hostile_t cases[32];
     size_t n = make_hostile(cases);
     char *binary = tu_aorta_run();
-    char *plugins = tu_builddir("tests/fake-collectors");
+    char *modules = tu_builddir("tests/fake-collectors");
     for (size_t i = 0; i < n; i++) {
         write_bytes(path, cases[i].text, cases[i].len);
         char *out = NULL, *err = NULL;
-        char *argv[] = {binary, "--plugin-dir", plugins, "--recipe", path, "--dry-run", "--",
+        char *argv[] = {binary, "--plugin-dir", modules, "--recipe", path, "--dry-run", "--",
                         "true", NULL};
         ck_assert_msg(tu_run(argv, NULL, &out, &err) == 2, "%s: %s", cases[i].name, err);
         ck_assert_str_eq(out, "");
@@ -227,7 +227,7 @@ START_TEST(hostile_inputs_through_aorta_run_exit_2_with_one_line)
         free(err);
         free(cases[i].text);
     }
-    free(plugins);
+    free(modules);
     free(binary);
 }
 END_TEST

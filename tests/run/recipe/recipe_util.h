@@ -62,15 +62,15 @@ static inline void ru_load_free(ru_load_t *load)
 /* The test-only collectors of tests/fake-collectors. */
 static inline aorta_registry_t *ru_test_plugins(void)
 {
-    char *plugins = tu_builddir("tests/fake-collectors");
-    char *dirs[] = {plugins, NULL};
+    char *modules = tu_builddir("tests/fake-collectors");
+    char *dirs[] = {modules, NULL};
     aorta_registry_t *registry = aorta_registry_load(dirs);
-    free(plugins);
+    free(modules);
     return registry;
 }
 
 /* The lines of aorta-run's stderr other than the loader's warnings about
- * the deliberately broken test plugins. */
+ * the deliberately broken test modules. */
 static inline size_t ru_error_lines(const char *err, char **first)
 {
     size_t count = 0;

@@ -1,4 +1,4 @@
-/* The plugin loader: every kind of candidate, its status and reason, the
+/* The module loader: every kind of candidate, its status and reason, the
  * search order and shadowing.  Uses the test-only modules of tests/fake-collectors/. */
 #include "config.h"
 
@@ -21,19 +21,19 @@ static const aorta_module_t *candidate(const aorta_registry_t *registry, const c
                                        size_t nth)
 {
     for (size_t i = 0; i < registry->count; i++)
-        if (strcmp(registry->plugins[i].name, name) == 0 && nth-- == 0)
-            return &registry->plugins[i];
+        if (strcmp(registry->modules[i].name, name) == 0 && nth-- == 0)
+            return &registry->modules[i];
     ck_abort_msg("no candidate named %s", name);
     return NULL;
 }
 
 static aorta_registry_t *load_test_plugins(void)
 {
-    char *plugins = tu_builddir("tests/fake-collectors");
+    char *modules = tu_builddir("tests/fake-collectors");
     char *shadow = tu_builddir("tests/fake-collectors/shadow");
-    char *dirs[] = {plugins, shadow, NULL};
+    char *dirs[] = {modules, shadow, NULL};
     aorta_registry_t *registry = aorta_registry_load(dirs);
-    free(plugins);
+    free(modules);
     free(shadow);
     return registry;
 }
@@ -80,12 +80,12 @@ END_TEST
 
 static void expect_failed(const aorta_registry_t *registry, const char *name, const char *reason)
 {
-    const aorta_module_t *plugin = candidate(registry, name, 0);
-    ck_assert_int_eq(plugin->status, AORTA_MODULE_FAILED);
-    ck_assert_msg(plugin->reason && strstr(plugin->reason, reason),
-                  "%s: reason '%s' lacks '%s'", name, plugin->reason ? plugin->reason : "", reason);
+    const aorta_module_t *module = candidate(registry, name, 0);
+    ck_assert_int_eq(module->status, AORTA_MODULE_FAILED);
+    ck_assert_msg(module->reason && strstr(module->reason, reason),
+                  "%s: reason '%s' lacks '%s'", name, module->reason ? module->reason : "", reason);
     ck_assert_ptr_null(aorta_registry_find(registry, name));
-    ck_assert_ptr_eq(aorta_registry_find_failed(registry, name), plugin);
+    ck_assert_ptr_eq(aorta_registry_find_failed(registry, name), module);
 }
 
 START_TEST(each_broken_plugin_fails_with_its_reason)
@@ -115,13 +115,13 @@ START_TEST(the_same_name_later_on_the_path_is_shadowed)
     aorta_registry_free(registry);
 
     /* Reversed order: the shadow directory's copy wins. */
-    char *plugins = tu_builddir("tests/fake-collectors");
+    char *modules = tu_builddir("tests/fake-collectors");
     char *shadow = tu_builddir("tests/fake-collectors/shadow");
-    char *dirs[] = {shadow, plugins, NULL};
+    char *dirs[] = {shadow, modules, NULL};
     registry = aorta_registry_load(dirs);
     ck_assert_str_eq(aorta_registry_find(registry, "good")->collector.version, "shadow");
     aorta_registry_free(registry);
-    free(plugins);
+    free(modules);
     free(shadow);
 }
 END_TEST
@@ -131,8 +131,8 @@ START_TEST(a_broken_first_candidate_does_not_hide_a_good_one)
     char *dir = tu_tmpdir();
     char *fake = tu_join(dir, "good.so");
     tu_write(fake, "this is not an ELF file\n");
-    char *plugins = tu_builddir("tests/fake-collectors");
-    char *dirs[] = {dir, plugins, NULL};
+    char *modules = tu_builddir("tests/fake-collectors");
+    char *dirs[] = {dir, modules, NULL};
     aorta_registry_t *registry = aorta_registry_load(dirs);
     ck_assert_int_eq(candidate(registry, "good", 0)->status, AORTA_MODULE_FAILED);
     const aorta_module_t *used = aorta_registry_find(registry, "good");
@@ -140,7 +140,7 @@ START_TEST(a_broken_first_candidate_does_not_hide_a_good_one)
     ck_assert_ptr_nonnull(strstr(used->path, "tests/fake-collectors/good.la"));
     aorta_registry_free(registry);
     tu_rmtree(dir);
-    free(plugins);
+    free(modules);
     free(fake);
     free(dir);
 }
@@ -199,9 +199,9 @@ END_TEST
 
 START_TEST(env_path_plugins_come_after_plugin_dir)
 {
-    char *plugins = tu_builddir("tests/fake-collectors");
+    char *modules = tu_builddir("tests/fake-collectors");
     char *shadow = tu_builddir("tests/fake-collectors/shadow");
-    setenv("AORTA_PLUGIN_PATH", plugins, 1);
+    setenv("AORTA_PLUGIN_PATH", modules, 1);
     setenv("AORTA_PLUGIN_SYSTEM_PATH", "", 1);
     char *cli[] = {shadow};
     char **dirs = aorta_search_path(cli, 1);
@@ -209,7 +209,7 @@ START_TEST(env_path_plugins_come_after_plugin_dir)
     ck_assert_str_eq(aorta_registry_find(registry, "good")->collector.version, "shadow");
     aorta_registry_free(registry);
     aorta_search_path_free(dirs);
-    free(plugins);
+    free(modules);
     free(shadow);
 }
 END_TEST

@@ -24,8 +24,8 @@ static void setup(void)
     registry = tu_registry("tests/fake-collectors");
     memset(&plan, 0, sizeof plan);
     /* Sorted by wrap_rank: good (50) outermost, badparse (60) inside it. */
-    entries[0].plugin = tu_plugin(registry, "good");
-    entries[1].plugin = tu_plugin(registry, "badparse");
+    entries[0].module = tu_plugin(registry, "good");
+    entries[1].module = tu_plugin(registry, "badparse");
     entries[0].effective = aorta_options_new();
     entries[1].effective = aorta_options_new();
     plan.collectors = entries;

@@ -13,13 +13,13 @@
 #include "xalloc.h"
 
 static char *dir;
-static char *plugins;
+static char *modules;
 
 static void setup(void)
 {
     dir = tu_tmpdir();
     ck_assert_int_eq(chdir(dir), 0);
-    plugins = tu_builddir("tests/fake-collectors");
+    modules = tu_builddir("tests/fake-collectors");
 }
 
 static void teardown(void)
@@ -27,7 +27,7 @@ static void teardown(void)
     ck_assert_int_eq(chdir("/"), 0);
     tu_rmtree(dir);
     free(dir);
-    free(plugins);
+    free(modules);
 }
 
 static char *read_in(const char *run, const char *rel)
@@ -128,7 +128,7 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
     char *out = NULL, *err = NULL;
     char *script = "echo \"tf32=${TF32-} verbose=${AORTA_VERBOSE-} launched=$LAUNCHED\"; "
                    "test -z \"$TF32\"";
-    ck_assert_int_eq(pu_aorta((char *[]){"--plugin-dir", plugins, "--recipe", "recipe.yaml",
+    ck_assert_int_eq(pu_aorta((char *[]){"--plugin-dir", modules, "--recipe", "recipe.yaml",
                                          "--mitigations-file", "sidecar.json", "--output", "out",
                                          "--", "sh", "-c", script, NULL},
                               (char *[]){"TF32", "AORTA_VERBOSE", "LAUNCHED", NULL}, &out, &err),

@@ -197,7 +197,7 @@ START_TEST(a_crashing_parse_leaves_only_its_artifact_dir_and_the_sweep_goes_on)
     plan->trials = 2;
     add_scribe(plan, "no");
     pu_plan_collect(plan, registry, "badparse", (char *[]){"behaviour=crash", NULL});
-    ck_assert_str_eq(plan->collectors[0].plugin->collector.name, "scribe");
+    ck_assert_str_eq(plan->collectors[0].module->collector.name, "scribe");
     ck_assert_int_eq(aorta_sweep_run(plan), 0);
     for (int t = 0; t < 2; t++) {
         char *rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);

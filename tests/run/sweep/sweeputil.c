@@ -138,9 +138,9 @@ void pu_plan_cell(aorta_plan_t *plan, const char *mitigation, const char *diagno
 void pu_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const char *name,
                      char *const *options)
 {
-    const aorta_module_t *plugin = aorta_registry_find(registry, name);
-    ck_assert_msg(plugin != NULL, "test collector %s is not built", name);
-    aorta_collect_entry_t entry = {plugin, aorta_options_new(), NULL};
+    const aorta_module_t *module = aorta_registry_find(registry, name);
+    ck_assert_msg(module != NULL, "test collector %s is not built", name);
+    aorta_collect_entry_t entry = {module, aorta_options_new(), NULL};
     for (size_t i = 0; options && options[i]; i++) {
         char *eq = strchr(options[i], '=');
         char *key = strndup(options[i], (size_t)(eq - options[i]));
@@ -149,13 +149,13 @@ void pu_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const
     }
     entry.effective = aorta_options_dup(entry.given);
     aorta_error_t *err = aorta_error_new();
-    ck_assert_msg(plugin->collector.validate(entry.effective, err) == 0, "%s: %s", name,
+    ck_assert_msg(module->collector.validate(entry.effective, err) == 0, "%s: %s", name,
                   aorta_error_message(err));
     aorta_error_free(err);
     plan->collectors = aorta_xrealloc(plan->collectors,
                                       (plan->collector_count + 1) * sizeof *plan->collectors);
     size_t at = plan->collector_count;
-    while (at > 0 && plan->collectors[at - 1].plugin->collector.wrap_rank > plugin->collector.wrap_rank) {
+    while (at > 0 && plan->collectors[at - 1].module->collector.wrap_rank > module->collector.wrap_rank) {
         plan->collectors[at] = plan->collectors[at - 1];
         at--;
     }
