@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Benchmark of the rocprof collector's rocpd parse against its CSV trace parse.
 
 Writes the same dispatches (default 2,000,000, about 200 kernels, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rocpd.c - kernel dispatches from rocprofv3's rocpd databases
  * (<o>_results.db, SQLite), read through the plain-name views
  * rocpd_kernel_dispatch and rocpd_info_kernel_symbol and nothing else

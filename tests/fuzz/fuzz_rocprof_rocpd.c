@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_rocprof_rocpd.c - the rocprof collector's rocpd reader over one file.
  *
  * The input is written as a rocpd database (aorta_results.db) and parsed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rocprof collector's rocpd databases (docs/collectors/rocprof.md,
  * "rocpd databases"): the databases tests/collectors/rocprof/rocpd_fixtures.py builds
  * from rocprofv3's schema (table sets per process, plain-name views,

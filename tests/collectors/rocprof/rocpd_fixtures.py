@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """rocpd databases for the rocprof tests, built with Python's sqlite3 module.
 
 The schema is rocprofv3's (rocprofiler-sdk 1.0, ROCm 7.0): one set of
