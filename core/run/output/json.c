@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aorta/collector.h"
 #include "sys/files.h"
 #include "xalloc.h"
 
@@ -24,9 +25,39 @@ aorta_json_t *aorta_json_array(void)
     return json_object_new_array();
 }
 
+/* text when it is UTF-8, else a copy with U+FFFD for each byte that is not
+ * (an argument, an environment variable or a collector's string may hold
+ * any byte; json-c writes bytes as they are, and readers decode strictly). */
+static char *utf8_or_null(const char *text)
+{
+    size_t len = strlen(text);
+    size_t valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
+    if (valid == len)
+        return NULL;
+    char *out = aorta_xmalloc(len * 3 + 1), *cursor = out;
+    while (len > 0) {
+        memcpy(cursor, text, valid);
+        cursor += valid;
+        text += valid;
+        len -= valid;
+        if (len == 0)
+            break;
+        memcpy(cursor, "\xef\xbf\xbd", 3);
+        cursor += 3;
+        text++;
+        len--;
+        valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
+    }
+    *cursor = '\0';
+    return out;
+}
+
 aorta_json_t *aorta_json_string(const char *text)
 {
-    return json_object_new_string(text ? text : "");
+    char *fixed = utf8_or_null(text ? text : "");
+    aorta_json_t *value = json_object_new_string(fixed ? fixed : text ? text : "");
+    free(fixed);
+    return value;
 }
 
 aorta_json_t *aorta_json_int(int64_t value)
@@ -118,7 +149,9 @@ aorta_json_t *aorta_json_strings(char *const *items, size_t count)
 
 void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
 {
-    json_object_object_add(obj, key, value);
+    char *fixed = utf8_or_null(key);
+    json_object_object_add(obj, fixed ? fixed : key, value);
+    free(fixed);
 }
 
 void aorta_json_append(aorta_json_t *array, aorta_json_t *value)
