@@ -41,7 +41,7 @@ static void teardown(void)
     free(plugins);
 }
 
-static __attribute__((unused)) double now(void)
+static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -138,6 +138,50 @@ START_TEST(a_hostile_sidecar_is_refused_before_anything_is_written)
 END_TEST
 
 /* ------------------------------------------------------------------------ */
+/* User-named files that are not files                                       */
+/* ------------------------------------------------------------------------ */
+
+static void expect_not_a_file(const char *flag, const char *path, const char *kind)
+{
+    tu_write("recipe.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                            "mitigation_axis: [none]\ndiagnostic_axis: [none]\n");
+    int sidecar = strcmp(flag, "--recipe") != 0;
+    char *args[] = {"--recipe", sidecar ? "recipe.yaml" : (char *)path, "--output", "out",
+                    sidecar ? "--mitigations-file" : "--", sidecar ? (char *)path : "true",
+                    "--", "true", NULL};
+    char *out = NULL, *err = NULL;
+    double started = now();
+    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 2);
+    ck_assert(now() - started < 10);
+    char *line = aorta_xasprintf("aorta-run: %s: cannot read the %s: it is %s, not a regular "
+                                 "file\n",
+                                 path, sidecar ? "mitigations file" : "recipe",
+                                 kind);
+    ck_assert_str_eq(err, line);
+    ck_assert(!tu_exists("out"));
+    free(line);
+    free(out);
+    free(err);
+}
+
+START_TEST(a_fifo_device_or_socket_named_as_recipe_or_sidecar_is_refused_unopened)
+{
+    /* A FIFO with no writer: opening it would block for ever. */
+    ck_assert_int_eq(mkfifo("fifo", 0644), 0);
+    expect_not_a_file("--recipe", "fifo", "a FIFO");
+    expect_not_a_file("--mitigations-file", "fifo", "a FIFO");
+    expect_not_a_file("--recipe", "/dev/zero", "a character device");
+    expect_not_a_file("--mitigations-file", "/dev/null", "a character device");
+    int sock = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    strcpy(addr.sun_path, "sock");
+    ck_assert_int_eq(bind(sock, (struct sockaddr *)&addr, sizeof addr), 0);
+    expect_not_a_file("--recipe", "sock", "a socket");
+    close(sock);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
 
 static Suite *hostile_suite(void)
 {
@@ -147,6 +191,7 @@ static Suite *hostile_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, every_json_file_of_a_hostile_run_is_strict_utf8);
     tcase_add_test(tc, a_hostile_sidecar_is_refused_before_anything_is_written);
+    tcase_add_test(tc, a_fifo_device_or_socket_named_as_recipe_or_sidecar_is_refused_unopened);
     suite_add_tcase(suite, tc);
     return suite;
 }

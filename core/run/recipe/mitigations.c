@@ -483,6 +483,12 @@ int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, ch
     *error = NULL;
     size_t len = 0;
     char *text = aorta_read_user_file(path, SIDECAR_MAX_BYTES, &len);
+    if (!text && errno == EINVAL) {
+        *error = aorta_xasprintf("%s: cannot read the mitigations file: it is %s, not a regular "
+                                 "file",
+                                 path, aorta_path_kind(path));
+        return -1;
+    }
     if (!text) {
         *error = aorta_xasprintf("%s: cannot read the mitigations file: %s", path,
                                  strerror(errno));

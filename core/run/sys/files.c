@@ -122,18 +122,43 @@ char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t 
     return text;
 }
 
+const char *aorta_file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+         : S_ISFIFO(mode)   ? "a FIFO"
+         : S_ISSOCK(mode)   ? "a socket"
+         : S_ISCHR(mode)    ? "a character device"
+         : S_ISBLK(mode)    ? "a block device"
+         : S_ISLNK(mode)    ? "a symbolic link"
+                            : "a special file";
+}
+
+const char *aorta_path_kind(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? aorta_file_kind(st.st_mode) : "a special file";
+}
+
 char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
+    /* Checked before the open and again on the descriptor: opening a FIFO
+     * blocks until a writer comes, and a device can do anything on open. */
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        errno = EISDIR;
+    if (stat(path, &st) != 0)
+        return NULL;
+    if (!S_ISREG(st.st_mode)) {
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         return NULL;
     }
-    /* Read to the end (a pipe has no size), one byte past the limit. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return NULL;
+    }
+    /* Read to the end (the file may grow), one byte past the limit. */
     size_t capacity = 4096;
     char *text = aorta_xmalloc(capacity + 1);
     *len = 0;
