@@ -52,6 +52,8 @@ int main(int argc, char **argv)
     }
     /* Signals are taken synchronously by the trial loop (spawn.c). */
     aorta_spawn_block_signals();
+    /* What a payload or a parse leaves running comes back here to be killed. */
+    aorta_spawn_become_subreaper();
 
     char **dirs = aorta_search_path(cli.plugin_dirs, cli.plugin_dir_count);
     aorta_registry_t *registry = aorta_registry_load(dirs);

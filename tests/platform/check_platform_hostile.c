@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include "aorta/collector.h"
 #include "platutil.h"
+#include "sweep/parse_child.h"
 #include "xalloc.h"
 
 static char *dir;
@@ -182,6 +184,268 @@ START_TEST(a_fifo_device_or_socket_named_as_recipe_or_sidecar_is_refused_unopene
 END_TEST
 
 /* ------------------------------------------------------------------------ */
+/* Signals in every state                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void write_recipe(const char *behaviour)
+{
+    char *text = aorta_xasprintf("schema_version: 1\nmode: probe\ntrials: 2\n"
+                                 "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                                 "collect:\n  badparse: {behaviour: %s}\n",
+                                 behaviour);
+    tu_write("recipe.yaml", text);
+    free(text);
+}
+
+/* Start aorta-run with args, wait for ready to exist, send sig: it must
+ * exit 128 + sig within limit seconds.  Returns its stdout (free it). */
+static char *signal_when(const char *ready, int sig, double limit, char *const *args,
+                         char *const *env)
+{
+    pid_t pid = pu_aorta_start(args, env, "out.txt", "err.txt");
+    ck_assert_msg(pu_wait_for(ready, 30), "%s never appeared", ready);
+    double sent = now();
+    kill(pid, sig);
+    int status = tu_wait(pid);
+    double took = now() - sent;
+    char *err = tu_read("err.txt");
+    ck_assert_msg(status == 128 + sig, "exit %d; stderr: %s", status, err);
+    ck_assert_msg(took < limit, "took %.1f s after the signal", took);
+    free(err);
+    return tu_read("out.txt");
+}
+
+#define PARSE_DIR "out/T/none-none/_subprocess/trial_d0_m0_t0/badparse"
+
+static void interrupt_a_parse(int sig)
+{
+    write_recipe("ready");
+    char *args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
+                    "--ticket", "T", "--", "true", NULL};
+    char *out = signal_when(PARSE_DIR "/parsing", sig, 2.0, args, NULL);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by"));
+    free(out);
+    /* Recorded as interrupted, left without result.json to be retried. */
+    aorta_json_t *trial = pu_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "type", NULL),
+                     "subprocess_interrupted");
+    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "signal", NULL),
+                     sig == SIGINT ? "SIGINT" : "SIGTERM");
+    aorta_json_free(trial);
+    ck_assert(!tu_exists("out/T/none-none/trial_0/result.json"));
+    ck_assert(!tu_exists("out/T/none-none/trial_1"));
+    ck_assert(tu_exists("out/T/matrix.json"));
+}
+
+START_TEST(sigint_ends_a_hung_parse_at_once)
+{
+    interrupt_a_parse(SIGINT);
+}
+END_TEST
+
+START_TEST(sigterm_ends_a_hung_parse_at_once)
+{
+    interrupt_a_parse(SIGTERM);
+}
+END_TEST
+
+START_TEST(a_signal_before_the_first_trial_is_prompt)
+{
+    /* The environment snapshot asks the payload's Python for Triton; this
+     * one never answers. */
+    char *standin = tu_srcdir("tests/platform/python-standin");
+    ck_assert_int_eq(mkdir("bin", 0755), 0);
+    ck_assert_int_eq(symlink(standin, "bin/python3"), 0);
+    char *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
+    char *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
+    char *args[] = {"--output", "out", "--ticket", "T", "--", "python3", "payload.py", NULL};
+    char *env[] = {path_var, log_var, "STANDIN_HANG=1", NULL};
+    char *out = signal_when("probes", SIGTERM, 2.0, args, env);
+    ck_assert(!tu_exists("out/T/none-none/trial_0"));
+    free(out);
+    free(log_var);
+    free(path_var);
+    free(standin);
+}
+END_TEST
+
+START_TEST(a_payload_that_ignores_sigterm_is_killed_after_the_grace)
+{
+    char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
+                    "trap '' TERM; touch started; sleep 30", NULL};
+    char *env[] = {"AORTA_KILL_GRACE=1", NULL};
+    char *out = signal_when("started", SIGINT, 1.0 + 2.0, args, env);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGINT"));
+    free(out);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* No orphans                                                                */
+/* ------------------------------------------------------------------------ */
+
+static int alive(pid_t pid)
+{
+    /* A zombie is dead: read its state. */
+    char path[64], state = 0;
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *stat_file = fopen(path, "r");
+    if (!stat_file)
+        return 0;
+    int got = fscanf(stat_file, "%*d (%*[^)]) %c", &state);
+    fclose(stat_file);
+    return got == 1 && state != 'Z';
+}
+
+static pid_t pid_in(const char *path)
+{
+    char *text = tu_read(path);
+    ck_assert_msg(text != NULL, "%s is missing", path);
+    pid_t pid = (pid_t)atol(text);
+    free(text);
+    return pid;
+}
+
+START_TEST(what_a_payload_leaves_running_is_killed_with_a_warning)
+{
+    char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
+                    "sleep 60 & echo $! > left.pid; setsid sleep 61 & echo $! > daemon.pid", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 0);
+    pid_t left = pid_in("left.pid"), daemon = pid_in("daemon.pid");
+    int left_alive = alive(left), daemon_alive = alive(daemon);
+    if (left_alive)
+        kill(left, SIGKILL);
+    if (daemon_alive)
+        kill(daemon, SIGKILL);
+    ck_assert(!left_alive && !daemon_alive);
+    ck_assert_msg(strstr(err, "aorta-run: warning: out/T/none-none/trial_0: the payload left 2 "
+                              "process(es) running; killed with their process groups: "),
+                  "%s", err);
+    ck_assert_ptr_nonnull(strstr(err, "(sleep)"));
+    free(out);
+    free(err);
+}
+END_TEST
+
+START_TEST(a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart)
+{
+    write_recipe("daemon");
+    char *args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
+                    "--ticket", "T", "--", "true", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 0);
+    pid_t daemon = pid_in(PARSE_DIR "/daemon.pid");
+    int daemon_alive = alive(daemon);
+    if (daemon_alive)
+        kill(daemon, SIGKILL);
+    ck_assert(!daemon_alive);
+    ck_assert_ptr_nonnull(strstr(err, "collect: badparse's parse of "));
+    free(out);
+    free(err);
+
+    /* A collector's stdout: one warning, never aorta-run's stdout. */
+    write_recipe("noise");
+    args[7] = "N";
+    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 0);
+    ck_assert_ptr_null(strstr(out, "not json"));
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: collect: badparse printed 17 byte(s) "
+                                      "on stdout while parsing "));
+    ck_assert_ptr_null(strstr(err, "skipping its metrics"));
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* kill -9 of aorta-run takes the payload and a parse child with it. */
+START_TEST(the_payload_and_a_parse_die_with_aorta_run)
+{
+    char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
+                    "echo $$ > payload.pid; exec sleep 60", NULL};
+    pid_t pid = pu_aorta_start(args, NULL, "out.txt", "err.txt");
+    ck_assert(pu_wait_for("payload.pid", 30));
+    pid_t payload = pid_in("payload.pid");
+    kill(pid, SIGKILL);
+    tu_wait(pid);
+    for (int i = 0; i < 200 && alive(payload); i++)
+        usleep(10000);
+    int payload_alive = alive(payload);
+    if (payload_alive)
+        kill(payload, SIGKILL);
+    ck_assert(!payload_alive);
+
+    write_recipe("ready");
+    char *parse_args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
+                          "--ticket", "U", "--", "true", NULL};
+    pid = pu_aorta_start(parse_args, NULL, "out.txt", "err.txt");
+    ck_assert(pu_wait_for("out/U/none-none/_subprocess/trial_d0_m0_t0/badparse/parsing", 30));
+    /* The parse child is aorta-run's only child now. */
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
+    char *children = tu_read(path);
+    ck_assert_ptr_nonnull(children);
+    pid_t parse = (pid_t)atol(children);
+    free(children);
+    ck_assert(parse > 0 && alive(parse));
+    kill(pid, SIGKILL);
+    tu_wait(pid);
+    for (int i = 0; i < 200 && alive(parse); i++)
+        usleep(10000);
+    int parse_alive = alive(parse);
+    if (parse_alive)
+        kill(parse, SIGKILL);
+    ck_assert(!parse_alive);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Bounded parse memory                                                      */
+/* ------------------------------------------------------------------------ */
+
+START_TEST(a_parse_past_its_memory_limit_costs_only_its_metrics)
+{
+    if (aorta_parse_memory_limit() == 0)
+        return; /* a sanitizer build: no limit (see aorta-run(1)) */
+    write_recipe("hog");
+    char *args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
+                    "--ticket", "T", "--", "true", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta(args, (char *[]){"AORTA_PARSE_MEMORY=256M", NULL}, &out, &err), 0);
+    ck_assert_uint_eq(pu_count(err, "aorta-run: warning: collect: badparse summary parsing "), 2);
+    ck_assert_ptr_nonnull(strstr(err, "AORTA_PARSE_MEMORY = 268435456 bytes"));
+    aorta_json_t *trial = pu_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert(aorta_json_get_bool(pu_at(trial, "result", "passed", NULL)));
+    ck_assert_ptr_null(pu_at(trial, "result", "metrics", "badparse_kernel_count", NULL));
+    aorta_json_free(trial);
+    free(out);
+    free(err);
+}
+END_TEST
+
+START_TEST(the_parse_memory_limit_reads_bytes_and_suffixes)
+{
+    if (aorta_parse_memory_limit() == 0)
+        return;
+    static const struct {
+        const char *text;
+        uint64_t bytes;
+    } CASES[] = {
+        {"1048576", 1048576}, {"64K", 64u << 10}, {"256M", 256u << 20},
+        {"8G", UINT64_C(8) << 30}, {"", AORTA_PARSE_MEMORY_DEFAULT},
+        {"-1", AORTA_PARSE_MEMORY_DEFAULT}, {"12T", AORTA_PARSE_MEMORY_DEFAULT},
+        {"M", AORTA_PARSE_MEMORY_DEFAULT}, {"0", AORTA_PARSE_MEMORY_DEFAULT},
+        {"99999999999999999999", AORTA_PARSE_MEMORY_DEFAULT},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        setenv("AORTA_PARSE_MEMORY", CASES[i].text, 1);
+        ck_assert_msg(aorta_parse_memory_limit() == CASES[i].bytes, "%s", CASES[i].text);
+    }
+    unsetenv("AORTA_PARSE_MEMORY");
+    ck_assert(aorta_parse_memory_limit() == AORTA_PARSE_MEMORY_DEFAULT);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
 
 static Suite *hostile_suite(void)
 {
@@ -192,6 +456,15 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, every_json_file_of_a_hostile_run_is_strict_utf8);
     tcase_add_test(tc, a_hostile_sidecar_is_refused_before_anything_is_written);
     tcase_add_test(tc, a_fifo_device_or_socket_named_as_recipe_or_sidecar_is_refused_unopened);
+    tcase_add_test(tc, sigint_ends_a_hung_parse_at_once);
+    tcase_add_test(tc, sigterm_ends_a_hung_parse_at_once);
+    tcase_add_test(tc, a_signal_before_the_first_trial_is_prompt);
+    tcase_add_test(tc, a_payload_that_ignores_sigterm_is_killed_after_the_grace);
+    tcase_add_test(tc, what_a_payload_leaves_running_is_killed_with_a_warning);
+    tcase_add_test(tc, a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart);
+    tcase_add_test(tc, the_payload_and_a_parse_die_with_aorta_run);
+    tcase_add_test(tc, a_parse_past_its_memory_limit_costs_only_its_metrics);
+    tcase_add_test(tc, the_parse_memory_limit_reads_bytes_and_suffixes);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -305,9 +305,18 @@ static void parse_collectors(trial_t *trial)
         struct stat st;
         if (fd >= 0) {
             close(fd);
-            aorta_metrics_t *metrics = aorta_parse_in_child(entry->plugin, entry->effective, dir);
+            int interrupted = 0;
+            aorta_metrics_t *metrics = aorta_parse_in_child_ex(entry->plugin, entry->effective,
+                                                               dir, &interrupted);
             merge_metrics(trial->collected, metrics);
             aorta_metrics_free(metrics);
+            if (interrupted) {
+                trial->spawn.interrupted = interrupted;
+                free(why);
+                free(dir);
+                free(rel);
+                return;
+            }
         } else if (!(lstat(dir, &st) != 0 && errno == ENOENT)) {
             aorta_diag_warn("collect: %s: %s; refusing to parse artifacts "
                             "through it. No %s metrics for this trial.",
@@ -412,6 +421,9 @@ static void execute(trial_t *trial)
         return;
     }
     run_command(trial);
+    char *what = aorta_xasprintf("%s: the payload", trial->display_dir);
+    aorta_spawn_kill_strays(what);
+    free(what);
     if (trial->setup_error)
         return;
     aorta_classify(&trial->spawn, trial->trial_dir, &trial->classification);
@@ -425,6 +437,15 @@ static void execute(trial_t *trial)
     }
     write_record(trial);
     parse_collectors(trial);
+    if (trial->spawn.interrupted) {
+        /* Stopped during a parse: like an interrupted command, an error
+         * without result.json, retried by the next run. */
+        unlinkat(trial->trial_fd, "result.json", 0);
+        memset(&trial->classification, 0, sizeof trial->classification);
+        trial->classification.verdict = "error";
+        trial->classification.error_detectors[0] = "meta:interrupted";
+        return;
+    }
     apply_retention(trial);
 }
 
