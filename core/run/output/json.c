@@ -264,9 +264,14 @@ char *aorta_json_dump(const aorta_json_t *value, int pretty)
 
 int aorta_json_write_file(const char *path, const aorta_json_t *value)
 {
+    return aorta_json_write_file_at(AT_FDCWD, path, value);
+}
+
+int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *value)
+{
     char *dumped = aorta_json_dump(value, 1);
     char *text = aorta_xasprintf("%s\n", dumped);
-    int status = aorta_write_file_atomic(path, text, strlen(text));
+    int status = aorta_write_file_atomic_at(dir_fd, name, text, strlen(text));
     int saved = errno;
     free(text);
     free(dumped);

@@ -58,8 +58,14 @@ static int write_all(int fd, const char *data, size_t len)
 
 int aorta_write_file_atomic(const char *path, const void *data, size_t len)
 {
-    char *temporary = aorta_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    return aorta_write_file_atomic_at(AT_FDCWD, path, data, len);
+}
+
+int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len)
+{
+    char *temporary = aorta_xasprintf("%s.tmp.%ld", name, (long)getpid());
+    int fd = openat(dir_fd, temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                    0644);
     int status = -1, saved = errno;
     if (fd >= 0) {
         status = write_all(fd, data, len);
@@ -68,12 +74,13 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len)
             status = -1;
             saved = errno;
         }
-        if (status == 0 && rename(temporary, path) != 0) {
+        /* renameat() replaces a symlink at name, never what it points to. */
+        if (status == 0 && renameat(dir_fd, temporary, dir_fd, name) != 0) {
             status = -1;
             saved = errno;
         }
         if (status != 0)
-            unlink(temporary);
+            unlinkat(dir_fd, temporary, 0);
     }
     free(temporary);
     errno = saved;

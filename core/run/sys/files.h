@@ -14,6 +14,8 @@ int aorta_mkdir_p(const char *path, mode_t mode);
  * next to it (opened without following a symlink), then rename() over path.
  * Returns 0, or -1 (errno set) with path untouched and no temporary left. */
 int aorta_write_file_atomic(const char *path, const void *data, size_t len);
+/* The same for name below dir_fd (AT_FDCWD: name is a path). */
+int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len);
 
 /* The whole of name below dir_fd (AT_FDCWD: name is a path), NUL-terminated,
  * its length in *len, when it is a regular file of at most max_bytes.  NULL
