@@ -446,6 +446,254 @@ START_TEST(the_parse_memory_limit_reads_bytes_and_suffixes)
 END_TEST
 
 /* ------------------------------------------------------------------------ */
+/* Nothing written or deleted outside the run directory                      */
+/* ------------------------------------------------------------------------ */
+
+/* "outside" holds only its marker, unchanged. */
+static void expect_outside_untouched(void)
+{
+    DIR *d = opendir("outside");
+    ck_assert_ptr_nonnull(d);
+    size_t count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL)
+        if (strcmp(entry->d_name, ".") && strcmp(entry->d_name, ".."))
+            count++;
+    closedir(d);
+    char *marker = tu_read("outside/keep");
+    ck_assert_msg(count == 1 && marker && !strcmp(marker, "keep\n"),
+                  "outside holds %zu entries", count);
+    free(marker);
+}
+
+/* Run a payload script (sh -c) that does something to the run directory
+ * mid-run: expect status, outside untouched, and err to hold expected. */
+static void swap_case(const char *script, int collect, int status, const char *expected)
+{
+    tu_rmtree("out");
+    tu_rmtree("outside");
+    tu_write("outside/keep", "keep\n");
+    tu_write("recipe.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                            "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                            "retain: {on_pass: none, on_fail: none, on_error: none}\n");
+    if (collect)
+        tu_write("recipe.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                                "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                                "retain: {on_pass: none, on_fail: none, on_error: none}\n"
+                                "collect:\n  badparse: {}\n");
+    char *args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
+                    "--ticket", "T", "--", "sh", "-c", (char *)script, NULL};
+    char *out = NULL, *err = NULL;
+    int got = pu_aorta(args, NULL, &out, &err);
+    ck_assert_msg(got == status, "%s: exit %d; stderr: %s", script, got, err);
+    ck_assert_msg(strstr(err, expected), "%s: stderr: %s", script, err);
+    if (status == 1)
+        ck_assert_msg(!strstr(out, "Wrote run artifacts"), "%s", out);
+    expect_outside_untouched();
+    free(out);
+    free(err);
+}
+
+#define CELL "out/T/none-none"
+
+START_TEST(a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside)
+{
+    swap_case("rm -rf " CELL "/trial_0 && ln -s ../../../outside " CELL "/trial_0", 0, 1,
+              "aorta-run: cannot write out/T/none-none/trial_0/result.json: 'trial_0' in "
+              "'none-none/trial_0' is a symbolic link (refused)");
+    /* The trial was recorded as aorta-run's failure. */
+    aorta_json_t *trial = pu_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "type", NULL),
+                     "record_failed");
+    aorta_json_free(trial);
+    swap_case("rm -rf " CELL "/_subprocess && ln -s ../../../outside " CELL "/_subprocess", 0, 1,
+              "aorta-run: cannot write out/T/none-none/_subprocess/trial_d0_m0_t0.json: "
+              "'_subprocess' in 'none-none/_subprocess' is a symbolic link (refused)");
+    swap_case("mv " CELL " out/T/moved && ln -s ../../outside " CELL, 0, 1,
+              "'none-none' in 'none-none/trial_0' is a symbolic link (refused)");
+    /* The collector's directory: neither parsed nor pruned through it. */
+    swap_case("cp outside/keep outside/artifact; d=" CELL "/_subprocess/trial_d0_m0_t0/badparse; "
+              "rm -rf $d && ln -s ../../../../../outside $d; rm outside/artifact",
+              1, 0, "refusing to parse artifacts through it");
+}
+END_TEST
+
+START_TEST(symlinks_planted_before_the_run_are_never_written_through)
+{
+    static const char *const PLANTED[] = {CELL, CELL "/trial_0", CELL "/_subprocess",
+                                          CELL "/_subprocess/trial_d0_m0_t0"};
+    for (size_t i = 0; i < sizeof PLANTED / sizeof PLANTED[0]; i++) {
+        tu_rmtree("out");
+        tu_rmtree("outside");
+        tu_write("outside/keep", "keep\n");
+        ck_assert_int_eq(tu_run((char *[]){"mkdir", "-p", (char *)PLANTED[i], NULL}, NULL, NULL,
+                                NULL),
+                         0);
+        tu_rmtree(PLANTED[i]);
+        char *target = aorta_xasprintf("%s/outside", dir);
+        ck_assert_int_eq(symlink(target, PLANTED[i]), 0);
+        free(target);
+        char *args[] = {"--plugin-dir", plugins, "--output", "out", "--ticket", "T",
+                        "--collect", "badparse", "--", "true", NULL};
+        char *out = NULL, *err = NULL;
+        int status = pu_aorta(args, NULL, &out, &err);
+        ck_assert_msg(strstr(err, "symbolic link (refused)"), "%s: %s", PLANTED[i], err);
+        ck_assert_msg(status == 0 || status == 1, "%s: exit %d", PLANTED[i], status);
+        expect_outside_untouched();
+        free(out);
+        free(err);
+    }
+    /* A report replaced by a symlink: the link is replaced, not followed. */
+    tu_rmtree("out");
+    ck_assert_int_eq(tu_run((char *[]){"mkdir", "-p", "out/T", NULL}, NULL, NULL, NULL), 0);
+    ck_assert_int_eq(symlink("../../outside/keep", "out/T/matrix.json"), 0);
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "T", "--", "true", NULL},
+                              NULL, NULL, NULL),
+                     0);
+    struct stat st;
+    ck_assert_int_eq(lstat("out/T/matrix.json", &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    expect_outside_untouched();
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Failed writes are loud and honest                                         */
+/* ------------------------------------------------------------------------ */
+
+static off_t size_of(const char *path)
+{
+    struct stat st;
+    ck_assert_msg(stat(path, &st) == 0, "%s is missing", path);
+    return st.st_size;
+}
+
+/* aorta-run under a file size limit of limit bytes (SIGXFSZ ignored: a
+ * write past it fails with EFBIG, as on a full disk). */
+static char *read_all(int fd)
+{
+    size_t len = 0, capacity = 4096;
+    char *text = malloc(capacity + 1);
+    ssize_t got;
+    while ((got = read(fd, text + len, capacity - len)) > 0) {
+        len += (size_t)got;
+        if (len == capacity)
+            text = realloc(text, (capacity *= 2) + 1);
+    }
+    text[len] = '\0';
+    close(fd);
+    return text;
+}
+
+static int run_limited(const char *ticket, rlim_t limit, char **out, char **err)
+{
+    char *aorta = tu_aorta_run();
+    char *args[] = {aorta, "--output", "out", "--ticket", (char *)ticket, "--", "sh", "-c",
+                    "head -c 100000 /dev/zero", NULL};
+    /* Pipes, not files: the limit would cut aorta-run's own messages. */
+    int out_pipe[2], err_pipe[2];
+    ck_assert_int_eq(pipe(out_pipe), 0);
+    ck_assert_int_eq(pipe(err_pipe), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(out_pipe[1], 1);
+        dup2(err_pipe[1], 2);
+        struct rlimit lowered;
+        getrlimit(RLIMIT_FSIZE, &lowered);
+        lowered.rlim_cur = limit;
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &lowered);
+        execv(aorta, args);
+        _exit(127);
+    }
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    /* What aorta-run prints fits the pipes; read them once it is done. */
+    int status = tu_wait(pid);
+    *out = read_all(out_pipe[0]);
+    *err = read_all(err_pipe[0]);
+    free(aorta);
+    return status;
+}
+
+/* No temporary left, every JSON file there whole. */
+static void expect_no_partial_file(const char *path)
+{
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL) {
+        if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+            continue;
+        ck_assert_msg(!strstr(entry->d_name, ".tmp."), "%s/%s left", path, entry->d_name);
+        char *child = tu_join(path, entry->d_name);
+        struct stat st;
+        ck_assert_int_eq(lstat(child, &st), 0);
+        if (S_ISDIR(st.st_mode))
+            expect_no_partial_file(child);
+        free(child);
+    }
+    closedir(d);
+    check_json_tree(path);
+}
+
+START_TEST(a_write_past_a_file_size_limit_is_one_line_and_exit_1)
+{
+    char *out = NULL, *err = NULL;
+    /* The sizes of a run with no limit, for limits that fail one file each. */
+    ck_assert_int_eq(run_limited("A", RLIM_INFINITY, &out, &err), 0);
+    free(out);
+    free(err);
+    off_t trial_json = size_of("out/A/none-none/_subprocess/trial_d0_m0_t0.json");
+    off_t matrix = size_of("out/A/matrix.json"), perf = size_of("out/A/perf.md");
+    off_t host_env = size_of("out/A/host_env.json");
+    off_t result = size_of("out/A/none-none/trial_0/result.json");
+    ck_assert(trial_json > matrix && matrix > perf && perf > result && host_env < matrix);
+
+    /* matrix.json and the trial JSON fail; perf.md, result.json are written. */
+    off_t limit = matrix - 1 > host_env ? matrix - 1 : host_env;
+    ck_assert_int_eq(run_limited("B", (rlim_t)limit, &out, &err), 1);
+    ck_assert_msg(strstr(err, "aorta-run: cannot write out/B/none-none/trial_0/stdout.log: the "
+                              "payload's output may be cut short"),
+                  "%s", err);
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: cannot write "
+                                      "out/B/none-none/_subprocess/trial_d0_m0_t0.json: File too "
+                                      "large"));
+    char *matrix_path = aorta_xasprintf("aorta-run: cannot write %s/out/B/matrix.json: File too "
+                                        "large",
+                                        dir);
+    ck_assert_msg(strstr(err, matrix_path), "%s", err);
+    free(matrix_path);
+    ck_assert_ptr_null(strstr(out, "Full matrix:"));
+    ck_assert_ptr_nonnull(strstr(out, "Performance report: out/B/perf.md"));
+    ck_assert_ptr_null(strstr(out, "Wrote run artifacts"));
+    ck_assert_ptr_nonnull(strstr(out, "incomplete"));
+    ck_assert(!tu_exists("out/B/matrix.json"));
+    expect_no_partial_file("out/B");
+    free(out);
+    free(err);
+
+    /* host_env.json first. */
+    ck_assert_int_eq(run_limited("C", (rlim_t)(host_env - 1), &out, &err), 1);
+    ck_assert_msg(strstr(err, "/out/C/host_env.json: File too large"), "%s", err);
+    ck_assert_ptr_null(strstr(out, "Full matrix:"));
+    ck_assert_ptr_null(strstr(out, "Wrote run artifacts"));
+    expect_no_partial_file("out/C");
+    free(out);
+    free(err);
+
+    /* The lock. */
+    ck_assert_int_eq(run_limited("D", 8, &out, &err), 1);
+    ck_assert_msg(strstr(err, "aorta-run: cannot write the lock ") && strstr(err, "File too large"),
+                  "%s", err);
+    ck_assert_ptr_null(strstr(out, "Wrote run artifacts"));
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
 
 static Suite *hostile_suite(void)
 {
@@ -465,6 +713,9 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, the_payload_and_a_parse_die_with_aorta_run);
     tcase_add_test(tc, a_parse_past_its_memory_limit_costs_only_its_metrics);
     tcase_add_test(tc, the_parse_memory_limit_reads_bytes_and_suffixes);
+    tcase_add_test(tc, a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside);
+    tcase_add_test(tc, symlinks_planted_before_the_run_are_never_written_through);
+    tcase_add_test(tc, a_write_past_a_file_size_limit_is_one_line_and_exit_1);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -261,6 +261,7 @@ int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
+        signal(SIGXFSZ, SIG_DFL);
         sigprocmask(SIG_UNBLOCK, &set, NULL);
         int null_in = open("/dev/null", O_RDONLY);
         if (null_in >= 0 && null_in != 0) {
