@@ -511,6 +511,9 @@ START_TEST(a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside
               "'_subprocess' in 'none-none/_subprocess' is a symbolic link (refused)");
     swap_case("mv " CELL " out/T/moved && ln -s ../../outside " CELL, 0, 1,
               "'none-none' in 'none-none/trial_0' is a symbolic link (refused)");
+    /* A trial directory the payload removed is made again for result.json. */
+    swap_case("rm -rf " CELL "/trial_0", 0, 0, "");
+    ck_assert(tu_exists(CELL "/trial_0/result.json"));
     /* The collector's directory: neither parsed nor pruned through it. */
     swap_case("cp outside/keep outside/artifact; d=" CELL "/_subprocess/trial_d0_m0_t0/badparse; "
               "rm -rf $d && ln -s ../../../../../outside $d; rm outside/artifact",

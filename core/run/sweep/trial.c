@@ -304,7 +304,7 @@ static void write_record(trial_t *trial)
     /* Opened again from the run directory: the payload may have swapped the
      * trial directory for a symlink since. */
     char *why = NULL;
-    int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 0, &why);
+    int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
     if (fd < 0) {
         write_failed(trial, "result.json", why);
         free(why);
@@ -487,7 +487,7 @@ static void execute(trial_t *trial)
      * from the run directory, never through what the trial directory may
      * have become. */
     char *why = NULL;
-    int fresh = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 0, &why);
+    int fresh = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
     close(trial->trial_fd);
     trial->trial_fd = fresh;
     if (fresh < 0) {
