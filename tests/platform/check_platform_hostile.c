@@ -322,7 +322,13 @@ START_TEST(what_a_payload_leaves_running_is_killed_with_a_warning)
     ck_assert_msg(strstr(err, "aorta-run: warning: out/T/none-none/trial_0: the payload left 2 "
                               "process(es) running; killed with their process groups: "),
                   "%s", err);
-    ck_assert_ptr_nonnull(strstr(err, "(sleep)"));
+    /* Named by pid (the name is what it ran when it was found). */
+    char *named = aorta_xasprintf("%ld (", (long)left);
+    ck_assert_ptr_nonnull(strstr(err, named));
+    free(named);
+    named = aorta_xasprintf("%ld (", (long)daemon);
+    ck_assert_ptr_nonnull(strstr(err, named));
+    free(named);
     free(out);
     free(err);
 }
@@ -352,6 +358,11 @@ START_TEST(a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart)
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: collect: badparse printed 17 byte(s) "
                                       "on stdout while parsing "));
     ck_assert_ptr_null(strstr(err, "skipping its metrics"));
+    /* Its stderr: its own warning lines as they are, anything else one warning. */
+    ck_assert_ptr_nonnull(strstr(err, "\naorta-run: warning: badparse: a warning of its own\n"));
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: collect: badparse printed 14 byte(s) "
+                                      "on stderr while parsing "));
+    ck_assert_ptr_null(strstr(err, "\nnot a warning"));
     free(out);
     free(err);
 }

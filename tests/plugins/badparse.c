@@ -1,6 +1,7 @@
 /* A collector whose parse() misbehaves as its options say: "crash" raises
  * SIGSEGV, "hang" never returns, "exit" calls exit(3), "noise" writes
- * garbage to stdout (the reply channel is separate), "huge" reports a 2 MiB
+ * garbage to stdout (the reply channel is separate) and a warning line and
+ * a plain line to stderr, "huge" reports a 2 MiB
  * string (past the reply limit), "hog" allocates and touches up to 1 GiB
  * (aborting when an allocation fails, as a parser would), "daemon" starts a
  * setsid daemon that sleeps and writes its pid to DIR/daemon.pid, "ready"
@@ -85,8 +86,10 @@ static void badparse_parse(const aorta_options_t *options, const char *dir,
         }
         waitpid(middle, NULL, 0);
     }
-    if (strcmp(behaviour, "noise") == 0)
+    if (strcmp(behaviour, "noise") == 0) {
         printf("}}} not json {{{\n");
+        fputs("aorta-run: warning: badparse: a warning of its own\nnot a warning\n", stderr);
+    }
     if (strcmp(behaviour, "huge") == 0) {
         static char big[2u << 20];
         memset(big, 'k', sizeof big - 1);

@@ -95,7 +95,8 @@ uint64_t aorta_parse_memory_limit(void)
 }
 
 static void run_child(pid_t parent, const aorta_module_t *plugin, const aorta_options_t *options,
-                      const char *dir, const char *prefix, int out, int plugin_out)
+                      const char *dir, const char *prefix, int out, int plugin_out,
+                      int plugin_err)
 {
     aorta_spawn_child_guard(parent);
     sigset_t all;
@@ -108,13 +109,16 @@ static void run_child(pid_t parent, const aorta_module_t *plugin, const aorta_op
         struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
         setrlimit(RLIMIT_AS, &rl);
     }
-    /* Whatever the collector prints goes to the parent on its own pipe,
+    /* Whatever the collector prints goes to the parent on pipes of its own,
      * never into aorta-run's stdout or the reply. */
     dup2(plugin_out, 1);
     close(plugin_out);
+    dup2(plugin_err, 2);
+    close(plugin_err);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     plugin->collector.parse(options, dir, metrics);
     fflush(stdout);
+    fflush(stderr);
     aorta_json_t *json = aorta_metrics_to_json(metrics);
     char *text = aorta_json_dump(json, 0);
     write_all(out, text, strlen(text));
@@ -164,8 +168,8 @@ static void drain_all(channel_t *c)
 
 /* The child's reply and its stdout until it exits (or the deadline, or an
  * interrupt: it is then killed).  Returns its wait status. */
-static int collect(pid_t pid, channel_t *reply, channel_t *noise, int signals, double deadline,
-                   const char **problem, int *interrupted, struct rusage *usage)
+static int collect(pid_t pid, channel_t *reply, channel_t *noise, channel_t *errs, int signals,
+                   double deadline, const char **problem, int *interrupted, struct rusage *usage)
 {
     int status = 0, exited = 0;
     while (!exited) {
@@ -178,12 +182,13 @@ static int collect(pid_t pid, channel_t *reply, channel_t *noise, int signals, d
             *problem = "sent too much";
             break;
         }
-        struct pollfd fds[3] = {{reply->open ? reply->fd : -1, POLLIN, 0},
+        struct pollfd fds[4] = {{reply->open ? reply->fd : -1, POLLIN, 0},
                                 {noise->open ? noise->fd : -1, POLLIN, 0},
+                                {errs->open ? errs->fd : -1, POLLIN, 0},
                                 {signals, POLLIN, 0}};
         /* A short wait: a daemon the parse forked may hold the pipes open
          * after the child is gone. */
-        poll(fds, 3, left < 0.1 ? (int)(left * 1000) + 1 : 100);
+        poll(fds, 4, left < 0.1 ? (int)(left * 1000) + 1 : 100);
         if (aorta_spawn_peek_interrupt()) {
             *interrupted = aorta_spawn_take_interrupt();
             *problem = "was interrupted";
@@ -194,10 +199,13 @@ static int collect(pid_t pid, channel_t *reply, channel_t *noise, int signals, d
             drain(reply, &empty);
         if (noise->open && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
             drain(noise, &empty);
+        if (errs->open && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(errs, &empty);
         if (wait4(pid, &status, WNOHANG, usage) == pid) {
             exited = 1;
             drain_all(reply); /* what it wrote before it exited is all there */
             drain_all(noise);
+            drain_all(errs);
         }
     }
     if (!exited) {
@@ -231,6 +239,43 @@ static void warn_noise(const char *name, const char *dir, const channel_t *noise
     free(text);
 }
 
+/* The collector's stderr: its own "aorta-run: " lines (warnings) as they
+ * are, anything else summed up in one warning. */
+static void relay_errors(const char *name, const char *dir, const channel_t *errs)
+{
+    size_t other = 0;
+    const char *first = NULL;
+    size_t first_len = 0;
+    const char *cursor = errs->data ? errs->data : "";
+    const char *end = cursor + errs->len;
+    while (cursor < end) {
+        const char *newline = memchr(cursor, '\n', (size_t)(end - cursor));
+        size_t len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
+        if (newline && len >= 11 && !memcmp(cursor, "aorta-run: ", 11)
+            && aorta_utf8_valid_prefix(cursor, len, NULL, NULL) == len && !memchr(cursor, 0, len)) {
+            fprintf(stderr, "%.*s\n", (int)len, cursor);
+        } else {
+            if (!first) {
+                first = cursor;
+                first_len = len;
+            }
+            other += len + (newline != NULL);
+        }
+        cursor += len + (newline != NULL);
+    }
+    other += errs->total - errs->len;
+    fflush(stderr);
+    if (!other)
+        return;
+    size_t shown = first_len > 120 ? 120 : first_len;
+    int cut = 0;
+    shown = aorta_utf8_valid_prefix(first ? first : "", shown, &cut, NULL);
+    char *text = aorta_repr(first ? first : "", shown);
+    aorta_diag_warn("collect: %s printed %zu byte(s) on stderr while parsing %s (not used): %s%s",
+                    name, other, dir, text, shown < other ? "..." : "");
+    free(text);
+}
+
 aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *plugin,
                                       const aorta_options_t *options, const char *dir)
 {
@@ -247,9 +292,10 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *plugin,
     const char *problem = NULL;
     int signal_taken = 0, near_limit = 0;
     uint64_t limit = aorta_parse_memory_limit();
-    int pipefd[2], noisefd[2];
+    int pipefd[2], noisefd[2], errfd[2];
     channel_t reply = {.fd = -1, .limit = REPLY_LIMIT + 1, .open = 1};
     channel_t noise = {.fd = -1, .limit = 4096, .open = 1};
+    channel_t errs = {.fd = -1, .limit = 64u << 10, .open = 1};
     /* Only to wake the poll: SIGINT and SIGTERM stay blocked and pending. */
     sigset_t interrupts;
     sigemptyset(&interrupts);
@@ -262,6 +308,12 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *plugin,
         problem = "could not start";
         close(pipefd[0]);
         close(pipefd[1]);
+    } else if (pipe2(errfd, O_CLOEXEC) != 0) {
+        problem = "could not start";
+        close(pipefd[0]);
+        close(pipefd[1]);
+        close(noisefd[0]);
+        close(noisefd[1]);
     } else {
         fflush(NULL);
         pid_t parent = getpid();
@@ -269,21 +321,25 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *plugin,
         if (pid == 0) {
             close(pipefd[0]);
             close(noisefd[0]);
-            run_child(parent, plugin, options, dir, prefix, pipefd[1], noisefd[1]);
+            close(errfd[0]);
+            run_child(parent, plugin, options, dir, prefix, pipefd[1], noisefd[1], errfd[1]);
         }
         close(pipefd[1]);
         close(noisefd[1]);
+        close(errfd[1]);
         reply.fd = pipefd[0];
         noise.fd = noisefd[0];
+        errs.fd = errfd[0];
         fcntl(reply.fd, F_SETFL, O_NONBLOCK);
         fcntl(noise.fd, F_SETFL, O_NONBLOCK);
+        fcntl(errs.fd, F_SETFL, O_NONBLOCK);
         if (pid < 0) {
             problem = "could not start";
         } else {
             struct rusage usage;
             memset(&usage, 0, sizeof usage);
-            int status = collect(pid, &reply, &noise, signals, now() + parse_timeout(), &problem,
-                                 &signal_taken, &usage);
+            int status = collect(pid, &reply, &noise, &errs, signals, now() + parse_timeout(),
+                                 &problem, &signal_taken, &usage);
             /* A parse that ran out of the limit dies one way or another;
              * say why when it had used most of it. */
             near_limit = limit && (uint64_t)usage.ru_maxrss * 1024 >= limit / 2;
@@ -303,12 +359,15 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *plugin,
         }
         close(reply.fd);
         close(noise.fd);
+        close(errs.fd);
     }
     if (signals >= 0)
         close(signals);
+    relay_errors(name, dir, &errs);
     warn_noise(name, dir, &noise);
     free(reply.data);
     free(noise.data);
+    free(errs.data);
     if (interrupted)
         *interrupted = signal_taken;
     else if (signal_taken)
