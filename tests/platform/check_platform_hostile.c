@@ -269,6 +269,16 @@ START_TEST(a_signal_before_the_first_trial_is_prompt)
 }
 END_TEST
 
+START_TEST(a_signal_during_a_trial_is_prompt)
+{
+    char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
+                    "touch started; exec sleep 30", NULL};
+    char *out = signal_when("started", SIGTERM, 2.0, args, NULL);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGTERM"));
+    free(out);
+}
+END_TEST
+
 START_TEST(a_payload_that_ignores_sigterm_is_killed_after_the_grace)
 {
     char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
@@ -721,6 +731,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, sigint_ends_a_hung_parse_at_once);
     tcase_add_test(tc, sigterm_ends_a_hung_parse_at_once);
     tcase_add_test(tc, a_signal_before_the_first_trial_is_prompt);
+    tcase_add_test(tc, a_signal_during_a_trial_is_prompt);
     tcase_add_test(tc, a_payload_that_ignores_sigterm_is_killed_after_the_grace);
     tcase_add_test(tc, what_a_payload_leaves_running_is_killed_with_a_warning);
     tcase_add_test(tc, a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart);
