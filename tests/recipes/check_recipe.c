@@ -543,6 +543,15 @@ static const sidecar_case_t SIDECARS[] = {
      ":1:43: a string holds a lone surrogate escape, which is not UTF-8"},
     {"{\"version\": 1, \"mitigations\": {\"m\": {\"X\": \"1\",\n  \"\\u0058\": \"2\"}}}",
      ":2:3: duplicate key 'X' (first at line 1, column 38)"},
+    /* What json-c accepts beyond JSON is refused like any syntax error. */
+    {"{\"version\": 1, /* \"mitigations\" */ \"mitigations\": {}}",
+     ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{'version': 1, \"mitigations\": {}}", ":1:2: JSON syntax error: a single-quoted string"},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"A\": 'x'}}}",
+     ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{\"version\": 1, \"mitigations\": {},}", ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"A\": \"1\",}}}",
+     ": not a mitigations file: expected a JSON object " SHAPE},
     {"{\"version\": 1, \"mitigations\": {}, \"mitigations\": {\"m\": {}}}",
      ":1:35: duplicate key 'mitigations' (first at line 1, column 16)"},
 };

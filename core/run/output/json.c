@@ -281,9 +281,16 @@ int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *v
 
 aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
 {
+    return aorta_json_parse_strict(text, len, max_depth, 0);
+}
+
+aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict)
+{
     struct json_tokener *tokener = json_tokener_new_ex(max_depth);
     if (!tokener)
         return NULL;
+    if (strict)
+        json_tokener_set_flags(tokener, JSON_TOKENER_STRICT);
     aorta_json_t *value = json_tokener_parse_ex(tokener, text, (int)len);
     enum json_tokener_error error = json_tokener_get_error(tokener);
     /* The whole text must be one value (trailing whitespace allowed). */

@@ -64,6 +64,9 @@ int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *v
 /* Parse text; NULL on a syntax error (and for the text "null").  max_depth
  * bounds nesting. */
 aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth);
+/* The same; strict refuses what JSON does not allow and json-c otherwise
+ * accepts (comments, single quotes, NaN, trailing commas). */
+aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict);
 /* Read and parse a regular file (no symlink followed) of at most max_bytes. */
 aorta_json_t *aorta_json_read_file(const char *path, size_t max_bytes, int max_depth);
 

@@ -335,6 +335,12 @@ static void scan_text(scan_t *s)
             advance(s);
             continue;
         }
+        if (c == '\'') {
+            /* json-c takes it even when strict; JSON does not. */
+            scan_fail(s, (position_t){s->line, s->column},
+                      "JSON syntax error: a single-quoted string");
+            break;
+        }
         if (c == '}' || c == ']') {
             frame_clear(top);
             depth--;
@@ -503,7 +509,8 @@ int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, ch
         free(text);
         return -1;
     }
-    aorta_json_t *json = aorta_json_parse(text, len, SIDECAR_MAX_DEPTH);
+    /* Strict: the scan below reads only what JSON allows. */
+    aorta_json_t *json = aorta_json_parse_strict(text, len, SIDECAR_MAX_DEPTH, 1);
     scan_t scan = {.text = text, .len = len, .line = 1, .column = 1, .path = path};
     if (json)
         scan_text(&scan);
