@@ -542,6 +542,34 @@ START_TEST(a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside
 }
 END_TEST
 
+/* FIFOs planted at the names aorta-run writes (the payload knows its pid)
+ * would block an open for ever, in the report phase too. */
+START_TEST(fifos_planted_where_aorta_run_writes_block_nothing)
+{
+    tu_write("recipe.yaml", "schema_version: 1\nmode: probe\ntrials: 2\n"
+                            "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                            "env_passthrough_mode: file\n");
+    char *args[] = {"--recipe", "recipe.yaml", "--output", "out", "--ticket", "T", "--", "sh",
+                    "-c",
+                    "for n in 0 1 2; do for f in out/T/matrix.json out/T/perf.md " CELL
+                    "/trial_0/result.json " CELL "/_subprocess/trial_d0_m0_t0.json; do "
+                    "mkfifo $f.tmp.$PPID.$n $f.tmp.$PPID; done; done; mkdir -p " CELL "/trial_1; mkfifo "
+                    CELL "/trial_1/probe.env " CELL "/trial_1/stdout.log; true",
+                    NULL};
+    double started = now();
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 0);
+    ck_assert(now() - started < 20);
+    ck_assert_ptr_nonnull(strstr(out, "Wrote run artifacts to out/T"));
+    /* The planted probe.env is a setup failure of trial 1, not a hang. */
+    ck_assert_msg(strstr(err, "trial_1: setup failed: cannot write ") && strstr(err, "probe.env"),
+                  "%s", err);
+    check_json_tree("out/T");
+    free(out);
+    free(err);
+}
+END_TEST
+
 START_TEST(symlinks_planted_before_the_run_are_never_written_through)
 {
     static const char *const PLANTED[] = {CELL, CELL "/trial_0", CELL "/_subprocess",
@@ -740,6 +768,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, the_parse_memory_limit_reads_bytes_and_suffixes);
     tcase_add_test(tc, a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside);
     tcase_add_test(tc, symlinks_planted_before_the_run_are_never_written_through);
+    tcase_add_test(tc, fifos_planted_where_aorta_run_writes_block_nothing);
     tcase_add_test(tc, a_write_past_a_file_size_limit_is_one_line_and_exit_1);
     suite_add_tcase(suite, tc);
     return suite;

@@ -154,6 +154,22 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
+/* A file of the trial to write: never a symlink, and a FIFO or device
+ * planted there is refused instead of blocking the open or being written. */
+static int open_output(int dir_fd, const char *name, int flags, mode_t mode)
+{
+    int fd = openat(dir_fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    if (fd >= 0)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
 /* env_passthrough_mode file: the cell's variables, sorted, one KEY=VALUE
  * per line, 0600; a variable a line cannot carry refuses the file. */
 /* "NAME=VALUE" lines by NAME (names hold no '='), byte-wise. */
@@ -196,8 +212,7 @@ static void write_env_file(trial_t *trial)
         free(lines[i]);
     }
     free(lines);
-    int fd = openat(trial->trial_fd, ENV_FILE_NAME,
-                    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = open_output(trial->trial_fd, ENV_FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0 || fchmod(fd, 0600) != 0 || write_all(fd, text, len) != 0)
         set_setup_error(trial, aorta_xasprintf("cannot write %s/" ENV_FILE_NAME ": %s",
                                                trial->trial_dir, strerror(errno)));
@@ -235,8 +250,7 @@ static void compose(trial_t *trial)
 
 static int open_capture(int dir_fd, const char *name)
 {
-    return openat(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-                  0644);
+    return open_output(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
 }
 
 /* Whether the payload's output in fd was cut short by a full disk or a file

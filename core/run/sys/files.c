@@ -63,9 +63,18 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len)
 
 int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len)
 {
-    char *temporary = aorta_xasprintf("%s.tmp.%ld", name, (long)getpid());
-    int fd = openat(dir_fd, temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+    /* O_EXCL, never an existing name: the payload can plant a FIFO (whose
+     * open would block) or anything else at a name it can guess. */
+    char *temporary = NULL;
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        free(temporary);
+        temporary = aorta_xasprintf("%s.tmp.%ld.%d", name, (long)getpid(), attempt);
+        fd = openat(dir_fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                     0644);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     int status = -1, saved = errno;
     if (fd >= 0) {
         status = write_all(fd, data, len);
