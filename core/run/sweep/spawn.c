@@ -72,6 +72,30 @@ void aorta_spawn_child_guard(pid_t parent)
         _exit(127);
 }
 
+/* A /proc file (its size reads as 0: read to the end), or NULL. */
+static char *read_proc_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t capacity = 4096;
+    char *text = aorta_xmalloc(capacity + 1);
+    *len = 0;
+    for (;;) {
+        if (*len == capacity)
+            text = aorta_xrealloc(text, (capacity *= 2) + 1);
+        ssize_t got = read(fd, text + *len, capacity - *len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        *len += (size_t)got;
+    }
+    close(fd);
+    text[*len] = '\0';
+    return text;
+}
+
 /* pid's parent, state and command name from /proc/<pid>/stat; 0 or -1. */
 static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t comm_size)
 {
@@ -100,6 +124,32 @@ static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t com
     return 0;
 }
 
+/* Space-separated pids that may be self's children: the kernel's list of
+ * the main thread's children (cheap: one read per trial, within the
+ * per-trial budget), else every process (checked by the caller). */
+static char *child_pids(pid_t self)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)self);
+    size_t len = 0;
+    char *text = read_proc_file(path, &len);
+    if (text)
+        return text;
+    char *all = aorta_xstrdup("");
+    DIR *proc = opendir("/proc");
+    struct dirent *entry;
+    while (proc && (entry = readdir(proc)) != NULL) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9')
+            continue;
+        char *more = aorta_xasprintf("%s %s", all, entry->d_name);
+        free(all);
+        all = more;
+    }
+    if (proc)
+        closedir(proc);
+    return all;
+}
+
 size_t aorta_spawn_kill_strays(const char *what)
 {
     pid_t self = getpid();
@@ -107,20 +157,21 @@ size_t aorta_spawn_kill_strays(const char *what)
     char *names = aorta_xstrdup("");
     /* A killed stray's own children come back to aorta-run: a few rounds. */
     for (int round = 0; round < 8; round++) {
-        DIR *proc = opendir("/proc");
-        if (!proc)
-            break;
         pid_t *found = NULL;
         size_t count = 0, capacity = 0;
-        struct dirent *entry;
         /* All of them first: killing one group may kill another stray
          * before it is seen, and it would go unnamed. */
-        while ((entry = readdir(proc)) != NULL) {
+        char *candidates = child_pids(self);
+        const char *cursor = candidates;
+        while (*cursor) {
             char *end = NULL;
-            long pid = strtol(entry->d_name, &end, 10);
+            long pid = strtol(cursor, &end, 10);
+            if (end == cursor)
+                break;
+            cursor = end;
             pid_t ppid;
             char state, comm[64];
-            if (!end || *end || pid <= 0 || pid == self
+            if (pid <= 0 || pid == self
                 || proc_stat((pid_t)pid, &ppid, &state, comm, sizeof comm) != 0 || ppid != self)
                 continue;
             aorta_xgrow((void **)&found, &capacity, count + 1, sizeof *found);
@@ -133,7 +184,7 @@ size_t aorta_spawn_kill_strays(const char *what)
                 killed++;
             }
         }
-        closedir(proc);
+        free(candidates);
         for (size_t i = 0; i < count; i++) {
             pid_t group = getpgid(found[i]);
             if (group > 1 && group != getpgrp())
