@@ -23,7 +23,7 @@ aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *module,
  * (else 0).  aorta_parse_in_child() leaves it pending instead.  What the
  * collector prints on stdout becomes one warning; what the parse leaves
  * running is killed (aorta_spawn_kill_strays()). */
-aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *plugin,
+aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
                                          const aorta_options_t *options, const char *dir,
                                          int *interrupted);
 
