@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* suggest.c - "did you mean" (suggest.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* suggest.h - "did you mean" for a misspelt name: the closest of the
  * names it could have been, when it is close enough to be a typo. */
 #ifndef AORTA_SUGGEST_H

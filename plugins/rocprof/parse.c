@@ -1,6 +1,9 @@
-/* parse.c - the metrics of a rocprofv3 output directory (spec §3):
- * *_kernel_stats.csv first; the kernel trace only when the stats yield no
- * kernel at all.  Never fails: what cannot be read reports fewer metrics. */
+/* parse.c - the metrics of a rocprofv3 output directory (spec §3), from the
+ * first of these that yields a kernel: the *_kernel_stats.csv files, the
+ * rocpd databases (*_results.db), the *_kernel_trace.csv files.  One source
+ * for the whole directory, so a capture written both as CSV and as rocpd
+ * counts each dispatch once (docs/collectors/rocprof.md, "Which files").
+ * Never fails: what cannot be read reports fewer metrics. */
 #include "config.h"
 
 #include <math.h>
@@ -127,14 +130,16 @@ static void trace_row(const rocprof_cell_t *cells, void *user)
 }
 
 typedef struct pass {
-    const char *const *columns;
+    const char *suffix;
+    const char *const *columns; /* NULL: rocpd databases */
     size_t count;
     unsigned required;
     rocprof_row_fn row;
     aorta_kernels_t *kernels;
-    size_t rows;            /* data rows read, over the pass's files */
+    size_t files;
+    size_t rows;            /* CSV data rows read, over the pass's files */
     cc_buf_t why;           /* "FILE (why no kernel came of it)", for the warning */
-    size_t files, unusable; /* files read; those with more wrong than no rows */
+    size_t unusable;        /* files with more wrong than no rows */
 } pass_t;
 
 static void counted_row(const rocprof_cell_t *cells, void *user)
@@ -159,25 +164,31 @@ static const char *why_no_rows(rocprof_csv_status_t status, size_t rows)
 static int read_file(const char *path, int fd, void *user)
 {
     pass_t *pass = user;
-    size_t before = pass->rows;
-    rocprof_csv_status_t status = rocprof_csv_read(fd, pass->columns, pass->count,
-                                                   pass->required, counted_row, pass);
-    /* Used only when no file of the run yields a kernel: then each one
-     * says why it gave none. */
-    pass->unusable += status != ROCPROF_CSV_END || pass->rows > before;
-    if (pass->files++ < 8)
-        cc_buf_addf(&pass->why, "%s%s (%s)", pass->files > 1 ? ", " : "", path,
-                    why_no_rows(status, pass->rows - before));
+    pass->files++;
+    const char *why = "no kernel dispatch in the database";
+    if (pass->columns) {
+        size_t before = pass->rows;
+        rocprof_csv_status_t status = rocprof_csv_read(fd, pass->columns, pass->count,
+                                                       pass->required, counted_row, pass);
+        /* Used only when no file of the run yields a kernel: then each one
+         * says why it gave none. */
+        pass->unusable += status != ROCPROF_CSV_END || pass->rows > before;
+        why = why_no_rows(status, pass->rows - before);
+    } else {
+        rocprof_rocpd_read(path, fd, pass->kernels);
+    }
+    if (pass->files <= 8)
+        cc_buf_addf(&pass->why, "%s%s (%s)", pass->files > 1 ? ", " : "", path, why);
     return 0;
 }
 
 /* Walk dir for one family of files; 0, or -1 when nothing may be reported. */
-static int run_pass(const char *dir, const char *suffix, pass_t *pass)
+static int run_pass(const char *dir, pass_t *pass)
 {
     /* Rows go straight into the run's totals (no per-file group), and the
      * totals are summed as upstream's sum() does on CPython >= 3.12. */
     pass->kernels = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
-    aorta_walk_status_t status = aorta_walk_files_sorted(dir, suffix, read_file, pass);
+    aorta_walk_status_t status = aorta_walk_files_sorted(dir, pass->suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */
         aorta_warn("rocprof", "out of file descriptors while reading %s; no rocprof metrics "
@@ -195,33 +206,44 @@ static int run_pass(const char *dir, const char *suffix, pass_t *pass)
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics)
 {
     (void)options;
-    pass_t stats = {stats_columns, 3, STATS_REQUIRED, stats_row, NULL, 0, {0}, 0, 0};
-    pass_t trace = {trace_columns, 4, TRACE_REQUIRED, trace_row, NULL, 0, {0}, 0, 0};
-    pass_t *used = &stats;
-    if (run_pass(dir, "_kernel_stats.csv", &stats) != 0)
-        goto done;
-    if (aorta_kernels_count(stats.kernels) == 0) {
-        used = &trace;
-        if (run_pass(dir, "_kernel_trace.csv", &trace) != 0)
+    pass_t passes[] = {
+        {"_kernel_stats.csv", stats_columns, 3, STATS_REQUIRED, stats_row, NULL, 0, 0, {0}, 0},
+        {"_results.db", NULL, 0, 0, NULL, NULL, 0, 0, {0}, 0},
+        {"_kernel_trace.csv", trace_columns, 4, TRACE_REQUIRED, trace_row, NULL, 0, 0, {0}, 0},
+    };
+    enum { PASSES = sizeof passes / sizeof passes[0] };
+    pass_t *used = NULL;
+    for (size_t i = 0; i < PASSES && !used; i++) {
+        if (run_pass(dir, &passes[i]) != 0)
             goto done;
-        /* Files that are there but give nothing: say which and why (header
-         * only files are a command without GPU work, not a problem). */
-        if (aorta_kernels_count(trace.kernels) == 0 && stats.unusable + trace.unusable > 0) {
-            size_t more = (stats.files > 8 ? stats.files - 8 : 0)
-                        + (trace.files > 8 ? trace.files - 8 : 0);
-            aorta_warn("rocprof", "%s yielded no kernels: %s%s%s%s", dir,
-                       stats.why.data ? stats.why.data : "",
-                       stats.why.data && trace.why.data ? ", " : "",
-                       trace.why.data ? trace.why.data : "",
-                       more ? " and more" : "");
-        }
+        if (!passes[i].columns && passes[i].files && !rocprof_rocpd_available())
+            aorta_warn("rocprof", "%zu rocpd database(s) under %s not read: rocprof was built "
+                                  "without SQLite", passes[i].files, dir);
+        if (aorta_kernels_count(passes[i].kernels) > 0 || i + 1 == PASSES)
+            used = &passes[i];
+    }
+    /* Files that are there but give nothing: say which and why (header-only
+     * files are a command without GPU work, not a problem). */
+    size_t unusable = 0, more = 0;
+    for (size_t i = 0; i < PASSES; i++) {
+        unusable += passes[i].unusable;
+        more += passes[i].files > 8 ? passes[i].files - 8 : 0;
+    }
+    if (aorta_kernels_count(used->kernels) == 0 && unusable > 0) {
+        cc_buf_t all = {0};
+        for (size_t i = 0; i < PASSES; i++)
+            if (passes[i].why.data)
+                cc_buf_addf(&all, "%s%s", all.data ? ", " : "", passes[i].why.data);
+        aorta_warn("rocprof", "%s yielded no kernels: %s%s", dir, all.data ? all.data : "",
+                   more ? " and more" : "");
+        cc_buf_free(&all);
     }
     char *artifact_dir = aorta_path_join(dir, NULL);
     aorta_kernels_report(used->kernels, metrics, "rocprof", NS_PER_MS, artifact_dir);
     aorta_free(artifact_dir);
 done:
-    aorta_kernels_free(stats.kernels);
-    aorta_kernels_free(trace.kernels);
-    cc_buf_free(&stats.why);
-    cc_buf_free(&trace.why);
+    for (size_t i = 0; i < PASSES; i++) {
+        aorta_kernels_free(passes[i].kernels);
+        cc_buf_free(&passes[i].why);
+    }
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* live.c - the sweep's progress display (live.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* live.h - the sweep's progress on stderr, on by default, off with -q.
  *
  * On a terminal: one line that rewrites itself (cell i/N, trial j/M,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sweep's progress display: a live line on a terminal (a
  * pseudo-terminal here), one plain line per finished trial elsewhere (at
  * most one a second, the first and the last always), nothing under -q; and

@@ -630,7 +630,7 @@ START_TEST(a_run_of_setup_failures_only_says_nothing_ran)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    aorta_summary_print(out, &plan, results, "R", 0, 3.25);
+    aorta_summary_print(out, &plan, results, "R", 0, 0, 3.25);
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "\nNothing ran: every trial was a setup failure"));
     ck_assert_ptr_nonnull(strstr(text, "\nWall time: 3.2s\nFull matrix: R/matrix.json\n"));
@@ -639,7 +639,7 @@ START_TEST(a_run_of_setup_failures_only_says_nothing_ran)
     add_trials(&results[1], (const char *[]){"workload_failed", NULL});
     ck_assert(!aorta_summary_all_setup_failed(&plan, results));
     out = open_memstream(&text, &len);
-    aorta_summary_print(out, &plan, results, "R", 0, 3.25);
+    aorta_summary_print(out, &plan, results, "R", 0, 0, 3.25);
     fclose(out);
     ck_assert_ptr_null(strstr(text, "Nothing ran"));
     free(text);
