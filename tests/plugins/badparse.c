@@ -1,7 +1,7 @@
 /* A collector whose parse() misbehaves as its options say: "crash" raises
  * SIGSEGV, "hang" never returns, "exit" calls exit(3), "noise" writes
- * garbage to stdout (the reply channel is separate), "huge" reports a 2 MiB
- * string (past the reply limit), anything else reports
+ * garbage to stdout (the reply channel is separate), "huge" reports a 17 MiB
+ * string (past the 16 MiB reply limit), anything else reports
  * normally.  It also reports a key outside its namespace, which the core
  * must drop. */
 #include <signal.h>
@@ -48,7 +48,7 @@ static void badparse_parse(const aorta_options_t *options, const char *dir,
     if (strcmp(behaviour, "noise") == 0)
         printf("}}} not json {{{\n");
     if (strcmp(behaviour, "huge") == 0) {
-        static char big[2u << 20];
+        static char big[17u << 20];
         memset(big, 'k', sizeof big - 1);
         aorta_metrics_set_string(metrics, "badparse_huge", big);
     }

@@ -14,12 +14,13 @@
 
 #include "aorta/collector.h"
 #include "output/json.h"
-#include "output/metrics_json.h"
+#include "output/parse_reply.h"
 #include "sys/child.h"
 #include "xalloc.h"
 
-/* A reply larger than this is garbage (five metrics and a short list). */
-#define REPLY_LIMIT (1u << 20)
+/* A reply larger than this is garbage: five metrics, a short list and the
+ * kernel table (tens of thousands of long template names fit). */
+#define REPLY_LIMIT (16u << 20)
 
 static double parse_timeout(void)
 {
@@ -42,7 +43,7 @@ static void run_parse(void *user, int out)
     const parse_call_t *call = user;
     aorta_metrics_t *metrics = aorta_metrics_new(call->prefix);
     call->plugin->collector.parse(call->options, call->dir, metrics);
-    aorta_json_t *json = aorta_metrics_to_json(metrics);
+    aorta_json_t *json = aorta_parse_reply_to_json(metrics);
     char *text = aorta_json_dump(json, 0);
     aorta_child_write_all(out, text, strlen(text));
 }
@@ -65,7 +66,7 @@ aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *plugin,
     const char *problem = child.problem;
     if (!problem) {
         aorta_json_t *json = aorta_json_parse(child.reply, child.len, 64);
-        if (!json || aorta_metrics_from_json(metrics, json) != 0)
+        if (!json || aorta_parse_reply_from_json(metrics, json) != 0)
             problem = "sent an unreadable reply";
         aorta_json_free(json);
     }

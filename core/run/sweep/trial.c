@@ -31,6 +31,7 @@
 #include "sweep/progress.h"
 #include "sweep/retention.h"
 #include "sweep/spawn.h"
+#include "output/kernel_file.h"
 #include "output/trial_json.h"
 #include "output/trial_record.h"
 #include "xalloc.h"
@@ -287,14 +288,29 @@ static void merge_metrics(aorta_metrics_t *into, const aorta_metrics_t *from)
     }
 }
 
+/* The kernel tables, now: retention may prune the artifacts next. */
+static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables)
+{
+    char *path = aorta_kernel_file_path(trial->json_path);
+    if (aorta_json_write_file(path, tables) != 0)
+        aorta_diag_warn("cannot write %s: %s", path, strerror(errno));
+    free(path);
+}
+
 /* Each collector's parse, in plan order, reached without following a
  * symlink; a missing directory contributes nothing. */
 static void parse_collectors(trial_t *trial)
 {
     const aorta_plan_t *plan = trial->plan;
-    if (plan->collector_count == 0)
+    if (plan->collector_count == 0) {
+        /* A table left by an attempt with collectors is not this trial's. */
+        char *path = aorta_kernel_file_path(trial->json_path);
+        unlink(path);
+        free(path);
         return;
+    }
     trial->collected = aorta_metrics_new(NULL);
+    aorta_json_t *tables = aorta_kernel_file_new(trial->index);
     for (size_t i = 0; i < plan->collector_count; i++) {
         const aorta_collect_entry_t *entry = &plan->collectors[i];
         const char *name = entry->plugin->collector.name;
@@ -307,6 +323,7 @@ static void parse_collectors(trial_t *trial)
             close(fd);
             aorta_metrics_t *metrics = aorta_parse_in_child(entry->plugin, entry->effective, dir);
             merge_metrics(trial->collected, metrics);
+            aorta_kernel_file_add(tables, name, aorta_metrics_kernels(metrics));
             aorta_metrics_free(metrics);
         } else if (!(lstat(dir, &st) != 0 && errno == ENOENT)) {
             aorta_diag_warn("collect: %s: %s; refusing to parse artifacts "
@@ -317,6 +334,8 @@ static void parse_collectors(trial_t *trial)
         free(dir);
         free(rel);
     }
+    write_kernel_tables(trial, tables);
+    aorta_json_free(tables);
 }
 
 static aorta_retain_level_t level_for(const aorta_plan_t *plan, const char *verdict)
