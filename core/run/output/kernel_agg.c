@@ -1,0 +1,276 @@
+/* kernel_agg.c - per-cell kernel aggregates.  A kernel a trial did not
+ * report ran for 0 ms in it: its mean is over all the table's trials, and
+ * "trials" says in how many it appeared.  No division by zero: a table
+ * exists only once a trial carried it. */
+#include "config.h"
+
+#include "output/kernel_agg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/kernel_file.h"
+#include "output/outcome.h"
+#include "sweep/trial.h"
+#include "xalloc.h"
+
+#define TRIAL_MAX_BYTES (64u << 20)
+#define TRIAL_MAX_DEPTH 64
+
+static aorta_kagg_table_t *table_for(aorta_kagg_cell_t *cell, const char *collector)
+{
+    for (size_t i = 0; i < cell->count; i++)
+        if (!strcmp(cell->tables[i].collector, collector))
+            return &cell->tables[i];
+    aorta_xgrow((void **)&cell->tables, &cell->capacity, cell->count + 1, sizeof *cell->tables);
+    aorta_kagg_table_t *table = &cell->tables[cell->count++];
+    memset(table, 0, sizeof *table);
+    table->collector = aorta_xstrdup(collector);
+    return table;
+}
+
+static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *name)
+{
+    size_t at = aorta_keyindex_find(&table->index, name);
+    if (at != AORTA_KEYINDEX_NONE)
+        return &table->kernels[at];
+    /* The index borrows the names, which stay put when the array grows. */
+    aorta_xgrow((void **)&table->kernels, &table->capacity, table->count + 1,
+                sizeof *table->kernels);
+    aorta_kagg_kernel_t *kernel = &table->kernels[table->count];
+    memset(kernel, 0, sizeof *kernel);
+    kernel->name = aorta_xstrdup(name);
+    kernel->first_seen = table->count;
+    aorta_keyindex_add(&table->index, kernel->name, table->count);
+    table->count++;
+    return kernel;
+}
+
+typedef struct trial_sum {
+    aorta_kagg_table_t *table;
+    double total;
+} trial_sum_t;
+
+static int add_kernel(const char *name, aorta_json_t *row, void *user)
+{
+    trial_sum_t *sum = user;
+    const aorta_json_t *ms = aorta_json_get(row, "total_ms");
+    aorta_json_type_t type = aorta_json_type(ms);
+    double value = type == AORTA_JSON_INT || type == AORTA_JSON_DOUBLE ? aorta_json_get_double(ms)
+                                                                       : NAN;
+    /* A hand-edited or foreign row is skipped, never averaged into a NaN. */
+    if (!isfinite(value) || value < 0)
+        return 0;
+    aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name);
+    if (kernel->trials == 0 || value < kernel->min_ms)
+        kernel->min_ms = value;
+    if (kernel->trials == 0 || value > kernel->max_ms)
+        kernel->max_ms = value;
+    kernel->trials++;
+    kernel->sum_ms += value;
+    const aorta_json_t *launches = aorta_json_get(row, "launches");
+    if (aorta_json_type(launches) == AORTA_JSON_INT && aorta_json_get_int(launches) >= 0)
+        kernel->launches_sum += (double)aorta_json_get_int(launches);
+    else
+        kernel->launches_unknown = 1;
+    sum->total += value;
+    return 0;
+}
+
+static int add_collector(const char *collector, aorta_json_t *entry, void *user)
+{
+    aorta_kagg_cell_t *cell = user;
+    const aorta_json_t *kernels = aorta_json_get(entry, "kernels");
+    if (aorta_json_type(kernels) != AORTA_JSON_OBJECT)
+        return 0;
+    trial_sum_t sum = {table_for(cell, collector), 0.0};
+    aorta_json_foreach(kernels, add_kernel, &sum);
+    aorta_kagg_table_t *table = sum.table;
+    if (table->trials == 0 || sum.total < table->gpu_min)
+        table->gpu_min = sum.total;
+    if (table->trials == 0 || sum.total > table->gpu_max)
+        table->gpu_max = sum.total;
+    table->trials++;
+    table->gpu_sum += sum.total;
+    table->gpu_sumsq += sum.total * sum.total;
+    return 0;
+}
+
+void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors)
+{
+    aorta_json_foreach(collectors, add_collector, cell);
+}
+
+static const aorta_kagg_table_t *sorting;
+
+static int by_mean(const void *left, const void *right)
+{
+    const aorta_kagg_kernel_t *a = &sorting->kernels[*(const size_t *)left];
+    const aorta_kagg_kernel_t *b = &sorting->kernels[*(const size_t *)right];
+    if (a->mean_ms != b->mean_ms)
+        return a->mean_ms > b->mean_ms ? -1 : 1;
+    return a->first_seen < b->first_seen ? -1 : a->first_seen > b->first_seen;
+}
+
+void aorta_kagg_finish(aorta_kagg_cell_t *cell)
+{
+    for (size_t t = 0; t < cell->count; t++) {
+        aorta_kagg_table_t *table = &cell->tables[t];
+        double n = (double)table->trials;
+        table->gpu_mean_ms = table->gpu_sum / n;
+        double variance = table->gpu_sumsq / n - table->gpu_mean_ms * table->gpu_mean_ms;
+        table->gpu_std_ms = variance > 0 ? sqrt(variance) : 0.0;
+        for (size_t k = 0; k < table->count; k++) {
+            aorta_kagg_kernel_t *kernel = &table->kernels[k];
+            kernel->mean_ms = kernel->sum_ms / n;
+            if (kernel->trials < table->trials)
+                kernel->min_ms = 0.0;
+            kernel->mean_launches = kernel->launches_unknown ? -1.0 : kernel->launches_sum / n;
+        }
+        free(table->order);
+        table->order = aorta_xcalloc(table->count ? table->count : 1, sizeof *table->order);
+        for (size_t k = 0; k < table->count; k++)
+            table->order[k] = k;
+        sorting = table;
+        qsort(table->order, table->count, sizeof *table->order, by_mean);
+        sorting = NULL;
+    }
+}
+
+static void load_cell(const char *run_dir, const aorta_json_t *json, aorta_kagg_cell_t *cell)
+{
+    const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
+    cell->name = aorta_xstrdup(name ? name : "?");
+    int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
+    for (int64_t t = 0; name && t < trials && t < 1000000; t++) {
+        char *rel = aorta_trial_json_rel(name, (int)t);
+        char *path = aorta_xasprintf("%s/%s", run_dir, rel);
+        aorta_json_t *trial = aorta_json_read_file(path, TRIAL_MAX_BYTES, TRIAL_MAX_DEPTH);
+        if (trial) {
+            cell->trials++;
+            if (!strcmp(aorta_outcome_verdict(trial), "pass")) {
+                cell->passing++;
+                char *kpath = aorta_kernel_file_path(path);
+                aorta_json_t *file = aorta_json_read_file(kpath, AORTA_KERNEL_FILE_MAX_BYTES,
+                                                          AORTA_KERNEL_FILE_MAX_DEPTH);
+                aorta_kagg_add_trial(cell, aorta_kernel_file_collectors(file));
+                aorta_json_free(file);
+                free(kpath);
+            }
+            aorta_json_free(trial);
+        }
+        free(path);
+        free(rel);
+    }
+    aorta_kagg_finish(cell);
+}
+
+void aorta_kagg_load(const char *run_dir, const aorta_json_t *matrix, const char *baseline,
+                     aorta_kagg_run_t *run)
+{
+    memset(run, 0, sizeof *run);
+    const aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    run->count = aorta_json_length(cells);
+    run->cells = aorta_xcalloc(run->count ? run->count : 1, sizeof *run->cells);
+    for (size_t i = 0; i < run->count; i++)
+        load_cell(run_dir, aorta_json_at(cells, i), &run->cells[i]);
+    if (!baseline)
+        baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
+    if (!baseline && run->count)
+        baseline = run->cells[0].name;
+    run->baseline = baseline ? aorta_xstrdup(baseline) : NULL;
+}
+
+const aorta_kagg_cell_t *aorta_kagg_cell(const aorta_kagg_run_t *run, const char *name)
+{
+    for (size_t i = 0; name && i < run->count; i++)
+        if (!strcmp(run->cells[i].name, name))
+            return &run->cells[i];
+    return NULL;
+}
+
+const aorta_kagg_table_t *aorta_kagg_table(const aorta_kagg_cell_t *cell, const char *collector)
+{
+    for (size_t i = 0; cell && i < cell->count; i++)
+        if (!strcmp(cell->tables[i].collector, collector))
+            return &cell->tables[i];
+    return NULL;
+}
+
+const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, const char *name)
+{
+    if (!table)
+        return NULL;
+    size_t at = aorta_keyindex_find(&table->index, name);
+    return at == AORTA_KEYINDEX_NONE ? NULL : &table->kernels[at];
+}
+
+static aorta_json_t *spread(double mean, double min, double max, double std)
+{
+    aorta_json_t *obj = aorta_json_object();
+    aorta_json_set(obj, "mean", aorta_json_double(mean));
+    aorta_json_set(obj, "min", aorta_json_double(min));
+    aorta_json_set(obj, "max", aorta_json_double(max));
+    aorta_json_set(obj, "std", aorta_json_double(std));
+    return obj;
+}
+
+aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell)
+{
+    aorta_json_t *obj = aorta_json_object();
+    aorta_json_set(obj, "schema_version", aorta_json_int(AORTA_CELL_KERNELS_SCHEMA));
+    aorta_json_set(obj, "cell", aorta_json_string(cell->name));
+    aorta_json_set(obj, "trials", aorta_json_int((int64_t)cell->trials));
+    aorta_json_set(obj, "passing_trials", aorta_json_int((int64_t)cell->passing));
+    aorta_json_t *collectors = aorta_json_object();
+    for (size_t t = 0; t < cell->count; t++) {
+        const aorta_kagg_table_t *table = &cell->tables[t];
+        aorta_json_t *entry = aorta_json_object();
+        aorta_json_set(entry, "trials", aorta_json_int((int64_t)table->trials));
+        aorta_json_set(entry, "gpu_time_ms", spread(table->gpu_mean_ms, table->gpu_min,
+                                                    table->gpu_max, table->gpu_std_ms));
+        aorta_json_t *kernels = aorta_json_object();
+        for (size_t k = 0; k < table->count; k++) {
+            const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
+            aorta_json_t *row = aorta_json_object();
+            aorta_json_set(row, "mean_ms", aorta_json_double(kernel->mean_ms));
+            aorta_json_set(row, "min_ms", aorta_json_double(kernel->min_ms));
+            aorta_json_set(row, "max_ms", aorta_json_double(kernel->max_ms));
+            aorta_json_set(row, "mean_launches", kernel->mean_launches >= 0
+                                                     ? aorta_json_double(kernel->mean_launches)
+                                                     : NULL);
+            aorta_json_set(row, "trials", aorta_json_int((int64_t)kernel->trials));
+            aorta_json_set(kernels, kernel->name, row);
+        }
+        aorta_json_set(entry, "kernels", kernels);
+        aorta_json_set(collectors, table->collector, entry);
+    }
+    aorta_json_set(obj, "collectors", collectors);
+    return obj;
+}
+
+void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)
+{
+    for (size_t t = 0; t < cell->count; t++) {
+        aorta_kagg_table_t *table = &cell->tables[t];
+        aorta_keyindex_clear(&table->index);
+        for (size_t k = 0; k < table->count; k++)
+            free(table->kernels[k].name);
+        free(table->kernels);
+        free(table->order);
+        free(table->collector);
+    }
+    free(cell->tables);
+    free(cell->name);
+    memset(cell, 0, sizeof *cell);
+}
+
+void aorta_kagg_run_clear(aorta_kagg_run_t *run)
+{
+    for (size_t i = 0; i < run->count; i++)
+        aorta_kagg_cell_clear(&run->cells[i]);
+    free(run->cells);
+    free(run->baseline);
+    memset(run, 0, sizeof *run);
+}
