@@ -2,6 +2,9 @@
 #include "config.h"
 
 #include "commands.h"
+
+#include <string.h>
+
 #include "recipe/plan.h"
 #include "sweep/sweep.h"
 
@@ -11,6 +14,17 @@ int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
     int status = aorta_cmd_build_plan(cli, registry, &plan);
     if (status != 0)
         return status;
+    if (cli->baseline) {
+        size_t i = 0;
+        while (i < plan->cell_count && strcmp(plan->cells[i].name, cli->baseline) != 0)
+            i++;
+        if (i == plan->cell_count) {
+            aorta_diag_error("--baseline: the plan has no cell '%s'", cli->baseline);
+            aorta_plan_free(plan);
+            return AORTA_EXIT_USAGE;
+        }
+        plan->kernel_baseline = cli->baseline;
+    }
     status = aorta_sweep_run(plan);
     aorta_plan_free(plan);
     return status;

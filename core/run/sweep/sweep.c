@@ -126,7 +126,8 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
     char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
     char *kernel_error = NULL;
-    char *kernels = aorta_kernel_reports(ctx->run_dir, matrix, NULL, &kernel_error);
+    char *kernels = aorta_kernel_reports(ctx->run_dir, matrix, plan->kernel_baseline,
+                                         &kernel_error);
     char *perf = aorta_perf_md(matrix);
     int status = 0;
     if (kernel_error) {
