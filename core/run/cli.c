@@ -264,6 +264,14 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
         cli->mode = help ? AORTA_MODE_HELP : AORTA_MODE_VERSION;
         return 0;
     }
+    if ((cli->json || cli->fail_above >= 0) && cli->mode != AORTA_MODE_COMPARE) {
+        *error = aorta_xstrdup("--json and --fail-above apply only to --compare");
+        return -1;
+    }
+    if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT) {
+        *error = aorta_xstrdup("--baseline applies only to a run and --report");
+        return -1;
+    }
     int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
     if (!needs_command && separator) {
         *error = aorta_xstrdup("a command after '--' makes no sense with --list-collectors, "
