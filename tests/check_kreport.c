@@ -122,13 +122,23 @@ START_TEST(fixture_names_demangle_and_unreadable_ones_stay_raw)
                           "at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int, "
                           "at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)");
     char *brief = aorta_kernel_short(add, AORTA_KERNEL_NAME_WIDTH);
-    ck_assert_str_eq(brief, "void at::native::vectorized_elementwise_kernel<...>(int, ...");
+    ck_assert_str_eq(brief, "vectorized_elementwise_kernel<4, CUDAFunctor_add<...>, array<...> >(...)");
+    free(brief);
+    /* Narrower: every template argument list goes, then the cut. */
+    brief = aorta_kernel_short(add, 40);
+    ck_assert_str_eq(brief, "vectorized_elementwise_kernel<...>(...)");
+    free(brief);
+    brief = aorta_kernel_short(add, 20);
+    ck_assert_str_eq(brief, "vectorized_elemen...");
     free(brief);
     free(add);
     char *reduce = aorta_demangle("_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_14"
                                   "func_wrapper_tIfNS0_13MaxNanFunctorIfEEEEjfLi4ELi4EEEEEvT1_");
     ck_assert_ptr_nonnull(reduce);
     ck_assert_ptr_nonnull(strstr(reduce, "at::native::reduce_kernel<512, 1,"));
+    char *short_reduce = aorta_kernel_short(reduce, AORTA_KERNEL_NAME_WIDTH);
+    ck_assert_str_eq(short_reduce, "reduce_kernel<512, 1, ReduceOp<...> >(...)");
+    free(short_reduce);
     free(reduce);
     /* Not mangled, or mangled past what the demangler reads: raw. */
     ck_assert_ptr_null(aorta_demangle("_Z"));

@@ -80,7 +80,7 @@ START_TEST(a_sweep_keeps_every_table_past_retention_and_reports_it)
     json_object_put(cell);
     char *perf = tu_read("A/K/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "## GPU kernels (mean across passing trials)"));
-    ck_assert_ptr_nonnull(strstr(perf, "void at::native::vectorized_elementwise_kernel<...>"));
+    ck_assert_ptr_nonnull(strstr(perf, "vectorized_elementwise_kernel<4, CUDAFunctor_add<...>, array<...> >(...)"));
     ck_assert_ptr_nonnull(strstr(perf, "(raw `" ADD "`)"));
     char *html = tu_read("A/K/report.html");
     ck_assert_ptr_nonnull(strstr(html, "<!DOCTYPE html>"));
@@ -132,7 +132,7 @@ START_TEST(compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold)
     ck_assert_msg(r.status == 3, "%d %s", r.status, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "slow-none\n  rocprof GPU time: 0.011 ms -> 0.031 ms"));
     ck_assert_ptr_nonnull(strstr(r.out, "ABOVE THRESHOLD"));
-    ck_assert_ptr_nonnull(strstr(r.out, "vectorized_elementwise_kernel<...>"));
+    ck_assert_ptr_nonnull(strstr(r.out, "vectorized_elementwise_kernel<4, CUDAFunctor_add<...>"));
     sw_result_free(&r);
     r = sw_aorta(NULL, "--compare", "A/K", "B/K", "--json", NULL);
     ck_assert_int_eq(r.status, 0);

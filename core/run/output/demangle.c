@@ -7,6 +7,7 @@
 
 #include "output/demangle.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +61,58 @@ char *aorta_kernel_display(const char *name)
     return demangled ? demangled : aorta_xstrdup(name ? name : "");
 }
 
-/* display with each outermost <...> emptied, or NULL when the brackets do
- * not balance (operator< and friends): then only the cut applies. */
-static char *collapse_templates(const char *display)
+/* text without namespace qualifiers: every "name::" and
+ * "(anonymous namespace)::" goes (the full name is one click away). */
+static char *drop_qualifiers(const char *text)
+{
+    static const char anonymous[] = "(anonymous namespace)::";
+    char *out = aorta_xmalloc(strlen(text) + 1);
+    size_t at = 0, word = 0; /* word: where the identifier being copied began */
+    for (const char *c = text; *c;) {
+        if (!strncmp(c, anonymous, sizeof anonymous - 1)) {
+            c += sizeof anonymous - 1;
+            word = at;
+            continue;
+        }
+        if (c[0] == ':' && c[1] == ':') {
+            at = word; /* forget the qualifier just copied */
+            c += 2;
+            continue;
+        }
+        if (!(isalnum((unsigned char)*c) || *c == '_'))
+            word = at + 1;
+        out[at++] = *c++;
+    }
+    out[at] = '\0';
+    return out;
+}
+
+/* text with the function's parameter list (the first "(" outside any
+ * template argument list, to the end) as "(...)", and no leading "void ". */
+static char *drop_parameters(const char *text)
+{
+    if (!strncmp(text, "void ", 5))
+        text += 5;
+    int depth = 0;
+    for (const char *c = text; *c; c++) {
+        if (!strncmp(c, "(anonymous namespace)", 21)) {
+            c += 20;
+            continue;
+        }
+        if (*c == '<')
+            depth++;
+        else if (*c == '>')
+            depth--;
+        else if (*c == '(' && depth == 0 && c > text && c[strlen(c) - 1] == ')')
+            return aorta_xasprintf("%.*s(...)", (int)(c - text), text);
+    }
+    return aorta_xstrdup(text);
+}
+
+/* text with every template argument list nested deeper than keep levels
+ * as "<...>", or NULL when the brackets do not balance (operator< and
+ * friends): then only the cut applies. */
+static char *collapse_templates(const char *display, int keep)
 {
     size_t len = strlen(display);
     /* "<>" grows into "<...>": room for that everywhere. */
@@ -71,18 +121,21 @@ static char *collapse_templates(const char *display)
     int depth = 0;
     for (const char *c = display; *c; c++) {
         if (*c == '<') {
-            if (depth++ == 0) {
+            if (depth++ == keep) {
                 memcpy(out + at, "<...", 4);
                 at += 4;
+                continue;
             }
         } else if (*c == '>') {
             if (--depth < 0)
                 break;
-            if (depth == 0)
+            if (depth == keep) {
                 out[at++] = '>';
-        } else if (depth == 0) {
-            out[at++] = *c;
+                continue;
+            }
         }
+        if (depth <= keep)
+            out[at++] = *c;
     }
     if (depth != 0) {
         free(out);
@@ -100,15 +153,26 @@ static size_t char_count(const char *text)
     return count;
 }
 
+/* Replace *text with next when next is not NULL; whether it now fits. */
+static int step(char **text, char *next, size_t width)
+{
+    if (next) {
+        free(*text);
+        *text = next;
+    }
+    return char_count(*text) <= width;
+}
+
 char *aorta_kernel_short(const char *display, size_t width)
 {
     if (width < 4)
         width = 4;
-    if (char_count(display) <= width)
-        return aorta_xstrdup(display);
-    char *collapsed = collapse_templates(display);
-    char *text = collapsed ? collapsed : aorta_xstrdup(display);
-    if (char_count(text) <= width)
+    char *text = aorta_xstrdup(display);
+    if (step(&text, NULL, width)
+        || step(&text, drop_parameters(text), width)
+        || step(&text, drop_qualifiers(text), width)
+        || step(&text, collapse_templates(text, 1), width)
+        || step(&text, collapse_templates(text, 0), width))
         return text;
     /* Cut at a character boundary, leaving room for "...". */
     size_t keep = 0, chars = 0;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* Table width of a shortened name, in characters. */
-#define AORTA_KERNEL_NAME_WIDTH 60
+#define AORTA_KERNEL_NAME_WIDTH 72
 
 /* The demangled form of an Itanium-mangled name, or NULL when name is not
  * one, the demangler refuses it, or libstdc++ cannot be loaded.  Free it. */
@@ -16,9 +16,12 @@ char *aorta_demangle(const char *name);
 /* What a person reads: the demangled name, else the raw one.  Free it. */
 char *aorta_kernel_display(const char *name);
 
-/* display shortened to at most width characters: each outermost template
- * argument list becomes "<...>" (when the brackets balance), then what is
- * still too long is cut and ends in "...".  Free it. */
+/* display shortened to at most width characters, one step at a time until
+ * it fits: (1) the parameter list becomes "(...)" and a leading "void "
+ * goes; (2) namespace qualifiers go; (3) template arguments nested two deep
+ * become "<...>"; (4) every template argument list becomes "<...>"; (5) the
+ * rest is cut and ends in "...".  Steps 3 and 4 apply only when the angle
+ * brackets balance.  Free it. */
 char *aorta_kernel_short(const char *display, size_t width);
 
 #endif

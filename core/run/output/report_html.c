@@ -181,7 +181,9 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
     for (size_t r = 0; r < rows; r++) {
         const char *name = ranking->items[r].name;
         const aorta_kagg_kernel_t *b = aorta_kagg_kernel(base, name);
-        fputs("<tr><td class=\"name\">", out);
+        /* The same colour as in the bars: the ranking is the same. */
+        fprintf(out, "<tr><td class=\"name\"><i class=\"sw\" style=\"background:%s\"></i>",
+                r < AORTA_REPORT_STACKED ? palette[r] : OTHER_COLOUR);
         put_name(out, name);
         fputs("</td>", out);
         for (size_t c = 0; c < columns; c++) {
@@ -222,7 +224,7 @@ static void step_timing(FILE *out, const aorta_json_t *matrix)
         put_escaped(out, aorta_json_get_string(aorta_json_get(cell, "name")));
         fprintf(out, "</td><td>%lld</td><td>%lld</td>",
                 (long long)aorta_json_get_int(aorta_json_get(cell, "trials")),
-                (long long)aorta_json_get_int(aorta_json_get(cell, "passed")));
+                (long long)aorta_json_get_int(aorta_json_get(cell, "passed_count")));
         static const char *const keys[] = {"mean_step_time_ms", "min_step_time_ms",
                                            "max_step_time_ms"};
         for (size_t k = 0; k < 3; k++) {
@@ -243,6 +245,8 @@ static const char style[] =
     ".meta{color:#555}.legend{margin:.5em 0}.key{display:inline-block;margin:0 1em .3em 0}"
     ".key i{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}"
     ".key details,.name details{display:inline-block}"
+    ".sw{display:inline-block;width:.7em;height:.7em;margin-right:.4em}"
+    "summary,.cmp th,.cmp td.name{white-space:nowrap}code{font-size:.92em}details[open]{white-space:normal;word-break:break-all}"
     ".row{display:flex;align-items:center;margin:2px 0}"
     ".label{width:16em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
     ".track{flex:1;background:#f2f2f2;height:1.2em}"
