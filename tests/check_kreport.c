@@ -73,12 +73,10 @@ END_TEST
 START_TEST(aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order)
 {
     aorta_kagg_cell_t cell = {.name = strdup("c")};
-    aorta_json_t *t0 = parse("{\"r\": {\"kernels\": {\"b\": {\"total_ms\": 2.0, \"launches\": 4},"
-                             " \"a\": {\"total_ms\": 2.0, \"launches\": 2},"
-                             " \"only0\": {\"total_ms\": 3.0, \"launches\": null}}}}");
-    aorta_json_t *t1 = parse("{\"r\": {\"kernels\": {\"a\": {\"total_ms\": 2.0, \"launches\": 2},"
-                             " \"b\": {\"total_ms\": 2.0, \"launches\": 4},"
-                             " \"nan\": {\"total_ms\": \"x\"}}}}");
+    aorta_json_t *t0 = parse("{\"r\": {\"kernels\": {\"b\": [2.0, 4], \"a\": [2.0, 2],"
+                             " \"only0\": [3.0, null]}}}");
+    aorta_json_t *t1 = parse("{\"r\": {\"kernels\": {\"a\": [2.0, 2], \"b\": [2.0, 4],"
+                             " \"nan\": [\"x\", 1]}}}");
     aorta_kagg_add_trial(&cell, t0);
     aorta_kagg_add_trial(&cell, t1);
     aorta_kagg_finish(&cell);
@@ -157,13 +155,34 @@ START_TEST(fixture_names_demangle_and_unreadable_ones_stay_raw)
 }
 END_TEST
 
+/* tables: {"collector": {"kernel": ms, ...}, ...}, launches 1 each. */
+static int as_row(const char *name, aorta_json_t *ms, void *user)
+{
+    aorta_json_t *row = aorta_json_array();
+    aorta_json_append(row, aorta_json_ref(ms));
+    aorta_json_append(row, aorta_json_int(1));
+    aorta_json_set(user, name, row);
+    return 0;
+}
+
+static int wrap_collector(const char *collector, aorta_json_t *times, void *user)
+{
+    aorta_json_t *entry = aorta_json_object(), *kernels = aorta_json_object();
+    aorta_json_foreach(times, as_row, kernels);
+    aorta_json_set(entry, "kernels", kernels);
+    aorta_json_set(user, collector, entry);
+    return 0;
+}
+
 static void one_cell(aorta_kagg_run_t *run, const char *cell_name, const char *tables)
 {
     run->cells = realloc(run->cells, (run->count + 1) * sizeof *run->cells);
     aorta_kagg_cell_t *cell = &run->cells[run->count++];
     memset(cell, 0, sizeof *cell);
     cell->name = strdup(cell_name);
-    aorta_json_t *json = parse(tables);
+    aorta_json_t *spec = parse(tables), *json = aorta_json_object();
+    aorta_json_foreach(spec, wrap_collector, json);
+    aorta_json_free(spec);
     aorta_kagg_add_trial(cell, json);
     aorta_kagg_finish(cell);
     aorta_json_free(json);
@@ -172,13 +191,10 @@ static void one_cell(aorta_kagg_run_t *run, const char *cell_name, const char *t
 START_TEST(compare_lists_added_removed_changed_and_judges_the_threshold)
 {
     aorta_kagg_run_t a = {0}, b = {0};
-    one_cell(&a, "x", "{\"r\": {\"kernels\": {\"k1\": {\"total_ms\": 10.0, \"launches\": 1},"
-                      " \"gone\": {\"total_ms\": 1.0, \"launches\": 1}}},"
-                      " \"p\": {\"kernels\": {\"q\": {\"total_ms\": 1.0, \"launches\": 1}}}}");
-    one_cell(&a, "old", "{\"r\": {\"kernels\": {\"k1\": {\"total_ms\": 1.0, \"launches\": 1}}}}");
-    one_cell(&b, "x", "{\"r\": {\"kernels\": {\"k1\": {\"total_ms\": 12.0, \"launches\": 1},"
-                      " \"fresh\": {\"total_ms\": 0.5, \"launches\": 1}}}}");
-    one_cell(&b, "new", "{\"r\": {\"kernels\": {\"k1\": {\"total_ms\": 1.0, \"launches\": 1}}}}");
+    one_cell(&a, "x", "{\"r\": {\"k1\": 10.0, \"gone\": 1.0}, \"p\": {\"q\": 1.0}}");
+    one_cell(&a, "old", "{\"r\": {\"k1\": 1.0}}");
+    one_cell(&b, "x", "{\"r\": {\"k1\": 12.0, \"fresh\": 0.5}}");
+    one_cell(&b, "new", "{\"r\": {\"k1\": 1.0}}");
     aorta_json_t *ma = parse("{\"cells\": []}"), *mb = parse("{\"cells\": []}");
     aorta_json_t *cmp = aorta_compare("A", ma, &a, "B", mb, &b, 10.0);
     char *text = aorta_json_dump(cmp, 0);
@@ -215,14 +231,13 @@ END_TEST
 START_TEST(the_perf_section_sorts_regressions_first_and_adds_other)
 {
     aorta_kagg_run_t run = {0};
-    char tables[4096] = "{\"r\": {\"kernels\": {";
+    char tables[4096] = "{\"r\": {";
     for (int i = 0; i < 12; i++)
         snprintf(tables + strlen(tables), sizeof tables - strlen(tables),
-                 "%s\"k%d\": {\"total_ms\": %d.0, \"launches\": 1}", i ? "," : "", i, 20 - i);
-    strcat(tables, "}}}");
+                 "%s\"k%d\": %d.0", i ? "," : "", i, 20 - i);
+    strcat(tables, "}}");
     one_cell(&run, "base", tables);
-    one_cell(&run, "slow", "{\"r\": {\"kernels\": {\"k0\": {\"total_ms\": 20.0, \"launches\": 1},"
-                           " \"k5\": {\"total_ms\": 40.0, \"launches\": 1}}}}");
+    one_cell(&run, "slow", "{\"r\": {\"k0\": 20.0, \"k5\": 40.0}}");
     run.baseline = strdup("base");
     char *md = aorta_kernel_md(&run);
     ck_assert_ptr_nonnull(strstr(md, "### base (baseline) \xe2\x80\x94 r\n"));

@@ -30,20 +30,60 @@ static aorta_kagg_table_t *table_for(aorta_kagg_cell_t *cell, const char *collec
     return table;
 }
 
+/* FNV-1a: a table holds hundreds of names, looked up once per trial row;
+ * a hash beats a tree of strcmp() over long shared prefixes. */
+static uint64_t hash_name(const char *name)
+{
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        hash = (hash ^ *c) * 0x100000001b3ULL;
+    return hash;
+}
+
+static size_t find_slot(const aorta_kagg_table_t *table, const char *name, uint64_t hash)
+{
+    size_t mask = table->slot_count - 1;
+    size_t slot = (size_t)hash & mask;
+    while (table->slots[slot]) {
+        const aorta_kagg_kernel_t *kernel = &table->kernels[table->slots[slot] - 1];
+        if (kernel->hash == hash && !strcmp(kernel->name, name))
+            break;
+        slot = (slot + 1) & mask;
+    }
+    return slot;
+}
+
+static void grow_slots(aorta_kagg_table_t *table)
+{
+    free(table->slots);
+    table->slot_count = table->slot_count ? table->slot_count * 2 : 64;
+    table->slots = aorta_xcalloc(table->slot_count, sizeof *table->slots);
+    for (size_t k = 0; k < table->count; k++) {
+        size_t slot = find_slot(table, table->kernels[k].name, table->kernels[k].hash);
+        table->slots[slot] = (uint32_t)(k + 1);
+    }
+}
+
 static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *name)
 {
-    size_t at = aorta_keyindex_find(&table->index, name);
-    if (at != AORTA_KEYINDEX_NONE)
-        return &table->kernels[at];
-    /* The index borrows the names, which stay put when the array grows. */
+    uint64_t hash = hash_name(name);
+    if (table->slot_count) {
+        size_t slot = find_slot(table, name, hash);
+        if (table->slots[slot])
+            return &table->kernels[table->slots[slot] - 1];
+    }
     aorta_xgrow((void **)&table->kernels, &table->capacity, table->count + 1,
                 sizeof *table->kernels);
     aorta_kagg_kernel_t *kernel = &table->kernels[table->count];
     memset(kernel, 0, sizeof *kernel);
     kernel->name = aorta_xstrdup(name);
+    kernel->hash = hash;
     kernel->first_seen = table->count;
-    aorta_keyindex_add(&table->index, kernel->name, table->count);
     table->count++;
+    if (table->count * 2 > table->slot_count)
+        grow_slots(table);
+    else
+        table->slots[find_slot(table, name, hash)] = (uint32_t)table->count;
     return kernel;
 }
 
@@ -55,7 +95,7 @@ typedef struct trial_sum {
 static int add_kernel(const char *name, aorta_json_t *row, void *user)
 {
     trial_sum_t *sum = user;
-    const aorta_json_t *ms = aorta_json_get(row, "total_ms");
+    const aorta_json_t *ms = aorta_json_type(row) == AORTA_JSON_ARRAY ? aorta_json_at(row, 0) : NULL;
     aorta_json_type_t type = aorta_json_type(ms);
     double value = type == AORTA_JSON_INT || type == AORTA_JSON_DOUBLE ? aorta_json_get_double(ms)
                                                                        : NAN;
@@ -69,7 +109,7 @@ static int add_kernel(const char *name, aorta_json_t *row, void *user)
         kernel->max_ms = value;
     kernel->trials++;
     kernel->sum_ms += value;
-    const aorta_json_t *launches = aorta_json_get(row, "launches");
+    const aorta_json_t *launches = aorta_json_at(row, 1);
     if (aorta_json_type(launches) == AORTA_JSON_INT && aorta_json_get_int(launches) >= 0)
         kernel->launches_sum += (double)aorta_json_get_int(launches);
     else
@@ -200,19 +240,19 @@ const aorta_kagg_table_t *aorta_kagg_table(const aorta_kagg_cell_t *cell, const 
 
 const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, const char *name)
 {
-    if (!table)
+    if (!table || !table->slot_count)
         return NULL;
-    size_t at = aorta_keyindex_find(&table->index, name);
-    return at == AORTA_KEYINDEX_NONE ? NULL : &table->kernels[at];
+    size_t slot = find_slot(table, name, hash_name(name));
+    return table->slots[slot] ? &table->kernels[table->slots[slot] - 1] : NULL;
 }
 
 static aorta_json_t *spread(double mean, double min, double max, double std)
 {
     aorta_json_t *obj = aorta_json_object();
-    aorta_json_set(obj, "mean", aorta_json_double(mean));
-    aorta_json_set(obj, "min", aorta_json_double(min));
-    aorta_json_set(obj, "max", aorta_json_double(max));
-    aorta_json_set(obj, "std", aorta_json_double(std));
+    aorta_json_set(obj, "mean", aorta_json_micro(mean));
+    aorta_json_set(obj, "min", aorta_json_micro(min));
+    aorta_json_set(obj, "max", aorta_json_micro(max));
+    aorta_json_set(obj, "std", aorta_json_micro(std));
     return obj;
 }
 
@@ -234,11 +274,11 @@ aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell)
         for (size_t k = 0; k < table->count; k++) {
             const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
             aorta_json_t *row = aorta_json_object();
-            aorta_json_set(row, "mean_ms", aorta_json_double(kernel->mean_ms));
-            aorta_json_set(row, "min_ms", aorta_json_double(kernel->min_ms));
-            aorta_json_set(row, "max_ms", aorta_json_double(kernel->max_ms));
+            aorta_json_set(row, "mean_ms", aorta_json_micro(kernel->mean_ms));
+            aorta_json_set(row, "min_ms", aorta_json_micro(kernel->min_ms));
+            aorta_json_set(row, "max_ms", aorta_json_micro(kernel->max_ms));
             aorta_json_set(row, "mean_launches", kernel->mean_launches >= 0
-                                                     ? aorta_json_double(kernel->mean_launches)
+                                                     ? aorta_json_micro(kernel->mean_launches)
                                                      : NULL);
             aorta_json_set(row, "trials", aorta_json_int((int64_t)kernel->trials));
             aorta_json_set(kernels, kernel->name, row);
@@ -254,7 +294,7 @@ void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)
 {
     for (size_t t = 0; t < cell->count; t++) {
         aorta_kagg_table_t *table = &cell->tables[t];
-        aorta_keyindex_clear(&table->index);
+        free(table->slots);
         for (size_t k = 0; k < table->count; k++)
             free(table->kernels[k].name);
         free(table->kernels);

@@ -6,14 +6,15 @@
 #define AORTA_KERNEL_AGG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "keyindex.h"
 #include "output/json.h"
 
 #define AORTA_CELL_KERNELS_SCHEMA 1
 
 typedef struct aorta_kagg_kernel {
     char *name;            /* raw, as the collector reported it */
+    uint64_t hash;
     size_t first_seen;     /* position in the cell's first-seen order */
     size_t trials;         /* trials it appeared in */
     double sum_ms, min_ms, max_ms;  /* min counts 0 for a trial it missed */
@@ -32,7 +33,8 @@ typedef struct aorta_kagg_table {
     aorta_kagg_kernel_t *kernels;    /* first-seen order */
     size_t count, capacity;
     size_t *order;         /* by mean_ms, largest first; ties in first-seen order */
-    aorta_keyindex_t index;
+    uint32_t *slots;       /* open addressing over kernels: index + 1, 0 = empty */
+    size_t slot_count;     /* a power of two, or 0 */
 } aorta_kagg_table_t;
 
 typedef struct aorta_kagg_cell {

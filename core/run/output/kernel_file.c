@@ -5,9 +5,12 @@
 
 #include "output/kernel_file.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "sys/files.h"
 #include "xalloc.h"
 
 char *aorta_kernel_file_path(const char *trial_json_path)
@@ -32,20 +35,34 @@ void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
 {
     if (!kernels)
         return;
+    /* A pair per kernel, not an object: a run holds millions of rows, and
+     * an object per row is what the JSON library reads slowest. */
     aorta_json_t *table = aorta_json_object();
     for (size_t i = 0; i < aorta_kernels_count(kernels); i++) {
         double ms = aorta_kernels_time_at(kernels, i);
-        int64_t launches = aorta_kernels_launches_at(kernels, i);
+        int64_t count = aorta_kernels_launches_at(kernels, i);
         if (!isfinite(ms))
             continue;
-        aorta_json_t *row = aorta_json_object();
-        aorta_json_set(row, "total_ms", aorta_json_double(ms));
-        aorta_json_set(row, "launches", launches >= 0 ? aorta_json_int(launches) : NULL);
+        aorta_json_t *row = aorta_json_array();
+        aorta_json_append(row, aorta_json_double(ms));
+        aorta_json_append(row, count >= 0 ? aorta_json_int(count) : NULL);
         aorta_json_set(table, aorta_kernels_name_at(kernels, i, NULL), row);
     }
     aorta_json_t *entry = aorta_json_object();
     aorta_json_set(entry, "kernels", table);
     aorta_json_set(aorta_json_get(file, "collectors"), collector, entry);
+}
+
+int aorta_kernel_file_write(const char *path, const aorta_json_t *file)
+{
+    char *dumped = aorta_json_dump(file, 0);
+    char *text = aorta_xasprintf("%s\n", dumped);
+    int status = aorta_write_file_atomic(path, text, strlen(text));
+    int saved = errno;
+    free(text);
+    free(dumped);
+    errno = saved;
+    return status;
 }
 
 const aorta_json_t *aorta_kernel_file_collectors(const aorta_json_t *json)

@@ -19,10 +19,14 @@ char *aorta_kernel_file_path(const char *trial_json_path);
 aorta_json_t *aorta_kernel_file_new(int trial_index);
 
 /* Add collector's table (NULL: nothing) as
- * "collectors": {name: {"kernels": {raw name: {"total_ms", "launches"}}}},
+ * "collectors": {name: {"kernels": {raw name: [total_ms, launches]}}},
  * in first-seen order; launches null when unknown, non-finite totals left out. */
 void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
                            const aorta_kernels_t *kernels);
+
+/* Write file to path whole or not at all, on one line: the tables are read
+ * by programs, and a run holds thousands of them.  0, or -1 (errno set). */
+int aorta_kernel_file_write(const char *path, const aorta_json_t *file);
 
 /* The "collectors" member of a file read back, or NULL when json is not a
  * kernel file of a schema this build reads. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output/kernel_agg.h"
+#include "output/kernel_file.h"
 #include "output/kernel_md.h"
 #include "output/report_html.h"
 #include "sys/files.h"
@@ -30,7 +31,7 @@ char *aorta_kernel_reports(const char *run_dir, const aorta_json_t *matrix, cons
             continue;
         char *path = aorta_xasprintf("%s/%s/kernels.json", run_dir, run.cells[i].name);
         aorta_json_t *json = aorta_kagg_cell_json(&run.cells[i]);
-        if (aorta_json_write_file(path, json) != 0)
+        if (aorta_kernel_file_write(path, json) != 0)
             note_failure(error, path);
         aorta_json_free(json);
         free(path);

@@ -292,7 +292,7 @@ static void merge_metrics(aorta_metrics_t *into, const aorta_metrics_t *from)
 static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables)
 {
     char *path = aorta_kernel_file_path(trial->json_path);
-    if (aorta_json_write_file(path, tables) != 0)
+    if (aorta_kernel_file_write(path, tables) != 0)
         aorta_diag_warn("cannot write %s: %s", path, strerror(errno));
     free(path);
 }
