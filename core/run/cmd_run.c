@@ -3,10 +3,12 @@
 
 #include "commands.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "recipe/plan.h"
 #include "sweep/sweep.h"
+#include "xalloc.h"
 
 int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
 {
@@ -23,7 +25,8 @@ int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
             aorta_plan_free(plan);
             return AORTA_EXIT_USAGE;
         }
-        plan->kernel_baseline = cli->baseline;
+        free(plan->kernel_baseline);
+        plan->kernel_baseline = aorta_xstrdup(cli->baseline);
     }
     status = aorta_sweep_run(plan);
     aorta_plan_free(plan);

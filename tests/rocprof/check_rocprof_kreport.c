@@ -43,15 +43,15 @@ static void teardown(void)
 #define ADD "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEESt5arrayIPcLm3EEEEviT0_T1_"
 
 /* A run into OUTPUT whose "slow" cell runs the add kernel for add_ns each. */
-static void sweep(const char *output, long add_ns)
+static void sweep_with(const char *output, long add_ns, const char *extra)
 {
-    char *recipe = sw_fmt("schema_version: 1\nmode: probe\nticket: K\ntrials: 2\n"
+    char *recipe = sw_fmt("schema_version: 1\nmode: probe\nticket: K\ntrials: 2\n%s"
                           "mitigation_axis: [none, slow]\ndiagnostic_axis: [none]\n"
                           "mitigations:\n  slow: {AORTA_FAKE_KERNELS: \"10:%ld:" ADD
                           "\\n2:500:Cijk_gemm\\n\"}\n"
                           "retain: {on_pass: none}\n"
                           "collect: {rocprof: {trace: \"kernel,hip\"}}\n",
-                          add_ns);
+                          extra, add_ns);
     tu_write("recipe.yaml", recipe);
     char *env[] = {path_env, "AORTA_FAKE_KERNELS=10:1000:" ADD "\n2:500:Cijk_gemm\n",
                    "ROCPROF_BIN", NULL};
@@ -60,6 +60,11 @@ static void sweep(const char *output, long add_ns)
     ck_assert_msg(r.status == 0, "%s", r.err);
     sw_result_free(&r);
     free(recipe);
+}
+
+static void sweep(const char *output, long add_ns)
+{
+    sweep_with(output, add_ns, "");
 }
 
 START_TEST(a_sweep_keeps_every_table_past_retention_and_reports_it)
@@ -155,6 +160,22 @@ START_TEST(compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold)
 }
 END_TEST
 
+START_TEST(the_recipe_and_the_command_line_name_the_baseline)
+{
+    sweep_with("A", 3000, "baseline: slow-none\n");
+    char *perf = tu_read("A/K/perf.md");
+    ck_assert_ptr_nonnull(strstr(perf, "### slow-none (baseline)"));
+    free(perf);
+    sw_result_t r = sw_aorta(NULL, "--report", "A/K", "--baseline", "none-none", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    sw_result_free(&r);
+    perf = tu_read("A/K/perf.md");
+    ck_assert_ptr_nonnull(strstr(perf, "### none-none (baseline)"));
+    ck_assert_ptr_nonnull(strstr(perf, "\xce\x94 against the baseline cell `none-none`"));
+    free(perf);
+}
+END_TEST
+
 START_TEST(report_html_renders_in_a_real_browser)
 {
     char *argv0[] = {"sh", "-c", "command -v chromium", NULL};
@@ -197,6 +218,7 @@ static Suite *kreport_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, a_sweep_keeps_every_table_past_retention_and_reports_it);
     tcase_add_test(tc, compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold);
+    tcase_add_test(tc, the_recipe_and_the_command_line_name_the_baseline);
     tcase_add_test(tc, report_html_renders_in_a_real_browser);
     suite_add_tcase(suite, tc);
     return suite;
