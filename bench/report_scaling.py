@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Benchmark of the kernel reports (docs/design.md, Budgets).
 
 Generates a run directory of 1,000 cells x 3 passing trials with 200 kernels

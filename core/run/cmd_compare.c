@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_compare.c - --compare RUN_A RUN_B [--json] [--fail-above PCT]. */
 #include "config.h"
 

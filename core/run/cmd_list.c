@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "xalloc.h"
 #include "commands.h"
 
 static const char *status_word(aorta_module_status_t status)
@@ -19,17 +21,39 @@ static const char *status_word(aorta_module_status_t status)
     }
 }
 
-int aorta_cmd_list(const aorta_registry_t *registry)
+int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
 {
+    /* An empty listing alone looks like success; say where we looked, so a
+     * missing or misplaced collector package is found quickly. */
+    if (registry->count == 0) {
+        if (!dirs || !dirs[0]) {
+            aorta_diag_warn("no collectors found: no directory to search "
+                            "(AORTA_PLUGIN_SYSTEM_PATH is empty)");
+            return AORTA_EXIT_OK;
+        }
+        size_t len = 1;
+        for (size_t i = 0; dirs[i]; i++)
+            len += strlen(dirs[i]) + 2;
+        char *list = aorta_xmalloc(len);
+        list[0] = '\0';
+        for (size_t i = 0; dirs[i]; i++) {
+            if (i)
+                strcat(list, ", ");
+            strcat(list, dirs[i]);
+        }
+        aorta_diag_warn("no collectors found; searched %s", list);
+        free(list);
+        return AORTA_EXIT_OK;
+    }
     /* name version ABI status path; a failed one's status is "failed: REASON". */
     for (size_t i = 0; i < registry->count; i++) {
-        const aorta_module_t *plugin = &registry->plugins[i];
-        if (plugin->status == AORTA_MODULE_FAILED) {
-            printf("%s - - failed: %s %s\n", plugin->name, plugin->reason, plugin->path);
+        const aorta_module_t *module = &registry->modules[i];
+        if (module->status == AORTA_MODULE_FAILED) {
+            printf("%s - - failed: %s %s\n", module->name, module->reason, module->path);
         } else {
-            printf("%s %s %u.%u %s %s\n", plugin->name, plugin->collector.version,
-                   plugin->collector.abi_major, plugin->collector.abi_minor,
-                   status_word(plugin->status), plugin->path);
+            printf("%s %s %u.%u %s %s\n", module->name, module->collector.version,
+                   module->collector.abi_major, module->collector.abi_minor,
+                   status_word(module->status), module->path);
         }
     }
     return AORTA_EXIT_OK;
@@ -37,15 +61,15 @@ int aorta_cmd_list(const aorta_registry_t *registry)
 
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
 {
-    const aorta_module_t *plugin = aorta_registry_find(registry, name);
-    if (!plugin)
+    const aorta_module_t *module = aorta_registry_find(registry, name);
+    if (!module)
         return aorta_diag_unknown_collector(registry, "--describe", name);
-    const struct aorta_collector *collector = &plugin->collector;
+    const struct aorta_collector *collector = &module->collector;
     printf("%s %s (collector ABI %u.%u, wrap rank %d)\n", collector->name, collector->version,
            collector->abi_major, collector->abi_minor, collector->wrap_rank);
     if (collector->description[0])
         printf("  %s\n", collector->description);
-    printf("  from %s\n", plugin->path);
+    printf("  from %s\n", module->path);
     if (!collector->options || !collector->options[0].key) {
         printf("\nno options\n");
         return AORTA_EXIT_OK;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_report.c - --report RUN_DIR: perf.md, report.html and the cells'
  * kernels.json again, from matrix.json and the trial records alone (an old
  * or resumed run gets them too).  Under the run lock, so a live aorta-run

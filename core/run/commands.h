@@ -15,7 +15,8 @@
 #define AORTA_EXIT_VIOLATION 1     /* --check-collector: the collector breaks its contract */
 #define AORTA_EXIT_THRESHOLD 3     /* --compare --fail-above: a cell grew past it */
 
-int aorta_cmd_list(const aorta_registry_t *registry);
+/* dirs: the directories searched (NULL-terminated), named when none had a collector. */
+int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs);
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name);
 int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
 int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry);
@@ -39,7 +40,7 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
  * the options it runs with (the recipe's when it names it, else its
  * defaults; free them).  Returns 0, or the exit status after reporting. */
 int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *registry,
-                                const char *flag, const aorta_module_t **plugin,
+                                const char *flag, const aorta_module_t **module,
                                 aorta_options_t **options);
 
 #endif

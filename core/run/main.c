@@ -10,11 +10,11 @@
 #include "registry/registry.h"
 #include "sweep/spawn.h"
 
-static int dispatch(const aorta_cli_t *cli, const aorta_registry_t *registry)
+static int dispatch(const aorta_cli_t *cli, const aorta_registry_t *registry, char *const *dirs)
 {
     switch (cli->mode) {
     case AORTA_MODE_LIST:
-        return aorta_cmd_list(registry);
+        return aorta_cmd_list(registry, dirs);
     case AORTA_MODE_DESCRIBE:
         return aorta_cmd_describe(registry, cli->collector);
     case AORTA_MODE_DRY_RUN:
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
         aorta_registry_t *registry = aorta_registry_load(dirs);
         if (cli.mode != AORTA_MODE_LIST)
             aorta_registry_warn(registry, stderr);
-        status = dispatch(&cli, registry);
+        status = dispatch(&cli, registry, dirs);
         aorta_registry_free(registry);
     }
     aorta_search_path_free(dirs);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.c - run-to-run comparison.  Noise: the larger of the two runs'
  * trial ranges (max - min) of the compared time; a change inside it is
  * flagged as such, since a single noisy trial can make any delta. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.h - two runs side by side (--compare): per cell present in both,
  * the GPU time per collector both runs have (else the step time) and the
  * kernels that changed most.  The comparison is built as JSON first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* demangle.c - libstdc++'s abi::__cxa_demangle, looked up at run time.
  * dlopen, not a C++ source file: aorta-run stays a C program with no C++
  * toolchain in its build, and where libstdc++ is missing the names simply

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* demangle.h - kernel names as a person reads them: Itanium-mangled names
  * (_Z...) demangled, long ones shortened for tables.  The raw name stays
  * the key everywhere (JSON, matching across cells and runs). */

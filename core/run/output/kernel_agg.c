@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_agg.c - per-cell kernel aggregates.  A kernel a trial did not
  * report ran for 0 ms in it: its mean is over all the table's trials, and
  * "trials" says in how many it appeared.  No division by zero: a table

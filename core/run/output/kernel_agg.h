@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_agg.h - a run's kernel tables aggregated per cell over its passing
  * trials, read back from the trial records alone (trial JSON for the
  * verdict, .kernels.json for the table), so a sweep, --report and --compare

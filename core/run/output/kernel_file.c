@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_file.c - a trial's kernel tables as JSON.  Keyed by the raw name
  * (the JSON key), so a reader finds a kernel across trials, cells and runs
  * without caring how it reads. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_file.h - a trial's kernel tables, _subprocess/trial_d0_m0_t<t>.kernels.json
  * (docs/design.md, Output tree): every kernel each collector saw, written
  * right after parsing, before retention prunes the artifacts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_md.c - perf.md's "GPU kernels" section: per cell and collector the
  * top kernels by mean time, their share of the cell's GPU time, launches,
  * and the change against the baseline cell.  The ten rows are sorted by

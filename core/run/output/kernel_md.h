@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_md.h - perf.md's kernel section, added after everything perf.md
  * already holds (those lines stay byte for byte as they were). */
 #ifndef AORTA_KERNEL_MD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_reports.c - the kernel tables' reports, from the records alone. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_reports.h - what a run's kernel tables turn into, written the same
  * way after a sweep and by --report: <cell>/kernels.json per cell with a
  * table, report.html, and perf.md's kernel section. */

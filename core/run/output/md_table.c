@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* md_table.c - Markdown tables as perf.md writes them: left-justified
  * columns padded to the widest cell, counted in characters (as Python's
  * str.ljust counts them). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* md_table.h - a Markdown table built cell by cell, rendered padded. */
 #ifndef AORTA_MD_TABLE_H
 #define AORTA_MD_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse_reply.c - the parse child's reply.  The table travels as rows of
  * three, not as an object keyed by name: a name may hold anything, and rows
  * keep the first-seen order without relying on the JSON library's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse_reply.h - the parse child's reply: the collector's metrics and, when
  * it attached one (aorta_metrics_set_kernels()), its whole kernel table. */
 #ifndef AORTA_PARSE_REPLY_H

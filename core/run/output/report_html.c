@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_html.c - report.html.  Bars are plain CSS widths so the page needs
  * no script and prints as it shows (print-color-adjust); every kernel name
  * is the short form with the full demangled and raw names one click away

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_html.h - report.html: the run as one self-contained page (no
  * script, no network, no external font): GPU time per cell as stacked CSS
  * bars, a per-kernel comparison across cells, the step timing. */

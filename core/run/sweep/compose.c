@@ -69,7 +69,7 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
      * command, the lowest wraps everything else. */
     for (size_t i = plan->collector_count; i-- > 0 && status == 0;) {
         const aorta_collect_entry_t *entry = &plan->collectors[i];
-        const struct aorta_collector *collector = &entry->plugin->collector;
+        const struct aorta_collector *collector = &entry->module->collector;
         char *out_dir = aorta_path_join(collect_dir, collector->name);
         if (prepare && prepare_dir(run_dir, collect_rel, collector->name, out_dir, error) != 0) {
             status = -1;

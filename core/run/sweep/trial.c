@@ -313,7 +313,7 @@ static void parse_collectors(trial_t *trial)
     aorta_json_t *tables = aorta_kernel_file_new(trial->index);
     for (size_t i = 0; i < plan->collector_count; i++) {
         const aorta_collect_entry_t *entry = &plan->collectors[i];
-        const char *name = entry->plugin->collector.name;
+        const char *name = entry->module->collector.name;
         char *rel = aorta_xasprintf("%s/%s", trial->collect_rel, name);
         char *dir = aorta_xasprintf("%s/%s", trial->ctx->run_dir, rel);
         char *why = NULL;
@@ -321,7 +321,7 @@ static void parse_collectors(trial_t *trial)
         struct stat st;
         if (fd >= 0) {
             close(fd);
-            aorta_metrics_t *metrics = aorta_parse_in_child(entry->plugin, entry->effective, dir);
+            aorta_metrics_t *metrics = aorta_parse_in_child(entry->module, entry->effective, dir);
             merge_metrics(trial->collected, metrics);
             aorta_kernel_file_add(tables, name, aorta_metrics_kernels(metrics));
             aorta_metrics_free(metrics);
@@ -356,7 +356,7 @@ static void apply_retention(trial_t *trial)
     int collect_fd = -1;
     const char **names = aorta_xcalloc(plan->collector_count + 1, sizeof *names);
     for (size_t i = 0; i < plan->collector_count; i++)
-        names[i] = plan->collectors[i].plugin->collector.name;
+        names[i] = plan->collectors[i].module->collector.name;
     if (plan->collector_count > 0 && trial->level < AORTA_RETAIN_FULL) {
         char *why = NULL;
         collect_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);

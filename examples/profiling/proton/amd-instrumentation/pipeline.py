@@ -1,14 +1,16 @@
-"""Proton's instrumentation backend (intra-kernel scopes) from a payload that
-drives Proton itself (mode: env): a Triton kernel that marks its load and
-its compute with `pl.enter_scope()`/`pl.exit_scope()`, launched --iters
-times after a warm-up.
+"""Proton's instrumentation backend from a payload that drives Proton itself
+(mode: env): a Triton kernel compiled with Proton's instrumentation while the
+session is active, launched --iters times after a plain warm-up.
 
 aorta-run passes, through an env(1) prefix, AORTA_PROTON_NAME (<dir>/proton),
 AORTA_PROTON_CONTEXT, AORTA_PROTON_DATA, AORTA_PROTON_BACKEND=instrumentation
 and AORTA_PROTON_MODE=default (the recipe's instrumentation_mode; no
-granularity, so Proton's default per-warp-group records).  The scopes are
-compiled in only while the instrumentation backend is active, so the
-warm-up launch is plain and the kernel is recompiled under the session.
+granularity, so Proton's default records).  Instrumentation is compiled
+into a kernel only while the backend is active, so the warm-up launch is
+plain and the kernel is recompiled under the session.  Named scopes inside
+a kernel (`triton.profiler.language.enter_scope`) are left out: Triton 3.6
+accepts them only in Gluon kernels ("Unsupported semantic type"), measured
+on an NVIDIA H200.
 Standalone (no AORTA_PROTON_NAME): runs the kernel unprofiled.
 """
 
@@ -18,7 +20,6 @@ import os
 # Proton before torch: on AMD the other order left Proton's finaliser waiting
 # forever at exit (Triton 3.8.0, rocprofiler-sdk).
 import triton.profiler as proton  # noqa: I001
-import triton.profiler.language as pl
 import torch
 import triton
 import triton.language as tl
@@ -28,13 +29,8 @@ import triton.language as tl
 def scaled_square_kernel(in_ptr, out_ptr, n_elements, block: tl.constexpr):
     offsets = tl.program_id(axis=0) * block + tl.arange(0, block)
     mask = offsets < n_elements
-    pl.enter_scope("load")
     x = tl.load(in_ptr + offsets, mask=mask)
-    pl.exit_scope("load")
-    pl.enter_scope("compute")
-    y = 3.0 * x * x
-    pl.exit_scope("compute")
-    tl.store(out_ptr + offsets, y, mask=mask)
+    tl.store(out_ptr + offsets, 3.0 * x * x, mask=mask)
 
 
 def step(x):
