@@ -18,6 +18,8 @@
 
 #define TRIAL_MAX_BYTES (64u << 20)
 #define TRIAL_MAX_DEPTH 64
+/* 1e15 ms is 31,000 years of GPU time. */
+#define MAX_MS 1e15
 
 static aorta_kagg_table_t *table_for(aorta_kagg_cell_t *cell, const char *collector)
 {
@@ -100,8 +102,10 @@ static int add_kernel(const char *name, aorta_json_t *row, void *user)
     aorta_json_type_t type = aorta_json_type(ms);
     double value = type == AORTA_JSON_INT || type == AORTA_JSON_DOUBLE ? aorta_json_get_double(ms)
                                                                        : NAN;
-    /* A hand-edited or foreign row is skipped, never averaged into a NaN. */
-    if (!isfinite(value) || value < 0)
+    /* A hand-edited or foreign row is skipped, never averaged into a NaN;
+     * so is a total past MAX_MS, which no run reaches and whose sums and
+     * squares could overflow into one. */
+    if (!isfinite(value) || value < 0 || value > MAX_MS)
         return 0;
     aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name);
     if (kernel->trials == 0 || value < kernel->min_ms)
