@@ -8,8 +8,10 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output/json.h"
 #include "output/kernel_reports.h"
@@ -34,6 +36,14 @@ aorta_json_t *aorta_cmd_read_matrix(const char *run_dir)
     }
     free(path);
     return matrix;
+}
+
+int aorta_cmd_open_run(const char *run_dir)
+{
+    int fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        aorta_diag_error("cannot open the run directory %s: %s", run_dir, strerror(errno));
+    return fd;
 }
 
 static int has_cell(const aorta_json_t *matrix, const char *name)
@@ -64,8 +74,14 @@ int aorta_cmd_report(const aorta_cli_t *cli)
         aorta_json_free(matrix);
         return AORTA_EXIT_ENVIRONMENT;
     }
+    int run_fd = aorta_cmd_open_run(run_dir);
+    if (run_fd < 0) {
+        aorta_lock_release(lock);
+        aorta_json_free(matrix);
+        return AORTA_EXIT_ENVIRONMENT;
+    }
     char *error = NULL;
-    char *kernels = aorta_kernel_reports(run_dir, matrix, cli->baseline, &error);
+    char *kernels = aorta_kernel_reports(run_fd, matrix, cli->baseline, &error);
     int status = AORTA_EXIT_OK;
     if (error) {
         aorta_diag_error("%s", error);
@@ -75,7 +91,7 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     char *perf = aorta_perf_md(matrix);
     char *text = aorta_xasprintf("%s%s", perf, kernels);
     char *path = aorta_xasprintf("%s/perf.md", run_dir);
-    if (aorta_write_file_atomic(path, text, strlen(text)) != 0) {
+    if (aorta_write_file_atomic_at(run_fd, "perf.md", text, strlen(text)) != 0) {
         aorta_diag_error("cannot write %s: %s", path, strerror(errno));
         status = AORTA_EXIT_ENVIRONMENT;
     } else {
@@ -85,6 +101,7 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     free(text);
     free(perf);
     free(kernels);
+    close(run_fd);
     aorta_lock_release(lock);
     aorta_json_free(matrix);
     return status;

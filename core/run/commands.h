@@ -30,6 +30,8 @@ int aorta_cmd_report(const aorta_cli_t *cli);
 int aorta_cmd_compare(const aorta_cli_t *cli);
 /* matrix.json of run_dir, or NULL after one error line (cmd_report.c). */
 aorta_json_t *aorta_cmd_read_matrix(const char *run_dir);
+/* A descriptor of run_dir, or -1 after one error line. */
+int aorta_cmd_open_run(const char *run_dir);
 
 /* The plan of the command line's request (recipe, --collect, ...), or the
  * exit status after reporting what is wrong (cmd_plan.c). */

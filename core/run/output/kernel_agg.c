@@ -10,10 +10,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output/kernel_file.h"
 #include "output/outcome.h"
+#include "output/trial_json.h" /* AORTA_WORKLOAD */
 #include "sweep/trial.h"
+#include "sys/nofollow.h"
 #include "xalloc.h"
 
 #define TRIAL_MAX_BYTES (64u << 20)
@@ -183,35 +186,43 @@ void aorta_kagg_finish(aorta_kagg_cell_t *cell)
     }
 }
 
-static void load_cell(const char *run_dir, const aorta_json_t *json, aorta_kagg_cell_t *cell)
+static void load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell)
 {
     const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
     cell->name = aorta_xstrdup(name ? name : "?");
     int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
-    for (int64_t t = 0; name && t < trials && t < 1000000; t++) {
+    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, cell->name);
+    char *why = NULL;
+    int sub_fd = name ? aorta_fsafe_open_dir(run_fd, sub_rel, 0, &why) : -1;
+    for (int64_t t = 0; sub_fd >= 0 && t < trials && t < 1000000; t++) {
         char *rel = aorta_trial_json_rel(name, (int)t);
-        char *path = aorta_xasprintf("%s/%s", run_dir, rel);
-        aorta_json_t *trial = aorta_json_read_file(path, TRIAL_MAX_BYTES, TRIAL_MAX_DEPTH);
+        const char *trial_name = strrchr(rel, '/') + 1;
+        aorta_json_t *trial = aorta_json_read_file_at(sub_fd, trial_name, TRIAL_MAX_BYTES,
+                                                      TRIAL_MAX_DEPTH);
         if (trial) {
             cell->trials++;
             if (!strcmp(aorta_outcome_verdict(trial), "pass")) {
                 cell->passing++;
-                char *kpath = aorta_kernel_file_path(path);
-                aorta_json_t *file = aorta_json_read_file(kpath, AORTA_KERNEL_FILE_MAX_BYTES,
-                                                          AORTA_KERNEL_FILE_MAX_DEPTH);
+                char *kname = aorta_kernel_file_path(trial_name);
+                aorta_json_t *file = aorta_json_read_file_at(sub_fd, kname,
+                                                             AORTA_KERNEL_FILE_MAX_BYTES,
+                                                             AORTA_KERNEL_FILE_MAX_DEPTH);
                 aorta_kagg_add_trial(cell, aorta_kernel_file_collectors(file));
                 aorta_json_free(file);
-                free(kpath);
+                free(kname);
             }
             aorta_json_free(trial);
         }
-        free(path);
         free(rel);
     }
+    if (sub_fd >= 0)
+        close(sub_fd);
+    free(why);
+    free(sub_rel);
     aorta_kagg_finish(cell);
 }
 
-void aorta_kagg_load(const char *run_dir, const aorta_json_t *matrix, const char *baseline,
+void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
                      aorta_kagg_run_t *run)
 {
     memset(run, 0, sizeof *run);
@@ -219,7 +230,7 @@ void aorta_kagg_load(const char *run_dir, const aorta_json_t *matrix, const char
     run->count = aorta_json_length(cells);
     run->cells = aorta_xcalloc(run->count ? run->count : 1, sizeof *run->cells);
     for (size_t i = 0; i < run->count; i++)
-        load_cell(run_dir, aorta_json_at(cells, i), &run->cells[i]);
+        load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i]);
     if (!baseline)
         baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
     if (!baseline && run->count)

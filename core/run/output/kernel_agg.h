@@ -56,10 +56,11 @@ void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collector
 /* The means, the spread and the order, once every trial is in. */
 void aorta_kagg_finish(aorta_kagg_cell_t *cell);
 
-/* Every cell of matrix (matrix.json's object) from the records under
- * run_dir; baseline: the override, else matrix's baseline_cell, else the
- * first cell. */
-void aorta_kagg_load(const char *run_dir, const aorta_json_t *matrix, const char *baseline,
+/* Every cell of matrix (matrix.json's object) from the records below the
+ * run directory run_fd, reached without following a symlink (a cell the
+ * payload replaced by one reads as no trials); baseline: the override, else
+ * matrix's baseline_cell, else the first cell. */
+void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
                      aorta_kagg_run_t *run);
 
 const aorta_kagg_cell_t *aorta_kagg_cell(const aorta_kagg_run_t *run, const char *name);

@@ -54,11 +54,11 @@ void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
     aorta_json_set(aorta_json_get(file, "collectors"), collector, entry);
 }
 
-int aorta_kernel_file_write(const char *path, const aorta_json_t *file)
+int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file)
 {
     char *dumped = aorta_json_dump(file, 0);
     char *text = aorta_xasprintf("%s\n", dumped);
-    int status = aorta_write_file_atomic(path, text, strlen(text));
+    int status = aorta_write_file_atomic_at(dir_fd, name, text, strlen(text));
     int saved = errno;
     free(text);
     free(dumped);

@@ -13,7 +13,7 @@
 #define AORTA_KERNEL_FILE_MAX_BYTES (256u << 20)
 #define AORTA_KERNEL_FILE_MAX_DEPTH 8
 
-/* The file's path for a trial JSON path ("....json" -> "....kernels.json"). */
+/* The file's name for a trial JSON's ("....json" -> "....kernels.json"). */
 char *aorta_kernel_file_path(const char *trial_json_path);
 
 /* An empty file object: {"schema_version", "trial_index", "collectors": {}}. */
@@ -25,9 +25,10 @@ aorta_json_t *aorta_kernel_file_new(int trial_index);
 void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
                            const aorta_kernels_t *kernels);
 
-/* Write file to path whole or not at all, on one line: the tables are read
- * by programs, and a run holds thousands of them.  0, or -1 (errno set). */
-int aorta_kernel_file_write(const char *path, const aorta_json_t *file);
+/* Write file as name below dir_fd whole or not at all, on one line: the
+ * tables are read by programs, and a run holds thousands of them.  0, or -1
+ * (errno set). */
+int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file);
 
 /* The "collectors" member of a file read back, or NULL when json is not a
  * kernel file of a schema this build reads. */

@@ -7,12 +7,12 @@
 
 #include "output/json.h"
 
-/* Aggregate run_dir's trial records for matrix (matrix.json's object;
+/* Aggregate the trial records below the run directory run_fd for matrix (matrix.json's object;
  * baseline overrides its baseline_cell when not NULL), write the cells'
  * kernels.json and report.html, and return perf.md's kernel section
  * ("" without tables; free it).  A file that cannot be written sets *error
  * (the first such; free it) and the rest are still written. */
-char *aorta_kernel_reports(const char *run_dir, const aorta_json_t *matrix, const char *baseline,
+char *aorta_kernel_reports(int run_fd, const aorta_json_t *matrix, const char *baseline,
                            char **error);
 
 #endif
