@@ -150,15 +150,19 @@ void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collector
     aorta_json_foreach(collectors, add_collector, cell);
 }
 
-static const aorta_kagg_table_t *sorting;
+/* The sort key with the kernel: no global for the comparison to read, so
+ * cells finish in parallel. */
+typedef struct ranked {
+    double mean;
+    size_t index;      /* = first_seen */
+} ranked_t;
 
 static int by_mean(const void *left, const void *right)
 {
-    const aorta_kagg_kernel_t *a = &sorting->kernels[*(const size_t *)left];
-    const aorta_kagg_kernel_t *b = &sorting->kernels[*(const size_t *)right];
-    if (a->mean_ms != b->mean_ms)
-        return a->mean_ms > b->mean_ms ? -1 : 1;
-    return a->first_seen < b->first_seen ? -1 : a->first_seen > b->first_seen;
+    const ranked_t *a = left, *b = right;
+    if (a->mean != b->mean)
+        return a->mean > b->mean ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
 }
 
 void aorta_kagg_finish(aorta_kagg_cell_t *cell)
@@ -178,15 +182,17 @@ void aorta_kagg_finish(aorta_kagg_cell_t *cell)
         }
         free(table->order);
         table->order = aorta_xcalloc(table->count ? table->count : 1, sizeof *table->order);
+        ranked_t *ranked = aorta_xcalloc(table->count ? table->count : 1, sizeof *ranked);
         for (size_t k = 0; k < table->count; k++)
-            table->order[k] = k;
-        sorting = table;
-        qsort(table->order, table->count, sizeof *table->order, by_mean);
-        sorting = NULL;
+            ranked[k] = (ranked_t){table->kernels[k].mean_ms, k};
+        qsort(ranked, table->count, sizeof *ranked, by_mean);
+        for (size_t k = 0; k < table->count; k++)
+            table->order[k] = ranked[k].index;
+        free(ranked);
     }
 }
 
-static void load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell)
+void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell)
 {
     const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
     cell->name = aorta_xstrdup(name ? name : "?");
@@ -230,11 +236,18 @@ void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baselin
     run->count = aorta_json_length(cells);
     run->cells = aorta_xcalloc(run->count ? run->count : 1, sizeof *run->cells);
     for (size_t i = 0; i < run->count; i++)
-        load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i]);
+        aorta_kagg_load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i]);
+    aorta_kagg_pick_baseline(run, matrix, baseline);
+}
+
+void aorta_kagg_pick_baseline(aorta_kagg_run_t *run, const aorta_json_t *matrix,
+                              const char *baseline)
+{
     if (!baseline)
         baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
     if (!baseline && run->count)
         baseline = run->cells[0].name;
+    free(run->baseline);
     run->baseline = baseline ? aorta_xstrdup(baseline) : NULL;
 }
 

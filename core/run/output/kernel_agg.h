@@ -63,6 +63,13 @@ void aorta_kagg_finish(aorta_kagg_cell_t *cell);
 void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
                      aorta_kagg_run_t *run);
 
+/* One cell of that: json is matrix.json's entry for it.  Touches nothing
+ * but *cell, so cells load in parallel. */
+void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell);
+/* run's baseline as aorta_kagg_load() picks it, once its cells are in. */
+void aorta_kagg_pick_baseline(aorta_kagg_run_t *run, const aorta_json_t *matrix,
+                              const char *baseline);
+
 const aorta_kagg_cell_t *aorta_kagg_cell(const aorta_kagg_run_t *run, const char *name);
 const aorta_kagg_table_t *aorta_kagg_table(const aorta_kagg_cell_t *cell, const char *collector);
 const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, const char *name);
