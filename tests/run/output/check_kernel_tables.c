@@ -139,6 +139,18 @@ START_TEST(fixture_names_demangle_and_unreadable_ones_stay_raw)
     ck_assert_str_eq(short_reduce, "reduce_kernel<512, 1, ReduceOp<...> >(...)");
     free(short_reduce);
     free(reduce);
+    /* The Proton capture's lambda-laden kernel (tests/collectors/proton/fixtures/h200_cli). */
+    char *dist = aorta_kernel_display(
+        "_ZN2at6native55_GLOBAL__N__11f7a751_22_DistributionUniform_cu_67fa25cf43distribution_"
+        "elementwise_grid_stride_kernelIfLi4EZNS0_9templates4cuda21uniform_and_transformIffPNS_"
+        "17CUDAGeneratorImplEZZZNS4_14uniform_kernelIS7_EEvRNS_18TensorIteratorBaseEddT_ENKUlvE_"
+        "clEvENKUlvE0_clEvEUlfE_EEvSA_T1_T2_EUlP24curandStatePhilox4_32_10E0_ZNS1_27distribution_"
+        "nullary_kernelIff6float4S7_SJ_SE_EEvSA_SG_RKT3_T4_EUlifE_EEvlNS_15PhiloxCudaStateESF_SG_");
+    ck_assert_ptr_nonnull(strstr(dist, "at::native::(anonymous namespace)::distribution_"));
+    char *dist_short = aorta_kernel_short(dist, AORTA_KERNEL_NAME_WIDTH);
+    ck_assert_str_eq(dist_short, "distribution_elementwise_grid_stride_kernel<...>(...)");
+    free(dist_short);
+    free(dist);
     /* Not mangled, or mangled past what the demangler reads: raw. */
     ck_assert_ptr_null(aorta_demangle("_Z"));
     ck_assert_ptr_null(aorta_demangle("_Zbogus_kernel"));
