@@ -18,6 +18,8 @@
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buffer, size_t *length,
                                  int *status);
 
+/* Looked up once; only the rendering calls it, after the cells' worker
+ * threads are done. */
 static cxa_demangle_fn demangler(void)
 {
     static int looked;
