@@ -54,6 +54,8 @@ static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
     recipe->stop_event_verdict = NULL;
     plan->launcher = recipe->launcher;
     recipe->launcher = NULL;
+    plan->kernel_baseline = recipe->baseline;
+    recipe->baseline = NULL;
 }
 
 /* Sidecars first (the recipe's axes refer to them), then the recipe. */
@@ -137,6 +139,7 @@ void aorta_plan_free(aorta_plan_t *plan)
     free(plan->env_passthrough_mode);
     free(plan->stop_event_verdict);
     aorta_argv_free(plan->launcher);
+    free(plan->kernel_baseline);
     free(plan->output_root);
     free(plan->run_dir);
     aorta_argv_free(plan->command);

@@ -26,6 +26,7 @@
 #include "output/host_env.h"
 #include "sweep/lock.h"
 #include "output/matrix.h"
+#include "output/kernel_reports.h"
 #include "output/perf_md.h"
 #include "sweep/live.h"
 #include "sweep/progress.h"
@@ -127,10 +128,25 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     int have_digest = plan->recipe_path && aorta_sha256_file(plan->recipe_path, digest) == 0;
     aorta_json_t *matrix = aorta_matrix_json(plan, results, stamp, warnings,
                                              have_digest ? digest : NULL);
+    /* On record, so --report rebuilds perf.md with it (this project's key,
+     * after upstream's). */
+    aorta_json_set(matrix, "run_wall_clock_sec", aorta_json_double(wall_sec));
     char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
     char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
+    char *kernel_error = NULL;
+    char *kernels = aorta_kernel_reports(ctx->run_fd, matrix, plan->kernel_baseline,
+                                         &kernel_error);
     char *perf = aorta_perf_md(matrix, wall_sec);
     int status = 0;
+    if (kernel_error) {
+        aorta_diag_error("%s", kernel_error);
+        free(kernel_error);
+        status |= AORTA_SUMMARY_INCOMPLETE;
+    }
+    /* The kernel section only follows what perf.md already says. */
+    perf = aorta_xrealloc(perf, strlen(perf) + strlen(kernels) + 1);
+    strcat(perf, kernels);
+    free(kernels);
     if (aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
         aorta_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
         status |= AORTA_SUMMARY_NO_MATRIX;
