@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* The trial records of a real two-cell Proton sweep on an NVIDIA H200
+ * (fixtures/h200_tf32_sweep; FIXTURES.md says how it was taken): cuBLAS's
+ * FP32 SGEMM in the baseline cell, TF32 allowed in the other
+ * (TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1).  `aorta-run --report` rebuilds the
+ * per-cell kernel tables, perf.md's kernel section and report.html from the
+ * records alone, and they show the GEMM kernel the mitigation swapped in. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweeptest.h"
+
+#define TF32_GEMM "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x256x32_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas"
+#define SGEMM "_ZN7cutlass7Kernel2I43cutlass_80_simt_sgemm_256x128_8x4_nn_align1EEvNT_6ParamsE"
+
+static double number(json_object *obj)
+{
+    ck_assert_ptr_nonnull(obj);
+    return json_object_get_double(obj);
+}
+
+START_TEST(the_report_of_a_real_h200_sweep_shows_the_swapped_gemm)
+{
+    char *work = tu_tmpdir();
+    char *run = tu_join(work, "run");
+    char *fixture = tu_srcdir("tests/collectors/proton/fixtures/h200_tf32_sweep");
+    char *copy[] = {"cp", "-R", fixture, run, NULL};
+    ck_assert_int_eq(tu_run(copy, NULL, NULL, NULL), 0);
+    char *chmod[] = {"chmod", "-R", "u+w", run, NULL};
+    ck_assert_int_eq(tu_run(chmod, NULL, NULL, NULL), 0);
+
+    char *binary = tu_aorta_run();
+    char *report[] = {binary, "--report", run, NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_msg(tu_run(report, NULL, &out, &err) == 0, "--report: %s", err);
+
+    char *path = tu_join(run, "none-none/kernels.json");
+    json_object *base = tu_json(path);
+    ck_assert_int_eq(json_object_get_int(tu_at(base, "passing_trials", NULL)), 3);
+    ck_assert(fabs(number(tu_at(base, "collectors", "proton", "kernels", SGEMM, "mean_ms", NULL))
+                   - 3.406) < 0.001);
+    ck_assert_ptr_null(tu_at(base, "collectors", "proton", "kernels", TF32_GEMM, NULL));
+    json_object_put(base);
+    free(path);
+
+    path = tu_join(run, "tf32-none/kernels.json");
+    json_object *tf32 = tu_json(path);
+    ck_assert(fabs(number(tu_at(tf32, "collectors", "proton", "kernels", TF32_GEMM, "mean_ms",
+                                NULL))
+                   - 0.4765) < 0.001);
+    ck_assert_int_eq(json_object_get_int(tu_at(tf32, "collectors", "proton", "kernels", TF32_GEMM,
+                                               "trials", NULL)),
+                     3);
+    ck_assert(number(tu_at(tf32, "collectors", "proton", "gpu_time_ms", "mean", NULL)) < 0.6);
+    json_object_put(tf32);
+    free(path);
+
+    /* perf.md: demangled beside raw, the new kernel flagged against the baseline. */
+    path = tu_join(run, "perf.md");
+    char *perf = tu_read(path);
+    ck_assert_ptr_nonnull(strstr(perf, "## GPU kernels"));
+    ck_assert_ptr_nonnull(strstr(perf, "cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"));
+    ck_assert_ptr_nonnull(strstr(perf, "(raw `" SGEMM "`)"));
+    ck_assert_ptr_nonnull(strstr(perf, "| new "));
+    free(perf);
+    free(path);
+    path = tu_join(run, "report.html");
+    char *html = tu_read(path);
+    ck_assert_ptr_nonnull(strstr(html, "tf32-none"));
+    ck_assert_ptr_nonnull(strstr(html, "sm90_xmma_gemm_f32f32_tf32f32"));
+    free(html);
+    free(path);
+
+    free(out);
+    free(err);
+    free(binary);
+    free(fixture);
+    tu_rmtree(work);
+    free(run);
+    free(work);
+}
+END_TEST
+
+static Suite *h200_suite(void)
+{
+    Suite *suite = suite_create("proton-h200-sweep");
+    TCase *tc = tcase_create("report");
+    tcase_add_test(tc, the_report_of_a_real_h200_sweep_shows_the_swapped_gemm);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(h200_suite)
