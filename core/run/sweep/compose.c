@@ -4,18 +4,23 @@
 #include "sweep/compose.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "sweep/rank_env.h"
+#include "sweep/rank_exec_path.h"
 #include "sys/nofollow.h"
 #include "aorta/collector.h"
 #include "xalloc.h"
 
-/* Make <run_dir>/<collect_rel>/<name> empty. */
+/* Make <run_dir>/<collect_rel>/<name> empty; for one rank of an
+ * --all-ranks run (self_rank >= 0), make <name>/ exist and empty only its
+ * rank<self_rank>/: the other ranks write beside it at the same time. */
 static int prepare_dir(const char *run_dir, const char *collect_rel, const char *name,
-                       const char *out_dir, char **error)
+                       long self_rank, const char *out_dir, char **error)
 {
     char *why = NULL;
     int status = -1;
@@ -24,10 +29,19 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
         why = aorta_xasprintf("%s: %s", run_dir, strerror(errno));
     } else {
         int collect_fd = aorta_fsafe_open_dir(run_fd, collect_rel, 1, &why);
-        if (collect_fd >= 0) {
+        if (collect_fd >= 0 && self_rank < 0) {
             status = aorta_fsafe_empty_dir_at(collect_fd, name, &why);
-            close(collect_fd);
+        } else if (collect_fd >= 0) {
+            int name_fd = aorta_fsafe_open_dir(collect_fd, name, 1, &why);
+            if (name_fd >= 0) {
+                char *rank_name = aorta_xasprintf("rank%ld", self_rank);
+                status = aorta_fsafe_empty_dir_at(name_fd, rank_name, &why);
+                free(rank_name);
+                close(name_fd);
+            }
         }
+        if (collect_fd >= 0)
+            close(collect_fd);
         close(run_fd);
     }
     if (status != 0) {
@@ -55,6 +69,27 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
                   aorta_argv_t **out, char **error)
 {
+    return aorta_compose_rank(plan, command, run_dir, collect_rel, child_env, prepare, -1, out,
+                              error);
+}
+
+/* The collector's output directory: <dir> alone; under a launcher
+ * <dir>/rank%AORTA_RANK% for aorta-rank-exec to fill in; for one rank of an
+ * --all-ranks run, <dir>/rank<k>. */
+static char *rank_out_dir(const char *collector_dir, int launched, long self_rank)
+{
+    if (self_rank >= 0)
+        return aorta_xasprintf("%s/rank%ld", collector_dir, self_rank);
+    if (launched)
+        return aorta_xasprintf("%s/rank%s", collector_dir, AORTA_RANK_PLACEHOLDER);
+    return aorta_xstrdup(collector_dir);
+}
+
+int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
+                       const char *run_dir, const char *collect_rel,
+                       const aorta_env_t *child_env, int prepare, long self_rank,
+                       aorta_argv_t **out, char **error)
+{
     *out = NULL;
     *error = NULL;
     if (aorta_argv_count(command) == 0) {
@@ -65,13 +100,37 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
     char *collect_dir = aorta_path_join(run_dir, collect_rel);
     aorta_error_t *err = aorta_error_new();
     int status = 0;
+    /* Under a launcher every rank writes below its own rank<k>/, which
+     * aorta-rank-exec, just inside the launcher, creates and names. */
+    int launched = self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0
+                && plan->collector_count > 0;
+    aorta_argv_t *rank_step = NULL;
+    if (launched) {
+        char *helper = aorta_rank_exec_path(error);
+        if (!helper) {
+            aorta_error_free(err);
+            aorta_argv_free(current);
+            free(collect_dir);
+            return -1;
+        }
+        rank_step = aorta_argv_new();
+        aorta_argv_push(rank_step, helper);
+        free(helper);
+    }
     /* Innermost first: the collector with the highest wrap_rank wraps the
      * command, the lowest wraps everything else. */
     for (size_t i = plan->collector_count; i-- > 0 && status == 0;) {
         const aorta_collect_entry_t *entry = &plan->collectors[i];
         const struct aorta_collector *collector = &entry->plugin->collector;
-        char *out_dir = aorta_path_join(collect_dir, collector->name);
-        if (prepare && prepare_dir(run_dir, collect_rel, collector->name, out_dir, error) != 0) {
+        char *collector_dir = aorta_path_join(collect_dir, collector->name);
+        char *out_dir = rank_out_dir(collector_dir, launched, self_rank);
+        free(collector_dir);
+        if (rank_step) {
+            aorta_argv_push(rank_step, "--mkdir");
+            aorta_argv_push(rank_step, out_dir);
+        }
+        if (prepare
+            && prepare_dir(run_dir, collect_rel, collector->name, self_rank, out_dir, error) != 0) {
             status = -1;
         } else {
             aorta_argv_t *wrapped = aorta_argv_new();
@@ -94,14 +153,21 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
     aorta_error_free(err);
     free(collect_dir);
     if (status != 0) {
+        aorta_argv_free(rank_step);
         aorta_argv_free(current);
         return -1;
     }
-    if (plan->launcher && aorta_argv_count(plan->launcher) > 0) {
-        aorta_argv_t *launched = aorta_argv_dup(plan->launcher);
-        aorta_argv_push_all(launched, current);
+    if (rank_step) {
+        aorta_argv_push(rank_step, "--");
+        aorta_argv_push_all(rank_step, current);
         aorta_argv_free(current);
-        current = launched;
+        current = rank_step;
+    }
+    if (self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0) {
+        aorta_argv_t *outer = aorta_argv_dup(plan->launcher);
+        aorta_argv_push_all(outer, current);
+        aorta_argv_free(current);
+        current = outer;
     }
     *out = current;
     return 0;
