@@ -30,6 +30,7 @@ typedef struct aorta_cli {
     long trials;                /* --trials; 0 when absent */
     double timeout;             /* --timeout seconds; 0 when absent */
     int verbose;                /* -v count */
+    int all_ranks;              /* --all-ranks */
     const char *collector;      /* NAME of --describe/--parse/--env/--check-collector */
     const char *dir;            /* DIR of --parse/--env; --check-collector's or NULL */
     char **command;             /* after "--", NULL-terminated */

@@ -23,6 +23,7 @@ typedef struct aorta_plan_request {
     long trials;                     /* without a recipe; 0: one */
     double timeout;                  /* without a recipe; 0: none */
     int verbose;
+    int all_ranks;                   /* --all-ranks */
     char *const *command;            /* the user's command */
     size_t command_count;
 } aorta_plan_request_t;
@@ -52,6 +53,8 @@ typedef struct aorta_plan {
     aorta_argv_t *command;           /* the user's command (never empty; empty
                                       * only for --parse/--env, which have none) */
     int verbose;
+    int all_ranks;                   /* --all-ranks or all_ranks: true: started once per
+                                      * rank, every rank profiles itself */
 } aorta_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set

@@ -56,6 +56,7 @@ typedef struct aorta_recipe {
     long stop_max_trials;
     char *stop_event_verdict;
     aorta_argv_t *launcher;          /* NULL: none */
+    int all_ranks;                   /* all_ranks: true */
 } aorta_recipe_t;
 
 /* Read and check the recipe at path.  The recipe's inline mitigations are

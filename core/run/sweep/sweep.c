@@ -226,8 +226,13 @@ static int locked_run(aorta_run_ctx_t *ctx)
 
 int aorta_sweep_run(const aorta_plan_t *plan)
 {
-    if (aorta_rank_detect() != 0)
+    long rank = aorta_rank_detect();
+    if (rank != 0 && plan->all_ranks)
+        return aorta_rank_run_follower(plan, rank);
+    if (rank != 0) {
+        aorta_rank_note_bare(rank);
         return aorta_rank_run_bare(plan);
+    }
     aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1};
     ctx.run_dir = aorta_plan_absolute_run_dir(plan);
     if (!ctx.run_dir || aorta_mkdir_p(ctx.run_dir, 0755) != 0
