@@ -45,7 +45,7 @@ static char *const SAMPLE_PYTHON[] = {"python3", "script.py", "--flag", NULL};
 static char *const SAMPLE_APP[] = {"./app", "--flag", NULL};
 
 typedef struct check {
-    const aorta_module_t *plugin;
+    const aorta_module_t *module;
     const char *name;
     char *prefix;              /* "<name>_" */
     aorta_options_t *defaults; /* the option table's default values */
@@ -172,7 +172,7 @@ static int call_validate(reply_t *reply, const check_t *check, aorta_options_t *
 {
     aorta_error_clear(err);
     say(reply, "call", "validate");
-    return check->plugin->collector.validate(options, err);
+    return check->module->collector.validate(options, err);
 }
 
 /* What the later steps run with: validate() of no options, as aorta-run
@@ -260,7 +260,7 @@ static int child_wrap(const step_t *step, reply_t *reply)
     aorta_error_t *err = aorta_error_new();
     char *sample = shown_argv(command);
     say(reply, "call", "wrap");
-    int rc = check->plugin->collector.wrap(options, step->dir, command, env, out, err);
+    int rc = check->module->collector.wrap(options, step->dir, command, env, out, err);
     int refusal = 0;
     if (rc == 0 && aorta_argv_count(out) == 0) {
         say(reply, "FAIL", "wrap: returned an empty argv for %s without refusing (return -1 "
@@ -303,7 +303,7 @@ static void child_env(const step_t *step, reply_t *reply)
     aorta_env_t *bundle = aorta_env_new();
     aorta_error_t *err = aorta_error_new();
     say(reply, "call", "env");
-    int rc = check->plugin->collector.env(options, step->dir, bundle, err);
+    int rc = check->module->collector.env(options, step->dir, bundle, err);
     if (rc == 0) {
         size_t before = reply->fails;
         char *names = aorta_xstrdup("");
@@ -345,7 +345,7 @@ static void child_parse(const step_t *step, reply_t *reply)
     /* No prefix: the sink aorta-run uses would drop what must be reported. */
     aorta_metrics_t *metrics = aorta_metrics_new(NULL);
     say(reply, "call", "parse");
-    check->plugin->collector.parse(options, step->dir, metrics);
+    check->module->collector.parse(options, step->dir, metrics);
     size_t before = reply->fails, prefix_len = strlen(check->prefix);
     char *names = aorta_xstrdup("");
     for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
@@ -556,7 +556,7 @@ static char *scratch_dir(const check_t *check, const char *name)
  * allowed values. */
 static void check_table(check_t *check)
 {
-    const aorta_option_spec_t *table = check->plugin->collector.options;
+    const aorta_option_spec_t *table = check->module->collector.options;
     size_t count = 0, before = check->violations;
     for (const aorta_option_spec_t *spec = table; spec && spec->key; spec++, count++) {
         char *key = shown(spec->key);
@@ -641,7 +641,7 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
         finding(check, "note", "wrap: refused both sample commands, so its argv went "
                                "unchecked (run the check where the profiler is installed)");
 
-    if (!status && !check->plugin->has_env) {
+    if (!status && !check->module->has_env) {
         finding(check, "ok", "env: none (optional: an empty bundle)");
     } else if (!status) {
         char *out_dir = scratch_dir(check, "env");
@@ -756,15 +756,15 @@ static int verdict(const char *name, size_t violations, size_t notes)
 static int check_loaded(const aorta_registry_t *registry, const char *name, double timeout,
                         const char *dir, const char *dir_given)
 {
-    const aorta_module_t *plugin = aorta_registry_find(registry, name);
-    if (!plugin) {
+    const aorta_module_t *module = aorta_registry_find(registry, name);
+    if (!module) {
         const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
         if (!failed)
             return aorta_diag_unknown_collector(registry, "--check-collector", name);
         printf("FAIL load: %s: %s\n", failed->path, failed->reason);
         return verdict(name, 1, 0);
     }
-    check_t check = {plugin, name, NULL, NULL, NULL, NULL, timeout, 0, 0, 0, 0};
+    check_t check = {module, name, NULL, NULL, NULL, NULL, timeout, 0, 0, 0, 0};
     const char *tmpdir = getenv("TMPDIR");
     tmpdir = tmpdir && tmpdir[0] ? tmpdir : "/tmp";
     check.tmp = aorta_xasprintf("%s/aorta-check-XXXXXX", tmpdir);
@@ -782,17 +782,17 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
     }
     check.prefix = aorta_xasprintf("%s_", name);
     check.defaults = aorta_options_new();
-    for (const aorta_option_spec_t *spec = plugin->collector.options; spec && spec->key; spec++)
+    for (const aorta_option_spec_t *spec = module->collector.options; spec && spec->key; spec++)
         if (spec->default_value)
             aorta_options_set(check.defaults, spec->key, spec->default_value);
 
     aorta_cmd_describe(registry, name);
     printf("\nchecks (each step in a child process, at most %g s):\n", timeout);
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->plugins[i].status == AORTA_MODULE_SHADOWED
-            && !strcmp(registry->plugins[i].name, name))
+        if (registry->modules[i].status == AORTA_MODULE_SHADOWED
+            && !strcmp(registry->modules[i].name, name))
             finding(&check, "note", "load: %s is shadowed by the one checked",
-                    registry->plugins[i].path);
+                    registry->modules[i].path);
     check.cwd = scratch_dir(&check, "cwd");
     int status = check.cwd ? run_checks(&check, dir, dir_given) : -1;
     if (status == 0)

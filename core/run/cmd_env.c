@@ -12,21 +12,21 @@
 
 int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry)
 {
-    const aorta_module_t *plugin = NULL;
+    const aorta_module_t *module = NULL;
     aorta_options_t *options = NULL;
-    int status = aorta_cmd_collector_options(cli, registry, "--env", &plugin, &options);
+    int status = aorta_cmd_collector_options(cli, registry, "--env", &module, &options);
     if (status != 0)
         return status;
     aorta_env_t *bundle = aorta_env_new();
     aorta_error_t *err = aorta_error_new();
-    if (plugin->collector.env(options, cli->dir, bundle, err) != 0) {
+    if (module->collector.env(options, cli->dir, bundle, err) != 0) {
         const char *message = aorta_error_message(err);
         message = message && message[0] ? message : "refused (no reason given)";
         /* Collectors usually start their messages with their name. */
-        if (strncmp(message, plugin->name, strlen(plugin->name)) == 0)
+        if (strncmp(message, module->name, strlen(module->name)) == 0)
             aorta_diag_error("--env: %s", message);
         else
-            aorta_diag_error("--env: %s: %s", plugin->name, message);
+            aorta_diag_error("--env: %s: %s", module->name, message);
         status = AORTA_EXIT_USAGE;
     } else {
         for (size_t i = 0; i < aorta_env_count(bundle); i++)

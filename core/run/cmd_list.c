@@ -47,13 +47,13 @@ int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
     }
     /* name version ABI status path; a failed one's status is "failed: REASON". */
     for (size_t i = 0; i < registry->count; i++) {
-        const aorta_module_t *plugin = &registry->plugins[i];
-        if (plugin->status == AORTA_MODULE_FAILED) {
-            printf("%s - - failed: %s %s\n", plugin->name, plugin->reason, plugin->path);
+        const aorta_module_t *module = &registry->modules[i];
+        if (module->status == AORTA_MODULE_FAILED) {
+            printf("%s - - failed: %s %s\n", module->name, module->reason, module->path);
         } else {
-            printf("%s %s %u.%u %s %s\n", plugin->name, plugin->collector.version,
-                   plugin->collector.abi_major, plugin->collector.abi_minor,
-                   status_word(plugin->status), plugin->path);
+            printf("%s %s %u.%u %s %s\n", module->name, module->collector.version,
+                   module->collector.abi_major, module->collector.abi_minor,
+                   status_word(module->status), module->path);
         }
     }
     return AORTA_EXIT_OK;
@@ -61,15 +61,15 @@ int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
 
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
 {
-    const aorta_module_t *plugin = aorta_registry_find(registry, name);
-    if (!plugin)
+    const aorta_module_t *module = aorta_registry_find(registry, name);
+    if (!module)
         return aorta_diag_unknown_collector(registry, "--describe", name);
-    const struct aorta_collector *collector = &plugin->collector;
+    const struct aorta_collector *collector = &module->collector;
     printf("%s %s (collector ABI %u.%u, wrap rank %d)\n", collector->name, collector->version,
            collector->abi_major, collector->abi_minor, collector->wrap_rank);
     if (collector->description[0])
         printf("  %s\n", collector->description);
-    printf("  from %s\n", plugin->path);
+    printf("  from %s\n", module->path);
     if (!collector->options || !collector->options[0].key) {
         printf("\nno options\n");
         return AORTA_EXIT_OK;

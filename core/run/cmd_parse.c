@@ -18,12 +18,12 @@
 /* The options NAME runs with: the recipe's (or --collect's) when they name
  * it, else its defaults.  Shared by --parse and --env. */
 int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *registry,
-                                const char *flag, const aorta_module_t **plugin,
+                                const char *flag, const aorta_module_t **module,
                                 aorta_options_t **options)
 {
     *options = NULL;
-    *plugin = aorta_registry_find(registry, cli->collector);
-    if (!*plugin)
+    *module = aorta_registry_find(registry, cli->collector);
+    if (!*module)
         return aorta_diag_unknown_collector(registry, flag, cli->collector);
     aorta_plan_t *plan = NULL;
     if (cli->recipe || cli->collect || cli->mitigation_file_count) {
@@ -33,7 +33,7 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
     }
     char *error = NULL;
     int status = aorta_collect_effective_options(
-        plan ? aorta_plan_collector(plan, (*plugin)->name) : NULL, *plugin, options, &error);
+        plan ? aorta_plan_collector(plan, (*module)->name) : NULL, *module, options, &error);
     aorta_plan_free(plan);
     if (status != 0) {
         aorta_diag_error("%s: %s", flag, error);
@@ -45,9 +45,9 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
 
 int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
 {
-    const aorta_module_t *plugin = NULL;
+    const aorta_module_t *module = NULL;
     aorta_options_t *options = NULL;
-    int status = aorta_cmd_collector_options(cli, registry, "--parse", &plugin, &options);
+    int status = aorta_cmd_collector_options(cli, registry, "--parse", &module, &options);
     if (status != 0)
         return status;
     struct stat st;
@@ -55,7 +55,7 @@ int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
     if (stat(cli->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         json = aorta_json_object();
     } else {
-        aorta_metrics_t *metrics = aorta_parse_in_child(plugin, options, cli->dir);
+        aorta_metrics_t *metrics = aorta_parse_in_child(module, options, cli->dir);
         json = aorta_metrics_to_json(metrics);
         aorta_metrics_free(metrics);
     }

@@ -33,7 +33,7 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
  * the options it runs with (the recipe's when it names it, else its
  * defaults; free them).  Returns 0, or the exit status after reporting. */
 int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *registry,
-                                const char *flag, const aorta_module_t **plugin,
+                                const char *flag, const aorta_module_t **module,
                                 aorta_options_t **options);
 
 #endif

@@ -1,90 +1,115 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * mycollector.c - a complete, minimal aorta collector to start from.
+ * mycollector.c - the shortest correct aorta collector, to start from.
  *
- * It wraps the command as `env MYCOLLECTOR_DIR=<out_dir> <command>` (so the
- * payload could write into the collector's directory) and, after the run,
- * reports how many files it finds there.  Rename "mycollector" everywhere
- * (file stem, symbol, metric prefix) to make it yours.
+ * It wraps the command as `env MYCOLLECTOR_DIR=<out_dir> <command>`, so a
+ * payload (or the profiler you put in its place) can write its results
+ * there, and after the run it reads every `*.kernels.tsv` file it finds in
+ * that directory -- lines of `<kernel name>\t<total ns>[\t<launches>]` --
+ * into the SDK's per-kernel accumulator, which reports the five standard
+ * metrics: mycollector_kernel_count, _gpu_time_ms, _top_kernel_ms,
+ * _top_kernels and _artifact_dir.  Replace the wrap and the file format
+ * with your profiler's; rename "mycollector" everywhere (file stem, symbol,
+ * metric prefix) to make it yours.  `aorta-run --check-collector
+ * mycollector` checks the result against the collector contract.
  */
 #include <aorta/collector.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const verbosity_values[] = {"quiet", "loud", NULL};
 
-/* The option table: `aorta-run --describe mycollector` prints it. */
+/* The option table: `aorta-run --describe mycollector` prints it, and
+ * validate() checks against it. */
 static const aorta_option_spec_t mycollector_options[] = {
     {"verbosity", verbosity_values, "quiet", "how chatty the payload should be"},
     {NULL, NULL, NULL, NULL},
 };
 
-/* Called at recipe load: refuse unknown options, fill defaults. */
+/* At recipe load: unknown keys and values outside the table are refused
+ * with upstream's wording, and defaults are filled in. */
 static int mycollector_validate(aorta_options_t *options, aorta_error_t *err)
 {
-    for (size_t i = 0; i < aorta_options_count(options); i++) {
-        const char *key = aorta_options_key_at(options, i);
-        if (strcmp(key, "verbosity") != 0) {
-            aorta_error_set(err, "mycollector: unknown option(s) ['%s']; valid: ['verbosity']",
-                            key);
-            return -1;
-        }
-    }
-    const char *verbosity = aorta_options_get(options, "verbosity");
-    if (!verbosity)
-        aorta_options_set(options, "verbosity", "quiet");
-    else if (strcmp(verbosity, "quiet") != 0 && strcmp(verbosity, "loud") != 0) {
-        aorta_error_set(err, "mycollector option 'verbosity': '%s' is not one of "
-                             "['loud', 'quiet']", verbosity);
-        return -1;
-    }
-    return 0;
+    return aorta_options_apply_table(options, mycollector_options, "mycollector", err);
 }
 
-/* Called per trial: build the profiled argv.  Refuse (return -1 with a
- * message) rather than run the command unprofiled. */
+/* Per trial: the profiled argv.  Refuse (-1 with a message) rather than run
+ * the command unprofiled. */
 static int mycollector_wrap(const aorta_options_t *options, const char *out_dir,
-                            const aorta_argv_t *command, const aorta_env_t *environ,
+                            const aorta_argv_t *command, const aorta_env_t *env,
                             aorta_argv_t *out, aorta_error_t *err)
 {
-    char *env = aorta_which("env", aorta_env_get(environ, "PATH"));
-    if (!env) {
+    char *env_path = aorta_which("env", aorta_env_get(env, "PATH"));
+    if (!env_path) {
         aorta_error_set(err, "mycollector needs 'env' on $PATH");
         return -1;
     }
-    aorta_argv_push(out, env);
-    aorta_free(env);
-    char assignment[4096];
-    snprintf(assignment, sizeof assignment, "MYCOLLECTOR_DIR=%s", out_dir);
-    aorta_argv_push(out, assignment);
-    snprintf(assignment, sizeof assignment, "MYCOLLECTOR_VERBOSITY=%s",
+    char dir[4096], verbosity[256];
+    snprintf(dir, sizeof dir, "MYCOLLECTOR_DIR=%s", out_dir);
+    snprintf(verbosity, sizeof verbosity, "MYCOLLECTOR_VERBOSITY=%s",
              aorta_options_get(options, "verbosity"));
-    aorta_argv_push(out, assignment);
-    aorta_argv_push_all(out, command);
-    return 0;
+    int status = aorta_argv_push(out, env_path) | aorta_argv_push(out, dir)
+                 | aorta_argv_push(out, verbosity) | aorta_argv_push_all(out, command);
+    aorta_free(env_path);
+    return status == 0 ? 0 : -1;
 }
 
-static int count_file(const char *path, int fd, void *user)
+/* One `name\tns[\tlaunches]` line into the accumulator; others are skipped. */
+static void add_line(aorta_kernels_t *kernels, char *line)
 {
-    (void)path, (void)fd;
-    (*(int64_t *)user)++;
+    char *tab = strchr(line, '\t');
+    if (!tab || tab == line)
+        return;
+    char *time_text = tab + 1, *count_text = strchr(time_text, '\t');
+    if (count_text)
+        *count_text++ = '\0';
+    double ns = 0, launches = -1;
+    int64_t count = -1; /* unknown unless the line says */
+    if (aorta_number_parse(time_text, &ns) != 0)
+        return;
+    if (count_text && aorta_number_parse(count_text, &launches) == 0)
+        aorta_count_from_double(launches, &count);
+    aorta_kernels_add(kernels, line, (size_t)(tab - line), ns, count);
+}
+
+static int read_file(const char *path, int fd, void *user)
+{
+    (void)path;
+    FILE *file = fdopen(dup(fd), "r");
+    if (!file)
+        return 0;
+    char *line = NULL;
+    size_t size = 0;
+    ssize_t len;
+    while ((len = getline(&line, &size, file)) > 0) {
+        if (line[len - 1] == '\n')
+            line[len - 1] = '\0';
+        add_line(user, line);
+    }
+    free(line);
+    fclose(file);
     return 0;
 }
 
-/* Called after the run, in a child process: never fails, reports what it can. */
+/* After the run, in a child process: never fails, reports what it can. */
 static void mycollector_parse(const aorta_options_t *options, const char *dir,
                               aorta_metrics_t *metrics)
 {
     (void)options;
-    int64_t files = 0;
-    if (aorta_walk_files(dir, "", count_file, &files) != AORTA_WALK_OK)
-        return; /* no directory: no metrics at all */
-    aorta_metrics_set_string(metrics, "mycollector_artifact_dir", dir);
-    aorta_metrics_set_int(metrics, "mycollector_file_count", files);
+    aorta_kernels_t *kernels = aorta_kernels_new(0);
+    aorta_walk_status_t status = aorta_walk_files(dir, ".kernels.tsv", read_file, kernels);
+    if (status == AORTA_WALK_OK)
+        aorta_kernels_report(kernels, metrics, "mycollector", 1e6 /* ns per ms */, dir);
+    else if (status != AORTA_WALK_NOT_DIR) /* no directory: no metrics, nothing to say */
+        aorta_warn("mycollector", "could not read all of %s; no mycollector metrics", dir);
+    aorta_kernels_free(kernels);
 }
 
 AORTA_COLLECTOR_DEFINE(mycollector,
     .version = "0.1",
-    .description = "template collector: exports its directory, counts the files left there",
+    .description = "template collector: reads <kernel>\\t<ns> files its payload leaves",
     .wrap_rank = 30,
     .options = mycollector_options,
     .validate = mycollector_validate,

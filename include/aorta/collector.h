@@ -206,6 +206,21 @@ AORTA_EXPORT int aorta_options_check_keys(const aorta_options_t *options,
                                           const aorta_option_spec_t *table, const char *name,
                                           aorta_error_t *err);
 
+/** ABI 1.1.  The whole check of a validate() whose options are exactly what
+ *  @p table declares: aorta_options_check_keys() first; then every value of
+ *  a key whose row lists allowed values must be one of them, else the
+ *  message is "NAME option 'KEY': 'VALUE' is not one of ['a', 'b']" (the
+ *  allowed values sorted, each quoted as aorta_text_repr() quotes); then
+ *  every key absent from @p options that has a default gets it, appended
+ *  in table order (given keys keep their places and their values).  Values
+ *  are compared as given: normalise them (case, spaces) before calling it
+ *  if the collector accepts other spellings.  @p options is left as it was
+ *  when the check fails.
+ *  @return 0, or -1 with the message in @p err (or when an argument is NULL). */
+AORTA_EXPORT int aorta_options_apply_table(aorta_options_t *options,
+                                           const aorta_option_spec_t *table, const char *name,
+                                           aorta_error_t *err);
+
 /* ------------------------------------------------------------------------ */
 /* Argument vector                                                           */
 /* ------------------------------------------------------------------------ */

@@ -16,7 +16,7 @@ static void setup(void)
 {
     aorta_bin = tu_aorta_run();
     abi_dir = tu_builddir("tests/abi");
-    plugin_dir = tu_builddir("tests/plugins");
+    plugin_dir = tu_builddir("tests/fake-collectors");
     work = tu_tmpdir();
 }
 
@@ -137,11 +137,11 @@ START_TEST(a_sweep_records_its_metrics)
                                     "-c", ": > \"$LEGACY10_DIR/one.legacy\"", NULL}),
                      0);
     char *trial = tu_join(results, "_no_ticket_/none-none/_subprocess/trial_d0_m0_t0.json");
-    json_object *json = sw_json(trial);
-    json_object *files = sw_at(json, "result", "metrics", "legacy10_files", NULL);
+    json_object *json = tu_json(trial);
+    json_object *files = tu_at(json, "result", "metrics", "legacy10_files", NULL);
     ck_assert_msg(files != NULL, "no legacy10_files in %s; stderr: %s", trial, err);
     ck_assert_int_eq(json_object_get_int64(files), 1);
-    ck_assert_str_eq(sw_str(json, "result", "metrics", "legacy10_tag", NULL), "t0");
+    ck_assert_str_eq(tu_str(json, "result", "metrics", "legacy10_tag", NULL), "t0");
     json_object_put(json);
     free(trial);
     free(out);

@@ -120,9 +120,9 @@ for target in $targets; do
     # the deep .hatchet seeds need their 10,000 levels.
     max_len=16384
     case $target in
-    rocprof_csv) seeds="$seeds $srcdir/tests/rocprof/fixtures" ;;
-    proton_hatchet) seeds="$seeds $srcdir/tests/proton/fixtures" max_len=80000 ;;
-    recipe | sidecar) seeds="$seeds $srcdir/tests/recipes/fixtures" ;;
+    rocprof_csv) seeds="$seeds $srcdir/tests/collectors/rocprof/fixtures" ;;
+    proton_hatchet) seeds="$seeds $srcdir/tests/collectors/proton/fixtures" max_len=80000 ;;
+    recipe | sidecar) seeds="$seeds $srcdir/tests/run/recipe/fixtures" ;;
     esac
     dict=$srcdir/tests/fuzz/dict/$target.dict
     dict_flag=

@@ -87,8 +87,8 @@ static aorta_json_t *config_object(const aorta_trial_json_t *trial)
         aorta_json_t *options = aorta_json_object();
         for (size_t i = 0; i < plan->collector_count; i++) {
             const aorta_collect_entry_t *entry = &plan->collectors[i];
-            aorta_json_append(names, aorta_json_string(entry->plugin->collector.name));
-            aorta_json_set(options, entry->plugin->collector.name,
+            aorta_json_append(names, aorta_json_string(entry->module->collector.name));
+            aorta_json_set(options, entry->module->collector.name,
                            options_object(entry->effective));
         }
         aorta_json_set(config, "_aorta_collect", names);

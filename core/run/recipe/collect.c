@@ -89,8 +89,8 @@ static int check_names(selection_t *s, const aorta_registry_t *registry)
     const char **valid = aorta_xcalloc(registry->count + 1, sizeof *valid);
     size_t valid_count = 0;
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->plugins[i].status == AORTA_MODULE_OK)
-            valid[valid_count++] = registry->plugins[i].name;
+        if (registry->modules[i].status == AORTA_MODULE_OK)
+            valid[valid_count++] = registry->modules[i].name;
     qsort(valid, valid_count, sizeof *valid, compare_names);
     char *unknown_text = aorta_repr_list(unknown, unknown_count);
     char *valid_text = aorta_repr_list(valid, valid_count);
@@ -148,12 +148,12 @@ static int validate_all(selection_t *s, const aorta_registry_t *registry,
     int status = 0;
     for (size_t i = 0; i < s->count && status == 0; i++) {
         aorta_collect_entry_t *entry = &entries[i];
-        entry->plugin = aorta_registry_find(registry, s->requests[i].name);
+        entry->module = aorta_registry_find(registry, s->requests[i].name);
         entry->given = s->requests[i].given ? aorta_options_dup(s->requests[i].given)
                                             : aorta_options_new();
         entry->effective = aorta_options_dup(entry->given);
         aorta_error_clear(err);
-        if (entry->plugin->collector.validate(entry->effective, err) != 0) {
+        if (entry->module->collector.validate(entry->effective, err) != 0) {
             const char *message = aorta_error_message(err);
             status = fail(s, s->requests[i].where ? s->requests[i].where : s->where, "%s",
                           message && message[0] ? message : "invalid options (no reason given)");
@@ -169,8 +169,8 @@ static void sort_by_rank(aorta_collect_entry_t *entries, size_t count)
     for (size_t i = 1; i < count; i++) {
         aorta_collect_entry_t entry = entries[i];
         size_t k = i;
-        for (; k > 0 && entries[k - 1].plugin->collector.wrap_rank
-                            > entry.plugin->collector.wrap_rank;
+        for (; k > 0 && entries[k - 1].module->collector.wrap_rank
+                            > entry.module->collector.wrap_rank;
              k--)
             entries[k] = entries[k - 1];
         entries[k] = entry;
@@ -220,7 +220,7 @@ static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entri
     const aorta_collect_entry_t *found[2];
     size_t n = 0;
     for (size_t i = 0; i < count && n < 2; i++) {
-        const struct aorta_collector *collector = &entries[i].plugin->collector;
+        const struct aorta_collector *collector = &entries[i].module->collector;
         if (!collector->queue_interceptor_why && !collector->queue_interceptor)
             continue;
         if (ask_interceptor(collector, entries[i].effective, &why[n], &remedy[n]))
@@ -233,7 +233,7 @@ static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entri
     }
     int status = 0;
     if (n == 2) {
-        const char *a = found[0]->plugin->name, *b = found[1]->plugin->name;
+        const char *a = found[0]->module->name, *b = found[1]->module->name;
         char *phrases = join_two(why[0], why[1], " and ");
         char *remedies = join_two(remedy[0], remedy[1], "; ");
         char *way_out = remedies[0]
@@ -261,19 +261,19 @@ static int check_conflicts(selection_t *s, const aorta_collect_entry_t *entries,
     aorta_error_t *err = aorta_error_new();
     int status = 0;
     for (size_t i = 0; i < count && status == 0; i++) {
-        const struct aorta_collector *collector = &entries[i].plugin->collector;
+        const struct aorta_collector *collector = &entries[i].module->collector;
         for (size_t j = 0; j < count && status == 0 && collector->conflicts; j++) {
             if (i == j)
                 continue;
             aorta_error_clear(err);
-            if (collector->conflicts(entries[i].effective, entries[j].plugin->name,
+            if (collector->conflicts(entries[i].effective, entries[j].module->name,
                                      entries[j].effective, err)
                 != 0) {
                 const char *message = aorta_error_message(err);
                 status = message && message[0]
                              ? fail(s, s->where, "%s", message)
                              : fail(s, s->where, "'%s' and '%s' cannot run together",
-                                    entries[i].plugin->name, entries[j].plugin->name);
+                                    entries[i].module->name, entries[j].module->name);
             }
         }
     }
@@ -347,7 +347,7 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
 }
 
 int aorta_collect_effective_options(const aorta_collect_entry_t *chosen,
-                                    const aorta_module_t *plugin, aorta_options_t **out,
+                                    const aorta_module_t *module, aorta_options_t **out,
                                     char **error)
 {
     *error = NULL;
@@ -356,10 +356,10 @@ int aorta_collect_effective_options(const aorta_collect_entry_t *chosen,
     if (entry)
         return 0;
     aorta_error_t *err = aorta_error_new();
-    int status = plugin->collector.validate(*out, err);
+    int status = module->collector.validate(*out, err);
     if (status != 0) {
         const char *message = aorta_error_message(err);
-        *error = aorta_xasprintf("%s: its default options are refused: %s", plugin->name,
+        *error = aorta_xasprintf("%s: its default options are refused: %s", module->name,
                                  message ? message : "(no reason given)");
         aorta_options_free(*out);
         *out = NULL;

@@ -12,7 +12,7 @@
 
 /* One collector a sweep runs. */
 typedef struct aorta_collect_entry {
-    const aorta_module_t *plugin;    /* the loaded collector */
+    const aorta_module_t *module;    /* the loaded collector */
     aorta_options_t *given;          /* options as the user wrote them */
     aorta_options_t *effective;      /* after the collector's validate() */
 } aorta_collect_entry_t;
@@ -26,12 +26,12 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
                          const aorta_registry_t *registry, aorta_collect_entry_t **out,
                          size_t *count, char **error);
 
-/* The effective options of plugin: chosen's when the sweep selected it
- * (chosen is then its entry; NULL otherwise), else what plugin's validate()
+/* The effective options of module: chosen's when the sweep selected it
+ * (chosen is then its entry; NULL otherwise), else what module's validate()
  * makes of no options.  Returns 0 with *out set (free it), or -1 with
  * *error set (free it). */
 int aorta_collect_effective_options(const aorta_collect_entry_t *chosen,
-                                    const aorta_module_t *plugin, aorta_options_t **out,
+                                    const aorta_module_t *module, aorta_options_t **out,
                                     char **error);
 
 /* --collect's names: comma-separated, each stripped, empty ones dropped.

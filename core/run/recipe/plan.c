@@ -157,7 +157,7 @@ void aorta_plan_free(aorta_plan_t *plan)
 const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name)
 {
     for (size_t i = 0; i < plan->collector_count; i++)
-        if (strcmp(plan->collectors[i].plugin->name, name) == 0)
+        if (strcmp(plan->collectors[i].module->name, name) == 0)
             return &plan->collectors[i];
     return NULL;
 }

@@ -123,23 +123,23 @@ static char *load_failure_reason(const char *path, const char *ltdl_error)
 
 static aorta_module_t *new_candidate(aorta_registry_t *registry, const char *name, char *path)
 {
-    aorta_xgrow((void **)&registry->plugins, &registry->capacity, registry->count + 1,
-                sizeof *registry->plugins);
-    aorta_module_t *plugin = &registry->plugins[registry->count++];
-    memset(plugin, 0, sizeof *plugin);
-    plugin->name = aorta_xstrdup(name);
-    plugin->path = path;
-    plugin->status = AORTA_MODULE_FAILED;
-    return plugin;
+    aorta_xgrow((void **)&registry->modules, &registry->capacity, registry->count + 1,
+                sizeof *registry->modules);
+    aorta_module_t *module = &registry->modules[registry->count++];
+    memset(module, 0, sizeof *module);
+    module->name = aorta_xstrdup(name);
+    module->path = path;
+    module->status = AORTA_MODULE_FAILED;
+    return module;
 }
 
-static void fail(aorta_module_t *plugin, char *reason)
+static void fail(aorta_module_t *module, char *reason)
 {
-    plugin->status = AORTA_MODULE_FAILED;
-    plugin->reason = reason;
-    if (plugin->handle) {
-        lt_dlclose((lt_dlhandle)plugin->handle);
-        plugin->handle = NULL;
+    module->status = AORTA_MODULE_FAILED;
+    module->reason = reason;
+    if (module->handle) {
+        lt_dlclose((lt_dlhandle)module->handle);
+        module->handle = NULL;
     }
 }
 
@@ -164,14 +164,14 @@ static int default_queue_interceptor(const aorta_options_t *options, char *why, 
     return 0;
 }
 
-/* Check the module's description; on success fill plugin->collector. */
-static void check_collector(aorta_module_t *plugin)
+/* Check the module's description; on success fill module->collector. */
+static void check_collector(aorta_module_t *module)
 {
-    char *symbol = aorta_xasprintf("aorta_collector_%s_get", plugin->name);
-    void *entry = is_identifier(plugin->name) ? lt_dlsym((lt_dlhandle)plugin->handle, symbol)
+    char *symbol = aorta_xasprintf("aorta_collector_%s_get", module->name);
+    void *entry = is_identifier(module->name) ? lt_dlsym((lt_dlhandle)module->handle, symbol)
                                               : NULL;
     if (!entry) {
-        fail(plugin, aorta_xasprintf("no symbol %s (not an aorta collector, or its file was "
+        fail(module, aorta_xasprintf("no symbol %s (not an aorta collector, or its file was "
                                      "renamed)", symbol));
         free(symbol);
         return;
@@ -180,55 +180,55 @@ static void check_collector(aorta_module_t *plugin)
     memcpy(&get, &entry, sizeof get); /* object to function pointer, as dlsym() requires */
     const struct aorta_collector *desc = get();
     if (!desc) {
-        fail(plugin, aorta_xasprintf("%s returned no collector", symbol));
+        fail(module, aorta_xasprintf("%s returned no collector", symbol));
     } else if (desc->abi_major != AORTA_COLLECTOR_ABI_MAJOR) {
-        fail(plugin, aorta_xasprintf("collector ABI %u.%u, but this aorta speaks ABI %d.%d "
+        fail(module, aorta_xasprintf("collector ABI %u.%u, but this aorta speaks ABI %d.%d "
                                      "(rebuild the collector against this aorta)",
                                      desc->abi_major, desc->abi_minor, AORTA_COLLECTOR_ABI_MAJOR,
                                      AORTA_COLLECTOR_ABI_MINOR));
     } else if (desc->abi_minor > AORTA_COLLECTOR_ABI_MINOR) {
-        fail(plugin, aorta_xasprintf("collector ABI %u.%u is newer than this aorta's %d.%d "
+        fail(module, aorta_xasprintf("collector ABI %u.%u is newer than this aorta's %d.%d "
                                      "(upgrade aorta)",
                                      desc->abi_major, desc->abi_minor, AORTA_COLLECTOR_ABI_MAJOR,
                                      AORTA_COLLECTOR_ABI_MINOR));
-    } else if (!desc->name || strcmp(desc->name, plugin->name) != 0) {
-        fail(plugin, aorta_xasprintf("collector calls itself '%s', but its file is named '%s'",
-                                     desc->name ? desc->name : "(null)", plugin->name));
+    } else if (!desc->name || strcmp(desc->name, module->name) != 0) {
+        fail(module, aorta_xasprintf("collector calls itself '%s', but its file is named '%s'",
+                                     desc->name ? desc->name : "(null)", module->name));
     } else if (!desc->validate || !desc->wrap || !desc->parse) {
-        fail(plugin, aorta_xasprintf("missing mandatory callback '%s'",
+        fail(module, aorta_xasprintf("missing mandatory callback '%s'",
                                      !desc->validate ? "validate"
                                      : !desc->wrap   ? "wrap"
                                                      : "parse"));
     } else {
-        plugin->collector = *desc;
-        plugin->has_env = desc->env != NULL;
+        module->collector = *desc;
+        module->has_env = desc->env != NULL;
         /* What a 1.0 collector has there is reserved space, never a slot. */
         if (desc->abi_minor < 1)
-            plugin->collector.queue_interceptor_why = NULL;
-        if (!plugin->collector.version)
-            plugin->collector.version = "-";
-        if (!plugin->collector.description)
-            plugin->collector.description = "";
-        if (!plugin->collector.env)
-            plugin->collector.env = default_env;
-        if (!plugin->collector.conflicts)
-            plugin->collector.conflicts = default_conflicts;
+            module->collector.queue_interceptor_why = NULL;
+        if (!module->collector.version)
+            module->collector.version = "-";
+        if (!module->collector.description)
+            module->collector.description = "";
+        if (!module->collector.env)
+            module->collector.env = default_env;
+        if (!module->collector.conflicts)
+            module->collector.conflicts = default_conflicts;
         /* The core asks queue_interceptor_why first (collect.c). */
-        if (!plugin->collector.queue_interceptor && !plugin->collector.queue_interceptor_why)
-            plugin->collector.queue_interceptor = default_queue_interceptor;
-        plugin->status = AORTA_MODULE_OK;
+        if (!module->collector.queue_interceptor && !module->collector.queue_interceptor_why)
+            module->collector.queue_interceptor = default_queue_interceptor;
+        module->status = AORTA_MODULE_OK;
     }
     free(symbol);
 }
 
-/* The first usable plugin of that name, or NULL. */
+/* The first usable module of that name, or NULL. */
 static const aorta_module_t *find_usable(const aorta_registry_t *registry, const char *name,
                                          size_t before)
 {
     for (size_t i = 0; i < before; i++)
-        if (registry->plugins[i].status == AORTA_MODULE_OK
-            && strcmp(registry->plugins[i].name, name) == 0)
-            return &registry->plugins[i];
+        if (registry->modules[i].status == AORTA_MODULE_OK
+            && strcmp(registry->modules[i].name, name) == 0)
+            return &registry->modules[i];
     return NULL;
 }
 
@@ -239,24 +239,24 @@ static void load_candidate(aorta_registry_t *registry, const char *dir, const ch
     char *so = aorta_xasprintf("%s/%s.so", dir, stem);
     char *path = file_exists(la) ? la : so;
     free(path == la ? so : la);
-    aorta_module_t *plugin = new_candidate(registry, stem, path);
+    aorta_module_t *module = new_candidate(registry, stem, path);
 
     lt_dladvise advise;
     if (lt_dladvise_init(&advise) != 0 || lt_dladvise_local(&advise) != 0) {
-        fail(plugin, aorta_xstrdup("cannot set up the module loader"));
+        fail(module, aorta_xstrdup("cannot set up the module loader"));
         return;
     }
     lt_dlhandle handle = lt_dlopenadvise(path, advise);
     lt_dladvise_destroy(&advise);
     if (!handle) {
-        fail(plugin, load_failure_reason(path, lt_dlerror()));
+        fail(module, load_failure_reason(path, lt_dlerror()));
         return;
     }
-    plugin->handle = handle;
-    check_collector(plugin);
-    if (plugin->status == AORTA_MODULE_OK
-        && find_usable(registry, stem, (size_t)(plugin - registry->plugins)))
-        plugin->status = AORTA_MODULE_SHADOWED;
+    module->handle = handle;
+    check_collector(module);
+    if (module->status == AORTA_MODULE_OK
+        && find_usable(registry, stem, (size_t)(module - registry->modules)))
+        module->status = AORTA_MODULE_SHADOWED;
 }
 
 static void load_directory(aorta_registry_t *registry, const char *dir)
@@ -304,9 +304,9 @@ aorta_registry_t *aorta_registry_load(char *const *dirs)
 void aorta_registry_warn(const aorta_registry_t *registry, FILE *out)
 {
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->plugins[i].status == AORTA_MODULE_FAILED)
-            aorta_diag_warn_to(out, "skipping %s: %s", registry->plugins[i].path,
-                    registry->plugins[i].reason);
+        if (registry->modules[i].status == AORTA_MODULE_FAILED)
+            aorta_diag_warn_to(out, "skipping %s: %s", registry->modules[i].path,
+                    registry->modules[i].reason);
 }
 
 const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry, const char *name)
@@ -318,9 +318,9 @@ const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registr
                                                  const char *name)
 {
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->plugins[i].status == AORTA_MODULE_FAILED
-            && strcmp(registry->plugins[i].name, name) == 0)
-            return &registry->plugins[i];
+        if (registry->modules[i].status == AORTA_MODULE_FAILED
+            && strcmp(registry->modules[i].name, name) == 0)
+            return &registry->modules[i];
     return NULL;
 }
 
@@ -329,9 +329,9 @@ char *aorta_registry_names(const aorta_registry_t *registry)
     const char **names = aorta_xcalloc(registry->count + 1, sizeof *names);
     size_t count = 0, total = 1;
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->plugins[i].status == AORTA_MODULE_OK) {
-            names[count++] = registry->plugins[i].name;
-            total += strlen(registry->plugins[i].name) + 2;
+        if (registry->modules[i].status == AORTA_MODULE_OK) {
+            names[count++] = registry->modules[i].name;
+            total += strlen(registry->modules[i].name) + 2;
         }
     if (count == 0) {
         free(names);
@@ -354,14 +354,14 @@ void aorta_registry_free(aorta_registry_t *registry)
     if (!registry)
         return;
     for (size_t i = 0; i < registry->count; i++) {
-        aorta_module_t *plugin = &registry->plugins[i];
-        if (plugin->handle)
-            lt_dlclose((lt_dlhandle)plugin->handle);
-        free(plugin->name);
-        free(plugin->path);
-        free(plugin->reason);
+        aorta_module_t *module = &registry->modules[i];
+        if (module->handle)
+            lt_dlclose((lt_dlhandle)module->handle);
+        free(module->name);
+        free(module->path);
+        free(module->reason);
     }
-    free(registry->plugins);
+    free(registry->modules);
     free(registry);
     lt_dlexit();
 }

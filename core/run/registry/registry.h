@@ -1,6 +1,10 @@
-/* registry.h - finding and checking collector plugins (the registry). */
-#ifndef AORTA_LOADER_H
-#define AORTA_LOADER_H
+/* registry.h - finding and checking collector modules: the files on the
+ * search path, each loaded and checked, and the collector each one provides.
+ * Vocabulary: a module is a file (NAME.so or NAME.la); the collector is what
+ * its aorta_collector_NAME_get() describes; "plugin" survives only in the
+ * user-facing spellings (--plugin-dir, AORTA_PLUGIN_PATH). */
+#ifndef AORTA_REGISTRY_H
+#define AORTA_REGISTRY_H
 
 #include <stdio.h>
 
@@ -23,7 +27,7 @@ typedef struct aorta_module {
 } aorta_module_t;
 
 typedef struct aorta_registry {
-    aorta_module_t *plugins;            /* every candidate, in search order */
+    aorta_module_t *modules;            /* every candidate, in search order */
     size_t count;
     size_t capacity;
 } aorta_registry_t;
@@ -39,7 +43,7 @@ void aorta_search_path_free(char **dirs);
 aorta_registry_t *aorta_registry_load(char *const *dirs);
 /* One "aorta-run: warning: skipping PATH: REASON" line per failed candidate. */
 void aorta_registry_warn(const aorta_registry_t *registry, FILE *out);
-/* The plugin in use under name, or NULL. */
+/* The module in use under name, or NULL. */
 const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry,
                                                        const char *name);
 /* The first failed candidate of that name (to explain why it is missing), or NULL. */

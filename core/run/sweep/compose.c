@@ -121,7 +121,7 @@ int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
      * command, the lowest wraps everything else. */
     for (size_t i = plan->collector_count; i-- > 0 && status == 0;) {
         const aorta_collect_entry_t *entry = &plan->collectors[i];
-        const struct aorta_collector *collector = &entry->plugin->collector;
+        const struct aorta_collector *collector = &entry->module->collector;
         char *collector_dir = aorta_path_join(collect_dir, collector->name);
         char *out_dir = rank_out_dir(collector_dir, launched, self_rank);
         free(collector_dir);

@@ -31,7 +31,7 @@ static double parse_timeout(void)
 }
 
 typedef struct parse_call {
-    const aorta_module_t *plugin;
+    const aorta_module_t *module;
     const aorta_options_t *options;
     const char *dir;
     const char *prefix;
@@ -41,7 +41,7 @@ static void run_parse(void *user, int out)
 {
     const parse_call_t *call = user;
     aorta_metrics_t *metrics = aorta_metrics_new(call->prefix);
-    call->plugin->collector.parse(call->options, call->dir, metrics);
+    call->module->collector.parse(call->options, call->dir, metrics);
     aorta_json_t *json = aorta_metrics_to_json(metrics);
     char *text = aorta_json_dump(json, 0);
     aorta_child_write_all(out, text, strlen(text));
@@ -53,13 +53,13 @@ static int is_directory(const char *dir)
     return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *plugin,
+aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *module,
                                       const aorta_options_t *options, const char *dir)
 {
-    const char *name = plugin->collector.name;
+    const char *name = module->collector.name;
     char *prefix = aorta_xasprintf("%s_", name);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
-    parse_call_t call = {plugin, options, dir, prefix};
+    parse_call_t call = {module, options, dir, prefix};
     aorta_child_result_t child;
     aorta_child_run(run_parse, &call, parse_timeout(), REPLY_LIMIT, 0, &child);
     const char *problem = child.problem;

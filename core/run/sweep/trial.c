@@ -297,7 +297,7 @@ static void parse_collectors(trial_t *trial)
     trial->collected = aorta_metrics_new(NULL);
     for (size_t i = 0; i < plan->collector_count; i++) {
         const aorta_collect_entry_t *entry = &plan->collectors[i];
-        const char *name = entry->plugin->collector.name;
+        const char *name = entry->module->collector.name;
         char *rel = aorta_xasprintf("%s/%s", trial->collect_rel, name);
         char *dir = aorta_xasprintf("%s/%s", trial->ctx->run_dir, rel);
         char *why = NULL;
@@ -305,7 +305,7 @@ static void parse_collectors(trial_t *trial)
         struct stat st;
         if (fd >= 0) {
             close(fd);
-            aorta_metrics_t *metrics = aorta_parse_in_child(entry->plugin, entry->effective, dir);
+            aorta_metrics_t *metrics = aorta_parse_in_child(entry->module, entry->effective, dir);
             merge_metrics(trial->collected, metrics);
             aorta_metrics_free(metrics);
         } else if (!(lstat(dir, &st) != 0 && errno == ENOENT)) {
@@ -337,7 +337,7 @@ static void apply_retention(trial_t *trial)
     int collect_fd = -1;
     const char **names = aorta_xcalloc(plan->collector_count + 1, sizeof *names);
     for (size_t i = 0; i < plan->collector_count; i++)
-        names[i] = plan->collectors[i].plugin->collector.name;
+        names[i] = plan->collectors[i].module->collector.name;
     if (plan->collector_count > 0 && trial->level < AORTA_RETAIN_FULL) {
         char *why = NULL;
         collect_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);

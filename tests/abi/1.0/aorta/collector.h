@@ -1,8 +1,8 @@
 /*
- * aorta/collector.h - the one header a collector (profiler plugin) needs.
+ * aorta/collector.h - the one header a collector (profiler module) needs.
  *
  * A collector is a shared module (rocprof.so, proton.so, ...) that aorta-run
- * loads from its plugin search path.  The module exports exactly one symbol,
+ * loads from its module search path.  The module exports exactly one symbol,
  * aorta_collector_<name>_get(), where <name> is the module's file stem; the
  * AORTA_COLLECTOR_DEFINE() macro at the bottom writes it.  It returns a
  * struct aorta_collector describing the collector and its callbacks.

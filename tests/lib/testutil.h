@@ -1,0 +1,71 @@
+/* testutil.h - helpers shared by the Check suites. */
+#ifndef AORTA_TESTUTIL_H
+#define AORTA_TESTUTIL_H
+
+#include <check.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "aorta/collector.h"
+#include "registry/registry.h"
+
+/* One main() per suite program: `AORTA_CHECK_MAIN(loader_suite)`. */
+#define AORTA_CHECK_MAIN(SUITE_FN)                                  \
+    int main(void)                                                  \
+    {                                                               \
+        SRunner *runner = srunner_create(SUITE_FN());               \
+        srunner_run_all(runner, CK_ENV);                            \
+        int failed = srunner_ntests_failed(runner);                 \
+        srunner_free(runner);                                       \
+        return failed == 0 ? 0 : 1;                                 \
+    }
+
+/* $AORTA_TEST_BUILDDIR / $AORTA_TEST_SRCDIR joined with rel (static buffer
+ * per call site is not needed: the result is malloc'd; free it). */
+char *tu_builddir(const char *rel);
+char *tu_srcdir(const char *rel);
+
+/* A fresh empty directory under $TMPDIR; free the path after tu_rmtree(). */
+char *tu_tmpdir(void);
+/* rm -rf without following symlinks. */
+void tu_rmtree(const char *path);
+/* Write text to path (0644); mkdir -p its parent. */
+void tu_write(const char *path, const char *text);
+void tu_write_mode(const char *path, const char *text, int mode);
+/* The whole file, NUL-terminated, or NULL. */
+char *tu_read(const char *path);
+char *tu_join(const char *a, const char *b);
+int tu_exists(const char *path);
+
+/* Run argv (argv[0] looked up on PATH) with extra "K=V" settings applied to
+ * the environment (and "K" alone to unset), capturing stdout and stderr
+ * (either may be NULL).  Returns the exit status, or 128+signal. */
+int tu_run(char *const *argv, char *const *env_changes, char **out, char **err);
+/* The same started in the background with stdout and stderr on out_fd and
+ * err_fd (the caller closes them).  Returns the child's pid. */
+pid_t tu_spawn(char *const *argv, char *const *env_changes, int out_fd, int err_fd);
+/* Wait for pid: its exit status, or 128+signal. */
+int tu_wait(pid_t pid);
+
+/* aorta-run from the build tree. */
+char *tu_aorta_run(void);
+
+/* The collectors in the build tree's directory rel ("plugins",
+ * "tests/fake-collectors"), for suites that call a collector in this process. */
+aorta_registry_t *tu_registry(const char *rel);
+/* Collector name of registry (asserted to have loaded). */
+const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name);
+
+/* Handles from NULL-terminated literal lists: ("key", "value", ..., NULL),
+ * ("arg", ..., NULL), ("NAME", "VALUE", ..., NULL). */
+aorta_options_t *tu_options(const char *first_key, ...);
+aorta_argv_t *tu_argv(const char *first, ...);
+aorta_env_t *tu_env(const char *first_name, ...);
+
+/* collector's validate() on options: its status, and its message in
+ * *message (free it; NULL when there is none) unless message is NULL.
+ * Fails the test when validate refuses without a message. */
+int tu_validate(const struct aorta_collector *collector, aorta_options_t *options,
+                char **message);
+
+#endif

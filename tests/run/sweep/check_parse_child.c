@@ -1,0 +1,113 @@
+/* parse() in a child process: normal replies come back with their types; a
+ * crash, a hang, an exit or a key outside the namespace costs only that. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "aorta/collector.h"
+#include "registry/registry.h"
+#include "sweep/parse_child.h"
+#include "testutil.h"
+
+static aorta_registry_t *registry;
+static const aorta_module_t *badparse;
+static char *dir;
+
+static void setup(void)
+{
+    registry = tu_registry("tests/fake-collectors");
+    badparse = tu_plugin(registry, "badparse");
+    dir = tu_tmpdir();
+    setenv("AORTA_PARSE_TIMEOUT", "2", 1);
+}
+
+static void teardown(void)
+{
+    tu_rmtree(dir);
+    free(dir);
+    aorta_registry_free(registry);
+}
+
+static aorta_metrics_t *parse_with(const char *behaviour, const char *where)
+{
+    aorta_options_t *options = aorta_options_new();
+    aorta_options_set(options, "behaviour", behaviour);
+    aorta_metrics_t *metrics = aorta_parse_in_child(badparse, options, where);
+    aorta_options_free(options);
+    return metrics;
+}
+
+START_TEST(a_normal_reply_keeps_types_and_drops_foreign_keys)
+{
+    aorta_metrics_t *metrics = parse_with("normal", dir);
+    ck_assert_uint_eq(aorta_metrics_count(metrics), 4);
+    ck_assert_str_eq(aorta_metrics_find(metrics, "badparse_artifact_dir")->string_value, dir);
+    const aorta_metric_t *count = aorta_metrics_find(metrics, "badparse_kernel_count");
+    ck_assert_int_eq(count->type, AORTA_METRIC_INT);
+    ck_assert_int_eq(count->int_value, 7);
+    const aorta_metric_t *time = aorta_metrics_find(metrics, "badparse_gpu_time_ms");
+    ck_assert_int_eq(time->type, AORTA_METRIC_DOUBLE);
+    ck_assert(time->double_value == 1.5);
+    const aorta_metric_t *top = aorta_metrics_find(metrics, "badparse_top_kernels");
+    ck_assert_int_eq(top->type, AORTA_METRIC_STRINGS);
+    ck_assert_str_eq(top->strings[1], "k2");
+    ck_assert_ptr_null(aorta_metrics_find(metrics, "verdict"));
+    aorta_metrics_free(metrics);
+}
+END_TEST
+
+static void expect_only_artifact_dir(const char *behaviour)
+{
+    aorta_metrics_t *metrics = parse_with(behaviour, dir);
+    ck_assert_msg(aorta_metrics_count(metrics) == 1, "%s: %zu metrics", behaviour,
+                  aorta_metrics_count(metrics));
+    ck_assert_str_eq(aorta_metrics_find(metrics, "badparse_artifact_dir")->string_value, dir);
+    aorta_metrics_free(metrics);
+}
+
+START_TEST(crash_hang_and_exit_leave_only_the_artifact_dir)
+{
+    expect_only_artifact_dir("crash");
+    expect_only_artifact_dir("hang");
+    expect_only_artifact_dir("exit");
+    expect_only_artifact_dir("huge"); /* a reply past 1 MiB is garbage */
+}
+END_TEST
+
+START_TEST(stdout_noise_does_not_corrupt_the_reply)
+{
+    aorta_metrics_t *metrics = parse_with("noise", dir);
+    ck_assert_uint_eq(aorta_metrics_count(metrics), 4);
+    aorta_metrics_free(metrics);
+}
+END_TEST
+
+START_TEST(no_artifact_dir_when_the_dir_is_missing)
+{
+    char *missing = tu_join(dir, "missing");
+    aorta_options_t *options = aorta_options_new();
+    aorta_options_set(options, "behaviour", "crash");
+    aorta_metrics_t *metrics = aorta_parse_in_child(badparse, options, missing);
+    ck_assert_uint_eq(aorta_metrics_count(metrics), 0);
+    aorta_metrics_free(metrics);
+    aorta_options_free(options);
+    free(missing);
+}
+END_TEST
+
+static Suite *parse_child_suite(void)
+{
+    Suite *suite = suite_create("parse_child");
+    TCase *tc = tcase_create("parse_child");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, a_normal_reply_keeps_types_and_drops_foreign_keys);
+    tcase_add_test(tc, crash_hang_and_exit_leave_only_the_artifact_dir);
+    tcase_add_test(tc, stdout_noise_does_not_corrupt_the_reply);
+    tcase_add_test(tc, no_artifact_dir_when_the_dir_is_missing);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(parse_child_suite)

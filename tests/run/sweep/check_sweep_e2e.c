@@ -1,0 +1,777 @@
+/* aorta-run end to end: real commands (true, false, a sleep past its
+ * timeout, a missing command, megabytes of output) checked file by file and
+ * field by field; SIGINT and SIGTERM during a trial and the resume after;
+ * the lock; ranks; -v progress; host_env.json. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sweeputil.h"
+#include "xalloc.h"
+
+static char *dir;
+
+/* Every test runs in its own forked child inside its own directory, so a
+ * relative --output stays relative. */
+static void setup(void)
+{
+    dir = tu_tmpdir();
+    ck_assert_int_eq(chdir(dir), 0);
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(chdir("/"), 0);
+    tu_rmtree(dir);
+    free(dir);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+typedef struct keys {
+    char text[2048];
+} keys_t;
+
+static int key_of(const char *key, aorta_json_t *value, void *user)
+{
+    (void)value;
+    keys_t *keys = user;
+    if (keys->text[0])
+        strcat(keys->text, " ");
+    strcat(keys->text, key);
+    return 0;
+}
+
+/* The member names of obj, in order, space-separated. */
+static const char *keys_of(const aorta_json_t *obj, keys_t *keys)
+{
+    keys->text[0] = '\0';
+    aorta_json_foreach(obj, key_of, keys);
+    return keys->text;
+}
+
+/* Every regular file under root, relative, sorted, one per line. */
+static char *files_under(const char *root)
+{
+    char *out = NULL;
+    char *cmd = aorta_xasprintf("cd '%s' && find . -type f -o -type l | sort", root);
+    ck_assert_int_eq(tu_run((char *[]){"sh", "-c", cmd, NULL}, NULL, &out, NULL), 0);
+    free(cmd);
+    return out;
+}
+
+/* The strict TrialResult checks of upstream's reader. */
+static void assert_strict_trial(const aorta_json_t *trial)
+{
+    keys_t keys;
+    ck_assert_str_eq(keys_of(trial, &keys), "schema_version trial_id workload execution_env "
+                                            "mitigations_applied config env result "
+                                            "wall_clock_sec exit_status request_fingerprint");
+    ck_assert_str_eq(pu_str(trial, "schema_version", NULL), "0.1");
+    ck_assert_str_eq(pu_str(trial, "workload", NULL), "_subprocess");
+    aorta_json_t *result = aorta_json_get(trial, "result");
+    ck_assert_str_eq(keys_of(result, &keys), "passed failure_count first_failure_iteration "
+                                             "failure_details total_iterations step_times_ms "
+                                             "elapsed_sec metrics main_work_started "
+                                             "executed_iterations configured_iterations");
+    const char *status = pu_str(trial, "exit_status", NULL);
+    ck_assert(!strcmp(status, "ok") || !strcmp(status, "workload_failed")
+              || !strcmp(status, "workload_setup_failed") || !strcmp(status, "infrastructure_failed"));
+    int passed = aorta_json_get_bool(aorta_json_get(result, "passed"));
+    ck_assert_int_eq(!strcmp(status, "ok"), passed);
+    ck_assert(aorta_json_get_double(aorta_json_get(trial, "wall_clock_sec")) >= 0);
+    ck_assert(aorta_json_get_double(aorta_json_get(result, "elapsed_sec")) >= 0);
+    if (passed) {
+        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "failure_count")), 0);
+        ck_assert_uint_eq(aorta_json_length(aorta_json_get(result, "failure_details")), 0);
+    } else {
+        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "failure_count")), 1);
+        ck_assert_uint_eq(aorta_json_length(aorta_json_get(result, "failure_details")), 1);
+    }
+}
+
+START_TEST(true_is_recorded_in_every_file_and_field)
+{
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "T 1/x", "--trials", "2",
+                                         "--", "true", NULL},
+                              NULL, &out, &err),
+                     0);
+    ck_assert_str_eq(out, "Sweep summary: all 1 cell(s) passed.\n"
+                          "Full matrix: out/T_1_x/matrix.json\n"
+                          "Performance report: out/T_1_x/perf.md\n"
+                          "Wrote run artifacts to out/T_1_x\n");
+    ck_assert_str_eq(err, "");
+    char *listing = files_under("out/T_1_x");
+    ck_assert_str_eq(listing, "./host_env.json\n"
+                              "./matrix.json\n"
+                              "./none-none/_subprocess/trial_d0_m0_t0.json\n"
+                              "./none-none/_subprocess/trial_d0_m0_t1.json\n"
+                              "./none-none/trial_0/result.json\n"
+                              "./none-none/trial_0/stderr.log\n"
+                              "./none-none/trial_0/stdout.log\n"
+                              "./none-none/trial_1/result.json\n"
+                              "./none-none/trial_1/stderr.log\n"
+                              "./none-none/trial_1/stdout.log\n"
+                              "./perf.md\n");
+    free(listing);
+
+    keys_t keys;
+    char *run = tu_join(dir, "out/T_1_x");
+    aorta_json_t *host_env = pu_json(run, "host_env.json");
+    for (int t = 0; t < 2; t++) {
+        char *rel = aorta_xasprintf("none-none/trial_%d/result.json", t);
+        aorta_json_t *result = pu_json(run, rel);
+        ck_assert_str_eq(keys_of(result, &keys),
+                         "verdict exit_code walltime_sec peak_vram_mib argv cell_name trial_index "
+                         "failure_detectors_fired error_detectors_fired warn_detectors_fired "
+                         "capture tier_durations_ms env_passthrough_mode timed_out env");
+        ck_assert_str_eq(pu_str(result, "verdict", NULL), "pass");
+        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 0);
+        ck_assert(aorta_json_get_double(aorta_json_get(result, "walltime_sec")) >= 0);
+        ck_assert_ptr_null(aorta_json_get(result, "peak_vram_mib"));
+        ck_assert_uint_eq(aorta_json_length(aorta_json_get(result, "argv")), 1);
+        ck_assert_str_eq(pu_str(result, "argv", "0", NULL), "true");
+        ck_assert_str_eq(pu_str(result, "cell_name", NULL), "none-none");
+        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "trial_index")), t);
+        ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(result, "capture")), 0);
+        ck_assert_str_eq(pu_str(result, "env_passthrough_mode", NULL), "inherit");
+        ck_assert(!aorta_json_get_bool(aorta_json_get(result, "timed_out")));
+        ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(result, "env")), 0);
+        aorta_json_free(result);
+        free(rel);
+
+        rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
+        aorta_json_t *trial = pu_json(run, rel);
+        assert_strict_trial(trial);
+        char *id = aorta_xasprintf("_subprocess_d0_m0_t%d", t);
+        ck_assert_str_eq(pu_str(trial, "trial_id", NULL), id);
+        free(id);
+        ck_assert_str_eq(pu_str(trial, "execution_env", "name", NULL), "local");
+        ck_assert_str_eq(pu_str(trial, "mitigations_applied", "0", NULL), "none");
+        ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "ok");
+        aorta_json_t *metrics = pu_at(trial, "result", "metrics", NULL);
+        ck_assert_str_eq(keys_of(metrics, &keys),
+                         "verdict exit_code result_json_path failure_detectors_fired "
+                         "error_detectors_fired warn_detectors_fired");
+        char *record = aorta_xasprintf("%s/none-none/trial_%d/result.json", run, t);
+        ck_assert_str_eq(pu_str(metrics, "result_json_path", NULL), record);
+        free(record);
+        char *prefix = aorta_xasprintf("%s/none-none/_subprocess/trial_d0_m0_t%d", run, t);
+        ck_assert_str_eq(pu_str(trial, "config", "_aorta_log_prefix", NULL), prefix);
+        free(prefix);
+        ck_assert_ptr_null(pu_at(trial, "config", "_aorta_collect", NULL));
+        ck_assert_str_eq(pu_str(trial, "config", "_aorta_subprocess_argv", "0", NULL), "true");
+        /* The snapshot is the run's one, in every trial. */
+        char *a = aorta_json_dump(aorta_json_get(trial, "env"), 0);
+        char *b = aorta_json_dump(host_env, 0);
+        ck_assert_str_eq(a, b);
+        free(a);
+        free(b);
+        aorta_json_free(trial);
+        free(rel);
+    }
+
+    aorta_json_t *matrix = pu_json(run, "matrix.json");
+    ck_assert_str_eq(keys_of(matrix, &keys),
+                     "schema_version workload ticket trials_per_cell steps_per_trial "
+                     "run_timestamp baseline_cell confound stop_after warnings recipe_source "
+                     "cells");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "schema_version")), 1);
+    ck_assert_str_eq(pu_str(matrix, "ticket", NULL), "T 1/x");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 2);
+    const char *stamp = pu_str(matrix, "run_timestamp", NULL);
+    ck_assert(strlen(stamp) == 19 && stamp[10] == 'T' && stamp[13] == '-' && stamp[16] == '-');
+    ck_assert_ptr_null(aorta_json_get(matrix, "recipe_source"));
+    ck_assert_ptr_null(aorta_json_get(matrix, "stop_after"));
+    aorta_json_t *cell = pu_at(matrix, "cells", "0", NULL);
+    ck_assert_str_eq(keys_of(cell, &keys),
+                     "name mitigations environment extra_env resolved_env_vars trials "
+                     "passed_count failed_count mean_step_time_ms std_step_time_ms "
+                     "min_step_time_ms max_step_time_ms p50_step_time_ms p90_step_time_ms "
+                     "p99_step_time_ms mean_wall_clock_sec exit_status_counts step_times_ms "
+                     "trial_paths error step_time_source failure_hints outcome_counts "
+                     "executed_iter_min executed_iter_max configured_iters iters_display "
+                     "workload_config top_failure_detector_id top_warn_detector_id "
+                     "stop_after_note error_count metrics_summary resumed failure_rate "
+                     "error_rate unreliable confound step_time_ratio resolved_environment");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "passed_count")), 2);
+    ck_assert_int_eq(aorta_json_get_int(pu_at(cell, "exit_status_counts", "ok", NULL)), 2);
+    ck_assert_str_eq(pu_str(cell, "trial_paths", "0", NULL),
+                     "out/T_1_x/none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(pu_str(cell, "trial_paths", "1", NULL),
+                     "out/T_1_x/none-none/_subprocess/trial_d0_m0_t1.json");
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(cell, "step_times_ms")), 2);
+    ck_assert_str_eq(pu_str(cell, "step_time_source", NULL), "wall_clock_total");
+    ck_assert_str_eq(pu_str(cell, "iters_display", NULL), "1/1");
+    ck_assert(aorta_json_get_double(pu_at(cell, "metrics_summary", "exit_code", "n", NULL)) == 2.0);
+    ck_assert(aorta_json_get_double(pu_at(cell, "metrics_summary", "exit_code", "mean", NULL))
+              == 0.0);
+    ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(cell, "metrics_summary")), 1);
+    ck_assert(!aorta_json_get_bool(aorta_json_get(cell, "resumed")));
+    ck_assert_str_eq(pu_str(cell, "confound", NULL), "(baseline)");
+    double low = aorta_json_get_double(aorta_json_get(cell, "min_step_time_ms"));
+    double high = aorta_json_get_double(aorta_json_get(cell, "max_step_time_ms"));
+    double p50 = aorta_json_get_double(aorta_json_get(cell, "p50_step_time_ms"));
+    ck_assert(low <= p50 && p50 <= high);
+    aorta_json_free(matrix);
+
+    char *perf = tu_read("out/T_1_x/perf.md");
+    ck_assert_ptr_nonnull(strstr(perf, "**Ticket**: T 1/x  \n"));
+    ck_assert_ptr_nonnull(strstr(perf, "| none-none (baseline) | 2      | 1/1   | "));
+    ck_assert_ptr_nonnull(strstr(perf, "| none-none (baseline) | 0.000     |"));
+    free(perf);
+
+    struct utsname uts;
+    ck_assert_int_eq(uname(&uts), 0);
+    ck_assert_str_eq(pu_str(host_env, "schema_version", NULL), "1.6");
+    ck_assert_str_eq(pu_str(host_env, "host", "kernel_release", NULL), uts.release);
+    ck_assert_str_eq(pu_str(host_env, "host", "machine", NULL), uts.machine);
+    ck_assert_ptr_null(pu_at(host_env, "triton", "package_version", NULL));
+    ck_assert(aorta_json_get_bool(aorta_json_get(host_env, "partial")));
+    aorta_json_free(host_env);
+    free(run);
+    free(out);
+    free(err);
+}
+END_TEST
+
+static aorta_json_t *one_trial(const char *ticket, const char *rel)
+{
+    char *path = aorta_xasprintf("out/%s", ticket);
+    aorta_json_t *json = pu_json(path, rel);
+    free(path);
+    return json;
+}
+
+START_TEST(false_and_a_missing_command_are_recorded)
+{
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "F", "--", "false", NULL},
+                              NULL, &out, &err),
+                     0);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep summary: 1 cell(s) -- 0 clean, 1 with failing "
+                                      "trials, 0 with errors.\n"
+                                      "  [fail] none-none: 1 failed of 1 trial(s) (exit code 1) "
+                                      "-> none-none/\n"));
+    ck_assert_ptr_nonnull(strstr(out, "Tip: re-run with -v"));
+    aorta_json_t *result = one_trial("F", "none-none/trial_0/result.json");
+    ck_assert_str_eq(pu_str(result, "verdict", NULL), "fail");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 1);
+    ck_assert_str_eq(pu_str(result, "failure_detectors_fired", "0", NULL), "tier1:exit_nonzero");
+    aorta_json_free(result);
+    aorta_json_t *trial = one_trial("F", "none-none/_subprocess/trial_d0_m0_t0.json");
+    assert_strict_trial(trial);
+    ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_failed");
+    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "type", NULL),
+                     "subprocess_nonzero_exit");
+    aorta_json_free(trial);
+    aorta_json_t *matrix = one_trial("F", "matrix.json");
+    aorta_json_t *cell = pu_at(matrix, "cells", "0", NULL);
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "failed_count")), 1);
+    ck_assert(aorta_json_get_double(aorta_json_get(cell, "failure_rate")) == 1.0);
+    ck_assert_str_eq(pu_str(cell, "top_failure_detector_id", NULL), "tier1:exit_nonzero");
+    ck_assert_str_eq(pu_str(cell, "failure_hints", "0", "0", NULL), "exit code 1");
+    /* Only passing trials are summarised. */
+    ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(cell, "metrics_summary")), 0);
+    aorta_json_free(matrix);
+    free(out);
+    free(err);
+
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "M", "--",
+                                         "no-such-command-4f1e", "arg", NULL},
+                              NULL, &out, &err),
+                     0);
+    ck_assert_ptr_nonnull(strstr(out, "  [error] none-none: 1 errored of 1 trial(s) (command could "
+                                      "not be executed, exit 127) -> none-none/\n"));
+    result = one_trial("M", "none-none/trial_0/result.json");
+    ck_assert_str_eq(pu_str(result, "verdict", NULL), "error");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 127);
+    ck_assert_str_eq(pu_str(result, "error_detectors_fired", "0", NULL), "tier1:exec_failed");
+    aorta_json_free(result);
+    char *log = tu_read("out/M/none-none/trial_0/stderr.log");
+    ck_assert_ptr_nonnull(strstr(log, "cannot execute 'no-such-command-4f1e'"));
+    free(log);
+    trial = one_trial("M", "none-none/_subprocess/trial_d0_m0_t0.json");
+    assert_strict_trial(trial);
+    ck_assert(!aorta_json_get_bool(pu_at(trial, "result", "main_work_started", NULL)));
+    ck_assert_int_eq(aorta_json_get_int(pu_at(trial, "result", "executed_iterations", NULL)), 0);
+    aorta_json_free(trial);
+    matrix = one_trial("M", "matrix.json");
+    cell = pu_at(matrix, "cells", "0", NULL);
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "error_count")), 1);
+    ck_assert(aorta_json_get_bool(aorta_json_get(cell, "unreliable")));
+    ck_assert_str_eq(pu_str(cell, "step_time_source", NULL), "missing");
+    ck_assert_ptr_null(aorta_json_get(cell, "mean_step_time_ms"));
+    ck_assert_str_eq(pu_str(cell, "iters_display", NULL), "0/1");
+    aorta_json_free(matrix);
+    char *perf = tu_read("out/M/perf.md");
+    ck_assert_ptr_nonnull(strstr(perf, "| n/a  | n/a | n/a | n/a | n/a | n/a | n/a |"));
+    free(perf);
+    free(out);
+    free(err);
+}
+END_TEST
+
+START_TEST(a_trial_past_its_timeout_is_terminated_then_killed)
+{
+    /* sleep dies on SIGTERM: well before the default 10 s grace. */
+    double started = now();
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "S", "--timeout", "0.3",
+                                         "--", "sleep", "30", NULL},
+                              NULL, NULL, NULL),
+                     0);
+    ck_assert(now() - started < 8.0);
+    aorta_json_t *result = one_trial("S", "none-none/trial_0/result.json");
+    ck_assert_str_eq(pu_str(result, "verdict", NULL), "error");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), -1);
+    ck_assert(aorta_json_get_bool(aorta_json_get(result, "timed_out")));
+    ck_assert_str_eq(pu_str(result, "error_detectors_fired", "0", NULL), "tier1:timeout");
+    double wall = aorta_json_get_double(aorta_json_get(result, "walltime_sec"));
+    ck_assert(wall >= 0.3 && wall < 8.0);
+    aorta_json_free(result);
+
+    /* A group that ignores SIGTERM is killed after the grace, whole. */
+    char *pidfile = tu_join(dir, "pid");
+    char *script = aorta_xasprintf("trap '' TERM; sleep 30 & echo $! > '%s'; wait", pidfile);
+    started = now();
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "K", "--timeout", "0.3",
+                                         "--", "sh", "-c", script, NULL},
+                              (char *[]){"AORTA_KILL_GRACE=0.5", NULL}, NULL, NULL),
+                     0);
+    double took = now() - started;
+    ck_assert_msg(took >= 0.8 && took < 8.0, "took %.2f s", took);
+    result = one_trial("K", "none-none/trial_0/result.json");
+    ck_assert(aorta_json_get_bool(aorta_json_get(result, "timed_out")));
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), -1);
+    aorta_json_free(result);
+    char *text = tu_read(pidfile);
+    pid_t sleeper = (pid_t)atol(text);
+    ck_assert(sleeper > 0);
+    int gone = 0;
+    for (int i = 0; i < 200 && !gone; i++) {
+        gone = kill(sleeper, 0) != 0 && errno == ESRCH;
+        if (!gone) {
+            waitpid(sleeper, NULL, WNOHANG);
+            struct timespec step = {0, 10 * 1000 * 1000};
+            nanosleep(&step, NULL);
+        }
+    }
+    ck_assert_msg(gone, "the group's background sleep %d survived", (int)sleeper);
+    free(text);
+    free(script);
+    free(pidfile);
+}
+END_TEST
+
+START_TEST(megabytes_of_output_are_captured_whole)
+{
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "B", "--", "sh", "-c",
+                                         "head -c 6000000 /dev/zero; head -c 3000000 /dev/zero >&2",
+                                         NULL},
+                              NULL, NULL, NULL),
+                     0);
+    struct stat st;
+    ck_assert_int_eq(stat("out/B/none-none/trial_0/stdout.log", &st), 0);
+    ck_assert_int_eq(st.st_size, 6000000);
+    ck_assert_int_eq(stat("out/B/none-none/trial_0/stderr.log", &st), 0);
+    ck_assert_int_eq(st.st_size, 3000000);
+    aorta_json_t *result = one_trial("B", "none-none/trial_0/result.json");
+    ck_assert_str_eq(pu_str(result, "verdict", NULL), "pass");
+    aorta_json_free(result);
+}
+END_TEST
+
+static size_t lines_in(const char *path)
+{
+    char *text = tu_read(path);
+    size_t lines = text ? tu_count(text, "\n") : 0;
+    free(text);
+    return lines;
+}
+
+/* Run a 3-trial sweep whose trial 0 holds until interrupted by sig. */
+static void interrupt_during_trial(int sig, const char *ticket)
+{
+    char *counter = tu_join(dir, "count");
+    char *started = tu_join(dir, "started");
+    tu_write("hold", "");
+    char *script = aorta_xasprintf("echo x >> '%s'; if [ -e hold ]; then touch '%s'; exec sleep 30; "
+                                   "fi",
+                                   counter, started);
+    char *out_path = tu_join(dir, "out.txt"), *err_path = tu_join(dir, "err.txt");
+    unlink(started);
+    pid_t pid = pu_aorta_start((char *[]){"--output", "out", "--ticket", (char *)ticket,
+                                          "--trials", "3", "--", "sh", "-c", script, NULL},
+                               NULL, out_path, err_path);
+    ck_assert(pu_wait_for(started, 20));
+    double sent = now();
+    kill(pid, sig);
+    ck_assert_int_eq(tu_wait(pid), 128 + sig);
+    ck_assert(now() - sent < 8.0);
+    char *out = tu_read(out_path);
+    ck_assert_ptr_nonnull(strstr(out, sig == SIGINT ? "Sweep interrupted by SIGINT"
+                                                    : "Sweep interrupted by SIGTERM"));
+    ck_assert_ptr_nonnull(strstr(out, "Wrote run artifacts to out/"));
+    free(out);
+    unlink("hold");
+    free(out_path);
+    free(err_path);
+    free(script);
+    free(started);
+    free(counter);
+}
+
+START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
+{
+    interrupt_during_trial(SIGINT, "I");
+    ck_assert(!tu_exists("out/I/.aorta-run.lock"));
+    ck_assert(!tu_exists("out/I/none-none/trial_0/result.json"));
+    ck_assert(tu_exists("out/I/none-none/trial_0/stdout.log"));
+    ck_assert(!tu_exists("out/I/none-none/trial_1"));
+    aorta_json_t *trial = one_trial("I", "none-none/_subprocess/trial_d0_m0_t0.json");
+    assert_strict_trial(trial);
+    ck_assert_str_eq(pu_str(trial, "result", "metrics", "verdict", NULL), "error");
+    ck_assert_str_eq(pu_str(trial, "result", "metrics", "error_detectors_fired", "0", NULL),
+                     "meta:interrupted");
+    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "signal", NULL), "SIGINT");
+    aorta_json_free(trial);
+    aorta_json_t *matrix = one_trial("I", "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "trials", NULL)), 1);
+    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    ck_assert_ptr_nonnull(strstr(pu_str(matrix, "warnings", "1", NULL), "interrupted by SIGINT"));
+    aorta_json_free(matrix);
+    ck_assert(tu_exists("out/I/perf.md"));
+    char *counter = tu_join(dir, "count");
+    ck_assert_uint_eq(lines_in(counter), 1);
+
+    /* The cell was incomplete: it re-runs from trial 0. */
+    char *out = NULL;
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+                                         "sh", "-c", "echo x >> \"$0\"", counter, NULL},
+                              NULL, &out, NULL),
+                     0);
+    ck_assert_uint_eq(lines_in(counter), 4);
+    ck_assert_str_eq(out, "Sweep summary: all 1 cell(s) passed.\n"
+                          "Full matrix: out/I/matrix.json\n"
+                          "Performance report: out/I/perf.md\n"
+                          "Wrote run artifacts to out/I\n");
+    free(out);
+    matrix = one_trial("I", "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "passed_count", NULL)), 3);
+    ck_assert(!aorta_json_get_bool(pu_at(matrix, "cells", "0", "resumed", NULL)));
+    aorta_json_free(matrix);
+
+    /* Complete: skipped, reported as resumed. */
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+                                         "sh", "-c", "echo x >> \"$0\"", counter, NULL},
+                              NULL, &out, NULL),
+                     0);
+    ck_assert_uint_eq(lines_in(counter), 4);
+    ck_assert_str_eq(out, "Sweep summary: all 1 cell(s) passed. 1 resumed from a prior run (no "
+                          "trials re-executed).\n"
+                          "Full matrix: out/I/matrix.json\n"
+                          "Performance report: out/I/perf.md\n"
+                          "Note: resumed cells reused cached artifacts under out/I; delete that "
+                          "directory or use a new --ticket/--output to force a fresh run.\n"
+                          "Wrote run artifacts to out/I\n");
+    free(out);
+    matrix = one_trial("I", "matrix.json");
+    aorta_json_t *cell = pu_at(matrix, "cells", "0", NULL);
+    ck_assert(aorta_json_get_bool(aorta_json_get(cell, "resumed")));
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "passed_count")), 3);
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(cell, "trial_paths")), 3);
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(cell, "step_times_ms")), 3);
+    aorta_json_free(matrix);
+
+    /* A truncated result.json makes the cell incomplete again. */
+    tu_write("out/I/none-none/trial_2/result.json", "{\"verdict\": \"pa");
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+                                         "sh", "-c", "echo x >> \"$0\"", counter, NULL},
+                              NULL, NULL, NULL),
+                     0);
+    ck_assert_uint_eq(lines_in(counter), 7);
+
+    /* So does a record past 4 MiB: no trial of ours writes one, and parsing
+     * it would cost far more memory than the file. */
+    char *record = tu_read("out/I/none-none/trial_1/result.json");
+    size_t len = strlen(record), padded = (4u << 20) + 1;
+    char *huge = malloc(padded + 1);
+    memcpy(huge, record, len);
+    memset(huge + len, ' ', padded - len);
+    huge[padded] = '\0';
+    tu_write("out/I/none-none/trial_1/result.json", huge);
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+                                         "sh", "-c", "echo x >> \"$0\"", counter, NULL},
+                              NULL, NULL, NULL),
+                     0);
+    ck_assert_uint_eq(lines_in(counter), 10);
+    free(huge);
+    free(record);
+    free(counter);
+}
+END_TEST
+
+START_TEST(sigterm_during_a_trial_exits_143_with_the_reports_written)
+{
+    interrupt_during_trial(SIGTERM, "TERM");
+    aorta_json_t *matrix = one_trial("TERM", "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    aorta_json_free(matrix);
+    aorta_json_t *trial = one_trial("TERM", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "signal", NULL), "SIGTERM");
+    ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "infrastructure_failed");
+    aorta_json_free(trial);
+    ck_assert(!tu_exists("out/TERM/.aorta-run.lock"));
+}
+END_TEST
+
+START_TEST(a_locked_run_directory_is_refused_and_a_stale_lock_taken_over)
+{
+    char host[256];
+    ck_assert_int_eq(gethostname(host, sizeof host), 0);
+    char *run = tu_join(dir, "out/L");
+    char *lock = tu_join(run, ".aorta-run.lock");
+    char *held = aorta_xasprintf("{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"x\"}",
+                                 (long)getpid(), host);
+    tu_write(lock, held);
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "L", "--", "true", NULL},
+                              NULL, &out, &err),
+                     1);
+    char *expected = aorta_xasprintf("aorta-run: the run directory is in use by aorta-run pid %ld",
+                                     (long)getpid());
+    ck_assert_ptr_nonnull(strstr(err, expected));
+    ck_assert_uint_eq(tu_count(err, "\n"), 1);
+    ck_assert_str_eq(out, "");
+    ck_assert(!tu_exists("out/L/matrix.json") && !tu_exists("out/L/none-none"));
+    char *text = tu_read(lock);
+    ck_assert_str_eq(text, held);
+    free(text);
+    free(expected);
+    free(out);
+    free(err);
+
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    waitpid(child, NULL, 0);
+    free(held);
+    held = aorta_xasprintf("{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"x\"}", (long)child,
+                           host);
+    tu_write(lock, held);
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "L", "--", "true", NULL},
+                              NULL, &out, &err),
+                     0);
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: taking over the stale lock"));
+    ck_assert(tu_exists("out/L/matrix.json"));
+    ck_assert(!tu_exists(lock));
+    free(out);
+    free(err);
+
+    /* Output that cannot be created. */
+    tu_write("file", "x");
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "file/sub", "--", "true", NULL}, NULL, &out,
+                              &err),
+                     1);
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: cannot create the run directory file/sub/"));
+    free(out);
+    free(err);
+    free(held);
+    free(lock);
+    free(run);
+}
+END_TEST
+
+START_TEST(a_nonzero_rank_runs_the_command_bare_and_writes_nothing)
+{
+    char *counter = tu_join(dir, "count");
+    char *script = aorta_xasprintf("echo \"bare $0\"; echo x >> '%s'", counter);
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--trials", "2", "--", "sh", "-c",
+                                         script, NULL},
+                              (char *[]){"RANK=1", NULL}, &out, &err),
+                     0);
+    ck_assert_str_eq(out, "bare sh\nbare sh\n");
+    ck_assert_str_eq(err, "");
+    ck_assert(!tu_exists("out"));
+    ck_assert_uint_eq(lines_in(counter), 2);
+    free(out);
+    free(err);
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--", "sh", "-c", script, NULL},
+                              (char *[]){"RANK", "OMPI_COMM_WORLD_RANK=3", NULL}, &out, &err),
+                     0);
+    ck_assert_str_eq(out, "bare sh\n");
+    ck_assert(!tu_exists("out"));
+    free(out);
+    free(err);
+    /* RANK is read first: rank 0 records. */
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--", "sh", "-c", script, NULL},
+                              (char *[]){"RANK=0", "SLURM_PROCID=2", NULL}, &out, &err),
+                     0);
+    ck_assert(tu_exists("out/_no_ticket_/matrix.json"));
+    free(out);
+    free(err);
+    free(script);
+    free(counter);
+}
+END_TEST
+
+static int is_progress_line(const char *line)
+{
+    return strlen(line) > 11 && line[0] == '[' && line[3] == ':' && line[6] == ':'
+        && line[9] == ']' && line[10] == ' ';
+}
+
+START_TEST(verbose_progress_goes_to_stderr_line_by_line)
+{
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta((char *[]){"-v", "--output", "out", "--ticket", "V", "--trials", "2",
+                                         "--", "sh", "-c", "exit 3", NULL},
+                              NULL, &out, &err),
+                     0);
+    static const char *const expected[] = {
+        "matrix run started: workload=_subprocess ticket=V cells=1 trials/cell=2 steps/trial=1 "
+        "output=out/V",
+        "cell 1/1: none-none (mitigations=['none', 'none'] environment=local) -- starting 2 "
+        "trial(s)",
+        "trial 1/2: starting",
+        "trial 1/2: FAILED in ",
+        "(exit_status=workload_failed)",
+        "trial 2/2: starting",
+        "cell 1/1: none-none -- done in ",
+        "[outcome: 2/2 completed | iters: 1/1]",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        ck_assert_msg(strstr(err, expected[i]), "missing '%s' in:\n%s", expected[i], err);
+    char *copy = strdup(err);
+    size_t lines = 0;
+    for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"), lines++)
+        ck_assert_msg(is_progress_line(line), "not a progress line: %s", line);
+    ck_assert_uint_ge(lines, 8);
+    free(copy);
+    ck_assert_ptr_null(strstr(out, "Tip:")); /* -v was given */
+    ck_assert_ptr_nonnull(strstr(out, "[fail] none-none: 2 failed of 2 trial(s) (exit code 3)"));
+    free(out);
+    free(err);
+}
+END_TEST
+
+static void make_python(void)
+{
+    char *standin = tu_srcdir("tests/run/sweep/python-standin");
+    ck_assert_int_eq(mkdir("bin", 0755), 0);
+    ck_assert_int_eq(symlink(standin, "bin/python3"), 0);
+    free(standin);
+}
+
+START_TEST(host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once)
+{
+    make_python();
+    tu_write("rocm/.info/version", "6.3.0-42\n");
+    char *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
+    char *rocm_var = aorta_xasprintf("ROCM_PATH=%s/rocm", dir);
+    char *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "P", "--trials", "3", "--",
+                                         "python3", "payload.py", NULL},
+                              (char *[]){path_var, rocm_var, log_var, "STANDIN_TRITON=3.2.0",
+                                         "HIP_VISIBLE_DEVICES=1", NULL},
+                              &out, &err),
+                     0);
+    aorta_json_t *env = one_trial("P", "host_env.json");
+    ck_assert_str_eq(pu_str(env, "rocm", "version", NULL), "6.3.0-42");
+    ck_assert_str_eq(pu_str(env, "triton", "package_version", NULL), "3.2.0");
+    ck_assert_str_eq(pu_str(env, "runtime_context", "python_env", NULL), "python3");
+    ck_assert_str_eq(pu_str(env, "env_vars", "HIP_VISIBLE_DEVICES", NULL), "1");
+    ck_assert_str_eq(pu_str(env, "env_vars", "ROCM_PATH", NULL), rocm_var + strlen("ROCM_PATH="));
+    ck_assert_ptr_null(pu_at(env, "env_vars", "ROCR_VISIBLE_DEVICES", NULL));
+    ck_assert(!aorta_json_get_bool(aorta_json_get(env, "partial")));
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(env, "partial_reasons")), 0);
+    aorta_json_free(env);
+    char *probes = tu_join(dir, "probes");
+    ck_assert_uint_eq(lines_in(probes), 1); /* once per run, not per trial */
+    char *log = tu_read("out/P/none-none/trial_2/stdout.log");
+    ck_assert_str_eq(log, "payload: payload.py\n");
+    free(log);
+    aorta_json_t *matrix = one_trial("P", "matrix.json");
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(matrix, "warnings")), 0);
+    aorta_json_free(matrix);
+    free(out);
+    free(err);
+
+    /* Without Triton, and with a probe that never answers. */
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "Q", "--", "python3",
+                                         "payload.py", NULL},
+                              (char *[]){path_var, "STANDIN_TRITON", "ROCM_PATH=/nonexistent", NULL},
+                              &out, &err),
+                     0);
+    env = one_trial("Q", "host_env.json");
+    ck_assert_ptr_null(pu_at(env, "triton", "package_version", NULL));
+    ck_assert_ptr_null(pu_at(env, "rocm", "version", NULL));
+    ck_assert_ptr_nonnull(strstr(pu_str(env, "partial_reasons", "1", NULL),
+                                 "python3 cannot import triton (exit 1)"));
+    aorta_json_free(env);
+    matrix = one_trial("Q", "matrix.json");
+    ck_assert_ptr_nonnull(strstr(pu_str(matrix, "warnings", "0", NULL),
+                                 "env probe for scope 'host' is partial: rocm:"));
+    aorta_json_free(matrix);
+    free(out);
+    free(err);
+    double started = now();
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "H", "--", "python3",
+                                         "payload.py", NULL},
+                              (char *[]){path_var, "STANDIN_HANG=1", "AORTA_PROBE_TIMEOUT=0.5",
+                                         NULL},
+                              &out, &err),
+                     0);
+    ck_assert(now() - started < 8.0);
+    env = one_trial("H", "host_env.json");
+    ck_assert_ptr_nonnull(strstr(pu_str(env, "partial_reasons", "1", NULL),
+                                 "python3 did not answer within 0.5 s"));
+    aorta_json_free(env);
+    free(out);
+    free(err);
+    free(probes);
+    free(log_var);
+    free(rocm_var);
+    free(path_var);
+}
+END_TEST
+
+static Suite *e2e_suite(void)
+{
+    Suite *suite = suite_create("platform end to end");
+    TCase *tc = tcase_create("e2e");
+    tcase_set_timeout(tc, 120);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, true_is_recorded_in_every_file_and_field);
+    tcase_add_test(tc, false_and_a_missing_command_are_recorded);
+    tcase_add_test(tc, a_trial_past_its_timeout_is_terminated_then_killed);
+    tcase_add_test(tc, megabytes_of_output_are_captured_whole);
+    tcase_add_test(tc, sigint_during_a_trial_records_an_error_and_the_next_run_resumes);
+    tcase_add_test(tc, sigterm_during_a_trial_exits_143_with_the_reports_written);
+    tcase_add_test(tc, a_locked_run_directory_is_refused_and_a_stale_lock_taken_over);
+    tcase_add_test(tc, a_nonzero_rank_runs_the_command_bare_and_writes_nothing);
+    tcase_add_test(tc, verbose_progress_goes_to_stderr_line_by_line);
+    tcase_add_test(tc, host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(e2e_suite)

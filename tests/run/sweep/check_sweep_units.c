@@ -1,0 +1,627 @@
+/* Units of the run platform: SHA-256, perf.md formatting, the trial
+ * metrics overlay, verdict derivation, retention, the lock, rank
+ * detection. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "aorta/collector.h"
+#include "output/host_env.h"
+#include "sweep/lock.h"
+#include "output/matrix.h"
+#include "output/outcome.h"
+#include "output/perf_md.h"
+#include "sweeputil.h"
+#include "sweep/rank.h"
+#include "sweep/retention.h"
+#include "output/sha256.h"
+#include "output/trial_json.h"
+#include "xalloc.h"
+
+static void digest_of(const char *data, size_t len, size_t chunk, char out[65])
+{
+    aorta_sha256_t ctx;
+    aorta_sha256_init(&ctx);
+    for (size_t done = 0; done < len; done += chunk)
+        aorta_sha256_update(&ctx, data + done, len - done < chunk ? len - done : chunk);
+    aorta_sha256_hex(&ctx, out);
+}
+
+START_TEST(sha256_matches_the_fips_vectors)
+{
+    char out[65];
+    digest_of("", 0, 1, out);
+    ck_assert_str_eq(out, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    digest_of("abc", 3, 1, out);
+    ck_assert_str_eq(out, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two_blocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    digest_of(two_blocks, strlen(two_blocks), 7, out);
+    ck_assert_str_eq(out, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    char *million = malloc(1000000);
+    memset(million, 'a', 1000000);
+    digest_of(million, 1000000, 4099, out);
+    ck_assert_str_eq(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    free(million);
+}
+END_TEST
+
+/* Padding boundaries, against coreutils' sha256sum as the oracle. */
+START_TEST(sha256_agrees_with_sha256sum_at_block_boundaries)
+{
+    char *dir = tu_tmpdir();
+    static const size_t lengths[] = {55, 56, 57, 63, 64, 65, 119, 120, 128, 100000};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        char *text = malloc(lengths[i] + 1);
+        for (size_t j = 0; j < lengths[i]; j++)
+            text[j] = (char)('a' + (j * 7 + i) % 26);
+        text[lengths[i]] = '\0';
+        char *path = tu_join(dir, "data");
+        tu_write(path, text);
+        char mine[65];
+        ck_assert_int_eq(aorta_sha256_file(path, mine), 0);
+        char *out = NULL;
+        ck_assert_int_eq(tu_run((char *[]){"sha256sum", path, NULL}, NULL, &out, NULL), 0);
+        ck_assert_msg(strncmp(out, mine, 64) == 0, "length %zu: %s vs %s", lengths[i], mine, out);
+        free(out);
+        free(path);
+        free(text);
+    }
+    char *missing = tu_join(dir, "missing");
+    char *link = tu_join(dir, "link");
+    char out[65];
+    ck_assert_int_eq(aorta_sha256_file(missing, out), -1);
+    ck_assert_int_eq(symlink("data", link), 0);
+    ck_assert_int_eq(aorta_sha256_file(link, out), -1); /* never through a symlink */
+    free(missing);
+    free(link);
+    tu_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(thousands_separators_follow_python_format)
+{
+    static const struct {
+        double value;
+        const char *text;
+    } cases[] = {
+        {0.0, "0.000"},          {12345.678, "12,345.678"}, {-1234567.5, "-1,234,567.500"},
+        {999.9995, "1,000.000"}, {100.0, "100.000"},        {1000.0, "1,000.000"},
+        {-0.25, "-0.250"},       {123456.0, "123,456.000"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = aorta_perf_thousands(cases[i].value);
+        ck_assert_str_eq(text, cases[i].text);
+        free(text);
+    }
+    ck_assert(aorta_round3(1400.92566) == 1400.926);
+    ck_assert(aorta_round3(0.0005) == 0.001 || aorta_round3(0.0005) == 0.0); /* binary value */
+    ck_assert(aorta_round3(2.0) == 2.0);
+    /* A resumed trial JSON can hold any wall clock. */
+    ck_assert(aorta_round3(1e300) == 1e300);
+    ck_assert(aorta_round3(-1.7976931348623157e308) == -1.7976931348623157e308);
+}
+END_TEST
+
+static aorta_json_t *stats(double mean)
+{
+    aorta_json_t *obj = aorta_json_object();
+    aorta_json_set(obj, "mean", aorta_json_double(mean));
+    aorta_json_set(obj, "min", aorta_json_double(mean));
+    aorta_json_set(obj, "max", aorta_json_double(mean));
+    aorta_json_set(obj, "n", aorta_json_double(1.0));
+    return obj;
+}
+
+static aorta_json_t *timed_cell(const char *name)
+{
+    aorta_json_t *cell = aorta_json_object();
+    aorta_json_set(cell, "name", aorta_json_string(name));
+    aorta_json_set(cell, "trials", aorta_json_int(3));
+    aorta_json_set(cell, "iters_display", aorta_json_string("1/1"));
+    static const char *const keys[] = {"mean_step_time_ms", "std_step_time_ms",
+                                       "min_step_time_ms", "p50_step_time_ms",
+                                       "p90_step_time_ms", "p99_step_time_ms",
+                                       "max_step_time_ms"};
+    static const double values[] = {1400.926, 9.568, 1388.907, 1401.552, 1410.165, 1412.103,
+                                    1412.318};
+    for (size_t i = 0; i < 7; i++)
+        aorta_json_set(cell, keys[i], aorta_json_double(values[i]));
+    aorta_json_set(cell, "mean_wall_clock_sec", aorta_json_double(1.401));
+    aorta_json_set(cell, "step_time_source", aorta_json_string("wall_clock_total"));
+    aorta_json_set(cell, "error", NULL);
+    aorta_json_t *summary = aorta_json_object();
+    aorta_json_set(summary, "rocprof_kernel_count", stats(23.0));
+    aorta_json_set(summary, "exit_code", stats(0.0));
+    aorta_json_set(summary, "rocprof_gpu_time_ms", stats(12345.6789));
+    aorta_json_set(cell, "metrics_summary", summary);
+    return cell;
+}
+
+/* The spec's example table, plus a cell with no timing and one that did
+ * not run, byte for byte. */
+START_TEST(perf_md_is_formatted_byte_for_byte)
+{
+    aorta_json_t *matrix = aorta_json_object();
+    aorta_json_set(matrix, "workload", aorta_json_string("_subprocess"));
+    aorta_json_set(matrix, "ticket", aorta_json_string("PROFILING-HIP-GEMM"));
+    aorta_json_set(matrix, "run_timestamp", aorta_json_string("2026-06-01T10-00-00"));
+    aorta_json_set(matrix, "baseline_cell", aorta_json_string("none-none"));
+    aorta_json_t *cells = aorta_json_array();
+    aorta_json_append(cells, timed_cell("none-none"));
+    aorta_json_t *untimed = aorta_json_object();
+    aorta_json_set(untimed, "name", aorta_json_string("x-none"));
+    aorta_json_set(untimed, "trials", aorta_json_int(2));
+    aorta_json_set(untimed, "iters_display", aorta_json_string("0/1"));
+    aorta_json_set(untimed, "mean_wall_clock_sec", aorta_json_double(0.0125));
+    aorta_json_set(untimed, "step_time_source", aorta_json_string("missing"));
+    aorta_json_set(untimed, "error", NULL);
+    aorta_json_t *summary = aorta_json_object();
+    aorta_json_set(summary, "exit_code", stats(-1234.5));
+    aorta_json_set(untimed, "metrics_summary", summary);
+    aorta_json_append(cells, untimed);
+    aorta_json_t *broken = aorta_json_object();
+    aorta_json_set(broken, "name", aorta_json_string("y-none"));
+    aorta_json_set(broken, "trials", aorta_json_int(0));
+    aorta_json_set(broken, "iters_display", aorta_json_string(AORTA_EM_DASH));
+    aorta_json_set(broken, "step_time_source", aorta_json_string("missing"));
+    aorta_json_set(broken, "error", aorta_json_string("not run"));
+    aorta_json_set(broken, "metrics_summary", aorta_json_object());
+    aorta_json_append(cells, broken);
+    aorta_json_set(matrix, "cells", cells);
+    char *text = aorta_perf_md(matrix);
+    const char *expected =
+        "# Performance Report - _subprocess\n"
+        "\n"
+        "**Ticket**: PROFILING-HIP-GEMM  \n"
+        "**Workload**: _subprocess  \n"
+        "**Run timestamp**: 2026-06-01T10-00-00  \n"
+        "**Baseline cell**: none-none  \n"
+        "\n"
+        "Step timing and workload metrics of every cell, aggregated from the trial JSON files "
+        "under `<cell>/_subprocess/`. Verdicts, counts, failure hints and the full metric "
+        "statistics are in `matrix.json`.\n"
+        "\n"
+        "## Step timing (ms)\n"
+        "\n"
+        "| Cell                 | Trials | Iters | Mean     | Std   | Min      | p50      | p90      | p99      | Max      | Wall (s) | Source           |\n"
+        "|----------------------|--------|-------|----------|-------|----------|----------|----------|----------|----------|----------|------------------|\n"
+        "| none-none (baseline) | 3      | 1/1   | 1400.926 | 9.568 | 1388.907 | 1401.552 | 1410.165 | 1412.103 | 1412.318 | 1.401    | wall_clock_total |\n"
+        "| x-none               | 2      | 0/1   | n/a      | n/a   | n/a      | n/a      | n/a      | n/a      | n/a      | 0.013    | missing          |\n"
+        "| y-none               | 0      | \xe2\x80\x94     | error    | error | error    | error    | error    | error    | error    | error    | missing          |\n"
+        "\n"
+        "## Workload metrics (mean across trials)\n"
+        "\n"
+        "| Cell                 | exit_code  | rocprof_gpu_time_ms | rocprof_kernel_count |\n"
+        "|----------------------|------------|---------------------|----------------------|\n"
+        "| none-none (baseline) | 0.000      | 12,345.679          | 23.000               |\n"
+        "| x-none               | -1,234.500 | \xe2\x80\x94                   | \xe2\x80\x94                    |\n"
+        "| y-none               | \xe2\x80\x94          | \xe2\x80\x94                   | \xe2\x80\x94                    |\n"
+        "\n"
+        "> Values are means over each cell's passing trials; min, max and n are in "
+        "`matrix.json` (`metrics_summary`); \xe2\x80\x94 = not reported.\n"
+        "\n"
+        "## Notes\n"
+        "\n"
+        "- A trial is one step: its step time is the trial's whole wall clock (command, "
+        "collectors' parse and bookkeeping), so Iters reads `1/1` for a cell whose trials all "
+        "ran.\n"
+        "- `n/a`: no trial of the cell launched its command (no timing sample); `error`: the "
+        "cell did not run.\n"
+        "- Workload metrics are the collectors' numbers and the platform's `exit_code`; only "
+        "passing trials contribute.\n";
+    ck_assert_str_eq(text, expected);
+    free(text);
+    aorta_json_free(matrix);
+}
+END_TEST
+
+START_TEST(a_collector_key_never_shadows_a_platform_key)
+{
+    /* A collector named "exit" could report "exit_code" through its own
+     * prefix: the platform's value wins, the collector's other keys stay
+     * first, in their order. */
+    aorta_metrics_t *collected = aorta_metrics_new(NULL);
+    aorta_metrics_set_int(collected, "exit_count", 4);
+    aorta_metrics_set_int(collected, "exit_code", 99);
+    aorta_metrics_set_string(collected, "verdict", "pass");
+    aorta_classification_t classification = {"fail", {"tier1:exit_nonzero", NULL}, {NULL}};
+    aorta_json_t *metrics = aorta_trial_metrics(collected, &classification, 3, "/r/result.json");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(metrics, "exit_code")), 3);
+    ck_assert_str_eq(pu_str(metrics, "verdict", NULL), "fail");
+    ck_assert_str_eq(pu_str(metrics, "result_json_path", NULL), "/r/result.json");
+    ck_assert_str_eq(pu_str(metrics, "failure_detectors_fired", "0", NULL), "tier1:exit_nonzero");
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(metrics, "error_detectors_fired")), 0);
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(metrics, "warn_detectors_fired")), 0);
+    char *text = aorta_json_dump(metrics, 0);
+    ck_assert_ptr_nonnull(strstr(text, "{\"exit_count\":4,\"exit_code\":3,\"verdict\":\"fail\","
+                                       "\"result_json_path\""));
+    free(text);
+    aorta_json_free(metrics);
+    aorta_metrics_free(collected);
+}
+END_TEST
+
+START_TEST(a_verdict_comes_from_the_metrics_or_the_exit_status)
+{
+    static const struct {
+        const char *status, *verdict;
+    } cases[] = {
+        {"ok", "pass"},
+        {"workload_failed", "fail"},
+        {"workload_setup_failed", "error"},
+        {"infrastructure_failed", "error"},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        aorta_json_t *trial = aorta_json_object();
+        aorta_json_t *result = aorta_json_object();
+        aorta_json_set(result, "metrics", aorta_json_object());
+        aorta_json_set(trial, "result", result);
+        aorta_json_set(trial, "exit_status", aorta_json_string(cases[i].status));
+        ck_assert_str_eq(aorta_outcome_verdict(trial), cases[i].verdict);
+        /* The recorded verdict wins when there is one. */
+        aorta_json_set(aorta_json_get(result, "metrics"), "verdict", aorta_json_string("error"));
+        ck_assert_str_eq(aorta_outcome_verdict(trial), "error");
+        aorta_json_free(trial);
+    }
+    aorta_outcome_t outcome;
+    aorta_json_t *empty = aorta_json_object();
+    ck_assert_int_eq(aorta_outcome_from_json(empty, 0, "x", &outcome), -1);
+    aorta_json_free(empty);
+}
+END_TEST
+
+/* A trial directory and a collector tree with one file of every class. */
+typedef struct tree {
+    char *dir, *trial, *collect, *victim;
+    int trial_fd, collect_fd;
+} tree_t;
+
+static void tree_make(tree_t *tree, const char *manifest)
+{
+    tree->dir = tu_tmpdir();
+    tree->trial = tu_join(tree->dir, "cell/trial_0");
+    tree->collect = tu_join(tree->dir, "cell/_subprocess/trial_d0_m0_t0");
+    tree->victim = tu_join(tree->dir, "victim.txt");
+    tu_write(tree->victim, "outside the trees\n");
+    static const char *const trial_files[][2] = {
+        {"result.json", "{}\n"},      {"stdout.log", "12345\n"},  {"stderr.log", "1234\n"},
+        {"probe.env", "A=1\n"},       {"run.summary.txt", "s\n"}, {"heavy.bin", "0123456789"},
+        {"sub/deep/more.bin", "xy"},  {"named.dat", "nnn"},
+    };
+    for (size_t i = 0; i < sizeof trial_files / sizeof trial_files[0]; i++) {
+        char *path = tu_join(tree->trial, trial_files[i][0]);
+        tu_write(path, trial_files[i][1]);
+        free(path);
+    }
+    if (manifest) {
+        char *path = tu_join(tree->trial, "artifacts.json");
+        tu_write(path, manifest);
+        free(path);
+    }
+    char *link = tu_join(tree->trial, "escape");
+    ck_assert_int_eq(symlink(tree->victim, link), 0);
+    free(link);
+    char *csv = tu_join(tree->collect, "rocprof/aorta_kernel_stats.csv");
+    char *txt = tu_join(tree->collect, "rocprof/aorta_rocprof_summary.txt");
+    char *hatchet = tu_join(tree->collect, "proton/proton.summary.json");
+    tu_write(csv, "Name,Calls\n");
+    tu_write(txt, "summary\n");
+    tu_write(hatchet, "{}\n");
+    free(csv);
+    free(txt);
+    free(hatchet);
+    tree->trial_fd = open(tree->trial, O_RDONLY | O_DIRECTORY);
+    tree->collect_fd = open(tree->collect, O_RDONLY | O_DIRECTORY);
+    ck_assert(tree->trial_fd >= 0 && tree->collect_fd >= 0);
+}
+
+static void tree_free(tree_t *tree)
+{
+    close(tree->trial_fd);
+    close(tree->collect_fd);
+    tu_rmtree(tree->dir);
+    free(tree->dir);
+    free(tree->trial);
+    free(tree->collect);
+    free(tree->victim);
+}
+
+static int exists_in(const char *dir, const char *rel)
+{
+    char *path = tu_join(dir, rel);
+    int found = tu_exists(path);
+    free(path);
+    return found;
+}
+
+static const char *const names[] = {"proton", "rocprof"};
+
+static char *joined(const aorta_retention_t *kept)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < kept->count; i++)
+        len += strlen(kept->deleted[i]) + 1;
+    char *text = calloc(1, len);
+    for (size_t i = 0; i < kept->count; i++) {
+        strcat(text, kept->deleted[i]);
+        strcat(text, i + 1 < kept->count ? " " : "");
+    }
+    return text;
+}
+
+START_TEST(retention_none_keeps_only_the_record)
+{
+    tree_t tree;
+    tree_make(&tree, NULL);
+    aorta_retention_t kept;
+    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../_subprocess/trial_d0_m0_t0/", names,
+                          2, AORTA_RETAIN_NONE, "cell/trial_0", &kept);
+    char *list = joined(&kept);
+    ck_assert_str_eq(list, "heavy.bin named.dat probe.env run.summary.txt stderr.log "
+                           "stdout.log sub/deep/more.bin "
+                           "../_subprocess/trial_d0_m0_t0/proton/proton.summary.json "
+                           "../_subprocess/trial_d0_m0_t0/rocprof/aorta_kernel_stats.csv "
+                           "../_subprocess/trial_d0_m0_t0/rocprof/aorta_rocprof_summary.txt");
+    /* 10+3+4+2+5+6+2 in the trial, 11+8+3 in the collector tree. */
+    ck_assert_int_eq(kept.freed_bytes, 32 + 22);
+    ck_assert(exists_in(tree.trial, "result.json"));
+    ck_assert(!exists_in(tree.trial, "sub")); /* emptied directories go */
+    ck_assert(!exists_in(tree.collect, "rocprof"));
+    ck_assert(tu_exists(tree.collect)); /* the roots stay */
+    /* The symlink is neither followed nor deleted. */
+    ck_assert(exists_in(tree.trial, "escape"));
+    char *victim = tu_read(tree.victim);
+    ck_assert_str_eq(victim, "outside the trees\n");
+    free(victim);
+    free(list);
+    aorta_retention_clear(&kept);
+    tree_free(&tree);
+}
+END_TEST
+
+START_TEST(retention_log_and_summary_keep_their_classes)
+{
+    tree_t tree;
+    tree_make(&tree, NULL);
+    aorta_retention_t kept;
+    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AORTA_RETAIN_LOG,
+                          "t", &kept);
+    char *list = joined(&kept);
+    ck_assert_str_eq(list, "heavy.bin named.dat run.summary.txt sub/deep/more.bin "
+                           "../c/proton/proton.summary.json ../c/rocprof/aorta_kernel_stats.csv "
+                           "../c/rocprof/aorta_rocprof_summary.txt");
+    ck_assert(exists_in(tree.trial, "stdout.log") && exists_in(tree.trial, "probe.env"));
+    free(list);
+    aorta_retention_clear(&kept);
+    tree_free(&tree);
+
+    tree_make(&tree, NULL);
+    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AORTA_RETAIN_SUMMARY,
+                          "t", &kept);
+    list = joined(&kept);
+    /* rocprof's "_summary." is not ".summary.": heavy, as upstream. */
+    ck_assert_str_eq(list, "heavy.bin named.dat sub/deep/more.bin "
+                           "../c/rocprof/aorta_kernel_stats.csv "
+                           "../c/rocprof/aorta_rocprof_summary.txt");
+    ck_assert(exists_in(tree.trial, "run.summary.txt"));
+    ck_assert(exists_in(tree.collect, "proton/proton.summary.json"));
+    free(list);
+    aorta_retention_clear(&kept);
+    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AORTA_RETAIN_FULL,
+                          "t", &kept);
+    ck_assert_uint_eq(kept.count, 0);
+    ck_assert_int_eq(kept.freed_bytes, 0);
+    aorta_retention_clear(&kept);
+    tree_free(&tree);
+}
+END_TEST
+
+START_TEST(a_manifest_reclassifies_all_but_the_record)
+{
+    tree_t tree;
+    tree_make(&tree, "{\"artifacts\": [{\"path\": \"heavy.bin\", \"class\": \"log\"},"
+                     " {\"path\": \"result.json\", \"class\": \"heavy\"},"
+                     " {\"path\": \"stdout.log\", \"class\": \"heavy\"},"
+                     " {\"path\": \"named.dat\", \"class\": \"weird\"}]}");
+    aorta_retention_t kept;
+    aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
+    char *list = joined(&kept);
+    ck_assert_str_eq(list, "artifacts.json named.dat run.summary.txt stdout.log sub/deep/more.bin");
+    ck_assert(exists_in(tree.trial, "heavy.bin"));
+    ck_assert(exists_in(tree.trial, "result.json"));
+    ck_assert(exists_in(tree.collect, "rocprof/aorta_kernel_stats.csv")); /* not asked */
+    free(list);
+    aorta_retention_clear(&kept);
+    tree_free(&tree);
+
+    /* A malformed manifest: the names decide. */
+    tree_make(&tree, "[not a manifest");
+    char *err_path = tu_join(tree.dir, "stderr");
+    pu_quiet(err_path);
+    aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
+    fflush(stderr);
+    char *err = tu_read(err_path);
+    ck_assert_ptr_nonnull(strstr(err, "retention: t/artifacts.json is malformed"));
+    ck_assert_ptr_nonnull(strstr(err, "kept the symlink t/escape"));
+    ck_assert(exists_in(tree.trial, "stdout.log"));
+    ck_assert(!exists_in(tree.trial, "heavy.bin"));
+    free(err);
+    free(err_path);
+    aorta_retention_clear(&kept);
+    tree_free(&tree);
+
+    /* A symlinked manifest is not followed, and not worth a warning. */
+    tree_make(&tree, NULL);
+    char *target = tu_join(tree.dir, "manifest.json");
+    tu_write(target, "{\"artifacts\": [{\"path\": \"heavy.bin\", \"class\": \"log\"}]}");
+    char *manifest = tu_join(tree.trial, "artifacts.json");
+    ck_assert_int_eq(symlink(target, manifest), 0);
+    err_path = tu_join(tree.dir, "stderr");
+    pu_quiet(err_path);
+    aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
+    fflush(stderr);
+    err = tu_read(err_path);
+    ck_assert_ptr_null(strstr(err, "malformed"));
+    ck_assert(!exists_in(tree.trial, "heavy.bin"));
+    free(err);
+    free(err_path);
+    free(manifest);
+    free(target);
+    aorta_retention_clear(&kept);
+    tree_free(&tree);
+}
+END_TEST
+
+START_TEST(a_symlinked_collector_directory_keeps_the_collector_tree)
+{
+    tree_t tree;
+    tree_make(&tree, NULL);
+    char *proton = tu_join(tree.collect, "proton");
+    tu_rmtree(proton);
+    ck_assert_int_eq(symlink(tree.dir, proton), 0);
+    aorta_retention_t kept;
+    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AORTA_RETAIN_NONE,
+                          "t", &kept);
+    for (size_t i = 0; i < kept.count; i++)
+        ck_assert_msg(strncmp(kept.deleted[i], "../", 3) != 0, "%s deleted", kept.deleted[i]);
+    ck_assert(exists_in(tree.collect, "rocprof/aorta_kernel_stats.csv"));
+    ck_assert(tu_exists(tree.victim));
+    aorta_retention_clear(&kept);
+    free(proton);
+    tree_free(&tree);
+}
+END_TEST
+
+static void write_lock(const char *dir, long pid, const char *host)
+{
+    char *path = tu_join(dir, AORTA_LOCK_NAME);
+    char text[512];
+    snprintf(text, sizeof text, "{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"then\"}", pid,
+             host);
+    tu_write(path, text);
+    free(path);
+}
+
+static long dead_pid(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    waitpid(pid, NULL, 0);
+    return (long)pid;
+}
+
+START_TEST(the_lock_refuses_live_and_foreign_holders_and_takes_over_stale_ones)
+{
+    char *dir = tu_tmpdir();
+    char *err_path = tu_join(dir, "stderr");
+    pu_quiet(err_path);
+    char host[256];
+    gethostname(host, sizeof host);
+    char *lock_path = tu_join(dir, AORTA_LOCK_NAME);
+
+    aorta_lock_t *lock = aorta_lock_acquire(dir);
+    ck_assert_ptr_nonnull(lock);
+    struct stat st;
+    ck_assert_int_eq(lstat(lock_path, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+    aorta_json_t *held = pu_json(dir, AORTA_LOCK_NAME);
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(held, "pid")), getpid());
+    ck_assert_str_eq(pu_str(held, "host", NULL), host);
+    ck_assert_ptr_nonnull(pu_str(held, "started_at", NULL));
+    aorta_json_free(held);
+    aorta_lock_release(lock);
+    ck_assert(!tu_exists(lock_path));
+
+    write_lock(dir, (long)getppid(), host); /* alive, this host */
+    ck_assert_ptr_null(aorta_lock_acquire(dir));
+    write_lock(dir, (long)getppid(), "elsewhere.example"); /* another host */
+    ck_assert_ptr_null(aorta_lock_acquire(dir));
+    write_lock(dir, dead_pid(), host); /* stale */
+    lock = aorta_lock_acquire(dir);
+    ck_assert_ptr_nonnull(lock);
+    aorta_lock_release(lock);
+    tu_write(lock_path, "garbage"); /* unreadable */
+    lock = aorta_lock_acquire(dir);
+    ck_assert_ptr_nonnull(lock);
+    aorta_lock_release(lock);
+
+    fflush(stderr);
+    char *err = tu_read(err_path);
+    ck_assert_ptr_nonnull(strstr(err, "the run directory is in use by aorta-run pid"));
+    ck_assert_ptr_nonnull(strstr(err, "locked by aorta-run pid"));
+    ck_assert_ptr_nonnull(strstr(err, "on host elsewhere.example"));
+    ck_assert_ptr_nonnull(strstr(err, "taking over the stale lock"));
+    ck_assert_ptr_nonnull(strstr(err, "taking over the unreadable lock"));
+    free(err);
+    free(lock_path);
+    free(err_path);
+    tu_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(the_rank_comes_from_the_first_variable_set)
+{
+    unsetenv("RANK");
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    unsetenv("PMI_RANK");
+    unsetenv("SLURM_PROCID");
+    ck_assert_int_eq(aorta_rank_detect(), 0);
+    setenv("SLURM_PROCID", "5", 1);
+    ck_assert_int_eq(aorta_rank_detect(), 5);
+    setenv("PMI_RANK", "4", 1);
+    ck_assert_int_eq(aorta_rank_detect(), 4);
+    setenv("OMPI_COMM_WORLD_RANK", "3", 1);
+    ck_assert_int_eq(aorta_rank_detect(), 3);
+    setenv("RANK", "0", 1);
+    ck_assert_int_eq(aorta_rank_detect(), 0);
+    setenv("RANK", "one", 1); /* not an integer: rank 0, with a warning */
+    ck_assert_int_eq(aorta_rank_detect(), 0);
+}
+END_TEST
+
+START_TEST(python_interpreters_are_recognised)
+{
+    ck_assert(aorta_host_env_is_python("python"));
+    ck_assert(aorta_host_env_is_python("python3"));
+    ck_assert(aorta_host_env_is_python("python3.12"));
+    ck_assert(aorta_host_env_is_python("/opt/venv/bin/python3"));
+    ck_assert(!aorta_host_env_is_python("ipython"));
+    ck_assert(!aorta_host_env_is_python("python3-config"));
+    ck_assert(!aorta_host_env_is_python("/usr/bin/python3/"));
+    ck_assert(!aorta_host_env_is_python("./hip_gemm"));
+}
+END_TEST
+
+static Suite *units_suite(void)
+{
+    Suite *suite = suite_create("platform units");
+    TCase *tc = tcase_create("units");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, sha256_matches_the_fips_vectors);
+    tcase_add_test(tc, sha256_agrees_with_sha256sum_at_block_boundaries);
+    tcase_add_test(tc, thousands_separators_follow_python_format);
+    tcase_add_test(tc, perf_md_is_formatted_byte_for_byte);
+    tcase_add_test(tc, a_collector_key_never_shadows_a_platform_key);
+    tcase_add_test(tc, a_verdict_comes_from_the_metrics_or_the_exit_status);
+    tcase_add_test(tc, retention_none_keeps_only_the_record);
+    tcase_add_test(tc, retention_log_and_summary_keep_their_classes);
+    tcase_add_test(tc, a_manifest_reclassifies_all_but_the_record);
+    tcase_add_test(tc, a_symlinked_collector_directory_keeps_the_collector_tree);
+    tcase_add_test(tc, the_lock_refuses_live_and_foreign_holders_and_takes_over_stale_ones);
+    tcase_add_test(tc, the_rank_comes_from_the_first_variable_set);
+    tcase_add_test(tc, python_interpreters_are_recognised);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(units_suite)
