@@ -16,11 +16,15 @@
 #include "aorta/collector.h"
 #include "xalloc.h"
 
-/* Make <run_dir>/<collect_rel>/<name> empty; for one rank of an
- * --all-ranks run (self_rank >= 0), make <name>/ exist and empty only its
- * rank<self_rank>/: the other ranks write beside it at the same time. */
+/* Make <run_dir>/<collect_rel>/<name> empty (empty_name set) or make sure
+ * it exists, then, with a leaf, make <name>/<leaf> an empty directory too.
+ * Under a launcher the leaf is the rank%AORTA_RANK% placeholder, so that the
+ * directory wrap() gets exists and is empty as the ABI promises (it is
+ * removed again once every collector has wrapped); for one rank of an
+ * --all-ranks run it is rank<k>, and <name>/ is kept: the other ranks write
+ * beside it at the same time. */
 static int prepare_dir(const char *run_dir, const char *collect_rel, const char *name,
-                       long self_rank, const char *out_dir, char **error)
+                       int empty_name, const char *leaf, const char *out_dir, char **error)
 {
     char *why = NULL;
     int status = -1;
@@ -29,19 +33,16 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
         why = aorta_xasprintf("%s: %s", run_dir, strerror(errno));
     } else {
         int collect_fd = aorta_fsafe_open_dir(run_fd, collect_rel, 1, &why);
-        if (collect_fd >= 0 && self_rank < 0) {
-            status = aorta_fsafe_empty_dir_at(collect_fd, name, &why);
-        } else if (collect_fd >= 0) {
-            int name_fd = aorta_fsafe_open_dir(collect_fd, name, 1, &why);
-            if (name_fd >= 0) {
-                char *rank_name = aorta_xasprintf("rank%ld", self_rank);
-                status = aorta_fsafe_empty_dir_at(name_fd, rank_name, &why);
-                free(rank_name);
-                close(name_fd);
+        if (collect_fd >= 0) {
+            status = empty_name ? aorta_fsafe_empty_dir_at(collect_fd, name, &why) : 0;
+            if (status == 0 && leaf) {
+                int name_fd = aorta_fsafe_open_dir(collect_fd, name, 1, &why);
+                status = name_fd >= 0 ? aorta_fsafe_empty_dir_at(name_fd, leaf, &why) : -1;
+                if (name_fd >= 0)
+                    close(name_fd);
             }
-        }
-        if (collect_fd >= 0)
             close(collect_fd);
+        }
         close(run_fd);
     }
     if (status != 0) {
@@ -52,6 +53,26 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
     }
     free(why);
     return status;
+}
+
+/* The placeholder directory prepare_dir() made for wrap(): nobody writes
+ * there (aorta-rank-exec points every rank at its own rank<k>/). */
+static void remove_placeholder(const char *run_dir, const char *collect_rel, const char *name)
+{
+    char *rel = aorta_xasprintf("%s/%s", collect_rel, name);
+    char *why = NULL;
+    int run_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = run_fd >= 0 ? aorta_fsafe_open_dir(run_fd, rel, 0, &why) : -1;
+    if (fd >= 0) {
+        char *leaf = aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER);
+        unlinkat(fd, leaf, AT_REMOVEDIR);
+        free(leaf);
+        close(fd);
+    }
+    if (run_fd >= 0)
+        close(run_fd);
+    free(why);
+    free(rel);
 }
 
 /* "<name>: <message>", unless the message already starts with the name. */
@@ -129,8 +150,14 @@ int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
             aorta_argv_push(rank_step, "--mkdir");
             aorta_argv_push(rank_step, out_dir);
         }
-        if (prepare
-            && prepare_dir(run_dir, collect_rel, collector->name, self_rank, out_dir, error) != 0) {
+        char *leaf = self_rank >= 0 ? aorta_xasprintf("rank%ld", self_rank)
+                   : launched       ? aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER)
+                                    : NULL;
+        int prepared = !prepare
+                    || prepare_dir(run_dir, collect_rel, collector->name, self_rank < 0, leaf,
+                                   out_dir, error) == 0;
+        free(leaf);
+        if (!prepared) {
             status = -1;
         } else {
             aorta_argv_t *wrapped = aorta_argv_new();
@@ -152,6 +179,9 @@ int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
     }
     aorta_error_free(err);
     free(collect_dir);
+    if (prepare && launched)
+        for (size_t i = 0; i < plan->collector_count; i++)
+            remove_placeholder(run_dir, collect_rel, plan->collectors[i].module->collector.name);
     if (status != 0) {
         aorta_argv_free(rank_step);
         aorta_argv_free(current);

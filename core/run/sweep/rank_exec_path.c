@@ -88,15 +88,17 @@ char *aorta_rank_exec_path(char **error)
         char *rel = aorta_rank_relative_dir(AORTA_BINDIR, AORTA_PKGLIBEXECDIR);
         found = executable_if(aorta_xasprintf("%s/%s/" AORTA_RANK_EXEC_NAME, self, rel));
         free(rel);
-        if (!found)
-            found = executable_if(aorta_xasprintf("%s/" AORTA_RANK_EXEC_NAME, self));
         size_t self_len = strlen(self);
         /* libtool runs an uninstalled program from .libs/; the helper links
-         * no libtool library, so it sits one level up, beside the wrapper. */
+         * no libtool library, so the build tree's sits one level up, beside
+         * aorta-run's wrapper. */
         if (!found && self_len > 6 && strcmp(self + self_len - 6, "/.libs") == 0) {
-            self[self_len - 6] = '\0';
-            found = executable_if(aorta_xasprintf("%s/" AORTA_RANK_EXEC_NAME, self));
+            char *up = aorta_xstrndup(self, self_len - 6);
+            found = executable_if(aorta_xasprintf("%s/" AORTA_RANK_EXEC_NAME, up));
+            free(up);
         }
+        if (!found)
+            found = executable_if(aorta_xasprintf("%s/" AORTA_RANK_EXEC_NAME, self));
     }
     if (!found)
         found = executable_if(aorta_xstrdup(AORTA_PKGLIBEXECDIR "/" AORTA_RANK_EXEC_NAME));

@@ -185,9 +185,12 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
             ck_assert_str_eq(pu_str(result, "env_passthrough_mode", NULL), "file");
             aorta_json_free(result);
             free(rel);
-            char *trace = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/trace.csv",
+            /* Under a launcher, the collector's artifacts are per rank; env(1)
+             * starts one process, which is rank 0. */
+            char *trace = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/rank0/"
+                                          "trace.csv",
                                           run, cells[c], t);
-            char *stats = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/"
+            char *stats = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/rank0/"
                                           "stats.summary.json",
                                           run, cells[c], t);
             ck_assert_int_eq(tu_exists(trace), fails);
