@@ -26,8 +26,11 @@ size_t aorta_parse_jobs(void);
 size_t aorta_rank_dirs(int dir_fd, long **ranks);
 
 /* Parse dir/rank<k> for each of the count ranks, at most jobs at a time
- * (0: aorta_parse_jobs()), each in a parse child with its timeout; fills
- * results[i] for ranks[i] whatever order the children finish in. */
+ * (0: aorta_parse_jobs()), each in a child of its own bounded by
+ * AORTA_PARSE_TIMEOUT (a crash, a hang or a garbled reply: one warning, and
+ * that rank counts as without data); fills results[i] for ranks[i] whatever
+ * order the children finish in.  Stops early on a pending SIGINT/SIGTERM,
+ * which stays pending for the caller. */
 void aorta_rank_parse_all(const aorta_module_t *plugin, const aorta_options_t *options,
                           const char *dir, const long *ranks, size_t count, size_t jobs,
                           aorta_rank_result_t *results);
