@@ -226,6 +226,57 @@ done:
     return status;
 }
 
+/* rocprofv3's -f/--output-format: nargs="+", type=str.lower, one of the
+ * choices each.  The value is its space-separated list (str.split()), so
+ * "csv rocpd" asks for both and "csv,json" is one unknown format; repeats
+ * are kept, as argparse keeps them. */
+static int read_formats(const char *value, rocprof_opts_t *opts, aorta_error_t *err)
+{
+    char *lowered = lower(value, strlen(value));
+    size_t count = 0, len = strlen(lowered);
+    span_t *tokens = cc_xmalloc((len / 2 + 1) * sizeof *tokens);
+    for (size_t i = 0; i < len;) {
+        size_t rest = 0;
+        size_t space = (size_t)(aorta_text_strip(lowered + i, len - i < 3 ? len - i : 3, &rest)
+                                - (lowered + i));
+        if (space) {
+            i += space;
+            continue;
+        }
+        size_t start = i;
+        while (i < len && aorta_text_strip(lowered + i, len - i < 3 ? len - i : 3, &rest)
+                              == lowered + i)
+            i++;
+        tokens[count].data = lowered + start;
+        tokens[count++].len = i - start;
+    }
+    int status = 0;
+    cc_buf_t joined = {0};
+    cc_buf_adds(&joined, "");
+    opts->format_tokens = cc_xmalloc((count ? count : 1) * sizeof *opts->format_tokens);
+    for (size_t i = 0; i < count && status == 0; i++) {
+        char *token = cc_xstrndup(tokens[i].data, tokens[i].len);
+        if (!in_list(output_formats, token)) {
+            not_one_of(err, "output_format", token, output_formats);
+            free(token);
+            status = -1;
+            break;
+        }
+        opts->format_tokens[opts->format_count++] = token;
+        if (i)
+            cc_buf_adds(&joined, " ");
+        cc_buf_adds(&joined, token);
+    }
+    if (status == 0 && count == 0) {
+        not_one_of(err, "output_format", "", output_formats); /* nothing to pass */
+        status = -1;
+    }
+    opts->output_format = cc_buf_take(&joined);
+    free(tokens);
+    free(lowered);
+    return status;
+}
+
 static int parse_bool(const char *value, int *on)
 {
     char *word = strip_lower(value);
@@ -270,11 +321,8 @@ int rocprof_opts_read(const aorta_options_t *given, rocprof_opts_t *opts, aorta_
     if (read_trace(trace ? trace : "kernel", opts, err) != 0)
         goto fail;
 
-    opts->output_format = strip_lower(format ? format : "csv");
-    if (!in_list(output_formats, opts->output_format)) {
-        not_one_of(err, "output_format", opts->output_format, output_formats);
+    if (read_formats(format ? format : "csv", opts, err) != 0)
         goto fail;
-    }
 
     opts->stats = cc_xstrdup(stats ? stats : "true");
     if (parse_bool(opts->stats, &opts->stats_on) != 0) {
@@ -345,6 +393,9 @@ void rocprof_opts_free(rocprof_opts_t *opts)
 {
     free(opts->trace);
     free(opts->output_format);
+    for (size_t i = 0; i < opts->format_count; i++)
+        free(opts->format_tokens[i]);
+    free(opts->format_tokens);
     free(opts->stats);
     free(opts->pmc);
     for (size_t i = 0; i < opts->pmc_count; i++)

@@ -1,6 +1,9 @@
-/* parse.c - the metrics of a rocprofv3 output directory (spec §3):
- * *_kernel_stats.csv first; the kernel trace only when the stats yield no
- * kernel at all.  Never fails: what cannot be read reports fewer metrics. */
+/* parse.c - the metrics of a rocprofv3 output directory (spec §3), from the
+ * first of these that yields a kernel: the *_kernel_stats.csv files, the
+ * rocpd databases (*_results.db), the *_kernel_trace.csv files.  One source
+ * for the whole directory, so a capture written both as CSV and as rocpd
+ * counts each dispatch once (docs/collectors/rocprof.md, "Which files").
+ * Never fails: what cannot be read reports fewer metrics. */
 #include "config.h"
 
 #include <math.h>
@@ -127,28 +130,34 @@ static void trace_row(const rocprof_cell_t *cells, void *user)
 }
 
 typedef struct pass {
-    const char *const *columns;
+    const char *suffix;
+    const char *const *columns; /* NULL: rocpd databases */
     size_t count;
     unsigned required;
     rocprof_row_fn row;
     aorta_kernels_t *kernels;
+    size_t files;
 } pass_t;
 
 static int read_file(const char *path, int fd, void *user)
 {
-    (void)path;
     pass_t *pass = user;
-    rocprof_csv_read(fd, pass->columns, pass->count, pass->required, pass->row, pass->kernels);
+    pass->files++;
+    if (pass->columns)
+        rocprof_csv_read(fd, pass->columns, pass->count, pass->required, pass->row,
+                         pass->kernels);
+    else
+        rocprof_rocpd_read(path, fd, pass->kernels);
     return 0;
 }
 
 /* Walk dir for one family of files; 0, or -1 when nothing may be reported. */
-static int run_pass(const char *dir, const char *suffix, pass_t *pass)
+static int run_pass(const char *dir, pass_t *pass)
 {
     /* Rows go straight into the run's totals (no per-file group), and the
      * totals are summed as upstream's sum() does on CPython >= 3.12. */
     pass->kernels = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
-    aorta_walk_status_t status = aorta_walk_files(dir, suffix, read_file, pass);
+    aorta_walk_status_t status = aorta_walk_files(dir, pass->suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */
         aorta_warn("rocprof", "out of file descriptors while reading %s; no rocprof metrics "
@@ -166,20 +175,26 @@ static int run_pass(const char *dir, const char *suffix, pass_t *pass)
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics)
 {
     (void)options;
-    pass_t stats = {stats_columns, 3, STATS_REQUIRED, stats_row, NULL};
-    pass_t trace = {trace_columns, 4, TRACE_REQUIRED, trace_row, NULL};
-    pass_t *used = &stats;
-    if (run_pass(dir, "_kernel_stats.csv", &stats) != 0)
-        goto done;
-    if (aorta_kernels_count(stats.kernels) == 0) {
-        used = &trace;
-        if (run_pass(dir, "_kernel_trace.csv", &trace) != 0)
+    pass_t passes[] = {
+        {"_kernel_stats.csv", stats_columns, 3, STATS_REQUIRED, stats_row, NULL, 0},
+        {"_results.db", NULL, 0, 0, NULL, NULL, 0},
+        {"_kernel_trace.csv", trace_columns, 4, TRACE_REQUIRED, trace_row, NULL, 0},
+    };
+    enum { PASSES = sizeof passes / sizeof passes[0] };
+    pass_t *used = NULL;
+    for (size_t i = 0; i < PASSES && !used; i++) {
+        if (run_pass(dir, &passes[i]) != 0)
             goto done;
+        if (!passes[i].columns && passes[i].files && !rocprof_rocpd_available())
+            aorta_warn("rocprof", "%zu rocpd database(s) under %s not read: rocprof was built "
+                                  "without SQLite", passes[i].files, dir);
+        if (aorta_kernels_count(passes[i].kernels) > 0 || i + 1 == PASSES)
+            used = &passes[i];
     }
     char *artifact_dir = aorta_path_join(dir, NULL);
     aorta_kernels_report(used->kernels, metrics, "rocprof", NS_PER_MS, artifact_dir);
     aorta_free(artifact_dir);
 done:
-    aorta_kernels_free(stats.kernels);
-    aorta_kernels_free(trace.kernels);
+    for (size_t i = 0; i < PASSES; i++)
+        aorta_kernels_free(passes[i].kernels);
 }

@@ -8,6 +8,16 @@
 /* Named in plugins/common's out-of-memory line. */
 const char cc_collector_name[] = "rocprof";
 
+/* --describe says whether this build reads rocpd databases. */
+#if HAVE_SQLITE3
+#define ROCPROF_DESCRIPTION "rocprofv3 around the command: kernel count, GPU time and top " \
+                            "kernels (from its CSVs and rocpd databases)"
+#else
+#define ROCPROF_DESCRIPTION "rocprofv3 around the command: kernel count, GPU time and top " \
+                            "kernels (from its CSVs; built without SQLite, rocpd databases " \
+                            "are not read)"
+#endif
+
 static const char *const format_values[] = {"csv", "json", "otf2", "pftrace", "rocpd", NULL};
 static const char *const stats_values[] = {"true", "false", "1", "0", "yes", "no", "on", "off", NULL};
 static const char *const unit_values[] = {"sec", "msec", "usec", "nsec", NULL};
@@ -17,7 +27,12 @@ const aorta_option_spec_t rocprof_options[] = {
      "tracing domains, comma- or space-separated: hip, hip_runtime, kernel, marker, "
      "memory_copy, rccl, scratch"},
     {"output_format", format_values, "csv",
-     "rocprofv3 --output-format; only csv yields metrics"},
+     "rocprofv3 --output-format: one or more, space-separated; "
+#if HAVE_SQLITE3
+     "csv and rocpd yield metrics"},
+#else
+     "only csv yields metrics (built without SQLite)"},
+#endif
     {"stats", stats_values, "true",
      "pass --stats (per-kernel totals, the preferred source of the metrics)"},
     {"pmc", NULL, NULL, "hardware counters for --pmc, comma- or space-separated"},
@@ -50,7 +65,7 @@ static int rocprof_queue_interceptor(const aorta_options_t *options, aorta_error
 
 AORTA_COLLECTOR_DEFINE(rocprof,
     .version = PACKAGE_VERSION,
-    .description = "rocprofv3 around the command: kernel count, GPU time and top kernels",
+    .description = ROCPROF_DESCRIPTION,
     .wrap_rank = 10,
     .options = rocprof_options,
     .validate = rocprof_validate,

@@ -20,7 +20,9 @@ typedef struct rocprof_opts {
     char *trace;                 /* normalised: tokens de-duplicated, joined by ',' */
     const char *trace_flags[8];  /* the rocprofv3 flag of each token, in token order */
     size_t trace_count;
-    char *output_format;         /* normalised */
+    char *output_format;         /* normalised: lower-case tokens joined by ' ' */
+    char **format_tokens;        /* the --output-format values, in order */
+    size_t format_count;
     char *stats;                 /* as the user spelled it */
     int stats_on;
     char *pmc;                   /* verbatim, or NULL */
@@ -69,6 +71,17 @@ typedef void (*rocprof_row_fn)(const rocprof_cell_t *cells, void *user);
  * field longer than Python's field_size_limit, or at a read error. */
 void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned required,
                       rocprof_row_fn fn, void *user);
+
+/* ---- rocpd.c: rocprofv3's SQLite databases (<o>_results.db) ---- */
+/* Add the kernel dispatches of the database at @p path (open at @p fd, or
+ * -1) to @p kernels.  Returns 0, or -1 with one warning and nothing added
+ * when the file is not a readable rocpd database (or SQLite is not built
+ * in, without a warning). */
+int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels);
+/* The read-only, immutable SQLite URI of @p path; free() it. */
+char *rocprof_rocpd_uri(const char *path);
+/* Whether this build reads databases (it was built with SQLite). */
+int rocprof_rocpd_available(void);
 
 /* ---- parse.c ---- */
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics);

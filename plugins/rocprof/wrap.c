@@ -1,5 +1,5 @@
 /* wrap.c - the rocprofv3 argv of spec §2.1:
- *   rocprofv3 -d DIR -o aorta --output-format F <trace flags> [--stats]
+ *   rocprofv3 -d DIR -o aorta --output-format F... <trace flags> [--stats]
  *             -S --summary-output-file rocprof_summary [-u U]
  *             [--kernel-include-regex R] [--pmc C...] -- COMMAND...
  * "-o aorta" makes rocprofv3 write flat aorta_*.csv files into DIR; the
@@ -35,7 +35,8 @@ int rocprof_wrap(const aorta_options_t *options, const char *out_dir,
     aorta_argv_push(out, "-o");
     aorta_argv_push(out, OUTPUT_BASENAME);
     aorta_argv_push(out, "--output-format");
-    aorta_argv_push(out, opts.output_format);
+    for (size_t i = 0; i < opts.format_count; i++)
+        aorta_argv_push(out, opts.format_tokens[i]); /* -f takes one or more */
     for (size_t i = 0; i < opts.trace_count; i++)
         aorta_argv_push(out, opts.trace_flags[i]);
     if (opts.stats_on)

@@ -21,7 +21,7 @@
 # is writable).
 set -eu
 
-ALL_TARGETS="rocprof_csv proton_hatchet recipe sidecar trial_json artifacts metrics_json"
+ALL_TARGETS="rocprof_csv rocprof_rocpd proton_hatchet recipe sidecar trial_json artifacts metrics_json"
 seconds=${FUZZ_SECONDS:-60}
 builddir=
 
@@ -70,6 +70,11 @@ fi
 
 deps_cflags=$(pkg-config --cflags json-c yaml-0.1)
 deps_libs="$(pkg-config --libs json-c yaml-0.1) -lltdl -ldl -lm"
+# rocprof reads rocpd databases when the build tree was configured with SQLite.
+if grep -q '^#define HAVE_SQLITE3 1' "$builddir/config.h"; then
+    deps_cflags="$deps_cflags $(pkg-config --cflags sqlite3)"
+    deps_libs="$deps_libs $(pkg-config --libs sqlite3)"
+fi
 cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
     -fno-sanitize-recover=all -I$builddir -I$srcdir/include 
     -I$srcdir/core/libaorta -I$srcdir/core/common -I$srcdir/core/run -I$srcdir/plugins/common
@@ -101,7 +106,7 @@ compile_dir util "$srcdir/tests/fuzz/fuzz_util.c"
 for target in $targets; do
     plugin=
     case $target in
-    rocprof_csv) plugin=rocprof ;;
+    rocprof_csv | rocprof_rocpd) plugin=rocprof ;;
     proton_hatchet) plugin=proton ;;
     esac
     extra=

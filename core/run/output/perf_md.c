@@ -196,9 +196,7 @@ char *aorta_perf_md(const aorta_json_t *matrix)
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!out)
-        abort();
+    FILE *out = aorta_xcheck(open_memstream(&text, &len)); /* NULL: out of memory */
     const char *workload = aorta_json_get_string(aorta_json_get(matrix, "workload"));
     const char *ticket = aorta_json_get_string(aorta_json_get(matrix, "ticket"));
     const char *stamp = aorta_json_get_string(aorta_json_get(matrix, "run_timestamp"));

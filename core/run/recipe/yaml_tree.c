@@ -339,8 +339,7 @@ static size_t key_find_or_add(void **tree, aorta_yaml_node_t *key, size_t index)
     ref->key = key;
     ref->index = index;
     key_ref_t **found = tsearch(ref, tree, key_compare);
-    if (!found)
-        abort(); /* out of memory */
+    aorta_xcheck(found); /* NULL only when out of memory */
     if (*found != ref) {
         free(ref);
         return (*found)->index;
@@ -505,8 +504,7 @@ static int register_anchor(builder_t *b, const yaml_char_t *name, aorta_yaml_nod
     anchor_t *anchor = aorta_xcalloc(1, sizeof *anchor);
     anchor->name = aorta_xstrdup((const char *)name);
     anchor->node = node;
-    if (!tsearch(anchor, &b->anchors, anchor_compare))
-        abort();
+    aorta_xcheck(tsearch(anchor, &b->anchors, anchor_compare)); /* NULL: out of memory */
     *out = anchor;
     return 0;
 }
@@ -625,7 +623,7 @@ static int syntax_error(builder_t *b, const yaml_parser_t *parser, const char *t
 {
     const char *problem = parser->problem ? parser->problem : "unreadable YAML";
     if (parser->error == YAML_MEMORY_ERROR)
-        abort(); /* out of memory, as everywhere else */
+        aorta_xcheck(NULL); /* out of memory stops aorta-run, as everywhere else */
     if (parser->error == YAML_READER_ERROR) {
         unsigned long line, column;
         offset_position(text, len, parser->problem_offset, &line, &column);
@@ -707,7 +705,7 @@ int aorta_yaml_parse(const char *label, const char *text, size_t len, aorta_yaml
             abort(); /* the patterns are constants */
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
-        abort();
+        aorta_xcheck(NULL); /* libyaml fails here only when out of memory */
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     int status = run_events(&b, &parser, text, len);
     yaml_parser_delete(&parser);

@@ -182,6 +182,21 @@ START_TEST(output_format)
 }
 END_TEST
 
+/* rocprofv3's -f takes one or more formats, space-separated, any case;
+ * repeats are kept as its argparse keeps them. */
+START_TEST(output_format_list)
+{
+    expect_value("output_format", " CSV\tRocpd  csv ", "csv rocpd csv");
+    expect_value("output_format", "rocpd json", "rocpd json");
+    expect_error(rp_options("output_format", "csv parquet rocpd", NULL),
+                 "rocprof option 'output_format': 'parquet' is not one of "
+                 "['csv', 'json', 'otf2', 'pftrace', 'rocpd']");
+    expect_error(rp_options("output_format", " \t ", NULL),
+                 "rocprof option 'output_format': '' is not one of "
+                 "['csv', 'json', 'otf2', 'pftrace', 'rocpd']");
+}
+END_TEST
+
 /* 17, 18 */
 START_TEST(stats_spelling_kept)
 {
@@ -315,6 +330,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, trace_domains);
     tcase_add_test(tc, trace_errors);
     tcase_add_test(tc, output_format);
+    tcase_add_test(tc, output_format_list);
     tcase_add_test(tc, stats_spelling_kept);
     tcase_add_test(tc, summary_units);
     tcase_add_test(tc, kernel_include_regex_verbatim);

@@ -341,6 +341,52 @@ START_TEST(a_command_without_gpu_work_reports_only_the_artifact_dir)
 }
 END_TEST
 
+/* rocpd alone (ROCm 7's default), and with csv: one capture in two
+ * formats counts each dispatch once. */
+START_TEST(rocpd_captures_are_measured_once)
+{
+    const char *formats[] = {"rocpd", "CSV rocpd"};
+    /* Without SQLite only the stats CSV of the second capture counts. */
+#if HAVE_SQLITE3
+    const size_t first = 0;
+#else
+    const size_t first = 1;
+#endif
+    for (size_t f = first; f < 2; f++) {
+        char *recipe = tu_fmt("schema_version: 1\nmode: probe\ntrials: 1\n"
+                              "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                              "collect: {rocprof: {output_format: \"%s\"}}\n", formats[f]);
+        tu_write("rocpd.yaml", recipe);
+        char *kernels = fake_kernels(gemm);
+        char *env[] = {path_env, kernels, "ROCPROF_BIN", NULL};
+        char *out = tu_fmt("D%zu", f);
+        tu_result_t r = tu_aorta(env, "--recipe", "rocpd.yaml", "--output", out, "--", "sh", "-c",
+                                 "exit 0", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_ptr_nonnull(strstr(r.out, "Sweep summary: all 1 cell(s) passed.\n"));
+        char *base = tu_fmt("%s/%s/_no_ticket_/none-none", dir, out);
+        char *collect = tu_fmt("%s/_subprocess/trial_d0_m0_t0/rocprof", base);
+        char *db = tu_fmt("%s/aorta_results.db", collect);
+        char *stats = tu_fmt("%s/aorta_kernel_stats.csv", collect);
+        ck_assert(tu_exists(db));
+        ck_assert(tu_exists(stats) == (f == 1));
+        char *trial_path = tu_fmt("%s/_subprocess/trial_d0_m0_t0.json", base);
+        json_object *trial = tu_json(trial_path);
+        expect_rocprof_metrics(tu_at(trial, "result", "metrics", NULL), gemm, collect);
+        json_object_put(trial);
+        free(trial_path);
+        free(stats);
+        free(db);
+        free(collect);
+        free(base);
+        free(out);
+        tu_result_free(&r);
+        free(kernels);
+        free(recipe);
+    }
+}
+END_TEST
+
 START_TEST(recipe_options_reach_every_trial_of_every_cell)
 {
     /* The reduce cell's variables replace the GPU work the environment
@@ -630,6 +676,7 @@ static Suite *rocprof_sweep_suite(void)
     tcase_add_test(tc, a_command_that_dispatches_gpu_work_is_measured_in_every_file);
     tcase_add_test(tc, a_command_without_gpu_work_reports_only_the_artifact_dir);
     tcase_add_test(tc, recipe_options_reach_every_trial_of_every_cell);
+    tcase_add_test(tc, rocpd_captures_are_measured_once);
     tcase_add_test(tc, retention_deletes_the_capture_after_its_metrics_were_read);
     tcase_add_test(tc, a_failing_command_still_gets_its_metrics);
     tcase_add_test(tc, an_unusable_profiler_is_a_setup_failure_of_each_trial);

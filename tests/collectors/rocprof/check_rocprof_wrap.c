@@ -211,6 +211,18 @@ START_TEST(hip_gemm_example)
 }
 END_TEST
 
+/* Several formats: each is its own value of --output-format. */
+START_TEST(several_output_formats)
+{
+    char *const cmd[] = {"/tmp/hip_gemm", NULL};
+    const char *expected[] = {"$BIN", "-d", "/D", "-o", "aorta", "--output-format", "csv",
+                              "rocpd", "--kernel-trace", "--stats", "-S", "--summary-output-file",
+                              "rocprof_summary", "--", "/tmp/hip_gemm", NULL};
+    expect_argv(wrap_options(rp_options("output_format", "CSV  rocpd", NULL), "/D", cmd),
+                expected);
+}
+END_TEST
+
 /* 39: the torch-matmul example's options */
 START_TEST(torch_matmul_example)
 {
@@ -412,6 +424,7 @@ static Suite *wrap_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, default_argv);
+    tcase_add_test(tc, several_output_formats);
     tcase_add_test(tc, trace_flags_in_token_order_and_no_stats);
     tcase_add_test(tc, units_and_regex);
     tcase_add_test(tc, pmc_last);

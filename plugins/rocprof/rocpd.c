@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: MIT */
+/* rocpd.c - kernel dispatches from rocprofv3's rocpd databases
+ * (<o>_results.db, SQLite), read through the plain-name views
+ * rocpd_kernel_dispatch and rocpd_info_kernel_symbol and nothing else
+ * (docs/collectors/rocprof.md, "rocpd databases").
+ *
+ * The dispatches are visited once, in the order the view yields them, by
+ * an aggregate function of this reader's, and summed per (guid, kernel_id)
+ * in a table the size of the number of kernels; the symbols then name
+ * them.  Memory is flat in the number of dispatches.  A file is opened
+ * read-only and immutable (no lock, no journal, nothing written), and what
+ * it holds counts only when every row was read: a corrupt, truncated or
+ * differently shaped database adds nothing and warns once. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rocprof.h"
+
+#if HAVE_SQLITE3
+
+#include <stdio.h>
+#include <sqlite3.h>
+
+#define DISPATCH_FUNCTION "aorta_rocprof_dispatch"
+#define DISPATCH_SQL "SELECT " DISPATCH_FUNCTION "(`guid`, `kernel_id`, `start`, `end`) " \
+                     "FROM `rocpd_kernel_dispatch`"
+#define SYMBOL_SQL "SELECT `guid`, `id`, `display_name` FROM `rocpd_info_kernel_symbol`"
+
+/* Hostile files: a value over 1 MiB is an error (the CSV reader's field
+ * limit is 128 Ki characters), SQLite's heap is capped, and the work is
+ * bounded by the file's size (a view can be any query; a real one is a
+ * plain scan). */
+#define VALUE_LIMIT (1 << 20)
+#define HEAP_LIMIT ((sqlite3_int64)64 << 20)
+#define PROGRESS_STEP 10000
+#define WORK_BASE 20000000.0
+#define WORK_PER_BYTE 64.0
+
+/* One (guid, kernel_id) seen in the dispatches, in first-seen order. */
+typedef struct slot {
+    size_t guid;        /* index into the guid table */
+    int64_t kernel_id;
+    int64_t count;
+    double sum, comp;   /* Neumaier: the total is sum + comp */
+    char *name;         /* from the symbols; NULL until named */
+    size_t name_len;
+} slot_t;
+
+/* Open addressing over indexes + 1 (0: empty). */
+typedef struct index_table {
+    size_t *cells;
+    size_t mask;
+} index_table_t;
+
+typedef struct reader {
+    char **guids;
+    size_t *guid_lens;
+    size_t guid_count, guid_cap;
+    index_table_t guid_index;
+    slot_t *slots;
+    size_t slot_count, slot_cap;
+    index_table_t slot_index;
+    size_t last_guid, last;  /* the previous dispatch's guid and slot; SIZE_MAX: none */
+    double work, budget;
+} reader_t;
+
+static uint64_t hash_bytes(const void *data, size_t len, uint64_t h)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t slot_hash(size_t guid, int64_t kernel_id)
+{
+    return mix((uint64_t)kernel_id * 0x9e3779b97f4a7c15ULL + guid);
+}
+
+/* Room for one more entry, keeping the load at most one half. */
+static void table_reserve(index_table_t *table, size_t count, uint64_t (*hash_of)(const reader_t *, size_t),
+                          const reader_t *r)
+{
+    size_t cap = table->cells ? table->mask + 1 : 0;
+    if ((count + 1) * 2 <= cap)
+        return;
+    size_t new_cap = cap ? cap * 2 : 64;
+    size_t *cells = calloc(new_cap, sizeof *cells);
+    if (!cells)
+        cells = cc_xcheck(NULL);
+    for (size_t i = 0; i < count; i++) {
+        size_t at = (size_t)hash_of(r, i) & (new_cap - 1);
+        while (cells[at])
+            at = (at + 1) & (new_cap - 1);
+        cells[at] = i + 1;
+    }
+    free(table->cells);
+    table->cells = cells;
+    table->mask = new_cap - 1;
+}
+
+static uint64_t guid_hash_at(const reader_t *r, size_t i)
+{
+    return hash_bytes(r->guids[i], r->guid_lens[i], 0xcbf29ce484222325ULL);
+}
+
+static uint64_t slot_hash_at(const reader_t *r, size_t i)
+{
+    return slot_hash(r->slots[i].guid, r->slots[i].kernel_id);
+}
+
+/* The index of the guid (add: interned when new), or SIZE_MAX. */
+static size_t guid_find(reader_t *r, const void *data, size_t len, int add)
+{
+    if (r->guid_count) {
+        size_t at = (size_t)hash_bytes(data, len, 0xcbf29ce484222325ULL) & r->guid_index.mask;
+        for (size_t cell; (cell = r->guid_index.cells[at]) != 0; at = (at + 1) & r->guid_index.mask)
+            if (r->guid_lens[cell - 1] == len && (len == 0 || memcmp(r->guids[cell - 1], data, len) == 0))
+                return cell - 1;
+    }
+    if (!add)
+        return SIZE_MAX;
+    table_reserve(&r->guid_index, r->guid_count, guid_hash_at, r);
+    if (r->guid_count == r->guid_cap) {
+        cc_xgrow((void **)&r->guids, &r->guid_cap, r->guid_count + 1, sizeof *r->guids);
+        r->guid_lens = cc_xrealloc(r->guid_lens, r->guid_cap * sizeof *r->guid_lens);
+    }
+    size_t i = r->guid_count++;
+    r->guids[i] = cc_xstrndup(data ? data : "", len);
+    r->guid_lens[i] = len;
+    size_t at = (size_t)guid_hash_at(r, i) & r->guid_index.mask;
+    while (r->guid_index.cells[at])
+        at = (at + 1) & r->guid_index.mask;
+    r->guid_index.cells[at] = i + 1;
+    return i;
+}
+
+static slot_t *slot_find(reader_t *r, size_t guid, int64_t kernel_id, int add)
+{
+    if (r->slot_count) {
+        size_t at = (size_t)slot_hash(guid, kernel_id) & r->slot_index.mask;
+        for (size_t cell; (cell = r->slot_index.cells[at]) != 0; at = (at + 1) & r->slot_index.mask)
+            if (r->slots[cell - 1].guid == guid && r->slots[cell - 1].kernel_id == kernel_id)
+                return &r->slots[cell - 1];
+    }
+    if (!add)
+        return NULL;
+    table_reserve(&r->slot_index, r->slot_count, slot_hash_at, r);
+    cc_xgrow((void **)&r->slots, &r->slot_cap, r->slot_count + 1, sizeof *r->slots);
+    size_t i = r->slot_count++;
+    slot_t *slot = &r->slots[i];
+    memset(slot, 0, sizeof *slot);
+    slot->guid = guid;
+    slot->kernel_id = kernel_id;
+    size_t at = (size_t)slot_hash(guid, kernel_id) & r->slot_index.mask;
+    while (r->slot_index.cells[at])
+        at = (at + 1) & r->slot_index.mask;
+    r->slot_index.cells[at] = i + 1;
+    return slot;
+}
+
+static void reader_free(reader_t *r)
+{
+    for (size_t i = 0; i < r->guid_count; i++)
+        free(r->guids[i]);
+    free(r->guids);
+    free(r->guid_lens);
+    free(r->guid_index.cells);
+    for (size_t i = 0; i < r->slot_count; i++)
+        free(r->slots[i].name);
+    free(r->slots);
+    free(r->slot_index.cells);
+}
+
+/* A timestamp as the CSV path reads one: a finite number.  Integers (what
+ * rocprofv3 stores) and reals count; text, blobs and NULL do not. */
+static int timestamp(sqlite3_value *value, double *out)
+{
+    switch (sqlite3_value_type(value)) {
+    case SQLITE_INTEGER:
+        *out = (double)sqlite3_value_int64(value);
+        return 0;
+    case SQLITE_FLOAT:
+        *out = sqlite3_value_double(value);
+        return isfinite(*out) ? 0 : -1;
+    default:
+        return -1;
+    }
+}
+
+static int progress(void *user)
+{
+    reader_t *r = user;
+    r->work += PROGRESS_STEP;
+    return r->work > r->budget;
+}
+
+/* One dispatch (guid, kernel_id, start, end) into its slot.  Called by
+ * SQLite for each row as an aggregate's step, inside the scan: about twice
+ * as fast as handing every row back through sqlite3_step(), and SQLite's
+ * own GROUP BY would sort (docs/collectors/rocprof.md, "Speed"). */
+static void add_dispatch(sqlite3_context *context, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    reader_t *r = sqlite3_user_data(context);
+    if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER)
+        return; /* no kernel to name it by */
+    double start = 0, end = 0;
+    if (timestamp(argv[2], &start) != 0 || timestamp(argv[3], &end) != 0 || end < start)
+        return; /* the CSV path's rule for a trace row */
+    int64_t kernel_id = sqlite3_value_int64(argv[1]);
+    const void *guid = sqlite3_value_blob(argv[0]);
+    size_t guid_len = (size_t)sqlite3_value_bytes(argv[0]);
+    /* Dispatches of one process, often of one kernel, come in runs. */
+    if (r->last_guid == SIZE_MAX || guid_len != r->guid_lens[r->last_guid]
+        || (guid_len && memcmp(guid, r->guids[r->last_guid], guid_len) != 0)) {
+        r->last_guid = guid_find(r, guid, guid_len, 1);
+        r->last = SIZE_MAX;
+    }
+    slot_t *slot = r->last != SIZE_MAX ? &r->slots[r->last] : NULL;
+    if (!slot || slot->kernel_id != kernel_id) {
+        slot = slot_find(r, r->last_guid, kernel_id, 1);
+        r->last = (size_t)(slot - r->slots);
+    }
+    double x = end - start, t = slot->sum + x;
+    if (fabs(slot->sum) >= fabs(x))
+        slot->comp += (slot->sum - t) + x;
+    else
+        slot->comp += (x - t) + slot->sum;
+    slot->sum = t;
+    slot->count++;
+}
+
+static void add_dispatch_end(sqlite3_context *context)
+{
+    (void)context;
+}
+
+/* Every dispatch into the slots.  SQLITE_DONE, or the error. */
+static int read_dispatches(sqlite3 *db, reader_t *r)
+{
+    int flags = SQLITE_UTF8;
+#ifdef SQLITE_DIRECTONLY
+    flags |= SQLITE_DIRECTONLY; /* not callable from the file's own views */
+#endif
+    int rc = sqlite3_create_function_v2(db, DISPATCH_FUNCTION, 4, flags, r, NULL, add_dispatch,
+                                        add_dispatch_end, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_stmt *stmt = NULL;
+    rc = sqlite3_prepare_v2(db, DISPATCH_SQL, -1, &stmt, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+        ;
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+/* Name the slots: the first symbol row of each (guid, id) wins. */
+static int read_symbols(sqlite3 *db, reader_t *r)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, SYMBOL_SQL, -1, &stmt, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        if (sqlite3_column_type(stmt, 1) != SQLITE_INTEGER
+            || sqlite3_column_type(stmt, 2) != SQLITE_TEXT)
+            continue;
+        size_t guid = guid_find(r, sqlite3_column_blob(stmt, 0),
+                                (size_t)sqlite3_column_bytes(stmt, 0), 0);
+        if (guid == SIZE_MAX)
+            continue; /* no dispatch of that process */
+        slot_t *slot = slot_find(r, guid, sqlite3_column_int64(stmt, 1), 0);
+        if (!slot || slot->name)
+            continue;
+        const char *text = (const char *)sqlite3_column_text(stmt, 2);
+        size_t len = (size_t)sqlite3_column_bytes(stmt, 2);
+        slot->name = cc_xstrndup(text ? text : "", len);
+        slot->name_len = len;
+    }
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+/* Percent-encode everything but unreserved characters and '/', so '?',
+ * '#' and '%' in a path stay part of it. */
+static char *file_uri(const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    static const char tail[] = "?mode=ro&immutable=1";
+    size_t len = strlen(path);
+    char *uri = cc_xmalloc(5 + 3 * len + sizeof tail);
+    char *o = uri;
+    memcpy(o, "file:", 5);
+    o += 5;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)path[i];
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+            || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+            *o++ = (char)c;
+        } else {
+            *o++ = '%';
+            *o++ = hex[c >> 4];
+            *o++ = hex[c & 15];
+        }
+    }
+    memcpy(o, tail, sizeof tail);
+    return uri;
+}
+
+char *rocprof_rocpd_uri(const char *path)
+{
+    return file_uri(path);
+}
+
+/* The name SQLite should open: the walk's descriptor through /proc when
+ * that is the same file (the payload cannot swap it for a link between the
+ * walk's open and SQLite's), else the path. */
+static char *open_name(const char *path, int fd, struct stat *st)
+{
+    if (fd >= 0 && fstat(fd, st) == 0) {
+        char proc[64];
+        struct stat via;
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+        if (stat(proc, &via) == 0 && via.st_dev == st->st_dev && via.st_ino == st->st_ino)
+            return file_uri(proc);
+        return file_uri(path);
+    }
+    if (stat(path, st) != 0)
+        memset(st, 0, sizeof *st);
+    return file_uri(path);
+}
+
+static void harden(sqlite3 *db)
+{
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, VALUE_LIMIT);
+    sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+#ifdef SQLITE_DBCONFIG_DEFENSIVE
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+#endif
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+#endif
+#ifdef SQLITE_DBCONFIG_DQS_DML
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)NULL);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)NULL);
+#endif
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
+    /* A plain scan needs no temporary storage; a view that does gets
+     * memory (never a file), within the heap limit below. */
+    sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
+}
+
+int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
+{
+    struct stat st;
+    char *uri = open_name(path, fd, &st);
+    sqlite3 *db = NULL;
+    reader_t r;
+    memset(&r, 0, sizeof r);
+    r.last_guid = r.last = SIZE_MAX;
+    r.budget = WORK_BASE + WORK_PER_BYTE * (double)(st.st_size > 0 ? st.st_size : 0);
+#if SQLITE_VERSION_NUMBER >= 3031000
+    /* Bound what a hostile view can allocate, unless the host set a limit. */
+    sqlite3_int64 heap_limit = sqlite3_hard_heap_limit64(-1);
+    if (heap_limit == 0)
+        sqlite3_hard_heap_limit64(HEAP_LIMIT);
+#endif
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                             NULL);
+    free(uri);
+    if (rc == SQLITE_OK) {
+        harden(db);
+        sqlite3_progress_handler(db, PROGRESS_STEP, progress, &r);
+        rc = read_dispatches(db, &r);
+        if (rc == SQLITE_DONE)
+            rc = read_symbols(db, &r);
+    }
+    int status = 0;
+    if (rc != SQLITE_DONE) {
+        const char *why = r.work > r.budget ? "more work than a database of its size needs"
+                        : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+        aorta_warn("rocprof", "%s: not read as a rocpd database (%s); its kernels are left out",
+                   path, why);
+        status = -1;
+    } else {
+        for (size_t i = 0; i < r.slot_count; i++) {
+            const slot_t *slot = &r.slots[i];
+            if (!slot->name)
+                continue; /* a dispatch of no known kernel */
+            size_t len = 0;
+            const char *name = aorta_text_strip(slot->name, slot->name_len, &len);
+            int truncated = 0;
+            /* Metrics are JSON: a name that is not UTF-8 names nothing,
+             * as such a byte ends a CSV. */
+            if (len == 0 || aorta_utf8_valid_prefix(name, len, &truncated, NULL) != len)
+                continue;
+            aorta_kernels_add(kernels, name, len, slot->sum + slot->comp, slot->count);
+        }
+    }
+    sqlite3_close(db);
+#if SQLITE_VERSION_NUMBER >= 3031000
+    if (heap_limit == 0)
+        sqlite3_hard_heap_limit64(0);
+#endif
+    reader_free(&r);
+    return status;
+}
+
+int rocprof_rocpd_available(void)
+{
+    return 1;
+}
+
+#else /* !HAVE_SQLITE3 */
+
+int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
+{
+    (void)path, (void)fd, (void)kernels;
+    return -1;
+}
+
+char *rocprof_rocpd_uri(const char *path)
+{
+    return cc_xstrdup(path);
+}
+
+int rocprof_rocpd_available(void)
+{
+    return 0;
+}
+
+#endif

@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""rocpd databases for the rocprof tests, built with Python's sqlite3 module.
+
+The schema is rocprofv3's (rocprofiler-sdk 1.0, ROCm 7.0): one set of
+tables per process, each named rocpd_<table>_<uuid> (a UUIDv7 with '-'
+made '_'), and plain-name views (`CREATE VIEW IF NOT EXISTS rocpd_<table>
+AS SELECT * FROM rocpd_<table>_<uuid>`) in the same file -- so when a
+second process's tables join a file, the views keep showing the first
+process unless something rewrites them.  The `kernels` and `top_kernels`
+convenience views are there too (the collector reads neither).  Only the
+columns rocprofv3 writes for kernel dispatches and kernel symbols carry
+meaning; the other tables are present and mostly empty.
+
+Usage:
+  rocpd_fixtures.py fixtures OUT         the fixture directories the Check suites read
+  rocpd_fixtures.py seeds OUT            small databases (512-byte pages) for the fuzz corpus
+  rocpd_fixtures.py differential OUT SEED COUNT
+                                         the same random dispatches as OUT/csv/aorta_kernel_trace.csv
+                                         and OUT/db/aorta_results.db
+  rocpd_fixtures.py bench OUT COUNT      COUNT dispatches as OUT/csv/... and OUT/db/... (bench/)
+
+tests/collectors/rocprof/rocprofv3 (the stand-in) imports write_db() from here.
+"""
+
+import os
+import random
+import sqlite3
+import sys
+
+BASE_TIMESTAMP = 1434937317843317
+
+DISPATCH_COLUMNS = (
+    "id", "guid", "nid", "pid", "tid", "agent_id", "kernel_id", "dispatch_id", "queue_id",
+    "stream_id", "start", "end", "private_segment_size", "group_segment_size",
+    "workgroup_size_x", "workgroup_size_y", "workgroup_size_z", "grid_size_x", "grid_size_y",
+    "grid_size_z", "region_name_id", "event_id", "extdata")
+SYMBOL_COLUMNS = (
+    "id", "guid", "nid", "pid", "code_object_id", "kernel_name", "display_name",
+    "kernel_object", "kernarg_segment_size", "kernarg_segment_alignment", "group_segment_size",
+    "private_segment_size", "sgpr_count", "arch_vgpr_count", "accum_vgpr_count", "extdata")
+
+TABLES = {
+    "metadata": "id INTEGER PRIMARY KEY, tag TEXT NOT NULL, value TEXT NOT NULL",
+    "string": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, string TEXT NOT NULL UNIQUE ON CONFLICT ABORT",
+    "info_node": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, hash BIGINT NOT NULL, "
+                 "machine_id TEXT NOT NULL, hostname TEXT, extdata JSONB DEFAULT '{}' NOT NULL",
+    "info_process": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
+                    "ppid INTEGER, pid INTEGER NOT NULL, init BIGINT, fini BIGINT, start BIGINT, "
+                    "end BIGINT, command TEXT, environment JSONB DEFAULT '{}' NOT NULL, "
+                    "extdata JSONB DEFAULT '{}' NOT NULL",
+    "info_agent": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
+                  "pid INTEGER NOT NULL, type TEXT, absolute_index INTEGER, "
+                  "logical_index INTEGER, type_index INTEGER, uuid INTEGER, name TEXT, "
+                  "model_name TEXT, vendor_name TEXT, product_name TEXT, user_name TEXT, "
+                  "extdata JSONB DEFAULT '{}' NOT NULL",
+    "info_code_object": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
+                        "pid INTEGER NOT NULL, agent_id INTEGER, uri TEXT, load_base BIGINT, "
+                        "load_size BIGINT, load_delta BIGINT, storage_type TEXT, "
+                        "extdata JSONB DEFAULT '{}' NOT NULL",
+    "info_kernel_symbol": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
+                          "pid INTEGER NOT NULL, code_object_id INTEGER NOT NULL, "
+                          "kernel_name TEXT, display_name TEXT, kernel_object INTEGER, "
+                          "kernarg_segment_size INTEGER, kernarg_segment_alignment INTEGER, "
+                          "group_segment_size INTEGER, private_segment_size INTEGER, "
+                          "sgpr_count INTEGER, arch_vgpr_count INTEGER, accum_vgpr_count INTEGER, "
+                          "extdata JSONB DEFAULT '{}' NOT NULL",
+    "kernel_dispatch": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
+                       "pid INTEGER NOT NULL, tid INTEGER, agent_id INTEGER NOT NULL, "
+                       "kernel_id INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, "
+                       "queue_id INTEGER NOT NULL, stream_id INTEGER NOT NULL, "
+                       "start BIGINT NOT NULL, end BIGINT NOT NULL, "
+                       "private_segment_size INTEGER, group_segment_size INTEGER, "
+                       "workgroup_size_x INTEGER NOT NULL, workgroup_size_y INTEGER NOT NULL, "
+                       "workgroup_size_z INTEGER NOT NULL, grid_size_x INTEGER NOT NULL, "
+                       "grid_size_y INTEGER NOT NULL, grid_size_z INTEGER NOT NULL, "
+                       "region_name_id INTEGER, event_id INTEGER, "
+                       "extdata JSONB DEFAULT '{}' NOT NULL",
+    "memory_copy": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
+                   "pid INTEGER NOT NULL, tid INTEGER, start BIGINT NOT NULL, end BIGINT NOT NULL, "
+                   "name_id INTEGER NOT NULL, dst_agent_id INTEGER, src_agent_id INTEGER, "
+                   "size INTEGER NOT NULL, extdata JSONB DEFAULT '{}' NOT NULL",
+}
+
+CONVENIENCE_VIEWS = """
+CREATE VIEW IF NOT EXISTS `kernels` AS
+SELECT K.id, K.guid, S.display_name AS name, R.string AS region, K.pid, K.tid,
+       K.kernel_id, K.dispatch_id, K.stream_id, K.queue_id, K.start, K.end,
+       (K.end - K.start) AS duration, K.grid_size_x AS grid_x, K.workgroup_size_x AS workgroup_x
+FROM `rocpd_kernel_dispatch` K
+     INNER JOIN `rocpd_info_kernel_symbol` S ON S.id = K.kernel_id AND S.guid = K.guid
+     INNER JOIN `rocpd_string` R ON R.id = K.region_name_id AND R.guid = K.guid;
+CREATE VIEW IF NOT EXISTS `top_kernels` AS
+SELECT S.display_name AS name, COUNT(K.kernel_id) AS total_calls,
+       SUM(K.end - K.start) / 1000.0 AS total_duration,
+       (SUM(K.end - K.start) / COUNT(K.kernel_id)) / 1000.0 AS average,
+       SUM(K.end - K.start) * 100.0 / (SELECT SUM(A.end - A.start) FROM `rocpd_kernel_dispatch` A)
+           AS percentage
+FROM `rocpd_kernel_dispatch` K
+     INNER JOIN `rocpd_info_kernel_symbol` S ON S.id = K.kernel_id AND S.guid = K.guid
+GROUP BY name ORDER BY total_duration DESC;
+"""
+
+
+def uuid_suffix(index):
+    """A fixed UUIDv7-looking suffix per process, '-' made '_'."""
+    return "0197c3a2_5e4b_7%03x_8a1b_%012x" % (index, 0x3c4d5e6f7a8b + index)
+
+
+class Process:
+    """One rocprofv3 process: its symbols and its dispatches, in row order."""
+
+    def __init__(self, index, pid=None):
+        self.index = index
+        self.uuid = uuid_suffix(index)
+        self.guid = self.uuid.replace("_", "-")
+        self.pid = pid if pid is not None else 4170984 + index
+        self.symbols = []     # (id, display_name)
+        self.dispatches = []  # (kernel_id, start, end)
+
+    def symbol(self, display_name, kernel_id=None):
+        kernel_id = kernel_id if kernel_id is not None else len(self.symbols) + 1
+        self.symbols.append((kernel_id, display_name))
+        return kernel_id
+
+    def dispatch(self, kernel_id, start, end):
+        self.dispatches.append((kernel_id, start, end))
+
+
+def create_tables(db, process):
+    for name, columns in TABLES.items():
+        db.execute("CREATE TABLE `rocpd_%s_%s` (%s)" % (name, process.uuid, columns))
+
+
+def create_views(db, process, tables=None):
+    for name in tables or TABLES:
+        db.execute("CREATE VIEW IF NOT EXISTS `rocpd_%s` AS SELECT * FROM `rocpd_%s_%s`"
+                   % (name, name, process.uuid))
+
+
+def fill(db, process):
+    u = process.uuid
+    db.execute("INSERT INTO `rocpd_metadata_%s` (tag, value) VALUES ('schema_version', '3')" % u)
+    db.execute("INSERT INTO `rocpd_string_%s` (id, guid, string) VALUES (1, ?, '')" % u,
+               (process.guid,))
+    db.execute("INSERT INTO `rocpd_info_node_%s` (id, guid, hash, machine_id, hostname) "
+               "VALUES (1, ?, 42, 'machine', 'profiling-host-01')" % u, (process.guid,))
+    db.execute("INSERT INTO `rocpd_info_process_%s` (id, guid, nid, pid, command) "
+               "VALUES (1, ?, 1, ?, './hip_gemm')" % u, (process.guid, process.pid))
+    db.execute("INSERT INTO `rocpd_info_agent_%s` (id, guid, nid, pid, type, absolute_index, name) "
+               "VALUES (2, ?, 1, ?, 'GPU', 2, 'gfx942')" % u, (process.guid, process.pid))
+    db.executemany(
+        "INSERT INTO `rocpd_info_kernel_symbol_%s` (%s) VALUES (%s)"
+        % (u, ", ".join(SYMBOL_COLUMNS), ", ".join("?" * len(SYMBOL_COLUMNS))),
+        [(kid, process.guid, 1, process.pid, 1, "_Z6kernel%dv" % kid, name, 0x7f0000 + kid,
+          64, 8, 2048, 0, 32, 20, 0, "{}") for kid, name in process.symbols])
+    rows = ((i + 1, process.guid, 1, process.pid, process.pid, 2, kid, i + 1, 1, 0, start, end,
+             0, 2048, 16, 16, 1, 512, 512, 1, 1, i + 1, "{}")
+            for i, (kid, start, end) in enumerate(process.dispatches))
+    db.executemany("INSERT INTO `rocpd_kernel_dispatch_%s` (%s) VALUES (%s)"
+                   % (u, ", ".join("`%s`" % c for c in DISPATCH_COLUMNS),
+                      ", ".join("?" * len(DISPATCH_COLUMNS))), rows)
+
+
+def write_db(path, processes, views="first", page_size=4096, convenience=True, tables=None):
+    """Write the processes' table sets into path.  views: "first" (what
+    rocprofv3 does: the first process's views stand), "union" (views over
+    every process, UNION ALL, as a merge would), or None."""
+    if os.path.exists(path):
+        os.unlink(path)  # rocprofv3 removes an existing file first
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA page_size = %d" % page_size)
+    db.execute("PRAGMA journal_mode = OFF")
+    db.execute("PRAGMA synchronous = OFF")
+    for process in processes:
+        create_tables(db, process)
+        fill(db, process)
+    if views == "first":
+        for process in processes:
+            create_views(db, process, tables)
+    elif views == "union":
+        for name in tables or TABLES:
+            db.execute("CREATE VIEW `rocpd_%s` AS %s" % (name, " UNION ALL ".join(
+                "SELECT * FROM `rocpd_%s_%s`" % (name, p.uuid) for p in processes)))
+    if convenience and views:
+        db.executescript(CONVENIENCE_VIEWS)
+    db.commit()
+    db.close()
+
+
+def simple(names_ns, index=0, start=BASE_TIMESTAMP):
+    """One process dispatching each (name, calls, ns) in turn."""
+    process = Process(index)
+    for name, calls, ns in names_ns:
+        kid = process.symbol(name)
+        for _ in range(calls):
+            process.dispatch(kid, start, start + ns)
+            start += ns + 1000
+    return process
+
+
+SGEMM = "sgemm_tiled(float const*, float const*, float*, int)"
+FILL = "__amd_rocclr_fillBufferAligned"
+ELEMENTWISE = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+               "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+               "at::detail::Array<char*, 1>)")
+QUOTED = 'void k<"a,b">(int, "x, y")'
+
+
+def fixtures(out):
+    # single: 9 dispatches counted; three that are not (end before start, an
+    # end that is text, a kernel with no symbol).
+    p = simple([(SGEMM, 2, 100000), (FILL, 2, 5000), (ELEMENTWISE, 3, 20000)])
+    sgemm = p.symbols[0][0]
+    t = BASE_TIMESTAMP + 10 ** 8
+    p.dispatch(sgemm, t, t + 100000)
+    p.dispatch(sgemm, t + 200000, t + 300000)
+    p.dispatch(sgemm, t + 400000, t + 399999)  # end < start
+    p.dispatch(sgemm, t + 500000, "n/a")       # not a number
+    p.dispatch(99, t + 600000, t + 600777)     # no symbol
+    write_db(os.path.join(out, "single", "aorta_results.db"), [p])
+
+    def two_processes():
+        a, b = Process(0), Process(1)
+        a1, a2 = a.symbol("alpha"), a.symbol("beta")
+        b1, b2 = b.symbol("gamma"), b.symbol("alpha")
+        t = BASE_TIMESTAMP
+        a.dispatch(a1, t, t + 1000)
+        a.dispatch(a2, t + 2000, t + 5000)
+        a.dispatch(a1, t + 6000, t + 7000)
+        b.dispatch(b1, t, t + 3000)  # same kernel id as alpha in process a
+        b.dispatch(b2, t + 4000, t + 4500)
+        return [a, b]
+
+    write_db(os.path.join(out, "multi_process_union", "aorta_results.db"), two_processes(),
+             views="union")
+    write_db(os.path.join(out, "multi_process_first", "aorta_results.db"), two_processes())
+
+    write_db(os.path.join(out, "several_files", "host", "111_results.db"),
+             [simple([("k_shared", 2, 1000)], 0)])
+    write_db(os.path.join(out, "several_files", "host", "222_results.db"),
+             [simple([("k_shared", 1, 1000), ("k_two", 1, 5000)], 1)])
+    write_db(os.path.join(out, "several_files", "rank1", "aorta_results.db"),
+             [simple([("k_shared", 1, 1000)], 2)])
+
+    write_db(os.path.join(out, "quoted_name", "aorta_results.db"),
+             [simple([(QUOTED, 1, 7000), ("plain", 2, 500), ("  padded \t", 1, 500)])])
+
+    write_db(os.path.join(out, "empty_capture", "aorta_results.db"), [Process(0)])
+
+    big = simple([(SGEMM, 1500, 100000), (FILL, 1500, 5000)])
+    truncated = os.path.join(out, "truncated", "aorta_results.db")
+    write_db(truncated, [big])
+    size = os.path.getsize(truncated)
+    with open(truncated, "r+b") as f:
+        f.truncate(size // 2)
+    os.makedirs(os.path.join(out, "truncated_plus_good"), exist_ok=True)
+    with open(truncated, "rb") as f, \
+            open(os.path.join(out, "truncated_plus_good", "a_results.db"), "wb") as g:
+        g.write(f.read())
+    write_db(os.path.join(out, "truncated_plus_good", "b_results.db"),
+             [simple([("survivor", 3, 1000)])])
+
+    os.makedirs(os.path.join(out, "not_sqlite"), exist_ok=True)
+    with open(os.path.join(out, "not_sqlite", "aorta_results.db"), "w") as f:
+        f.write('"Kind","Agent_Id"\nnot a database\n')
+
+    # display_name renamed: the schema changed.
+    p = simple([(SGEMM, 1, 1000)])
+    path = os.path.join(out, "schema_changed", "aorta_results.db")
+    write_db(path, [p], views=None)
+    db = sqlite3.connect(path)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT * FROM `rocpd_kernel_dispatch_%s`"
+               % p.uuid)
+    db.execute("CREATE VIEW `rocpd_info_kernel_symbol` AS SELECT id, guid, kernel_name AS name "
+               "FROM `rocpd_info_kernel_symbol_%s`" % p.uuid)
+    db.commit()
+    db.close()
+    # Views any query can stand behind: one that never ends, one that
+    # would hold gigabytes.
+    for name, view in (
+            ("endless_view", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                             "SELECT 'g' AS guid, 1 AS kernel_id, x AS start, x + 1 AS end FROM c"),
+            ("greedy_view", "WITH RECURSIVE c(x, y) AS (SELECT 1, zeroblob(500000) UNION "
+                            "SELECT x + 1, zeroblob(500000) FROM c) SELECT 'g' AS guid, "
+                            "1 AS kernel_id, x AS start, length(y) AS end FROM c ORDER BY y, x")):
+        path = os.path.join(out, name, "aorta_results.db")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        db = sqlite3.connect(path)
+        db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS " + view)
+        db.execute("CREATE VIEW `rocpd_info_kernel_symbol` AS "
+                   "SELECT 'g' AS guid, 1 AS id, 'k' AS display_name")
+        db.commit()
+        db.close()
+    # Tables only: nothing under the plain names.
+    write_db(os.path.join(out, "no_views", "aorta_results.db"), [simple([(SGEMM, 1, 1000)])],
+             views=None)
+
+
+def seeds(out):
+    os.makedirs(out, exist_ok=True)
+    small = dict(page_size=512, convenience=False,
+                 tables=("info_kernel_symbol", "kernel_dispatch"))
+
+    def only(path, processes, **kw):
+        options = dict(small)
+        options.update(kw)
+        # the tables the views do not name are left out too, to stay small
+        if os.path.exists(path):
+            os.unlink(path)
+        db = sqlite3.connect(path)
+        db.execute("PRAGMA page_size = 512")
+        db.execute("PRAGMA journal_mode = OFF")
+        for p in processes:
+            for name in options["tables"]:
+                db.execute("CREATE TABLE `rocpd_%s_%s` (%s)" % (name, p.uuid, TABLES[name]))
+            db.executemany("INSERT INTO `rocpd_info_kernel_symbol_%s` (id, guid, nid, pid, "
+                           "code_object_id, display_name) VALUES (?, ?, 1, 1, 1, ?)" % p.uuid,
+                           [(kid, p.guid, name) for kid, name in p.symbols])
+            db.executemany("INSERT INTO `rocpd_kernel_dispatch_%s` (guid, nid, pid, agent_id, "
+                           "kernel_id, dispatch_id, queue_id, stream_id, start, end, "
+                           "workgroup_size_x, workgroup_size_y, workgroup_size_z, grid_size_x, "
+                           "grid_size_y, grid_size_z) VALUES (?, 1, 1, 2, ?, 1, 1, 0, ?, ?, 1, 1, "
+                           "1, 1, 1, 1)" % p.uuid,
+                           [(p.guid, kid, s, e) for kid, s, e in p.dispatches])
+        if options.get("views", "first") == "union":
+            for name in options["tables"]:
+                db.execute("CREATE VIEW `rocpd_%s` AS %s" % (name, " UNION ALL ".join(
+                    "SELECT * FROM `rocpd_%s_%s`" % (name, p.uuid) for p in processes)))
+        else:
+            for p in processes:
+                create_views(db, p, options["tables"])
+        db.commit()
+        db.close()
+
+    only(os.path.join(out, "seed-one-process.db"),
+         [simple([(SGEMM, 2, 1000), (FILL, 1, 300)])])
+    a, b = simple([("alpha", 2, 10)], 0), simple([("beta", 1, 30), ("alpha", 1, 5)], 1)
+    only(os.path.join(out, "seed-two-processes-union.db"), [a, b], views="union")
+    only(os.path.join(out, "seed-quoted-name.db"), [simple([(QUOTED, 1, 7)])])
+    only(os.path.join(out, "seed-empty.db"), [Process(0)])
+    with open(os.path.join(out, "seed-not-sqlite.db"), "w") as f:
+        f.write('"Kind","Agent_Id"\nnot a database\n')
+    full = os.path.join(out, "seed-one-process.db")
+    with open(full, "rb") as f:
+        data = f.read()
+    with open(os.path.join(out, "seed-truncated.db"), "wb") as f:
+        f.write(data[:len(data) * 2 // 3])
+
+
+def random_names(rng, count):
+    pieces = ["void", "at::native::", "kernel", "<float>", "<4, c10::Half>", "(int, float*)",
+              " ", ",", ", ", "é", "ß", "\u4e2d", "::{lambda(int)#1}", "_", "Cijk_Ailk_Bljk_"]
+    names = set()
+    while len(names) < count:
+        name = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8))).strip()
+        if name:
+            names.add(name)
+    return sorted(names)
+
+
+TRACE_HEADER = ('"Kind","Agent_Id","Queue_Id","Stream_Id","Thread_Id","Dispatch_Id","Kernel_Id",'
+                '"Kernel_Name","Correlation_Id","Start_Timestamp","End_Timestamp",'
+                '"LDS_Block_Size","Scratch_Size","VGPR_Count","Accum_VGPR_Count","SGPR_Count",'
+                '"Workgroup_Size_X","Workgroup_Size_Y","Workgroup_Size_Z","Grid_Size_X",'
+                '"Grid_Size_Y","Grid_Size_Z"\n')
+
+
+def write_both(out, processes):
+    """The processes' dispatches as a kernel-trace CSV (rocprofv3's
+    quoting, every process in one file) and as one rocpd file per process."""
+    os.makedirs(os.path.join(out, "csv"), exist_ok=True)
+    with open(os.path.join(out, "csv", "aorta_kernel_trace.csv"), "w", newline="") as f:
+        f.write(TRACE_HEADER)
+        n = 0
+        for p in processes:
+            names = dict(p.symbols)
+            for kid, start, end in p.dispatches:
+                n += 1
+                f.write('"KERNEL_DISPATCH","Agent 2",1,0,%d,%d,%d,"%s",%d,%d,%d,0,2048,20,0,32,'
+                        '16,16,1,512,512,1\n' % (p.pid, n, kid, names[kid], n, start, end))
+    for p in processes:
+        write_db(os.path.join(out, "db", "%d_results.db" % p.pid), [p], convenience=False)
+
+
+def differential(out, seed, count):
+    rng = random.Random(seed)
+    processes = []
+    for index in range(rng.randint(1, 3)):
+        p = Process(index)
+        for name in random_names(rng, rng.randint(1, 12)):
+            p.symbol(name)
+        t = BASE_TIMESTAMP + rng.randrange(10 ** 9)
+        for _ in range(count):
+            kid = rng.choice(p.symbols)[0]
+            ns = rng.choice([1000, 2000, 2000, rng.randint(1, 10 ** 6), rng.randint(0, 10 ** 10)])
+            p.dispatch(kid, t, t + ns)
+            t += ns + rng.randint(0, 5000)
+        processes.append(p)
+    write_both(out, processes)
+
+
+def bench(out, count):
+    """count dispatches of about 200 kernels, one process."""
+    rng = random.Random(7)
+    p = Process(0)
+    for i in range(200):
+        p.symbol("void at::native::vectorized_elementwise_kernel<%d, at::native::Functor_%d<float>, "
+                 "at::detail::Array<char*, %d> >(int, at::detail::Array<char*, %d>)"
+                 % (rng.choice([2, 4, 8]), i, rng.randint(2, 4), rng.randint(2, 4)))
+    t = BASE_TIMESTAMP
+    for _ in range(count):
+        kid = rng.randint(1, 200)
+        ns = rng.randint(1000, 200000)
+        p.dispatch(kid, t, t + ns)
+        t += ns + 500
+    write_both(out, [p])
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "fixtures":
+        fixtures(argv[1])
+    elif len(argv) >= 2 and argv[0] == "seeds":
+        seeds(argv[1])
+    elif len(argv) == 4 and argv[0] == "differential":
+        differential(argv[1], int(argv[2]), int(argv[3]))
+    elif len(argv) == 3 and argv[0] == "bench":
+        bench(argv[1], int(argv[2]))
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
