@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """How the parse of a launcher run grows with its ranks (docs/multi-rank.md,
 Cost at scale).
 

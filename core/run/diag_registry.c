@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag_registry.c - the diagnostics that need the registry, apart from
  * diag.c so that aorta-rank-exec can print through diag.c without linking
  * the loader. */

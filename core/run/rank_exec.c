@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_exec.c - aorta-rank-exec, the per-rank step aorta-run puts just
  * inside a launcher (docs/design.md, Multi-rank runs):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A test collector for per-rank parses: each directory it parses may hold
  * "ms" (a GPU time, in ms) and "delay" (milliseconds to sleep first, so
  * tests can make parse children finish in any order); its parse sums "ms"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Multi-rank runs under a real launcher: Open MPI's mpirun, 2 ranks.
 
 A real MPI program (tests/ranks/mpi_ranks.c, built here with mpicc) gives

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Multi-rank runs under Slurm for real: a single-node cluster on localhost.
 
 The fixture keeps everything in one temporary directory: a munged with its

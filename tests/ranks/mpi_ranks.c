@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mpi_ranks.c - a real 2-or-more-rank MPI program for the multi-rank tests
  * (tests/ranks/).  Rank r does (r + 1) units of work, then every rank
  * takes part in one MPI_Allreduce of the units; rank 0 prints the sum.

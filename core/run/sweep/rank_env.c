@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_env.c - the rank a launcher gives a process (rank_env.h).  No
  * dependency beyond libc: aorta-rank-exec links it alone. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_env.h - the rank and world size a launcher gives a process, read from
  * the variables every launcher aorta supports sets (docs/design.md,
  * Multi-rank runs).  Shared by aorta-run and aorta-rank-exec, so both read

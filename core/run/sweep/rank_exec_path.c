@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_exec_path.c - finding aorta-rank-exec (rank_exec_path.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_exec_path.h - where aorta-rank-exec is: found from aorta-run's own
  * location, so build trees, DESTDIR stages and relocated installs work. */
 #ifndef AORTA_RANK_EXEC_PATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_parse.c - per-rank parses and their merge (rank_parse.h).
  *
  * Each rank directory gets its own parse child, as parse_child.c runs one,

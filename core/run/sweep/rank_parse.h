@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_parse.h - the per-rank metrics of a launcher run (docs/design.md,
  * Multi-rank runs): each rank<k>/ of a collector's directory parsed in its
  * own parse child, concurrently, then merged into four keys. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_record.c - per-rank trial records of an --all-ranks run
  * (rank_record.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank_record.h - the per-rank trial record of an --all-ranks run
  * (docs/design.md, Multi-rank runs): rank k > 0 writes
  * <cell>/_subprocess/trial_d0_m0_t<t>.rank<k>.json beside rank 0's trial

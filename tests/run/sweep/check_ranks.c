@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Multi-rank runs, the parts that need no launcher: the rank placeholder,
  * the helper's location, aorta-rank-exec itself, the rank<k>/ listing, and
  * the per-rank parses and their merge (the same whatever order the parse

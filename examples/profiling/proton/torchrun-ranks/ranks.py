@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A payload for two ranks under torchrun that drives Proton itself (mode:
 env): rank r runs (r + 1) x --iters launches of a Triton vector add, so the
 two ranks' GPU times differ by design and the per-rank spread in matrix.json
