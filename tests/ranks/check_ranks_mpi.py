@@ -143,6 +143,14 @@ r = aorta(["--recipe", recipe("launch-rocprof", ROCPROF_COLLECT), "--output", ou
 check(r.returncode == 0, "launcher + rocprof: exit 0")
 check_ranked(os.path.join(out, "launch-rocprof"), "rocprof", [1.0, 2.0], "aorta_kernel_trace.csv")
 
+# 1b. mpirun inside a Slurm allocation: every rank inherits SLURM_PROCID=0
+# (where rocprofv3's own %rank% would collide); the MPI rank still wins.
+r = aorta(["--recipe", recipe("launch-in-allocation", ROCPROF_COLLECT), "--output", out, "--",
+           program], env=dict(ENV, SLURM_PROCID="0", SLURM_JOB_ID="42"))
+check(r.returncode == 0, "launcher inside an allocation: exit 0")
+check_ranked(os.path.join(out, "launch-in-allocation"), "rocprof", [1.0, 2.0],
+             "aorta_kernel_trace.csv")
+
 # 2. Proton mode env: the program writes <AORTA_PROTON_NAME>.hatchet per rank.
 r = aorta(["--recipe", recipe("launch-proton-env", "  proton: {mode: env}\n"), "--output", out,
            "--", program])

@@ -169,6 +169,12 @@ int aorta_rank_results_complete(const char *run_dir, const char *cell, long tria
         int complete = verdict && verdict[0];
         aorta_json_free(json);
         free(path);
+        /* rank 0 also needs its trial JSON to resume (resume.c) */
+        path = aorta_xasprintf("%s/%s/" AORTA_WORKLOAD "/trial_d0_m0_t%ld.json", run_dir, cell, t);
+        json = complete ? aorta_json_read_file(path, RECORD_MAX_BYTES << 2, 64) : NULL;
+        complete = json != NULL;
+        aorta_json_free(json);
+        free(path);
         if (!complete)
             return 0;
     }

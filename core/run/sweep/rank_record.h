@@ -54,7 +54,7 @@ int aorta_rank_records_complete(const char *run_dir, const char *cell, long tria
                                 long world_size);
 
 /* Whether trial_<t>/result.json of each of trials trials of cell holds a
- * verdict (rank 0's half). */
+ * verdict and its trial JSON reads (rank 0's half). */
 int aorta_rank_results_complete(const char *run_dir, const char *cell, long trials);
 
 #endif
