@@ -56,13 +56,15 @@ int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
         return status;
     struct stat st;
     aorta_json_t *json;
+    int interrupted = 0;
     if (stat(cli->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         json = aorta_json_object();
     } else {
-        aorta_metrics_t *metrics = aorta_parse_in_child(module, options, cli->dir);
+        aorta_metrics_t *metrics = aorta_parse_in_child_ex(module, options, cli->dir,
+                                                           &interrupted);
         /* A launcher run's directory: the per-rank keys too, as the sweep
          * records them (docs/design.md, Multi-rank runs). */
-        int fd = open(cli->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int fd = interrupted ? -1 : open(cli->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd >= 0) {
             aorta_rank_metrics(module, options, fd, cli->dir, metrics);
             close(fd);
@@ -75,5 +77,5 @@ int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
     free(text);
     aorta_json_free(json);
     aorta_options_free(options);
-    return AORTA_EXIT_OK;
+    return interrupted ? 128 + interrupted : AORTA_EXIT_OK;
 }

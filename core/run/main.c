@@ -1,6 +1,7 @@
 /* main.c - aorta-run: parse the command line, load collectors, dispatch. */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -54,6 +55,11 @@ int main(int argc, char **argv)
     aorta_spawn_block_signals();
     /* Before any collector runs: their warnings carry aorta-run's name. */
     aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
+    /* What a payload or a parse leaves running comes back here to be killed. */
+    aorta_spawn_become_subreaper();
+    /* A file size limit makes writes fail with EFBIG, reported like a full
+     * disk, instead of killing aorta-run without a word. */
+    signal(SIGXFSZ, SIG_IGN);
 
     char **dirs = aorta_search_path(cli.plugin_dirs, cli.plugin_dir_count);
     int status;

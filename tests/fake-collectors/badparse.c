@@ -1,19 +1,23 @@
 /* A collector whose parse() misbehaves as its options say: "crash" raises
  * SIGSEGV, "hang" never returns, "exit" calls exit(3), "noise" writes
- * garbage to stdout (the reply channel is separate), "huge" reports a 2 MiB
- * string (past the reply limit), anything else reports
- * normally.  It also reports a key outside its namespace, which the core
+ * garbage to stdout (the reply channel is separate) and a warning line and
+ * a plain line to stderr, "huge" reports a 2 MiB
+ * string (past the reply limit), "hog" allocates and touches up to 1 GiB
+ * (aborting when an allocation fails, as a parser would), "daemon" starts a
+ * setsid daemon that sleeps and writes its pid to DIR/daemon.pid, "ready"
+ * creates DIR/parsing and then hangs, anything else reports normally.  It also reports a key outside its namespace, which the core
  * must drop. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "aorta/collector.h"
 
 static const aorta_option_spec_t badparse_options[] = {
-    {"behaviour", NULL, "normal", "crash, hang, exit, noise, huge or normal"},
+    {"behaviour", NULL, "normal", "crash, hang, exit, noise, huge, hog, daemon, ready or normal"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -45,8 +49,47 @@ static void badparse_parse(const aorta_options_t *options, const char *dir,
             pause();
     if (strcmp(behaviour, "exit") == 0)
         exit(3);
-    if (strcmp(behaviour, "noise") == 0)
+    if (strcmp(behaviour, "ready") == 0) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/parsing", dir);
+        FILE *mark = fopen(path, "w");
+        if (mark)
+            fclose(mark);
+        for (;;)
+            pause();
+    }
+    if (strcmp(behaviour, "hog") == 0) {
+        for (size_t total = 0; total < (1u << 30); total += 64u << 20) {
+            char *chunk = malloc(64u << 20);
+            if (!chunk)
+                abort();
+            memset(chunk, 1, 64u << 20);
+        }
+    }
+    if (strcmp(behaviour, "daemon") == 0) {
+        pid_t middle = fork();
+        if (middle == 0) {
+            setsid();
+            pid_t daemon = fork();
+            if (daemon == 0) {
+                sleep(60);
+                _exit(0);
+            }
+            char path[4096];
+            snprintf(path, sizeof path, "%s/daemon.pid", dir);
+            FILE *out = fopen(path, "w");
+            if (out) {
+                fprintf(out, "%ld\n", (long)daemon);
+                fclose(out);
+            }
+            _exit(0);
+        }
+        waitpid(middle, NULL, 0);
+    }
+    if (strcmp(behaviour, "noise") == 0) {
         printf("}}} not json {{{\n");
+        fputs("aorta-run: warning: badparse: a warning of its own\nnot a warning\n", stderr);
+    }
     if (strcmp(behaviour, "huge") == 0) {
         static char big[2u << 20];
         memset(big, 'k', sizeof big - 1);

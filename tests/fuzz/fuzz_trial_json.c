@@ -63,7 +63,7 @@ static void report(const aorta_plan_t *plan, const aorta_cell_result_t *result)
     char *perf = aorta_perf_md(matrix);
     fputs(perf, sink);
     free(perf);
-    aorta_summary_print(sink, plan, result, "run", 0);
+    aorta_summary_print(sink, plan, result, "run", 0, 0);
     aorta_json_free(matrix);
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aorta/collector.h"
 #include "sys/files.h"
 #include "xalloc.h"
 
@@ -24,9 +25,39 @@ aorta_json_t *aorta_json_array(void)
     return json_object_new_array();
 }
 
+/* text when it is UTF-8, else a copy with U+FFFD for each byte that is not
+ * (an argument, an environment variable or a collector's string may hold
+ * any byte; json-c writes bytes as they are, and readers decode strictly). */
+static char *utf8_or_null(const char *text)
+{
+    size_t len = strlen(text);
+    size_t valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
+    if (valid == len)
+        return NULL;
+    char *out = aorta_xmalloc(len * 3 + 1), *cursor = out;
+    while (len > 0) {
+        memcpy(cursor, text, valid);
+        cursor += valid;
+        text += valid;
+        len -= valid;
+        if (len == 0)
+            break;
+        memcpy(cursor, "\xef\xbf\xbd", 3);
+        cursor += 3;
+        text++;
+        len--;
+        valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
+    }
+    *cursor = '\0';
+    return out;
+}
+
 aorta_json_t *aorta_json_string(const char *text)
 {
-    return json_object_new_string(text ? text : "");
+    char *fixed = utf8_or_null(text ? text : "");
+    aorta_json_t *value = json_object_new_string(fixed ? fixed : text ? text : "");
+    free(fixed);
+    return value;
 }
 
 aorta_json_t *aorta_json_int(int64_t value)
@@ -118,7 +149,9 @@ aorta_json_t *aorta_json_strings(char *const *items, size_t count)
 
 void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
 {
-    json_object_object_add(obj, key, value);
+    char *fixed = utf8_or_null(key);
+    json_object_object_add(obj, fixed ? fixed : key, value);
+    free(fixed);
 }
 
 void aorta_json_append(aorta_json_t *array, aorta_json_t *value)
@@ -231,9 +264,14 @@ char *aorta_json_dump(const aorta_json_t *value, int pretty)
 
 int aorta_json_write_file(const char *path, const aorta_json_t *value)
 {
+    return aorta_json_write_file_at(AT_FDCWD, path, value);
+}
+
+int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *value)
+{
     char *dumped = aorta_json_dump(value, 1);
     char *text = aorta_xasprintf("%s\n", dumped);
-    int status = aorta_write_file_atomic(path, text, strlen(text));
+    int status = aorta_write_file_atomic_at(dir_fd, name, text, strlen(text));
     int saved = errno;
     free(text);
     free(dumped);
@@ -243,9 +281,16 @@ int aorta_json_write_file(const char *path, const aorta_json_t *value)
 
 aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
 {
+    return aorta_json_parse_strict(text, len, max_depth, 0);
+}
+
+aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict)
+{
     struct json_tokener *tokener = json_tokener_new_ex(max_depth);
     if (!tokener)
         return NULL;
+    if (strict)
+        json_tokener_set_flags(tokener, JSON_TOKENER_STRICT);
     aorta_json_t *value = json_tokener_parse_ex(tokener, text, (int)len);
     enum json_tokener_error error = json_tokener_get_error(tokener);
     /* The whole text must be one value (trailing whitespace allowed). */

@@ -59,9 +59,14 @@ char *aorta_json_dump(const aorta_json_t *value, int pretty);
 /* Write value, pretty, with a final newline, whole or not at all (temporary
  * file in the same directory, then rename).  Returns 0 or -1 (errno set). */
 int aorta_json_write_file(const char *path, const aorta_json_t *value);
+/* The same for name below dir_fd (AT_FDCWD: name is a path). */
+int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *value);
 /* Parse text; NULL on a syntax error (and for the text "null").  max_depth
  * bounds nesting. */
 aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth);
+/* The same; strict refuses what JSON does not allow and json-c otherwise
+ * accepts (comments, single quotes, NaN, trailing commas). */
+aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict);
 /* Read and parse a regular file (no symlink followed) of at most max_bytes. */
 aorta_json_t *aorta_json_read_file(const char *path, size_t max_bytes, int max_depth);
 

@@ -47,7 +47,7 @@ static void cell_line(FILE *out, const char *name, const aorta_cell_result_t *re
 }
 
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
-                         const char *run_dir, int interrupted)
+                         const char *run_dir, int interrupted, int missing)
 {
     size_t clean = 0, failing = 0, erroring = 0, resumed = 0;
     for (size_t i = 0; i < plan->cell_count; i++) {
@@ -83,13 +83,20 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
                 cell_line(out, plan->cells[i].name, &results[i], &counts);
         }
     }
-    fprintf(out, "Full matrix: %s/matrix.json\n", run_dir);
-    fprintf(out, "Performance report: %s/perf.md\n", run_dir);
+    if (!(missing & AORTA_SUMMARY_NO_MATRIX))
+        fprintf(out, "Full matrix: %s/matrix.json\n", run_dir);
+    if (!(missing & AORTA_SUMMARY_NO_PERF))
+        fprintf(out, "Performance report: %s/perf.md\n", run_dir);
     if (resumed)
         fprintf(out, "Note: resumed cells reused cached artifacts under %s; delete that directory "
                      "or use a new --ticket/--output to force a fresh run.\n",
                 run_dir);
     if (clean != plan->cell_count && !plan->verbose)
         fputs("Tip: re-run with -v to stream per-cell progress live.\n", out);
-    fprintf(out, "Wrote run artifacts to %s\n", run_dir);
+    if (missing)
+        fprintf(out, "Run artifacts in %s are incomplete: some files could not be written "
+                     "(see the errors above)\n",
+                run_dir);
+    else
+        fprintf(out, "Wrote run artifacts to %s\n", run_dir);
 }

@@ -10,8 +10,13 @@
 /* How many cells are clean (every trial passed), failing (a trial
  * failed) and erroring (errors only, or the cell did not run), one line per
  * cell that is not clean, where matrix.json and perf.md are, and the run
- * directory last.  interrupted is the signal that stopped the sweep, or 0. */
+ * directory last.  interrupted is the signal that stopped the sweep, or 0.
+ * missing says what could not be written (AORTA_SUMMARY_NO_*, reported
+ * already): the summary never names a file that is not there. */
+#define AORTA_SUMMARY_NO_MATRIX 1
+#define AORTA_SUMMARY_NO_PERF 2
+#define AORTA_SUMMARY_INCOMPLETE 4 /* a trial's file */
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
-                         const char *run_dir, int interrupted);
+                         const char *run_dir, int interrupted, int missing);
 
 #endif

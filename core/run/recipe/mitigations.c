@@ -147,21 +147,302 @@ static const char *json_what(const aorta_json_t *value)
     }
 }
 
+/* json-c reports neither where a value is nor a duplicate key, cuts keys at
+ * a NUL and passes escaped lone surrogates through: a scan of the text
+ * (after json-c accepted its syntax) finds those with their line:column,
+ * and records where each value of "mitigations" is for the type errors. */
+typedef struct position {
+    int line, column;
+} position_t;
+
+typedef struct scan_frame {
+    int is_object;
+    int depth_kind;           /* 1 root, 2 "mitigations", 3 one mitigation, 0 other */
+    aorta_keyindex_t keys;    /* decoded key -> position in names */
+    char **names;
+    position_t *at;
+    size_t count, capacity;
+} scan_frame_t;
+
+typedef struct scan {
+    const char *text;
+    size_t len, i;
+    int line, column;         /* of text[i] */
+    const char *path;
+    char *error;
+    position_t version_at, mitigations_at;
+    position_t *values2, *values3; /* values in "mitigations" and in each mitigation */
+    size_t count2, count3, cap2, cap3;
+} scan_t;
+
+static void advance(scan_t *s)
+{
+    unsigned char c = (unsigned char)s->text[s->i++];
+    if (c == '\n') {
+        s->line++;
+        s->column = 1;
+    } else if ((c & 0xc0) != 0x80) {
+        s->column++; /* columns count characters, as the recipe's do */
+    }
+}
+
+static void scan_fail(scan_t *s, position_t at, const char *message)
+{
+    if (!s->error)
+        s->error = aorta_xasprintf("%s:%d:%d: %s", s->path, at.line, at.column, message);
+}
+
+static unsigned hex4(const char *p)
+{
+    unsigned value = 0;
+    for (int k = 0; k < 4; k++) {
+        char c = p[k];
+        value = value * 16
+              + (unsigned)(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                                            : c - 'A' + 10);
+    }
+    return value;
+}
+
+static size_t put_utf8(char *out, unsigned cp)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xc0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xe0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        out[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    out[0] = (char)(0xf0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    out[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* The string at s->i (its opening quote), decoded; NULL after an error. */
+static char *scan_string(scan_t *s)
+{
+    position_t at = {s->line, s->column};
+    advance(s);
+    char *out = aorta_xmalloc(s->len - s->i + 1); /* never longer than its text */
+    size_t n = 0;
+    while (s->i < s->len && s->text[s->i] != '"') {
+        char c = s->text[s->i];
+        if (c == '\0') {
+            scan_fail(s, at, "a string holds a NUL character, which cannot be used");
+            free(out);
+            return NULL;
+        }
+        if (c != '\\') {
+            out[n++] = c;
+            advance(s);
+            continue;
+        }
+        char e = s->text[s->i + 1];
+        advance(s);
+        advance(s);
+        if (e != 'u') {
+            out[n++] = e == 'b' ? '\b' : e == 'f' ? '\f' : e == 'n' ? '\n' : e == 'r' ? '\r'
+                     : e == 't' ? '\t' : e;
+            continue;
+        }
+        unsigned cp = hex4(s->text + s->i);
+        for (int k = 0; k < 4; k++)
+            advance(s);
+        if (cp >= 0xd800 && cp < 0xdc00 && s->i + 6 <= s->len && s->text[s->i] == '\\'
+            && s->text[s->i + 1] == 'u') {
+            unsigned low = hex4(s->text + s->i + 2);
+            if (low >= 0xdc00 && low < 0xe000) {
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+                for (int k = 0; k < 6; k++)
+                    advance(s);
+            }
+        }
+        if (cp >= 0xd800 && cp < 0xe000) {
+            scan_fail(s, at, "a string holds a lone surrogate escape, which is not UTF-8");
+            free(out);
+            return NULL;
+        }
+        if (cp == 0) {
+            scan_fail(s, at, "a string holds a NUL character (\\u0000), which cannot be used");
+            free(out);
+            return NULL;
+        }
+        n += put_utf8(out + n, cp);
+    }
+    advance(s); /* the closing quote */
+    out[n] = '\0';
+    return out;
+}
+
+static void skip_space(scan_t *s)
+{
+    while (s->i < s->len && strchr(" \t\r\n", s->text[s->i]) && s->text[s->i])
+        advance(s);
+}
+
+static void record_value(scan_t *s, const scan_frame_t *frame)
+{
+    position_t at = {s->line, s->column};
+    if (!frame || !frame->is_object || frame->count == 0)
+        return;
+    const char *key = frame->names[frame->count - 1];
+    if (frame->depth_kind == 1 && !strcmp(key, "version"))
+        s->version_at = at;
+    else if (frame->depth_kind == 1 && !strcmp(key, "mitigations"))
+        s->mitigations_at = at;
+    else if (frame->depth_kind == 2) {
+        aorta_xgrow((void **)&s->values2, &s->cap2, s->count2 + 1, sizeof *s->values2);
+        s->values2[s->count2++] = at;
+    } else if (frame->depth_kind == 3) {
+        aorta_xgrow((void **)&s->values3, &s->cap3, s->count3 + 1, sizeof *s->values3);
+        s->values3[s->count3++] = at;
+    }
+}
+
+static void frame_clear(scan_frame_t *frame)
+{
+    aorta_keyindex_clear(&frame->keys);
+    for (size_t k = 0; k < frame->count; k++)
+        free(frame->names[k]);
+    free(frame->names);
+    free(frame->at);
+}
+
+/* Walk text, which json-c parsed: one value, depth at most SIDECAR_MAX_DEPTH. */
+static void scan_text(scan_t *s)
+{
+    scan_frame_t stack[SIDECAR_MAX_DEPTH + 2];
+    int depth = 0;
+    int expect_value = 1; /* the next token is a value, not a key */
+    while (!s->error) {
+        skip_space(s);
+        if (s->i >= s->len)
+            break;
+        char c = s->text[s->i];
+        scan_frame_t *top = depth ? &stack[depth - 1] : NULL;
+        if (c == ',' || c == ':') {
+            expect_value = c == ':' || !top->is_object;
+            advance(s);
+            continue;
+        }
+        if (c == '\'') {
+            /* json-c takes it even when strict; JSON does not. */
+            scan_fail(s, (position_t){s->line, s->column},
+                      "JSON syntax error: a single-quoted string");
+            break;
+        }
+        if (c == '}' || c == ']') {
+            frame_clear(top);
+            depth--;
+            expect_value = 0;
+            advance(s);
+            continue;
+        }
+        if (!expect_value && c == '"') {
+            position_t at = {s->line, s->column};
+            char *key = scan_string(s);
+            if (!key)
+                break;
+            size_t first = aorta_keyindex_find(&top->keys, key);
+            if (first != AORTA_KEYINDEX_NONE) {
+                char *quoted = aorta_repr_str(key);
+                char *message = aorta_xasprintf("duplicate key %s (first at line %d, column %d)",
+                                                quoted, top->at[first].line,
+                                                top->at[first].column);
+                scan_fail(s, at, message);
+                free(message);
+                free(quoted);
+                free(key);
+                break;
+            }
+            aorta_xgrow((void **)&top->names, &top->capacity, top->count + 1, sizeof *top->names);
+            top->at = aorta_xrealloc(top->at, top->capacity * sizeof *top->at);
+            top->names[top->count] = key;
+            top->at[top->count] = at;
+            aorta_keyindex_add(&top->keys, key, top->count);
+            top->count++;
+            continue;
+        }
+        record_value(s, top);
+        if ((c == '{' || c == '[') && depth == SIDECAR_MAX_DEPTH + 2)
+            break; /* json-c refused deeper text already */
+        if (c == '{' || c == '[') {
+            int kind = 0;
+            if (c == '{' && !top)
+                kind = 1;
+            else if (c == '{' && top && top->depth_kind == 1 && top->count
+                     && !strcmp(top->names[top->count - 1], "mitigations"))
+                kind = 2;
+            else if (c == '{' && top && top->depth_kind == 2)
+                kind = 3;
+            stack[depth++] = (scan_frame_t){.is_object = c == '{', .depth_kind = kind};
+            expect_value = c == '[';
+            advance(s);
+            continue;
+        }
+        if (c == '"') {
+            char *value = scan_string(s);
+            free(value);
+        } else {
+            while (s->i < s->len && !strchr(",:]} \t\r\n", s->text[s->i]))
+                advance(s);
+        }
+        expect_value = 0;
+    }
+    while (depth > 0)
+        frame_clear(&stack[--depth]);
+}
+
+/* The line:column of byte offset in text. */
+static position_t position_of(const char *text, size_t offset)
+{
+    scan_t s = {.text = text, .len = offset, .line = 1, .column = 1};
+    while (s.i < offset)
+        advance(&s);
+    return (position_t){s.line, s.column};
+}
+
 typedef struct sidecar {
     aorta_mitigations_t *table;
     const char *path;
     const char *name;       /* the mitigation being read */
     aorta_env_t *vars;
     char *error;
+    const scan_t *scan;
+    size_t next2, next3;    /* the next value positions of the scan */
 } sidecar_t;
+/* "PATH:LINE:COLUMN" of a value the scan recorded, else "PATH". */
+static char *where(const sidecar_t *s, const position_t *at)
+{
+    return at && at->line ? aorta_xasprintf("%s:%d:%d", s->path, at->line, at->column)
+                          : aorta_xstrdup(s->path);
+}
+
+static const position_t *take(const position_t *list, size_t count, size_t *next)
+{
+    return *next < count ? &list[(*next)++] : NULL;
+}
 
 static int read_var(const char *var, aorta_json_t *value, void *user)
 {
     sidecar_t *s = user;
+    const position_t *at = take(s->scan->values3, s->scan->count3, &s->next3);
     if (aorta_json_type(value) != AORTA_JSON_STRING) {
         char *name = aorta_repr_str(s->name), *text = aorta_repr_str(var);
-        s->error = aorta_xasprintf("%s: mitigations[%s][%s]: must be a string, got %s", s->path,
+        char *place = where(s, at);
+        s->error = aorta_xasprintf("%s: mitigations[%s][%s]: must be a string, got %s", place,
                                    name, text, json_what(value));
+        free(place);
         free(name);
         free(text);
         return 1;
@@ -173,11 +454,14 @@ static int read_var(const char *var, aorta_json_t *value, void *user)
 static int read_mitigation(const char *name, aorta_json_t *value, void *user)
 {
     sidecar_t *s = user;
+    const position_t *at = take(s->scan->values2, s->scan->count2, &s->next2);
     if (aorta_json_type(value) != AORTA_JSON_OBJECT) {
         char *text = aorta_repr_str(name);
+        char *place = where(s, at);
         s->error = aorta_xasprintf("%s: mitigations[%s]: must be an object of VAR: \"value\", "
                                    "got %s",
-                                   s->path, text, json_what(value));
+                                   place, text, json_what(value));
+        free(place);
         free(text);
         return 1;
     }
@@ -190,7 +474,9 @@ static int read_mitigation(const char *name, aorta_json_t *value, void *user)
     }
     char *why = NULL;
     if (aorta_mitigations_define(s->table, name, s->vars, s->path, &why) != 0) {
-        s->error = aorta_xasprintf("%s: %s", s->path, why);
+        char *place = where(s, at);
+        s->error = aorta_xasprintf("%s: %s", place, why);
+        free(place);
         free(why);
         return 1;
     }
@@ -203,28 +489,56 @@ int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, ch
     *error = NULL;
     size_t len = 0;
     char *text = aorta_read_user_file(path, SIDECAR_MAX_BYTES, &len);
+    if (!text && errno == EINVAL) {
+        *error = aorta_xasprintf("%s: cannot read the mitigations file: it is %s, not a regular "
+                                 "file",
+                                 path, aorta_path_kind(path));
+        return -1;
+    }
     if (!text) {
         *error = aorta_xasprintf("%s: cannot read the mitigations file: %s", path,
                                  strerror(errno));
         return -1;
     }
-    aorta_json_t *json = aorta_json_parse(text, len, SIDECAR_MAX_DEPTH);
+    /* Strict UTF-8 first, like the recipe's reader: json-c passes any byte. */
+    size_t valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
+    if (valid < len) {
+        position_t at = position_of(text, valid);
+        *error = aorta_xasprintf("%s:%d:%d: JSON syntax error: invalid UTF-8 (byte 0x%02x)", path,
+                                 at.line, at.column, (unsigned char)text[valid]);
+        free(text);
+        return -1;
+    }
+    /* Strict: the scan below reads only what JSON allows. */
+    aorta_json_t *json = aorta_json_parse_strict(text, len, SIDECAR_MAX_DEPTH, 1);
+    scan_t scan = {.text = text, .len = len, .line = 1, .column = 1, .path = path};
+    if (json)
+        scan_text(&scan);
     free(text);
     aorta_json_t *version = aorta_json_get(json, "version");
     aorta_json_t *mitigations = aorta_json_get(json, "mitigations");
-    if (aorta_json_type(json) != AORTA_JSON_OBJECT) {
+    sidecar_t s = {table, path, NULL, NULL, NULL, &scan, 0, 0};
+    if (scan.error) {
+        *error = scan.error;
+        scan.error = NULL;
+    } else if (aorta_json_type(json) != AORTA_JSON_OBJECT) {
         *error = aorta_xasprintf("%s: not a mitigations file: expected a JSON object %s", path,
                                  SHAPE);
     } else if (aorta_json_type(version) != AORTA_JSON_INT || aorta_json_get_int(version) != 1) {
-        *error = aorta_xasprintf("%s: \"version\" must be 1 (%s)", path, SHAPE);
+        char *place = where(&s, &scan.version_at);
+        *error = aorta_xasprintf("%s: \"version\" must be 1 (%s)", place, SHAPE);
+        free(place);
     } else if (mitigations && aorta_json_type(mitigations) != AORTA_JSON_OBJECT) {
-        *error = aorta_xasprintf("%s: \"mitigations\" must be an object (%s), got %s", path,
+        char *place = where(&s, &scan.mitigations_at);
+        *error = aorta_xasprintf("%s: \"mitigations\" must be an object (%s), got %s", place,
                                  SHAPE, json_what(mitigations));
+        free(place);
     } else if (mitigations) {
-        sidecar_t s = {table, path, NULL, NULL, NULL};
         aorta_json_foreach(mitigations, read_mitigation, &s);
         *error = s.error;
     }
+    free(scan.values2);
+    free(scan.values3);
     aorta_json_free(json);
     return *error ? -1 : 0;
 }

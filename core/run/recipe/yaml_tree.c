@@ -734,6 +734,9 @@ int aorta_yaml_load(const char *path, aorta_yaml_doc_t **out, char **error)
         if (errno == EFBIG)
             *error = aorta_xasprintf("%s: the recipe is larger than %u bytes", path,
                                      AORTA_YAML_MAX_BYTES);
+        else if (errno == EINVAL)
+            *error = aorta_xasprintf("%s: cannot read the recipe: it is %s, not a regular file",
+                                     path, aorta_path_kind(path));
         else
             *error = aorta_xasprintf("%s: cannot read the recipe: %s", path, strerror(errno));
         return -1;

@@ -47,10 +47,20 @@ static int write_lock(int fd, const char *host)
     aorta_json_set(obj, "started_at", aorta_json_string(started));
     char *text = aorta_json_dump(obj, 0);
     aorta_json_free(obj);
-    size_t len = strlen(text);
-    ssize_t done = write(fd, text, len);
+    size_t len = strlen(text), written = 0;
+    while (written < len) {
+        ssize_t done = write(fd, text + written, len - written);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0) {
+            if (done == 0)
+                errno = EIO;
+            break;
+        }
+        written += (size_t)done;
+    }
     free(text);
-    return done == (ssize_t)len ? 0 : -1;
+    return written == len ? 0 : -1;
 }
 
 static int process_alive(long pid)

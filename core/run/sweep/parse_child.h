@@ -3,6 +3,8 @@
 #ifndef AORTA_PARSE_CHILD_H
 #define AORTA_PARSE_CHILD_H
 
+#include <stdint.h>
+
 #include "aorta/collector.h"
 #include "registry/registry.h"
 
@@ -15,5 +17,20 @@
  * free with aorta_metrics_free(). */
 aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *module,
                                       const aorta_options_t *options, const char *dir);
+
+/* The same, and SIGINT or SIGTERM reaching aorta-run ends the parse at once
+ * (the child is killed): the signal is consumed and stored in *interrupted
+ * (else 0).  aorta_parse_in_child() leaves it pending instead.  What the
+ * collector prints on stdout becomes one warning; what the parse leaves
+ * running is killed (aorta_spawn_kill_strays()). */
+aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
+                                         const aorta_options_t *options, const char *dir,
+                                         int *interrupted);
+
+/* The child's address-space limit (RLIMIT_AS) in bytes: AORTA_PARSE_MEMORY
+ * (bytes, or with a K, M or G suffix), else 4 GiB; 0 (none) in a build with
+ * AddressSanitizer, which reserves terabytes of address space. */
+#define AORTA_PARSE_MEMORY_DEFAULT (UINT64_C(4) << 30)
+uint64_t aorta_parse_memory_limit(void);
 
 #endif

@@ -8,15 +8,18 @@
 
 #include "sweep/spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "xalloc.h"
 
 static sigset_t blocked_signals(void)
@@ -48,6 +51,158 @@ int aorta_spawn_take_interrupt(void)
         sigtimedwait(&one, NULL, &now);
     }
     return sig;
+}
+
+int aorta_spawn_peek_interrupt(void)
+{
+    sigset_t pending;
+    sigpending(&pending);
+    return sigismember(&pending, SIGINT) ? SIGINT : sigismember(&pending, SIGTERM) ? SIGTERM : 0;
+}
+
+void aorta_spawn_become_subreaper(void)
+{
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+void aorta_spawn_child_guard(pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent) /* it died before the prctl */
+        _exit(127);
+}
+
+/* A /proc file (its size reads as 0: read to the end), or NULL. */
+static char *read_proc_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t capacity = 4096;
+    char *text = aorta_xmalloc(capacity + 1);
+    *len = 0;
+    for (;;) {
+        if (*len == capacity)
+            text = aorta_xrealloc(text, (capacity *= 2) + 1);
+        ssize_t got = read(fd, text + *len, capacity - *len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        *len += (size_t)got;
+    }
+    close(fd);
+    text[*len] = '\0';
+    return text;
+}
+
+/* pid's parent, state and command name from /proc/<pid>/stat; 0 or -1. */
+static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t comm_size)
+{
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0)
+        return -1;
+    text[got] = '\0';
+    /* "pid (comm) S ppid ...": comm may hold anything, so its end is the last ')'. */
+    char *open_paren = strchr(text, '('), *close_paren = strrchr(text, ')');
+    long parent = 0;
+    if (!open_paren || !close_paren || close_paren < open_paren
+        || sscanf(close_paren + 1, " %c %ld", state, &parent) != 2)
+        return -1;
+    size_t len = (size_t)(close_paren - open_paren - 1);
+    if (len >= comm_size)
+        len = comm_size - 1;
+    memcpy(comm, open_paren + 1, len);
+    comm[len] = '\0';
+    *ppid = (pid_t)parent;
+    return 0;
+}
+
+/* Space-separated pids that may be self's children: the kernel's list of
+ * the main thread's children (cheap: one read per trial, within the
+ * per-trial budget), else every process (checked by the caller). */
+static char *child_pids(pid_t self)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)self);
+    size_t len = 0;
+    char *text = read_proc_file(path, &len);
+    if (text)
+        return text;
+    char *all = aorta_xstrdup("");
+    DIR *proc = opendir("/proc");
+    struct dirent *entry;
+    while (proc && (entry = readdir(proc)) != NULL) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9')
+            continue;
+        char *more = aorta_xasprintf("%s %s", all, entry->d_name);
+        free(all);
+        all = more;
+    }
+    if (proc)
+        closedir(proc);
+    return all;
+}
+
+size_t aorta_spawn_kill_strays(const char *what)
+{
+    pid_t self = getpid();
+    size_t killed = 0;
+    char *names = aorta_xstrdup("");
+    /* A killed stray's own children come back to aorta-run: a few rounds. */
+    for (int round = 0; round < 8; round++) {
+        pid_t *found = NULL;
+        size_t count = 0, capacity = 0;
+        /* All of them first: killing one group may kill another stray
+         * before it is seen, and it would go unnamed. */
+        char *candidates = child_pids(self);
+        const char *cursor = candidates;
+        while (*cursor) {
+            char *end = NULL;
+            long pid = strtol(cursor, &end, 10);
+            if (end == cursor)
+                break;
+            cursor = end;
+            pid_t ppid;
+            char state, comm[64];
+            if (pid <= 0 || pid == self
+                || proc_stat((pid_t)pid, &ppid, &state, comm, sizeof comm) != 0 || ppid != self)
+                continue;
+            aorta_xgrow((void **)&found, &capacity, count + 1, sizeof *found);
+            found[count++] = (pid_t)pid;
+            if (state != 'Z') {
+                char *more = aorta_xasprintf("%s%s%ld (%s)", names, killed ? ", " : "", pid,
+                                             comm);
+                free(names);
+                names = more;
+                killed++;
+            }
+        }
+        free(candidates);
+        for (size_t i = 0; i < count; i++) {
+            pid_t group = getpgid(found[i]);
+            if (group > 1 && group != getpgrp())
+                kill(-group, SIGKILL);
+            kill(found[i], SIGKILL);
+        }
+        for (size_t i = 0; i < count; i++)
+            while (waitpid(found[i], NULL, 0) < 0 && errno == EINTR) {
+            }
+        free(found);
+        if (!count)
+            break;
+    }
+    if (killed)
+        aorta_diag_warn("%s left %zu process(es) running; killed with their process groups: %s",
+                        what, killed, names);
+    free(names);
+    return killed;
 }
 
 static double monotonic_now(void)
@@ -148,13 +303,16 @@ int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
         return -1;
     sigset_t set = blocked_signals();
     double started = monotonic_now();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
-        /* Child: own session, default signals, captured output. */
+        /* Child: dies with aorta-run, own session, default signals, captured output. */
+        aorta_spawn_child_guard(parent);
         setsid();
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
+        signal(SIGXFSZ, SIG_DFL);
         sigprocmask(SIG_UNBLOCK, &set, NULL);
         int null_in = open("/dev/null", O_RDONLY);
         if (null_in >= 0 && null_in != 0) {

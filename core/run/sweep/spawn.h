@@ -4,6 +4,8 @@
 #define AORTA_SPAWN_H
 
 #include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
 
 typedef struct aorta_spawn_result {
     int launched;          /* the command was executed */
@@ -20,6 +22,24 @@ void aorta_spawn_block_signals(void);
 
 /* The interrupt (SIGINT/SIGTERM) pending for aorta-run, consumed, else 0. */
 int aorta_spawn_take_interrupt(void);
+/* The same, left pending. */
+int aorta_spawn_peek_interrupt(void);
+
+/* Make aorta-run the subreaper of everything it starts, so that what a
+ * payload or a parse leaves running comes back to it (see
+ * aorta_spawn_kill_strays()).  Call once at start-up. */
+void aorta_spawn_become_subreaper(void);
+
+/* In a child just forked from parent: die with it (PR_SET_PDEATHSIG,
+ * SIGKILL), and exit at once when it is already gone. */
+void aorta_spawn_child_guard(pid_t parent);
+
+/* Kill (SIGKILL, with their process groups) and reap every process still
+ * running whose parent is aorta-run: what a command or a parse left behind
+ * once it was done.  what names the culprit for the warning ("trial X: the
+ * payload"); nothing is printed when nothing was left.  Returns how many
+ * were killed. */
+size_t aorta_spawn_kill_strays(const char *what);
 
 /* Run argv with envp (argv[0] is looked up on envp's PATH) in a new session,
  * stdin from /dev/null, stdout and stderr to out_fd and err_fd (kept open;

@@ -113,7 +113,8 @@ static void snapshot_warning(aorta_json_t *warnings, aorta_json_t *snapshot)
     free(joined);
 }
 
-/* matrix.json and perf.md; returns 0 or -1 (reported). */
+/* matrix.json and perf.md, each reported when it fails; returns the
+ * AORTA_SUMMARY_NO_* flags of those not written. */
 static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
                          const char *stamp, aorta_json_t *warnings)
 {
@@ -126,13 +127,13 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
     char *perf = aorta_perf_md(matrix);
     int status = 0;
-    if (aorta_json_write_file(matrix_path, matrix) != 0) {
+    if (aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
         aorta_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
-        status = -1;
+        status |= AORTA_SUMMARY_NO_MATRIX;
     }
-    if (aorta_write_file_atomic(perf_path, perf, strlen(perf)) != 0) {
+    if (aorta_write_file_atomic_at(ctx->run_fd, "perf.md", perf, strlen(perf)) != 0) {
         aorta_diag_error("cannot write %s: %s", perf_path, strerror(errno));
-        status = -1;
+        status |= AORTA_SUMMARY_NO_PERF;
     }
     free(perf);
     free(perf_path);
@@ -186,7 +187,7 @@ static int locked_run(aorta_run_ctx_t *ctx)
     ctx->env_snapshot = aorta_host_env_capture(environ, aorta_argv_items(plan->command),
                                                &interrupted);
     char *host_env_path = aorta_xasprintf("%s/host_env.json", ctx->run_dir);
-    int failed = aorta_json_write_file(host_env_path, ctx->env_snapshot) != 0;
+    int failed = aorta_json_write_file_at(ctx->run_fd, "host_env.json", ctx->env_snapshot) != 0;
     if (failed)
         aorta_diag_error("cannot write %s: %s", host_env_path, strerror(errno));
     free(host_env_path);
@@ -214,10 +215,12 @@ static int locked_run(aorta_run_ctx_t *ctx)
         aorta_json_append(warnings, aorta_json_string(text));
         free(text);
     }
-    int status = write_reports(ctx, results, stamp, warnings) == 0 ? AORTA_EXIT_OK
-                                                                   : AORTA_EXIT_ENVIRONMENT;
+    int missing = write_reports(ctx, results, stamp, warnings);
+    if (*ctx->write_failed)
+        missing |= AORTA_SUMMARY_INCOMPLETE;
+    int status = missing ? AORTA_EXIT_ENVIRONMENT : AORTA_EXIT_OK;
     aorta_json_free(warnings);
-    aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted);
+    aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing);
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_cell_result_clear(&results[i]);
     free(results);
@@ -233,7 +236,9 @@ int aorta_sweep_run(const aorta_plan_t *plan)
         aorta_rank_note_bare(rank);
         return aorta_rank_run_bare(plan);
     }
-    aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1};
+    int write_failed = 0;
+    aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1,
+                           .write_failed = &write_failed};
     ctx.run_dir = aorta_plan_absolute_run_dir(plan);
     if (!ctx.run_dir || aorta_mkdir_p(ctx.run_dir, 0755) != 0
         || (ctx.run_fd = open(ctx.run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {

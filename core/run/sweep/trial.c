@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "sweep/classify.h"
@@ -53,6 +55,7 @@ typedef struct trial {
     aorta_argv_t *argv;                  /* what ran */
     char *setup_error;                   /* why the command could not be set up */
     char *env_file_error;                /* why probe.env was refused */
+    char *record_error;                  /* why a file of the trial could not be written */
     aorta_spawn_result_t spawn;
     aorta_classification_t classification;
     aorta_metrics_t *collected;
@@ -91,6 +94,18 @@ static void set_setup_error(trial_t *trial, char *message)
         free(message);
     else
         trial->setup_error = message;
+}
+
+/* A file of the trial that could not be written where it belongs: one
+ * error line, the trial an error, the run's exit status 1. */
+static void write_failed(trial_t *trial, const char *name, const char *why)
+{
+    aorta_diag_error("cannot write %s/%s: %s", trial->display_dir, name, why);
+    if (!trial->record_error)
+        trial->record_error = aorta_xasprintf("cannot write %s/%s: %s", trial->display_dir,
+                                              name, why);
+    if (trial->ctx->write_failed)
+        *trial->ctx->write_failed = 1;
 }
 
 /* The trial directory (created, no symlink on the way), the _subprocess
@@ -139,6 +154,22 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
+/* A file of the trial to write: never a symlink, and a FIFO or device
+ * planted there is refused instead of blocking the open or being written. */
+static int open_output(int dir_fd, const char *name, int flags, mode_t mode)
+{
+    int fd = openat(dir_fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    if (fd >= 0)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
 /* env_passthrough_mode file: the cell's variables, sorted, one KEY=VALUE
  * per line, 0600; a variable a line cannot carry refuses the file. */
 /* "NAME=VALUE" lines by NAME (names hold no '='), byte-wise. */
@@ -181,8 +212,7 @@ static void write_env_file(trial_t *trial)
         free(lines[i]);
     }
     free(lines);
-    int fd = openat(trial->trial_fd, ENV_FILE_NAME,
-                    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = open_output(trial->trial_fd, ENV_FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0 || fchmod(fd, 0600) != 0 || write_all(fd, text, len) != 0)
         set_setup_error(trial, aorta_xasprintf("cannot write %s/" ENV_FILE_NAME ": %s",
                                                trial->trial_dir, strerror(errno)));
@@ -220,8 +250,26 @@ static void compose(trial_t *trial)
 
 static int open_capture(int dir_fd, const char *name)
 {
-    return openat(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-                  0644);
+    return open_output(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+}
+
+/* Whether the payload's output in fd was cut short by a full disk or a file
+ * size limit: its own writes failed, so only the result tells. */
+static int capture_cut(int fd)
+{
+    struct stat st;
+    struct rlimit limit;
+    if (fstat(fd, &st) == 0 && getrlimit(RLIMIT_FSIZE, &limit) == 0
+        && limit.rlim_cur != RLIM_INFINITY && (rlim_t)st.st_size >= limit.rlim_cur) {
+        errno = EFBIG;
+        return 1;
+    }
+    struct statvfs fs;
+    if (fstatvfs(fd, &fs) == 0 && fs.f_bavail == 0) {
+        errno = ENOSPC;
+        return 1;
+    }
+    return 0;
 }
 
 static void run_command(trial_t *trial)
@@ -236,6 +284,14 @@ static void run_command(trial_t *trial)
         set_setup_error(trial, aorta_xasprintf("cannot run the command with its output in %s: %s",
                                                trial->trial_dir, strerror(errno)));
     aorta_env_free_envp(envp);
+    if (!trial->setup_error) {
+        if (capture_cut(out))
+            write_failed(trial, "stdout.log", "the payload's output may be cut short: "
+                                               "the disk is full or a file size limit was hit");
+        else if (capture_cut(err))
+            write_failed(trial, "stderr.log", "the payload's output may be cut short: "
+                                               "the disk is full or a file size limit was hit");
+    }
     if (out >= 0)
         close(out);
     if (err >= 0)
@@ -259,9 +315,18 @@ static void write_record(trial_t *trial)
         .error_message = trial->env_file_error,
     };
     aorta_json_t *json = aorta_trial_record_json(&record);
-    if (aorta_json_write_file(trial->result_path, json) != 0)
-        aorta_diag_warn("cannot write %s: %s", trial->result_path,
-                strerror(errno));
+    /* Opened again from the run directory: the payload may have swapped the
+     * trial directory for a symlink since. */
+    char *why = NULL;
+    int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
+    if (fd < 0) {
+        write_failed(trial, "result.json", why);
+        free(why);
+    } else {
+        if (aorta_json_write_file_at(fd, "result.json", json) != 0)
+            write_failed(trial, "result.json", strerror(errno));
+        close(fd);
+    }
     aorta_json_free(json);
 }
 
@@ -305,9 +370,18 @@ static void parse_collectors(trial_t *trial)
         struct stat st;
         if (fd >= 0) {
             close(fd);
-            aorta_metrics_t *metrics = aorta_parse_in_child(entry->module, entry->effective, dir);
+            int interrupted = 0;
+            aorta_metrics_t *metrics = aorta_parse_in_child_ex(entry->module, entry->effective,
+                                                               dir, &interrupted);
             merge_metrics(trial->collected, metrics);
             aorta_metrics_free(metrics);
+            if (interrupted) {
+                trial->spawn.interrupted = interrupted;
+                free(why);
+                free(dir);
+                free(rel);
+                return;
+            }
         } else if (!(lstat(dir, &st) != 0 && errno == ENOENT)) {
             aorta_diag_warn("collect: %s: %s; refusing to parse artifacts "
                             "through it. No %s metrics for this trial.",
@@ -370,6 +444,12 @@ static const char *signal_name(int sig)
 static aorta_json_t *failure_detail(const trial_t *trial)
 {
     aorta_json_t *detail = aorta_json_object();
+    if (trial->record_error && !trial->setup_error && !trial->spawn.interrupted) {
+        aorta_json_set(detail, "error", aorta_json_string(trial->record_error));
+        aorta_json_set(detail, "type", aorta_json_string("record_failed"));
+        aorta_json_set(detail, "phase", aorta_json_string("record"));
+        return detail;
+    }
     if (trial->setup_error) {
         aorta_json_set(detail, "error", aorta_json_string(trial->setup_error));
         aorta_json_set(detail, "type", aorta_json_string("setup_failed"));
@@ -412,8 +492,22 @@ static void execute(trial_t *trial)
         return;
     }
     run_command(trial);
+    char *what = aorta_xasprintf("%s: the payload", trial->display_dir);
+    aorta_spawn_kill_strays(what);
+    free(what);
     if (trial->setup_error)
         return;
+    /* The payload could write there: what retention prunes is reached again
+     * from the run directory, never through what the trial directory may
+     * have become. */
+    char *why = NULL;
+    int fresh = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
+    close(trial->trial_fd);
+    trial->trial_fd = fresh;
+    if (fresh < 0) {
+        write_failed(trial, "result.json", why);
+        free(why);
+    }
     aorta_classify(&trial->spawn, trial->trial_dir, &trial->classification);
     if (trial->spawn.interrupted) {
         /* Stopped by the user: an error, left without result.json so that
@@ -423,9 +517,21 @@ static void execute(trial_t *trial)
         trial->classification.error_detectors[0] = "meta:interrupted";
         return;
     }
-    write_record(trial);
+    if (trial->trial_fd >= 0)
+        write_record(trial);
     parse_collectors(trial);
-    apply_retention(trial);
+    if (trial->spawn.interrupted) {
+        /* Stopped during a parse: like an interrupted command, an error
+         * without result.json, retried by the next run. */
+        if (trial->trial_fd >= 0)
+            unlinkat(trial->trial_fd, "result.json", 0);
+        memset(&trial->classification, 0, sizeof trial->classification);
+        trial->classification.verdict = "error";
+        trial->classification.error_detectors[0] = "meta:interrupted";
+        return;
+    }
+    if (trial->trial_fd >= 0)
+        apply_retention(trial);
 }
 
 static void finish(trial_t *trial, double started, aorta_outcome_t *out)
@@ -439,6 +545,12 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
         status = AORTA_STATUS_SETUP_FAILED;
         aorta_diag_warn("%s: setup failed: %s", trial->display_dir,
                 trial->setup_error);
+    } else if (trial->record_error && !trial->spawn.interrupted) {
+        /* What ran cannot be trusted to be on disk: aorta-run's failure. */
+        verdict = "error";
+        status = AORTA_STATUS_INFRA_FAILED;
+        metrics = aorta_trial_metrics(trial->collected, &trial->classification,
+                                      trial->spawn.exit_code, NULL);
     } else {
         verdict = trial->classification.verdict;
         status = trial->spawn.interrupted    ? AORTA_STATUS_INFRA_FAILED
@@ -469,10 +581,23 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
         .failure_detail = detail,
     };
     aorta_json_t *json = aorta_trial_json(&shape);
-    if (aorta_json_write_file(trial->json_path, json) != 0)
-        aorta_diag_warn("cannot write %s: %s", trial->json_path,
-                strerror(errno));
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
+    /* Reached from the run directory without following a symlink, whatever
+     * the payload made of the cell or its _subprocess. */
+    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
+    char *why = NULL;
+    int sub_fd = aorta_fsafe_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    const char *json_name = strrchr(json_rel, '/') + 1;
+    if (sub_fd < 0 || aorta_json_write_file_at(sub_fd, json_name, json) != 0) {
+        aorta_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,
+                         sub_fd < 0 ? why : strerror(errno));
+        if (ctx->write_failed)
+            *ctx->write_failed = 1;
+    }
+    if (sub_fd >= 0)
+        close(sub_fd);
+    free(why);
+    free(sub_rel);
     char *display = aorta_xasprintf("%s/%s", ctx->display_dir, json_rel);
     aorta_outcome_from_json(json, trial->index, display, out);
     free(display);
@@ -518,6 +643,7 @@ int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_ind
     aorta_env_free(trial.trial_env);
     free(trial.setup_error);
     free(trial.env_file_error);
+    free(trial.record_error);
     free(trial.trial_rel);
     free(trial.collect_rel);
     free(trial.trial_dir);

@@ -18,6 +18,7 @@ typedef struct aorta_run_ctx {
     aorta_env_t *base_env;      /* aorta-run's environment at start */
     aorta_json_t *env_snapshot; /* host_env.json's content */
     double kill_grace_sec;      /* SIGTERM to SIGKILL */
+    int *write_failed;          /* set when a file could not be written (reported); may be NULL */
 } aorta_run_ctx_t;
 
 /* Trials per cell: stop_after's max_trials when set, else trials. */

@@ -58,8 +58,23 @@ static int write_all(int fd, const char *data, size_t len)
 
 int aorta_write_file_atomic(const char *path, const void *data, size_t len)
 {
-    char *temporary = aorta_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    return aorta_write_file_atomic_at(AT_FDCWD, path, data, len);
+}
+
+int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len)
+{
+    /* O_EXCL, never an existing name: the payload can plant a FIFO (whose
+     * open would block) or anything else at a name it can guess. */
+    char *temporary = NULL;
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        free(temporary);
+        temporary = aorta_xasprintf("%s.tmp.%ld.%d", name, (long)getpid(), attempt);
+        fd = openat(dir_fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0644);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     int status = -1, saved = errno;
     if (fd >= 0) {
         status = write_all(fd, data, len);
@@ -68,12 +83,13 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len)
             status = -1;
             saved = errno;
         }
-        if (status == 0 && rename(temporary, path) != 0) {
+        /* renameat() replaces a symlink at name, never what it points to. */
+        if (status == 0 && renameat(dir_fd, temporary, dir_fd, name) != 0) {
             status = -1;
             saved = errno;
         }
         if (status != 0)
-            unlink(temporary);
+            unlinkat(dir_fd, temporary, 0);
     }
     free(temporary);
     errno = saved;
@@ -122,18 +138,43 @@ char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t 
     return text;
 }
 
+const char *aorta_file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+         : S_ISFIFO(mode)   ? "a FIFO"
+         : S_ISSOCK(mode)   ? "a socket"
+         : S_ISCHR(mode)    ? "a character device"
+         : S_ISBLK(mode)    ? "a block device"
+         : S_ISLNK(mode)    ? "a symbolic link"
+                            : "a special file";
+}
+
+const char *aorta_path_kind(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? aorta_file_kind(st.st_mode) : "a special file";
+}
+
 char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
+    /* Checked before the open and again on the descriptor: opening a FIFO
+     * blocks until a writer comes, and a device can do anything on open. */
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        errno = EISDIR;
+    if (stat(path, &st) != 0)
+        return NULL;
+    if (!S_ISREG(st.st_mode)) {
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         return NULL;
     }
-    /* Read to the end (a pipe has no size), one byte past the limit. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return NULL;
+    }
+    /* Read to the end (the file may grow), one byte past the limit. */
     size_t capacity = 4096;
     char *text = aorta_xmalloc(capacity + 1);
     *len = 0;

@@ -14,6 +14,8 @@ int aorta_mkdir_p(const char *path, mode_t mode);
  * next to it (opened without following a symlink), then rename() over path.
  * Returns 0, or -1 (errno set) with path untouched and no temporary left. */
 int aorta_write_file_atomic(const char *path, const void *data, size_t len);
+/* The same for name below dir_fd (AT_FDCWD: name is a path). */
+int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len);
 
 /* The whole of name below dir_fd (AT_FDCWD: name is a path), NUL-terminated,
  * its length in *len, when it is a regular file of at most max_bytes.  NULL
@@ -23,11 +25,18 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len);
 char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len);
 
 /* The whole of a file the user named (a recipe, a sidecar), NUL-terminated,
- * its length in *len: symlinks are followed and a pipe is read to its end,
- * but at most max_bytes are accepted.  NULL with errno set otherwise:
- * EISDIR for a directory, EFBIG past max_bytes, or the error of the open or a
+ * its length in *len: symlinks are followed, but it must be a regular file
+ * (checked before it is opened, so a FIFO or a device is never opened) of
+ * at most max_bytes.  NULL with errno set otherwise: EISDIR for a directory,
+ * EINVAL for anything else that is not a regular file (aorta_file_kind()
+ * names it), EFBIG past max_bytes, or the error of the stat, the open or a
  * read.  Free it. */
 char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len);
+
+/* What a file of mode is, for messages: "a FIFO", "a socket", ... */
+const char *aorta_file_kind(mode_t mode);
+/* The same for what path names now (symlinks followed). */
+const char *aorta_path_kind(const char *path);
 
 /* upstream's safe_slug: characters outside [A-Za-z0-9_.-] become '_', and
  * "", "." and ".." become "_".  Free the result. */

@@ -529,27 +529,52 @@ END_TEST
 
 typedef struct sidecar_case {
     const char *text;
-    const char *expected;  /* after "PATH: " */
+    const char *expected;  /* after "PATH" (":LINE:COLUMN: " or ": ") */
 } sidecar_case_t;
 
 #define SHAPE "{\"version\": 1, \"mitigations\": {NAME: {VAR: \"value\"}}}"
 
 static const sidecar_case_t SIDECARS[] = {
-    {"{\"version\": 1, \"mitigations\": ", "not a mitigations file: expected a JSON object " SHAPE},
-    {"[1, 2]", "not a mitigations file: expected a JSON object " SHAPE},
-    {"{\"mitigations\": {}}", "\"version\" must be 1 (" SHAPE ")"},
-    {"{\"version\": 2, \"mitigations\": {}}", "\"version\" must be 1 (" SHAPE ")"},
-    {"{\"version\": true}", "\"version\" must be 1 (" SHAPE ")"},
+    {"{\"version\": 1, \"mitigations\": ", ": not a mitigations file: expected a JSON object " SHAPE},
+    {"[1, 2]", ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{\"mitigations\": {}}", ": \"version\" must be 1 (" SHAPE ")"},
+    {"{\"version\": 2, \"mitigations\": {}}", ":1:13: \"version\" must be 1 (" SHAPE ")"},
+    {"{\"version\": true}", ":1:13: \"version\" must be 1 (" SHAPE ")"},
     {"{\"version\": 1, \"mitigations\": []}",
-     "\"mitigations\" must be an object (" SHAPE "), got an array"},
+     ":1:31: \"mitigations\" must be an object (" SHAPE "), got an array"},
     {"{\"version\": 1, \"mitigations\": {\"m\": \"X=1\"}}",
-     "mitigations['m']: must be an object of VAR: \"value\", got a string"},
+     ":1:37: mitigations['m']: must be an object of VAR: \"value\", got a string"},
     {"{\"version\": 1, \"mitigations\": {\"m\": {\"X\": 1}}}",
-     "mitigations['m']['X']: must be a string, got a number"},
+     ":1:43: mitigations['m']['X']: must be a string, got a number"},
     {"{\"version\": 1, \"mitigations\": {\"none\": {}}}",
-     "'none' is built in (no variables) and cannot be redefined"},
+     ":1:40: 'none' is built in (no variables) and cannot be redefined"},
     {"{\"version\": 1, \"mitigations\": {\"m\": {\"\": \"1\"}}}",
-     "mitigation 'm': '' is not a variable name (empty, or holds '=')"},
+     ":1:37: mitigation 'm': '' is not a variable name (empty, or holds '=')"},
+    /* Checked like a recipe: strict UTF-8, no NUL, no duplicate key, with
+     * the line and column json-c cannot tell. */
+    {"{\"version\": 1,\n \"mitigations\": {\"m\": {\"X\": \"a\xff\"}}}",
+     ":2:31: JSON syntax error: invalid UTF-8 (byte 0xff)"},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"X\": \"\xed\xa0\x80\"}}}",
+     ":1:44: JSON syntax error: invalid UTF-8 (byte 0xed)"},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"X\": \"a\\u0000b\"}}}",
+     ":1:43: a string holds a NUL character (\\u0000), which cannot be used"},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"X\\u0000Y\": \"1\"}}}",
+     ":1:38: a string holds a NUL character (\\u0000), which cannot be used"},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"X\": \"\\udc00\"}}}",
+     ":1:43: a string holds a lone surrogate escape, which is not UTF-8"},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"X\": \"1\",\n  \"\\u0058\": \"2\"}}}",
+     ":2:3: duplicate key 'X' (first at line 1, column 38)"},
+    /* What json-c accepts beyond JSON is refused like any syntax error. */
+    {"{\"version\": 1, /* \"mitigations\" */ \"mitigations\": {}}",
+     ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{'version': 1, \"mitigations\": {}}", ":1:2: JSON syntax error: a single-quoted string"},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"A\": 'x'}}}",
+     ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{\"version\": 1, \"mitigations\": {},}", ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{\"version\": 1, \"mitigations\": {\"m\": {\"A\": \"1\",}}}",
+     ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{\"version\": 1, \"mitigations\": {}, \"mitigations\": {\"m\": {}}}",
+     ":1:35: duplicate key 'mitigations' (first at line 1, column 16)"},
 };
 
 START_TEST(a_malformed_sidecar_is_one_line_naming_it)
@@ -558,7 +583,7 @@ START_TEST(a_malformed_sidecar_is_one_line_naming_it)
     aorta_mitigations_t *table = aorta_mitigations_new();
     char *error = NULL;
     ck_assert_int_eq(aorta_mitigations_load_file(table, path, &error), -1);
-    char *expected = aorta_xasprintf("%s: %s", path, SIDECARS[_i].expected);
+    char *expected = aorta_xasprintf("%s%s", path, SIDECARS[_i].expected);
     ck_assert_str_eq(error, expected);
     free(expected);
     free(error);
@@ -582,7 +607,7 @@ START_TEST(sidecars_combine_and_may_repeat_a_definition)
     ck_assert_int_eq(aorta_mitigations_load_file(table, same, &error), 0);
     ck_assert_ptr_nonnull(aorta_mitigations_find(table, "n"));
     ck_assert_int_eq(aorta_mitigations_load_file(table, other, &error), -1);
-    char *expected = aorta_xasprintf("%s: mitigation 'm' is defined twice, with different "
+    char *expected = aorta_xasprintf("%s:1:37: mitigation 'm' is defined twice, with different "
                                      "variables: in %s and in %s",
                                      other, one, other);
     ck_assert_str_eq(error, expected);
