@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include "output/json.h"
 #include "output/metrics_json.h"
 #include "sweep/parse_child.h"
+#include "sweep/spawn.h"
 #include "sys/clock.h"
 #include "xalloc.h"
 
@@ -134,9 +136,17 @@ static int interrupt_pending(void)
 
 /* In the child: the collector's parse of one rank directory, its metrics
  * as JSON on the pipe. */
-static void run_child(const aorta_module_t *module, const aorta_options_t *options,
-                      const char *path, int out)
+static void run_child(pid_t parent, const aorta_module_t *module,
+                      const aorta_options_t *options, const char *path, int out)
 {
+    /* As every parse child (parse_child.c): dies with aorta-run, bounded in
+     * memory. */
+    aorta_spawn_child_guard(parent);
+    uint64_t limit = aorta_parse_memory_limit();
+    if (limit) {
+        struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
+        setrlimit(RLIMIT_AS, &rl);
+    }
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
@@ -173,10 +183,11 @@ static void start(job_t *job, const aorta_module_t *module, const aorta_options_
         return;
     }
     fflush(NULL);
+    pid_t parent = getpid();
     job->pid = fork();
     if (job->pid == 0) {
         close(pipefd[0]);
-        run_child(module, options, path, pipefd[1]);
+        run_child(parent, module, options, path, pipefd[1]);
     }
     close(pipefd[1]);
     if (job->pid < 0) {
@@ -340,6 +351,9 @@ void aorta_rank_parse_all(const aorta_module_t *module, const aorta_options_t *o
     free(paths);
     free(fds);
     free(running);
+    char *what = aorta_xasprintf("collect: %s's per-rank parses", module->collector.name);
+    aorta_spawn_kill_strays(what);
+    free(what);
 }
 
 void aorta_rank_merge(const char *name, const aorta_rank_result_t *results, size_t count,
