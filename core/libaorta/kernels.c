@@ -255,6 +255,31 @@ static int set_key(aorta_metrics_t *metrics, const char *collector, const char *
     return status;
 }
 
+int aorta_metrics_set_kernels(aorta_metrics_t *metrics, const aorta_kernels_t *kernels,
+                              double time_units_per_ms)
+{
+    if (!metrics || !kernels || !isfinite(time_units_per_ms) || time_units_per_ms <= 0)
+        return -1;
+    /* A copy with one closed group per kernel: the totals are final. */
+    aorta_kernels_t *copy = aorta_kernels_new(0);
+    for (size_t i = 0; i < kernels->count; i++) {
+        const kernel_t *kernel = &kernels->items[i];
+        kernel_t *into = find_or_add(copy, kernel->name, kernel->len);
+        if (!into)
+            break;
+        into->group_time = total_of(kernel) / time_units_per_ms;
+        into->group_count = add_counts(kernel->count, kernel->group_count);
+    }
+    aorta_kernels_free(metrics->kernels);
+    metrics->kernels = copy;
+    return 0;
+}
+
+const aorta_kernels_t *aorta_metrics_kernels(const aorta_metrics_t *metrics)
+{
+    return metrics ? metrics->kernels : NULL;
+}
+
 int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metrics_t *metrics,
                          const char *collector_name, double time_units_per_ms,
                          const char *artifact_dir)
@@ -262,6 +287,7 @@ int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metrics_t *metric
     if (!kernels || !metrics || !collector_name || !isfinite(time_units_per_ms)
         || time_units_per_ms <= 0)
         return -1;
+    aorta_metrics_set_kernels(metrics, kernels, time_units_per_ms);
     int status = 0;
     if (artifact_dir)
         status |= set_key(metrics, collector_name, "artifact_dir", AORTA_METRIC_STRING, 0, 0,

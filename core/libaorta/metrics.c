@@ -36,6 +36,7 @@ void aorta_metrics_free(aorta_metrics_t *metrics)
     }
     free(metrics->items);
     aorta_keyindex_clear(&metrics->index);
+    aorta_kernels_free(metrics->kernels);
     free(metrics->prefix);
     free(metrics);
 }

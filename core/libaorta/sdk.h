@@ -29,6 +29,7 @@ struct aorta_metrics {
     size_t count;
     size_t capacity;
     aorta_keyindex_t index; /* key -> position in items: a reply may be large */
+    aorta_kernels_t *kernels; /* the attached per-kernel table (ms), or NULL */
 };
 
 struct aorta_error {

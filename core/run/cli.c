@@ -19,6 +19,7 @@ void aorta_cli_usage(FILE *out)
         "       aorta-run [OPTIONS] --list-collectors | --describe NAME\n"
         "       aorta-run [OPTIONS] --parse NAME DIR | --env NAME DIR\n"
         "       aorta-run [OPTIONS] --check-collector NAME [DIR]\n"
+        "       aorta-run --report RUN_DIR | --compare RUN_A RUN_B\n"
         "\n"
         "Run COMMAND as trials of a sweep, optionally under profiling collectors,\n"
         "and record every trial under the output directory.\n"
@@ -42,6 +43,13 @@ void aorta_cli_usage(FILE *out)
         "                           check collector NAME against the collector contract,\n"
         "                           each callback in a child process (parse also on DIR);\n"
         "                           exit 1 on any violation\n"
+        "  --baseline CELL          the cell kernel deltas compare with (run, --report)\n"
+        "  --report RUN_DIR         rebuild perf.md, report.html and the cells' kernel\n"
+        "                           tables of RUN_DIR from its trial records\n"
+        "  --compare RUN_A RUN_B    per cell in both, GPU (or step) time and the kernels\n"
+        "                           that changed most from RUN_A to RUN_B\n"
+        "  --json                   --compare: print JSON instead of text\n"
+        "  --fail-above PCT         --compare: exit 3 when a cell's time grew > PCT%\n"
         "  -v                       progress on stderr\n"
         "  --version                print the version\n"
         "  --help                   print this help\n"
@@ -62,7 +70,9 @@ static const option_spec_t OPTIONS[] = {
     {"--output", 1},     {"--ticket", 1},  {"--trials", 1},           {"--timeout", 1},
     {"--dry-run", 0},    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
     {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
-    {"--all-ranks", 0},  {"-v", 0},           {"--verbose", 0}, {"--version", 0},          {"--help", 0},
+    {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
+    {"--fail-above", 1}, {"--all-ranks", 0},
+    {"-v", 0},           {"--verbose", 0}, {"--version", 0},          {"--help", 0},
     {"-h", 0},           {NULL, 0},
 };
 
@@ -86,7 +96,7 @@ static int set_mode(aorta_cli_t *cli, aorta_cli_mode_t mode, const char *flag, c
     if (cli->mode != AORTA_MODE_RUN && cli->mode != mode) {
         *error = aorta_xasprintf("%s cannot be combined with another of --dry-run, "
                                  "--list-collectors, --describe, --parse, --env, "
-                                 "--check-collector",
+                                 "--check-collector, --report, --compare",
                                  flag);
         return -1;
     }
@@ -115,6 +125,20 @@ static int parse_timeout(const char *text, double *out, char **error)
     if (errno || !text[0] || *end || !isfinite(value) || value <= 0 || strchr(text, 'x')
         || strchr(text, 'X')) {
         *error = aorta_xasprintf("--timeout: expected a number of seconds > 0, got '%s'", text);
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+static int parse_percent(const char *text, double *out, char **error)
+{
+    char *end = NULL;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno || !text[0] || *end || !isfinite(value) || value < 0 || strchr(text, 'x')
+        || strchr(text, 'X')) {
+        *error = aorta_xasprintf("--fail-above: expected a percentage >= 0, got '%s'", text);
         return -1;
     }
     *out = value;
@@ -159,6 +183,19 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         cli->collector = values[0];
         cli->dir = values[1];
         return set_mode(cli, AORTA_MODE_CHECK, flag, error);
+    } else if (!strcmp(flag, "--report")) {
+        cli->run_a = values[0];
+        return set_mode(cli, AORTA_MODE_REPORT, flag, error);
+    } else if (!strcmp(flag, "--compare")) {
+        cli->run_a = values[0];
+        cli->run_b = values[1];
+        return set_mode(cli, AORTA_MODE_COMPARE, flag, error);
+    } else if (!strcmp(flag, "--baseline")) {
+        cli->baseline = values[0];
+    } else if (!strcmp(flag, "--json")) {
+        cli->json = 1;
+    } else if (!strcmp(flag, "--fail-above")) {
+        return parse_percent(values[0], &cli->fail_above, error);
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
         cli->verbose++;
     } else if (!strcmp(flag, "--all-ranks")) {
@@ -171,6 +208,7 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
 {
     memset(cli, 0, sizeof *cli);
     cli->mode = AORTA_MODE_RUN;
+    cli->fail_above = -1;
     *error = NULL;
     int help = 0, version = 0, separator = 0;
     int i = 1;
@@ -228,6 +266,14 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
     if (help || version) {
         cli->mode = help ? AORTA_MODE_HELP : AORTA_MODE_VERSION;
         return 0;
+    }
+    if ((cli->json || cli->fail_above >= 0) && cli->mode != AORTA_MODE_COMPARE) {
+        *error = aorta_xstrdup("--json and --fail-above apply only to --compare");
+        return -1;
+    }
+    if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT) {
+        *error = aorta_xstrdup("--baseline applies only to a run and --report");
+        return -1;
     }
     int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
     if (!needs_command && separator) {

@@ -13,6 +13,8 @@ typedef enum aorta_cli_mode {
     AORTA_MODE_PARSE,
     AORTA_MODE_ENV,
     AORTA_MODE_CHECK,           /* --check-collector NAME [DIR] */
+    AORTA_MODE_REPORT,          /* --report RUN_DIR */
+    AORTA_MODE_COMPARE,         /* --compare RUN_A RUN_B */
     AORTA_MODE_HELP,
     AORTA_MODE_VERSION
 } aorta_cli_mode_t;
@@ -33,6 +35,10 @@ typedef struct aorta_cli {
     int all_ranks;              /* --all-ranks */
     const char *collector;      /* NAME of --describe/--parse/--env/--check-collector */
     const char *dir;            /* DIR of --parse/--env; --check-collector's or NULL */
+    const char *baseline;       /* --baseline CELL; NULL when absent */
+    const char *run_a, *run_b;  /* --report's RUN_DIR (run_a); --compare's two */
+    int json;                   /* --json: --compare prints JSON */
+    double fail_above;          /* --fail-above PCT; < 0 when absent */
     char **command;             /* after "--", NULL-terminated */
     size_t command_count;
 } aorta_cli_t;

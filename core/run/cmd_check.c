@@ -681,44 +681,6 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
 /* Loading, and the command                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void probe_load(void *user, int fd)
-{
-    aorta_registry_free(aorta_registry_load(user));
-    aorta_child_write_all(fd, "done", 4);
-}
-
-/* Load the search path's collectors in a child.  Returns 0, the exit
- * status after reporting, or -1 when a violation was printed. */
-static int load_in_child(char *const *dirs, double timeout)
-{
-    aorta_child_result_t result;
-    aorta_child_run(probe_load, (void *)dirs, timeout, REPLY_LIMIT,
-                    AORTA_CHILD_STOP_ON_INTERRUPT, &result);
-    int interrupt = aorta_spawn_take_interrupt();
-    int done = result.reply && !strcmp(result.reply, "done");
-    free(result.reply);
-    if (interrupt) {
-        aorta_diag_error("--check-collector: interrupted");
-        return 128 + interrupt;
-    }
-    if (result.problem && !strcmp(result.problem, "could not start")) {
-        aorta_diag_error("--check-collector: cannot start a child process: %s", strerror(errno));
-        return AORTA_EXIT_ENVIRONMENT;
-    }
-    if (!result.problem && done)
-        return 0;
-    if (result.problem && !strcmp(result.problem, "crashed"))
-        printf("FAIL load: loading the collectors of the search path crashed with signal %d "
-               "(%s)\n", result.signal, strsignal(result.signal));
-    else if (result.problem && !strcmp(result.problem, "timed out"))
-        printf("FAIL load: loading the collectors of the search path did not finish within "
-               "%g s\n", timeout);
-    else
-        printf("FAIL load: loading the collectors of the search path ended the process (exit "
-               "status %d)\n", result.exit_code);
-    return -1;
-}
-
 static int check_timeout(double *out)
 {
     const char *text = getenv("AORTA_CHECK_TIMEOUT");
@@ -788,6 +750,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
 
     aorta_cmd_describe(registry, name);
     printf("\nchecks (each step in a child process, at most %g s):\n", timeout);
+    aorta_registry_check_all(registry);
     for (size_t i = 0; i < registry->count; i++)
         if (registry->modules[i].status == AORTA_MODULE_SHADOWED
             && !strcmp(registry->modules[i].name, name))
@@ -836,16 +799,19 @@ int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs)
             return AORTA_EXIT_USAGE;
         }
     }
-    int status = load_in_child(dirs, timeout);
-    if (status == -1) {
-        status = verdict(cli->collector, 1, 0);
-    } else if (status == 0) {
-        aorta_registry_t *registry = aorta_registry_load(dirs);
-        aorta_registry_warn(registry, stderr);
-        char *given = cli->dir ? aorta_repr_str(cli->dir) : NULL;
-        status = check_loaded(registry, cli->collector, timeout, dir, given);
-        free(given);
-        aorta_registry_free(registry);
+    /* The registry checks each candidate in a child before opening it here:
+     * one that crashes, hangs or exits while loading is a failed candidate,
+     * reported below as the load's violation. */
+    aorta_registry_t *registry = aorta_registry_load(dirs);
+    aorta_registry_warn(registry, stderr);
+    char *given = cli->dir ? aorta_repr_str(cli->dir) : NULL;
+    int status = check_loaded(registry, cli->collector, timeout, dir, given);
+    free(given);
+    aorta_registry_free(registry);
+    int interrupt = aorta_spawn_take_interrupt();
+    if (interrupt) {
+        aorta_diag_error("--check-collector: interrupted");
+        status = 128 + interrupt;
     }
     free(dir);
     return status;

@@ -46,6 +46,7 @@ int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
         return AORTA_EXIT_OK;
     }
     /* name version ABI status path; a failed one's status is "failed: REASON". */
+    aorta_registry_check_all(registry);
     for (size_t i = 0; i < registry->count; i++) {
         const aorta_module_t *module = &registry->modules[i];
         if (module->status == AORTA_MODULE_FAILED) {

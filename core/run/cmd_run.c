@@ -2,8 +2,13 @@
 #include "config.h"
 
 #include "commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
 #include "recipe/plan.h"
 #include "sweep/sweep.h"
+#include "xalloc.h"
 
 int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
 {
@@ -11,6 +16,18 @@ int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
     int status = aorta_cmd_build_plan(cli, registry, &plan);
     if (status != 0)
         return status;
+    if (cli->baseline) {
+        size_t i = 0;
+        while (i < plan->cell_count && strcmp(plan->cells[i].name, cli->baseline) != 0)
+            i++;
+        if (i == plan->cell_count) {
+            aorta_diag_error("--baseline: the plan has no cell '%s'", cli->baseline);
+            aorta_plan_free(plan);
+            return AORTA_EXIT_USAGE;
+        }
+        free(plan->kernel_baseline);
+        plan->kernel_baseline = aorta_xstrdup(cli->baseline);
+    }
     status = aorta_sweep_run(plan);
     aorta_plan_free(plan);
     return status;

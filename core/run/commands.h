@@ -4,6 +4,7 @@
 
 #include "diag.h"
 #include "cli.h"
+#include "output/json.h"
 #include "recipe/plan.h"
 #include "registry/registry.h"
 
@@ -12,6 +13,7 @@
 #define AORTA_EXIT_ENVIRONMENT 1   /* run dir locked, cannot create output */
 #define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */
 #define AORTA_EXIT_VIOLATION 1     /* --check-collector: the collector breaks its contract */
+#define AORTA_EXIT_THRESHOLD 3     /* --compare --fail-above: a cell grew past it */
 
 /* dirs: the directories searched (NULL-terminated), named when none had a collector. */
 int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs);
@@ -23,6 +25,13 @@ int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry);
 /* --check-collector loads the collectors of dirs (the search path) itself:
  * in a child first, so that one crashing as it loads is a finding. */
 int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs);
+/* --report and --compare read run directories only: no collector is loaded. */
+int aorta_cmd_report(const aorta_cli_t *cli);
+int aorta_cmd_compare(const aorta_cli_t *cli);
+/* matrix.json of run_dir, or NULL after one error line (cmd_report.c). */
+aorta_json_t *aorta_cmd_read_matrix(const char *run_dir);
+/* A descriptor of run_dir, or -1 after one error line. */
+int aorta_cmd_open_run(const char *run_dir);
 
 /* The plan of the command line's request (recipe, --collect, ...), or the
  * exit status after reporting what is wrong (cmd_plan.c). */

@@ -51,6 +51,13 @@ int main(int argc, char **argv)
         aorta_cli_free(&cli);
         return AORTA_EXIT_OK;
     }
+    if (cli.mode == AORTA_MODE_REPORT || cli.mode == AORTA_MODE_COMPARE) {
+        int status = cli.mode == AORTA_MODE_REPORT ? aorta_cmd_report(&cli)
+                                                   : aorta_cmd_compare(&cli);
+        aorta_cli_free(&cli);
+        fflush(stdout);
+        return status;
+    }
     /* Signals are taken synchronously by the trial loop (spawn.c). */
     aorta_spawn_block_signals();
     /* Before any collector runs: their warnings carry aorta-run's name. */

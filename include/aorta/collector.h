@@ -471,7 +471,9 @@ AORTA_EXPORT int64_t aorta_kernels_launches_at(const aorta_kernels_t *kernels, s
  *   <c>_top_kernels   = the names of the (at most) five largest totals,
  *                       largest first, equal totals in first-seen order;
  *                       a name holding a NUL shows up to that NUL.
- * Otherwise only <c>_artifact_dir.  The open group counts.
+ * Otherwise only <c>_artifact_dir.  The open group counts.  Then the whole
+ * table is attached to @p metrics (aorta_metrics_set_kernels()), whatever
+ * the metrics were.
  * @return 0, or -1 when @p kernels, @p metrics or @p collector_name is NULL
  * or @p time_units_per_ms is not finite and positive (nothing reported),
  * or when the sink refused a key (outside its prefix).
@@ -481,6 +483,24 @@ AORTA_EXPORT int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metr
                                       const char *artifact_dir);
 /** Free @p kernels and its names; NULL is allowed. */
 AORTA_EXPORT void aorta_kernels_free(aorta_kernels_t *kernels);
+/**
+ * Attach a copy of @p kernels' whole table (every kernel: name, total,
+ * launches, first-seen order) to @p metrics, totals divided by
+ * @p time_units_per_ms, so in ms; replaces a table attached before.  The
+ * five metrics name only the top kernels: this is how the host gets every
+ * one.  aorta_kernels_report() calls it, so a collector reporting through
+ * the accumulator need not.  The table is not a metric: the sink's count,
+ * keys and order do not change.
+ * @return 0, or -1 (nothing changed) when an argument is NULL or
+ * @p time_units_per_ms is not finite and positive.
+ */
+AORTA_EXPORT int aorta_metrics_set_kernels(aorta_metrics_t *metrics,
+                                           const aorta_kernels_t *kernels,
+                                           double time_units_per_ms);
+/** For hosts: the table attached to @p metrics (totals in ms, read it with
+ *  aorta_kernels_count() and the *_at() accessors), borrowed until the sink
+ *  is freed or given another; NULL when none was attached. */
+AORTA_EXPORT const aorta_kernels_t *aorta_metrics_kernels(const aorta_metrics_t *metrics);
 
 /* ------------------------------------------------------------------------ */
 /* Warnings (ABI 1.1)                                                        */

@@ -1,8 +1,8 @@
 /* A collector whose parse() misbehaves as its options say: "crash" raises
  * SIGSEGV, "hang" never returns, "exit" calls exit(3), "noise" writes
  * garbage to stdout (the reply channel is separate) and a warning line and
- * a plain line to stderr, "huge" reports a 2 MiB
- * string (past the reply limit), "hog" allocates and touches up to 1 GiB
+ * a plain line to stderr, "huge" reports a 17 MiB
+ * string (past the 16 MiB reply limit), "hog" allocates and touches up to 1 GiB
  * (aborting when an allocation fails, as a parser would), "daemon" starts a
  * setsid daemon that sleeps and writes its pid to DIR/daemon.pid, "ready"
  * creates DIR/parsing and then hangs, anything else reports normally.  It also reports a key outside its namespace, which the core
@@ -91,7 +91,7 @@ static void badparse_parse(const aorta_options_t *options, const char *dir,
         fputs("aorta-run: warning: badparse: a warning of its own\nnot a warning\n", stderr);
     }
     if (strcmp(behaviour, "huge") == 0) {
-        static char big[2u << 20];
+        static char big[17u << 20];
         memset(big, 'k', sizeof big - 1);
         aorta_metrics_set_string(metrics, "badparse_huge", big);
     }

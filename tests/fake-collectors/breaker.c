@@ -11,9 +11,12 @@
  *   crash       parse() raises SIGSEGV
  *   hang        parse() never returns
  *   load        the module crashes as it is loaded
+ *   loadhang    the module never finishes loading
+ *   bogus       its entry point returns a pointer to nothing
  * Built as tests/fake-collectors/contract/breaker.la, away from the loader's test
  * collectors, whose directory listing other suites compare. */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +50,8 @@ __attribute__((constructor)) static void breaker_load(void)
 {
     if (breaks("load"))
         raise(SIGSEGV);
+    while (breaks("loadhang"))
+        pause();
     if (breaks("table"))
         breaker_options[0].default_value = "medium";
 }
@@ -117,7 +122,10 @@ static void breaker_parse(const aorta_options_t *options, const char *dir,
     aorta_metrics_set_int(metrics, "breaker_kernel_count", 3);
 }
 
-AORTA_COLLECTOR_DEFINE(breaker,
+static const struct aorta_collector breaker_collector = {
+    .abi_major = AORTA_COLLECTOR_ABI_MAJOR,
+    .abi_minor = AORTA_COLLECTOR_ABI_MINOR,
+    .name = "breaker",
     .version = "1.0",
     .description = "a test collector that breaks the collector contract on request",
     .wrap_rank = 50,
@@ -125,4 +133,14 @@ AORTA_COLLECTOR_DEFINE(breaker,
     .validate = breaker_validate,
     .wrap = breaker_wrap,
     .env = breaker_env,
-    .parse = breaker_parse)
+    .parse = breaker_parse,
+};
+
+/* Written out rather than AORTA_COLLECTOR_DEFINE()'d, for "bogus". */
+AORTA_EXPORT const struct aorta_collector *aorta_collector_breaker_get(void);
+const struct aorta_collector *aorta_collector_breaker_get(void)
+{
+    if (breaks("bogus"))
+        return (const struct aorta_collector *)(uintptr_t)16;
+    return &breaker_collector;
+}

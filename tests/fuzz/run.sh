@@ -21,7 +21,7 @@
 # is writable).
 set -eu
 
-ALL_TARGETS="rocprof_csv rocprof_rocpd proton_hatchet recipe sidecar trial_json artifacts metrics_json"
+ALL_TARGETS="rocprof_csv rocprof_rocpd proton_hatchet recipe sidecar trial_json artifacts metrics_json load_check kernel_tables"
 seconds=${FUZZ_SECONDS:-60}
 builddir=
 

@@ -207,6 +207,8 @@ aorta_registry_t *tu_registry(const char *rel)
     char *dir = tu_builddir(rel);
     char *dirs[] = {dir, NULL};
     aorta_registry_t *registry = aorta_registry_load(dirs);
+    /* Every candidate checked, as --list-collectors sees them. */
+    aorta_registry_check_all(registry);
     free(dir);
     return registry;
 }

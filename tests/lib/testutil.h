@@ -51,7 +51,8 @@ int tu_wait(pid_t pid);
 char *tu_aorta_run(void);
 
 /* The collectors in the build tree's directory rel ("plugins",
- * "tests/fake-collectors"), for suites that call a collector in this process. */
+ * "tests/fake-collectors"), every candidate checked as --list-collectors
+ * checks them, for suites that call a collector in this process. */
 aorta_registry_t *tu_registry(const char *rel);
 /* Collector name of registry (asserted to have loaded). */
 const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name);

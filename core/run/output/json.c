@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h> /* AT_FDCWD */
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -71,12 +72,20 @@ aorta_json_t *aorta_json_int(int64_t value)
 static void format_double(double value, char *out, size_t size)
 {
     char digits[40];
-    int precision = 1;
-    for (; precision <= 17; precision++) {
-        snprintf(digits, sizeof digits, "%.*e", precision - 1, value);
+    /* The fewest digits that read back, by bisection: a precision that
+     * reads back implies every larger one does (the closer rounding of p+1
+     * digits is at least as near as the p digits, padded), and 17 always
+     * does.  A kernel table writes hundreds of thousands of these. */
+    int low = 1, high = 17;
+    while (low < high) {
+        int mid = (low + high) / 2;
+        snprintf(digits, sizeof digits, "%.*e", mid - 1, value);
         if (strtod(digits, NULL) == value)
-            break;
+            high = mid;
+        else
+            low = mid + 1;
     }
+    snprintf(digits, sizeof digits, "%.*e", low - 1, value);
     /* digits is "[-]d.ddde[+-]XX": split mantissa digits and exponent. */
     const char *cursor = digits;
     int negative = 0;
@@ -132,6 +141,31 @@ aorta_json_t *aorta_json_double(double value)
     char text[64];
     format_double(value, text, sizeof text);
     return json_object_new_double_s(value, text);
+}
+
+aorta_json_t *aorta_json_micro(double value)
+{
+    if (!isfinite(value))
+        return NULL;
+    char text[400];
+    int len;
+    double scaled = round(fabs(value) * 1e6), rounded = NAN;
+    if (scaled < 9e15) {
+        rounded = copysign(scaled / 1e6, value);
+        /* Integer digits: printf's %f takes the multi-precision path. */
+        uint64_t micro = (uint64_t)scaled;
+        len = snprintf(text, sizeof text, "%s%" PRIu64 ".%06u", value < 0 ? "-" : "",
+                       micro / 1000000u, (unsigned)(micro % 1000000u));
+    } else {
+        len = snprintf(text, sizeof text, "%.6f", value);
+    }
+    if (len <= 0 || (size_t)len >= sizeof text)
+        return aorta_json_double(value);
+    while (len > 2 && text[len - 1] == '0' && text[len - 2] != '.')
+        text[--len] = '\0';
+    if (!strcmp(text, "-0.0"))
+        strcpy(text, "0.0");
+    return json_object_new_double_s(isnan(rounded) ? strtod(text, NULL) : rounded + 0.0, text);
 }
 
 aorta_json_t *aorta_json_bool(int value)
@@ -314,8 +348,14 @@ aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_dept
 
 aorta_json_t *aorta_json_read_file(const char *path, size_t max_bytes, int max_depth)
 {
+    return aorta_json_read_file_at(AT_FDCWD, path, max_bytes, max_depth);
+}
+
+aorta_json_t *aorta_json_read_file_at(int dir_fd, const char *name, size_t max_bytes,
+                                      int max_depth)
+{
     size_t len;
-    char *text = aorta_read_file_at(AT_FDCWD, path, max_bytes, &len);
+    char *text = aorta_read_file_at(dir_fd, name, max_bytes, &len);
     if (!text)
         return NULL;
     aorta_json_t *value = aorta_json_parse(text, len, max_depth);

@@ -12,60 +12,8 @@
 
 #include "keyindex.h"
 #include "output/matrix.h"
+#include "output/md_table.h"
 #include "xalloc.h"
-
-typedef struct table {
-    size_t columns;
-    char **cells;       /* row-major; row 0 is the header */
-    size_t count, capacity;
-} table_t;
-
-static void table_add(table_t *table, char *cell)
-{
-    aorta_xgrow((void **)&table->cells, &table->capacity, table->count + 1, sizeof *table->cells);
-    table->cells[table->count++] = cell;
-}
-
-/* Characters of UTF-8 text (continuation bytes do not count). */
-static size_t text_width(const char *text)
-{
-    size_t width = 0;
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-        width += (*c & 0xC0) != 0x80;
-    return width;
-}
-
-static void table_render(FILE *out, table_t *table)
-{
-    size_t *widths = aorta_xcalloc(table->columns, sizeof *widths);
-    for (size_t i = 0; i < table->count; i++) {
-        size_t width = text_width(table->cells[i]);
-        if (width > widths[i % table->columns])
-            widths[i % table->columns] = width;
-    }
-    for (size_t row = 0; row * table->columns < table->count; row++) {
-        fputs("|", out);
-        for (size_t col = 0; col < table->columns; col++) {
-            const char *cell = table->cells[row * table->columns + col];
-            fprintf(out, " %s%*s |", cell, (int)(widths[col] - text_width(cell)), "");
-        }
-        fputs("\n", out);
-        if (row == 0) {
-            fputs("|", out);
-            for (size_t col = 0; col < table->columns; col++) {
-                for (size_t i = 0; i < widths[col] + 2; i++)
-                    fputc('-', out);
-                fputc('|', out);
-            }
-            fputs("\n", out);
-        }
-    }
-    for (size_t i = 0; i < table->count; i++)
-        free(table->cells[i]);
-    free(table->cells);
-    free(widths);
-    memset(table, 0, sizeof *table);
-}
 
 char *aorta_perf_thousands(double value)
 {
@@ -108,29 +56,29 @@ static void step_table(FILE *out, const aorta_json_t *cells, const char *baselin
                                         "min_step_time_ms", "p50_step_time_ms",
                                         "p90_step_time_ms", "p99_step_time_ms",
                                         "max_step_time_ms"};
-    table_t table = {.columns = 12};
+    aorta_md_table_t table = {.columns = 12};
     for (size_t i = 0; i < 12; i++)
-        table_add(&table, aorta_xstrdup(headers[i]));
+        aorta_md_table_add(&table, aorta_xstrdup(headers[i]));
     for (size_t i = 0; i < aorta_json_length(cells); i++) {
         aorta_json_t *cell = aorta_json_at(cells, i);
         int errored = aorta_json_type(aorta_json_get(cell, "error")) == AORTA_JSON_STRING;
         const char *source = aorta_json_get_string(aorta_json_get(cell, "step_time_source"));
         int timed = source && strcmp(source, "missing") != 0
                  && aorta_json_get(cell, "mean_step_time_ms") != NULL;
-        table_add(&table, cell_label(cell, baseline));
-        table_add(&table, aorta_xasprintf("%lld", (long long)aorta_json_get_int(
+        aorta_md_table_add(&table, cell_label(cell, baseline));
+        aorta_md_table_add(&table, aorta_xasprintf("%lld", (long long)aorta_json_get_int(
                                                        aorta_json_get(cell, "trials"))));
         const char *iters = aorta_json_get_string(aorta_json_get(cell, "iters_display"));
-        table_add(&table, aorta_xstrdup(iters ? iters : AORTA_EM_DASH));
+        aorta_md_table_add(&table, aorta_xstrdup(iters ? iters : AORTA_EM_DASH));
         for (size_t s = 0; s < 7; s++)
-            table_add(&table, errored  ? aorta_xstrdup("error")
+            aorta_md_table_add(&table, errored  ? aorta_xstrdup("error")
                               : timed  ? fixed3(aorta_json_get(cell, steps[s]))
                                        : aorta_xstrdup("n/a"));
-        table_add(&table, errored ? aorta_xstrdup("error")
+        aorta_md_table_add(&table, errored ? aorta_xstrdup("error")
                                   : fixed3(aorta_json_get(cell, "mean_wall_clock_sec")));
-        table_add(&table, aorta_xstrdup(source ? source : "missing"));
+        aorta_md_table_add(&table, aorta_xstrdup(source ? source : "missing"));
     }
-    table_render(out, &table);
+    aorta_md_table_render(out, &table);
 }
 
 static int compare_names(const void *left, const void *right)
@@ -170,22 +118,22 @@ static int metrics_table(FILE *out, const aorta_json_t *cells, const char *basel
     if (names.count == 0)
         return 0;
     qsort(names.items, names.count, sizeof *names.items, compare_names);
-    table_t table = {.columns = names.count + 1};
-    table_add(&table, aorta_xstrdup("Cell"));
+    aorta_md_table_t table = {.columns = names.count + 1};
+    aorta_md_table_add(&table, aorta_xstrdup("Cell"));
     for (size_t n = 0; n < names.count; n++)
-        table_add(&table, aorta_xstrdup(names.items[n]));
+        aorta_md_table_add(&table, aorta_xstrdup(names.items[n]));
     for (size_t i = 0; i < aorta_json_length(cells); i++) {
         aorta_json_t *cell = aorta_json_at(cells, i);
         aorta_json_t *summary = aorta_json_get(cell, "metrics_summary");
-        table_add(&table, cell_label(cell, baseline));
+        aorta_md_table_add(&table, cell_label(cell, baseline));
         for (size_t n = 0; n < names.count; n++) {
             aorta_json_t *mean = aorta_json_get(aorta_json_get(summary, names.items[n]), "mean");
-            table_add(&table, mean ? aorta_perf_thousands(aorta_json_get_double(mean))
+            aorta_md_table_add(&table, mean ? aorta_perf_thousands(aorta_json_get_double(mean))
                                    : aorta_xstrdup(AORTA_EM_DASH));
         }
     }
     fputs("## Workload metrics (mean across trials)\n\n", out);
-    table_render(out, &table);
+    aorta_md_table_render(out, &table);
     for (size_t n = 0; n < names.count; n++)
         free(names.items[n]);
     free(names.items);

@@ -86,6 +86,7 @@ static int check_names(selection_t *s, const aorta_registry_t *registry)
         free(unknown);
         return 0;
     }
+    aorta_registry_check_all(registry);
     const char **valid = aorta_xcalloc(registry->count + 1, sizeof *valid);
     size_t valid_count = 0;
     for (size_t i = 0; i < registry->count; i++)

@@ -55,6 +55,8 @@ static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
     plan->launcher = recipe->launcher;
     recipe->launcher = NULL;
     plan->all_ranks = recipe->all_ranks;
+    plan->kernel_baseline = recipe->baseline;
+    recipe->baseline = NULL;
 }
 
 /* Sidecars first (the recipe's axes refer to them), then the recipe. */
@@ -148,6 +150,7 @@ void aorta_plan_free(aorta_plan_t *plan)
     free(plan->env_passthrough_mode);
     free(plan->stop_event_verdict);
     aorta_argv_free(plan->launcher);
+    free(plan->kernel_baseline);
     free(plan->output_root);
     free(plan->run_dir);
     aorta_argv_free(plan->command);

@@ -50,6 +50,7 @@ typedef struct aorta_plan {
     aorta_argv_t *launcher;          /* NULL, or the argv put outside every collector */
     char *output_root;               /* --output */
     char *run_dir;                   /* output_root/slug(ticket or _no_ticket_) */
+    char *kernel_baseline;           /* --baseline, else the recipe's baseline:, or NULL */
     aorta_argv_t *command;           /* the user's command (never empty; empty
                                       * only for --parse/--env, which have none) */
     int verbose;

@@ -19,7 +19,7 @@
 static const char *const RECIPE_KEYS[] = {
     "schema_version", "mode", "ticket", "trials", "mitigation_axis", "diagnostic_axis",
     "mitigations", "timeout_per_trial", "env_passthrough_mode", "collect", "retain",
-    "stop_after", "launcher", "all_ranks", NULL,
+    "stop_after", "launcher", "baseline", "all_ranks", NULL,
 };
 /* Upstream keys of features aorta-run does not have: read past, with a warning. */
 static const char *const IGNORED_KEYS[] = {
@@ -696,6 +696,26 @@ static int read_all_ranks(reader_t *r, const aorta_yaml_node_t *root)
     return 0;
 }
 
+/* baseline: the cell perf.md's and report.html's kernel deltas compare with. */
+static int read_baseline(reader_t *r, const aorta_yaml_node_t *node)
+{
+    if (!node || is_null(node))
+        return 0;
+    char *name = NULL;
+    if (read_string(r, node, "recipe.baseline", &name) != 0)
+        return -1;
+    for (size_t i = 0; i < r->recipe->cell_count; i++)
+        if (!strcmp(r->recipe->cells[i].name, name)) {
+            r->recipe->baseline = name;
+            return 0;
+        }
+    int status = fail(r, node, "recipe.baseline: no cell is named '%s'; the cells are named "
+                               "<mitigation>-<diagnostic> (e.g. '%s')",
+                      name, r->recipe->cell_count ? r->recipe->cells[0].name : "none-none");
+    free(name);
+    return status;
+}
+
 static int read_recipe(reader_t *r, FILE *warnings)
 {
     const aorta_yaml_node_t *root = r->doc->root;
@@ -717,6 +737,7 @@ static int read_recipe(reader_t *r, FILE *warnings)
         || read_retain(r, aorta_yaml_get(root, "retain")) != 0
         || read_stop_after(r, aorta_yaml_get(root, "stop_after")) != 0
         || read_launcher(r, aorta_yaml_get(root, "launcher")) != 0
+        || read_baseline(r, aorta_yaml_get(root, "baseline")) != 0
         || read_all_ranks(r, root) != 0)
         return -1;
     return 0;
@@ -771,5 +792,6 @@ void aorta_recipe_free(aorta_recipe_t *recipe)
     free(recipe->collect_where);
     free(recipe->stop_event_verdict);
     aorta_argv_free(recipe->launcher);
+    free(recipe->baseline);
     free(recipe);
 }

@@ -1,6 +1,8 @@
-/* registry.c - finds collector modules on the search path and checks each one.
- * The only file that calls libltdl.  Modules are opened once, on the main
- * thread, with local symbol binding so two collectors never see each other. */
+/* registry.c - finds collector modules on the search path and checks each one
+ * when it is needed, first in a child (a module that crashes while loading
+ * costs only itself).  The only file that calls libltdl.  Modules are opened
+ * on the main thread, with local symbol binding so two collectors never see
+ * each other. */
 #include "config.h"
 
 #include "diag.h"
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sys/child.h"
 #include "xalloc.h"
 
 #ifndef AORTA_COLLECTORDIR
@@ -232,31 +235,135 @@ static const aorta_module_t *find_usable(const aorta_registry_t *registry, const
     return NULL;
 }
 
-static void load_candidate(aorta_registry_t *registry, const char *dir, const char *stem)
+static void add_candidate(aorta_registry_t *registry, const char *dir, const char *stem)
 {
     /* A libtool archive (.la) also finds an uninstalled build's module in .libs/. */
     char *la = aorta_xasprintf("%s/%s.la", dir, stem);
     char *so = aorta_xasprintf("%s/%s.so", dir, stem);
     char *path = file_exists(la) ? la : so;
     free(path == la ? so : la);
-    aorta_module_t *module = new_candidate(registry, stem, path);
+    new_candidate(registry, stem, path)->status = AORTA_MODULE_UNCHECKED;
+}
 
+/* Open module->path here and check what it describes: OK or FAILED. */
+static void open_module(aorta_module_t *module)
+{
     lt_dladvise advise;
     if (lt_dladvise_init(&advise) != 0 || lt_dladvise_local(&advise) != 0) {
         fail(module, aorta_xstrdup("cannot set up the module loader"));
         return;
     }
-    lt_dlhandle handle = lt_dlopenadvise(path, advise);
+    lt_dlhandle handle = lt_dlopenadvise(module->path, advise);
     lt_dladvise_destroy(&advise);
     if (!handle) {
-        fail(module, load_failure_reason(path, lt_dlerror()));
+        fail(module, load_failure_reason(module->path, lt_dlerror()));
         return;
     }
     module->handle = handle;
     check_collector(module);
-    if (module->status == AORTA_MODULE_OK
-        && find_usable(registry, stem, (size_t)(module - registry->modules)))
+}
+
+/* ---- the load check, in a child ------------------------------------------ */
+
+#define LOAD_CHECK_REPLY_LIMIT 65536
+#define LOAD_TIMEOUT_DEFAULT 10.0
+
+static double load_timeout(void)
+{
+    const char *text = env_value("AORTA_LOAD_TIMEOUT");
+    char *end = NULL;
+    double value = text ? strtod(text, &end) : 0;
+    return text && end != text && !*end && value > 0 && value < 1e6 ? value
+                                                                     : LOAD_TIMEOUT_DEFAULT;
+}
+
+/* In the child: open and check the module as aorta-run would, and say how it
+ * went in one line (tabs and line breaks of the reason made spaces). */
+static void load_check_child(void *user, int reply_fd)
+{
+    aorta_module_t probe = *(const aorta_module_t *)user;
+    probe.reason = NULL;
+    probe.handle = NULL;
+    open_module(&probe);
+    if (probe.status == AORTA_MODULE_OK) {
+        aorta_child_write_all(reply_fd, "ok\n", 3);
+        return;
+    }
+    for (char *c = probe.reason; c && *c; c++)
+        if (*c == '\n' || *c == '\t' || *c == '\r')
+            *c = ' ';
+    char *line = aorta_xasprintf("failed\t%s\n", probe.reason ? probe.reason : "");
+    aorta_child_write_all(reply_fd, line, strlen(line));
+}
+
+int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reason)
+{
+    *reason = NULL;
+    if (!reply)
+        return -1;
+    if (len == 3 && memcmp(reply, "ok\n", 3) == 0)
+        return 0;
+    if (len < 9 || memcmp(reply, "failed\t", 7) != 0 || reply[len - 1] != '\n')
+        return -1;
+    size_t reason_len = len - 8;
+    /* One line of text: no NUL, no second line, and valid UTF-8 is not
+     * asked (dlerror() speaks the locale's encoding), but not empty. */
+    if (reason_len == 0 || memchr(reply + 7, '\0', reason_len) || memchr(reply + 7, '\n', reason_len))
+        return -1;
+    *reason = aorta_xstrndup(reply + 7, reason_len);
+    return 0;
+}
+
+/* Whether module's load check in a child passed; if not, why (free it). */
+static char *load_check(const aorta_module_t *module)
+{
+    aorta_child_result_t result;
+    double timeout = load_timeout();
+    aorta_child_run(load_check_child, (void *)module, timeout, LOAD_CHECK_REPLY_LIMIT,
+                    AORTA_CHILD_STOP_ON_INTERRUPT, &result);
+    char *reason = NULL;
+    if (!result.problem) {
+        if (aorta_registry_parse_check_reply(result.reply, result.len, &reason) != 0)
+            reason = aorta_xstrdup("gave the load check no answer it could read");
+    } else if (result.signal) {
+        reason = aorta_xasprintf("crashed while loading (signal %d)", result.signal);
+    } else if (strcmp(result.problem, "timed out") == 0) {
+        reason = aorta_xasprintf("timed out while loading (after %g s; AORTA_LOAD_TIMEOUT)",
+                                 timeout);
+    } else if (strcmp(result.problem, "failed") == 0) {
+        reason = aorta_xasprintf("exited while loading (status %d)", result.exit_code);
+    } else {
+        reason = aorta_xasprintf("%s while loading", result.problem);
+    }
+    free(result.reply);
+    return reason;
+}
+
+/* Bring candidate index from UNCHECKED to what it is, the earlier ones of
+ * its name first (whether it is shadowed depends on them). */
+static void check_candidate(const aorta_registry_t *registry, size_t index)
+{
+    aorta_module_t *module = &registry->modules[index];
+    if (module->status != AORTA_MODULE_UNCHECKED)
+        return;
+    for (size_t i = 0; i < index; i++)
+        if (strcmp(registry->modules[i].name, module->name) == 0)
+            check_candidate(registry, i);
+    char *reason = load_check(module);
+    if (reason)
+        fail(module, reason);
+    else
+        open_module(module);
+    if (module->status == AORTA_MODULE_OK && find_usable(registry, module->name, index))
         module->status = AORTA_MODULE_SHADOWED;
+    if (module->status == AORTA_MODULE_FAILED && registry->warn)
+        aorta_diag_warn_to(registry->warn, "skipping %s: %s", module->path, module->reason);
+}
+
+void aorta_registry_check_all(const aorta_registry_t *registry)
+{
+    for (size_t i = 0; i < registry->count; i++)
+        check_candidate(registry, i);
 }
 
 static void load_directory(aorta_registry_t *registry, const char *dir)
@@ -284,7 +391,7 @@ static void load_directory(aorta_registry_t *registry, const char *dir)
     for (size_t i = 0; i < count; i++) {
         /* "x.la" and "x.so" side by side are one candidate. */
         if (!(i > 0 && strcmp(stems[i], stems[i - 1]) == 0))
-            load_candidate(registry, dir, stems[i]);
+            add_candidate(registry, dir, stems[i]);
     }
     for (size_t i = 0; i < count; i++)
         free(stems[i]);
@@ -301,9 +408,10 @@ aorta_registry_t *aorta_registry_load(char *const *dirs)
     return registry;
 }
 
-void aorta_registry_warn(const aorta_registry_t *registry, FILE *out)
+void aorta_registry_warn(aorta_registry_t *registry, FILE *out)
 {
-    for (size_t i = 0; i < registry->count; i++)
+    registry->warn = out;
+    for (size_t i = 0; out && i < registry->count; i++)
         if (registry->modules[i].status == AORTA_MODULE_FAILED)
             aorta_diag_warn_to(out, "skipping %s: %s", registry->modules[i].path,
                     registry->modules[i].reason);
@@ -311,7 +419,13 @@ void aorta_registry_warn(const aorta_registry_t *registry, FILE *out)
 
 const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry, const char *name)
 {
-    return find_usable(registry, name, registry->count);
+    for (size_t i = 0; i < registry->count; i++)
+        if (strcmp(registry->modules[i].name, name) == 0) {
+            check_candidate(registry, i);
+            if (registry->modules[i].status == AORTA_MODULE_OK)
+                return &registry->modules[i];
+        }
+    return NULL;
 }
 
 const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registry,
@@ -326,6 +440,7 @@ const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registr
 
 char *aorta_registry_names(const aorta_registry_t *registry)
 {
+    aorta_registry_check_all(registry);
     const char **names = aorta_xcalloc(registry->count + 1, sizeof *names);
     size_t count = 0, total = 1;
     for (size_t i = 0; i < registry->count; i++)

@@ -13,7 +13,8 @@
 typedef enum aorta_module_status {
     AORTA_MODULE_OK,        /* loaded, checked, first of its name: in use */
     AORTA_MODULE_SHADOWED,  /* loaded and checked, but an earlier one has its name */
-    AORTA_MODULE_FAILED     /* skipped; reason says why */
+    AORTA_MODULE_FAILED,    /* skipped; reason says why */
+    AORTA_MODULE_UNCHECKED  /* found on the search path, not opened (yet) */
 } aorta_module_status_t;
 
 typedef struct aorta_module {
@@ -30,6 +31,7 @@ typedef struct aorta_registry {
     aorta_module_t *modules;            /* every candidate, in search order */
     size_t count;
     size_t capacity;
+    FILE *warn;                         /* where a candidate that fails says so, or NULL */
 } aorta_registry_t;
 
 /* The directories searched, in order: each of cli_dirs, then AORTA_PLUGIN_PATH
@@ -39,18 +41,37 @@ typedef struct aorta_registry {
 char **aorta_search_path(char *const *cli_dirs, size_t cli_count);
 void aorta_search_path_free(char **dirs);
 
-/* Load every candidate module of every directory of dirs (NULL-terminated). */
+/* The candidate modules of every directory of dirs (NULL-terminated), in
+ * search order, none opened yet: a run opens only the collectors it needs.
+ * Opening a candidate first checks it in a forked child (load, entry
+ * symbol, description), so one that crashes, hangs or returns garbage
+ * while loading is a failed candidate with its reason ("crashed while
+ * loading (signal 11)", "timed out while loading"), never the end of
+ * aorta-run; only a candidate that passed is then opened here. */
 aorta_registry_t *aorta_registry_load(char *const *dirs);
-/* One "aorta-run: warning: skipping PATH: REASON" line per failed candidate. */
-void aorta_registry_warn(const aorta_registry_t *registry, FILE *out);
-/* The module in use under name, or NULL. */
+/* Open and check every candidate (--list-collectors, and listing what is
+ * available in an error). */
+void aorta_registry_check_all(const aorta_registry_t *registry);
+/* From now on one "aorta-run: warning: skipping PATH: REASON" line on out
+ * for each candidate that fails when it is opened (and one now for each
+ * that failed already); out NULL: silent. */
+void aorta_registry_warn(aorta_registry_t *registry, FILE *out);
+/* The module in use under name, or NULL: its candidates are opened in
+ * search order until one passes. */
 const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry,
                                                        const char *name);
-/* The first failed candidate of that name (to explain why it is missing), or NULL. */
+/* The first failed candidate of that name (to explain why it is missing), or
+ * NULL; after aorta_registry_find() of that name. */
 const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registry,
                                                               const char *name);
-/* "a, b, c": names in use, sorted; "(none)" when there is none.  Free it. */
+/* "a, b, c": names in use, sorted; "(none)" when there is none (every
+ * candidate is checked first).  Free it. */
 char *aorta_registry_names(const aorta_registry_t *registry);
 void aorta_registry_free(aorta_registry_t *registry);
+
+/* The load check's reply, as the checking child writes it: "ok\n", or
+ * "failed\t<reason>\n".  Returns 0 with *reason NULL (ok) or set (failed;
+ * free it), or -1 when the reply is neither (garbage from a broken module). */
+int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reason);
 
 #endif

@@ -24,13 +24,14 @@
 
 #include "aorta/collector.h"
 #include "output/json.h"
-#include "output/metrics_json.h"
+#include "output/parse_reply.h"
 #include "sweep/spawn.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 
-/* A reply larger than this is garbage (five metrics and a short list). */
-#define REPLY_LIMIT (1u << 20)
+/* A reply larger than this is garbage: five metrics, a short list and the
+ * kernel table (tens of thousands of long template names fit). */
+#define REPLY_LIMIT (16u << 20)
 
 static double parse_timeout(void)
 {
@@ -119,7 +120,7 @@ static void run_child(pid_t parent, const aorta_module_t *module, const aorta_op
     module->collector.parse(options, dir, metrics);
     fflush(stdout);
     fflush(stderr);
-    aorta_json_t *json = aorta_metrics_to_json(metrics);
+    aorta_json_t *json = aorta_parse_reply_to_json(metrics);
     char *text = aorta_json_dump(json, 0);
     write_all(out, text, strlen(text));
     _exit(0);
@@ -349,7 +350,7 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
                 problem = "failed";
             if (!problem) {
                 aorta_json_t *json = aorta_json_parse(reply.data ? reply.data : "", reply.len, 64);
-                if (!json || aorta_metrics_from_json(metrics, json) != 0)
+                if (!json || aorta_parse_reply_from_json(metrics, json) != 0)
                     problem = "sent an unreadable reply";
                 aorta_json_free(json);
             }

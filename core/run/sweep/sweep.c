@@ -26,6 +26,7 @@
 #include "output/host_env.h"
 #include "sweep/lock.h"
 #include "output/matrix.h"
+#include "output/kernel_reports.h"
 #include "output/perf_md.h"
 #include "sweep/progress.h"
 #include "sweep/rank.h"
@@ -126,8 +127,20 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
                                              have_digest ? digest : NULL);
     char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
     char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
+    char *kernel_error = NULL;
+    char *kernels = aorta_kernel_reports(ctx->run_fd, matrix, plan->kernel_baseline,
+                                         &kernel_error);
     char *perf = aorta_perf_md(matrix);
     int status = 0;
+    if (kernel_error) {
+        aorta_diag_error("%s", kernel_error);
+        free(kernel_error);
+        status |= AORTA_SUMMARY_INCOMPLETE;
+    }
+    /* The kernel section only follows what perf.md already says. */
+    perf = aorta_xrealloc(perf, strlen(perf) + strlen(kernels) + 1);
+    strcat(perf, kernels);
+    free(kernels);
     if (aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
         aorta_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
         status |= AORTA_SUMMARY_NO_MATRIX;

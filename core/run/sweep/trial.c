@@ -36,6 +36,7 @@
 #include "sweep/rank_record.h"
 #include "sweep/retention.h"
 #include "sweep/spawn.h"
+#include "output/kernel_file.h"
 #include "output/trial_json.h"
 #include "output/trial_record.h"
 #include "xalloc.h"
@@ -413,14 +414,44 @@ static void gather_ranks(trial_t *trial)
     }
 }
 
+/* The kernel tables, now: retention may prune the artifacts next.  Below
+ * the run directory without following a symlink, like the trial JSON;
+ * tables NULL: remove one an earlier attempt left. */
+static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables)
+{
+    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
+    char *name = aorta_kernel_file_path(strrchr(json_rel, '/') + 1);
+    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
+    char *why = NULL;
+    int sub_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
+    if (sub_fd >= 0 && !tables) {
+        unlinkat(sub_fd, name, 0);
+    } else if (sub_fd < 0 || aorta_kernel_file_write_at(sub_fd, name, tables) != 0) {
+        aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, sub_rel, name,
+                         sub_fd < 0 ? why : strerror(errno));
+        if (trial->ctx->write_failed)
+            *trial->ctx->write_failed = 1;
+    }
+    if (sub_fd >= 0)
+        close(sub_fd);
+    free(why);
+    free(sub_rel);
+    free(name);
+    free(json_rel);
+}
+
 /* Each collector's parse, in plan order, reached without following a
  * symlink; a missing directory contributes nothing. */
 static void parse_collectors(trial_t *trial)
 {
     const aorta_plan_t *plan = trial->plan;
-    if (plan->collector_count == 0)
+    if (plan->collector_count == 0) {
+        /* A table left by an attempt with collectors is not this trial's. */
+        write_kernel_tables(trial, NULL);
         return;
+    }
     trial->collected = aorta_metrics_new(NULL);
+    aorta_json_t *tables = aorta_kernel_file_new(trial->index);
     for (size_t i = 0; i < plan->collector_count; i++) {
         const aorta_collect_entry_t *entry = &plan->collectors[i];
         const char *name = entry->module->collector.name;
@@ -442,6 +473,7 @@ static void parse_collectors(trial_t *trial)
             }
             close(fd);
             merge_metrics(trial->collected, metrics);
+            aorta_kernel_file_add(tables, name, aorta_metrics_kernels(metrics));
             aorta_metrics_free(metrics);
             if (interrupted) {
                 trial->spawn.interrupted = interrupted;
@@ -459,6 +491,8 @@ static void parse_collectors(trial_t *trial)
         free(dir);
         free(rel);
     }
+    write_kernel_tables(trial, tables);
+    aorta_json_free(tables);
 }
 
 static aorta_retain_level_t level_for(const aorta_plan_t *plan, const char *verdict)

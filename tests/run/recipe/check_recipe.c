@@ -328,7 +328,10 @@ static const error_case_t ERRORS[] = {
     {HEAD "trails: 3\n", NULL,
      ":6:1: recipe: unknown key 'trails'; a probe recipe has: schema_version, mode, ticket, "
      "trials, mitigation_axis, diagnostic_axis, mitigations, timeout_per_trial, "
-     "env_passthrough_mode, collect, retain, stop_after, launcher, all_ranks"},
+     "env_passthrough_mode, collect, retain, stop_after, launcher, baseline, all_ranks"},
+    {HEAD "baseline: nope\n", NULL,
+     ":6:11: recipe.baseline: no cell is named 'nope'; the cells are named "
+     "<mitigation>-<diagnostic> (e.g. 'none-none')"},
     {HEAD "steps: 10\n", NULL,
      ":6:1: recipe.steps: a key of upstream's workload flow (mode: triage), which aorta-run "
      "does not have; a probe recipe runs the command given after '--'"},

@@ -33,10 +33,100 @@ static aorta_registry_t *load_test_plugins(void)
     char *shadow = tu_builddir("tests/fake-collectors/shadow");
     char *dirs[] = {modules, shadow, NULL};
     aorta_registry_t *registry = aorta_registry_load(dirs);
+    aorta_registry_check_all(registry);
     free(modules);
     free(shadow);
     return registry;
 }
+
+/* The contract breaker's directory, loaded lazily, with $BREAKER set. */
+static aorta_registry_t *load_breaker(const char *how)
+{
+    setenv("BREAKER", how, 1);
+    char *dir = tu_builddir("tests/fake-collectors/contract");
+    char *dirs[] = {dir, NULL};
+    aorta_registry_t *registry = aorta_registry_load(dirs);
+    free(dir);
+    return registry;
+}
+
+START_TEST(nothing_is_opened_until_a_collector_is_asked_for)
+{
+    char *modules = tu_builddir("tests/fake-collectors");
+    char *dirs[] = {modules, NULL};
+    aorta_registry_t *registry = aorta_registry_load(dirs);
+    for (size_t i = 0; i < registry->count; i++) {
+        ck_assert_int_eq(registry->modules[i].status, AORTA_MODULE_UNCHECKED);
+        ck_assert_ptr_null(registry->modules[i].handle);
+    }
+    ck_assert_ptr_nonnull(aorta_registry_find(registry, "good"));
+    /* Only good's candidate was opened; the broken ones beside it were not. */
+    ck_assert_int_eq(candidate(registry, "good", 0)->status, AORTA_MODULE_OK);
+    ck_assert_int_eq(candidate(registry, "badmajor", 0)->status, AORTA_MODULE_UNCHECKED);
+    ck_assert_int_eq(candidate(registry, "nosymbol", 0)->status, AORTA_MODULE_UNCHECKED);
+    aorta_registry_free(registry);
+    free(modules);
+}
+END_TEST
+
+START_TEST(a_module_that_crashes_while_loading_is_only_a_failed_candidate)
+{
+    aorta_registry_t *registry = load_breaker("load");
+    ck_assert_ptr_null(aorta_registry_find(registry, "breaker"));
+    const aorta_module_t *failed = aorta_registry_find_failed(registry, "breaker");
+    ck_assert_ptr_nonnull(failed);
+    ck_assert_str_eq(failed->reason, "crashed while loading (signal 11)");
+    ck_assert_ptr_null(failed->handle); /* never opened in this process */
+    aorta_registry_free(registry);
+    unsetenv("BREAKER");
+}
+END_TEST
+
+START_TEST(a_module_that_hangs_while_loading_times_out)
+{
+    setenv("AORTA_LOAD_TIMEOUT", "0.5", 1);
+    aorta_registry_t *registry = load_breaker("loadhang");
+    ck_assert_ptr_null(aorta_registry_find(registry, "breaker"));
+    const aorta_module_t *failed = aorta_registry_find_failed(registry, "breaker");
+    ck_assert_ptr_nonnull(failed);
+    ck_assert_str_eq(failed->reason, "timed out while loading (after 0.5 s; AORTA_LOAD_TIMEOUT)");
+    aorta_registry_free(registry);
+    unsetenv("BREAKER");
+    unsetenv("AORTA_LOAD_TIMEOUT");
+}
+END_TEST
+
+START_TEST(a_module_whose_entry_returns_garbage_is_a_failed_candidate)
+{
+    aorta_registry_t *registry = load_breaker("bogus");
+    ck_assert_ptr_null(aorta_registry_find(registry, "breaker"));
+    const aorta_module_t *failed = aorta_registry_find_failed(registry, "breaker");
+    ck_assert_ptr_nonnull(failed);
+    ck_assert_str_eq(failed->reason, "crashed while loading (signal 11)");
+    aorta_registry_free(registry);
+    unsetenv("BREAKER");
+}
+END_TEST
+
+START_TEST(the_load_check_reply_is_read_strictly)
+{
+    char *reason = NULL;
+    ck_assert_int_eq(aorta_registry_parse_check_reply("ok\n", 3, &reason), 0);
+    ck_assert_ptr_null(reason);
+    ck_assert_int_eq(aorta_registry_parse_check_reply("failed\tno symbol x\n", 19, &reason), 0);
+    ck_assert_str_eq(reason, "no symbol x");
+    free(reason);
+    static const char *const garbage[] = {"", "ok", "ok\n\n", "OK\n", "failed\t\n",
+                                          "failed\tx", "failed\ta\nb\n", "failed x\n"};
+    for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
+        ck_assert_int_eq(aorta_registry_parse_check_reply(garbage[i], strlen(garbage[i]), &reason),
+                         -1);
+        ck_assert_ptr_null(reason);
+    }
+    ck_assert_int_eq(aorta_registry_parse_check_reply("failed\ta\0b\n", 11, &reason), -1);
+    ck_assert_int_eq(aorta_registry_parse_check_reply(NULL, 0, &reason), -1);
+}
+END_TEST
 
 START_TEST(good_plugin_loads_with_defaults_filled)
 {
@@ -134,6 +224,7 @@ START_TEST(a_broken_first_candidate_does_not_hide_a_good_one)
     char *modules = tu_builddir("tests/fake-collectors");
     char *dirs[] = {dir, modules, NULL};
     aorta_registry_t *registry = aorta_registry_load(dirs);
+    aorta_registry_check_all(registry);
     ck_assert_int_eq(candidate(registry, "good", 0)->status, AORTA_MODULE_FAILED);
     const aorta_module_t *used = aorta_registry_find(registry, "good");
     ck_assert_ptr_nonnull(used);
@@ -219,6 +310,11 @@ static Suite *loader_suite(void)
     Suite *suite = suite_create("loader");
     TCase *tc = tcase_create("loader");
     tcase_add_test(tc, good_plugin_loads_with_defaults_filled);
+    tcase_add_test(tc, nothing_is_opened_until_a_collector_is_asked_for);
+    tcase_add_test(tc, a_module_that_crashes_while_loading_is_only_a_failed_candidate);
+    tcase_add_test(tc, a_module_that_hangs_while_loading_times_out);
+    tcase_add_test(tc, a_module_whose_entry_returns_garbage_is_a_failed_candidate);
+    tcase_add_test(tc, the_load_check_reply_is_read_strictly);
     tcase_add_test(tc, a_1_0_collector_keeps_its_interceptor_slot);
     tcase_add_test(tc, each_broken_plugin_fails_with_its_reason);
     tcase_add_test(tc, the_same_name_later_on_the_path_is_shadowed);

@@ -71,7 +71,7 @@ START_TEST(crash_hang_and_exit_leave_only_the_artifact_dir)
     expect_only_artifact_dir("crash");
     expect_only_artifact_dir("hang");
     expect_only_artifact_dir("exit");
-    expect_only_artifact_dir("huge"); /* a reply past 1 MiB is garbage */
+    expect_only_artifact_dir("huge"); /* a reply past 16 MiB is garbage */
 }
 END_TEST
 

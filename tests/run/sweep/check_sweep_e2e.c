@@ -127,7 +127,8 @@ START_TEST(true_is_recorded_in_every_file_and_field)
                               "./none-none/trial_1/result.json\n"
                               "./none-none/trial_1/stderr.log\n"
                               "./none-none/trial_1/stdout.log\n"
-                              "./perf.md\n");
+                              "./perf.md\n"
+                              "./report.html\n");
     free(listing);
 
     keys_t keys;

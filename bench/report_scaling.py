@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Benchmark of the kernel reports (docs/design.md, Budgets).
+
+Generates a run directory of 1,000 cells x 3 passing trials with 200 kernels
+per trial (long templated, mostly mangled names; each trial JSON with the
+verdict, each .kernels.json with the table, a matrix.json naming the cells),
+then times `aorta-run --report DIR` -- reading every trial record,
+aggregating per cell, writing 1,000 <cell>/kernels.json, perf.md and
+report.html -- with peak RSS as /usr/bin/time -f %M reports it, and prints
+the verdict against the budget: < 1 s, < 100 MB.
+
+Usage (from the build directory): python3 ../bench/report_scaling.py
+    [--cells N] [--trials T] [--kernels K] [--builddir DIR] [--keep DIR] [--repeat R]
+Needs /usr/bin/time (Debian package `time`).
+"""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+BUDGET_SEC = 1.0
+BUDGET_RSS_KB = 100 * 1024
+
+
+def kernel_names(count, rng):
+    names = []
+    for i in range(count):
+        if i % 4 == 3:
+            names.append("triton_poi_fused_%d_kernel" % i)
+        else:
+            functor = "Functor%dIfEE" % i
+            names.append("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_%d%sSt5arrayIPcLm3EEEEviT0_T1_"
+                         % (len(functor) - 3, functor))
+    rng.shuffle(names)
+    return names
+
+
+def generate(root, cells, trials, kernels, seed=7):
+    rng = random.Random(seed)
+    names = kernel_names(kernels, rng)
+    matrix_cells = []
+    for c in range(cells):
+        cell = "m%04d-none" % c
+        sub = os.path.join(root, cell, "_subprocess")
+        os.makedirs(sub)
+        for t in range(trials):
+            # About the size of a real trial JSON (4.5 KB: environment, argv, paths).
+            trial = {"exit_status": "ok", "result": {"metrics": {"verdict": "pass"}},
+                     "environment": {"VAR_%03d" % v: "value-%d" % v for v in range(150)}}
+            with open(os.path.join(sub, "trial_d0_m0_t%d.json" % t), "w") as out:
+                json.dump(trial, out)
+            table = {name: [round(rng.uniform(0.01, 5.0), 6), rng.randint(1, 400)]
+                     for name in names}
+            with open(os.path.join(sub, "trial_d0_m0_t%d.kernels.json" % t), "w") as out:
+                json.dump({"schema_version": 1, "trial_index": t,
+                           "collectors": {"rocprof": {"kernels": table}}}, out,
+                          separators=(",", ":"))
+        matrix_cells.append({"name": cell, "trials": trials, "passed_count": trials,
+                             "iters_display": "1/1", "step_time_source": "missing"})
+    with open(os.path.join(root, "matrix.json"), "w") as out:
+        json.dump({"workload": "_subprocess", "ticket": "BENCH", "run_timestamp": "now",
+                   "baseline_cell": matrix_cells[0]["name"], "cells": matrix_cells}, out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cells", type=int, default=1000)
+    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--kernels", type=int, default=200)
+    parser.add_argument("--builddir", default=".")
+    parser.add_argument("--keep", help="generate into this directory and keep it")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if not os.path.exists("/usr/bin/time"):
+        sys.exit("report_scaling.py: /usr/bin/time is missing (apt-get install -y time)")
+    root = args.keep or tempfile.mkdtemp(prefix="aorta-report-bench-")
+    try:
+        if not os.path.exists(os.path.join(root, "matrix.json")):
+            generate(root, args.cells, args.trials, args.kernels)
+        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(root) for f in fs)
+        print("run: %d cells x %d trials x %d kernels, %.1f MB of records"
+              % (args.cells, args.trials, args.kernels, size / 1e6))
+        best, rss = None, 0
+        runner = os.path.join(args.builddir, "core", "aorta-run")
+        for _ in range(args.repeat):
+            rss_file = os.path.join(root, ".rss")
+            started = time.perf_counter()
+            done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, runner,
+                                   "--report", root], capture_output=True, text=True)
+            elapsed = time.perf_counter() - started
+            if done.returncode != 0:
+                sys.exit("aorta-run --report failed: %s" % done.stderr)
+            with open(rss_file) as f:
+                rss = max(rss, int(f.read().split()[-1]))
+            best = elapsed if best is None else min(best, elapsed)
+        html = os.path.getsize(os.path.join(root, "report.html"))
+        perf = os.path.getsize(os.path.join(root, "perf.md"))
+        print("aorta-run --report: %.3f s (best of %d), peak RSS %.1f MB; report.html %.1f MB, "
+              "perf.md %.1f MB" % (best, args.repeat, rss / 1024, html / 1e6, perf / 1e6))
+        ok = best < BUDGET_SEC and rss < BUDGET_RSS_KB
+        print("budget (< %.0f s, < %d MB): %s" % (BUDGET_SEC, BUDGET_RSS_KB // 1024,
+                                               "met" if ok else "MISSED"))
+        return 0 if ok else 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

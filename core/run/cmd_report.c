@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_report.c - --report RUN_DIR: perf.md, report.html and the cells'
+ * kernels.json again, from matrix.json and the trial records alone (an old
+ * or resumed run gets them too).  Under the run lock, so a live aorta-run
+ * writing the directory is refused. */
+#include "config.h"
+
+#include "commands.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/json.h"
+#include "output/kernel_reports.h"
+#include "output/perf_md.h"
+#include "sweep/lock.h"
+#include "sys/files.h"
+#include "xalloc.h"
+
+#define MATRIX_MAX_BYTES (256u << 20)
+#define MATRIX_MAX_DEPTH 64
+
+/* matrix.json of run_dir, or NULL after one error line. */
+aorta_json_t *aorta_cmd_read_matrix(const char *run_dir)
+{
+    char *path = aorta_xasprintf("%s/matrix.json", run_dir);
+    aorta_json_t *matrix = aorta_json_read_file(path, MATRIX_MAX_BYTES, MATRIX_MAX_DEPTH);
+    if (!matrix || aorta_json_type(aorta_json_get(matrix, "cells")) != AORTA_JSON_ARRAY) {
+        aorta_diag_error("%s is not a run directory: cannot read %s%s%s", run_dir, path,
+                         errno ? ": " : "", errno ? strerror(errno) : "");
+        aorta_json_free(matrix);
+        matrix = NULL;
+    }
+    free(path);
+    return matrix;
+}
+
+int aorta_cmd_open_run(const char *run_dir)
+{
+    int fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        aorta_diag_error("cannot open the run directory %s: %s", run_dir, strerror(errno));
+    return fd;
+}
+
+static int has_cell(const aorta_json_t *matrix, const char *name)
+{
+    const aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    for (size_t i = 0; i < aorta_json_length(cells); i++) {
+        const char *cell = aorta_json_get_string(aorta_json_get(aorta_json_at(cells, i), "name"));
+        if (cell && !strcmp(cell, name))
+            return 1;
+    }
+    return 0;
+}
+
+int aorta_cmd_report(const aorta_cli_t *cli)
+{
+    const char *run_dir = cli->run_a;
+    errno = 0;
+    aorta_json_t *matrix = aorta_cmd_read_matrix(run_dir);
+    if (!matrix)
+        return AORTA_EXIT_ENVIRONMENT;
+    if (cli->baseline && !has_cell(matrix, cli->baseline)) {
+        aorta_diag_error("--baseline: %s has no cell '%s'", run_dir, cli->baseline);
+        aorta_json_free(matrix);
+        return AORTA_EXIT_USAGE;
+    }
+    aorta_lock_t *lock = aorta_lock_acquire(run_dir);
+    if (!lock) {
+        aorta_json_free(matrix);
+        return AORTA_EXIT_ENVIRONMENT;
+    }
+    int run_fd = aorta_cmd_open_run(run_dir);
+    if (run_fd < 0) {
+        aorta_lock_release(lock);
+        aorta_json_free(matrix);
+        return AORTA_EXIT_ENVIRONMENT;
+    }
+    char *error = NULL;
+    char *kernels = aorta_kernel_reports(run_fd, matrix, cli->baseline, &error);
+    int status = AORTA_EXIT_OK;
+    if (error) {
+        aorta_diag_error("%s", error);
+        free(error);
+        status = AORTA_EXIT_ENVIRONMENT;
+    }
+    char *perf = aorta_perf_md(matrix);
+    char *text = aorta_xasprintf("%s%s", perf, kernels);
+    char *path = aorta_xasprintf("%s/perf.md", run_dir);
+    if (aorta_write_file_atomic_at(run_fd, "perf.md", text, strlen(text)) != 0) {
+        aorta_diag_error("cannot write %s: %s", path, strerror(errno));
+        status = AORTA_EXIT_ENVIRONMENT;
+    } else {
+        printf("Performance report: %s\nVisual report: %s/report.html\n", path, run_dir);
+    }
+    free(path);
+    free(text);
+    free(perf);
+    free(kernels);
+    close(run_fd);
+    aorta_lock_release(lock);
+    aorta_json_free(matrix);
+    return status;
+}

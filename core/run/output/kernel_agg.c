@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel_agg.c - per-cell kernel aggregates.  A kernel a trial did not
+ * report ran for 0 ms in it: its mean is over all the table's trials, and
+ * "trials" says in how many it appeared.  No division by zero: a table
+ * exists only once a trial carried it. */
+#include "config.h"
+
+#include "output/kernel_agg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/kernel_file.h"
+#include "output/outcome.h"
+#include "output/trial_json.h" /* AORTA_WORKLOAD */
+#include "sweep/trial.h"
+#include "sys/nofollow.h"
+#include "xalloc.h"
+
+#define TRIAL_MAX_BYTES (64u << 20)
+#define TRIAL_MAX_DEPTH 64
+/* 1e15 ms is 31,000 years of GPU time. */
+#define MAX_MS 1e15
+
+static aorta_kagg_table_t *table_for(aorta_kagg_cell_t *cell, const char *collector)
+{
+    for (size_t i = 0; i < cell->count; i++)
+        if (!strcmp(cell->tables[i].collector, collector))
+            return &cell->tables[i];
+    aorta_xgrow((void **)&cell->tables, &cell->capacity, cell->count + 1, sizeof *cell->tables);
+    aorta_kagg_table_t *table = &cell->tables[cell->count++];
+    memset(table, 0, sizeof *table);
+    table->collector = aorta_xstrdup(collector);
+    return table;
+}
+
+/* FNV-1a: a table holds hundreds of names, looked up once per trial row;
+ * a hash beats a tree of strcmp() over long shared prefixes. */
+static uint64_t hash_name(const char *name)
+{
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        hash = (hash ^ *c) * 0x100000001b3ULL;
+    return hash;
+}
+
+static size_t find_slot(const aorta_kagg_table_t *table, const char *name, uint64_t hash)
+{
+    size_t mask = table->slot_count - 1;
+    size_t slot = (size_t)hash & mask;
+    while (table->slots[slot]) {
+        const aorta_kagg_kernel_t *kernel = &table->kernels[table->slots[slot] - 1];
+        if (kernel->hash == hash && !strcmp(kernel->name, name))
+            break;
+        slot = (slot + 1) & mask;
+    }
+    return slot;
+}
+
+static void grow_slots(aorta_kagg_table_t *table)
+{
+    free(table->slots);
+    table->slot_count = table->slot_count ? table->slot_count * 2 : 64;
+    table->slots = aorta_xcalloc(table->slot_count, sizeof *table->slots);
+    for (size_t k = 0; k < table->count; k++) {
+        size_t slot = find_slot(table, table->kernels[k].name, table->kernels[k].hash);
+        table->slots[slot] = (uint32_t)(k + 1);
+    }
+}
+
+static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *name)
+{
+    uint64_t hash = hash_name(name);
+    if (table->slot_count) {
+        size_t slot = find_slot(table, name, hash);
+        if (table->slots[slot])
+            return &table->kernels[table->slots[slot] - 1];
+    }
+    aorta_xgrow((void **)&table->kernels, &table->capacity, table->count + 1,
+                sizeof *table->kernels);
+    aorta_kagg_kernel_t *kernel = &table->kernels[table->count];
+    memset(kernel, 0, sizeof *kernel);
+    kernel->name = aorta_xstrdup(name);
+    kernel->hash = hash;
+    kernel->first_seen = table->count;
+    table->count++;
+    if (table->count * 2 > table->slot_count)
+        grow_slots(table);
+    else
+        table->slots[find_slot(table, name, hash)] = (uint32_t)table->count;
+    return kernel;
+}
+
+typedef struct trial_sum {
+    aorta_kagg_table_t *table;
+    double total;
+} trial_sum_t;
+
+static int add_kernel(const char *name, aorta_json_t *row, void *user)
+{
+    trial_sum_t *sum = user;
+    const aorta_json_t *ms = aorta_json_type(row) == AORTA_JSON_ARRAY ? aorta_json_at(row, 0) : NULL;
+    aorta_json_type_t type = aorta_json_type(ms);
+    double value = type == AORTA_JSON_INT || type == AORTA_JSON_DOUBLE ? aorta_json_get_double(ms)
+                                                                       : NAN;
+    /* A hand-edited or foreign row is skipped, never averaged into a NaN;
+     * so is a total past MAX_MS, which no run reaches and whose sums and
+     * squares could overflow into one. */
+    if (!isfinite(value) || value < 0 || value > MAX_MS)
+        return 0;
+    aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name);
+    if (kernel->trials == 0 || value < kernel->min_ms)
+        kernel->min_ms = value;
+    if (kernel->trials == 0 || value > kernel->max_ms)
+        kernel->max_ms = value;
+    kernel->trials++;
+    kernel->sum_ms += value;
+    const aorta_json_t *launches = aorta_json_at(row, 1);
+    if (aorta_json_type(launches) == AORTA_JSON_INT && aorta_json_get_int(launches) >= 0)
+        kernel->launches_sum += (double)aorta_json_get_int(launches);
+    else
+        kernel->launches_unknown = 1;
+    sum->total += value;
+    return 0;
+}
+
+static int add_collector(const char *collector, aorta_json_t *entry, void *user)
+{
+    aorta_kagg_cell_t *cell = user;
+    const aorta_json_t *kernels = aorta_json_get(entry, "kernels");
+    if (aorta_json_type(kernels) != AORTA_JSON_OBJECT)
+        return 0;
+    trial_sum_t sum = {table_for(cell, collector), 0.0};
+    aorta_json_foreach(kernels, add_kernel, &sum);
+    aorta_kagg_table_t *table = sum.table;
+    if (table->trials == 0 || sum.total < table->gpu_min)
+        table->gpu_min = sum.total;
+    if (table->trials == 0 || sum.total > table->gpu_max)
+        table->gpu_max = sum.total;
+    table->trials++;
+    table->gpu_sum += sum.total;
+    table->gpu_sumsq += sum.total * sum.total;
+    return 0;
+}
+
+void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors)
+{
+    aorta_json_foreach(collectors, add_collector, cell);
+}
+
+/* The sort key with the kernel: no global for the comparison to read, so
+ * cells finish in parallel. */
+typedef struct ranked {
+    double mean;
+    size_t index;      /* = first_seen */
+} ranked_t;
+
+static int by_mean(const void *left, const void *right)
+{
+    const ranked_t *a = left, *b = right;
+    if (a->mean != b->mean)
+        return a->mean > b->mean ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+void aorta_kagg_finish(aorta_kagg_cell_t *cell)
+{
+    for (size_t t = 0; t < cell->count; t++) {
+        aorta_kagg_table_t *table = &cell->tables[t];
+        double n = (double)table->trials;
+        table->gpu_mean_ms = table->gpu_sum / n;
+        double variance = table->gpu_sumsq / n - table->gpu_mean_ms * table->gpu_mean_ms;
+        table->gpu_std_ms = variance > 0 ? sqrt(variance) : 0.0;
+        for (size_t k = 0; k < table->count; k++) {
+            aorta_kagg_kernel_t *kernel = &table->kernels[k];
+            kernel->mean_ms = kernel->sum_ms / n;
+            if (kernel->trials < table->trials)
+                kernel->min_ms = 0.0;
+            kernel->mean_launches = kernel->launches_unknown ? -1.0 : kernel->launches_sum / n;
+        }
+        free(table->order);
+        table->order = aorta_xcalloc(table->count ? table->count : 1, sizeof *table->order);
+        ranked_t *ranked = aorta_xcalloc(table->count ? table->count : 1, sizeof *ranked);
+        for (size_t k = 0; k < table->count; k++)
+            ranked[k] = (ranked_t){table->kernels[k].mean_ms, k};
+        qsort(ranked, table->count, sizeof *ranked, by_mean);
+        for (size_t k = 0; k < table->count; k++)
+            table->order[k] = ranked[k].index;
+        free(ranked);
+    }
+}
+
+void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell)
+{
+    const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
+    cell->name = aorta_xstrdup(name ? name : "?");
+    int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
+    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, cell->name);
+    char *why = NULL;
+    int sub_fd = name ? aorta_fsafe_open_dir(run_fd, sub_rel, 0, &why) : -1;
+    for (int64_t t = 0; sub_fd >= 0 && t < trials && t < 1000000; t++) {
+        char *rel = aorta_trial_json_rel(name, (int)t);
+        const char *trial_name = strrchr(rel, '/') + 1;
+        aorta_json_t *trial = aorta_json_read_file_at(sub_fd, trial_name, TRIAL_MAX_BYTES,
+                                                      TRIAL_MAX_DEPTH);
+        if (trial) {
+            cell->trials++;
+            if (!strcmp(aorta_outcome_verdict(trial), "pass")) {
+                cell->passing++;
+                char *kname = aorta_kernel_file_path(trial_name);
+                aorta_json_t *file = aorta_json_read_file_at(sub_fd, kname,
+                                                             AORTA_KERNEL_FILE_MAX_BYTES,
+                                                             AORTA_KERNEL_FILE_MAX_DEPTH);
+                aorta_kagg_add_trial(cell, aorta_kernel_file_collectors(file));
+                aorta_json_free(file);
+                free(kname);
+            }
+            aorta_json_free(trial);
+        }
+        free(rel);
+    }
+    if (sub_fd >= 0)
+        close(sub_fd);
+    free(why);
+    free(sub_rel);
+    aorta_kagg_finish(cell);
+}
+
+void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
+                     aorta_kagg_run_t *run)
+{
+    memset(run, 0, sizeof *run);
+    const aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    run->count = aorta_json_length(cells);
+    run->cells = aorta_xcalloc(run->count ? run->count : 1, sizeof *run->cells);
+    for (size_t i = 0; i < run->count; i++)
+        aorta_kagg_load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i]);
+    aorta_kagg_pick_baseline(run, matrix, baseline);
+}
+
+void aorta_kagg_pick_baseline(aorta_kagg_run_t *run, const aorta_json_t *matrix,
+                              const char *baseline)
+{
+    if (!baseline)
+        baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
+    if (!baseline && run->count)
+        baseline = run->cells[0].name;
+    free(run->baseline);
+    run->baseline = baseline ? aorta_xstrdup(baseline) : NULL;
+}
+
+const aorta_kagg_cell_t *aorta_kagg_cell(const aorta_kagg_run_t *run, const char *name)
+{
+    for (size_t i = 0; name && i < run->count; i++)
+        if (!strcmp(run->cells[i].name, name))
+            return &run->cells[i];
+    return NULL;
+}
+
+const aorta_kagg_table_t *aorta_kagg_table(const aorta_kagg_cell_t *cell, const char *collector)
+{
+    for (size_t i = 0; cell && i < cell->count; i++)
+        if (!strcmp(cell->tables[i].collector, collector))
+            return &cell->tables[i];
+    return NULL;
+}
+
+const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, const char *name)
+{
+    if (!table || !table->slot_count)
+        return NULL;
+    size_t slot = find_slot(table, name, hash_name(name));
+    return table->slots[slot] ? &table->kernels[table->slots[slot] - 1] : NULL;
+}
+
+static aorta_json_t *spread(double mean, double min, double max, double std)
+{
+    aorta_json_t *obj = aorta_json_object();
+    aorta_json_set(obj, "mean", aorta_json_micro(mean));
+    aorta_json_set(obj, "min", aorta_json_micro(min));
+    aorta_json_set(obj, "max", aorta_json_micro(max));
+    aorta_json_set(obj, "std", aorta_json_micro(std));
+    return obj;
+}
+
+aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell)
+{
+    aorta_json_t *obj = aorta_json_object();
+    aorta_json_set(obj, "schema_version", aorta_json_int(AORTA_CELL_KERNELS_SCHEMA));
+    aorta_json_set(obj, "cell", aorta_json_string(cell->name));
+    aorta_json_set(obj, "trials", aorta_json_int((int64_t)cell->trials));
+    aorta_json_set(obj, "passing_trials", aorta_json_int((int64_t)cell->passing));
+    aorta_json_t *collectors = aorta_json_object();
+    for (size_t t = 0; t < cell->count; t++) {
+        const aorta_kagg_table_t *table = &cell->tables[t];
+        aorta_json_t *entry = aorta_json_object();
+        aorta_json_set(entry, "trials", aorta_json_int((int64_t)table->trials));
+        aorta_json_set(entry, "gpu_time_ms", spread(table->gpu_mean_ms, table->gpu_min,
+                                                    table->gpu_max, table->gpu_std_ms));
+        aorta_json_t *kernels = aorta_json_object();
+        for (size_t k = 0; k < table->count; k++) {
+            const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
+            aorta_json_t *row = aorta_json_object();
+            aorta_json_set(row, "mean_ms", aorta_json_micro(kernel->mean_ms));
+            aorta_json_set(row, "min_ms", aorta_json_micro(kernel->min_ms));
+            aorta_json_set(row, "max_ms", aorta_json_micro(kernel->max_ms));
+            aorta_json_set(row, "mean_launches", kernel->mean_launches >= 0
+                                                     ? aorta_json_micro(kernel->mean_launches)
+                                                     : NULL);
+            aorta_json_set(row, "trials", aorta_json_int((int64_t)kernel->trials));
+            aorta_json_set(kernels, kernel->name, row);
+        }
+        aorta_json_set(entry, "kernels", kernels);
+        aorta_json_set(collectors, table->collector, entry);
+    }
+    aorta_json_set(obj, "collectors", collectors);
+    return obj;
+}
+
+void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)
+{
+    for (size_t t = 0; t < cell->count; t++) {
+        aorta_kagg_table_t *table = &cell->tables[t];
+        free(table->slots);
+        for (size_t k = 0; k < table->count; k++)
+            free(table->kernels[k].name);
+        free(table->kernels);
+        free(table->order);
+        free(table->collector);
+    }
+    free(cell->tables);
+    free(cell->name);
+    memset(cell, 0, sizeof *cell);
+}
+
+void aorta_kagg_run_clear(aorta_kagg_run_t *run)
+{
+    for (size_t i = 0; i < run->count; i++)
+        aorta_kagg_cell_clear(&run->cells[i]);
+    free(run->cells);
+    free(run->baseline);
+    memset(run, 0, sizeof *run);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel_agg.h - a run's kernel tables aggregated per cell over its passing
+ * trials, read back from the trial records alone (trial JSON for the
+ * verdict, .kernels.json for the table), so a sweep, --report and --compare
+ * all see the same numbers.  The cell's table is <cell>/kernels.json. */
+#ifndef AORTA_KERNEL_AGG_H
+#define AORTA_KERNEL_AGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output/json.h"
+
+#define AORTA_CELL_KERNELS_SCHEMA 1
+
+typedef struct aorta_kagg_kernel {
+    char *name;            /* raw, as the collector reported it */
+    uint64_t hash;
+    size_t first_seen;     /* position in the cell's first-seen order */
+    size_t trials;         /* trials it appeared in */
+    double sum_ms, min_ms, max_ms;  /* min counts 0 for a trial it missed */
+    double mean_ms;        /* sum over the table's trials (absent = 0) */
+    double launches_sum;
+    int launches_unknown;  /* some trial did not know its launches */
+    double mean_launches;  /* per trial; < 0 when unknown */
+} aorta_kagg_kernel_t;
+
+/* One collector's kernels in one cell. */
+typedef struct aorta_kagg_table {
+    char *collector;
+    size_t trials;         /* passing trials that carried this table */
+    double gpu_sum, gpu_sumsq, gpu_min, gpu_max;
+    double gpu_mean_ms, gpu_std_ms;  /* population stddev of per-trial totals */
+    aorta_kagg_kernel_t *kernels;    /* first-seen order */
+    size_t count, capacity;
+    size_t *order;         /* by mean_ms, largest first; ties in first-seen order */
+    uint32_t *slots;       /* open addressing over kernels: index + 1, 0 = empty */
+    size_t slot_count;     /* a power of two, or 0 */
+} aorta_kagg_table_t;
+
+typedef struct aorta_kagg_cell {
+    char *name;
+    size_t trials, passing;
+    aorta_kagg_table_t *tables;
+    size_t count, capacity;
+} aorta_kagg_cell_t;
+
+typedef struct aorta_kagg_run {
+    aorta_kagg_cell_t *cells;   /* matrix.json's order */
+    size_t count;
+    char *baseline;             /* the cell the kernel deltas compare with, or NULL */
+} aorta_kagg_run_t;
+
+/* Add one passing trial's "collectors" object (aorta_kernel_file_collectors()). */
+void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors);
+/* The means, the spread and the order, once every trial is in. */
+void aorta_kagg_finish(aorta_kagg_cell_t *cell);
+
+/* Every cell of matrix (matrix.json's object) from the records below the
+ * run directory run_fd, reached without following a symlink (a cell the
+ * payload replaced by one reads as no trials); baseline: the override, else
+ * matrix's baseline_cell, else the first cell. */
+void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
+                     aorta_kagg_run_t *run);
+
+/* One cell of that: json is matrix.json's entry for it.  Touches nothing
+ * but *cell, so cells load in parallel. */
+void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell);
+/* run's baseline as aorta_kagg_load() picks it, once its cells are in. */
+void aorta_kagg_pick_baseline(aorta_kagg_run_t *run, const aorta_json_t *matrix,
+                              const char *baseline);
+
+const aorta_kagg_cell_t *aorta_kagg_cell(const aorta_kagg_run_t *run, const char *name);
+const aorta_kagg_table_t *aorta_kagg_table(const aorta_kagg_cell_t *cell, const char *collector);
+const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, const char *name);
+
+/* <cell>/kernels.json's object. */
+aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell);
+
+void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell);
+void aorta_kagg_run_clear(aorta_kagg_run_t *run);
+
+#endif

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel_md.c - perf.md's "GPU kernels" section: per cell and collector the
+ * top kernels by mean time, their share of the cell's GPU time, launches,
+ * and the change against the baseline cell.  The ten rows are sorted by
+ * that change, largest growth first, so a regression tops its table; the
+ * baseline's own table is sorted by time. */
+#include "config.h"
+
+#include "output/kernel_md.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/demangle.h"
+#include "output/matrix.h"
+#include "output/md_table.h"
+#include "xalloc.h"
+
+/* A table cell never holds a bare '|'. */
+static char *md_escape(const char *text)
+{
+    size_t len = strlen(text), bars = 0;
+    for (size_t i = 0; i < len; i++)
+        bars += text[i] == '|';
+    char *out = aorta_xmalloc(len + bars + 1), *at = out;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '|')
+            *at++ = '\\';
+        *at++ = text[i];
+    }
+    *at = '\0';
+    return out;
+}
+
+typedef struct row {
+    const aorta_kagg_kernel_t *kernel;
+    const aorta_kagg_kernel_t *base;   /* the same kernel in the baseline, or NULL */
+    double delta;                      /* ms; the kernel's whole mean when new */
+} row_t;
+
+static int by_delta(const void *left, const void *right)
+{
+    const row_t *a = left, *b = right;
+    if (a->delta != b->delta)
+        return a->delta > b->delta ? -1 : 1;
+    return a->kernel->first_seen < b->kernel->first_seen ? -1
+                                                         : a->kernel->first_seen > b->kernel->first_seen;
+}
+
+static char *launches_text(double launches)
+{
+    if (launches < 0)
+        return aorta_xstrdup(AORTA_EM_DASH);
+    return launches == floor(launches) ? aorta_xasprintf("%.0f", launches)
+                                       : aorta_xasprintf("%.1f", launches);
+}
+
+static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg_table_t *table,
+                      const aorta_kagg_table_t *base, int is_baseline)
+{
+    size_t shown = table->count < AORTA_KERNEL_MD_TOP ? table->count : AORTA_KERNEL_MD_TOP;
+    row_t *rows = aorta_xcalloc(shown ? shown : 1, sizeof *rows);
+    for (size_t i = 0; i < shown; i++) {
+        rows[i].kernel = &table->kernels[table->order[i]];
+        rows[i].base = is_baseline ? NULL : aorta_kagg_kernel(base, rows[i].kernel->name);
+        rows[i].delta = rows[i].kernel->mean_ms - (rows[i].base ? rows[i].base->mean_ms : 0.0);
+    }
+    if (!is_baseline && base)
+        qsort(rows, shown, sizeof *rows, by_delta);
+    fprintf(out, "### %s%s \xe2\x80\x94 %s\n\n", cell->name, is_baseline ? " (baseline)" : "",
+            table->collector);
+    fprintf(out, "GPU time %.3f ms (min %.3f, max %.3f) over %zu passing trial(s), %zu kernel(s).\n\n",
+            table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->trials, table->count);
+    static const char *const headers[] = {"#", "Kernel", "Mean (ms)", "Share", "Launches",
+                                          "\xce\x94 ms", "\xce\x94 %", "Trials"};
+    aorta_md_table_t md = {.columns = 8};
+    for (size_t i = 0; i < 8; i++)
+        aorta_md_table_add(&md, aorta_xstrdup(headers[i]));
+    double total = table->gpu_mean_ms, rest = total;
+    char **full = aorta_xcalloc(shown ? shown : 1, sizeof *full);
+    for (size_t i = 0; i < shown; i++) {
+        const aorta_kagg_kernel_t *kernel = rows[i].kernel;
+        full[i] = aorta_kernel_display(kernel->name);
+        char *brief = aorta_kernel_short(full[i], AORTA_KERNEL_NAME_WIDTH);
+        rest -= kernel->mean_ms;
+        aorta_md_table_add(&md, aorta_xasprintf("%zu", i + 1));
+        aorta_md_table_add(&md, md_escape(brief));
+        free(brief);
+        aorta_md_table_add(&md, aorta_xasprintf("%.3f", kernel->mean_ms));
+        aorta_md_table_add(&md, total > 0 ? aorta_xasprintf("%.1f%%", 100.0 * kernel->mean_ms / total)
+                                          : aorta_xstrdup(AORTA_EM_DASH));
+        aorta_md_table_add(&md, launches_text(kernel->mean_launches));
+        if (is_baseline || !base) {
+            aorta_md_table_add(&md, aorta_xstrdup(AORTA_EM_DASH));
+            aorta_md_table_add(&md, aorta_xstrdup(AORTA_EM_DASH));
+        } else if (!rows[i].base) {
+            aorta_md_table_add(&md, aorta_xasprintf("%+.3f", rows[i].delta));
+            aorta_md_table_add(&md, aorta_xstrdup("new"));
+        } else {
+            aorta_md_table_add(&md, aorta_xasprintf("%+.3f", rows[i].delta));
+            aorta_md_table_add(&md, rows[i].base->mean_ms > 0
+                                        ? aorta_xasprintf("%+.1f%%", 100.0 * rows[i].delta
+                                                                         / rows[i].base->mean_ms)
+                                        : aorta_xstrdup(AORTA_EM_DASH));
+        }
+        aorta_md_table_add(&md, aorta_xasprintf("%zu/%zu", kernel->trials, table->trials));
+    }
+    if (table->count > shown) {
+        if (rest < 0)
+            rest = 0; /* rounding of the sums, never a negative share */
+        aorta_md_table_add(&md, aorta_xstrdup(""));
+        aorta_md_table_add(&md, aorta_xasprintf("other (%zu kernels)", table->count - shown));
+        aorta_md_table_add(&md, aorta_xasprintf("%.3f", rest));
+        aorta_md_table_add(&md, total > 0 ? aorta_xasprintf("%.1f%%", 100.0 * rest / total)
+                                          : aorta_xstrdup(AORTA_EM_DASH));
+        for (size_t i = 0; i < 4; i++)
+            aorta_md_table_add(&md, aorta_xstrdup(""));
+    }
+    aorta_md_table_render(out, &md);
+    int listed = 0;
+    for (size_t i = 0; i < shown; i++) {
+        const char *raw = rows[i].kernel->name;
+        if (!strcmp(full[i], raw) && strlen(raw) <= AORTA_KERNEL_NAME_WIDTH)
+            continue;
+        if (!listed++)
+            fputs("\n", out);
+        if (strcmp(full[i], raw) != 0)
+            fprintf(out, "- %zu: `%s` (raw `%s`)\n", i + 1, full[i], raw);
+        else
+            fprintf(out, "- %zu: `%s`\n", i + 1, raw);
+    }
+    fputs("\n", out);
+    for (size_t i = 0; i < shown; i++)
+        free(full[i]);
+    free(full);
+    free(rows);
+}
+
+char *aorta_kernel_md(const aorta_kagg_run_t *run)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        abort();
+    const aorta_kagg_cell_t *baseline = aorta_kagg_cell(run, run->baseline);
+    int any = 0;
+    for (size_t c = 0; c < run->count; c++) {
+        const aorta_kagg_cell_t *cell = &run->cells[c];
+        for (size_t t = 0; t < cell->count; t++) {
+            if (!any++) {
+                fputs("## GPU kernels (mean across passing trials)\n\n", out);
+                fprintf(out,
+                        "The %d largest kernels of each cell and collector, from the "
+                        "`.kernels.json` tables of its passing trials (a kernel missing from a "
+                        "trial counts 0 ms there); \xce\x94 against the baseline cell `%s`, "
+                        "largest growth first; `new`: not in the baseline. Every kernel per "
+                        "cell: `<cell>/kernels.json`; the same as a page: `report.html`.\n\n",
+                        AORTA_KERNEL_MD_TOP, run->baseline ? run->baseline : "(none)");
+            }
+            const aorta_kagg_table_t *table = &cell->tables[t];
+            one_table(out, cell, table, aorta_kagg_table(baseline, table->collector),
+                      cell == baseline);
+        }
+    }
+    fclose(out);
+    return text;
+}

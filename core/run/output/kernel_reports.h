@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel_reports.h - what a run's kernel tables turn into, written the same
+ * way after a sweep and by --report: <cell>/kernels.json per cell with a
+ * table, report.html, and perf.md's kernel section. */
+#ifndef AORTA_KERNEL_REPORTS_H
+#define AORTA_KERNEL_REPORTS_H
+
+#include "output/json.h"
+
+/* Aggregate the trial records below the run directory run_fd for matrix (matrix.json's object;
+ * baseline overrides its baseline_cell when not NULL), write the cells'
+ * kernels.json and report.html, and return perf.md's kernel section
+ * ("" without tables; free it).  A file that cannot be written sets *error
+ * (the first such; free it) and the rest are still written. */
+char *aorta_kernel_reports(int run_fd, const aorta_json_t *matrix, const char *baseline,
+                           char **error);
+
+#endif

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/* report_html.c - report.html.  Bars are plain CSS widths so the page needs
+ * no script and prints as it shows (print-color-adjust); every kernel name
+ * is the short form with the full demangled and raw names one click away
+ * (<details>) and in the title. */
+#include "config.h"
+
+#include "output/report_html.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keyindex.h"
+#include "output/demangle.h"
+#include "xalloc.h"
+
+static const char *const palette[AORTA_REPORT_STACKED] = {
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
+#define OTHER_COLOUR "#bab0ac"
+
+static void put_escaped(FILE *out, const char *text)
+{
+    for (const char *c = text ? text : ""; *c; c++) {
+        switch (*c) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*c, out);
+        }
+    }
+}
+
+/* One kernel name: the short form, the full names one click away. */
+static void put_name(FILE *out, const char *raw)
+{
+    char *full = aorta_kernel_display(raw);
+    char *brief = aorta_kernel_short(full, AORTA_KERNEL_NAME_WIDTH);
+    if (!strcmp(brief, raw)) {
+        fputs("<code>", out);
+        put_escaped(out, raw);
+        fputs("</code>", out);
+    } else {
+        fputs("<details><summary title=\"", out);
+        put_escaped(out, full);
+        fputs("\"><code>", out);
+        put_escaped(out, brief);
+        fputs("</code></summary><code>", out);
+        put_escaped(out, full);
+        fputs("</code>", out);
+        if (strcmp(full, raw) != 0) {
+            fputs("<br>raw: <code>", out);
+            put_escaped(out, raw);
+            fputs("</code>", out);
+        }
+        fputs("</details>", out);
+    }
+    free(brief);
+    free(full);
+}
+
+/* A collector's kernels over every cell, by their summed means. */
+typedef struct ranked {
+    const char *name;
+    double total;
+    size_t first;
+} ranked_t;
+
+typedef struct ranking {
+    ranked_t *items;
+    size_t count, capacity;
+    aorta_keyindex_t index;
+} ranking_t;
+
+static int by_total(const void *left, const void *right)
+{
+    const ranked_t *a = left, *b = right;
+    if (a->total != b->total)
+        return a->total > b->total ? -1 : 1;
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static void rank_kernels(const aorta_kagg_run_t *run, const char *collector, ranking_t *ranking)
+{
+    for (size_t c = 0; c < run->count; c++) {
+        const aorta_kagg_table_t *table = aorta_kagg_table(&run->cells[c], collector);
+        for (size_t k = 0; table && k < table->count; k++) {
+            const aorta_kagg_kernel_t *kernel = &table->kernels[k];
+            size_t at = aorta_keyindex_find(&ranking->index, kernel->name);
+            if (at == AORTA_KEYINDEX_NONE) {
+                aorta_xgrow((void **)&ranking->items, &ranking->capacity, ranking->count + 1,
+                            sizeof *ranking->items);
+                at = ranking->count++;
+                ranking->items[at] = (ranked_t){kernel->name, 0.0, at};
+                aorta_keyindex_add(&ranking->index, kernel->name, at);
+            }
+            ranking->items[at].total += kernel->mean_ms;
+        }
+    }
+    aorta_keyindex_clear(&ranking->index); /* the sort moves the items */
+    qsort(ranking->items, ranking->count, sizeof *ranking->items, by_total);
+}
+
+static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collector,
+                     const ranking_t *ranking)
+{
+    size_t stacked = ranking->count < AORTA_REPORT_STACKED ? ranking->count : AORTA_REPORT_STACKED;
+    double longest = 0;
+    for (size_t c = 0; c < run->count; c++) {
+        const aorta_kagg_table_t *table = aorta_kagg_table(&run->cells[c], collector);
+        if (table && table->gpu_mean_ms > longest)
+            longest = table->gpu_mean_ms;
+    }
+    fputs("<h2>GPU time per cell: ", out);
+    put_escaped(out, collector);
+    fputs("</h2>\n<div class=\"legend\">", out);
+    for (size_t k = 0; k < stacked; k++) {
+        fprintf(out, "<span class=\"key\"><i style=\"background:%s\"></i>", palette[k]);
+        put_name(out, ranking->items[k].name);
+        fputs("</span>", out);
+    }
+    fputs("<span class=\"key\"><i style=\"background:" OTHER_COLOUR "\"></i>other</span></div>\n",
+          out);
+    fputs("<div class=\"bars\">\n", out);
+    for (size_t c = 0; c < run->count; c++) {
+        const aorta_kagg_cell_t *cell = &run->cells[c];
+        const aorta_kagg_table_t *table = aorta_kagg_table(cell, collector);
+        fputs("<div class=\"row\"><span class=\"label\">", out);
+        put_escaped(out, cell->name);
+        if (run->baseline && !strcmp(cell->name, run->baseline))
+            fputs(" <small>(baseline)</small>", out);
+        fputs("</span>", out);
+        if (!table || longest <= 0) {
+            fputs("<span class=\"none\">no kernel table</span></div>\n", out);
+            continue;
+        }
+        fprintf(out, "<span class=\"track\"><span class=\"bar\" style=\"width:%.2f%%\">",
+                100.0 * table->gpu_mean_ms / longest);
+        double rest = table->gpu_mean_ms;
+        for (size_t k = 0; k < stacked; k++) {
+            const aorta_kagg_kernel_t *kernel = aorta_kagg_kernel(table, ranking->items[k].name);
+            if (!kernel || table->gpu_mean_ms <= 0)
+                continue;
+            rest -= kernel->mean_ms;
+            fprintf(out, "<span style=\"width:%.2f%%;background:%s\" title=\"",
+                    100.0 * kernel->mean_ms / table->gpu_mean_ms, palette[k]);
+            put_escaped(out, kernel->name);
+            fprintf(out, ": %.3f ms\"></span>", kernel->mean_ms);
+        }
+        if (rest > 0 && table->gpu_mean_ms > 0)
+            fprintf(out, "<span style=\"width:%.2f%%;background:" OTHER_COLOUR
+                         "\" title=\"other: %.3f ms\"></span>",
+                    100.0 * rest / table->gpu_mean_ms, rest);
+        fprintf(out, "</span></span><span class=\"value\">%.3f ms</span></div>\n",
+                table->gpu_mean_ms);
+    }
+    fputs("</div>\n", out);
+}
+
+static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *collector,
+                       const ranking_t *ranking)
+{
+    const aorta_kagg_table_t *base = aorta_kagg_table(aorta_kagg_cell(run, run->baseline),
+                                                      collector);
+    size_t rows = ranking->count < AORTA_REPORT_ROWS ? ranking->count : AORTA_REPORT_ROWS;
+    size_t columns = run->count < AORTA_REPORT_COLUMNS ? run->count : AORTA_REPORT_COLUMNS;
+    fputs("<h2>Kernels across cells: ", out);
+    put_escaped(out, collector);
+    fprintf(out, "</h2>\n<p>Mean ms over each cell's passing trials; the change against the "
+                 "baseline below each value. The top %zu of %zu kernels and the first %zu of "
+                 "%zu cells; every kernel is in <code>&lt;cell&gt;/kernels.json</code>.</p>\n",
+            rows, ranking->count, columns, run->count);
+    fputs("<table class=\"cmp\"><thead><tr><th>Kernel</th>", out);
+    for (size_t c = 0; c < columns; c++) {
+        fputs("<th>", out);
+        put_escaped(out, run->cells[c].name);
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead><tbody>\n", out);
+    for (size_t r = 0; r < rows; r++) {
+        const char *name = ranking->items[r].name;
+        const aorta_kagg_kernel_t *b = aorta_kagg_kernel(base, name);
+        /* The same colour as in the bars: the ranking is the same. */
+        fprintf(out, "<tr><td class=\"name\"><i class=\"sw\" style=\"background:%s\"></i>",
+                r < AORTA_REPORT_STACKED ? palette[r] : OTHER_COLOUR);
+        put_name(out, name);
+        fputs("</td>", out);
+        for (size_t c = 0; c < columns; c++) {
+            const aorta_kagg_cell_t *cell = &run->cells[c];
+            const aorta_kagg_kernel_t *kernel = aorta_kagg_kernel(aorta_kagg_table(cell, collector),
+                                                                  name);
+            if (!kernel) {
+                fputs("<td class=\"absent\">\xe2\x80\x94</td>", out);
+                continue;
+            }
+            fprintf(out, "<td>%.3f", kernel->mean_ms);
+            if (base && cell->name && run->baseline && strcmp(cell->name, run->baseline) != 0) {
+                if (!b)
+                    fputs("<br><small class=\"up\">new</small>", out);
+                else if (b->mean_ms > 0) {
+                    double pct = 100.0 * (kernel->mean_ms - b->mean_ms) / b->mean_ms;
+                    fprintf(out, "<br><small class=\"%s\">%+.1f%%</small>",
+                            pct > 5 ? "up" : pct < -5 ? "down" : "same", pct);
+                }
+            }
+            fputs("</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
+static void step_timing(FILE *out, const aorta_json_t *matrix)
+{
+    const aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    fputs("<h2>Trials and step timing</h2>\n<table class=\"cmp\"><thead><tr><th>Cell</th>"
+          "<th>Trials</th><th>Passed</th><th>Mean step (ms)</th><th>Min</th><th>Max</th>"
+          "</tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < aorta_json_length(cells); i++) {
+        const aorta_json_t *cell = aorta_json_at(cells, i);
+        fputs("<tr><td class=\"name\">", out);
+        put_escaped(out, aorta_json_get_string(aorta_json_get(cell, "name")));
+        fprintf(out, "</td><td>%lld</td><td>%lld</td>",
+                (long long)aorta_json_get_int(aorta_json_get(cell, "trials")),
+                (long long)aorta_json_get_int(aorta_json_get(cell, "passed_count")));
+        static const char *const keys[] = {"mean_step_time_ms", "min_step_time_ms",
+                                           "max_step_time_ms"};
+        for (size_t k = 0; k < 3; k++) {
+            const aorta_json_t *value = aorta_json_get(cell, keys[k]);
+            if (value)
+                fprintf(out, "<td>%.3f</td>", aorta_json_get_double(value));
+            else
+                fputs("<td class=\"absent\">n/a</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
+static const char style[] =
+    "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}"
+    "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+    ".meta{color:#555}.legend{margin:.5em 0}.key{display:inline-block;margin:0 1em .3em 0}"
+    ".key i{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}"
+    ".key details,.name details{display:inline-block}"
+    ".sw{display:inline-block;width:.7em;height:.7em;margin-right:.4em}"
+    "summary,.cmp th,.cmp td.name{white-space:nowrap}code{font-size:.92em}details[open]{white-space:normal;word-break:break-all}"
+    ".row{display:flex;align-items:center;margin:2px 0}"
+    ".label{width:16em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
+    ".track{flex:1;background:#f2f2f2;height:1.2em}"
+    ".bar{display:flex;height:100%}.bar span{display:block;height:100%}"
+    ".value{width:8em;text-align:right}.none{color:#888}"
+    "table.cmp{border-collapse:collapse;margin:.5em 0}"
+    ".cmp th,.cmp td{border:1px solid #ddd;padding:2px 6px;text-align:right;vertical-align:top}"
+    ".cmp td.name,.cmp th:first-child{text-align:left}.absent{color:#999}"
+    ".up{color:#b00}.down{color:#070}.same{color:#666}summary{cursor:pointer}"
+    "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+    "@media print{body{margin:0;max-width:none}details{page-break-inside:avoid}}";
+
+char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        abort();
+    const char *ticket = aorta_json_get_string(aorta_json_get(matrix, "ticket"));
+    const char *stamp = aorta_json_get_string(aorta_json_get(matrix, "run_timestamp"));
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<meta name=\"viewport\" content=\"width=device-width\"><title>aorta report: ",
+          out);
+    put_escaped(out, ticket ? ticket : "(no ticket)");
+    fprintf(out, "</title><style>%s</style></head><body>\n<h1>aorta report: ", style);
+    put_escaped(out, ticket ? ticket : "(no ticket)");
+    fputs("</h1>\n<p class=\"meta\">Run ", out);
+    put_escaped(out, stamp ? stamp : "?");
+    fprintf(out, ", %zu cell(s), baseline <b>", run->count);
+    put_escaped(out, run->baseline ? run->baseline : "(none)");
+    fputs("</b>.</p>\n", out);
+    /* The collectors in the order cells first name them. */
+    const char **collectors = NULL;
+    size_t ncollectors = 0, capacity = 0;
+    for (size_t c = 0; c < run->count; c++)
+        for (size_t t = 0; t < run->cells[c].count; t++) {
+            const char *name = run->cells[c].tables[t].collector;
+            size_t i = 0;
+            while (i < ncollectors && strcmp(collectors[i], name) != 0)
+                i++;
+            if (i == ncollectors) {
+                aorta_xgrow((void **)&collectors, &capacity, ncollectors + 1, sizeof *collectors);
+                collectors[ncollectors++] = name;
+            }
+        }
+    if (!ncollectors)
+        fputs("<p>No cell has a kernel table: the run had no collector, or no trial "
+              "passed.</p>\n",
+              out);
+    for (size_t i = 0; i < ncollectors; i++) {
+        ranking_t ranking = {0};
+        rank_kernels(run, collectors[i], &ranking);
+        overview(out, run, collectors[i], &ranking);
+        comparison(out, run, collectors[i], &ranking);
+        free(ranking.items);
+    }
+    free(collectors);
+    step_timing(out, matrix);
+    fputs("<p class=\"meta\">Written by aorta-run from the run's trial records; "
+          "<code>aorta-run --report DIR</code> writes it again.</p>\n</body></html>\n",
+          out);
+    fclose(out);
+    return text;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* fuzz_kernel_tables.c - the kernel tables read from untrusted JSON: the
+ * parse child's reply with its table (output/parse_reply.c), and a trial's
+ * .kernels.json aggregated into a cell (output/kernel_agg.c).  A reply
+ * accepted must write back out and read in again to the same reply; a cell
+ * built from anything must never hold a NaN or an infinity. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_util.h"
+#include "aorta/collector.h"
+#include "output/json.h"
+#include "output/kernel_agg.h"
+#include "output/kernel_file.h"
+#include "output/parse_reply.h"
+
+#define REPLY_DEPTH 64
+
+static void reply(const aorta_json_t *json)
+{
+    aorta_metrics_t *metrics = aorta_metrics_new("rocprof_");
+    if (aorta_parse_reply_from_json(metrics, json) == 0) {
+        aorta_json_t *out = aorta_parse_reply_to_json(metrics);
+        char *text = aorta_json_dump(out, 0);
+        aorta_json_t *again = aorta_json_parse(text, strlen(text), REPLY_DEPTH);
+        aorta_metrics_t *copy = aorta_metrics_new("rocprof_");
+        if (!again || aorta_parse_reply_from_json(copy, again) != 0)
+            fz_fail("the reply does not read back: %s", text);
+        aorta_json_t *out2 = aorta_parse_reply_to_json(copy);
+        char *text2 = aorta_json_dump(out2, 0);
+        if (strcmp(text, text2) != 0)
+            fz_fail("the reply changes on the way back: %s -> %s", text, text2);
+        free(text2);
+        aorta_json_free(out2);
+        aorta_metrics_free(copy);
+        aorta_json_free(again);
+        free(text);
+        aorta_json_free(out);
+    }
+    aorta_metrics_free(metrics);
+}
+
+static void cell(const aorta_json_t *json)
+{
+    /* The file as "collectors", or the input itself as that object. */
+    const aorta_json_t *collectors = aorta_kernel_file_collectors(json);
+    aorta_kagg_cell_t agg = {.name = strdup("c")};
+    for (int t = 0; t < 2; t++)
+        aorta_kagg_add_trial(&agg, collectors ? collectors : json);
+    aorta_kagg_finish(&agg);
+    /* Every number the cell's JSON writes (a name may read "NaN": look at
+     * the numbers, not the text). */
+    for (size_t i = 0; i < agg.count; i++) {
+        const aorta_kagg_table_t *table = &agg.tables[i];
+        if (!isfinite(table->gpu_mean_ms) || !isfinite(table->gpu_std_ms)
+            || !isfinite(table->gpu_min) || !isfinite(table->gpu_max))
+            fz_fail("a cell's GPU time is not finite");
+        for (size_t k = 0; k < table->count; k++) {
+            const aorta_kagg_kernel_t *kernel = &table->kernels[k];
+            if (!isfinite(kernel->mean_ms) || !isfinite(kernel->min_ms)
+                || !isfinite(kernel->max_ms) || !isfinite(kernel->mean_launches))
+                fz_fail("a kernel's figures are not finite");
+        }
+    }
+    aorta_json_t *out = aorta_kagg_cell_json(&agg);
+    char *text = aorta_json_dump(out, 0);
+    aorta_json_t *again = aorta_json_parse(text, strlen(text), REPLY_DEPTH);
+    if (!again)
+        fz_fail("a cell's table does not read back: %s", text);
+    aorta_json_free(again);
+    free(text);
+    aorta_json_free(out);
+    aorta_kagg_cell_clear(&agg);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    aorta_json_t *json = aorta_json_parse((const char *)data, size, REPLY_DEPTH);
+    if (json) {
+        reply(json);
+        cell(json);
+    }
+    aorta_json_free(json);
+    return 0;
+}

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel tables: the SDK's table in the sink and the parse reply, the
+ * per-cell aggregation (ties, kernels missing in some trials, no NaN),
+ * demangling and shortening of names from the fixtures' captures, and the
+ * run-to-run comparison (added, removed, changed, the threshold). */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aorta/collector.h"
+#include "output/compare.h"
+#include "output/demangle.h"
+#include "output/json.h"
+#include "output/kernel_agg.h"
+#include "output/kernel_md.h"
+#include "output/parse_reply.h"
+#include "testutil.h"
+
+static aorta_json_t *parse(const char *text)
+{
+    aorta_json_t *json = aorta_json_parse(text, strlen(text), 16);
+    ck_assert_ptr_nonnull(json);
+    return json;
+}
+
+START_TEST(the_report_attaches_the_whole_table_without_new_metrics)
+{
+    aorta_kernels_t *k = aorta_kernels_new(0);
+    for (int i = 0; i < 8; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "k%d", i);
+        aorta_kernels_add(k, name, strlen(name), 1e6 * (i + 1), i == 3 ? -1 : 2);
+    }
+    aorta_metrics_t *m = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_kernels_report(k, m, "c", 1e6, NULL), 0);
+    ck_assert_uint_eq(aorta_metrics_count(m), 3); /* gpu_time, top_kernel_ms, top_kernels */
+    const aorta_kernels_t *table = aorta_metrics_kernels(m);
+    ck_assert_ptr_nonnull(table);
+    ck_assert_uint_eq(aorta_kernels_count(table), 8);
+    ck_assert_str_eq(aorta_kernels_name_at(table, 7, NULL), "k7");
+    ck_assert(fabs(aorta_kernels_time_at(table, 7) - 8.0) < 1e-12); /* in ms */
+    ck_assert_int_eq(aorta_kernels_launches_at(table, 3), -1);
+    ck_assert_int_eq(aorta_kernels_launches_at(table, 2), 2);
+    ck_assert_int_eq(aorta_metrics_set_kernels(m, k, 0), -1);
+    ck_assert_int_eq(aorta_metrics_set_kernels(NULL, k, 1), -1);
+    ck_assert_ptr_null(aorta_metrics_kernels(NULL));
+
+    /* Through the parse reply and back. */
+    aorta_json_t *reply = aorta_parse_reply_to_json(m);
+    aorta_metrics_t *back = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_parse_reply_from_json(back, reply), 0);
+    ck_assert_uint_eq(aorta_metrics_count(back), 3);
+    table = aorta_metrics_kernels(back);
+    ck_assert_uint_eq(aorta_kernels_count(table), 8);
+    ck_assert_int_eq(aorta_kernels_launches_at(table, 3), -1);
+    ck_assert(fabs(aorta_kernels_time_at(table, 0) - 1.0) < 1e-12);
+    aorta_json_free(reply);
+    aorta_metrics_free(back);
+
+    /* A reply whose table is not rows of three is unreadable. */
+    aorta_json_t *bad = parse("{\"metrics\": {}, \"kernels\": [[\"x\", -1, null]]}");
+    back = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_parse_reply_from_json(back, bad), -1);
+    aorta_json_free(bad);
+    aorta_metrics_free(back);
+    aorta_metrics_free(m);
+    aorta_kernels_free(k);
+}
+END_TEST
+
+START_TEST(aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order)
+{
+    aorta_kagg_cell_t cell = {.name = strdup("c")};
+    aorta_json_t *t0 = parse("{\"r\": {\"kernels\": {\"b\": [2.0, 4], \"a\": [2.0, 2],"
+                             " \"only0\": [3.0, null]}}}");
+    aorta_json_t *t1 = parse("{\"r\": {\"kernels\": {\"a\": [2.0, 2], \"b\": [2.0, 4],"
+                             " \"nan\": [\"x\", 1]}}}");
+    aorta_kagg_add_trial(&cell, t0);
+    aorta_kagg_add_trial(&cell, t1);
+    aorta_kagg_finish(&cell);
+    const aorta_kagg_table_t *table = aorta_kagg_table(&cell, "r");
+    ck_assert_uint_eq(table->trials, 2);
+    ck_assert_uint_eq(table->count, 3); /* the unreadable row is skipped */
+    /* only0: 3 ms in one of two trials = 1.5 mean, min 0; b and a tie at 2.0:
+     * first-seen order (b first). */
+    const aorta_kagg_kernel_t *first = &table->kernels[table->order[0]];
+    ck_assert_str_eq(first->name, "b");
+    ck_assert_str_eq(table->kernels[table->order[1]].name, "a");
+    const aorta_kagg_kernel_t *only = aorta_kagg_kernel(table, "only0");
+    ck_assert(fabs(only->mean_ms - 1.5) < 1e-12);
+    ck_assert(only->min_ms == 0.0 && only->max_ms == 3.0);
+    ck_assert_uint_eq(only->trials, 1);
+    ck_assert(only->mean_launches < 0);
+    ck_assert(fabs(aorta_kagg_kernel(table, "b")->mean_launches - 4.0) < 1e-12);
+    ck_assert(fabs(table->gpu_mean_ms - 5.5) < 1e-12);
+    ck_assert(table->gpu_min == 4.0 && table->gpu_max == 7.0);
+    ck_assert(isfinite(table->gpu_std_ms));
+    /* The cell's JSON never holds a NaN (json-c would write "NaN"). */
+    aorta_json_t *json = aorta_kagg_cell_json(&cell);
+    char *text = aorta_json_dump(json, 0);
+    ck_assert_ptr_null(strstr(text, "NaN"));
+    ck_assert_ptr_nonnull(strstr(text, "\"schema_version\":1"));
+    free(text);
+    aorta_json_free(json);
+    aorta_json_free(t0);
+    aorta_json_free(t1);
+    aorta_kagg_cell_clear(&cell);
+}
+END_TEST
+
+/* Names from tests/rocprof/fixtures and tests/proton/fixtures. */
+START_TEST(fixture_names_demangle_and_unreadable_ones_stay_raw)
+{
+    char *add = aorta_demangle("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_"
+                               "addIfEESt5arrayIPcLm3EEEEviT0_T1_");
+    ck_assert_ptr_nonnull(add);
+    ck_assert_str_eq(add, "void at::native::vectorized_elementwise_kernel<4, "
+                          "at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int, "
+                          "at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)");
+    char *brief = aorta_kernel_short(add, AORTA_KERNEL_NAME_WIDTH);
+    ck_assert_str_eq(brief, "vectorized_elementwise_kernel<4, CUDAFunctor_add<...>, array<...> >(...)");
+    free(brief);
+    /* Narrower: every template argument list goes, then the cut. */
+    brief = aorta_kernel_short(add, 40);
+    ck_assert_str_eq(brief, "vectorized_elementwise_kernel<...>(...)");
+    free(brief);
+    brief = aorta_kernel_short(add, 20);
+    ck_assert_str_eq(brief, "vectorized_elemen...");
+    free(brief);
+    free(add);
+    char *reduce = aorta_demangle("_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_14"
+                                  "func_wrapper_tIfNS0_13MaxNanFunctorIfEEEEjfLi4ELi4EEEEEvT1_");
+    ck_assert_ptr_nonnull(reduce);
+    ck_assert_ptr_nonnull(strstr(reduce, "at::native::reduce_kernel<512, 1,"));
+    char *short_reduce = aorta_kernel_short(reduce, AORTA_KERNEL_NAME_WIDTH);
+    ck_assert_str_eq(short_reduce, "reduce_kernel<512, 1, ReduceOp<...> >(...)");
+    free(short_reduce);
+    free(reduce);
+    /* The Proton capture's lambda-laden kernel (tests/collectors/proton/fixtures/h200_cli). */
+    char *dist = aorta_kernel_display(
+        "_ZN2at6native55_GLOBAL__N__11f7a751_22_DistributionUniform_cu_67fa25cf43distribution_"
+        "elementwise_grid_stride_kernelIfLi4EZNS0_9templates4cuda21uniform_and_transformIffPNS_"
+        "17CUDAGeneratorImplEZZZNS4_14uniform_kernelIS7_EEvRNS_18TensorIteratorBaseEddT_ENKUlvE_"
+        "clEvENKUlvE0_clEvEUlfE_EEvSA_T1_T2_EUlP24curandStatePhilox4_32_10E0_ZNS1_27distribution_"
+        "nullary_kernelIff6float4S7_SJ_SE_EEvSA_SG_RKT3_T4_EUlifE_EEvlNS_15PhiloxCudaStateESF_SG_");
+    ck_assert_ptr_nonnull(strstr(dist, "at::native::(anonymous namespace)::distribution_"));
+    char *dist_short = aorta_kernel_short(dist, AORTA_KERNEL_NAME_WIDTH);
+    ck_assert_str_eq(dist_short, "distribution_elementwise_grid_stride_kernel<...>(...)");
+    free(dist_short);
+    free(dist);
+    /* Not mangled, or mangled past what the demangler reads: raw. */
+    ck_assert_ptr_null(aorta_demangle("_Z"));
+    ck_assert_ptr_null(aorta_demangle("_Zbogus_kernel"));
+    ck_assert_ptr_null(aorta_demangle("Cijk_Alik_Bljk_SB_MT128x128x16"));
+    char *shown = aorta_kernel_display("triton_poi_fused_add_0");
+    ck_assert_str_eq(shown, "triton_poi_fused_add_0");
+    free(shown);
+    /* Unbalanced brackets (operator<) are only cut. */
+    char *cut = aorta_kernel_short("bool operator<(A const&, B const&) with a long tail of words here", 20);
+    ck_assert_str_eq(cut, "bool operator<(A ...");
+    free(cut);
+    char *same = aorta_kernel_short("short", 20);
+    ck_assert_str_eq(same, "short");
+    free(same);
+}
+END_TEST
+
+/* tables: {"collector": {"kernel": ms, ...}, ...}, launches 1 each. */
+static int as_row(const char *name, aorta_json_t *ms, void *user)
+{
+    aorta_json_t *row = aorta_json_array();
+    aorta_json_append(row, aorta_json_ref(ms));
+    aorta_json_append(row, aorta_json_int(1));
+    aorta_json_set(user, name, row);
+    return 0;
+}
+
+static int wrap_collector(const char *collector, aorta_json_t *times, void *user)
+{
+    aorta_json_t *entry = aorta_json_object(), *kernels = aorta_json_object();
+    aorta_json_foreach(times, as_row, kernels);
+    aorta_json_set(entry, "kernels", kernels);
+    aorta_json_set(user, collector, entry);
+    return 0;
+}
+
+static void one_cell(aorta_kagg_run_t *run, const char *cell_name, const char *tables)
+{
+    run->cells = realloc(run->cells, (run->count + 1) * sizeof *run->cells);
+    aorta_kagg_cell_t *cell = &run->cells[run->count++];
+    memset(cell, 0, sizeof *cell);
+    cell->name = strdup(cell_name);
+    aorta_json_t *spec = parse(tables), *json = aorta_json_object();
+    aorta_json_foreach(spec, wrap_collector, json);
+    aorta_json_free(spec);
+    aorta_kagg_add_trial(cell, json);
+    aorta_kagg_finish(cell);
+    aorta_json_free(json);
+}
+
+START_TEST(compare_lists_added_removed_changed_and_judges_the_threshold)
+{
+    aorta_kagg_run_t a = {0}, b = {0};
+    one_cell(&a, "x", "{\"r\": {\"k1\": 10.0, \"gone\": 1.0}, \"p\": {\"q\": 1.0}}");
+    one_cell(&a, "old", "{\"r\": {\"k1\": 1.0}}");
+    one_cell(&b, "x", "{\"r\": {\"k1\": 12.0, \"fresh\": 0.5}}");
+    one_cell(&b, "new", "{\"r\": {\"k1\": 1.0}}");
+    aorta_json_t *ma = parse("{\"cells\": []}"), *mb = parse("{\"cells\": []}");
+    aorta_json_t *cmp = aorta_compare("A", ma, &a, "B", mb, &b, 10.0);
+    char *text = aorta_json_dump(cmp, 0);
+    ck_assert_ptr_nonnull(strstr(text, "\"schema_version\":1"));
+    ck_assert_ptr_nonnull(strstr(text, "\"collectors_only_in_a\":[\"p\"]"));
+    ck_assert_ptr_nonnull(strstr(text, "\"cells_added\":[\"new\"]"));
+    ck_assert_ptr_nonnull(strstr(text, "\"cells_removed\":[\"old\"]"));
+    ck_assert_ptr_nonnull(strstr(text, "\"exceeded\":[\"x\"]"));
+    free(text);
+    aorta_json_t *m = aorta_json_at(aorta_json_get(aorta_json_at(aorta_json_get(cmp, "cells"), 0),
+                                                   "measures"), 0);
+    /* 11 ms -> 12.5 ms: +13.6%, past 10%. */
+    ck_assert(fabs(aorta_json_get_double(aorta_json_get(m, "delta_ms")) - 1.5) < 1e-12);
+    ck_assert(aorta_json_get_bool(aorta_json_get(m, "exceeds_threshold")));
+    aorta_json_t *k = aorta_json_get(m, "kernels");
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(
+                         aorta_json_at(aorta_json_get(k, "changed"), 0), "name")), "k1");
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(
+                         aorta_json_at(aorta_json_get(k, "added"), 0), "name")), "fresh");
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(
+                         aorta_json_at(aorta_json_get(k, "removed"), 0), "name")), "gone");
+    aorta_json_free(cmp);
+    /* The same growth under a 20% threshold exceeds nothing. */
+    cmp = aorta_compare("A", ma, &a, "B", mb, &b, 20.0);
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(cmp, "exceeded")), 0);
+    aorta_json_free(cmp);
+    aorta_json_free(ma);
+    aorta_json_free(mb);
+    aorta_kagg_run_clear(&a);
+    aorta_kagg_run_clear(&b);
+}
+END_TEST
+
+START_TEST(the_perf_section_sorts_regressions_first_and_adds_other)
+{
+    aorta_kagg_run_t run = {0};
+    char tables[4096] = "{\"r\": {";
+    for (int i = 0; i < 12; i++)
+        snprintf(tables + strlen(tables), sizeof tables - strlen(tables),
+                 "%s\"k%d\": %d.0", i ? "," : "", i, 20 - i);
+    strcat(tables, "}}");
+    one_cell(&run, "base", tables);
+    one_cell(&run, "slow", "{\"r\": {\"k0\": 20.0, \"k5\": 40.0}}");
+    run.baseline = strdup("base");
+    char *md = aorta_kernel_md(&run);
+    ck_assert_ptr_nonnull(strstr(md, "### base (baseline) \xe2\x80\x94 r\n"));
+    ck_assert_ptr_nonnull(strstr(md, "other (2 kernels)"));
+    const char *slow = strstr(md, "### slow");
+    ck_assert_ptr_nonnull(slow);
+    /* k5 grew by 25 ms: the first row of slow's table. */
+    ck_assert_ptr_nonnull(strstr(slow, "| 1 | k5 "));
+    ck_assert_ptr_nonnull(strstr(slow, "+25.000"));
+    free(md);
+    aorta_kagg_run_clear(&run);
+}
+END_TEST
+
+static Suite *kreport_suite(void)
+{
+    Suite *suite = suite_create("kreport");
+    TCase *tc = tcase_create("kreport");
+    tcase_add_test(tc, the_report_attaches_the_whole_table_without_new_metrics);
+    tcase_add_test(tc, aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order);
+    tcase_add_test(tc, fixture_names_demangle_and_unreadable_ones_stay_raw);
+    tcase_add_test(tc, compare_lists_added_removed_changed_and_judges_the_threshold);
+    tcase_add_test(tc, the_perf_section_sorts_regressions_first_and_adds_other);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(kreport_suite)
