@@ -342,10 +342,16 @@ int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metrics_t *metric
                       NULL, NULL, 0);
     status |= set_key(metrics, collector_name, "top_kernel_ms", AORTA_METRIC_DOUBLE, 0, top_ms,
                       NULL, NULL, 0);
+    /* Names go whole, with their lengths: one read from a file may hold a
+     * NUL, which Python would carry too. */
     const char *names[TOP_N];
-    for (size_t i = 0; i < ntop; i++)
+    size_t lengths[TOP_N];
+    for (size_t i = 0; i < ntop; i++) {
         names[i] = kernels->items[top[i]].name;
-    status |= set_key(metrics, collector_name, "top_kernels", AORTA_METRIC_STRINGS, 0, 0, NULL,
-                      names, ntop);
+        lengths[i] = kernels->items[top[i]].len;
+    }
+    char *key = aorta_xasprintf("%s_top_kernels", collector_name);
+    status |= aorta_metrics_set_strings_n(metrics, key, names, lengths, ntop);
+    free(key);
     return status ? -1 : 0;
 }

@@ -21,8 +21,10 @@ static void metric_release_value(aorta_metric_t *metric)
     for (size_t i = 0; i < metric->string_count; i++)
         free(metric->strings[i]);
     free(metric->strings);
+    free(metric->string_lengths);
     metric->string_value = NULL;
     metric->strings = NULL;
+    metric->string_lengths = NULL;
     metric->string_count = 0;
 }
 
@@ -113,10 +115,10 @@ int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const ch
     return 0;
 }
 
-int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
-                              const char *const *values, size_t count)
+int aorta_metrics_set_strings_n(aorta_metrics_t *metrics, const char *key,
+                                const char *const *values, const size_t *lengths, size_t count)
 {
-    if (count && !values)
+    if (count && (!values || !lengths))
         return -1;
     for (size_t i = 0; i < count; i++)
         if (!values[i])
@@ -126,8 +128,24 @@ int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
         return -1;
     metric->type = AORTA_METRIC_STRINGS;
     metric->strings = aorta_xcalloc(count ? count : 1, sizeof *metric->strings);
-    for (size_t i = 0; i < count; i++)
-        metric->strings[i] = aorta_xstrdup(values[i]);
+    metric->string_lengths = aorta_xcalloc(count ? count : 1, sizeof *metric->string_lengths);
+    for (size_t i = 0; i < count; i++) {
+        metric->strings[i] = aorta_xstrndup(values[i], lengths[i]);
+        metric->string_lengths[i] = lengths[i];
+    }
     metric->string_count = count;
     return 0;
+}
+
+int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
+                              const char *const *values, size_t count)
+{
+    if (count && !values)
+        return -1;
+    size_t *lengths = aorta_xcalloc(count ? count : 1, sizeof *lengths);
+    for (size_t i = 0; i < count; i++)
+        lengths[i] = values[i] ? strlen(values[i]) : 0;
+    int status = aorta_metrics_set_strings_n(metrics, key, values, lengths, count);
+    free(lengths);
+    return status;
 }

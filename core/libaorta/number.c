@@ -33,14 +33,30 @@ static size_t scan_digits(const char *text, size_t len, char *out, size_t *out_l
     return i;
 }
 
+static int convert(const char *text, size_t len, char *buffer, double *out);
+
 int aorta_number_parse_n(const char *text, size_t len, double *out)
 {
     size_t stripped = 0;
     text = aorta_text_strip(text, len, &stripped);
     len = stripped;
-    if (len == 0 || len > 4096)
+    if (len == 0)
         return -1;
-    char buffer[4100];
+    /* Python's float() has no length limit: long text (a long run of
+     * zeros, say) gets a heap copy, the usual short one the stack. */
+    char small[256];
+    char *buffer = len + 1 <= sizeof small ? small : malloc(len + 1);
+    if (!buffer)
+        return -1;
+    int status = convert(text, len, buffer, out);
+    if (buffer != small)
+        free(buffer);
+    return status;
+}
+
+/* The conversion of the stripped text into buffer (len + 1 bytes). */
+static int convert(const char *text, size_t len, char *buffer, double *out)
+{
     size_t out_len = 0, i = 0;
     if (text[i] == '+' || text[i] == '-')
         buffer[out_len++] = text[i++];

@@ -22,6 +22,7 @@ typedef struct walk {
     size_t suffix_len;
     aorta_walk_fn fn;
     void *user;
+    int by_path;  /* files and subdirectories together, in name order */
 } walk_t;
 
 static int compare_names(const void *left, const void *right)
@@ -91,6 +92,24 @@ static int open_regular(int dfd, const char *name)
     return fd;
 }
 
+static aorta_walk_status_t walk_directory(walk_t *walk, int dfd, const char *path, int depth);
+
+/* Descend into the subdirectory name of dfd. */
+static aorta_walk_status_t walk_sub(walk_t *walk, int dfd, const char *path, const char *name,
+                                    int depth)
+{
+    if (depth >= WALK_MAX_DEPTH)
+        return AORTA_WALK_OK;
+    int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub < 0)
+        return out_of_fds(errno) ? AORTA_WALK_NO_FDS : AORTA_WALK_OK;
+    char *sub_path = aorta_xasprintf("%s/%s", path, name);
+    aorta_walk_status_t status = walk_directory(walk, sub, sub_path, depth + 1);
+    free(sub_path);
+    close(sub);
+    return status;
+}
+
 static aorta_walk_status_t walk_directory(walk_t *walk, int dfd, const char *path, int depth)
 {
     size_t count = 0;
@@ -102,13 +121,17 @@ static aorta_walk_status_t walk_directory(walk_t *walk, int dfd, const char *pat
     aorta_walk_status_t status = AORTA_WALK_OK;
     unsigned char *is_dir = aorta_xcalloc(count ? count : 1, 1);
 
-    /* Files first, then subdirectories, each in sorted order. */
+    /* Files first, then subdirectories, each in sorted order; or (by_path)
+     * both together, which is the order of the whole paths compared
+     * component by component. */
     for (size_t i = 0; i < count && status == AORTA_WALK_OK; i++) {
         struct stat st;
         if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         if (S_ISDIR(st.st_mode)) {
             is_dir[i] = 1;
+            if (walk->by_path)
+                status = walk_sub(walk, dfd, path, names[i], depth);
             continue;
         }
         if (!S_ISREG(st.st_mode) || !has_suffix(walk, names[i]))
@@ -126,20 +149,9 @@ static aorta_walk_status_t walk_directory(walk_t *walk, int dfd, const char *pat
         if (stop)
             status = AORTA_WALK_STOPPED;
     }
-    for (size_t i = 0; i < count && status == AORTA_WALK_OK; i++) {
-        if (!is_dir[i] || depth >= WALK_MAX_DEPTH)
-            continue;
-        int sub = openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sub < 0) {
-            if (out_of_fds(errno))
-                status = AORTA_WALK_NO_FDS;
-            continue;
-        }
-        char *sub_path = aorta_xasprintf("%s/%s", path, names[i]);
-        status = walk_directory(walk, sub, sub_path, depth + 1);
-        free(sub_path);
-        close(sub);
-    }
+    for (size_t i = 0; i < count && status == AORTA_WALK_OK && !walk->by_path; i++)
+        if (is_dir[i])
+            status = walk_sub(walk, dfd, path, names[i], depth);
     for (size_t i = 0; i < count; i++)
         free(names[i]);
     free(names);
@@ -147,8 +159,8 @@ static aorta_walk_status_t walk_directory(walk_t *walk, int dfd, const char *pat
     return status;
 }
 
-aorta_walk_status_t aorta_walk_files(const char *dir, const char *suffix, aorta_walk_fn fn,
-                                     void *user)
+static aorta_walk_status_t walk_root(const char *dir, const char *suffix, aorta_walk_fn fn,
+                                     void *user, int by_path)
 {
     if (!dir || !suffix || !fn)
         return AORTA_WALK_NOT_DIR;
@@ -160,7 +172,7 @@ aorta_walk_status_t aorta_walk_files(const char *dir, const char *suffix, aorta_
             return AORTA_WALK_SYMLINK;
         return out_of_fds(error) ? AORTA_WALK_NO_FDS : AORTA_WALK_NOT_DIR;
     }
-    walk_t walk = {suffix, strlen(suffix), fn, user};
+    walk_t walk = {suffix, strlen(suffix), fn, user, by_path};
     /* The printed paths keep the directory as given, without a trailing '/'. */
     size_t len = strlen(dir);
     while (len > 1 && dir[len - 1] == '/')
@@ -170,4 +182,16 @@ aorta_walk_status_t aorta_walk_files(const char *dir, const char *suffix, aorta_
     free(root);
     close(dfd);
     return status;
+}
+
+aorta_walk_status_t aorta_walk_files(const char *dir, const char *suffix, aorta_walk_fn fn,
+                                     void *user)
+{
+    return walk_root(dir, suffix, fn, user, 0);
+}
+
+aorta_walk_status_t aorta_walk_files_sorted(const char *dir, const char *suffix,
+                                            aorta_walk_fn fn, void *user)
+{
+    return walk_root(dir, suffix, fn, user, 1);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "xalloc.h"
 
 void aorta_cli_usage(FILE *out)
@@ -50,7 +51,9 @@ void aorta_cli_usage(FILE *out)
         "                           that changed most from RUN_A to RUN_B\n"
         "  --json                   --compare: print JSON instead of text\n"
         "  --fail-above PCT         --compare: exit 3 when a cell's time grew > PCT%\n"
-        "  -v                       progress on stderr\n"
+        "  -v                       timestamped progress lines on stderr\n"
+        "  -q                       no progress display (the live line, or one line\n"
+        "                           per trial without a terminal)\n"
         "  --version                print the version\n"
         "  --help                   print this help\n"
         "\n"
@@ -72,7 +75,8 @@ static const option_spec_t OPTIONS[] = {
     {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
     {"--fail-above", 1}, {"--all-ranks", 0},
-    {"-v", 0},           {"--verbose", 0}, {"--version", 0},          {"--help", 0},
+    {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
+    {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
 };
 
@@ -82,6 +86,23 @@ static const option_spec_t *find_option(const char *name, size_t len)
         if (strlen(spec->name) == len && strncmp(spec->name, name, len) == 0)
             return spec;
     return NULL;
+}
+
+/* "unknown option", with the option it is probably a typo of. */
+static char *unknown_option(const char *arg, size_t len)
+{
+    const char *names[sizeof OPTIONS / sizeof OPTIONS[0]];
+    size_t count = 0;
+    for (const option_spec_t *spec = OPTIONS; spec->name; spec++)
+        names[count++] = spec->name;
+    char *word = aorta_xasprintf("%.*s", (int)len, arg);
+    const char *near = aorta_suggest(word, names, count);
+    char *message = near ? aorta_xasprintf("unknown option '%s'; did you mean '%s'? (see "
+                                           "aorta-run --help)",
+                                           word, near)
+                         : aorta_xasprintf("unknown option '%s' (see aorta-run --help)", word);
+    free(word);
+    return message;
 }
 
 static void push(char ***items, size_t *count, const char *value)
@@ -200,6 +221,8 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         cli->verbose++;
     } else if (!strcmp(flag, "--all-ranks")) {
         cli->all_ranks = 1;
+    } else if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
+        cli->quiet = 1;
     }
     return 0;
 }
@@ -229,8 +252,7 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         const option_spec_t *spec = find_option(arg, name_len);
         if (!spec) {
-            *error = aorta_xasprintf("unknown option '%.*s' (see aorta-run --help)",
-                                     (int)name_len, arg);
+            *error = unknown_option(arg, name_len);
             return -1;
         }
         char *values[2] = {NULL, NULL};

@@ -33,6 +33,7 @@ typedef struct aorta_cli {
     double timeout;             /* --timeout seconds; 0 when absent */
     int verbose;                /* -v count */
     int all_ranks;              /* --all-ranks */
+    int quiet;                  /* -q: no progress display */
     const char *collector;      /* NAME of --describe/--parse/--env/--check-collector */
     const char *dir;            /* DIR of --parse/--env; --check-collector's or NULL */
     const char *baseline;       /* --baseline CELL; NULL when absent */

@@ -72,5 +72,7 @@ int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
     fflush(stdout);
     free(run_dir);
     aorta_plan_free(plan);
-    return refused ? AORTA_EXIT_USAGE : AORTA_EXIT_OK;
+    /* A refused wrap is a setup failure, found without running: the run would
+     * exit 1 for it, so the dry run does too. */
+    return refused ? AORTA_EXIT_ENVIRONMENT : AORTA_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 
 #include "diag.h"
 
+#include "sweep/live.h"
 
 static void line(FILE *out, const char *kind, const char *fmt, va_list args)
 {
@@ -19,8 +20,13 @@ static void line(FILE *out, const char *kind, const char *fmt, va_list args)
     char *message = len >= 0 ? malloc((size_t)len + 1) : NULL;
     if (message)
         vsnprintf(message, (size_t)len + 1, fmt, args);
+    /* The live progress line steps aside for the message. */
+    if (out == stderr)
+        aorta_live_suspend();
     fprintf(out, "aorta-run: %s%s\n", kind, message ? message : "(message lost: out of memory)");
     fflush(out);
+    if (out == stderr)
+        aorta_live_resume();
     free(message);
 }
 

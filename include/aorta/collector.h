@@ -269,6 +269,12 @@ AORTA_EXPORT int aorta_metrics_set_double(aorta_metrics_t *metrics, const char *
 AORTA_EXPORT int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const char *value);
 AORTA_EXPORT int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
                                            const char *const *values, size_t count);
+/** aorta_metrics_set_strings() with each item's length in @p lengths, so an
+ *  item may hold NUL bytes (a kernel name read from a file); aorta-run
+ *  writes them into JSON whole, a NUL as \u0000.  @since ABI 1.1 */
+AORTA_EXPORT int aorta_metrics_set_strings_n(aorta_metrics_t *metrics, const char *key,
+                                             const char *const *values, const size_t *lengths,
+                                             size_t count);
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
@@ -315,6 +321,17 @@ typedef int (*aorta_walk_fn)(const char *path, int fd, void *user);
  */
 AORTA_EXPORT aorta_walk_status_t aorta_walk_files(const char *dir, const char *suffix,
                                                   aorta_walk_fn fn, void *user);
+
+/**
+ * aorta_walk_files() in the order of the files' paths compared component by
+ * component, byte-wise (Python's sorted(Path(dir).rglob(...))): per
+ * directory, files and subdirectories are visited together in sorted name
+ * order, a subdirectory's files where its name sorts.  So "a/1_x" comes
+ * before "a0_x", and "a/b/t" before "a/t".  Everything else is as
+ * aorta_walk_files() does it.  @since ABI 1.1
+ */
+AORTA_EXPORT aorta_walk_status_t aorta_walk_files_sorted(const char *dir, const char *suffix,
+                                                         aorta_walk_fn fn, void *user);
 
 /**
  * Look @p name up like `which`: a name containing '/' is checked directly;
@@ -586,6 +603,10 @@ typedef struct aorta_metric {
     char *string_value;           /**< AORTA_METRIC_STRING */
     char **strings;               /**< AORTA_METRIC_STRINGS: string_count items */
     size_t string_count;
+    /** @since ABI 1.1: the byte length of each of strings[] (an item may
+     *  hold NUL bytes when set by aorta_metrics_set_strings_n(); each is
+     *  still NUL-terminated after its length). */
+    size_t *string_lengths;
 } aorta_metric_t;
 
 /** A sink that accepts only keys that start with @p prefix and are longer

@@ -28,7 +28,7 @@ void proton_parse(const aorta_options_t *options, const char *dir, aorta_metrics
     /* Upstream adds the kernels' totals one after the other: no
      * compensated sum. */
     aorta_kernels_t *kernels = aorta_kernels_new(0);
-    switch (aorta_walk_files(dir, ".hatchet", parse_file, kernels)) {
+    switch (aorta_walk_files_sorted(dir, ".hatchet", parse_file, kernels)) {
     case AORTA_WALK_OK:
     case AORTA_WALK_STOPPED:
         aorta_kernels_report(kernels, metrics, "proton", 1.0, dir);

@@ -67,7 +67,8 @@ static int module_target(const aorta_argv_t *command, const char *module, launch
     if (!module[0]) {
         cc_buf_adds(&msg, "proton mode 'cli' saw '-m' with no module name in ");
         add_command(&msg, command);
-        cc_buf_adds(&msg, ".");
+        cc_buf_adds(&msg, ". Name the script to run after the interpreter, or use "
+                          "'proton: {mode: env}'.");
         return refuse(err, &msg);
     }
     if (strcmp(module, "pytest") != 0) {
@@ -132,6 +133,8 @@ static int split_launch(const aorta_argv_t *command, launch_t *launch, aorta_err
     }
     cc_buf_adds(&msg, "proton mode 'cli' needs a script path after the interpreter; got ");
     add_command(&msg, command);
+    cc_buf_adds(&msg, ". Add the script ('<python> <script.py> ...'), or use "
+                      "'proton: {mode: env}'.");
     return refuse(err, &msg);
 }
 

@@ -1,6 +1,6 @@
 /* csv.c - a streaming CSV reader that reports exactly the rows Python's
  * csv.DictReader (excel dialect, file opened with newline="" and
- * encoding="utf-8") yields, for the few columns the parser needs.
+ * encoding="utf-8-sig") yields, for the few columns the parser needs.
  *
  * It runs the state machine of CPython's Modules/_csv.c over a fixed 1 MiB
  * read buffer, but a span at a time instead of a character at a time: a
@@ -22,8 +22,10 @@
  *     and "\r\n" all end a row; blank lines are no rows;
  *   - the header is the first row, even a blank one (then no column has a
  *     name); a duplicated header name means its last column, and a row too
- *     short to reach that column lacks the value; a UTF-8 BOM is kept, so
- *     "\ufeffName" is not "Name";
+ *     short to reach that column lacks the value; one UTF-8 BOM at the
+ *     start of the file is dropped ("utf-8-sig"; upstream's "utf-8" keeps
+ *     it and so loses the first column's name: docs/collectors/rocprof.md,
+ *     Deliberate differences), a second one is a character;
  *   - at end of file an open quoted field ends the row (truncated files keep
  *     their last row);
  *   - NUL bytes are ordinary characters (Python >= 3.11);
@@ -69,6 +71,7 @@ typedef struct reader {
 
     int header_done;
     int stop;              /* nothing more of this file is read */
+    rocprof_csv_status_t status; /* why, once stop is set */
     int ascii;             /* the bytes being fed are pure ASCII */
     csv_state_t state;
     size_t field;          /* index of the current field in its row */
@@ -127,6 +130,7 @@ static void append(reader_t *r, const char *data, size_t len)
     r->chars += r->ascii ? len : count_chars(data, len);
     if (r->chars > FIELD_LIMIT) {
         r->stop = 1; /* _csv.Error: field larger than field limit */
+        r->status = ROCPROF_CSV_LONG_FIELD;
         return;
     }
     if (r->slot >= 0)
@@ -161,8 +165,10 @@ static void finish_header(reader_t *r)
     for (size_t i = 0; i < r->count; i++) {
         if (r->column_of[i] >= 0)
             indexes[r->want_count++] = (size_t)r->column_of[i];
-        else if (r->required & (1u << i))
+        else if (r->required & (1u << i)) {
             r->stop = 1; /* no row can be used */
+            r->status = ROCPROF_CSV_NO_COLUMN;
+        }
     }
     qsort(indexes, r->want_count, sizeof *indexes, compare_size);
     for (size_t k = 0; k < r->want_count; k++) {
@@ -201,12 +207,48 @@ static void start_record(reader_t *r)
 /* Bytes that end an unquoted field. */
 static const unsigned char ends_unquoted[256] = {[','] = 1, ['\n'] = 1, ['\r'] = 1};
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CSV_SWAR 1
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+/* The high bit of each byte of v equal to c (the lowest one is exact:
+ * a borrow only marks bytes above a true match). */
+static inline uint64_t bytes_equal(uint64_t v, unsigned char c)
+{
+    uint64_t x = v ^ (ONES * c);
+    return (x - ONES) & ~x & HIGHS;
+}
+#endif
+
+/* The first of a, b or c at or after p, or end: eight bytes a step (the
+ * fields and row tails here are mostly longer than a step). */
+static const char *find3(const char *p, const char *end, unsigned char a, unsigned char b,
+                         unsigned char c)
+{
+#ifdef CSV_SWAR
+    while (end - p >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        uint64_t hit = bytes_equal(v, a) | bytes_equal(v, b) | bytes_equal(v, c);
+        if (hit)
+            return p + (__builtin_ctzll(hit) >> 3);
+        p += 8;
+    }
+#endif
+    while (p < end && *p != (char)a && *p != (char)b && *p != (char)c)
+        p++;
+    return p;
+}
+
 /* The first ',', '\r' or '\n' at or after p, or end. */
 static const char *scan_unquoted(const char *p, const char *end)
 {
-    while (p < end && !ends_unquoted[(unsigned char)*p])
-        p++;
-    return p;
+    /* Most unquoted fields are a few digits: look at the first bytes
+     * directly before the wider search. */
+    for (int i = 0; i < 4; i++, p++)
+        if (p >= end || ends_unquoted[(unsigned char)*p])
+            return p;
+    return find3(p, end, ',', '\n', '\r');
 }
 
 /* The fast path: read the row starting at p whole, if it is plain (see the
@@ -247,10 +289,10 @@ static const char *fast_row(reader_t *r, const char *p, const char *end)
         if (*p++ == '\n')
             goto done; /* a short row: the columns not reached are empty */
     }
-    const char *newline = memchr(p, '\n', (size_t)(end - p));
-    if (!newline || (size_t)(newline - p) > FIELD_LIMIT)
-        return NULL;
-    if (memchr(p, '"', (size_t)(newline - p)) || memchr(p, '\r', (size_t)(newline - p)))
+    /* One pass for the newline, stopping early at a quote or a CR (the
+     * state machine's cases). */
+    const char *newline = find3(p, end, '\n', '"', '\r');
+    if (newline == end || *newline != '\n' || (size_t)(newline - p) > FIELD_LIMIT)
         return NULL;
     p = newline + 1;
 done:
@@ -352,11 +394,11 @@ static void finish(reader_t *r)
     }
 }
 
-void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned required,
-                      rocprof_row_fn fn, void *user)
+rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t count,
+                                      unsigned required, rocprof_row_fn fn, void *user)
 {
     if (count > MAX_COLUMNS)
-        return;
+        return ROCPROF_CSV_NO_COLUMN;
     reader_t r;
     memset(&r, 0, sizeof r);
     r.names = names;
@@ -370,27 +412,46 @@ void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned r
 
     char *buffer = cc_xmalloc(READ_SIZE);
     size_t carry = 0; /* bytes of an incomplete UTF-8 sequence kept from the last read */
+    int first = 1;    /* the file's first bytes, where a BOM is dropped */
     for (;;) {
         ssize_t got = read(fd, buffer + carry, READ_SIZE - carry);
         if (got < 0 && errno == EINTR)
             continue;
-        if (got < 0)
-            break; /* OSError: the row in progress is lost */
+        if (got < 0) {
+            r.status = ROCPROF_CSV_READ_ERROR; /* OSError: the row in progress is lost */
+            break;
+        }
         if (got == 0) {
             if (carry == 0)
                 finish(&r); /* else the file ends inside a character: invalid */
+            else if (!r.stop)
+                r.status = ROCPROF_CSV_BAD_UTF8;
             break;
         }
         size_t have = carry + (size_t)got;
+        if (first && have < 3 && memcmp(buffer, "\xef\xbb\xbf", have) == 0) {
+            carry = have; /* a short read inside what may be a BOM: read on */
+            continue;
+        }
+        if (first && have >= 3 && memcmp(buffer, "\xef\xbb\xbf", 3) == 0) {
+            memmove(buffer, buffer + 3, have - 3);
+            have -= 3;
+        }
+        first = 0;
         int truncated;
         size_t valid = aorta_utf8_valid_prefix(buffer, have, &truncated, &r.ascii);
         feed(&r, buffer, buffer + valid);
-        if (r.stop || (valid < have && !truncated))
+        if (r.stop)
             break;
+        if (valid < have && !truncated) {
+            r.status = ROCPROF_CSV_BAD_UTF8;
+            break;
+        }
         carry = have - valid;
         memmove(buffer, buffer + valid, carry);
     }
     free(buffer);
     for (size_t i = 0; i <= MAX_COLUMNS; i++)
         free(r.values[i].data);
+    return r.status;
 }

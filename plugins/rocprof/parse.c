@@ -137,17 +137,48 @@ typedef struct pass {
     rocprof_row_fn row;
     aorta_kernels_t *kernels;
     size_t files;
+    size_t rows;            /* CSV data rows read, over the pass's files */
+    cc_buf_t why;           /* "FILE (why no kernel came of it)", for the warning */
+    size_t unusable;        /* files with more wrong than no rows */
 } pass_t;
+
+static void counted_row(const rocprof_cell_t *cells, void *user)
+{
+    pass_t *pass = user;
+    pass->rows++;
+    pass->row(cells, pass->kernels);
+}
+
+static const char *why_no_rows(rocprof_csv_status_t status, size_t rows)
+{
+    switch (status) {
+    case ROCPROF_CSV_NO_COLUMN: return "the header lacks a required column";
+    case ROCPROF_CSV_BAD_UTF8: return "invalid UTF-8";
+    case ROCPROF_CSV_LONG_FIELD: return "a field over the CSV field size limit";
+    case ROCPROF_CSV_READ_ERROR: return "a read error";
+    case ROCPROF_CSV_END: break;
+    }
+    return rows ? "no row with a kernel name and a readable duration" : "no data rows";
+}
 
 static int read_file(const char *path, int fd, void *user)
 {
     pass_t *pass = user;
     pass->files++;
-    if (pass->columns)
-        rocprof_csv_read(fd, pass->columns, pass->count, pass->required, pass->row,
-                         pass->kernels);
-    else
+    const char *why = "no kernel dispatch in the database";
+    if (pass->columns) {
+        size_t before = pass->rows;
+        rocprof_csv_status_t status = rocprof_csv_read(fd, pass->columns, pass->count,
+                                                       pass->required, counted_row, pass);
+        /* Used only when no file of the run yields a kernel: then each one
+         * says why it gave none. */
+        pass->unusable += status != ROCPROF_CSV_END || pass->rows > before;
+        why = why_no_rows(status, pass->rows - before);
+    } else {
         rocprof_rocpd_read(path, fd, pass->kernels);
+    }
+    if (pass->files <= 8)
+        cc_buf_addf(&pass->why, "%s%s (%s)", pass->files > 1 ? ", " : "", path, why);
     return 0;
 }
 
@@ -157,7 +188,7 @@ static int run_pass(const char *dir, pass_t *pass)
     /* Rows go straight into the run's totals (no per-file group), and the
      * totals are summed as upstream's sum() does on CPython >= 3.12. */
     pass->kernels = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
-    aorta_walk_status_t status = aorta_walk_files(dir, pass->suffix, read_file, pass);
+    aorta_walk_status_t status = aorta_walk_files_sorted(dir, pass->suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */
         aorta_warn("rocprof", "out of file descriptors while reading %s; no rocprof metrics "
@@ -176,9 +207,9 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
 {
     (void)options;
     pass_t passes[] = {
-        {"_kernel_stats.csv", stats_columns, 3, STATS_REQUIRED, stats_row, NULL, 0},
-        {"_results.db", NULL, 0, 0, NULL, NULL, 0},
-        {"_kernel_trace.csv", trace_columns, 4, TRACE_REQUIRED, trace_row, NULL, 0},
+        {"_kernel_stats.csv", stats_columns, 3, STATS_REQUIRED, stats_row, NULL, 0, 0, {0}, 0},
+        {"_results.db", NULL, 0, 0, NULL, NULL, 0, 0, {0}, 0},
+        {"_kernel_trace.csv", trace_columns, 4, TRACE_REQUIRED, trace_row, NULL, 0, 0, {0}, 0},
     };
     enum { PASSES = sizeof passes / sizeof passes[0] };
     pass_t *used = NULL;
@@ -191,10 +222,28 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
         if (aorta_kernels_count(passes[i].kernels) > 0 || i + 1 == PASSES)
             used = &passes[i];
     }
+    /* Files that are there but give nothing: say which and why (header-only
+     * files are a command without GPU work, not a problem). */
+    size_t unusable = 0, more = 0;
+    for (size_t i = 0; i < PASSES; i++) {
+        unusable += passes[i].unusable;
+        more += passes[i].files > 8 ? passes[i].files - 8 : 0;
+    }
+    if (aorta_kernels_count(used->kernels) == 0 && unusable > 0) {
+        cc_buf_t all = {0};
+        for (size_t i = 0; i < PASSES; i++)
+            if (passes[i].why.data)
+                cc_buf_addf(&all, "%s%s", all.data ? ", " : "", passes[i].why.data);
+        aorta_warn("rocprof", "%s yielded no kernels: %s%s", dir, all.data ? all.data : "",
+                   more ? " and more" : "");
+        cc_buf_free(&all);
+    }
     char *artifact_dir = aorta_path_join(dir, NULL);
     aorta_kernels_report(used->kernels, metrics, "rocprof", NS_PER_MS, artifact_dir);
     aorta_free(artifact_dir);
 done:
-    for (size_t i = 0; i < PASSES; i++)
+    for (size_t i = 0; i < PASSES; i++) {
         aorta_kernels_free(passes[i].kernels);
+        cc_buf_free(&passes[i].why);
+    }
 }

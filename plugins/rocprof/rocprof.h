@@ -68,9 +68,17 @@ typedef void (*rocprof_row_fn)(const rocprof_cell_t *cells, void *user);
  * duplicated name means its last column).  When the header lacks a column
  * whose bit is set in @p required, no row is reported.  Reading stops,
  * keeping the rows already reported, at the first invalid UTF-8 byte, at a
- * field longer than Python's field_size_limit, or at a read error. */
-void rocprof_csv_read(int fd, const char *const *names, size_t count, unsigned required,
-                      rocprof_row_fn fn, void *user);
+ * field longer than Python's field_size_limit, or at a read error.
+ * Returns why reading ended (for the "no kernels" warning). */
+typedef enum rocprof_csv_status {
+    ROCPROF_CSV_END,            /* the whole file was read */
+    ROCPROF_CSV_NO_COLUMN,      /* the header lacks a required column */
+    ROCPROF_CSV_BAD_UTF8,       /* an invalid UTF-8 byte (or the file ends inside one) */
+    ROCPROF_CSV_LONG_FIELD,     /* a field over the field size limit */
+    ROCPROF_CSV_READ_ERROR
+} rocprof_csv_status_t;
+rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t count,
+                                      unsigned required, rocprof_row_fn fn, void *user);
 
 /* ---- rocpd.c: rocprofv3's SQLite databases (<o>_results.db) ---- */
 /* Add the kernel dispatches of the database at @p path (open at @p fd, or

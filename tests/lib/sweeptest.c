@@ -14,8 +14,10 @@ tu_result_t tu_aorta_v(char *const *env_changes, char *const *args)
 {
     char *run = tu_aorta_run();
     char *modules = tu_builddir("plugins");
-    char *argv[64] = {run, "--plugin-dir", modules};
-    size_t n = 3;
+    /* -q: stderr holds only the messages under test (the progress display
+     * is tested on its own, in check_progress). */
+    char *argv[64] = {run, "-q", "--plugin-dir", modules};
+    size_t n = 4;
     for (size_t i = 0; args[i]; i++) {
         ck_assert_uint_lt(n, 63);
         argv[n++] = args[i];

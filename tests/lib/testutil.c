@@ -127,6 +127,22 @@ int tu_exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
+char *tu_mask_wall(const char *summary)
+{
+    const char *key = "Wall time: ";
+    const char *at = summary ? strstr(summary, key) : NULL;
+    if (!at)
+        return strdup(summary ? summary : "");
+    const char *end = strchr(at, '\n');
+    end = end ? end : at + strlen(at);
+    size_t head = (size_t)(at - summary) + strlen(key);
+    char *out = malloc(head + 1 + strlen(end) + 1);
+    memcpy(out, summary, head);
+    out[head] = 'T';
+    strcpy(out + head + 1, end);
+    return out;
+}
+
 static char *slurp_fd(int fd)
 {
     size_t cap = 4096, len = 0;

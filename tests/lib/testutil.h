@@ -36,6 +36,15 @@ void tu_write_mode(const char *path, const char *text, int mode);
 char *tu_read(const char *path);
 char *tu_join(const char *a, const char *b);
 int tu_exists(const char *path);
+/* A copy of a run's summary with its "Wall time: ..." line read as
+ * "Wall time: T" (the one figure that changes from run to run); free it. */
+char *tu_mask_wall(const char *summary);
+#define tu_assert_summary(got, want)              \
+    do {                                          \
+        char *masked_ = tu_mask_wall(got);        \
+        ck_assert_str_eq(masked_, want);          \
+        free(masked_);                            \
+    } while (0)
 
 /* Run argv (argv[0] looked up on PATH) with extra "K=V" settings applied to
  * the environment (and "K" alone to unset), capturing stdout and stderr

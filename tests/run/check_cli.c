@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "suggest.h"
 #include "testutil.h"
 
 static int parse(aorta_cli_t *cli, char **error, char **argv)
@@ -51,6 +52,47 @@ START_TEST(every_flag_parses)
     ck_assert_str_eq(cli.command[2], "--");
     ck_assert_ptr_null(cli.command[3]);
     aorta_cli_free(&cli);
+}
+END_TEST
+
+START_TEST(quiet_is_a_flag)
+{
+    char *argv[] = {"aorta-run", "-q", "-v", "--", "true", NULL};
+    aorta_cli_t cli;
+    char *error = NULL;
+    ck_assert_int_eq(parse(&cli, &error, argv), 0);
+    ck_assert_int_eq(cli.quiet, 1);
+    ck_assert_int_eq(cli.verbose, 1);
+    aorta_cli_free(&cli);
+    char *long_form[] = {"aorta-run", "--quiet", "--", "true", NULL};
+    ck_assert_int_eq(parse(&cli, &error, long_form), 0);
+    ck_assert_int_eq(cli.quiet, 1);
+    aorta_cli_free(&cli);
+}
+END_TEST
+
+START_TEST(did_you_mean_only_when_close)
+{
+    const char *names[] = {"proton", "rocprof", "stats", "trace"};
+    ck_assert_str_eq(aorta_suggest("rocprog", names, 4), "rocprof");
+    ck_assert_str_eq(aorta_suggest("rcoprof", names, 4), "rocprof"); /* a swap is one edit */
+    ck_assert_str_eq(aorta_suggest("protn", names, 4), "proton");
+    ck_assert_str_eq(aorta_suggest("stat", names, 4), "stats");
+    ck_assert_ptr_null(aorta_suggest("rocprof", names, 4)); /* itself */
+    ck_assert_ptr_null(aorta_suggest("nsys", names, 4));
+    ck_assert_ptr_null(aorta_suggest("ab", (const char *[]){"xy"}, 1));
+    ck_assert_ptr_null(aorta_suggest("sta", names, 4)); /* 2 edits of 5 letters: too far */
+    ck_assert_ptr_null(aorta_suggest("", names, 4));
+    ck_assert_ptr_null(aorta_suggest("x", NULL, 0));
+    /* The nearest wins, the first of equals. */
+    ck_assert_str_eq(aorta_suggest("trac", (const char *[]){"tracer", "trace"}, 2), "trace");
+    ck_assert_str_eq(aorta_suggest("abcd", (const char *[]){"abce", "abcf"}, 2), "abce");
+    char *hint = aorta_suggest_hint("rocprog", names, 4);
+    ck_assert_str_eq(hint, " (did you mean 'rocprof'?)");
+    free(hint);
+    hint = aorta_suggest_hint("zzz", names, 4);
+    ck_assert_str_eq(hint, "");
+    free(hint);
 }
 END_TEST
 
@@ -135,7 +177,13 @@ START_TEST(usage_errors)
     expect_error((char *[]){"aorta-run", "--", NULL}, "empty command after '--'");
     expect_error((char *[]){"aorta-run", "--", "-c", "x", NULL}, "starts with '-'");
     expect_error((char *[]){"aorta-run", "--frobnicate", "--", "true", NULL},
-                 "unknown option '--frobnicate'");
+                 "unknown option '--frobnicate' (see aorta-run --help)");
+    expect_error((char *[]){"aorta-run", "--recipie", "r.yaml", "--", "true", NULL},
+                 "unknown option '--recipie'; did you mean '--recipe'? (see aorta-run --help)");
+    expect_error((char *[]){"aorta-run", "--dryrun", "--", "true", NULL},
+                 "did you mean '--dry-run'?");
+    expect_error((char *[]){"aorta-run", "--colect=rocprof", "--", "true", NULL},
+                 "unknown option '--colect'; did you mean '--collect'?");
     expect_error((char *[]){"aorta-run", "--output", NULL}, "needs a value");
     expect_error((char *[]){"aorta-run", "--output", "--", "true", NULL}, "needs a value");
     expect_error((char *[]){"aorta-run", "--parse", "proton", NULL}, "NAME and DIR");
@@ -157,6 +205,8 @@ static Suite *cli_suite(void)
     Suite *suite = suite_create("cli");
     TCase *tc = tcase_create("cli");
     tcase_add_test(tc, every_flag_parses);
+    tcase_add_test(tc, quiet_is_a_flag);
+    tcase_add_test(tc, did_you_mean_only_when_close);
     tcase_add_test(tc, modes_without_a_command);
     tcase_add_test(tc, trials_and_timeout);
     tcase_add_test(tc, usage_errors);

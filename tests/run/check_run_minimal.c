@@ -206,6 +206,17 @@ START_TEST(one_trial_is_run_and_recorded)
     ck_assert_ptr_nonnull(strstr(err, "--collect: unknown collector recipe(s) ['x']"));
     char *refused = tu_join(dir, "C");
     ck_assert(!tu_exists(refused));
+    free(out);
+    free(err);
+    /* No collector anywhere: the message says so and names where it looked. */
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", "/nonexistent-aorta-dir",
+                                                  "--output", dir, "--ticket", "C", "--collect",
+                                                  "rocprof", "--", "true", NULL}),
+                     2);
+    ck_assert_str_eq(err, "aorta-run: --collect: unknown collector recipe(s) ['rocprof']: no "
+                          "collector was found; searched ['/nonexistent-aorta-dir'] (add a "
+                          "directory with --plugin-dir or AORTA_PLUGIN_PATH)\n");
+    ck_assert(!tu_exists(refused));
     free(refused);
     free(out);
     free(err);

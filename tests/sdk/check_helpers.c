@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,25 @@ START_TEST(numbers_follow_python_float)
     double value;
     ck_assert_int_eq(aorta_number_parse_n("12abc", 2, &value), 0);
     ck_assert(value == 12);
+    /* No length limit, as Python's float(): 5,000 zeros, then a fraction
+     * and an exponent that bring it back; padded with spaces. */
+    size_t n = 12000;
+    char *text = malloc(n + 1);
+    size_t at = 0;
+    at += (size_t)sprintf(text + at, "  0.");
+    for (int i = 0; i < 5000; i++)
+        text[at++] = '0';
+    at += (size_t)sprintf(text + at, "1e5000  ");
+    ck_assert_int_eq(aorta_number_parse_n(text, at, &value), 0);
+    ck_assert_msg(fabs(value - 0.1) < 1e-15, "%.17g", value);
+    at = 0;
+    for (int i = 0; i < 9000; i++)
+        text[at++] = i % 2 ? '_' : '7';
+    text[at - 1] = '7'; /* 7_7_..._7 ends on a digit */
+    ck_assert_int_eq(aorta_number_parse_n(text, at, &value), -1); /* 4501 sevens: inf */
+    text[0] = 'x';
+    ck_assert_int_eq(aorta_number_parse_n(text, at, &value), -1);
+    free(text);
 }
 END_TEST
 
@@ -352,6 +372,52 @@ START_TEST(walk_is_sorted_files_first_and_never_follows_links)
 }
 END_TEST
 
+START_TEST(walk_sorted_is_the_order_of_whole_paths)
+{
+    /* Python's sorted(Path.rglob()): components compared in turn, so a
+     * directory's files sort among its files by its name. */
+    char *dir = tu_tmpdir();
+    char *outside = tu_tmpdir();
+    char path[1024];
+#define MK(rel) (snprintf(path, sizeof path, "%s/%s", dir, rel), path)
+    const char *files[] = {"a0_kernel_stats.csv", "a/1_kernel_stats.csv", "a/t_kernel_stats.csv",
+                           "a/b/t_kernel_stats.csv", "Z_kernel_stats.csv", "a_kernel_stats.csv",
+                           "b/x_kernel_trace.csv"};
+    for (size_t i = 0; i < 7; i++)
+        tu_write(MK(files[i]), "x");
+    ck_assert_int_eq(symlink(outside, MK("a/linked")), 0);
+    seen_t seen = {.count = 0};
+    ck_assert_int_eq(aorta_walk_files_sorted(dir, "_kernel_stats.csv", record, &seen),
+                     AORTA_WALK_OK);
+    const char *order[] = {"Z_kernel_stats.csv", "a/1_kernel_stats.csv", "a/b/t_kernel_stats.csv",
+                           "a/t_kernel_stats.csv", "a0_kernel_stats.csv", "a_kernel_stats.csv"};
+    ck_assert_uint_eq(seen.count, 6);
+    for (size_t i = 0; i < 6; i++) {
+        char want[1024];
+        snprintf(want, sizeof want, "%s/%s", dir, order[i]);
+        ck_assert_str_eq(seen.paths[i], want);
+    }
+    /* The files-first walk keeps its documented order. */
+    seen_t first = {.count = 0};
+    ck_assert_int_eq(aorta_walk_files(dir, "_kernel_stats.csv", record, &first), AORTA_WALK_OK);
+    ck_assert_uint_eq(first.count, 6);
+    snprintf(path, sizeof path, "%s/a0_kernel_stats.csv", dir);
+    ck_assert_str_eq(first.paths[1], path);
+    /* Stopping, and the root's refusals, as aorta_walk_files(). */
+    seen_t stopped = {.count = 0, .stop_after = 1};
+    ck_assert_int_eq(aorta_walk_files_sorted(dir, ".csv", record, &stopped), AORTA_WALK_STOPPED);
+    ck_assert_int_eq(aorta_walk_files_sorted(MK("a/linked"), ".csv", record, &stopped),
+                     AORTA_WALK_SYMLINK);
+    ck_assert_int_eq(aorta_walk_files_sorted(MK("missing"), ".csv", record, &stopped),
+                     AORTA_WALK_NOT_DIR);
+#undef MK
+    tu_rmtree(dir);
+    tu_rmtree(outside);
+    free(dir);
+    free(outside);
+}
+END_TEST
+
 START_TEST(walk_trailing_slash_and_depth_limit)
 {
     char *dir = tu_tmpdir();
@@ -387,6 +453,7 @@ static Suite *helpers_suite(void)
     tcase_add_test(tc, which_searches_path_like_shutil);
     tcase_add_test(tc, walk_is_sorted_files_first_and_never_follows_links);
     tcase_add_test(tc, walk_trailing_slash_and_depth_limit);
+    tcase_add_test(tc, walk_sorted_is_the_order_of_whole_paths);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -181,6 +181,16 @@ aorta_json_t *aorta_json_strings(char *const *items, size_t count)
     return array;
 }
 
+aorta_json_t *aorta_json_strings_n(char *const *items, const size_t *lengths, size_t count)
+{
+    aorta_json_t *array = json_object_new_array_ext((int)count);
+    for (size_t i = 0; i < count; i++)
+        json_object_array_add(array, lengths ? json_object_new_string_len(items[i],
+                                                                          (int)lengths[i])
+                                             : aorta_json_string(items[i]));
+    return array;
+}
+
 void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
 {
     char *fixed = utf8_or_null(key);
@@ -236,6 +246,16 @@ int aorta_json_has(const aorta_json_t *obj, const char *key)
 {
     return json_object_is_type(obj, json_type_object)
         && json_object_object_get_ex(obj, key, NULL);
+}
+
+const char *aorta_json_get_string_len(const aorta_json_t *value, size_t *len)
+{
+    *len = 0;
+    if (!json_object_is_type(value, json_type_string))
+        return NULL;
+    int n = json_object_get_string_len((aorta_json_t *)value);
+    *len = n > 0 ? (size_t)n : 0;
+    return json_object_get_string((aorta_json_t *)value);
 }
 
 const char *aorta_json_get_string(const aorta_json_t *value)

@@ -23,6 +23,9 @@ aorta_json_t *aorta_json_micro(double value);
 aorta_json_t *aorta_json_bool(int value);
 /* A string array of count items. */
 aorta_json_t *aorta_json_strings(char *const *items, size_t count);
+/* The same with each item's byte length (items may hold NULs); lengths NULL
+ * means strlen. */
+aorta_json_t *aorta_json_strings_n(char *const *items, const size_t *lengths, size_t count);
 
 /* Set key (copied) to value (owned by obj from now on; NULL = JSON null). */
 void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value);
@@ -47,6 +50,8 @@ aorta_json_t *aorta_json_get(const aorta_json_t *obj, const char *key);
 int aorta_json_has(const aorta_json_t *obj, const char *key);
 /* Borrowed string, or NULL when value is not a string. */
 const char *aorta_json_get_string(const aorta_json_t *value);
+/* The same with its byte length in *len (a JSON string may hold \u0000). */
+const char *aorta_json_get_string_len(const aorta_json_t *value, size_t *len);
 int64_t aorta_json_get_int(const aorta_json_t *value);
 double aorta_json_get_double(const aorta_json_t *value);
 int aorta_json_get_bool(const aorta_json_t *value);

@@ -26,7 +26,8 @@ aorta_json_t *aorta_metrics_to_json(const aorta_metrics_t *metrics)
             value = aorta_json_string(metric->string_value);
             break;
         case AORTA_METRIC_STRINGS:
-            value = aorta_json_strings(metric->strings, metric->string_count);
+            value = aorta_json_strings_n(metric->strings, metric->string_lengths,
+                                         metric->string_count);
             break;
         }
         aorta_json_set(obj, metric->key, value);
@@ -56,14 +57,17 @@ static int add_member(const char *key, aorta_json_t *value, void *user)
     case AORTA_JSON_ARRAY: {
         size_t count = aorta_json_length(value);
         const char **items = aorta_xcalloc(count ? count : 1, sizeof *items);
+        size_t *lengths = aorta_xcalloc(count ? count : 1, sizeof *lengths);
         status = 0;
         for (size_t i = 0; i < count && status == 0; i++) {
-            items[i] = aorta_json_get_string(aorta_json_at(value, i));
+            items[i] = aorta_json_get_string_len(aorta_json_at(value, i), &lengths[i]);
             if (!items[i])
                 status = -1;
         }
+        /* Lengths kept: a kernel name may hold a NUL. */
         if (status == 0)
-            status = aorta_metrics_set_strings(state->metrics, key, items, count);
+            status = aorta_metrics_set_strings_n(state->metrics, key, items, lengths, count);
+        free(lengths);
         free(items);
         break;
     }

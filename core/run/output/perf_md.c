@@ -51,7 +51,7 @@ static char *cell_label(const aorta_json_t *cell, const char *baseline)
 static void step_table(FILE *out, const aorta_json_t *cells, const char *baseline)
 {
     static const char *const headers[] = {"Cell", "Trials", "Iters", "Mean", "Std", "Min", "p50",
-                                          "p90", "p99", "Max", "Wall (s)", "Source"};
+                                          "p90", "p99", "Max", "Wall/trial (s)", "Source"};
     static const char *const steps[] = {"mean_step_time_ms", "std_step_time_ms",
                                         "min_step_time_ms", "p50_step_time_ms",
                                         "p90_step_time_ms", "p99_step_time_ms",
@@ -140,7 +140,7 @@ static int metrics_table(FILE *out, const aorta_json_t *cells, const char *basel
     return 1;
 }
 
-char *aorta_perf_md(const aorta_json_t *matrix)
+char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
 {
     char *text = NULL;
     size_t len = 0;
@@ -155,7 +155,14 @@ char *aorta_perf_md(const aorta_json_t *matrix)
     fprintf(out, "**Ticket**: %s  \n", ticket ? ticket : "(none)");
     fprintf(out, "**Workload**: %s  \n", workload);
     fprintf(out, "**Run timestamp**: %s  \n", stamp ? stamp : "?");
-    fprintf(out, "**Baseline cell**: %s  \n\n", baseline ? baseline : "(none)");
+    fprintf(out, "**Baseline cell**: %s  \n", baseline ? baseline : "(none)");
+    /* Given by the sweep, else matrix.json's record of it (--report). */
+    aorta_json_t *recorded = aorta_json_get(matrix, "run_wall_clock_sec");
+    if (run_wall_sec < 0 && recorded)
+        run_wall_sec = aorta_json_get_double(recorded);
+    if (run_wall_sec >= 0)
+        fprintf(out, "**Run wall time**: %.3f s  \n", run_wall_sec);
+    fputs("\n", out);
     fputs("Step timing and workload metrics of every cell, aggregated from the trial JSON "
           "files under `<cell>/_subprocess/`. Verdicts, counts, failure hints and the full "
           "metric statistics are in `matrix.json`.\n\n",
@@ -171,6 +178,9 @@ char *aorta_perf_md(const aorta_json_t *matrix)
     fputs("- A trial is one step: its step time is the trial's whole wall clock (command, "
           "collectors' parse and bookkeeping), so Iters reads `1/1` for a cell whose trials "
           "all ran.\n",
+          out);
+    fputs("- `Wall/trial (s)` is the mean wall clock of one trial of the cell; the whole run's "
+          "wall time is in the header.\n",
           out);
     fputs("- `n/a`: no trial of the cell launched its command (no timing sample); `error`: the "
           "cell did not run.\n",

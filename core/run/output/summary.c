@@ -46,8 +46,22 @@ static void cell_line(FILE *out, const char *name, const aorta_cell_result_t *re
     fprintf(out, "%s -> %s/\n", result->resumed ? " [resumed]" : "", name);
 }
 
+int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_result_t *results)
+{
+    size_t trials = 0;
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        for (size_t t = 0; t < results[i].count; t++) {
+            const char *status = results[i].outcomes[t].exit_status;
+            if (!status || strcmp(status, "workload_setup_failed") != 0)
+                return 0;
+            trials++;
+        }
+    }
+    return trials > 0;
+}
+
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
-                         const char *run_dir, int interrupted, int missing)
+                         const char *run_dir, int interrupted, int missing, double wall_sec)
 {
     size_t clean = 0, failing = 0, erroring = 0, resumed = 0;
     for (size_t i = 0; i < plan->cell_count; i++) {
@@ -76,6 +90,10 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
         fprintf(out, "Sweep summary: %zu cell(s) -- %zu clean, %zu with failing trials, %zu with "
                      "errors.\n",
                 plan->cell_count, clean, failing, erroring);
+        if (aorta_summary_all_setup_failed(plan, results))
+            fputs("Nothing ran: every trial was a setup failure (reasons below); the command was "
+                  "never started, so aorta-run exits 1.\n",
+                  out);
         for (size_t i = 0; i < plan->cell_count; i++) {
             aorta_cell_counts_t counts;
             aorta_cell_counts(&results[i], &counts);
@@ -83,6 +101,7 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
                 cell_line(out, plan->cells[i].name, &results[i], &counts);
         }
     }
+    fprintf(out, "Wall time: %.1fs\n", wall_sec);
     if (!(missing & AORTA_SUMMARY_NO_MATRIX))
         fprintf(out, "Full matrix: %s/matrix.json\n", run_dir);
     if (!(missing & AORTA_SUMMARY_NO_PERF))

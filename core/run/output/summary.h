@@ -9,14 +9,19 @@
 
 /* How many cells are clean (every trial passed), failing (a trial
  * failed) and erroring (errors only, or the cell did not run), one line per
- * cell that is not clean, where matrix.json and perf.md are, and the run
- * directory last.  interrupted is the signal that stopped the sweep, or 0.
- * missing says what could not be written (AORTA_SUMMARY_NO_*, reported
- * already): the summary never names a file that is not there. */
+ * cell that is not clean, the run's wall time, where matrix.json and
+ * perf.md are, and the run directory last.  interrupted is the signal that
+ * stopped the sweep, or 0.  missing says what could not be written
+ * (AORTA_SUMMARY_NO_*, reported already): the summary never names a file
+ * that is not there.  wall_sec is the run's wall time. */
 #define AORTA_SUMMARY_NO_MATRIX 1
 #define AORTA_SUMMARY_NO_PERF 2
 #define AORTA_SUMMARY_INCOMPLETE 4 /* a trial's file */
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
-                         const char *run_dir, int interrupted, int missing);
+                         const char *run_dir, int interrupted, int missing, double wall_sec);
+
+/* Whether the sweep ran trials and every one of them was a setup failure
+ * (nothing was measured: the run exits 1). */
+int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_result_t *results);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aorta/collector.h"
+#include "suggest.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 
@@ -18,6 +19,7 @@ typedef struct request {
     const char *name;
     const aorta_options_t *given;   /* NULL: defaults */
     const char *where;              /* "FILE:LINE:COLUMN", or NULL for --collect */
+    char *const *option_where;      /* each given option's key position, or NULL */
 } request_t;
 
 typedef struct selection {
@@ -107,9 +109,34 @@ static int check_names(selection_t *s, const aorta_registry_t *registry)
         free(broken);
         broken = next;
     }
-    int status = fail(s, first_where ? first_where : s->where,
+    /* A typo of a collector that is there: say which. */
+    for (size_t i = 0; i < unknown_count; i++) {
+        const char *near = aorta_registry_find_failed(registry, unknown[i])
+                               ? NULL
+                               : aorta_suggest(unknown[i], valid, valid_count);
+        if (!near)
+            continue;
+        char *next = unknown_count == 1
+                         ? aorta_xasprintf("%s; did you mean '%s'?", broken, near)
+                         : aorta_xasprintf("%s; did you mean '%s' for '%s'?", broken, near,
+                                           unknown[i]);
+        free(broken);
+        broken = next;
+    }
+    int status;
+    if (registry->count == 0) {
+        /* Nothing loaded at all: the search path is what to fix. */
+        char *dirs = aorta_repr_list((const char *const *)registry->dirs, registry->dir_count);
+        status = fail(s, first_where ? first_where : s->where,
+                      "unknown collector recipe(s) %s: no collector was found; searched %s "
+                      "(add a directory with --plugin-dir or AORTA_PLUGIN_PATH)",
+                      unknown_text, dirs);
+        free(dirs);
+    } else {
+        status = fail(s, first_where ? first_where : s->where,
                       "unknown collector recipe(s) %s; valid: %s%s", unknown_text, valid_text,
                       broken);
+    }
     free(broken);
     free(valid_text);
     free(unknown_text);
@@ -141,6 +168,55 @@ static void free_entries(aorta_collect_entry_t *entries, size_t count)
     free(entries);
 }
 
+/* "; did you mean 'K' for 'k'?" for each given key the collector's table
+ * lacks but has a near one of (the collector's own message stays whole);
+ * "" when there is none.  Free it. */
+static char *option_hints(const aorta_collect_entry_t *entry)
+{
+    const aorta_option_spec_t *table = entry->module->collector.options;
+    size_t count = 0;
+    while (table && table[count].key)
+        count++;
+    const char **keys = aorta_xcalloc(count + 1, sizeof *keys);
+    for (size_t i = 0; i < count; i++)
+        keys[i] = table[i].key;
+    char *hints = aorta_xstrdup("");
+    for (size_t i = 0; i < aorta_options_count(entry->given); i++) {
+        const char *key = aorta_options_key_at(entry->given, i);
+        int known = 0;
+        for (size_t k = 0; k < count && !known; k++)
+            known = strcmp(keys[k], key) == 0;
+        const char *near = known ? NULL : aorta_suggest(key, keys, count);
+        if (!near)
+            continue;
+        char *next = aorta_xasprintf("%s; did you mean '%s' for '%s'?", hints, near, key);
+        free(hints);
+        hints = next;
+    }
+    free(keys);
+    return hints;
+}
+
+/* The position of the option a validate() message is about ("option
+ * 'KEY'" as both collectors word it, or the SDK's "option(s) ['KEY']"), or
+ * NULL. */
+static const char *option_where(const request_t *request, const char *message)
+{
+    if (!request->option_where || !request->given || !message)
+        return NULL;
+    for (size_t i = 0; i < aorta_options_count(request->given) && request->option_where[i]; i++) {
+        const char *key = aorta_options_key_at(request->given, i);
+        char *needle = aorta_xasprintf("option '%s'", key);
+        char *alone = aorta_xasprintf("option(s) ['%s']", key); /* the SDK's, one key */
+        int found = strstr(message, needle) != NULL || strstr(message, alone) != NULL;
+        free(alone);
+        free(needle);
+        if (found)
+            return request->option_where[i];
+    }
+    return NULL;
+}
+
 /* Run each collector's validate() in the order asked. */
 static int validate_all(selection_t *s, const aorta_registry_t *registry,
                         aorta_collect_entry_t *entries)
@@ -156,8 +232,13 @@ static int validate_all(selection_t *s, const aorta_registry_t *registry,
         aorta_error_clear(err);
         if (entry->module->collector.validate(entry->effective, err) != 0) {
             const char *message = aorta_error_message(err);
-            status = fail(s, s->requests[i].where ? s->requests[i].where : s->where, "%s",
-                          message && message[0] ? message : "invalid options (no reason given)");
+            char *hints = option_hints(entry);
+            const char *where = option_where(&s->requests[i], message);
+            where = where ? where : s->requests[i].where;
+            status = fail(s, where ? where : s->where, "%s%s",
+                          message && message[0] ? message : "invalid options (no reason given)",
+                          hints);
+            free(hints);
         }
     }
     aorta_error_free(err);
@@ -314,6 +395,7 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
             s.requests[i].name = recipe->collect[i].name;
             s.requests[i].given = recipe->collect[i].options;
             s.requests[i].where = recipe->collect[i].where;
+            s.requests[i].option_where = recipe->collect[i].option_where;
         }
         s.count = recipe->collect_count;
     }

@@ -24,6 +24,7 @@ typedef struct aorta_plan_request {
     double timeout;                  /* without a recipe; 0: none */
     int verbose;
     int all_ranks;                   /* --all-ranks */
+    int quiet;                       /* -q */
     char *const *command;            /* the user's command */
     size_t command_count;
 } aorta_plan_request_t;
@@ -56,6 +57,7 @@ typedef struct aorta_plan {
     int verbose;
     int all_ranks;                   /* --all-ranks or all_ranks: true: started once per
                                       * rank, every rank profiles itself */
+    int quiet;                       /* -q: no progress display */
 } aorta_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set

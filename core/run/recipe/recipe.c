@@ -13,6 +13,7 @@
 #include "aorta/collector.h"
 #include "recipe/yaml_tree.h"
 #include "sys/quote.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 /* The keys of docs/design.md, Recipes. */
@@ -62,6 +63,15 @@ static int fail(reader_t *r, const aorta_yaml_node_t *at, const char *fmt, ...)
 static char *where(const reader_t *r, const aorta_yaml_node_t *node)
 {
     return aorta_xasprintf("%s:%lu:%lu", r->doc->label, node->line, node->column);
+}
+
+/* " (did you mean 'X'?)" against a NULL-terminated list, or "" (free it). */
+static char *list_hint(const char *const *list, const char *text)
+{
+    size_t count = 0;
+    while (list[count])
+        count++;
+    return aorta_suggest_hint(text, list, count);
 }
 
 static int in_list(const char *const *list, const char *text)
@@ -179,7 +189,10 @@ static int check_keys(reader_t *r, const aorta_yaml_node_t *map, const char *lab
         if (allowed && !in_list(allowed, key->text)) {
             char *list = join(allowed, ", ");
             char *name = aorta_repr_str(key->text);
-            int status = fail(r, key, "%s: unknown key %s; allowed: %s", label, name, list);
+            char *hint = list_hint(allowed, key->text);
+            int status = fail(r, key, "%s: unknown key %s%s; allowed: %s", label, name, hint,
+                              list);
+            free(hint);
             free(name);
             free(list);
             return status;
@@ -239,7 +252,10 @@ static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root, FILE *warn
         } else {
             char *name = aorta_repr_str(key->text);
             char *list = join(RECIPE_KEYS, ", ");
-            status = fail(r, key, "recipe: unknown key %s; a probe recipe has: %s", name, list);
+            char *hint = list_hint(RECIPE_KEYS, key->text);
+            status = fail(r, key, "recipe: unknown key %s%s; a probe recipe has: %s", name, hint,
+                          list);
+            free(hint);
             free(list);
             free(name);
         }
@@ -487,7 +503,8 @@ static int read_cells(reader_t *r, const aorta_yaml_node_t *root)
 /* collect, retain, stop_after, launcher                                     */
 /* ------------------------------------------------------------------------ */
 
-static void add_collector(reader_t *r, const aorta_yaml_node_t *name, aorta_options_t *options)
+static void add_collector(reader_t *r, const aorta_yaml_node_t *name, aorta_options_t *options,
+                          const aorta_yaml_node_t *map)
 {
     aorta_recipe_t *recipe = r->recipe;
     recipe->collect = aorta_xrealloc(recipe->collect,
@@ -496,6 +513,14 @@ static void add_collector(reader_t *r, const aorta_yaml_node_t *name, aorta_opti
     entry->name = aorta_xstrdup(name->text);
     entry->options = options ? options : aorta_options_new();
     entry->where = where(r, name);
+    entry->option_where = NULL;
+    /* Each option key's own position, so a collector's complaint about one
+     * option points at its line. */
+    if (options && map && map->kind == AORTA_YAML_MAPPING) {
+        entry->option_where = aorta_xcalloc(map->count + 1, sizeof *entry->option_where);
+        for (size_t i = 0; i < map->count; i++)
+            entry->option_where[i] = where(r, map->keys[i]);
+    }
 }
 
 /* Option values become env-var knobs and argv words: strings only, as
@@ -523,9 +548,17 @@ static int read_options(reader_t *r, const char *name, const aorta_yaml_node_t *
             continue;
         char *what = aorta_yaml_describe(bad);
         int scalar = bad->kind == AORTA_YAML_SCALAR && bad->type != AORTA_YAML_NULL;
-        status = fail(r, bad, "%s: options must be a mapping of string->string (option values "
-                              "become env-var knobs), got %s%s",
-                      label, what, scalar ? "; quote it to make it a string" : "");
+        if (bad == node->items[i]) {
+            /* A value: name its option (the position is the value's). */
+            status = fail(r, bad, "%s.%s: option values must be strings (they become env-var "
+                                  "knobs), got %s%s",
+                          label, node->keys[i]->text, what,
+                          scalar ? "; quote it to make it a string" : "");
+        } else {
+            status = fail(r, bad, "%s: options must be a mapping of string->string (option "
+                                  "values become env-var knobs), got %s%s",
+                          label, what, scalar ? "; quote it to make it a string" : "");
+        }
         free(what);
     }
     if (status == 0 && node->count > 0) {
@@ -551,7 +584,7 @@ static int read_collect(reader_t *r, const aorta_yaml_node_t *node)
                 free(what);
                 return status;
             }
-            add_collector(r, node->items[i], NULL);
+            add_collector(r, node->items[i], NULL, NULL);
         }
         return 0;
     }
@@ -567,7 +600,7 @@ static int read_collect(reader_t *r, const aorta_yaml_node_t *node)
             aorta_options_t *options = NULL;
             if (read_options(r, node->keys[i]->text, node->items[i], &options) != 0)
                 return -1;
-            add_collector(r, node->keys[i], options);
+            add_collector(r, node->keys[i], options, node->items[i]);
         }
         return 0;
     }
@@ -787,6 +820,9 @@ void aorta_recipe_free(aorta_recipe_t *recipe)
         free(recipe->collect[i].name);
         aorta_options_free(recipe->collect[i].options);
         free(recipe->collect[i].where);
+        for (char **at = recipe->collect[i].option_where; at && *at; at++)
+            free(*at);
+        free(recipe->collect[i].option_where);
     }
     free(recipe->collect);
     free(recipe->collect_where);

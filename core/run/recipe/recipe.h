@@ -36,6 +36,8 @@ typedef struct aorta_recipe_collector {
     char *name;
     aorta_options_t *options;        /* as written (strings); empty = defaults */
     char *where;                     /* "FILE:LINE:COLUMN" of the name */
+    char **option_where;             /* "FILE:LINE:COLUMN" of each option's key, in
+                                      * the options' order (NULL without options) */
 } aorta_recipe_collector_t;
 
 typedef struct aorta_recipe {

@@ -401,6 +401,12 @@ static void load_directory(aorta_registry_t *registry, const char *dir)
 aorta_registry_t *aorta_registry_load(char *const *dirs)
 {
     aorta_registry_t *registry = aorta_xcalloc(1, sizeof *registry);
+    /* Kept to say where nothing was found. */
+    while (dirs && dirs[registry->dir_count])
+        registry->dir_count++;
+    registry->dirs = aorta_xcalloc(registry->dir_count + 1, sizeof *registry->dirs);
+    for (size_t i = 0; i < registry->dir_count; i++)
+        registry->dirs[i] = aorta_xstrdup(dirs[i]);
     if (lt_dlinit() != 0)
         return registry;
     for (size_t i = 0; dirs && dirs[i]; i++)
@@ -477,6 +483,9 @@ void aorta_registry_free(aorta_registry_t *registry)
         free(module->reason);
     }
     free(registry->modules);
+    for (size_t i = 0; i < registry->dir_count; i++)
+        free(registry->dirs[i]);
+    free(registry->dirs);
     free(registry);
     lt_dlexit();
 }

@@ -31,6 +31,8 @@ typedef struct aorta_registry {
     aorta_module_t *modules;            /* every candidate, in search order */
     size_t count;
     size_t capacity;
+    char **dirs;                        /* the directories searched, NULL-terminated */
+    size_t dir_count;
     FILE *warn;                         /* where a candidate that fails says so, or NULL */
 } aorta_registry_t;
 

@@ -4,6 +4,8 @@
 
 #include "sweep/progress.h"
 
+#include "sweep/live.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -19,8 +21,10 @@ void aorta_progress(int verbose, const char *fmt, ...)
         strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
     va_list args;
     va_start(args, fmt);
+    aorta_live_suspend();
     fprintf(stderr, "[%s] ", stamp);
     vfprintf(stderr, fmt, args);
     fputc('\n', stderr);
+    aorta_live_resume();
     va_end(args);
 }

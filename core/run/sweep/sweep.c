@@ -28,6 +28,7 @@
 #include "output/matrix.h"
 #include "output/kernel_reports.h"
 #include "output/perf_md.h"
+#include "sweep/live.h"
 #include "sweep/progress.h"
 #include "sweep/rank.h"
 #include "sweep/rank_env.h"
@@ -70,8 +71,11 @@ static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_
         if (interrupted)
             return interrupted;
         aorta_progress(plan->verbose, "trial %ld/%ld: starting", t + 1, total);
+        aorta_live_trial_start(index, cell->name, t);
         aorta_outcome_t outcome;
+        double started = aorta_clock_monotonic();
         interrupted = aorta_trial_run(ctx, index, (int)t, &outcome);
+        aorta_live_trial_done(outcome.verdict, aorta_clock_monotonic() - started);
         log_trial(plan, (int)t, total, &outcome);
         int event = plan->has_stop_after && !strcmp(outcome.verdict, plan->stop_event_verdict);
         aorta_cell_result_add(result, &outcome);
@@ -118,19 +122,22 @@ static void snapshot_warning(aorta_json_t *warnings, aorta_json_t *snapshot)
 /* matrix.json and perf.md, each reported when it fails; returns the
  * AORTA_SUMMARY_NO_* flags of those not written. */
 static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
-                         const char *stamp, aorta_json_t *warnings)
+                         const char *stamp, aorta_json_t *warnings, double wall_sec)
 {
     const aorta_plan_t *plan = ctx->plan;
     char digest[65];
     int have_digest = plan->recipe_path && aorta_sha256_file(plan->recipe_path, digest) == 0;
     aorta_json_t *matrix = aorta_matrix_json(plan, results, stamp, warnings,
                                              have_digest ? digest : NULL);
+    /* On record, so --report rebuilds perf.md with it (this project's key,
+     * after upstream's). */
+    aorta_json_set(matrix, "run_wall_clock_sec", aorta_json_double(wall_sec));
     char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
     char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
     char *kernel_error = NULL;
     char *kernels = aorta_kernel_reports(ctx->run_fd, matrix, plan->kernel_baseline,
                                          &kernel_error);
-    char *perf = aorta_perf_md(matrix);
+    char *perf = aorta_perf_md(matrix, wall_sec);
     int status = 0;
     if (kernel_error) {
         aorta_diag_error("%s", kernel_error);
@@ -180,6 +187,7 @@ static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int 
         int resumed = aorta_resume_cell(ctx, c, &results[c]);
         if (!resumed)
             *interrupted = run_cell(ctx, c, &results[c]);
+        aorta_live_cell_done(resumed ? 0 : (long)results[c].count);
         aorta_cell_counts_t counts;
         aorta_cell_counts(&results[c], &counts);
         char *iters = aorta_cell_iters_display(&results[c]);
@@ -197,6 +205,7 @@ static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int 
 static int locked_run(aorta_run_ctx_t *ctx)
 {
     const aorta_plan_t *plan = ctx->plan;
+    double started = aorta_clock_monotonic();
     int interrupted = 0;
     ctx->env_snapshot = aorta_host_env_capture(environ, aorta_argv_items(plan->command),
                                                &interrupted);
@@ -217,7 +226,10 @@ static int locked_run(aorta_run_ctx_t *ctx)
                    aorta_trial_budget(plan),
                    ctx->display_dir);
     aorta_cell_result_t *results = aorta_xcalloc(plan->cell_count + 1, sizeof *results);
+    aorta_live_begin(stderr, STDERR_FILENO, plan->quiet, plan->cell_count,
+                     aorta_trial_budget(plan));
     sweep(ctx, results, &interrupted);
+    aorta_live_end();
 
     aorta_json_t *warnings = aorta_json_array();
     snapshot_warning(warnings, ctx->env_snapshot);
@@ -229,12 +241,17 @@ static int locked_run(aorta_run_ctx_t *ctx)
         aorta_json_append(warnings, aorta_json_string(text));
         free(text);
     }
-    int missing = write_reports(ctx, results, stamp, warnings);
+    double wall_sec = aorta_clock_monotonic() - started;
+    int missing = write_reports(ctx, results, stamp, warnings, wall_sec);
     if (*ctx->write_failed)
         missing |= AORTA_SUMMARY_INCOMPLETE;
     int status = missing ? AORTA_EXIT_ENVIRONMENT : AORTA_EXIT_OK;
+    /* Nothing was measured: a run is not "completed" then (docs/design.md,
+     * Exit status). */
+    if (status == AORTA_EXIT_OK && aorta_summary_all_setup_failed(plan, results))
+        status = AORTA_EXIT_ENVIRONMENT;
     aorta_json_free(warnings);
-    aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing);
+    aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_cell_result_clear(&results[i]);
     free(results);

@@ -352,8 +352,8 @@ static void merge_metrics(aorta_metrics_t *into, const aorta_metrics_t *from)
             aorta_metrics_set_string(into, metric->key, metric->string_value);
             break;
         case AORTA_METRIC_STRINGS:
-            aorta_metrics_set_strings(into, metric->key, (const char *const *)metric->strings,
-                                      metric->string_count);
+            aorta_metrics_set_strings_n(into, metric->key, (const char *const *)metric->strings,
+                                        metric->string_lengths, metric->string_count);
             break;
         }
     }

@@ -100,6 +100,26 @@ START_TEST(parse_prints_the_metrics)
 }
 END_TEST
 
+START_TEST(a_name_with_a_nul_reaches_the_json_whole)
+{
+    static const char text[] = "Name,Calls,TotalDurationNs\n\"a\0b\",1,5\n";
+    rp_write_bytes(".", "aorta_kernel_stats.csv", text, sizeof text - 1);
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(NULL, &out, &err, (const char *[]){"--parse", "rocprof", ".", NULL}), 0);
+    /* Escaped as JSON escapes it (Python's json.dumps writes the same). */
+    ck_assert_msg(strstr(out, "\"rocprof_top_kernels\":[\"a\\u0000b\"]")
+                      || strstr(out, "\"rocprof_top_kernels\": [\"a\\u0000b\"]"),
+                  "%s", out);
+    json_object *obj = parse_json(out);
+    json_object *name = json_object_array_get_idx(json_object_object_get(obj, "rocprof_top_kernels"), 0);
+    ck_assert_int_eq(json_object_get_string_len(name), 3);
+    json_object_put(obj);
+    free(out);
+    free(err);
+    unlink("aorta_kernel_stats.csv");
+}
+END_TEST
+
 START_TEST(dry_run_shows_the_wrapped_argv)
 {
     char *bin_env = NULL;
@@ -144,7 +164,7 @@ START_TEST(dry_run_without_a_profiler_is_a_setup_failure)
                           "'--collect rocprof'.";
     ck_assert_int_eq(aorta(env, &out, &err, (const char *[]){"--collect", "rocprof", "--dry-run", "--",
                                                              "true", NULL}),
-                     2);
+                     1);
     json_object *line = parse_json(out);
     ck_assert_int_eq(json_object_object_length(line), 2);
     ck_assert_str_eq(json_object_get_string(json_object_object_get(line, "error")), message);
@@ -158,7 +178,7 @@ START_TEST(dry_run_without_a_profiler_is_a_setup_failure)
     char *env2[] = {bin_env, NULL};
     ck_assert_int_eq(aorta(env2, &out, &err, (const char *[]){"--collect", "rocprof", "--dry-run",
                                                               "--", "true", NULL}),
-                     2);
+                     1);
     char *expected = NULL;
     ck_assert_int_gt(asprintf(&expected, "rocprof: ROCPROF_BIN='%s' looks like a path but does "
                                          "not point to an executable file.", empty), 0);
@@ -216,12 +236,23 @@ END_TEST
 START_TEST(bad_options_stop_the_recipe)
 {
     const char *cases[][2] = {
-        {"trace: \"kernel,gpu\"", "rocprof option 'trace': unknown domain(s) ['gpu']"},
-        {"trace: \" , \"", "rocprof option 'trace': must name at least one domain"},
-        {"pmc: \",\"", "rocprof option 'pmc': must name at least one counter"},
-        {"stats: \"maybe\"", "rocprof option 'stats': expected a boolean"},
-        {"traces: \"kernel\"", "rocprof: unknown option(s) ['traces']"},
-        {"stats: 1", "options must be a mapping of string->string"}, /* not a string */
+        /* Each points at its option's own line and column (8:5). */
+        {"trace: \"kernel,gpu\"",
+         "bad.yaml:8:5: recipe.collect: rocprof option 'trace': unknown domain(s) ['gpu']"},
+        {"trace: \" , \"", "bad.yaml:8:5: recipe.collect: rocprof option 'trace': must name at "
+                           "least one domain"},
+        {"pmc: \",\"", "bad.yaml:8:5: recipe.collect: rocprof option 'pmc': must name at least "
+                       "one counter"},
+        {"stats: \"maybe\"", "bad.yaml:8:5: recipe.collect: rocprof option 'stats': expected a "
+                             "boolean"},
+        {"traces: \"kernel\"", "bad.yaml:8:5: recipe.collect: rocprof: unknown option(s) "
+                               "['traces']; valid: "},
+        {"trace: \"kernel\"\n    stat: \"yes\"", "bad.yaml:9:5: recipe.collect: rocprof: unknown "
+                                              "option(s) ['stat']; valid: "},
+        {"stat: \"yes\"", "]; did you mean 'stats' for 'stat'?\n"},
+        /* not a string: the option named, at its value */
+        {"stats: 1", "bad.yaml:8:12: recipe.collect.rocprof.stats: option values must be strings "
+                     "(they become env-var knobs), got an integer (1); quote it"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *recipe = NULL;
@@ -329,6 +360,7 @@ static Suite *cli_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, parse_prints_the_metrics);
+    tcase_add_test(tc, a_name_with_a_nul_reaches_the_json_whole);
     tcase_add_test(tc, dry_run_shows_the_wrapped_argv);
     tcase_add_test(tc, dry_run_without_a_profiler_is_a_setup_failure);
     tcase_add_test(tc, recipe_options_reach_the_argv);

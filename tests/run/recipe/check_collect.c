@@ -177,13 +177,18 @@ END_TEST
 START_TEST(options_are_validated_at_load)
 {
     ck_assert_int_eq(select_with("collect:\n  good: {levle: high}\n", NULL), -1);
-    expect_error("7:3", "recipe.collect: good: unknown option 'levle'");
+    /* At the option's own position; the collector's message stays whole,
+     * the near key is added. */
+    expect_error("7:10", "recipe.collect: good: unknown option 'levle'; did you mean 'level' for "
+                         "'levle'?");
+    ck_assert_int_eq(select_with("collect:\n  good:\n    level: low\n    zzzzz: high\n", NULL), -1);
+    expect_error("9:5", "recipe.collect: good: unknown option 'zzzzz'");
     /* An invalid option is reported before any conflict. */
     ck_assert_int_eq(select_with("collect:\n  interceptor_a:\n  interceptor_b: {backend: nope}\n",
                                  NULL),
                      -1);
-    expect_error("8:3", "recipe.collect: interceptor_b option 'backend': 'nope' is not one of "
-                        "['auto', 'instrumentation', 'rocprofiler', 'roctracer']");
+    expect_error("8:19", "recipe.collect: interceptor_b option 'backend': 'nope' is not one of "
+                         "['auto', 'instrumentation', 'rocprofiler', 'roctracer']");
 }
 END_TEST
 
@@ -328,6 +333,14 @@ START_TEST(cli_errors_carry_the_flag_label)
 {
     ck_assert_int_eq(select_with("collect: [good]\n", "not_a_collector"), -1);
     expect_error(NULL, "--collect: unknown collector recipe(s) ['not_a_collector']; " VALID);
+    /* A typo of a loaded collector names it. */
+    ck_assert_int_eq(select_with("", "godo"), -1);
+    expect_error(NULL, "--collect: unknown collector recipe(s) ['godo']; " VALID "; did you mean "
+                       "'good'?");
+    ck_assert_int_eq(select_with("", "good,scrbe,interceptr_a"), -1);
+    expect_error(NULL, "--collect: unknown collector recipe(s) ['scrbe', 'interceptr_a']; " VALID
+                       "; did you mean 'scribe' for 'scrbe'?; did you mean 'interceptor_a' for "
+                       "'interceptr_a'?");
     ck_assert_int_eq(select_with("", "interceptor_a,interceptor_b"), -1);
     expect_error(NULL, "--collect: " REFUSAL("auto", AUTO_CLAUSE));
     /* The recipe pins an intercepting backend for interceptor_b alone:
@@ -340,7 +353,7 @@ START_TEST(cli_errors_carry_the_flag_label)
     /* Recipe options are checked for the names --collect keeps, and
      * vanish with the names it drops. */
     ck_assert_int_eq(select_with("collect: {good: {levle: high}}\n", "good"), -1);
-    expect_error(NULL, "--collect: good: unknown option 'levle'");
+    expect_error(NULL, "--collect: good: unknown option 'levle'; did you mean 'level' for 'levle'?");
     ck_assert_int_eq(select_with("collect: {good: {levle: high}}\n", "badparse"), 0);
 }
 END_TEST

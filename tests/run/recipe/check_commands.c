@@ -274,7 +274,7 @@ START_TEST(dry_run_without_a_recipe_is_one_cell)
 }
 END_TEST
 
-START_TEST(a_refused_wrap_prints_the_error_and_exits_2_after_every_cell)
+START_TEST(a_refused_wrap_prints_the_error_and_exits_1_after_every_cell)
 {
     char *recipe = write_file("r.yaml", "schema_version: 1\n"
                                         "mode: probe\n"
@@ -290,7 +290,7 @@ START_TEST(a_refused_wrap_prints_the_error_and_exits_2_after_every_cell)
     ck_assert_int_eq(aorta(&out, &err, (char *[]){"INTERCEPTOR_B_REFUSE", NULL},
                            (char *[]){"--recipe", recipe, "--output", output, "--dry-run", "--",
                                       "./app", NULL}),
-                     2);
+                     1);
     expect_one_error(err, "aorta-run: --dry-run: cell 'refuse-none': interceptor_b: refusing to "
                           "wrap (INTERCEPTOR_B_REFUSE is set)");
     size_t count = 0;
@@ -316,7 +316,7 @@ START_TEST(a_refused_wrap_prints_the_error_and_exits_2_after_every_cell)
     ck_assert_int_eq(aorta(&out, &err, (char *[]){"INTERCEPTOR_B_REFUSE=yes", NULL},
                            (char *[]){"--recipe", recipe, "--output", output, "--dry-run", "--",
                                       "./app", NULL}),
-                     2);
+                     1);;
     ck_assert_uint_eq(ru_error_lines(err, NULL), 3);
     lines = split_lines(out, &count);
     ck_assert_uint_eq(count, 3);
@@ -589,7 +589,7 @@ static Suite *commands_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, dry_run_prints_each_cell_fully_wrapped);
     tcase_add_test(tc, dry_run_without_a_recipe_is_one_cell);
-    tcase_add_test(tc, a_refused_wrap_prints_the_error_and_exits_2_after_every_cell);
+    tcase_add_test(tc, a_refused_wrap_prints_the_error_and_exits_1_after_every_cell);
     tcase_add_test(tc, recipe_and_flag_errors_are_one_line_and_exit_2);
     tcase_add_test(tc, fixtures_load_through_aorta_run);
     tcase_set_timeout(tc, 120);

@@ -326,7 +326,7 @@ static const error_case_t ERRORS[] = {
      "upstream's workload flow (mode: triage) is not available"},
     /* keys */
     {HEAD "trails: 3\n", NULL,
-     ":6:1: recipe: unknown key 'trails'; a probe recipe has: schema_version, mode, ticket, "
+     ":6:1: recipe: unknown key 'trails' (did you mean 'trials'?); a probe recipe has: schema_version, mode, ticket, "
      "trials, mitigation_axis, diagnostic_axis, mitigations, timeout_per_trial, "
      "env_passthrough_mode, collect, retain, stop_after, launcher, baseline, all_ranks"},
     {HEAD "baseline: nope\n", NULL,
@@ -431,11 +431,11 @@ static const error_case_t ERRORS[] = {
     {HEAD "collect: {1: null}\n", NULL,
      ":6:11: recipe.collect: collector names must be strings, got an integer (1)"},
     {HEAD "collect:\n  rocprof: {stats: 1}\n", NULL,
-     ":7:20: recipe.collect.rocprof: options must be a mapping of string->string (option "
-     "values become env-var knobs), got an integer (1); quote it to make it a string"},
+     ":7:20: recipe.collect.rocprof.stats: option values must be strings (they become env-var "
+     "knobs), got an integer (1); quote it to make it a string"},
     {HEAD "collect:\n  rocprof: {stats: true}\n", NULL,
-     ":7:20: recipe.collect.rocprof: options must be a mapping of string->string (option "
-     "values become env-var knobs), got a boolean (true); quote it to make it a string"},
+     ":7:20: recipe.collect.rocprof.stats: option values must be strings (they become env-var "
+     "knobs), got a boolean (true); quote it to make it a string"},
     {HEAD "collect: {bogus: 5}\n", NULL,
      ":6:18: recipe.collect.bogus: options must be a mapping of string->string (option values "
      "become env-var knobs), got an integer (5)"},

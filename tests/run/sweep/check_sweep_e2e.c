@@ -111,7 +111,8 @@ START_TEST(true_is_recorded_in_every_file_and_field)
                                          "--", "true", NULL},
                               NULL, &out, &err),
                      0);
-    ck_assert_str_eq(out, "Sweep summary: all 1 cell(s) passed.\n"
+    tu_assert_summary(out, "Sweep summary: all 1 cell(s) passed.\n"
+                          "Wall time: T\n"
                           "Full matrix: out/T_1_x/matrix.json\n"
                           "Performance report: out/T_1_x/perf.md\n"
                           "Wrote run artifacts to out/T_1_x\n");
@@ -191,7 +192,7 @@ START_TEST(true_is_recorded_in_every_file_and_field)
     ck_assert_str_eq(keys_of(matrix, &keys),
                      "schema_version workload ticket trials_per_cell steps_per_trial "
                      "run_timestamp baseline_cell confound stop_after warnings recipe_source "
-                     "cells");
+                     "cells run_wall_clock_sec");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "schema_version")), 1);
     ck_assert_str_eq(pu_str(matrix, "ticket", NULL), "T 1/x");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 2);
@@ -468,7 +469,8 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                               NULL, &out, NULL),
                      0);
     ck_assert_uint_eq(lines_in(counter), 4);
-    ck_assert_str_eq(out, "Sweep summary: all 1 cell(s) passed.\n"
+    tu_assert_summary(out, "Sweep summary: all 1 cell(s) passed.\n"
+                          "Wall time: T\n"
                           "Full matrix: out/I/matrix.json\n"
                           "Performance report: out/I/perf.md\n"
                           "Wrote run artifacts to out/I\n");
@@ -484,8 +486,9 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                               NULL, &out, NULL),
                      0);
     ck_assert_uint_eq(lines_in(counter), 4);
-    ck_assert_str_eq(out, "Sweep summary: all 1 cell(s) passed. 1 resumed from a prior run (no "
+    tu_assert_summary(out, "Sweep summary: all 1 cell(s) passed. 1 resumed from a prior run (no "
                           "trials re-executed).\n"
+                          "Wall time: T\n"
                           "Full matrix: out/I/matrix.json\n"
                           "Performance report: out/I/perf.md\n"
                           "Note: resumed cells reused cached artifacts under out/I; delete that "

@@ -58,7 +58,8 @@ START_TEST(upstreams_sidecar_recipe_runs_its_two_cells)
                                          "echo \"flag=${SIDECAR_ONLY_FLAG-unset}\"", NULL},
                               (char *[]){"SIDECAR_ONLY_FLAG", NULL}, &out, &err),
                      0);
-    ck_assert_str_eq(out, "Sweep summary: all 2 cell(s) passed.\n"
+    tu_assert_summary(out, "Sweep summary: all 2 cell(s) passed.\n"
+                          "Wall time: T\n"
                           "Full matrix: out/PROBE-188-SIDECAR/matrix.json\n"
                           "Performance report: out/PROBE-188-SIDECAR/perf.md\n"
                           "Wrote run artifacts to out/PROBE-188-SIDECAR\n");

@@ -249,7 +249,8 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     /* A stale result.json of an earlier attempt must not survive. */
     char *stale = tu_join(plan->run_dir, TRIAL0 "result.json");
     tu_write(stale, "{\"verdict\": \"pass\"}");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    /* Every trial failed its setup: the reports are written, the exit is 1. */
+    ck_assert_int_eq(aorta_sweep_run(plan), 1);
     ck_assert(!tu_exists(marker));
     ck_assert(!tu_exists(stale));
     const char *cells[] = {"none-none", "other-none"};
@@ -296,7 +297,7 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     ck_assert_int_eq(tu_run(cmd_mkdir, NULL, NULL, NULL), 0);
     char *link = tu_join(parent, "scribe");
     ck_assert_int_eq(symlink(dir, link), 0);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(aorta_sweep_run(plan), 1);
     aorta_json_t *trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_setup_failed");
     ck_assert_ptr_nonnull(strstr(pu_str(trial, "result", "failure_details", "0", "error", NULL),
@@ -304,6 +305,26 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     ck_assert(!tu_exists(marker));
     aorta_json_free(trial);
     aorta_plan_free(plan);
+
+    /* The collector's parent directory is a file: the same setup failure,
+     * and the file is left as it was (upstream's case of a collect dir that
+     * is a file). */
+    plan = plan_in("filed", (char *[]){"touch", marker, NULL});
+    add_scribe(plan, "no");
+    char *filed = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0");
+    tu_write(filed, "keep me\n");
+    ck_assert_int_eq(aorta_sweep_run(plan), 1);
+    trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_setup_failed");
+    ck_assert_ptr_nonnull(strstr(pu_str(trial, "result", "failure_details", "0", "error", NULL),
+                                 "collect: cannot prepare the scribe artifact directory "));
+    char *kept = tu_read(filed);
+    ck_assert_str_eq(kept, "keep me\n");
+    free(kept);
+    ck_assert(!tu_exists(marker));
+    aorta_json_free(trial);
+    aorta_plan_free(plan);
+    free(filed);
     free(link);
     free(parent);
     free(stale);

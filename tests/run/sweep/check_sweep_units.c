@@ -22,6 +22,7 @@
 #include "sweep/rank.h"
 #include "sweep/retention.h"
 #include "output/sha256.h"
+#include "output/summary.h"
 #include "output/trial_json.h"
 #include "xalloc.h"
 
@@ -176,7 +177,7 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
     aorta_json_set(broken, "metrics_summary", aorta_json_object());
     aorta_json_append(cells, broken);
     aorta_json_set(matrix, "cells", cells);
-    char *text = aorta_perf_md(matrix);
+    char *text = aorta_perf_md(matrix, 4.25);
     const char *expected =
         "# Performance Report - _subprocess\n"
         "\n"
@@ -184,6 +185,7 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
         "**Workload**: _subprocess  \n"
         "**Run timestamp**: 2026-06-01T10-00-00  \n"
         "**Baseline cell**: none-none  \n"
+        "**Run wall time**: 4.250 s  \n"
         "\n"
         "Step timing and workload metrics of every cell, aggregated from the trial JSON files "
         "under `<cell>/_subprocess/`. Verdicts, counts, failure hints and the full metric "
@@ -191,11 +193,11 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
         "\n"
         "## Step timing (ms)\n"
         "\n"
-        "| Cell                 | Trials | Iters | Mean     | Std   | Min      | p50      | p90      | p99      | Max      | Wall (s) | Source           |\n"
-        "|----------------------|--------|-------|----------|-------|----------|----------|----------|----------|----------|----------|------------------|\n"
-        "| none-none (baseline) | 3      | 1/1   | 1400.926 | 9.568 | 1388.907 | 1401.552 | 1410.165 | 1412.103 | 1412.318 | 1.401    | wall_clock_total |\n"
-        "| x-none               | 2      | 0/1   | n/a      | n/a   | n/a      | n/a      | n/a      | n/a      | n/a      | 0.013    | missing          |\n"
-        "| y-none               | 0      | \xe2\x80\x94     | error    | error | error    | error    | error    | error    | error    | error    | missing          |\n"
+        "| Cell                 | Trials | Iters | Mean     | Std   | Min      | p50      | p90      | p99      | Max      | Wall/trial (s) | Source           |\n"
+        "|----------------------|--------|-------|----------|-------|----------|----------|----------|----------|----------|----------------|------------------|\n"
+        "| none-none (baseline) | 3      | 1/1   | 1400.926 | 9.568 | 1388.907 | 1401.552 | 1410.165 | 1412.103 | 1412.318 | 1.401          | wall_clock_total |\n"
+        "| x-none               | 2      | 0/1   | n/a      | n/a   | n/a      | n/a      | n/a      | n/a      | n/a      | 0.013          | missing          |\n"
+        "| y-none               | 0      | \xe2\x80\x94     | error    | error | error    | error    | error    | error    | error    | error          | missing          |\n"
         "\n"
         "## Workload metrics (mean across trials)\n"
         "\n"
@@ -213,6 +215,8 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
         "- A trial is one step: its step time is the trial's whole wall clock (command, "
         "collectors' parse and bookkeeping), so Iters reads `1/1` for a cell whose trials all "
         "ran.\n"
+        "- `Wall/trial (s)` is the mean wall clock of one trial of the cell; the whole run's "
+        "wall time is in the header.\n"
         "- `n/a`: no trial of the cell launched its command (no timing sample); `error`: the "
         "cell did not run.\n"
         "- Workload metrics are the collectors' numbers and the platform's `exit_code`; only "
@@ -602,6 +606,51 @@ START_TEST(python_interpreters_are_recognised)
 }
 END_TEST
 
+/* A cell result whose trials ended with these exit statuses. */
+static void add_trials(aorta_cell_result_t *result, const char *const *statuses)
+{
+    for (int t = 0; statuses[t]; t++) {
+        aorta_outcome_t outcome = {.trial_index = t,
+                                   .verdict = aorta_xstrdup("error"),
+                                   .exit_status = aorta_xstrdup(statuses[t])};
+        aorta_cell_result_add(result, &outcome);
+    }
+}
+
+START_TEST(a_run_of_setup_failures_only_says_nothing_ran)
+{
+    aorta_plan_t plan = {.cell_count = 2, .run_dir = "R"};
+    aorta_cell_t cells[2] = {{.name = "none-none"}, {.name = "a-none"}};
+    plan.cells = cells;
+    aorta_cell_result_t results[2] = {{0}};
+    add_trials(&results[0], (const char *[]){"workload_setup_failed", NULL});
+    add_trials(&results[1], (const char *[]){"workload_setup_failed", "workload_setup_failed",
+                                             NULL});
+    ck_assert(aorta_summary_all_setup_failed(&plan, results));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    aorta_summary_print(out, &plan, results, "R", 0, 0, 3.25);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "\nNothing ran: every trial was a setup failure"));
+    ck_assert_ptr_nonnull(strstr(text, "\nWall time: 3.2s\nFull matrix: R/matrix.json\n"));
+    free(text);
+    /* One trial that ran (whatever its verdict) is a completed run. */
+    add_trials(&results[1], (const char *[]){"workload_failed", NULL});
+    ck_assert(!aorta_summary_all_setup_failed(&plan, results));
+    out = open_memstream(&text, &len);
+    aorta_summary_print(out, &plan, results, "R", 0, 0, 3.25);
+    fclose(out);
+    ck_assert_ptr_null(strstr(text, "Nothing ran"));
+    free(text);
+    /* No trial at all (every cell interrupted before it ran) is not "setup". */
+    aorta_cell_result_t none[2] = {{0}};
+    ck_assert(!aorta_summary_all_setup_failed(&plan, none));
+    for (int i = 0; i < 2; i++)
+        aorta_cell_result_clear(&results[i]);
+}
+END_TEST
+
 static Suite *units_suite(void)
 {
     Suite *suite = suite_create("platform units");
@@ -620,6 +669,7 @@ static Suite *units_suite(void)
     tcase_add_test(tc, the_lock_refuses_live_and_foreign_holders_and_takes_over_stale_ones);
     tcase_add_test(tc, the_rank_comes_from_the_first_variable_set);
     tcase_add_test(tc, python_interpreters_are_recognised);
+    tcase_add_test(tc, a_run_of_setup_failures_only_says_nothing_ran);
     suite_add_tcase(suite, tc);
     return suite;
 }

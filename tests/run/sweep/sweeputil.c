@@ -20,10 +20,12 @@ static char **argv_of(char *const *args)
     size_t n = 0;
     while (args[n])
         n++;
-    char **argv = calloc(n + 2, sizeof *argv);
+    char **argv = calloc(n + 3, sizeof *argv);
     argv[0] = tu_aorta_run();
+    /* -q: the progress display is tested on its own (check_progress). */
+    argv[1] = "-q";
     for (size_t i = 0; i < n; i++)
-        argv[i + 1] = args[i];
+        argv[i + 2] = args[i];
     return argv;
 }
 

@@ -11,7 +11,7 @@
 #include "sweeptest.h" /* tu_count */
 #include "testutil.h"
 
-/* aorta-run ARGS... (NULL-terminated) with env changes ("K=V", "K" unsets). */
+/* aorta-run -q ARGS... (NULL-terminated) with env changes ("K=V", "K" unsets). */
 int pu_aorta(char *const *args, char *const *env_changes, char **out, char **err);
 /* The same started in the background, output into out_path/err_path (wait
  * for it with tu_wait). */
