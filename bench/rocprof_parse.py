@@ -8,7 +8,7 @@ names), then, in one run and from page cache:
 
   * times the C parser, `aorta-run --parse rocprof DIR`, with peak RSS as /usr/bin/time -f %M reports it;
   * times an upstream-style aggregation in Python (csv.DictReader over the
-    same file, the spec §3.3 trace pass);
+    same file, the docs/design.md trace pass);
   * checks both produced the same metrics, and prints MB/s, peak RSS and the
     verdict against the budget: >= 1 GB/s, >= 20x Python, RSS < 64 MB.
 
@@ -109,7 +109,7 @@ def generate(path, rows, seed=7):
 
 
 def python_parse(path):
-    """Upstream's trace pass (spec §3.3) plus the derived metrics."""
+    """Upstream's trace pass (docs/design.md) plus the derived metrics."""
     ns, calls = {}, {}
     with open(path, newline="", encoding="utf-8") as stream:
         for row in csv.DictReader(stream):

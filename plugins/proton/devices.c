@@ -1,5 +1,5 @@
 /* devices.c - the env(1) prefix: the variables a wrap must carry into the
- * command, and the device translation of spec §4.
+ * command, and the device translation of docs/collectors/proton.md
  *
  * On AMD, Proton's queue-intercepting backends refuse to start when
  * HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES is set (it reads

@@ -1,5 +1,5 @@
 /* env_bundle.c - mode env: the AORTA_PROTON_* variables a payload that calls
- * proton.start() itself reads (spec §3.1), delivered through an env(1)
+ * proton.start() itself reads (docs/collectors/proton.md), delivered through an env(1)
  * prefix in front of the untouched command, and the env callback that
  * `aorta-run --env proton DIR` prints. */
 #include "config.h"

@@ -25,7 +25,7 @@ void proton_json_free(struct json_object *root);
 
 /* ---- hatchet_walk.c: the leaf rule --------------------------------------- */
 
-/* Add every counted leaf of a profile's value to kernels (spec §5.3-5.5):
+/* Add every counted leaf of a profile's value to kernels (docs/collectors/proton.md):
  * its time in ms, its launch count or -1 when unreadable. */
 void proton_hatchet_walk(struct json_object *root, aorta_kernels_t *kernels);
 

@@ -1,5 +1,5 @@
 /* hatchet_walk.c - the kernels of one profile: the leaf frames of its tree
- * (spec §5.3-5.5, counts per docs/design.md, Deviation 2).
+ * (docs/collectors/proton.md, counts per docs/design.md, Deviation 2).
  *
  * A .hatchet file is a list whose first element is the frame tree and whose
  * other elements are device metadata.  Leaves carry the exclusive per-kernel

@@ -1,4 +1,4 @@
-/* interpreter.c - which Python runs Proton's command front-end (spec §2.4,
+/* interpreter.c - which Python runs Proton's command front-end (docs/collectors/proton.md,
  * with docs/design.md, Deviation 1 for the fallback).
  *
  * Precedence: AORTA_PROTON_PYTHON from the command's environment (~ and
@@ -58,7 +58,7 @@ static size_t char_len(unsigned char lead)
     return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
 }
 
-/* The Python a console script's #! line names, or NULL (spec §2.4 step 3). */
+/* The Python a console script's #! line names, or NULL (docs/collectors/proton.md). */
 static char *shebang_python(const char *command, const aorta_env_t *environ)
 {
     char *resolved = aorta_which(command, proton_env_lookup(environ, "PATH"));

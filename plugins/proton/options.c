@@ -1,5 +1,5 @@
 /* options.c - the eight Proton options: the --describe table, validation
- * (checks V1-V7 of spec §1.2, in that order), the effective view and the
+ * (checks V1-V7 of docs/collectors/proton.md, in that order), the effective view and the
  * rendering of Proton's single --mode argument.
  *
  * Values are normalised as upstream's value.strip().lower(): the strip is

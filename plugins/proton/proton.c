@@ -1,5 +1,5 @@
 /* proton.c - the Proton collector (Triton's profiler): its description and
- * the wrap that picks the attach mode.  The behaviour is spec/proton.md as
+ * the wrap that picks the attach mode.  The behaviour is docs/collectors/proton.md as
  * amended by docs/design.md (Deviations); docs/collectors/proton.md is the user's view. */
 #include "config.h"
 

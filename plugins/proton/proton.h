@@ -50,7 +50,7 @@ typedef struct proton_opts {
 
 int proton_validate(aorta_options_t *options, aorta_error_t *err);
 void proton_opts_read(const aorta_options_t *options, proton_opts_t *out);
-/* Proton's single --mode value (spec §1.3), or NULL when there is none. */
+/* Proton's single --mode value (docs/collectors/proton.md), or NULL when there is none. */
 char *proton_mode_argument(const proton_opts_t *opts);
 int proton_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
                              aorta_error_t *remedy);
@@ -77,7 +77,7 @@ void proton_vars_free(proton_vars_t *vars);
 
 /* ---- env_bundle.c: mode env and the env callback ------------------------ */
 
-/* The AORTA_PROTON_* bundle (spec §3.1) for out_dir. */
+/* The AORTA_PROTON_* bundle (docs/collectors/proton.md) for out_dir. */
 void proton_bundle_build(const proton_opts_t *opts, const char *out_dir, proton_vars_t *bundle);
 int proton_env(const aorta_options_t *options, const char *out_dir, aorta_env_t *bundle,
                aorta_error_t *err);
@@ -87,7 +87,7 @@ int proton_wrap_env(const proton_opts_t *opts, const char *out_dir, const aorta_
 /* ---- devices.c: HIP/CUDA -> ROCR translation and the env(1) prefix ------ */
 
 /* Push onto out the env(1) prefix carrying assignments (may be NULL) plus
- * the device translation of spec §4; nothing when there is nothing to
+ * the device translation of docs/collectors/proton.md; nothing when there is nothing to
  * carry.  -1 with err set when env(1) is needed and not on the PATH. */
 int proton_env_prefix(const char *backend, const aorta_env_t *environ,
                       const proton_vars_t *assignments, aorta_argv_t *out, aorta_error_t *err);
@@ -99,7 +99,7 @@ int proton_wrap_cli(const proton_opts_t *opts, const char *out_dir, const aorta_
 /* Whether a path's last component names a Python interpreter
  * (^python(\d+(\.\d+)?)?$, ASCII digits). */
 int proton_is_python(const char *path);
-/* The interpreter that runs Proton's front-end for command (spec §2.4 with
+/* The interpreter that runs Proton's front-end for command (docs/collectors/proton.md with
  * docs/design.md, Deviation 1); NULL with err set when there is none.  Free it. */
 char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *environ,
                             aorta_error_t *err);

@@ -1,6 +1,6 @@
 /* wrap_cli.c - mode cli: `<python> [flags] script.py args` becomes
  * `<python> [flags] -m triton.profiler.proton -n <out>/proton ... script.py
- * args` (spec §2).
+ * args` (docs/collectors/proton.md).
  *
  * Proton's front-end runs a *script* (runpy.run_path) or, for a target named
  * pytest, pytest.main(args); it is not a generic command runner.  So only

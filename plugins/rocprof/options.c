@@ -1,4 +1,4 @@
-/* options.c - the rocprof collector's six options (spec §1): which are
+/* options.c - the rocprof collector's six options (docs/collectors/rocprof.md): which are
  * known, their defaults, how each is normalised, the order the checks run
  * in and upstream's error texts. */
 #include "config.h"

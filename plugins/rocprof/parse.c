@@ -1,4 +1,4 @@
-/* parse.c - the metrics of a rocprofv3 output directory (spec §3), from the
+/* parse.c - the metrics of a rocprofv3 output directory (docs/collectors/rocprof.md), from the
  * first of these that yields a kernel: the *_kernel_stats.csv files, the
  * rocpd databases (*_results.db), the *_kernel_trace.csv files.  One source
  * for the whole directory, so a capture written both as CSV and as rocpd

@@ -1,4 +1,4 @@
-/* resolve.c - which rocprofv3 a trial runs (spec §2.2): $ROCPROF_BIN with
+/* resolve.c - which rocprofv3 a trial runs (docs/collectors/rocprof.md): $ROCPROF_BIN with
  * '~' and $VAR expanded as Python's os.path.expanduser/expandvars do, or
  * rocprofv3 on $PATH.  Every variable comes from the environment the command
  * will run with, never from aorta-run's own. */

@@ -1,5 +1,5 @@
 /* rocprof.c - the rocprof collector: rocprofv3 wrapped around any command.
- * The behaviour is spec/rocprof.md; this file describes the collector to
+ * The behaviour is docs/collectors/rocprof.md; this file describes the collector to
  * aorta-run and is the module's only exported symbol. */
 #include "config.h"
 

@@ -15,7 +15,7 @@
 /* ---- rocprof.c: the option table (--describe, and the known keys) ---- */
 extern const aorta_option_spec_t rocprof_options[];
 
-/* ---- options.c: the six options of spec §1 ---- */
+/* ---- options.c: the six options of docs/collectors/rocprof.md ---- */
 typedef struct rocprof_opts {
     char *trace;                 /* normalised: tokens de-duplicated, joined by ',' */
     const char *trace_flags[8];  /* the rocprofv3 flag of each token, in token order */
@@ -35,15 +35,15 @@ typedef struct rocprof_opts {
 } rocprof_opts_t;
 
 /* The effective options of @p given (defaults overlaid by the user's values,
- * normalised).  Returns 0, or -1 with the spec's message in @p err. */
+ * normalised).  Returns 0, or -1 with upstream's message in @p err. */
 int rocprof_opts_read(const aorta_options_t *given, rocprof_opts_t *opts, aorta_error_t *err);
 /* Replace the content of @p options with @p opts, in upstream's key order. */
 void rocprof_opts_write(const rocprof_opts_t *opts, aorta_options_t *options);
 void rocprof_opts_free(rocprof_opts_t *opts);
 
-/* ---- resolve.c: which rocprofv3 to run (spec §2.2) ---- */
+/* ---- resolve.c: which rocprofv3 to run (docs/collectors/rocprof.md) ---- */
 /* The profiler binary for the environment @p environ (ROCPROF_BIN, PATH and
- * HOME are read from it), or NULL with the spec's message in @p err.  Free
+ * HOME are read from it), or NULL with upstream's message in @p err.  Free
  * the result with free(). */
 char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err);
 

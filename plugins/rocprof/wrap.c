@@ -1,4 +1,4 @@
-/* wrap.c - the rocprofv3 argv of spec §2.1:
+/* wrap.c - the rocprofv3 argv of docs/collectors/rocprof.md:
  *   rocprofv3 -d DIR -o aorta --output-format F... <trace flags> [--stats]
  *             -S --summary-output-file rocprof_summary [-u U]
  *             [--kernel-include-regex R] [--pmc C...] -- COMMAND...

@@ -1,5 +1,5 @@
-/* matrix.h - a cell's trials aggregated, and matrix.json (spec/platform.md
- * §2.3, docs/design.md, Output tree): per-cell counts, step timing, trial_paths,
+/* matrix.h - a cell's trials aggregated, and matrix.json (docs/design.md,
+ * Output tree): per-cell counts, step timing, trial_paths,
  * resumed, and metrics_summary over the passing trials. */
 #ifndef AORTA_MATRIX_H
 #define AORTA_MATRIX_H

@@ -1,4 +1,4 @@
-/* perf_md.c - perf.md, byte for byte as spec/platform.md §3 lays it out:
+/* perf_md.c - perf.md, byte for byte as docs/design.md lays it out:
  * left-justified columns padded to the widest cell (counted in characters,
  * as Python's str.ljust counts them), "%.3f" numbers, thousands separators
  * in the metrics table, "—" for a metric a cell did not report. */

@@ -1,4 +1,4 @@
-/* perf.md - the run's performance report (spec/platform.md §3): pure
+/* perf.md - the run's performance report (docs/design.md): pure
  * formatting of matrix.json's aggregates. */
 #ifndef AORTA_PERF_MD_H
 #define AORTA_PERF_MD_H

@@ -1,5 +1,5 @@
-/* summary.c - the end-of-run summary (upstream's wording, spec/platform.md
- * §1.5, with matrix.json in place of matrix.md). */
+/* summary.c - the end-of-run summary (upstream's wording, docs/design.md,
+ * Output tree, with matrix.json in place of matrix.md). */
 #include "config.h"
 
 #include "output/summary.h"

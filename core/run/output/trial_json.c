@@ -1,4 +1,4 @@
-/* trial_json.c - the per-trial dispatcher JSON (spec/platform.md §2.2). */
+/* trial_json.c - the per-trial dispatcher JSON (docs/design.md). */
 #include "config.h"
 
 #include "output/trial_json.h"

@@ -1,5 +1,5 @@
 /* trial_json.h - the per-trial dispatcher JSON,
- * <cell>/_subprocess/trial_d0_m0_t<t>.json (spec/platform.md §2.2): a
+ * <cell>/_subprocess/trial_d0_m0_t<t>.json (docs/design.md): a
  * TrialResult of schema "0.1" that passes upstream's strict reader. */
 #ifndef AORTA_TRIAL_JSON_H
 #define AORTA_TRIAL_JSON_H

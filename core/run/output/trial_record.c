@@ -1,4 +1,4 @@
-/* trial_record.c - a trial's trial_<t>/result.json (spec/platform.md §2.1). */
+/* trial_record.c - a trial's trial_<t>/result.json (docs/design.md). */
 #include "config.h"
 
 #include "output/trial_record.h"

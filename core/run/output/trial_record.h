@@ -1,4 +1,4 @@
-/* trial_record.h - a trial's trial_<t>/result.json (spec/platform.md §2.1). */
+/* trial_record.h - a trial's trial_<t>/result.json (docs/design.md). */
 #ifndef AORTA_TRIAL_RECORD_H
 #define AORTA_TRIAL_RECORD_H
 

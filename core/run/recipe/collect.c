@@ -294,7 +294,7 @@ static int ask_interceptor(const struct aorta_collector *collector, const aorta_
 }
 
 /* No two collectors may install an HSA queue interceptor: the second to
- * attach fails or reports nothing.  The message is spec/proton.md §6's,
+ * attach fails or reports nothing.  The message is docs/collectors/proton.md's,
  * built from each collector's phrase and remedy. */
 static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entries, size_t count)
 {

@@ -1,8 +1,8 @@
-/* collect.h - which collectors a sweep runs (spec/rocprof.md §4.5): the
+/* collect.h - which collectors a sweep runs (docs/collectors/rocprof.md): the
  * recipe's `collect:`, or --collect replacing its names while keeping the
  * recipe's options for names still present.  Every name must be a loaded
  * collector; each one's validate() runs now; then no two may install a
- * queue interceptor (spec/proton.md §6), and each collector's conflicts()
+ * queue interceptor (docs/collectors/proton.md), and each collector's conflicts()
  * is asked about every other one. */
 #ifndef AORTA_COLLECT_H
 #define AORTA_COLLECT_H

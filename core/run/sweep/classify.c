@@ -1,5 +1,5 @@
 /* classify.c - the Tier-1 (process) classifier and the three-way verdict
- * (spec/platform.md §9): fail > error > pass. */
+ * (docs/design.md): fail > error > pass. */
 #include "config.h"
 
 #include "sweep/classify.h"

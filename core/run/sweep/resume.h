@@ -1,4 +1,4 @@
-/* resume.h - deciding whether a cell is already done (spec/platform.md §5).
+/* resume.h - deciding whether a cell is already done (docs/design.md).
  * A trial is complete when trial_<t>/result.json is a JSON object with a
  * non-empty string verdict.  A cell whose trials are all complete, and
  * whose trial JSONs all load, is skipped and aggregated from those files;

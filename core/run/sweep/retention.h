@@ -1,5 +1,5 @@
 /* retention.h - pruning a trial's files by the retain: level of its verdict
- * (spec/platform.md §4).  Classes: record (the tree's top-level result.json,
+ * (docs/design.md).  Classes: record (the tree's top-level result.json,
  * never deleted), log (stdout.log, stderr.log, probe.env), summary
  * (artifacts.json, names containing ".summary."), heavy (everything else);
  * an artifacts.json manifest at the tree's root may reclassify files.  A

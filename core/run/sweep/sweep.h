@@ -1,5 +1,5 @@
 /* sweep.h - the sweep: every cell's trials, resumed or run, then
- * matrix.json, perf.md and the summary (spec/platform.md §2-§5). */
+ * matrix.json, perf.md and the summary (docs/design.md). */
 #ifndef AORTA_RUNNER_H
 #define AORTA_RUNNER_H
 

@@ -1,6 +1,6 @@
 /* trial.c - one trial, from its directories to its trial JSON.
  *
- * Order (spec/platform.md §2, rocprof.md §4.3): prepare the trial directory
+ * Order (docs/design.md, docs/collectors/rocprof.md): prepare the trial directory
  * and clear the last attempt's files; build the child's environment;
  * compose the argv (collector directories emptied); run; classify; write
  * result.json; parse the collectors' artifacts; apply retention (result.json

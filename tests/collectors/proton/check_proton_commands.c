@@ -251,7 +251,7 @@ END_TEST
 
 START_TEST(intercepting_backends_are_refused_beside_a_rocprof_like_collector)
 {
-    /* spec §7.I cases 173-177, interceptor_a in rocprof's place. */
+    /* docs/collectors/proton.mdI cases 173-177, interceptor_a in rocprof's place. */
     result_t r = aorta(NULL, "--collect", "interceptor_a,proton", "--dry-run", "--", "python3",
                        "x.py", NULL);
     ck_assert_int_eq(r.status, 2);

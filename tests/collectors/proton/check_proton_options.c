@@ -1,5 +1,5 @@
 /* The Proton collector's options: normalisation, the checks V1-V7 in their
- * order with upstream's texts (spec §7.A), the --mode rendering (§7.B, seen
+ * order with upstream's texts (docs/collectors/proton.md), the --mode rendering (seen
  * through the env bundle), the option table and the queue-interceptor
  * answer the core's rocprof/proton refusal is built from. */
 #include "config.h"

@@ -1,4 +1,4 @@
-/* The Proton collector's parse (spec §7.H with docs/design.md, Deviations 2-3): the real
+/* The Proton collector's parse (docs/collectors/proton.mdH with docs/design.md, Deviations 2-3): the real
  * capture, the leaf, time, count and name rules, merging, ranking, the
  * overflow guard, directory discovery, depth (a 60-frame context: python
  * tree, a tree at the reader's limit, one beyond it), and malformed files

@@ -62,7 +62,7 @@ static void teardown(void)
     free(env_bin);
 }
 
-/* What a .hatchet says, by the leaf rule of proton.md §5: per kernel name
+/* What a .hatchet says, by the leaf rule of docs/collectors/proton.md: per kernel name
  * (first seen first) its time and launches, over the leaves of every root. */
 typedef struct hatchet {
     char *names[64];

@@ -1,7 +1,7 @@
 /* The Proton collector's wrap and env callbacks: mode cli's accepted argv
  * shapes and refusals, the exact Proton prefix, the interpreter it picks
- * (spec §7.C-7.E), the HIP/CUDA -> ROCR translation (§7.F), mode env and
- * its AORTA_PROTON_* bundle (§7.G, docs/design.md, Deviation 4).  Environments are built
+ * (docs/collectors/proton.md), the HIP/CUDA -> ROCR translation, mode env and
+ * its AORTA_PROTON_* bundle (docs/design.md, Deviation 4).  Environments are built
  * as handles, so nothing here depends on the test's own environment. */
 #include "config.h"
 

@@ -275,7 +275,7 @@ START_TEST(bad_options_stop_the_recipe)
 END_TEST
 
 /* With proton: only its instrumentation backend installs no queue
- * interceptor; the refusal is upstream's message (spec cases 91-93, 102). */
+ * interceptor; the refusal is upstream's message (upstream's cases 91-93, 102). */
 START_TEST(with_proton)
 {
     const char *refusal = "'rocprof' and 'proton' cannot run together with proton backend 'auto' "

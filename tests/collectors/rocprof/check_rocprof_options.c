@@ -1,5 +1,5 @@
 /* The rocprof collector's description and its validate(): the six options,
- * defaults, normalisation, check order and messages (spec/rocprof.md §1,
+ * defaults, normalisation, check order and messages (docs/collectors/rocprof.md,
  * conformance cases 1-27), and the option table --describe prints. */
 #include "config.h"
 

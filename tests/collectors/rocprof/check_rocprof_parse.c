@@ -1,4 +1,4 @@
-/* The rocprof collector's parse(): every fixture (spec/rocprof.md §6.4,
+/* The rocprof collector's parse(): every fixture (docs/collectors/rocprof.md,
  * cases 50-86, and the expectations of fixtures/FIXTURES.md), the CSV as
  * Python's csv.DictReader reads it, the count/omission rules of
  * docs/design.md (Deviation 2), and the seam cases a C port keeps (no-follow walk,

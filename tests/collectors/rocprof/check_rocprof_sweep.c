@@ -96,7 +96,7 @@ static void assert_close(double got, double want)
                   want);
 }
 
-/* Assert metrics hold the five rocprof metrics of kernels (rocprof.md §3.3:
+/* Assert metrics hold the five rocprof metrics of kernels (docs/collectors/rocprof.md:
  * counts summed, times summed per name, ranked by total, top five). */
 static void expect_rocprof_metrics(json_object *metrics, const kernel_t *kernels,
                                    const char *artifact_dir)
@@ -148,7 +148,7 @@ static void expect_platform_keys(json_object *metrics, const char *verdict, int 
         ck_assert(json_object_is_type(tu_at(metrics, lists[i], NULL), json_type_array));
 }
 
-/* rocprof.md §2.1 with the defaults (extra trace flags and -u when given),
+/* docs/collectors/rocprof.md with the defaults (extra trace flags and -u when given),
  * then the command. */
 static void expect_wrapped_argv(json_object *argv, const char *rocprof_dir, int hip_and_msec,
                                 const char *const *command)

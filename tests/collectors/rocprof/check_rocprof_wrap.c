@@ -1,6 +1,6 @@
-/* The rocprof collector's wrap(): the exact rocprofv3 argv (spec/rocprof.md
- * §2.1, cases 28-40) and how the profiler binary is found through the
- * environment the command will run with (§2.2, cases 41-49). */
+/* The rocprof collector's wrap(): the exact rocprofv3 argv (docs/collectors/rocprof.md,
+ * upstream's cases 28-40) and how the profiler binary is found through the
+ * environment the command will run with (cases 41-49). */
 #include "config.h"
 
 #include <limits.h>

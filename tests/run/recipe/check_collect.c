@@ -1,4 +1,4 @@
-/* Collector selection (spec/rocprof.md §4.5 and §6.7, with test collectors
+/* Collector selection (docs/design.md, Composition, with test collectors
  * in place of rocprof and proton): list and mapping forms, --collect
  * replacing names while keeping options, unknown names, validation at load,
  * the generic queue-interceptor refusal, each collector's conflicts(), and
@@ -22,7 +22,7 @@
 
 #define VALID "valid: ['badparse', 'good', 'interceptor_a', 'interceptor_b', 'scribe']"
 
-/* spec/proton.md §6's refusal, with interceptor_a in rocprof's place and
+/* docs/collectors/proton.md's refusal, with interceptor_a in rocprof's place and
  * interceptor_b (whose phrase and remedy are Proton's) in proton's. */
 #define REFUSAL(BACKEND, CLAUSE)                                                               \
     "'interceptor_a' and 'interceptor_b' cannot run together with interceptor_b backend '"     \

@@ -372,7 +372,7 @@ START_TEST(recipe_and_flag_errors_are_one_line_and_exit_2)
                               "--", "true", NULL},
                    line);
     free(line);
-    /* spec/rocprof.md §6.7 case 144, with test collectors. */
+    /* docs/collectors/rocprof.md case 144, with test collectors. */
     expect_refused((char *[]){"--recipe", minimal, "--collect", "not_a_collector", "--dry-run",
                               "--", "echo", "hi", NULL},
                    "aorta-run: --collect: unknown collector recipe(s) ['not_a_collector']; "
