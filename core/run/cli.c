@@ -35,6 +35,7 @@ void aorta_cli_usage(FILE *out)
         "  --trials N               trials per cell, without --recipe (default 1)\n"
         "  --timeout SEC            per-trial timeout, without --recipe\n"
         "  --dry-run                validate and print each cell's plan; write nothing\n"
+        "  --all-ranks              started once per rank: every rank profiles itself\n"
         "  --list-collectors        list every collector candidate and its status\n"
         "  --describe NAME          print collector NAME's options\n"
         "  --parse NAME DIR         print the metrics collector NAME reads from DIR\n"
@@ -73,7 +74,7 @@ static const option_spec_t OPTIONS[] = {
     {"--dry-run", 0},    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
     {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
-    {"--fail-above", 1},
+    {"--fail-above", 1}, {"--all-ranks", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -218,6 +219,8 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         return parse_percent(values[0], &cli->fail_above, error);
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
         cli->verbose++;
+    } else if (!strcmp(flag, "--all-ranks")) {
+        cli->all_ranks = 1;
     } else if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
         cli->quiet = 1;
     }

@@ -32,6 +32,7 @@ typedef struct aorta_cli {
     long trials;                /* --trials; 0 when absent */
     double timeout;             /* --timeout seconds; 0 when absent */
     int verbose;                /* -v count */
+    int all_ranks;              /* --all-ranks */
     int quiet;                  /* -q: no progress display */
     const char *collector;      /* NAME of --describe/--parse/--env/--check-collector */
     const char *dir;            /* DIR of --parse/--env; --check-collector's or NULL */

@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "commands.h"
 #include "sweep/compose.h"
+#include "sweep/rank.h"
 #include "aorta/collector.h"
 #include "output/json.h"
 #include "recipe/plan.h"
@@ -27,7 +28,10 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
     char *error = NULL;
     aorta_json_t *line = aorta_json_object();
     aorta_json_set(line, "cell", aorta_json_string(cell->name));
-    if (aorta_compose(plan, plan->command, run_dir, collect_rel, child_env, 0, &argv, &error)
+    /* With --all-ranks under a launcher, the argv this rank would run. */
+    long self_rank = plan->all_ranks && aorta_rank_is_launched() ? aorta_rank_detect() : -1;
+    if (aorta_compose_rank(plan, plan->command, run_dir, collect_rel, child_env, 0, self_rank,
+                           &argv, &error)
         != 0) {
         aorta_json_set(line, "error", aorta_json_string(error));
         aorta_diag_error("--dry-run: cell '%s': %s", cell->name, error);

@@ -1,10 +1,13 @@
 /* cmd_parse.c - `aorta-run --parse NAME DIR`: collector NAME's parse() on
- * DIR, run in a child like after a trial, printed as one JSON object. */
+ * DIR, run in a child like after a trial, printed as one JSON object; for
+ * a directory of rank<k>/ folders, with the per-rank keys. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "recipe/collect.h"
@@ -13,6 +16,7 @@
 #include "output/json.h"
 #include "output/metrics_json.h"
 #include "sweep/parse_child.h"
+#include "sweep/rank_parse.h"
 #include "recipe/plan.h"
 
 /* The options NAME runs with: the recipe's (or --collect's) when they name
@@ -58,6 +62,13 @@ int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
     } else {
         aorta_metrics_t *metrics = aorta_parse_in_child_ex(module, options, cli->dir,
                                                            &interrupted);
+        /* A launcher run's directory: the per-rank keys too, as the sweep
+         * records them (docs/design.md, Multi-rank runs). */
+        int fd = interrupted ? -1 : open(cli->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) {
+            aorta_rank_metrics(module, options, fd, cli->dir, metrics);
+            close(fd);
+        }
         json = aorta_metrics_to_json(metrics);
         aorta_metrics_free(metrics);
     }

@@ -24,6 +24,7 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
         .trials = cli->trials,
         .timeout = cli->timeout,
         .verbose = cli->verbose,
+        .all_ranks = cli->all_ranks,
         .quiet = cli->quiet,
         .command = cli->command,
         .command_count = cli->command_count,

@@ -7,7 +7,6 @@
 
 #include "diag.h"
 
-#include "commands.h"
 #include "sweep/live.h"
 
 static void line(FILE *out, const char *kind, const char *fmt, va_list args)
@@ -60,18 +59,4 @@ void aorta_diag_collector_warning(const char *source, const char *message, void 
 {
     (void)user;
     aorta_diag_warn("%s: %s", source, message);
-}
-
-int aorta_diag_unknown_collector(const aorta_registry_t *registry, const char *flag,
-                                 const char *name)
-{
-    char *available = aorta_registry_names(registry);
-    const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
-    if (failed)
-        aorta_diag_error("%s: collector '%s' is broken (%s: %s); available: %s", flag, name,
-                     failed->path, failed->reason, available);
-    else
-        aorta_diag_error("%s: unknown collector '%s'; available: %s", flag, name, available);
-    free(available);
-    return AORTA_EXIT_USAGE;
 }

@@ -50,6 +50,16 @@ static const example_t examples[] = {
      {"python3", "examples/profiling/proton/nvidia-cupti/pipeline.py", NULL},
      {"@ENV@", "AORTA_PROTON_BACKEND=cupti", "AORTA_PROTON_CONTEXT=shadow", "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton", "AORTA_PROTON_NAME=@COLLECT@/proton/proton", "python3",
       "examples/profiling/proton/nvidia-cupti/pipeline.py", NULL}},
+    /* Under a launcher: aorta-rank-exec just inside it, every collector
+     * directory a rank%AORTA_RANK% folder (docs/multi-rank.md). */
+    {"proton/torchrun-ranks/recipe.yaml",
+     "PROFILING-PROTON-TORCHRUN-RANKS",
+     {"python3", "examples/profiling/proton/torchrun-ranks/ranks.py", NULL},
+     {"torchrun", "--nproc_per_node=2", "--no-python", "@HELPER@", "--mkdir",
+      "@COLLECT@/proton/rank%AORTA_RANK%", "--", "@ENV@", "AORTA_PROTON_CONTEXT=shadow",
+      "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton/rank%AORTA_RANK%",
+      "AORTA_PROTON_NAME=@COLLECT@/proton/rank%AORTA_RANK%/proton", "python3",
+      "examples/profiling/proton/torchrun-ranks/ranks.py", NULL}},
     {"proton/triton-softmax/recipe.yaml",
      "PROFILING-PROTON-SOFTMAX",
      {"python3", "examples/profiling/proton/triton-softmax/softmax.py", NULL},
@@ -125,14 +135,15 @@ static void find_recipes(const char *root, const char *rel, char **found, size_t
     free(path);
 }
 
-/* template with @ROCPROF@, @ENV@ and @COLLECT@ replaced (free it). */
+/* template with @ROCPROF@, @ENV@, @COLLECT@ and @HELPER@ (aorta-rank-exec
+ * in the build tree) replaced (free it). */
 static char *expand(const char *template, const char *rocprof, const char *env,
-                    const char *collect)
+                    const char *collect, const char *helper)
 {
-    const char *names[] = {"@ROCPROF@", "@ENV@", "@COLLECT@"};
-    const char *values[] = {rocprof, env, collect};
+    const char *names[] = {"@ROCPROF@", "@ENV@", "@COLLECT@", "@HELPER@"};
+    const char *values[] = {rocprof, env, collect, helper};
     char *text = strdup(template);
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < 4; k++) {
         char *at = strstr(text, names[k]);
         if (at) {
             *at = '\0';
@@ -162,6 +173,7 @@ START_TEST(every_shipped_recipe_loads_and_wraps_as_documented)
     char *path = tu_fmt("PATH=%s/bin:%s", dir, system ? system : "/usr/bin:/bin");
     char *env_bin = tu_which("env");
     ck_assert_ptr_nonnull(env_bin);
+    char *helper = tu_builddir("core/aorta-rank-exec");
     char *env[] = {path, "ROCPROF_BIN", "AORTA_PROTON_PYTHON", "HIP_VISIBLE_DEVICES",
                    "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", NULL};
     for (size_t i = 0; i < N_EXAMPLES; i++) {
@@ -183,7 +195,7 @@ START_TEST(every_shipped_recipe_loads_and_wraps_as_documented)
         char *expected[32];
         size_t count = 0;
         for (; example->argv[count]; count++)
-            expected[count] = expand(example->argv[count], rocprof, env_bin, collect);
+            expected[count] = expand(example->argv[count], rocprof, env_bin, collect, helper);
         expected[count] = NULL;
         tu_expect_strings(tu_at(cell, "argv", NULL), (const char *const *)expected);
         for (size_t k = 0; k < count; k++)
@@ -197,6 +209,7 @@ START_TEST(every_shipped_recipe_loads_and_wraps_as_documented)
     for (size_t i = 0; i < n; i++)
         free(found[i]);
     free(env_bin);
+    free(helper);
     free(path);
     free(rocprof);
     free(text);
@@ -246,7 +259,7 @@ START_TEST(proton_payloads_import_triton_profiler_before_torch)
     static const char *const payloads[] = {
         "amd-instrumentation/pipeline.py", "amd-rocprofiler/pipeline.py",
         "amd-roctracer/pipeline.py",       "env-bundle/pipeline.py",
-        "nvidia-cupti/pipeline.py",
+        "nvidia-cupti/pipeline.py",        "torchrun-ranks/ranks.py",
     };
     static const char *const proton_imports[] = {"import triton.profiler",
                                                  "from triton.profiler", "from triton import profiler",

@@ -32,7 +32,7 @@ START_TEST(every_flag_parses)
     char *argv[] = {"aorta-run", "--plugin-dir", "a", "--plugin-dir=b", "--recipe", "r.yaml",
                     "--mitigations-file", "m1.json", "--mitigations-file", "m2.json",
                     "--collect", "rocprof,proton", "--output", "out", "--ticket", "T-1",
-                    "-v", "-v", "--dry-run", "--", "python", "-c", "--", NULL};
+                    "-v", "-v", "--all-ranks", "--dry-run", "--", "python", "-c", "--", NULL};
     aorta_cli_t cli;
     char *error = NULL;
     ck_assert_int_eq(parse(&cli, &error, argv), 0);
@@ -46,6 +46,7 @@ START_TEST(every_flag_parses)
     ck_assert_str_eq(cli.output, "out");
     ck_assert_str_eq(cli.ticket, "T-1");
     ck_assert_int_eq(cli.verbose, 2);
+    ck_assert_int_eq(cli.all_ranks, 1);
     /* Everything after the first "--" is the command, a later "--" included. */
     ck_assert_uint_eq(cli.command_count, 3);
     ck_assert_str_eq(cli.command[2], "--");

@@ -54,6 +54,7 @@ static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
     recipe->stop_event_verdict = NULL;
     plan->launcher = recipe->launcher;
     recipe->launcher = NULL;
+    plan->all_ranks = recipe->all_ranks;
     plan->kernel_baseline = recipe->baseline;
     recipe->baseline = NULL;
 }
@@ -114,6 +115,17 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
     plan->command = aorta_argv_from(request->command, request->command_count);
     plan->verbose = request->verbose;
     plan->quiet = request->quiet;
+    plan->all_ranks = plan->all_ranks || request->all_ranks;
+    if (request->all_ranks && (plan->launcher || plan->has_stop_after)) {
+        *error = aorta_xasprintf("--all-ranks: cannot be combined with the recipe's %s: %s",
+                                 plan->launcher ? "launcher" : "stop_after",
+                                 plan->launcher ? "with --all-ranks the launcher starts "
+                                                  "aorta-run itself (mpirun -np N aorta-run ...)"
+                                                : "each rank would stop after its own verdicts "
+                                                  "and the ranks would run different trials");
+        aorta_plan_free(plan);
+        return -1;
+    }
     *out = plan;
     return 0;
 }

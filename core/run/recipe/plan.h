@@ -23,6 +23,7 @@ typedef struct aorta_plan_request {
     long trials;                     /* without a recipe; 0: one */
     double timeout;                  /* without a recipe; 0: none */
     int verbose;
+    int all_ranks;                   /* --all-ranks */
     int quiet;                       /* -q */
     char *const *command;            /* the user's command */
     size_t command_count;
@@ -54,6 +55,8 @@ typedef struct aorta_plan {
     aorta_argv_t *command;           /* the user's command (never empty; empty
                                       * only for --parse/--env, which have none) */
     int verbose;
+    int all_ranks;                   /* --all-ranks or all_ranks: true: started once per
+                                      * rank, every rank profiles itself */
     int quiet;                       /* -q: no progress display */
 } aorta_plan_t;
 

@@ -20,7 +20,7 @@
 static const char *const RECIPE_KEYS[] = {
     "schema_version", "mode", "ticket", "trials", "mitigation_axis", "diagnostic_axis",
     "mitigations", "timeout_per_trial", "env_passthrough_mode", "collect", "retain",
-    "stop_after", "launcher", "baseline", NULL,
+    "stop_after", "launcher", "baseline", "all_ranks", NULL,
 };
 /* Upstream keys of features aorta-run does not have: read past, with a warning. */
 static const char *const IGNORED_KEYS[] = {
@@ -707,6 +707,28 @@ static int read_launcher(reader_t *r, const aorta_yaml_node_t *node)
     return status;
 }
 
+/* all_ranks: a boolean.  aorta-run is then started once per rank by the
+ * user's launcher, so a launcher of the recipe's own would start ranks of
+ * ranks; stop_after would let ranks stop after different trials. */
+static int read_all_ranks(reader_t *r, const aorta_yaml_node_t *root)
+{
+    const aorta_yaml_node_t *node = aorta_yaml_get(root, "all_ranks");
+    if (!node || is_null(node))
+        return 0;
+    if (node->kind != AORTA_YAML_SCALAR || node->type != AORTA_YAML_BOOL)
+        return fail_type(r, node, "recipe.all_ranks", "a boolean (true or false)", 0);
+    r->recipe->all_ranks = node->boolean;
+    if (node->boolean && r->recipe->launcher)
+        return fail(r, node, "recipe.all_ranks: cannot be combined with recipe.launcher: with "
+                             "all_ranks the launcher starts aorta-run itself (mpirun -np N "
+                             "aorta-run ...); drop one of them");
+    if (node->boolean && r->recipe->has_stop_after)
+        return fail(r, node, "recipe.all_ranks: cannot be combined with recipe.stop_after: each "
+                             "rank would stop after its own verdicts and the ranks would run "
+                             "different trials");
+    return 0;
+}
+
 /* baseline: the cell perf.md's and report.html's kernel deltas compare with. */
 static int read_baseline(reader_t *r, const aorta_yaml_node_t *node)
 {
@@ -748,7 +770,8 @@ static int read_recipe(reader_t *r, FILE *warnings)
         || read_retain(r, aorta_yaml_get(root, "retain")) != 0
         || read_stop_after(r, aorta_yaml_get(root, "stop_after")) != 0
         || read_launcher(r, aorta_yaml_get(root, "launcher")) != 0
-        || read_baseline(r, aorta_yaml_get(root, "baseline")) != 0)
+        || read_baseline(r, aorta_yaml_get(root, "baseline")) != 0
+        || read_all_ranks(r, root) != 0)
         return -1;
     return 0;
 }

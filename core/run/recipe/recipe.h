@@ -58,6 +58,7 @@ typedef struct aorta_recipe {
     long stop_max_trials;
     char *stop_event_verdict;
     aorta_argv_t *launcher;          /* NULL: none */
+    int all_ranks;                   /* all_ranks: true */
     char *baseline;                  /* the kernel deltas' cell (a cell's name), or NULL */
 } aorta_recipe_t;
 

@@ -4,18 +4,27 @@
 #include "sweep/compose.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "sweep/rank_env.h"
+#include "sweep/rank_exec_path.h"
 #include "sys/nofollow.h"
 #include "aorta/collector.h"
 #include "xalloc.h"
 
-/* Make <run_dir>/<collect_rel>/<name> empty. */
+/* Make <run_dir>/<collect_rel>/<name> empty (empty_name set) or make sure
+ * it exists, then, with a leaf, make <name>/<leaf> an empty directory too.
+ * Under a launcher the leaf is the rank%AORTA_RANK% placeholder, so that the
+ * directory wrap() gets exists and is empty as the ABI promises (it is
+ * removed again once every collector has wrapped); for one rank of an
+ * --all-ranks run it is rank<k>, and <name>/ is kept: the other ranks write
+ * beside it at the same time. */
 static int prepare_dir(const char *run_dir, const char *collect_rel, const char *name,
-                       const char *out_dir, char **error)
+                       int empty_name, const char *leaf, const char *out_dir, char **error)
 {
     char *why = NULL;
     int status = -1;
@@ -25,7 +34,13 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
     } else {
         int collect_fd = aorta_fsafe_open_dir(run_fd, collect_rel, 1, &why);
         if (collect_fd >= 0) {
-            status = aorta_fsafe_empty_dir_at(collect_fd, name, &why);
+            status = empty_name ? aorta_fsafe_empty_dir_at(collect_fd, name, &why) : 0;
+            if (status == 0 && leaf) {
+                int name_fd = aorta_fsafe_open_dir(collect_fd, name, 1, &why);
+                status = name_fd >= 0 ? aorta_fsafe_empty_dir_at(name_fd, leaf, &why) : -1;
+                if (name_fd >= 0)
+                    close(name_fd);
+            }
             close(collect_fd);
         }
         close(run_fd);
@@ -38,6 +53,26 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
     }
     free(why);
     return status;
+}
+
+/* The placeholder directory prepare_dir() made for wrap(): nobody writes
+ * there (aorta-rank-exec points every rank at its own rank<k>/). */
+static void remove_placeholder(const char *run_dir, const char *collect_rel, const char *name)
+{
+    char *rel = aorta_xasprintf("%s/%s", collect_rel, name);
+    char *why = NULL;
+    int run_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = run_fd >= 0 ? aorta_fsafe_open_dir(run_fd, rel, 0, &why) : -1;
+    if (fd >= 0) {
+        char *leaf = aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER);
+        unlinkat(fd, leaf, AT_REMOVEDIR);
+        free(leaf);
+        close(fd);
+    }
+    if (run_fd >= 0)
+        close(run_fd);
+    free(why);
+    free(rel);
 }
 
 /* "<name>: <message>", unless the message already starts with the name. */
@@ -55,6 +90,27 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
                   aorta_argv_t **out, char **error)
 {
+    return aorta_compose_rank(plan, command, run_dir, collect_rel, child_env, prepare, -1, out,
+                              error);
+}
+
+/* The collector's output directory: <dir> alone; under a launcher
+ * <dir>/rank%AORTA_RANK% for aorta-rank-exec to fill in; for one rank of an
+ * --all-ranks run, <dir>/rank<k>. */
+static char *rank_out_dir(const char *collector_dir, int launched, long self_rank)
+{
+    if (self_rank >= 0)
+        return aorta_xasprintf("%s/rank%ld", collector_dir, self_rank);
+    if (launched)
+        return aorta_xasprintf("%s/rank%s", collector_dir, AORTA_RANK_PLACEHOLDER);
+    return aorta_xstrdup(collector_dir);
+}
+
+int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
+                       const char *run_dir, const char *collect_rel,
+                       const aorta_env_t *child_env, int prepare, long self_rank,
+                       aorta_argv_t **out, char **error)
+{
     *out = NULL;
     *error = NULL;
     if (aorta_argv_count(command) == 0) {
@@ -65,13 +121,43 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
     char *collect_dir = aorta_path_join(run_dir, collect_rel);
     aorta_error_t *err = aorta_error_new();
     int status = 0;
+    /* Under a launcher every rank writes below its own rank<k>/, which
+     * aorta-rank-exec, just inside the launcher, creates and names. */
+    int launched = self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0
+                && plan->collector_count > 0;
+    aorta_argv_t *rank_step = NULL;
+    if (launched) {
+        char *helper = aorta_rank_exec_path(error);
+        if (!helper) {
+            aorta_error_free(err);
+            aorta_argv_free(current);
+            free(collect_dir);
+            return -1;
+        }
+        rank_step = aorta_argv_new();
+        aorta_argv_push(rank_step, helper);
+        free(helper);
+    }
     /* Innermost first: the collector with the highest wrap_rank wraps the
      * command, the lowest wraps everything else. */
     for (size_t i = plan->collector_count; i-- > 0 && status == 0;) {
         const aorta_collect_entry_t *entry = &plan->collectors[i];
         const struct aorta_collector *collector = &entry->module->collector;
-        char *out_dir = aorta_path_join(collect_dir, collector->name);
-        if (prepare && prepare_dir(run_dir, collect_rel, collector->name, out_dir, error) != 0) {
+        char *collector_dir = aorta_path_join(collect_dir, collector->name);
+        char *out_dir = rank_out_dir(collector_dir, launched, self_rank);
+        free(collector_dir);
+        if (rank_step) {
+            aorta_argv_push(rank_step, "--mkdir");
+            aorta_argv_push(rank_step, out_dir);
+        }
+        char *leaf = self_rank >= 0 ? aorta_xasprintf("rank%ld", self_rank)
+                   : launched       ? aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER)
+                                    : NULL;
+        int prepared = !prepare
+                    || prepare_dir(run_dir, collect_rel, collector->name, self_rank < 0, leaf,
+                                   out_dir, error) == 0;
+        free(leaf);
+        if (!prepared) {
             status = -1;
         } else {
             aorta_argv_t *wrapped = aorta_argv_new();
@@ -93,15 +179,25 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
     }
     aorta_error_free(err);
     free(collect_dir);
+    if (prepare && launched)
+        for (size_t i = 0; i < plan->collector_count; i++)
+            remove_placeholder(run_dir, collect_rel, plan->collectors[i].module->collector.name);
     if (status != 0) {
+        aorta_argv_free(rank_step);
         aorta_argv_free(current);
         return -1;
     }
-    if (plan->launcher && aorta_argv_count(plan->launcher) > 0) {
-        aorta_argv_t *launched = aorta_argv_dup(plan->launcher);
-        aorta_argv_push_all(launched, current);
+    if (rank_step) {
+        aorta_argv_push(rank_step, "--");
+        aorta_argv_push_all(rank_step, current);
         aorta_argv_free(current);
-        current = launched;
+        current = rank_step;
+    }
+    if (self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0) {
+        aorta_argv_t *outer = aorta_argv_dup(plan->launcher);
+        aorta_argv_push_all(outer, current);
+        aorta_argv_free(current);
+        current = outer;
     }
     *out = current;
     return 0;

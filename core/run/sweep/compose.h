@@ -20,4 +20,18 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
                   aorta_argv_t **out, char **error);
 
+/* The same for a run under a launcher or one rank of it.  With the recipe's
+ * launcher (and at least one collector), each collector writes into
+ * NAME/rank%AORTA_RANK% and the launcher runs aorta-rank-exec, which
+ * creates that directory for the rank it finds and fills the rank in
+ * (docs/design.md, Multi-rank runs); it is a setup failure when the helper
+ * cannot be found.  With self_rank >= 0 (aorta-run is rank self_rank of an
+ * --all-ranks run): no launcher, each collector writes into
+ * NAME/rank<self_rank>, and only that directory is emptied.
+ * aorta_compose() is this with self_rank -1. */
+int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
+                       const char *run_dir, const char *collect_rel,
+                       const aorta_env_t *child_env, int prepare, long self_rank,
+                       aorta_argv_t **out, char **error);
+
 #endif

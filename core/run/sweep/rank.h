@@ -15,4 +15,20 @@ long aorta_rank_detect(void);
  * the exit status: 0, or 128 + the signal that interrupted it. */
 int aorta_rank_run_bare(const aorta_plan_t *plan);
 
+/* Whether a launcher set one of the rank variables. */
+int aorta_rank_is_launched(void);
+
+/* The one line a non-zero rank without --all-ranks prints: it runs bare,
+ * rank 0 records. */
+void aorta_rank_note_bare(long rank);
+
+/* Rank rank > 0 of an --all-ranks run (docs/design.md, Multi-rank runs):
+ * the same cells and trials in the same order as rank 0, each collector
+ * writing into its rank<rank>/, one record per trial beside rank 0's trial
+ * JSON; no lock, no report.  A cell is skipped when rank 0 would resume it
+ * (rank 0's result.json and every rank's record present).  Returns the exit
+ * status: 0, 1 when the run directory cannot be made, or 128 + the
+ * interrupting signal. */
+int aorta_rank_run_follower(const aorta_plan_t *plan, long rank);
+
 #endif

@@ -31,6 +31,7 @@
 #include "sweep/live.h"
 #include "sweep/progress.h"
 #include "sweep/rank.h"
+#include "sweep/rank_env.h"
 #include "sweep/resume.h"
 #include "output/sha256.h"
 #include "sweep/spawn.h"
@@ -259,11 +260,25 @@ static int locked_run(aorta_run_ctx_t *ctx)
 
 int aorta_sweep_run(const aorta_plan_t *plan)
 {
-    if (aorta_rank_detect() != 0)
+    long rank = aorta_rank_detect();
+    if (rank != 0 && plan->all_ranks)
+        return aorta_rank_run_follower(plan, rank);
+    if (rank != 0) {
+        aorta_rank_note_bare(rank);
         return aorta_rank_run_bare(plan);
+    }
     int write_failed = 0;
     aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1,
-                           .write_failed = &write_failed};
+                           .write_failed = &write_failed, .self_rank = -1};
+    if (plan->all_ranks && aorta_rank_is_launched()) {
+        /* Rank 0 of --all-ranks: its captures in rank0/, the others' awaited. */
+        ctx.self_rank = 0;
+        ctx.world_size = aorta_rank_world_size();
+        if (ctx.world_size == 0)
+            aorta_diag_warn("--all-ranks: no WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or "
+                            "SLURM_NTASKS; rank 0 records its own captures and waits for no "
+                            "other rank");
+    }
     ctx.run_dir = aorta_plan_absolute_run_dir(plan);
     if (!ctx.run_dir || aorta_mkdir_p(ctx.run_dir, 0755) != 0
         || (ctx.run_fd = open(ctx.run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {

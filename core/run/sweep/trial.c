@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sweep/classify.h"
@@ -31,6 +32,8 @@
 #include "aorta/collector.h"
 #include "sweep/parse_child.h"
 #include "sweep/progress.h"
+#include "sweep/rank_parse.h"
+#include "sweep/rank_record.h"
 #include "sweep/retention.h"
 #include "sweep/spawn.h"
 #include "output/kernel_file.h"
@@ -56,6 +59,8 @@ typedef struct trial {
     aorta_argv_t *argv;                  /* what ran */
     char *setup_error;                   /* why the command could not be set up */
     char *env_file_error;                /* why probe.env was refused */
+    double wall_started;                 /* time(NULL) at the start, for rank records */
+    char *ranks_missing;                 /* --all-ranks: "1, 3", the ranks without a record */
     char *record_error;                  /* why a file of the trial could not be written */
     aorta_spawn_result_t spawn;
     aorta_classification_t classification;
@@ -243,8 +248,9 @@ static void compose(trial_t *trial)
     if (trial->setup_error || trial->env_file_error)
         return;
     char *error = NULL;
-    if (aorta_compose(trial->plan, trial->plan->command, trial->ctx->run_dir, trial->collect_rel,
-                      trial->child_env, 1, &trial->argv, &error)
+    if (aorta_compose_rank(trial->plan, trial->plan->command, trial->ctx->run_dir,
+                           trial->collect_rel, trial->child_env, 1, trial->ctx->self_rank,
+                           &trial->argv, &error)
         != 0)
         set_setup_error(trial, error);
 }
@@ -353,6 +359,61 @@ static void merge_metrics(aorta_metrics_t *into, const aorta_metrics_t *from)
     }
 }
 
+/* Whether collectors write per rank: under the recipe's launcher, or as
+ * rank 0 of an --all-ranks run. */
+static int ranked(const trial_t *trial)
+{
+    return trial->ctx->self_rank >= 0
+        || (trial->plan->launcher && aorta_argv_count(trial->plan->launcher) > 0);
+}
+
+/* Rank 0 of an --all-ranks run: the other ranks' records of this trial,
+ * waited for (bounded).  A missing rank makes the trial an error, a rank
+ * that failed makes a passing trial fail. */
+static void gather_ranks(trial_t *trial)
+{
+    const aorta_run_ctx_t *ctx = trial->ctx;
+    if (ctx->world_size <= 1 || trial->spawn.interrupted)
+        return;
+    aorta_json_t **records = aorta_xcalloc((size_t)ctx->world_size, sizeof *records);
+    size_t missing = aorta_rank_records_wait(ctx->run_dir, trial->cell->name, trial->index,
+                                             ctx->world_size, trial->wall_started,
+                                             aorta_rank_wait_sec(trial->plan->timeout_sec),
+                                             records);
+    int failed = 0;
+    size_t len = 0;
+    char *list = aorta_xstrdup("");
+    for (long k = 1; k < ctx->world_size; k++) {
+        if (!records[k]) {
+            char *next = aorta_xasprintf("%s%s%ld", list, len ? ", " : "", k);
+            free(list);
+            list = next;
+            len++;
+            continue;
+        }
+        const char *verdict = aorta_json_get_string(aorta_json_get(records[k], "verdict"));
+        failed |= !verdict || strcmp(verdict, "pass") != 0;
+        aorta_json_free(records[k]);
+    }
+    free(records);
+    aorta_classification_t *c = &trial->classification;
+    if (missing) {
+        aorta_diag_warn("%s: no record from rank(s) %s after %.0f s; the trial is an error",
+                        trial->display_dir, list, aorta_rank_wait_sec(trial->plan->timeout_sec));
+        trial->ranks_missing = list;
+        c->verdict = "error";
+        if (!c->error_detectors[0])
+            c->error_detectors[0] = "meta:rank_missing";
+        return;
+    }
+    free(list);
+    if (failed && !strcmp(c->verdict, "pass")) {
+        c->verdict = "fail";
+        c->failure_detectors[0] = "meta:rank_failed";
+        c->failure_detectors[1] = NULL;
+    }
+}
+
 /* The kernel tables, now: retention may prune the artifacts next.  Below
  * the run directory without following a symlink, like the trial JSON;
  * tables NULL: remove one an earlier attempt left. */
@@ -400,10 +461,17 @@ static void parse_collectors(trial_t *trial)
         int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, rel, 0, &why);
         struct stat st;
         if (fd >= 0) {
-            close(fd);
             int interrupted = 0;
             aorta_metrics_t *metrics = aorta_parse_in_child_ex(entry->module, entry->effective,
                                                                dir, &interrupted);
+            /* A launcher run, or one of --all-ranks: the per-rank keys too
+             * (docs/design.md, Multi-rank runs); an interrupt stops them
+             * and stays pending until taken here. */
+            if (!interrupted && ranked(trial)) {
+                aorta_rank_metrics(entry->module, entry->effective, fd, dir, metrics);
+                interrupted = aorta_spawn_take_interrupt();
+            }
+            close(fd);
             merge_metrics(trial->collected, metrics);
             aorta_kernel_file_add(tables, name, aorta_metrics_kernels(metrics));
             aorta_metrics_free(metrics);
@@ -508,6 +576,8 @@ static aorta_json_t *failure_detail(const trial_t *trial)
         aorta_json_set(detail, "error", aorta_json_string(trial->env_file_error));
     if (spawn->interrupted)
         aorta_json_set(detail, "signal", aorta_json_string(signal_name(spawn->interrupted)));
+    if (trial->ranks_missing)
+        aorta_json_set(detail, "ranks_missing", aorta_json_string(trial->ranks_missing));
     return detail;
 }
 
@@ -543,6 +613,7 @@ static void execute(trial_t *trial)
         free(why);
     }
     aorta_classify(&trial->spawn, trial->trial_dir, &trial->classification);
+    gather_ranks(trial);
     if (trial->spawn.interrupted) {
         /* Stopped by the user: an error, left without result.json so that
          * the next run retries it; its artifacts are not worth a parse. */
@@ -660,6 +731,7 @@ int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_ind
     trial.json_path = aorta_xasprintf("%s.json", trial.log_prefix);
     trial.display_dir = aorta_xasprintf("%s/%s", ctx->display_dir, trial.trial_rel);
 
+    trial.wall_started = (double)time(NULL);
     prepare_dirs(&trial);
     build_env(&trial);
     compose(&trial);
@@ -677,6 +749,7 @@ int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_ind
     aorta_env_free(trial.trial_env);
     free(trial.setup_error);
     free(trial.env_file_error);
+    free(trial.ranks_missing);
     free(trial.record_error);
     free(trial.trial_rel);
     free(trial.collect_rel);

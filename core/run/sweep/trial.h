@@ -19,6 +19,8 @@ typedef struct aorta_run_ctx {
     aorta_json_t *env_snapshot; /* host_env.json's content */
     double kill_grace_sec;      /* SIGTERM to SIGKILL */
     int *write_failed;          /* set when a file could not be written (reported); may be NULL */
+    long self_rank;             /* rank 0 of an --all-ranks run: 0; otherwise -1 */
+    long world_size;            /* with --all-ranks, the ranks rank 0 waits for; else 0 */
 } aorta_run_ctx_t;
 
 /* Trials per cell: stop_after's max_trials when set, else trials. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rptest.h"
+#include "sweeptest.h"
 
 static char *dir;
 static char *standin;
@@ -175,6 +176,46 @@ START_TEST(without_o_files_nest_under_host_and_pid)
 }
 END_TEST
 
+/* %rank% as the real rocprofv3 expands it: SLURM_PROCID first, then the MPI
+ * variables, never torchrun's RANK (why aorta-rank-exec names rank folders
+ * itself); %pid%, %ppid% and %hostname% in -d and -o. */
+START_TEST(rank_pid_and_hostname_keys_expand_as_the_real_tool)
+{
+    const char *args[] = {"-d", "d_%rank%_%hostname%", "-o", "p%pid%_%ppid%", "-f", "csv",
+                          "--kernel-trace", "--", "true", NULL};
+    char *slurm[] = {KERNELS, "SLURM_PROCID=3", "OMPI_COMM_WORLD_RANK=1", "RANK=7", NULL};
+    ck_assert_int_eq(run_standin(args, slurm, NULL, NULL), 0);
+    char host[256];
+    ck_assert_int_eq(gethostname(host, sizeof host), 0);
+    char *d3 = tu_fmt("d_3_%s", host);
+    ck_assert_int_eq(count_entries(d3), 2);
+    DIR *d = opendir(d3);
+    struct dirent *entry;
+    int named = 0;
+    char *ppid = tu_fmt("_%ld_kernel_trace.csv", (long)getpid());
+    while ((entry = readdir(d)) != NULL) {
+        char *end = NULL;
+        long pid = entry->d_name[0] == 'p' ? strtol(entry->d_name + 1, &end, 10) : 0;
+        named += pid > 0 && strcmp(end, ppid) == 0;
+    }
+    closedir(d);
+    ck_assert_int_eq(named, 1);
+    char *mpi[] = {KERNELS, "SLURM_PROCID", "OMPI_COMM_WORLD_RANK=1", "RANK=7", NULL};
+    ck_assert_int_eq(run_standin(args, mpi, NULL, NULL), 0);
+    char *d1 = tu_fmt("d_1_%s", host);
+    ck_assert_int_eq(count_entries(d1), 2);
+    char *torchrun[] = {KERNELS, "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK=7",
+                        NULL};
+    ck_assert_int_eq(run_standin(args, torchrun, NULL, NULL), 0);
+    char *d0 = tu_fmt("d_0_%s", host);
+    ck_assert_int_eq(count_entries(d0), 2); /* RANK=7 is not read: rank 0 */
+    free(d0);
+    free(d1);
+    free(d3);
+    free(ppid);
+}
+END_TEST
+
 START_TEST(no_gpu_work_writes_nothing)
 {
     const char *args[] = {"-d", "out", "-o", "aorta", "--output-format", "csv", "--kernel-trace",
@@ -322,6 +363,7 @@ static Suite *standin_suite(void)
     tcase_add_test(tc, the_collectors_argv_is_accepted);
     tcase_add_test(tc, real_format_files);
     tcase_add_test(tc, without_o_files_nest_under_host_and_pid);
+    tcase_add_test(tc, rank_pid_and_hostname_keys_expand_as_the_real_tool);
     tcase_add_test(tc, no_gpu_work_writes_nothing);
     tcase_add_test(tc, summary_file_or_stderr);
     tcase_add_test(tc, default_format_is_rocpd);

@@ -392,12 +392,23 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
     aorta_argv_t *out = NULL;
     char *why = NULL;
     const char *rel = "none-none/_subprocess/trial_d0_m0_t0";
+    /* This suite is not aorta-run: it names the per-rank step's folder. */
+    char *libexec = tu_builddir("core");
+    setenv("AORTA_LIBEXEC_DIR", libexec, 1);
     ck_assert_int_eq(aorta_compose(&plan, command, dir, rel, env, 0, &out, &why), 0);
+    unsetenv("AORTA_LIBEXEC_DIR");
+    char *helper = aorta_xasprintf("%s/aorta-rank-exec", libexec);
     char *base = aorta_xasprintf("%s/%s", dir, rel);
-    char *a = aorta_xasprintf("%s/interceptor_a/a-wrapper", base);
-    char *b = aorta_xasprintf("%s/interceptor_b/b-wrapper", base);
-    char *g = aorta_xasprintf("%s/good/good-wrapper", base);
-    const char *expected[] = {"mpirun", "-np", "2", a, "--", b, "--backend=instrumentation",
+    /* Under a launcher each collector writes into its rank%AORTA_RANK%/,
+     * which aorta-rank-exec, just inside the launcher, creates per rank. */
+    char *a_dir = aorta_xasprintf("%s/interceptor_a/rank%%AORTA_RANK%%", base);
+    char *b_dir = aorta_xasprintf("%s/interceptor_b/rank%%AORTA_RANK%%", base);
+    char *g_dir = aorta_xasprintf("%s/good/rank%%AORTA_RANK%%", base);
+    char *a = aorta_xasprintf("%s/a-wrapper", a_dir);
+    char *b = aorta_xasprintf("%s/b-wrapper", b_dir);
+    char *g = aorta_xasprintf("%s/good-wrapper", g_dir);
+    const char *expected[] = {"mpirun", "-np", "2", helper, "--mkdir", g_dir, "--mkdir", b_dir,
+                              "--mkdir", a_dir, "--", a, "--", b, "--backend=instrumentation",
                               "--", g, "--", "./app", "--size", "8"};
     ck_assert_uint_eq(aorta_argv_count(out), sizeof expected / sizeof expected[0]);
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
@@ -407,6 +418,11 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
     free(a);
     free(b);
     free(g);
+    free(a_dir);
+    free(b_dir);
+    free(g_dir);
+    free(helper);
+    free(libexec);
     free(base);
     aorta_argv_free(out);
     aorta_argv_free(plan.launcher);

@@ -190,15 +190,26 @@ START_TEST(dry_run_prints_each_cell_fully_wrapped)
         char *collect_dir = aorta_xasprintf("%s/T_1/%s/_subprocess/trial_d0_m0_t0", output,
                                             names[i]);
         ck_assert_str_eq(get_string(obj, "collect_dir"), collect_dir);
-        char *a = aorta_xasprintf("%s/interceptor_a/a-wrapper", collect_dir);
-        char *b = aorta_xasprintf("%s/interceptor_b/b-wrapper", collect_dir);
-        char *g = aorta_xasprintf("%s/good/good-wrapper", collect_dir);
-        expect_argv(obj, (const char *[]){"mpirun", "-np", "2", a, "--", b,
+        /* Under a launcher: aorta-rank-exec (found next to aorta-run) just
+         * inside it, each collector writing into its rank%AORTA_RANK%/. */
+        char *helper = tu_builddir("core/aorta-rank-exec");
+        char *a_dir = aorta_xasprintf("%s/interceptor_a/rank%%AORTA_RANK%%", collect_dir);
+        char *b_dir = aorta_xasprintf("%s/interceptor_b/rank%%AORTA_RANK%%", collect_dir);
+        char *g_dir = aorta_xasprintf("%s/good/rank%%AORTA_RANK%%", collect_dir);
+        char *a = aorta_xasprintf("%s/a-wrapper", a_dir);
+        char *b = aorta_xasprintf("%s/b-wrapper", b_dir);
+        char *g = aorta_xasprintf("%s/good-wrapper", g_dir);
+        expect_argv(obj, (const char *[]){"mpirun", "-np", "2", helper, "--mkdir", g_dir,
+                                          "--mkdir", b_dir, "--mkdir", a_dir, "--", a, "--", b,
                                           "--backend=instrumentation", "--", g, "--", "./app",
                                           "x y", NULL});
         free(a);
         free(b);
         free(g);
+        free(a_dir);
+        free(b_dir);
+        free(g_dir);
+        free(helper);
         free(collect_dir);
         json_object_put(obj);
     }

@@ -74,6 +74,18 @@ START_TEST(probe_minimal_loads_one_cell)
 }
 END_TEST
 
+START_TEST(all_ranks_reads_as_a_boolean)
+{
+    ru_load_t load = ru_load_text(dir, "r.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                                                 "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                                                 "all_ranks: yes\n",
+                                  NULL);
+    ck_assert_ptr_null(load.error);
+    ck_assert_int_eq(load.recipe->all_ranks, 1);
+    ru_load_free(&load);
+}
+END_TEST
+
 START_TEST(two_cell_needs_tf32_off_defined)
 {
     char *path = fixture("tests_probe_fixtures_probe_two_cell.yaml");
@@ -316,7 +328,7 @@ static const error_case_t ERRORS[] = {
     {HEAD "trails: 3\n", NULL,
      ":6:1: recipe: unknown key 'trails' (did you mean 'trials'?); a probe recipe has: schema_version, mode, ticket, "
      "trials, mitigation_axis, diagnostic_axis, mitigations, timeout_per_trial, "
-     "env_passthrough_mode, collect, retain, stop_after, launcher, baseline"},
+     "env_passthrough_mode, collect, retain, stop_after, launcher, baseline, all_ranks"},
     {HEAD "baseline: nope\n", NULL,
      ":6:11: recipe.baseline: no cell is named 'nope'; the cells are named "
      "<mitigation>-<diagnostic> (e.g. 'none-none')"},
@@ -460,6 +472,15 @@ static const error_case_t ERRORS[] = {
      "string"},
     {HEAD "launcher: ['', x]\n", NULL,
      ":6:12: recipe.launcher[0]: the launcher's program must not be empty"},
+    /* all_ranks */
+    {HEAD "all_ranks: \"yes\"\n", NULL,
+     ":6:12: recipe.all_ranks: must be a boolean (true or false), got a string ('yes')"},
+    {HEAD "launcher: [mpirun]\nall_ranks: true\n", NULL,
+     ":7:12: recipe.all_ranks: cannot be combined with recipe.launcher: with all_ranks the "
+     "launcher starts aorta-run itself (mpirun -np N aorta-run ...); drop one of them"},
+    {HEAD "stop_after: {events: 1, max_trials: 2}\nall_ranks: true\n", NULL,
+     ":7:12: recipe.all_ranks: cannot be combined with recipe.stop_after: each rank would stop "
+     "after its own verdicts and the ranks would run different trials"},
 };
 
 static char *replace(const char *text, const char *token, const char *with)
@@ -773,6 +794,7 @@ static Suite *recipe_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, probe_minimal_loads_one_cell);
     tcase_add_test(tc, two_cell_needs_tf32_off_defined);
+    tcase_add_test(tc, all_ranks_reads_as_a_boolean);
     tcase_add_test(tc, needs_sidecar_loads_with_the_sidecar);
     tcase_add_test(tc, phase_2_keys_load_with_one_warning);
     tcase_add_test(tc, smoke_warns_then_needs_its_mitigation);

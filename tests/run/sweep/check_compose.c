@@ -31,6 +31,10 @@ static void setup(void)
     plan.collectors = entries;
     plan.collector_count = 2;
     run_dir = tu_tmpdir();
+    /* This suite's binary is not aorta-run: point it at the helper. */
+    char *libexec = tu_builddir("core");
+    setenv("AORTA_LIBEXEC_DIR", libexec, 1);
+    free(libexec);
 }
 
 static void teardown(void)
@@ -94,7 +98,18 @@ START_TEST(launcher_goes_outside_every_collector)
     ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, &out, &error),
                      0);
     ck_assert_str_eq(aorta_argv_at(out, 0), "mpirun");
-    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 3), "/c/_subprocess/t/good/good-wrapper"));
+    /* Just inside the launcher, the per-rank step: one --mkdir per
+     * collector, each collector writing into its rank%AORTA_RANK%/. */
+    char *helper = tu_builddir("core/aorta-rank-exec");
+    ck_assert_str_eq(aorta_argv_at(out, 3), helper);
+    free(helper);
+    ck_assert_str_eq(aorta_argv_at(out, 4), "--mkdir");
+    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 5), "/c/_subprocess/t/badparse/rank%AORTA_RANK%"));
+    ck_assert_str_eq(aorta_argv_at(out, 6), "--mkdir");
+    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 7), "/c/_subprocess/t/good/rank%AORTA_RANK%"));
+    ck_assert_str_eq(aorta_argv_at(out, 8), "--");
+    ck_assert_ptr_nonnull(
+        strstr(aorta_argv_at(out, 9), "/c/_subprocess/t/good/rank%AORTA_RANK%/good-wrapper"));
     /* A dry run creates nothing. */
     char *collect = tu_join(run_dir, "c");
     ck_assert(!tu_exists(collect));
@@ -102,6 +117,40 @@ START_TEST(launcher_goes_outside_every_collector)
     aorta_argv_free(out);
     aorta_argv_free(cmd);
     aorta_env_free(env);
+}
+END_TEST
+
+/* Under a launcher, wrap() still gets a directory that exists and is empty
+ * (the ABI's promise; scribe refuses one that is not writable), and that
+ * placeholder is gone once the argv is composed: every rank writes into
+ * the rank<k>/ aorta-rank-exec makes. */
+START_TEST(under_a_launcher_wrap_sees_an_existing_directory_and_none_is_left)
+{
+    aorta_collect_entry_t scribe = {.module = tu_plugin(registry, "scribe")};
+    scribe.effective = aorta_options_new();
+    aorta_options_set(scribe.effective, "wrapper", "/bin/true");
+    plan.collectors = &scribe;
+    plan.collector_count = 1;
+    plan.launcher = aorta_argv_new();
+    aorta_argv_push(plan.launcher, "mpirun");
+    const char *rel = "c/_subprocess/t";
+    aorta_argv_t *cmd = command(), *out = NULL;
+    aorta_env_t *env = aorta_env_new();
+    char *error = NULL;
+    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, &out, &error), 0);
+    ck_assert_ptr_null(error);
+    char *dir = aorta_xasprintf("%s/%s/scribe", run_dir, rel);
+    char *placeholder = aorta_xasprintf("%s/rank%%AORTA_RANK%%", dir);
+    ck_assert(tu_exists(dir));
+    ck_assert(!tu_exists(placeholder));
+    free(placeholder);
+    free(dir);
+    aorta_argv_free(out);
+    aorta_argv_free(cmd);
+    aorta_env_free(env);
+    aorta_options_free(scribe.effective);
+    plan.collectors = entries;
+    plan.collector_count = 2;
 }
 END_TEST
 
@@ -159,6 +208,7 @@ static Suite *compose_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, wraps_in_rank_order_into_emptied_directories);
     tcase_add_test(tc, launcher_goes_outside_every_collector);
+    tcase_add_test(tc, under_a_launcher_wrap_sees_an_existing_directory_and_none_is_left);
     tcase_add_test(tc, a_symlink_in_the_way_is_refused_and_its_target_untouched);
     suite_add_tcase(suite, tc);
     return suite;

@@ -612,7 +612,10 @@ START_TEST(a_nonzero_rank_runs_the_command_bare_and_writes_nothing)
                               (char *[]){"RANK=1", NULL}, &out, &err),
                      0);
     ck_assert_str_eq(out, "bare sh\nbare sh\n");
-    ck_assert_str_eq(err, "");
+    /* Said once, naming the rank, so a user who expected it profiled knows. */
+    ck_assert_str_eq(err, "aorta-run: warning: rank 1 runs the command without collectors and "
+                          "records nothing; rank 0 records the run (pass --all-ranks, or "
+                          "all_ranks: true in the recipe, to profile every rank)\n");
     ck_assert(!tu_exists("out"));
     ck_assert_uint_eq(lines_in(counter), 2);
     free(out);
@@ -633,6 +636,68 @@ START_TEST(a_nonzero_rank_runs_the_command_bare_and_writes_nothing)
     free(err);
     free(script);
     free(counter);
+}
+END_TEST
+
+/* --all-ranks without a launcher around it, one rank at a time: rank 1
+ * writes its captures' folder and its record only; rank 0 of a world of 2
+ * waits (bounded) for rank 1's record, finds this job's, and without it
+ * records the trial as an error naming the missing rank. */
+START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
+{
+    char *plugins = tu_builddir("tests/fake-collectors");
+    char *wrapper = tu_srcdir("tests/fake-collectors/scribe-wrapper");
+    char *recipe = aorta_xasprintf("schema_version: 1\nmode: probe\nticket: R\ntrials: 1\n"
+                                   "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                                   "all_ranks: true\ncollect:\n  scribe: {wrapper: \"%s\"}\n",
+                                   wrapper);
+    tu_write("r.yaml", recipe);
+    char *args[] = {"--plugin-dir", plugins, "--recipe", "r.yaml", "--output", "out", "--", "true",
+                    NULL};
+    char *rank1[] = {"RANK", "OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2", "PMIX_NAMESPACE=j1",
+                     NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta(args, rank1, &out, &err), 0);
+    ck_assert(tu_exists("out/R/none-none/_subprocess/trial_d0_m0_t0/scribe/rank1/attempts"));
+    ck_assert(!tu_exists("out/R/matrix.json"));
+    ck_assert(!tu_exists("out/R/host_env.json"));
+    aorta_json_t *record = pu_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.rank1.json");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(record, "schema_version")), 1);
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(record, "rank")), 1);
+    ck_assert_str_eq(pu_str(record, "verdict", NULL), "pass");
+    ck_assert_str_eq(pu_str(record, "job", NULL), "j1");
+    aorta_json_free(record);
+    free(out);
+    free(err);
+    /* Rank 0 of the same job: takes rank 1's record, merges both ranks. */
+    char *rank0[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2", "PMIX_NAMESPACE=j1",
+                     "AORTA_RANK_WAIT=5", NULL};
+    ck_assert_int_eq(pu_aorta(args, rank0, &out, &err), 0);
+    aorta_json_t *trial = pu_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(pu_str(trial, "result", "metrics", "verdict", NULL), "pass");
+    ck_assert_int_eq(aorta_json_get_int(pu_at(trial, "result", "metrics", "scribe_rank_count",
+                                              NULL)),
+                     2);
+    aorta_json_free(trial);
+    free(out);
+    free(err);
+    /* Another job: rank 1's record is a former job's, so rank 1 is missing. */
+    tu_rmtree("out/R/none-none/trial_0");
+    char *other[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2",
+                     "PMIX_NAMESPACE=j2", "AORTA_RANK_WAIT=0.5", NULL};
+    ck_assert_int_eq(pu_aorta(args, other, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "no record from rank(s) 1"));
+    trial = pu_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(pu_str(trial, "result", "metrics", "verdict", NULL), "error");
+    aorta_json_free(trial);
+    aorta_json_t *matrix = pu_json("out/R", "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    aorta_json_free(matrix);
+    free(out);
+    free(err);
+    free(recipe);
+    free(wrapper);
+    free(plugins);
 }
 END_TEST
 
@@ -772,6 +837,7 @@ static Suite *e2e_suite(void)
     tcase_add_test(tc, sigterm_during_a_trial_exits_143_with_the_reports_written);
     tcase_add_test(tc, a_locked_run_directory_is_refused_and_a_stale_lock_taken_over);
     tcase_add_test(tc, a_nonzero_rank_runs_the_command_bare_and_writes_nothing);
+    tcase_add_test(tc, all_ranks_records_per_rank_and_a_missing_rank_is_an_error);
     tcase_add_test(tc, verbose_progress_goes_to_stderr_line_by_line);
     tcase_add_test(tc, host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once);
     suite_add_tcase(suite, tc);

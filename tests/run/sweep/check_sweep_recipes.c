@@ -186,9 +186,12 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
             ck_assert_str_eq(pu_str(result, "env_passthrough_mode", NULL), "file");
             aorta_json_free(result);
             free(rel);
-            char *trace = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/trace.csv",
+            /* Under a launcher, the collector's artifacts are per rank; env(1)
+             * starts one process, which is rank 0. */
+            char *trace = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/rank0/"
+                                          "trace.csv",
                                           run, cells[c], t);
-            char *stats = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/"
+            char *stats = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/rank0/"
                                           "stats.summary.json",
                                           run, cells[c], t);
             ck_assert_int_eq(tu_exists(trace), fails);
@@ -212,8 +215,11 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
     }
     aorta_json_free(matrix);
     char *perf = read_in(run, "perf.md");
+    /* Under the launcher the per-rank keys come with the collector's own. */
     ck_assert_ptr_nonnull(strstr(perf, "| Cell                 | exit_code | scribe_attempts | "
-                                       "scribe_bytes | scribe_file_count |\n"));
+                                       "scribe_bytes | scribe_file_count | "
+                                       "scribe_gpu_time_ms_rank_max | scribe_gpu_time_ms_rank_min | "
+                                       "scribe_rank_count | scribe_ranks_with_data |\n"));
     ck_assert_ptr_nonnull(strstr(perf, "| tf32_off-none        | \xe2\x80\x94         |"));
     free(perf);
     free(out);

@@ -490,7 +490,12 @@ START_TEST(the_launcher_goes_outside_the_collectors)
     aorta_argv_push(plan->launcher, "env");
     aorta_argv_push(plan->launcher, "LAUNCHED=yes");
     add_scribe(plan, "no");
+    /* The sweep runs in this suite, not in aorta-run: name the helper. */
+    char *libexec = tu_builddir("core");
+    setenv("AORTA_LIBEXEC_DIR", libexec, 1);
+    free(libexec);
     ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    unsetenv("AORTA_LIBEXEC_DIR");
     char *out = tu_join(plan->run_dir, TRIAL0 "stdout.log");
     char *text = tu_read(out);
     ck_assert_str_eq(text, "yes\n");
@@ -498,8 +503,15 @@ START_TEST(the_launcher_goes_outside_the_collectors)
     free(out);
     aorta_json_t *result = pu_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(pu_str(result, "argv", "0", NULL), "env");
-    ck_assert_ptr_nonnull(strstr(pu_str(result, "argv", "2", NULL), "scribe-wrapper"));
-    ck_assert_str_eq(pu_str(result, "argv", "5", NULL), "sh");
+    /* Just inside the launcher, the per-rank step; a launcher that sets no
+     * rank variable runs one process: rank 0. */
+    ck_assert_ptr_nonnull(strstr(pu_str(result, "argv", "2", NULL), "aorta-rank-exec"));
+    ck_assert_ptr_nonnull(strstr(pu_str(result, "argv", "4", NULL), "/scribe/rank%AORTA_RANK%"));
+    ck_assert_ptr_nonnull(strstr(pu_str(result, "argv", "6", NULL), "scribe-wrapper"));
+    ck_assert_str_eq(pu_str(result, "argv", "9", NULL), "sh");
+    char *rank0 = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0/scribe/rank0");
+    ck_assert(tu_exists(rank0));
+    free(rank0);
     aorta_json_free(result);
     aorta_json_t *trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(pu_str(trial, "config", "_aorta_subprocess_argv", "0", NULL), "sh");

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* rank_env.h - the rank and world size a launcher gives a process, read from
+ * the variables every launcher aorta supports sets (docs/design.md,
+ * Multi-rank runs).  Shared by aorta-run and aorta-rank-exec, so both read
+ * the same rank the same way. */
+#ifndef AORTA_RANK_ENV_H
+#define AORTA_RANK_ENV_H
+
+/* The placeholder a collector's output directory is built with under a
+ * launcher; aorta-rank-exec replaces it with the rank in every argv element
+ * and environment value. */
+#define AORTA_RANK_PLACEHOLDER "%AORTA_RANK%"
+
+/* RANK (torchrun), OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH, Intel
+ * MPI), SLURM_PROCID (srun): the first one set wins. */
+extern const char *const aorta_rank_vars[];
+
+/* The rank: 1 with *rank set, 0 when no variable is set, -1 when the first
+ * one set is not a non-negative integer (*var names it, *text its value). */
+int aorta_rank_read(long *rank, const char **var, const char **text);
+
+/* The world size from WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE,
+ * SLURM_NTASKS (the first one set that is a positive integer), else 0. */
+long aorta_rank_world_size(void);
+
+/* text with every AORTA_RANK_PLACEHOLDER replaced by rank.  Free it. */
+char *aorta_rank_expand(const char *text, long rank);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* rank_parse.h - the per-rank metrics of a launcher run (docs/design.md,
+ * Multi-rank runs): each rank<k>/ of a collector's directory parsed in its
+ * own parse child, concurrently, then merged into four keys. */
+#ifndef AORTA_RANK_PARSE_H
+#define AORTA_RANK_PARSE_H
+
+#include <stddef.h>
+
+#include "aorta/collector.h"
+#include "registry/registry.h"
+
+/* What one rank's parse gave. */
+typedef struct aorta_rank_result {
+    long rank;
+    int has_data;     /* its parse reported <c>_gpu_time_ms */
+    double gpu_ms;    /* that value, else 0 (a rank that wrote nothing) */
+} aorta_rank_result_t;
+
+/* Parse children at once: AORTA_PARSE_JOBS when a positive integer, else the
+ * CPUs online (at least 1). */
+size_t aorta_parse_jobs(void);
+
+/* The rank<k> directories (k a decimal without leading zeros) directly in
+ * the directory open at dir_fd, never through a symlink, sorted by k.
+ * Returns the count; *ranks (free it) holds the k. */
+size_t aorta_rank_dirs(int dir_fd, long **ranks);
+
+/* Parse dir/rank<k> for each of the count ranks, at most jobs at a time
+ * (0: aorta_parse_jobs()), each in a child of its own bounded by
+ * AORTA_PARSE_TIMEOUT (a crash, a hang or a garbled reply: one warning, and
+ * that rank counts as without data); fills results[i] for ranks[i] whatever
+ * order the children finish in.  Stops early on a pending SIGINT/SIGTERM,
+ * which stays pending for the caller. */
+void aorta_rank_parse_all(const aorta_module_t *plugin, const aorta_options_t *options,
+                          const char *dir, const long *ranks, size_t count, size_t jobs,
+                          aorta_rank_result_t *results);
+
+/* The four keys for collector name into metrics: <c>_rank_count (count),
+ * <c>_ranks_with_data, <c>_gpu_time_ms_rank_min and _max (a rank without
+ * data counts as 0 ms; both omitted when count is 0).  Independent of the
+ * order of results. */
+void aorta_rank_merge(const char *name, const aorta_rank_result_t *results, size_t count,
+                      aorta_metrics_t *metrics);
+
+/* All of it for one collector directory (dir, open at dir_fd): nothing
+ * when it holds no rank<k>/. */
+void aorta_rank_metrics(const aorta_module_t *plugin, const aorta_options_t *options,
+                        int dir_fd, const char *dir, aorta_metrics_t *metrics);
+
+#endif

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Multi-rank runs under Slurm for real: a single-node cluster on localhost.
+
+The fixture keeps everything in one temporary directory: a munged with its
+own key, socket, pid, seed and log files; a slurm.conf of its own (found
+through SLURM_CONF, never /etc), non-default ports, its own state and spool
+directories, AuthInfo=socket=<that munged's socket>; slurmctld -D and
+slurmd -D in the background.  They are stopped by PID at the end.
+
+Then `srun -n 2` runs both ways: as the recipe's launcher, and around
+aorta-run (with and without --all-ranks), with the MPI test program
+(tests/ranks/mpi_ranks.c) under the rocprofv3 stand-in.
+
+Runs only with AORTA_INTEGRATION=1; skips (77) where a daemon, srun or
+mpicc is missing, or the cluster does not come up.
+"""
+
+import getpass
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+failures = []
+
+
+def skip(why):
+    print(f"SKIP: {why}")
+    sys.exit(SKIP)
+
+
+def check(condition, what):
+    print(("ok: " if condition else "FAIL: ") + what)
+    if not condition:
+        failures.append(what)
+
+
+if os.environ.get("AORTA_INTEGRATION") != "1":
+    skip("set AORTA_INTEGRATION=1 to run the launcher integration tests")
+TOOLS = {name: shutil.which(name) or (os.path.exists(f"/usr/sbin/{name}") and f"/usr/sbin/{name}")
+         for name in ("munged", "slurmctld", "slurmd", "srun", "sinfo", "mpicc")}
+missing = [name for name, path in TOOLS.items() if not path]
+if missing:
+    skip("not found: " + ", ".join(missing) + " (Debian: slurm-wlm munge libopenmpi-dev)")
+
+BUILD = os.environ["AORTA_TEST_BUILDDIR"]
+SRC = os.environ["AORTA_TEST_SRCDIR"]
+AORTA = os.path.join(BUILD, "core", "aorta-run")
+PLUGINS = os.path.join(BUILD, "plugins")
+ROCPROF = os.path.join(SRC, "tests", "collectors", "rocprof", "rocprofv3")
+
+
+def free_port_block(count):
+    """A run of count free TCP ports away from Slurm's defaults (6817-6819)."""
+    for base in range(23000 + os.getpid() % 4000, 60000, 37):
+        try:
+            sockets = []
+            for port in range(base, base + count):
+                s = socket.socket()
+                s.bind(("127.0.0.1", port))
+                sockets.append(s)
+            for s in sockets:
+                s.close()
+            return base
+        except OSError:
+            for s in sockets:
+                s.close()
+    skip("no free ports")
+
+
+class Cluster:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="aorta-slurm-")
+        os.chmod(self.dir, 0o755)  # munged wants its socket's directory reachable
+        self.procs = []
+        self.env = None
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    def start(self):
+        d = self.path
+        os.makedirs(d("munge"), mode=0o700)
+        os.makedirs(d("state"))
+        os.makedirs(d("spool"))
+        with open(d("munge", "key"), "wb") as key:
+            key.write(os.urandom(1024))
+        os.chmod(d("munge", "key"), 0o400)
+        self.spawn([TOOLS["munged"], "-F", "-f", "--key-file=" + d("munge", "key"),
+                    "--socket=" + d("munge", "socket"), "--pid-file=" + d("munge", "pid"),
+                    "--log-file=" + d("munge", "log"), "--seed-file=" + d("munge", "seed")],
+                   "munged.out")
+        if not self.wait(lambda: os.path.exists(d("munge", "socket")), 10):
+            self.fail("munged did not create its socket")
+        host = socket.gethostname().split(".")[0]
+        port = free_port_block(3 + 100)
+        user = getpass.getuser()
+        with open(d("plugstack.conf"), "w"):
+            pass
+        conf = f"""ClusterName=aortatest
+SlurmctldHost={host}(127.0.0.1)
+SlurmctldPort={port}
+SlurmdPort={port + 1}
+SrunPortRange={port + 3}-{port + 102}
+SlurmUser={user}
+SlurmdUser={user}
+AuthType=auth/munge
+AuthInfo=socket={d("munge", "socket")}
+CredType=cred/munge
+StateSaveLocation={d("state")}
+SlurmdSpoolDir={d("spool")}
+SlurmctldPidFile={d("slurmctld.pid")}
+SlurmdPidFile={d("slurmd.pid")}
+SlurmctldLogFile={d("slurmctld.log")}
+SlurmdLogFile={d("slurmd.log")}
+PlugStackConfig={d("plugstack.conf")}
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SwitchType=switch/none
+MpiDefault=pmix
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+ReturnToService=2
+InactiveLimit=0
+KillWait=5
+NodeName={host} NodeAddr=127.0.0.1 CPUs={os.cpu_count() or 1} State=UNKNOWN
+PartitionName=aorta Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
+"""
+        with open(d("slurm.conf"), "w") as f:
+            f.write(conf)
+        self.env = dict(os.environ, SLURM_CONF=d("slurm.conf"))
+        for var in list(self.env):
+            if var.startswith(("SLURM_", "OMPI_", "PMI_", "PMIX_")) and var != "SLURM_CONF":
+                del self.env[var]
+        self.env.pop("RANK", None)
+        self.spawn([TOOLS["slurmctld"], "-D", "-i"], "slurmctld.out")
+        self.spawn([TOOLS["slurmd"], "-D"], "slurmd.out")
+
+        def idle():
+            out = subprocess.run([TOOLS["sinfo"], "-h", "-o", "%T"], env=self.env,
+                                 capture_output=True, text=True)
+            return out.returncode == 0 and out.stdout.strip().startswith("idle")
+        if not self.wait(idle, 30):
+            self.fail("the node did not become idle")
+
+    def spawn(self, argv, log):
+        out = open(self.path(log), "w")
+        self.procs.append(subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
+                                           env=self.env or os.environ, start_new_session=True))
+        out.close()
+
+    @staticmethod
+    def wait(predicate, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if predicate():
+                return True
+            time.sleep(0.2)
+        return False
+
+    def fail(self, why):
+        logs = ""
+        for name in ("slurmctld.log", "slurmd.log", "munge/log", "slurmctld.out", "slurmd.out"):
+            try:
+                with open(self.path(name)) as f:
+                    logs += f"--- {name}\n" + f.read()[-1500:]
+            except OSError:
+                pass
+        print(logs)
+        self.stop()
+        skip(f"the test cluster cannot start: {why}")
+
+    def stop(self):
+        # By PID, newest first (slurmd, slurmctld, munged); never by name.
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        self.procs = []
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+cluster = Cluster()
+try:
+    cluster.start()
+    work = os.path.join(cluster.dir, "work")
+    os.makedirs(work)
+    program = os.path.join(work, "mpi_ranks")
+    subprocess.run([TOOLS["mpicc"], "-O1", "-o", program,
+                    os.path.join(SRC, "tests", "ranks", "mpi_ranks.c")], check=True)
+    SRUN = [TOOLS["srun"], "-n", "2", "--overcommit"]
+    probe = subprocess.run(SRUN + [program], env=cluster.env, capture_output=True, text=True,
+                           timeout=120)
+    if probe.returncode != 0:
+        cluster.fail("srun -n 2 of the MPI program failed: " + probe.stderr[-400:])
+    env = dict(cluster.env, ROCPROF_BIN=ROCPROF, AORTA_FAKE_KERNEL_PIPE="1")
+
+    def recipe(name, launcher):
+        path = os.path.join(work, name + ".yaml")
+        with open(path, "w") as f:
+            f.write("schema_version: 1\nmode: probe\nticket: %s\ntrials: 1\n"
+                    "timeout_per_trial: 120\nmitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                    'collect:\n  rocprof: {trace: "kernel", output_format: "csv"}\n' % name)
+            if launcher:
+                f.write("launcher: [%s]\n" % ", ".join(json.dumps(w) for w in SRUN))
+        return path
+
+    def aorta(args, prefix=()):
+        r = subprocess.run(list(prefix) + [AORTA, "--plugin-dir", PLUGINS] + args, env=env,
+                           capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            print(r.stdout, r.stderr)
+        return r
+
+    def metrics(run):
+        with open(os.path.join(run, "none-none", "_subprocess", "trial_d0_m0_t0.json")) as f:
+            return json.load(f)["result"]["metrics"]
+
+    def check_run(run, how):
+        directory = os.path.join(run, "none-none", "_subprocess", "trial_d0_m0_t0", "rocprof")
+        for k in range(2):
+            check(os.path.isfile(os.path.join(directory, f"rank{k}", "aorta_kernel_trace.csv")),
+                  f"{how}: rank{k}/aorta_kernel_trace.csv")
+        m = metrics(run)
+        check(m.get("rocprof_gpu_time_ms") == 3.0, f"{how}: merged gpu time 3 ms")
+        check(m.get("rocprof_rank_count") == 2, f"{how}: rocprof_rank_count 2")
+        check(m.get("rocprof_gpu_time_ms_rank_min") == 1.0
+              and m.get("rocprof_gpu_time_ms_rank_max") == 2.0, f"{how}: spread 1..2 ms")
+
+    out = os.path.join(work, "out")
+    r = aorta(["--recipe", recipe("srun-launcher", True), "--output", out, "--", program])
+    check(r.returncode == 0, "srun as the launcher: exit 0")
+    check_run(os.path.join(out, "srun-launcher"), "srun launcher")
+
+    r = aorta(["--recipe", recipe("srun-plain", False), "--output", out, "--", program],
+              prefix=SRUN)
+    check(r.returncode == 0 and r.stderr.count("rank 1 runs the command without collectors") == 1,
+          "srun around aorta-run: rank 1 says once that it runs bare")
+
+    r = aorta(["--all-ranks", "--recipe", recipe("srun-all", False), "--output", out, "--",
+               program], prefix=SRUN)
+    check(r.returncode == 0, "srun around aorta-run --all-ranks: exit 0")
+    check_run(os.path.join(out, "srun-all"), "srun --all-ranks")
+    check(os.path.isfile(os.path.join(out, "srun-all", "none-none", "_subprocess",
+                                      "trial_d0_m0_t0.rank1.json")), "rank 1's record")
+finally:
+    cluster.stop()
+
+if failures:
+    print(f"{len(failures)} check(s) failed")
+    sys.exit(1)
+print("all checks passed")

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/* Multi-rank runs, the parts that need no launcher: the rank placeholder,
+ * the helper's location, aorta-rank-exec itself, the rank<k>/ listing, and
+ * the per-rank parses and their merge (the same whatever order the parse
+ * children finish in; the same figures as one parse of the whole
+ * directory). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <time.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "aorta/collector.h"
+#include "registry/registry.h"
+#include "sweep/parse_child.h"
+#include "sweep/rank_env.h"
+#include "sweep/rank_exec_path.h"
+#include "sweep/rank_parse.h"
+#include "testutil.h"
+#include "xalloc.h"
+
+static aorta_registry_t *registry;
+static const aorta_module_t *ranked;
+static char *dir;
+
+static void setup(void)
+{
+    registry = tu_registry("tests/fake-collectors/ranks");
+    ranked = tu_plugin(registry, "ranked");
+    dir = tu_tmpdir();
+    setenv("AORTA_PARSE_TIMEOUT", "20", 1);
+}
+
+static void teardown(void)
+{
+    tu_rmtree(dir);
+    free(dir);
+    aorta_registry_free(registry);
+}
+
+START_TEST(the_placeholder_is_replaced_everywhere)
+{
+    char *out = aorta_rank_expand("/r/rank%AORTA_RANK%/x%AORTA_RANK%", 12);
+    ck_assert_str_eq(out, "/r/rank12/x12");
+    free(out);
+    out = aorta_rank_expand("no placeholder %AORTA_RANK", 3);
+    ck_assert_str_eq(out, "no placeholder %AORTA_RANK");
+    free(out);
+}
+END_TEST
+
+START_TEST(the_first_rank_variable_set_wins)
+{
+    unsetenv("RANK");
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    unsetenv("PMI_RANK");
+    unsetenv("SLURM_PROCID");
+    long rank = -1;
+    const char *var = NULL, *text = NULL;
+    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), 0);
+    setenv("SLURM_PROCID", "5", 1);
+    setenv("OMPI_COMM_WORLD_RANK", "2", 1);
+    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), 1);
+    ck_assert_int_eq(rank, 2);
+    ck_assert_str_eq(var, "OMPI_COMM_WORLD_RANK");
+    setenv("RANK", "-1", 1);
+    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), -1);
+    ck_assert_str_eq(var, "RANK");
+    unsetenv("RANK");
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    unsetenv("SLURM_PROCID");
+}
+END_TEST
+
+START_TEST(relative_dir_from_bindir_to_libexec)
+{
+    char *rel = aorta_rank_relative_dir("/usr/bin", "/usr/libexec/aorta");
+    ck_assert_str_eq(rel, "../libexec/aorta");
+    free(rel);
+    rel = aorta_rank_relative_dir("/opt/a/bin", "/opt/a/lib/x86_64-linux-gnu/aorta");
+    ck_assert_str_eq(rel, "../lib/x86_64-linux-gnu/aorta");
+    free(rel);
+    rel = aorta_rank_relative_dir("/usr/binx", "/usr/bin/aorta");
+    ck_assert_str_eq(rel, "../bin/aorta");
+    free(rel);
+}
+END_TEST
+
+START_TEST(libexec_override_is_used_alone)
+{
+    char *error = NULL;
+    setenv("AORTA_LIBEXEC_DIR", dir, 1);
+    ck_assert_ptr_null(aorta_rank_exec_path(&error));
+    ck_assert_ptr_nonnull(strstr(error, "AORTA_LIBEXEC_DIR"));
+    free(error);
+    char *core = tu_builddir("core");
+    setenv("AORTA_LIBEXEC_DIR", core, 1);
+    char *path = aorta_rank_exec_path(&error);
+    ck_assert_ptr_nonnull(path);
+    ck_assert_ptr_nonnull(strstr(path, "core/aorta-rank-exec"));
+    free(path);
+    free(core);
+    unsetenv("AORTA_LIBEXEC_DIR");
+}
+END_TEST
+
+START_TEST(the_helper_creates_the_rank_dir_and_fills_argv_and_env)
+{
+    char *helper = tu_builddir("core/aorta-rank-exec");
+    char *mk = aorta_xasprintf("%s/c/rank%%AORTA_RANK%%", dir);
+    char *parent = tu_join(dir, "c");
+    mkdir(parent, 0755);
+    char *argv[] = {helper, "--mkdir", mk, "--", "/usr/bin/printenv", "PROBE", NULL};
+    char *env[] = {"OMPI_COMM_WORLD_RANK=3", "RANK", "PMI_RANK", "SLURM_PROCID",
+                   "PROBE=at/rank%AORTA_RANK%/x", NULL};
+    char *out = NULL;
+    ck_assert_int_eq(tu_run(argv, env, &out, NULL), 0);
+    ck_assert_str_eq(out, "at/rank3/x\n");
+    char *made = tu_join(dir, "c/rank3");
+    struct stat st;
+    ck_assert_int_eq(stat(made, &st), 0);
+    ck_assert(S_ISDIR(st.st_mode));
+    free(out);
+    /* Two processes claiming one rank are told, not silently mixed. */
+    char *err = NULL;
+    ck_assert_int_eq(tu_run(argv, env, NULL, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "another process of this job has rank 3"));
+    free(err);
+    char *bad[] = {"RANK=x", NULL};
+    ck_assert_int_eq(tu_run(argv, bad, NULL, NULL), 125);
+    char *missing[] = {helper, "--", "/nonexistent/program", NULL};
+    ck_assert_int_eq(tu_run(missing, NULL, NULL, NULL), 127);
+    free(made);
+    free(parent);
+    free(mk);
+    free(helper);
+}
+END_TEST
+
+static void write_rank(const char *root, long rank, const char *ms, const char *delay)
+{
+    char *sub = aorta_xasprintf("%s/rank%ld", root, rank);
+    mkdir(sub, 0755);
+    if (ms) {
+        char *path = tu_join(sub, "ms");
+        tu_write(path, ms);
+        free(path);
+    }
+    if (delay) {
+        char *path = tu_join(sub, "delay");
+        tu_write(path, delay);
+        free(path);
+    }
+    free(sub);
+}
+
+START_TEST(rank_dirs_are_listed_in_rank_order_without_symlinks)
+{
+    write_rank(dir, 10, NULL, NULL);
+    write_rank(dir, 2, NULL, NULL);
+    write_rank(dir, 0, NULL, NULL);
+    char *odd = tu_join(dir, "rank01");
+    mkdir(odd, 0755);
+    free(odd);
+    char *other = tu_join(dir, "ranks");
+    mkdir(other, 0755);
+    free(other);
+    char *link = tu_join(dir, "rank7");
+    ck_assert_int_eq(symlink(dir, link), 0);
+    free(link);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    long *ranks = NULL;
+    ck_assert_uint_eq(aorta_rank_dirs(fd, &ranks), 3);
+    ck_assert_int_eq(ranks[0], 0);
+    ck_assert_int_eq(ranks[1], 2);
+    ck_assert_int_eq(ranks[2], 10);
+    free(ranks);
+    close(fd);
+}
+END_TEST
+
+static double metric_double(const aorta_metrics_t *metrics, const char *key)
+{
+    const aorta_metric_t *metric = aorta_metrics_find(metrics, key);
+    ck_assert_msg(metric != NULL, "%s missing", key);
+    return metric->type == AORTA_METRIC_DOUBLE ? metric->double_value : (double)metric->int_value;
+}
+
+static aorta_metrics_t *rank_metrics_with(size_t jobs)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    long *ranks = NULL;
+    size_t count = aorta_rank_dirs(fd, &ranks);
+    close(fd);
+    aorta_rank_result_t *results = aorta_xcalloc(count, sizeof *results);
+    aorta_rank_parse_all(ranked, NULL, dir, ranks, count, jobs, results);
+    aorta_metrics_t *metrics = aorta_metrics_new("ranked_");
+    aorta_rank_merge("ranked", results, count, metrics);
+    free(results);
+    free(ranks);
+    return metrics;
+}
+
+START_TEST(merge_is_the_same_whatever_order_the_parses_finish)
+{
+    /* Rank 0 sleeps longest, so in parallel the children finish last rank
+     * first; rank 3 wrote nothing (0 ms). */
+    write_rank(dir, 0, "1.5", "400");
+    write_rank(dir, 1, "2.5", "250");
+    write_rank(dir, 2, "4.0", "100");
+    write_rank(dir, 3, NULL, NULL);
+    write_rank(dir, 4, "0.5", "0");
+    aorta_metrics_t *serial = rank_metrics_with(1);
+    aorta_metrics_t *parallel = rank_metrics_with(5);
+    const char *keys[] = {"ranked_rank_count", "ranked_ranks_with_data",
+                          "ranked_gpu_time_ms_rank_min", "ranked_gpu_time_ms_rank_max", NULL};
+    for (size_t i = 0; keys[i]; i++)
+        ck_assert_double_eq(metric_double(serial, keys[i]), metric_double(parallel, keys[i]));
+    ck_assert_double_eq(metric_double(parallel, "ranked_rank_count"), 5);
+    ck_assert_double_eq(metric_double(parallel, "ranked_ranks_with_data"), 4);
+    ck_assert_double_eq(metric_double(parallel, "ranked_gpu_time_ms_rank_min"), 0.0);
+    ck_assert_double_eq(metric_double(parallel, "ranked_gpu_time_ms_rank_max"), 4.0);
+    aorta_metrics_free(serial);
+    aorta_metrics_free(parallel);
+}
+END_TEST
+
+START_TEST(parallel_parses_overlap)
+{
+    for (long r = 0; r < 4; r++)
+        write_rank(dir, r, "1", "500");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    aorta_metrics_t *metrics = rank_metrics_with(4);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    /* Four half-second parses, serial, would take two seconds. */
+    ck_assert_msg(seconds < 1.6, "4 parses of 0.5 s took %.2f s with 4 jobs", seconds);
+    aorta_metrics_free(metrics);
+}
+END_TEST
+
+START_TEST(per_rank_figures_agree_with_one_parse_of_the_whole_directory)
+{
+    write_rank(dir, 0, "1.25", NULL);
+    write_rank(dir, 1, "2.5", NULL);
+    write_rank(dir, 2, NULL, NULL);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    long *ranks = NULL;
+    size_t count = aorta_rank_dirs(fd, &ranks);
+    close(fd);
+    aorta_rank_result_t *results = aorta_xcalloc(count, sizeof *results);
+    aorta_rank_parse_all(ranked, NULL, dir, ranks, count, 0, results);
+    double sum = 0;
+    for (size_t i = 0; i < count; i++)
+        sum += results[i].gpu_ms;
+    aorta_metrics_t *whole = aorta_parse_in_child(ranked, NULL, dir);
+    ck_assert_double_eq_tol(metric_double(whole, "ranked_gpu_time_ms"), sum, 1e-9);
+    aorta_metrics_free(whole);
+    free(results);
+    free(ranks);
+}
+END_TEST
+
+START_TEST(a_crashing_or_missing_rank_costs_only_its_figures)
+{
+    write_rank(dir, 0, "3", NULL);
+    write_rank(dir, 1, "1", "60000"); /* past the parse timeout below */
+    setenv("AORTA_PARSE_TIMEOUT", "1", 1);
+    aorta_metrics_t *metrics = rank_metrics_with(2);
+    ck_assert_double_eq(metric_double(metrics, "ranked_rank_count"), 2);
+    ck_assert_double_eq(metric_double(metrics, "ranked_ranks_with_data"), 1);
+    ck_assert_double_eq(metric_double(metrics, "ranked_gpu_time_ms_rank_min"), 0);
+    ck_assert_double_eq(metric_double(metrics, "ranked_gpu_time_ms_rank_max"), 3);
+    aorta_metrics_free(metrics);
+}
+END_TEST
+
+START_TEST(parse_jobs_reads_its_variable)
+{
+    setenv("AORTA_PARSE_JOBS", "3", 1);
+    ck_assert_uint_eq(aorta_parse_jobs(), 3);
+    unsetenv("AORTA_PARSE_JOBS");
+    ck_assert_uint_ge(aorta_parse_jobs(), 1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("ranks");
+    TCase *tc = tcase_create("ranks");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, the_placeholder_is_replaced_everywhere);
+    tcase_add_test(tc, the_first_rank_variable_set_wins);
+    tcase_add_test(tc, relative_dir_from_bindir_to_libexec);
+    tcase_add_test(tc, libexec_override_is_used_alone);
+    tcase_add_test(tc, the_helper_creates_the_rank_dir_and_fills_argv_and_env);
+    tcase_add_test(tc, rank_dirs_are_listed_in_rank_order_without_symlinks);
+    tcase_add_test(tc, merge_is_the_same_whatever_order_the_parses_finish);
+    tcase_add_test(tc, parallel_parses_overlap);
+    tcase_add_test(tc, per_rank_figures_agree_with_one_parse_of_the_whole_directory);
+    tcase_add_test(tc, a_crashing_or_missing_rank_costs_only_its_figures);
+    tcase_add_test(tc, parse_jobs_reads_its_variable);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+AORTA_CHECK_MAIN(suite)
