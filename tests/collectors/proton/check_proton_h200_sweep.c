@@ -4,7 +4,8 @@
  * FP32 SGEMM in the baseline cell, TF32 allowed in the other
  * (TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1).  `aorta-run --report` rebuilds the
  * per-cell kernel tables, perf.md's kernel section and report.html from the
- * records alone, and they show the GEMM kernel the mitigation swapped in. */
+ * records alone, and they show the GEMM kernel the mitigation swapped in.
+ * And a real two-rank torchrun capture, merged. */
 #include "config.h"
 
 #include <math.h>
@@ -84,11 +85,62 @@ START_TEST(the_report_of_a_real_h200_sweep_shows_the_swapped_gemm)
 }
 END_TEST
 
+/* Two ranks under torchrun sharing the H200, Proton mode env
+ * (fixtures/h200_torchrun_env): one hatchet per rank; the merged metrics
+ * are the sum of the ranks', and the spread shows rank 1's double work. */
+START_TEST(a_real_two_rank_capture_merges_to_the_sum_of_its_ranks)
+{
+    char *binary = tu_aorta_run();
+    char *plugins = tu_builddir("plugins");
+    char *dir = tu_srcdir("tests/collectors/proton/fixtures/h200_torchrun_env");
+    char *rank0 = tu_join(dir, "rank0"), *rank1 = tu_join(dir, "rank1");
+    int64_t counts[2];
+    double times[2];
+    char *ranks[] = {rank0, rank1};
+    for (int r = 0; r < 2; r++) {
+        char *argv[] = {binary, "--plugin-dir", plugins, "--parse", "proton", ranks[r], NULL};
+        char *out = NULL;
+        ck_assert_int_eq(tu_run(argv, NULL, &out, NULL), 0);
+        json_object *m = json_tokener_parse(out);
+        ck_assert_ptr_nonnull(m);
+        counts[r] = json_object_get_int64(tu_at(m, "proton_kernel_count", NULL));
+        times[r] = json_object_get_double(tu_at(m, "proton_gpu_time_ms", NULL));
+        json_object_put(m);
+        free(out);
+    }
+    ck_assert_int_eq(counts[0], 10);
+    ck_assert_int_eq(counts[1], 20);
+    char *argv[] = {binary, "--plugin-dir", plugins, "--parse", "proton", dir, NULL};
+    char *out = NULL;
+    ck_assert_int_eq(tu_run(argv, NULL, &out, NULL), 0);
+    json_object *m = json_tokener_parse(out);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(json_object_get_int64(tu_at(m, "proton_kernel_count", NULL)),
+                     counts[0] + counts[1]);
+    ck_assert(fabs(json_object_get_double(tu_at(m, "proton_gpu_time_ms", NULL))
+                   - (times[0] + times[1])) < 1e-9);
+    ck_assert_int_eq(json_object_get_int64(tu_at(m, "proton_rank_count", NULL)), 2);
+    ck_assert_int_eq(json_object_get_int64(tu_at(m, "proton_ranks_with_data", NULL)), 2);
+    ck_assert_double_eq(json_object_get_double(tu_at(m, "proton_gpu_time_ms_rank_min", NULL)),
+                        times[0]);
+    ck_assert_double_eq(json_object_get_double(tu_at(m, "proton_gpu_time_ms_rank_max", NULL)),
+                        times[1]);
+    json_object_put(m);
+    free(out);
+    free(rank0);
+    free(rank1);
+    free(dir);
+    free(plugins);
+    free(binary);
+}
+END_TEST
+
 static Suite *h200_suite(void)
 {
     Suite *suite = suite_create("proton-h200-sweep");
     TCase *tc = tcase_create("report");
     tcase_add_test(tc, the_report_of_a_real_h200_sweep_shows_the_swapped_gemm);
+    tcase_add_test(tc, a_real_two_rank_capture_merges_to_the_sum_of_its_ranks);
     suite_add_tcase(suite, tc);
     return suite;
 }
