@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """How the parsers of untrusted input scale (docs/design.md, Reliability: no input can
 hang aorta-run).
 

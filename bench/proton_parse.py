@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Benchmark the proton collector's .hatchet parse (docs/design.md, Budgets).
 
 Generates synthetic `context: python` profiles of about 60 MB -- Proton's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Benchmark of the rocprof collector's kernel-trace parse (docs/design.md, Budgets).
 
 Generates a rocprofv3 kernel-trace CSV (default 2,000,000 rows, about

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Per-trial overhead of aorta-run with no collector (docs/design.md, Budgets: at
 # most 5 ms over running the bare command; a 1000-trial sweep's
 # bookkeeping grows linearly).

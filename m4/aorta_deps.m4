@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: MIT
 # aorta_deps.m4 - dependency checks that stop with the Debian package to install.
 
 # AORTA_REQUIRE_PKG(VARIABLE-PREFIX, MODULES, DEBIAN-PACKAGE)

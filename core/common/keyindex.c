@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* keyindex.c - string keys to positions, over tsearch(3). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* keyindex.h - string keys to positions in a caller's array, in O(log n).
  * For the containers that untrusted input can make large (a sidecar's
  * variables, a payload's artifacts.json, a collector's reply, a resumed

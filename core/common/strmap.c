@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strmap.c - a small ordered string -> string map (options, environments).
  * Entries keep insertion order in an array; keys are looked up through an
  * index, since input can make a map large (a sidecar's variables, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strmap.h - a small ordered string -> string map (options, environments). */
 #ifndef AORTA_STRMAP_H
 #define AORTA_STRMAP_H

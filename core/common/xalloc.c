@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xalloc.c - allocation that cannot fail: the process stops on out-of-memory.
  * Compiled into libaorta and into aorta-run, each naming itself in the one
  * line it prints (AORTA_XALLOC_WHO, set by the Makefile). */

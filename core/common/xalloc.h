@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xalloc.h - allocation that cannot fail: the process stops on out-of-memory.
  * Not installed: compiled into libaorta (hidden) and into aorta-run. */
 #ifndef AORTA_XALLOC_H

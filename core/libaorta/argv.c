@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* argv.c - argument vectors, always NULL-terminated so they can be exec'd. */
 #include "config.h"
 

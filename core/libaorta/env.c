@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env.c - environment maps: a command's environment, a collector's bundle. */
 #include "config.h"
 

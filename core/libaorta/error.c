@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* error.c - the one actionable message a callback can hand back. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* expand.c - Python's os.path.expanduser and os.path.expandvars over the
  * variables of a command's environment.  Both collectors let the user name
  * their tool with "~" and "$VAR" in such a variable (ROCPROF_BIN,

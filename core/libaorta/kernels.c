@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernels.c - the per-kernel accumulator both collectors report through:
  * totals keyed by the kernel's name (all its bytes), kept in first-seen
  * order, and the five standard metrics computed from them.  One copy, so

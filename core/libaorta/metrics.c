@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* metrics.c - the sink a collector's parse() reports its metrics into. */
 #include "config.h"
 

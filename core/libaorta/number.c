@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* number.c - numbers as upstream's Python reads them: float(text.strip()),
  * finite only.  strtod() alone would also take hex, "nan" and "inf". */
 #include "config.h"

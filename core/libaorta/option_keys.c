@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* option_keys.c - the unknown-option check a collector's validate() starts
  * with, worded as upstream's collectors word it. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* option_table.c - the whole validate() of a collector whose options are
  * exactly what its option table says: known keys, allowed values, defaults.
  * Worded as upstream's collectors word their messages. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* options.c - the option map a collector's validate/wrap/env/parse receive. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* path.c - path joining with the normalisation of Python's pathlib, so the
  * paths aorta-run prints and passes to profilers match upstream's. */
 #include "config.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Write core/printable.c: the code points from U+0080 up that Python's
 str.isprintable() rejects, as sorted [first, last] ranges.  repr() escapes
 exactly those, so the table makes aorta_text_repr() quote as the Python that

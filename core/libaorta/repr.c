@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* repr.c - Python's repr() of a str and of a list of str.  Upstream's
  * messages quote user text with repr ('x', ['a', 'b']), and so do aorta's:
  * control and other unprintable characters are escaped, so a message stays

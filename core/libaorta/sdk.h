@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk.h - what the opaque handles of aorta/collector.h are made of.  Private
  * to libaorta: hosts and collectors see only the accessors. */
 #ifndef AORTA_SDK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text.c - Python's str.strip() whitespace, over UTF-8 bytes. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unicode.h - what libaorta's text helpers know about code points. */
 #ifndef AORTA_UNICODE_H
 #define AORTA_UNICODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utf8.c - UTF-8 validation with the rules of Python's strict decoder (no
  * overlong forms, no surrogates, nothing beyond U+10FFFF).  Collectors read
  * artifacts that upstream opens as UTF-8, some of them hundreds of MB, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* walk.c - the no-follow recursive walk collectors use to find artifacts.
  * Everything under a collector's directory is writable by the profiled
  * payload, so nothing here resolves a path twice: every step is relative to

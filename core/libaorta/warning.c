@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* warning.c - the warning channel: collectors say what went wrong, the host
  * decides how it is shown (aorta-run prefixes its own name).  The library
  * never names a host: without a handler it writes "warning: SOURCE: ...". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* which.c - PATH lookup with the rules of Python's shutil.which. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.c - aorta-run's command line (docs/design.md, Command line).  Everything after the
  * first "--" is the command, never parsed; options go before it. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.h - aorta-run's command line (docs/design.md, Command line). */
 #ifndef AORTA_CLI_H
 #define AORTA_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_check.c - `aorta-run --check-collector NAME [DIR]`: a collector
  * author's self-check against aorta-collector(7).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_dry_run.c - `aorta-run --dry-run`: check everything, write nothing,
  * and print one compact JSON object per cell, one per line (docs/design.md, Command line). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_env.c - `aorta-run --env NAME DIR`: the variables collector NAME
  * would have a payload set for output directory DIR, one KEY=VALUE a line. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_list.c - `aorta-run --list-collectors` and `--describe NAME`. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_parse.c - `aorta-run --parse NAME DIR`: collector NAME's parse() on
  * DIR, run in a child like after a trial, printed as one JSON object; for
  * a directory of rank<k>/ folders, with the per-rank keys. */

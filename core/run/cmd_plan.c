@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_plan.c - the command line's request turned into a plan, for the modes
  * that need one (run, --dry-run, and --parse/--env with a recipe).  The plan
  * knows nothing of the command line; this is where a plan error becomes an

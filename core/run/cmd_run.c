@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_run.c - the run mode: build the plan, hand it to the sweep. */
 #include "config.h"
 

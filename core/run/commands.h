@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* commands.h - one function per aorta-run mode; each returns the exit status. */
 #ifndef AORTA_COMMANDS_H
 #define AORTA_COMMANDS_H

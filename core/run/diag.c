@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.c - aorta-run's one-line errors and warnings (diag.h). */
 #include "config.h"
 

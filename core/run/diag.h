@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.h - aorta-run's diagnostics: every error and warning it prints goes
  * through here, as one line on stderr ("aorta-run: ..." or "aorta-run:
  * warning: ..."), and so do the collectors' warnings (through the SDK's

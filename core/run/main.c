@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - aorta-run: parse the command line, load collectors, dispatch. */
 #include "config.h"
 

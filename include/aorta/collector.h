@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aorta/collector.h - the one header a collector (profiler plugin) needs.
  *

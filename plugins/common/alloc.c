@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc.c - allocation that stops the process when memory runs out, as the
  * SDK and aorta-run do: a collector has no better answer. */
 #include "config.h"

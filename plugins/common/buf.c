@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* buf.c - a growing text buffer, for the messages collectors build. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* collector_common.h - what every collector of this tree needs beyond the
  * SDK: allocation that stops on out-of-memory, a growing text buffer, and
  * Python's repr() appended to it (upstream's messages quote values so).

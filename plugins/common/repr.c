@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* repr.c - Python's repr() of a str and of a list of str, appended to a
  * buffer: upstream's messages quote values with repr (e.g. "unknown
  * option(s) ['a', 'b']").  The quoting itself is the SDK's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* devices.c - the env(1) prefix: the variables a wrap must carry into the
  * command, and the device translation of docs/collectors/proton.md
  *

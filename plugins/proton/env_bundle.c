@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env_bundle.c - mode env: the AORTA_PROTON_* variables a payload that calls
  * proton.start() itself reads (docs/collectors/proton.md), delivered through an env(1)
  * prefix in front of the untouched command, and the env callback that

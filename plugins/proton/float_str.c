@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* float_str.c - Python's str() of a float: a numeric frame name becomes the
  * text Python's str() gives it. */
 #include "config.h"

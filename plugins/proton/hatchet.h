@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hatchet.h - reading Proton's .hatchet profiles (hidden). */
 #ifndef AORTA_PROTON_HATCHET_H
 #define AORTA_PROTON_HATCHET_H

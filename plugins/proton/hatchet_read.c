@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hatchet_read.c - one .hatchet file into a json-c value, fed in chunks so
  * the file itself is never held whole next to the tree json-c builds. */
 #include "config.h"

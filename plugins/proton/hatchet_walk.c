@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hatchet_walk.c - the kernels of one profile: the leaf frames of its tree
  * (docs/collectors/proton.md, counts per docs/design.md, Deviation 2).
  *

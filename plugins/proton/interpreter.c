@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* interpreter.c - which Python runs Proton's command front-end (docs/collectors/proton.md,
  * with docs/design.md, Deviation 1 for the fallback).
  *

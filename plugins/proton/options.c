@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* options.c - the eight Proton options: the --describe table, validation
  * (checks V1-V7 of docs/collectors/proton.md, in that order), the effective view and the
  * rendering of Proton's single --mode argument.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse.c - the Proton summary of an artifact directory: every *.hatchet
  * below it, through the core's no-follow walk, one file open at a time.
  * Never fails: data: trace, a crashed run or a file that is not a readable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proton.c - the Proton collector (Triton's profiler): its description and
  * the wrap that picks the attach mode.  The behaviour is docs/collectors/proton.md as
  * amended by docs/design.md (Deviations); docs/collectors/proton.md is the user's view. */

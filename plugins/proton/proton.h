@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proton.h - what the files of the Proton collector share.  The module is
  * compiled with hidden visibility: nothing here leaves proton.so, only the
  * entry symbol that AORTA_COLLECTOR_DEFINE exports. */

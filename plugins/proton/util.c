@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util.c - small path and environment helpers. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vars.c - a NAME=VALUE list kept in byte order of the names: the order the
  * env(1) prefix writes its assignments in, and --env prints the bundle in. */
 #include "config.h"

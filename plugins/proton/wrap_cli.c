@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wrap_cli.c - mode cli: `<python> [flags] script.py args` becomes
  * `<python> [flags] -m triton.profiler.proton -n <out>/proton ... script.py
  * args` (docs/collectors/proton.md).

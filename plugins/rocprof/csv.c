@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* csv.c - a streaming CSV reader that reports exactly the rows Python's
  * csv.DictReader (excel dialect, file opened with newline="" and
  * encoding="utf-8-sig") yields, for the few columns the parser needs.

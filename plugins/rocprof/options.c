@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* options.c - the rocprof collector's six options (docs/collectors/rocprof.md): which are
  * known, their defaults, how each is normalised, the order the checks run
  * in and upstream's error texts. */

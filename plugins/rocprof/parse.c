@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse.c - the metrics of a rocprofv3 output directory (docs/collectors/rocprof.md), from the
  * first of these that yields a kernel: the *_kernel_stats.csv files, the
  * rocpd databases (*_results.db), the *_kernel_trace.csv files.  One source

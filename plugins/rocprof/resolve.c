@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolve.c - which rocprofv3 a trial runs (docs/collectors/rocprof.md): $ROCPROF_BIN with
  * '~' and $VAR expanded as Python's os.path.expanduser/expandvars do, or
  * rocprofv3 on $PATH.  Every variable comes from the environment the command

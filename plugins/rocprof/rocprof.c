@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rocprof.c - the rocprof collector: rocprofv3 wrapped around any command.
  * The behaviour is docs/collectors/rocprof.md; this file describes the collector to
  * aorta-run and is the module's only exported symbol. */

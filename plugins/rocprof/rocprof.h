@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rocprof.h - what the files of the rocprof collector share.  Private to the
  * module: everything declared here has hidden visibility, so rocprof.so
  * exports only aorta_collector_rocprof_get(). */

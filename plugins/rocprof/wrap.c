@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wrap.c - the rocprofv3 argv of docs/collectors/rocprof.md:
  *   rocprofv3 -d DIR -o aorta --output-format F... <trace flags> [--stats]
  *             -S --summary-output-file rocprof_summary [-u U]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The ABI guard: libaorta.so's exported functions and variables, and the
 # collector ABI's types (through tests/abi/types/types.c), must be exactly those of
 # the committed baselines tests/abi/libaorta.abi and tests/abi/types.abi.

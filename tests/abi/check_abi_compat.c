@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_abi_compat.c - a collector built against the ABI 1.0 header
  * (tests/abi/legacy10.c, compiled with tests/abi/1.0/ and not include/)
  * loads under the current aorta, its callbacks behave as under 1.0, its

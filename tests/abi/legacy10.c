@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* legacy10.c - a collector written for, and compiled against, the ABI 1.0
  * header kept in tests/abi/1.0/ (never the current include/): it must keep
  * loading and behaving under every later 1.x aorta.  It uses what a 1.0

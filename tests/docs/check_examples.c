@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every recipe shipped under examples/profiling loads and wraps the command
  * its header documents with the collector options it promises (rocprof.md
  * case 146, and the proton examples alike): aorta-run --dry-run through

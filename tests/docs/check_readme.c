@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* README.md's first command ends with a sweep: its last step, read from the
  * README itself, is run as a user would after building (core/aorta-run and
  * plugins/ taken from this build tree), and what it prints must be the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The out-of-tree collector template (examples/collector-template) builds
  * against the public header alone, loads, its callbacks behave, and
  * `aorta-run --check-collector` finds it keeping the collector contract. */

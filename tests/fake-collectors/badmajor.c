@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built against a future, incompatible collector ABI (major + 1). */
 #include "broken_common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A collector whose parse() misbehaves as its options say: "crash" raises
  * SIGSEGV, "hang" never returns, "exit" calls exit(3), "noise" writes
  * garbage to stdout (the reply channel is separate) and a warning line and

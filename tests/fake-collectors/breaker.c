@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A collector that keeps the contract of aorta-collector(7) unless $BREAKER
  * names ways to break it (a comma list), for `aorta-run --check-collector`:
  *   table       the option table's default is not one of its values

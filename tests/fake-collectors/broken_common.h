@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Callbacks shared by the deliberately broken test collectors. */
 #ifndef BROKEN_COMMON_H
 #define BROKEN_COMMON_H

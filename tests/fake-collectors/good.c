@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A well-formed test collector: wraps with "<out_dir>/good-wrapper --" and
  * reports a metric per option.  Built twice: tests/fake-collectors/good.la and, with
  * GOOD_VERSION "shadow", tests/fake-collectors/shadow/good.la (the same name later on

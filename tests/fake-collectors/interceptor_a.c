@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A third-party-style collector that installs an HSA queue interceptor
  * (like a rocprofv3-based one), to test the core's generic checks.
  * It stays on ABI 1.0's queue_interceptor slot, proving that a 1.0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A Proton-like test collector: its backend decides whether it installs a
  * queue interceptor ("instrumentation" does not), and it says why and how
  * to avoid it in Proton's words.  It has an env bundle, and its wrap

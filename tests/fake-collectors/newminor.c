@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built against a newer minor version of the collector ABI than the core's. */
 #include "broken_common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Leaves the mandatory parse slot empty. */
 #include "broken_common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A loadable module that exports no aorta_collector_nosymbol_get. */
 #include "aorta/collector.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A test collector that leaves real artifacts behind, so the run
  * platform's collector tree (preparation, parse, retention) is exercised.
  * It wraps the command with its wrapper script (option "wrapper"), which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Its description says "othername", but the file is wrongname.so. */
 #include "broken_common.h"
 

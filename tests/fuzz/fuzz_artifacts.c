@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_artifacts.c - retention with a payload's artifacts.json manifest.
  *
  * The input is the manifest of a small trial tree (logs, a summary, heavy

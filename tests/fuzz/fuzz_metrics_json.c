@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_metrics_json.c - the parse child's reply, as aorta_parse_in_child()
  * reads it: JSON text into a metrics sink whose keys must carry the
  * collector's prefix.  What is accepted must write back out as JSON that

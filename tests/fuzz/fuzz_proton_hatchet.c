@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_proton_hatchet.c - the Proton collector's parse over one .hatchet.
  *
  * The input is written twice (proton.hatchet and a rank's copy in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_recipe.c - a recipe read from a file, as --recipe reads it.
  *
  * A recipe is either read or refused with one line that names the file;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_rocprof_csv.c - the rocprof collector's parse over one CSV.
  *
  * The input is written both as a *_kernel_stats.csv and, in a rank

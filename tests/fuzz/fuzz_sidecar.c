@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_sidecar.c - a --mitigations-file JSON sidecar.  It is read twice
  * into one table (as when a file is given twice): the second time defines
  * nothing new and must not be refused.  A refusal is one line naming the

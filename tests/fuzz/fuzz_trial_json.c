@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_trial_json.c - what a resumed run reads back: trial_<t>/result.json
  * and the trial JSON of each trial, then matrix.json, perf.md and the
  * summary built from them.

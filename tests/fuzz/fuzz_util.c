@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_util.c - scratch files and chunked reads for the fuzz harnesses. */
 #include "config.h"
 

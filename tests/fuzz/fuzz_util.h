@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_util.h - what the fuzz harnesses share: a scratch directory, files
  * written into it, and a descriptor that hands a buffer back in small reads
  * (so a reader's chunk boundaries fall everywhere).

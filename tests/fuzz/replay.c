@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay.c - make check's side of the fuzz harnesses: run one harness's
  * LLVMFuzzerTestOneInput() over the inputs checked in under
  * tests/fuzz/corpus/<target>/ (the crashes, hangs and blow-ups fuzzing

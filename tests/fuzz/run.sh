@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run.sh - build the fuzz harnesses with clang's libFuzzer (ASan + UBSan) and
 # run each for a while.  `make fuzz` runs it from a configured build tree;
 # by hand:

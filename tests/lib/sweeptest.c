@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweeptest.c - helpers of the end-to-end sweep suites. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweeptest.h - what the end-to-end sweep suites share: the built aorta-run
  * with the build tree's collectors, the files it writes read back with
  * json-c (independently of the core's JSON layer), and small text helpers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testutil.c - helpers shared by the Check suites. */
 #include "config.h"
 

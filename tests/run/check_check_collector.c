@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aorta-run --check-collector end to end: the in-tree collectors pass, the
  * test collector tests/fake-collectors/contract/breaker.la is caught breaking each
  * rule $BREAKER names (exit 1), a wrong request exits 2, and the scratch

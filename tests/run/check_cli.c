@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aorta-run's command line: every flag of docs/design.md "Command line", the "--" rule and
  * the errors that exit 2. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aorta-run --list-collectors when no collector is found: one warning
  * naming every directory searched, nothing on stdout, exit 0. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aorta-run end to end: --list-collectors over the test modules, --describe,
  * --version/--help, usage errors, and the one-trial run. */
 #include "config.h"

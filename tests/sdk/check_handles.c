@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The opaque handles of the collector ABI: option map, argv builder,
  * environment, metrics sink, error context. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The helpers libaorta offers collectors: path joining and expansion,
  * number parsing, whitespace stripping, PATH lookup and the no-follow walk
  * (the text helpers are in check_text.c). */

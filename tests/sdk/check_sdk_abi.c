@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The layout of struct aorta_collector: ABI 1.1 took queue_interceptor_why
  * from the front of reserved, so a collector built against 1.0 has every
  * field where the core reads it.  The check is at compile time, against a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-kernel accumulator of the SDK (aorta_kernels_*): each promise of
  * its header comment, one test or more. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aorta_options_apply_table(): the whole validate() of a collector whose
  * options are exactly its table: unknown keys, allowed values, defaults. */
 #include "config.h"

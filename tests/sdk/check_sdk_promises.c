@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the header promises about failure: out of memory aborts with
  * "libaorta: out of memory" (never a -1 or NULL), and each -1 is one of the
  * cases the header lists, with nothing changed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The warning channel (aorta_warn, aorta_warning_set_handler): the default
  * line names no host, a handler gets source and message, and aorta-run's
  * handler writes today's "aorta-run: warning: ..." line. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The text helpers libaorta offers collectors: Python's repr() of a str
  * and of a list, and UTF-8 validation with Python's strict rules. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host_env.c - the run's environment snapshot (upstream schema "1.6"). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host_env.h - the environment snapshot of a run (host_env.json, and the
  * trial JSON's "env"): taken once, after the lock is held, and reused for
  * every trial.  The shape is upstream's env snapshot (schema "1.6"): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.c - the core's one layer over json-c. */
 #include "config.h"
 

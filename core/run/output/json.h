@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.h - the core's one layer over json-c: every JSON file aorta-run reads
  * or writes goes through here, so no other core file includes json-c. */
 #ifndef AORTA_JSON_H

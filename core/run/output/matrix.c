@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matrix.c - per-cell aggregates and matrix.json. */
 #include "config.h"
 

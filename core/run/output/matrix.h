@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matrix.h - a cell's trials aggregated, and matrix.json (docs/design.md,
  * Output tree): per-cell counts, step timing, trial_paths,
  * resumed, and metrics_summary over the passing trials. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* metrics_json.c - a metrics sink to and from JSON. */
 #include "config.h"
 

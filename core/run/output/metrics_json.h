@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* metrics_json.h - a metrics sink to and from JSON (the parse child's reply,
  * --parse's output, the trial JSON's metrics). */
 #ifndef AORTA_METRICS_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outcome.c - what the matrix needs from one trial JSON. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outcome.h - what the matrix needs from one trial, read from its trial
  * JSON: the same function serves a trial just run and one resumed from
  * disk, so both aggregate alike. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_md.c - perf.md, byte for byte as docs/design.md lays it out:
  * left-justified columns padded to the widest cell (counted in characters,
  * as Python's str.ljust counts them), "%.3f" numbers, thousands separators

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.md - the run's performance report (docs/design.md): pure
  * formatting of matrix.json's aggregates. */
 #ifndef AORTA_PERF_MD_H

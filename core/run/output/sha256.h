@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha256.h - SHA-256 (FIPS 180-4), for matrix.json's recipe_source.sha256.
  * No crypto library is allowed, and this is the only digest the run needs. */
 #ifndef AORTA_SHA256_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.c - the end-of-run summary (upstream's wording, docs/design.md,
  * Output tree, with matrix.json in place of matrix.md). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.h - the end-of-run summary aorta-run prints on stdout. */
 #ifndef AORTA_SUMMARY_H
 #define AORTA_SUMMARY_H

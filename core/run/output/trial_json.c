@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trial_json.c - the per-trial dispatcher JSON (docs/design.md). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trial_json.h - the per-trial dispatcher JSON,
  * <cell>/_subprocess/trial_d0_m0_t<t>.json (docs/design.md): a
  * TrialResult of schema "0.1" that passes upstream's strict reader. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trial_record.c - a trial's trial_<t>/result.json (docs/design.md). */
 #include "config.h"
 

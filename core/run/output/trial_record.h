@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trial_record.h - a trial's trial_<t>/result.json (docs/design.md). */
 #ifndef AORTA_TRIAL_RECORD_H
 #define AORTA_TRIAL_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* collect.c - selecting, validating and ordering the collectors. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* collect.h - which collectors a sweep runs (docs/collectors/rocprof.md): the
  * recipe's `collect:`, or --collect replacing its names while keeping the
  * recipe's options for names still present.  Every name must be a loaded

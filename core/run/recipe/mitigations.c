@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mitigations.c - named variable bundles: 'none', inline, sidecars. */
 #include "config.h"
 

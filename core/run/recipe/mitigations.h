@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mitigations.h - the named variable bundles a recipe's axes refer to:
  * 'none' (built in, no variables), the recipe's inline `mitigations:` and
  * the --mitigations-file JSON sidecars

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan.c - resolve the command line and the recipe into a plan. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan.h - everything a sweep will do, resolved before anything runs:
  * cells, trials, collectors with their effective options, retention,
  * stop_after, the launcher and the command.  Built from the command line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recipe.c - a `mode: probe` recipe's keys, types and cells. */
 #include "config.h"
 

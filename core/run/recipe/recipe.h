@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recipe.h - a `mode: probe` recipe (docs/design.md, Recipes) read and checked:
  * its keys and their types, the cells (mitigation_axis x diagnostic_axis),
  * and the collectors it asks for (checked against the loaded collectors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* yaml_tree.c - libyaml's events built into a node tree with positions,
  * plain scalars resolved the YAML 1.1 way (PyYAML's SafeLoader). */
 #include "config.h"

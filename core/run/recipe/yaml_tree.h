@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* yaml_tree.h - a YAML file read into a small tree of nodes that keep
  * their line and column, with plain scalars resolved as YAML 1.1 (PyYAML's
  * SafeLoader) resolves them.  yaml_tree.c is the only core file that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c - finds collector modules on the search path and checks each one
  * when it is needed, first in a child (a module that crashes while loading
  * costs only itself).  The only file that calls libltdl.  Modules are opened

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.h - finding and checking collector modules: the files on the
  * search path, each loaded and checked, and the collector each one provides.
  * Vocabulary: a module is a file (NAME.so or NAME.la); the collector is what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* classify.c - the Tier-1 (process) classifier and the three-way verdict
  * (docs/design.md): fail > error > pass. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* classify.h - the Tier-1 (process) classifier and the three-way verdict. */
 #ifndef AORTA_CLASSIFY_H
 #define AORTA_CLASSIFY_H

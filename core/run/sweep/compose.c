@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compose.c - turning the user's command into the argv a trial runs. */
 #include "config.h"
 

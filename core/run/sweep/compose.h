@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compose.h - turning the user's command into the argv a trial runs:
  * collectors wrap innermost first (highest wrap_rank), then the launcher
  * goes outside all of them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lock.c - the run directory's lock.
  *
  * The lock file itself is the upstream contract (O_EXCL, pid and host).

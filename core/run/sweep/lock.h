@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lock.h - the run directory's lock, .aorta-run.lock: {"pid", "host",
  * "started_at"}, created O_EXCL, removed when the run ends.  A lock held by
  * a live aorta-run on this host, or by one on another host, is refused; a

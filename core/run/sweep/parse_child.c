@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse_child.c - a collector's parse() run in a child process.
  * The child serialises its metrics through the core's JSON layer onto a
  * pipe; the parent reads them with a deadline and checks every member. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse_child.h - a collector's parse() run in a child process, so a crash,
  * a hang or garbage in it costs that collector's metrics, never the sweep. */
 #ifndef AORTA_PARSE_CHILD_H

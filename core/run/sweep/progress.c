@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress.c - -v progress lines on stderr (local time, as upstream's
  * logging prints them). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress.h - -v progress lines on stderr: "[HH:MM:SS] message". */
 #ifndef AORTA_PROGRESS_H
 #define AORTA_PROGRESS_H

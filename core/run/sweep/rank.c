@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank.c - aorta-run under a launcher. */
 #include "config.h"
 

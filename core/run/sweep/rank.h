@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rank.h - aorta-run under a launcher (docs/design.md, Deviation 7): its rank comes
  * from RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID (the first one
  * set); only rank 0 records anything. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resume.c - deciding whether a cell is already done. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resume.h - deciding whether a cell is already done (docs/design.md).
  * A trial is complete when trial_<t>/result.json is a JSON object with a
  * non-empty string verdict.  A cell whose trials are all complete, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* retention.c - pruning a trial's files by the retain: level of its verdict.
  * Everything here works through held directory descriptors with O_NOFOLLOW:
  * the payload could have planted a symlink anywhere in its trees. */

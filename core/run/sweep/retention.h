@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* retention.h - pruning a trial's files by the retain: level of its verdict
  * (docs/design.md).  Classes: record (the tree's top-level result.json,
  * never deleted), log (stdout.log, stderr.log, probe.env), summary

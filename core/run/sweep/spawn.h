@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spawn.h - running one command: its own session, captured output, a
  * timeout, and the interrupt signals aorta-run receives passed on to it. */
 #ifndef AORTA_SPAWN_H

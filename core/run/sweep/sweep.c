@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep.c - the sweep.
  *
  * Rank 0 only (others run the bare command, rank.c): the absolute run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep.h - the sweep: every cell's trials, resumed or run, then
  * matrix.json, perf.md and the summary (docs/design.md). */
 #ifndef AORTA_RUNNER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trial.c - one trial, from its directories to its trial JSON.
  *
  * Order (docs/design.md, docs/collectors/rocprof.md): prepare the trial directory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trial.h - one trial: its directories, environment and composition, the
  * command, its verdict and result.json, the collectors' metrics, retention
  * and the trial JSON. */

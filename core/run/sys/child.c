@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* child.c - a function run in a forked child under a deadline.
  * The parent reads the reply pipe until EOF, polling in short slices so it
  * also notices a child that exited while something it started still holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* child.h - a function run in a forked child under a deadline.  What the
  * child writes to its reply descriptor comes back; a crash, a hang or an
  * exit() in it ends only the child.  Used to call collector code that must

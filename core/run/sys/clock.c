@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock.c - the run's timestamps and its monotonic clock. */
 #include "config.h"
 

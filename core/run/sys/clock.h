@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock.h - the run's timestamps and its monotonic clock. */
 #ifndef AORTA_CLOCK_H
 #define AORTA_CLOCK_H

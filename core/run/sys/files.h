@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* files.h - small filesystem helpers of the run directory: directories,
  * whole-file reads and atomic writes, names. */
 #ifndef AORTA_FSUTIL_H

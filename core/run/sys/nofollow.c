@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nofollow.c - directory operations that never follow symbolic links. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nofollow.h - directory operations that never follow symbolic links.  Everything
  * under the run directory is writable by the profiled payload, so cleanup
  * and preparation work through held directory descriptors. */

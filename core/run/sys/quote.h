@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quote.h - the core's short forms of aorta_text_repr() and
  * aorta_text_repr_list() (aorta/collector.h), for messages that quote user
  * text: out of memory stops aorta-run, as every core allocation does.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* types.c - makes the collector ABI's types visible to abidw.  libaorta.so
  * exports functions, but struct aorta_collector, the option table and the
  * callback types reach it through no function, so its ABI dump cannot show

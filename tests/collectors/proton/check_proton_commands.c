@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The built aorta-run with the proton collector: --dry-run shows the
  * wrapped argv (or the refusal as the cell's "error"), --env prints the
  * bundle, --parse the metrics, recipe options are validated at load, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wrap -> run -> parse: the argv the collector builds, executed for real
  * against the stand-ins of tests/collectors/proton/standins (a python3 that parses
  * Proton's CLI like Triton 3.6 and leaves a real-format profile, a pytest

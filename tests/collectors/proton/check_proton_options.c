@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Proton collector's options: normalisation, the checks V1-V7 in their
  * order with upstream's texts (docs/collectors/proton.md), the --mode rendering (seen
  * through the env bundle), the option table and the queue-interceptor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Proton collector's parse (docs/collectors/proton.mdH with docs/design.md, Deviations 2-3): the real
  * capture, the leaf, time, count and name rules, merging, ranking, the
  * overflow guard, directory discovery, depth (a 60-frame context: python

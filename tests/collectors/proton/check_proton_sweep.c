@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The proton collector through real sweeps of the built aorta-run, against
  * the stand-ins of tests/collectors/proton/standins (a python3 with Proton's CLI, a
  * mode: env payload), which leave one of the real captures of

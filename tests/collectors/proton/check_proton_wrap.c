@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Proton collector's wrap and env callbacks: mode cli's accepted argv
  * shapes and refusals, the exact Proton prefix, the interpreter it picks
  * (docs/collectors/proton.md), the HIP/CUDA -> ROCR translation, mode env and

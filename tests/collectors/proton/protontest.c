@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* protontest.c - helpers shared by the Proton suites. */
 #include "config.h"
 

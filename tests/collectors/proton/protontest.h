@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* protontest.h - what the Proton suites share: the module loaded through the
  * registry, handles built from literal lists, and argv comparison. */
 #ifndef AORTA_PROTONTEST_H

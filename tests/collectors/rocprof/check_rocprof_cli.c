@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rocprof collector through the built aorta-run: --parse prints the
  * metrics of a capture, --dry-run shows the wrapped argv (or the setup
  * failure of a missing profiler), recipe collect: options reach the argv,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rocprof collector's description and its validate(): the six options,
  * defaults, normalisation, check order and messages (docs/collectors/rocprof.md,
  * conformance cases 1-27), and the option table --describe prints. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rocprof collector's parse(): every fixture (docs/collectors/rocprof.md,
  * cases 50-86, and the expectations of fixtures/FIXTURES.md), the CSV as
  * Python's csv.DictReader reads it, the count/omission rules of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rocprof parse on hostile input and at scale: random and mutated CSV
  * bytes never crash it and always give a well-formed result (docs/design.md,
  * Reliability); its memory does not grow with the number of rows (only with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The stand-in rocprofv3 (tests/collectors/rocprof/rocprofv3): it takes the argv the
  * collector builds and the real tool's other shapes, refuses malformed ones
  * with the real exit statuses and messages, runs the command with exec

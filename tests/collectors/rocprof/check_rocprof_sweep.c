@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rocprof collector through real sweeps: aorta-run --collect rocprof
  * (or a recipe's collect:) runs real commands under the stand-in rocprofv3
  * (tests/collectors/rocprof/rocprofv3, first on PATH), which dispatches the "GPU work"

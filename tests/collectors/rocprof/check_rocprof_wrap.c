@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rocprof collector's wrap(): the exact rocprofv3 argv (docs/collectors/rocprof.md,
  * upstream's cases 28-40) and how the profiler binary is found through the
  * environment the command will run with (cases 41-49). */

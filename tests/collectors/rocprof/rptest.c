@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rptest.c - helpers of the rocprof Check suites (see rptest.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rptest.h - what the rocprof Check suites share: the collector loaded from
  * the build tree (plugins/rocprof.la) and short ways to call it. */
 #ifndef AORTA_RPTEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The core's JSON layer: Python-style floats, atomic writes, strict parsing. */
 #include "config.h"
 

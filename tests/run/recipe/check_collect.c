@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Collector selection (docs/design.md, Composition, with test collectors
  * in place of rocprof and proton): list and mapping forms, --collect
  * replacing names while keeping options, unknown names, validation at load,

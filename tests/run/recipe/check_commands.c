@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aorta-run end to end with recipes: --dry-run's one JSON object per cell
  * (parsed here with json-c), refused wraps, recipe and flag errors as one
  * line with exit 2, --parse in a child (a crash leaves only the artifact

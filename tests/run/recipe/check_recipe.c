@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The recipe schema: every upstream fixture gives the outcome its
  * FIXTURES.md table says, every kind of mistake is one error naming the key
  * at its file:line:column, and what loads carries every key's meaning. */

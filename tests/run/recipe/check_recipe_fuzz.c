@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Malformed recipes and sidecars never crash or hang the reader: every
  * truncation of the upstream fixtures, deterministic byte mutations of
  * them, binary noise, deep nesting and alias bombs each either load or give

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The YAML layer: plain scalars resolve as PyYAML's YAML 1.1 resolver does,
  * nodes keep their positions, merge keys apply, and every malformed input
  * is one "LABEL:LINE:COLUMN: ..." error. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recipe_util.h - helpers the recipe suites share. */
 #ifndef AORTA_TEST_RECIPE_UTIL_H
 #define AORTA_TEST_RECIPE_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The module loader: every kind of candidate, its status and reason, the
  * search order and shadowing.  Uses the test-only modules of tests/fake-collectors/. */
 #include "config.h"

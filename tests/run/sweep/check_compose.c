@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Composition: collectors wrap innermost first (highest wrap_rank), each
  * into its own emptied directory; the launcher goes outside; a dry run
  * writes nothing; a symlink in the way is refused. */

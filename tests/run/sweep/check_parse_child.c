@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse() in a child process: normal replies come back with their types; a
  * crash, a hang, an exit or a key outside the namespace costs only that. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aorta-run end to end: real commands (true, false, a sleep past its
  * timeout, a missing command, megabytes of output) checked file by file and
  * field by field; SIGINT and SIGTERM during a trial and the resume after;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aorta-run in a hostile environment: sidecars and recipes that are not
  * what they claim, bytes that are not UTF-8, signals in every state, a
  * payload that leaves processes behind or swaps the run directory's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Recipes run end to end through aorta-run: upstream's two-cell recipe
  * with its sidecar, and a two-axis recipe (a sidecar mitigation and an
  * inline one) with a collector, retention, env_passthrough_mode file,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runner through its API, with plans built here: collectors (the
  * test-only scribe, whose wrapper writes artifacts, and badparse),
  * retention at each level, a parse that crashes, setup failures,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Units of the run platform: SHA-256, perf.md formatting, the trial
  * metrics overlay, verdict derivation, retention, the lock, rank
  * detection. */

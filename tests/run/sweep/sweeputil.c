@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweeputil.c - helpers of the platform suites. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweeputil.h - helpers of the platform suites: running aorta-run, reading
  * its JSON, and building plans by hand for the runner API. */
 #ifndef AORTA_PLATUTIL_H

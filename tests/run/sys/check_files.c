@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The core's whole-file helpers: the atomic write every JSON file and
  * perf.md go through, the no-follow read of a bounded regular file, and the
  * read of a file the user names (recipe, sidecar). */

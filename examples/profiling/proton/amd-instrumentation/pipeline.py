@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Proton's instrumentation backend from a payload that drives Proton itself
 (mode: env): a Triton kernel compiled with Proton's instrumentation while the
 session is active, launched --iters times after a plain warm-up.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Proton's rocprofiler backend, pinned from a payload that drives Proton
 itself (mode: env), on an AMD GPU: a blocked Triton matmul checked against
 torch, measured after a warm-up so the capture holds exactly --iters

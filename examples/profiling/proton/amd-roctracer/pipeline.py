@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Proton's roctracer backend, pinned from a payload that drives Proton
 itself (mode: env), on an AMD GPU: a Triton scaled add and a torch matmul,
 measured after a warm-up so the capture holds exactly --iters of each.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A payload that drives Proton itself from aorta's AORTA_PROTON_* bundle
 (mode: env): a Triton vector add and a Triton row sum, measured after a
 warm-up so the capture holds exactly --iters launches of each.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Proton's CUPTI backend pinned from a payload that drives Proton itself
 (mode: env), on an NVIDIA GPU: a torch matmul feeding a Triton GELU, measured
 after a warm-up so the capture holds exactly --iters launches of each.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A row-wise softmax in Triton, for Proton's CLI (mode: cli).
 
 aorta-run rewrites `python3 softmax.py ...` into

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A Triton vector add plus a few torch ops, for Proton's CLI (mode: cli).
 
 aorta-run rewrites `python3 vecadd.py ...` into

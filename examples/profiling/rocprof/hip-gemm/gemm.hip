@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // gemm.hip - a tiled single-precision GEMM, the payload of the rocprof
 // hip-gemm example.  One kernel, sgemm_tiled, is launched three times to
 // warm up and then `iterations` times under HIP events; a sample of the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """PyTorch GEMMs, the payload of the rocprof torch-matmul example.
 
 Multiplies two random square matrices --iters times on the GPU (after three
