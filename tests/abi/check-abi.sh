@@ -34,4 +34,21 @@ compare() { # BASELINE OBJECT
 }
 compare "$srcdir/tests/abi/libaorta.abi" "$builddir/core/libaorta/.libs/libaorta.so"
 compare "$srcdir/tests/abi/types.abi" "$builddir/tests/abi/types/.libs/abitypes.so"
+# The Debian symbols file names every exported symbol with its version
+# (a checkout carries debian/; a release tarball does not).
+symbols=$srcdir/debian/libaorta0.symbols
+if [ -f "$symbols" ] && command -v nm >/dev/null 2>&1; then
+    exported=$(nm -D --defined-only --with-symbol-versions "$builddir/core/libaorta/.libs/libaorta.so" |
+        awk '$3 !~ /^AORTA_/ { sub("@@", "@", $3); print $3 }' | sort)
+    listed=$(sed -n 's/^ \(aorta_[^ ]*\) .*/\1/p' "$symbols" | sort)
+    if [ "$exported" = "$listed" ]; then
+        echo "ok: debian/libaorta0.symbols lists exactly the exported symbols"
+    else
+        echo "FAIL: debian/libaorta0.symbols and libaorta.so's exports differ:"
+        printf '%s\n' "$exported" >"${TMPDIR:-/tmp}/aorta-exported.$$"
+        printf '%s\n' "$listed" | diff - "${TMPDIR:-/tmp}/aorta-exported.$$" | sed 's/^/      /'
+        rm -f "${TMPDIR:-/tmp}/aorta-exported.$$"
+        status=1
+    fi
+fi
 exit $status
