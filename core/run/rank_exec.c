@@ -128,5 +128,11 @@ int main(int argc, char **argv)
     }
     int error = exec_program(args, envp);
     aorta_diag_error("aorta-rank-exec: cannot run %s: %s", args[0], strerror(error));
+    for (size_t i = 0; i < count; i++)
+        free(args[i]);
+    free(args);
+    for (size_t i = 0; i < env_count; i++)
+        free(envp[i]);
+    free(envp);
     return error == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 }

@@ -113,6 +113,10 @@ static void expect_out_of_memory(action_fn action, int limited)
 
 START_TEST(out_of_memory_aborts_with_one_line)
 {
+    /* ASan's own allocator answers an address-space limit with its own
+     * report and exit, before libaorta could see a NULL: nothing to check. */
+    if (TU_UNDER_ASAN)
+        return;
     const action_fn limited[] = {oom_options_set,       oom_env_set,   oom_argv_push,
                                  oom_metrics_set_string, oom_path_join, oom_text_repr,
                                  oom_kernels_add,        oom_warn};

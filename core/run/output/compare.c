@@ -83,7 +83,8 @@ static int by_key(const void *left, const void *right)
 /* The top entries of picks by key into an array; total counts in *count. */
 static aorta_json_t *top_of(pick_t *picks, size_t count)
 {
-    qsort(picks, count, sizeof *picks, by_key);
+    if (count > 1) /* qsort() takes no NULL array, even empty */
+        qsort(picks, count, sizeof *picks, by_key);
     aorta_json_t *array = aorta_json_array();
     for (size_t i = 0; i < count && i < AORTA_COMPARE_KERNELS; i++)
         aorta_json_append(array, kernel_entry(picks[i].name, picks[i].a, picks[i].b));

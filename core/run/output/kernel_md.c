@@ -67,7 +67,7 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
         rows[i].base = is_baseline ? NULL : aorta_kagg_kernel(base, rows[i].kernel->name);
         rows[i].delta = rows[i].kernel->mean_ms - (rows[i].base ? rows[i].base->mean_ms : 0.0);
     }
-    if (!is_baseline && base)
+    if (!is_baseline && base && shown > 1)
         qsort(rows, shown, sizeof *rows, by_delta);
     fprintf(out, "### %s%s \xe2\x80\x94 %s\n\n", cell->name, is_baseline ? " (baseline)" : "",
             table->collector);

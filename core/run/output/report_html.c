@@ -100,7 +100,8 @@ static void rank_kernels(const aorta_kagg_run_t *run, const char *collector, ran
         }
     }
     aorta_keyindex_clear(&ranking->index); /* the sort moves the items */
-    qsort(ranking->items, ranking->count, sizeof *ranking->items, by_total);
+    if (ranking->count > 1) /* qsort() takes no NULL array, even empty */
+        qsort(ranking->items, ranking->count, sizeof *ranking->items, by_total);
 }
 
 static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collector,

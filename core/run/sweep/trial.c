@@ -478,6 +478,7 @@ static void parse_collectors(trial_t *trial)
             aorta_metrics_free(metrics);
             if (interrupted) {
                 trial->spawn.interrupted = interrupted;
+                aorta_json_free(tables); /* an interrupted trial keeps no tables */
                 free(why);
                 free(dir);
                 free(rel);
