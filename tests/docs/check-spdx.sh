@@ -6,12 +6,13 @@
 # macros, .in templates, man page sources, the RPM spec and debian/rules.
 # Data (fixtures, corpora, baselines, recipes, JSON) and prose (Markdown,
 # COPYING, NEWS) are not sources.  The files are git's when this is a
-# checkout, else those under the source tree (a release tarball).
+# checkout (.git is a file in a worktree), else those under the source tree
+# (a release tarball).
 set -u
 srcdir=${AORTA_TEST_SRCDIR:?}
 cd "$srcdir" || exit 99
 tag="SPDX-License-Identifier: MIT"
-if [ -d .git ] && command -v git >/dev/null 2>&1; then
+if [ -e .git ] && command -v git >/dev/null 2>&1; then
     list() { git ls-files; }
 else
     list() { find . -path ./_build -prune -o -path ./_inst -prune -o -type f -print | sed 's|^\./||'; }
