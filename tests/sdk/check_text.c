@@ -164,10 +164,10 @@ END_TEST
 
 START_TEST(utf8_fast_path_stops_at_the_bad_byte)
 {
-    /* A bad byte at every offset around the 16-byte steps of the ASCII fast
-     * path: Python's e.start is that offset. */
-    char data[64];
-    for (size_t at = 0; at < 48; at++) {
+    /* A bad byte at every offset around the 64- and 16-byte steps of the
+     * ASCII fast path: Python's e.start is that offset. */
+    char data[160];
+    for (size_t at = 0; at < sizeof data; at++) {
         memset(data, 'a', sizeof data);
         data[at] = (char)0xff;
         int truncated = -1, ascii = -1;
