@@ -7,7 +7,9 @@
  * the collector promises (finite, non-negative, at most five top kernels).
  * Then the CSV reader itself runs twice over the bytes, once in whole reads
  * and once in pieces cut at places drawn from the input, and must report the
- * same rows: where a read ends is no part of a file's meaning. */
+ * same rows: where a read ends is no part of a file's meaning.  Those must
+ * also be the rows the reader without its fast path (the state machine
+ * alone: tests/collectors/rocprof/csv_reference.c) reports. */
 #include "config.h"
 
 #include <math.h>
@@ -20,6 +22,9 @@
 #include "rocprof.h"
 
 const struct aorta_collector *aorta_collector_rocprof_get(void);
+rocprof_csv_status_t rocprof_csv_read_reference(int fd, const char *const *names, size_t count,
+                                                unsigned required, rocprof_row_fn fn,
+                                                void *user);
 
 static void parse_directory(const uint8_t *data, size_t size)
 {
@@ -68,9 +73,9 @@ static void read_both_ways(const uint8_t *data, size_t size)
     const char *const *names = seed % 3 == 0 ? STATS : seed % 3 == 1 ? TRACE : MIXED;
     size_t count = seed % 3 == 0 ? 3 : seed % 3 == 1 ? 4 : 8;
     unsigned required = (seed >> 2) & ((1u << count) - 1);
-    rows_t whole = {.cells = count}, pieces = {.cells = count};
+    rows_t whole = {.cells = count}, pieces = {.cells = count}, reference = {.cells = count};
     int fd = fz_chunked_fd(data, size, 1, 0);
-    rocprof_csv_read(fd, names, count, required, record_row, &whole);
+    rocprof_csv_status_t status = rocprof_csv_read(fd, names, count, required, record_row, &whole);
     close(fd);
     fd = fz_chunked_fd(data, size, 2 + (seed >> 12) % 40, seed);
     rocprof_csv_read(fd, names, count, required, record_row, &pieces);
@@ -78,8 +83,18 @@ static void read_both_ways(const uint8_t *data, size_t size)
     if (whole.len != pieces.len || (whole.len && memcmp(whole.data, pieces.data, whole.len)))
         fz_fail("the rows depend on where reads end (%zu vs %zu bytes of rows)", whole.len,
                 pieces.len);
+    fd = fz_chunked_fd(data, size, 1, 0);
+    rocprof_csv_status_t want = rocprof_csv_read_reference(fd, names, count, required, record_row,
+                                                           &reference);
+    close(fd);
+    if (status != want || whole.len != reference.len
+        || (whole.len && memcmp(whole.data, reference.data, whole.len)))
+        fz_fail("the fast path read %zu bytes of rows (status %d), the state machine %zu "
+                "(status %d)",
+                whole.len, (int)status, reference.len, (int)want);
     free(whole.data);
     free(pieces.data);
+    free(reference.data);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
