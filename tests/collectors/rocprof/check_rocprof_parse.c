@@ -301,6 +301,63 @@ START_TEST(trace_rows)
 }
 END_TEST
 
+/* The one kernel's time, in ms, of a trace with one row from start to end. */
+static double trace_time(const char *start, const char *end, int *found)
+{
+    char *text = NULL;
+    ck_assert_int_gt(asprintf(&text, "Kind,Kernel_Name,Start_Timestamp,End_Timestamp\n"
+                                     "KERNEL_DISPATCH,k,%s,%s\n", start, end), 0);
+    rp_write(dir, "aorta_kernel_trace.csv", text);
+    free(text);
+    aorta_metrics_t *m = rp_parse(dir);
+    *found = rp_has(m, "rocprof_gpu_time_ms");
+    double ms = *found ? rp_double(m, "rocprof_gpu_time_ms") : 0;
+    aorta_metrics_free(m);
+    return ms;
+}
+
+START_TEST(timestamps_of_every_length)
+{
+    /* Digit strings of 1 to 19 digits are converted without strtod(), 8 to
+     * 16 of them as two words of eight: each length must give float()'s
+     * value (past 2^53 too), and a non-digit anywhere must not pass. */
+    static const char digits[] = "9182736450918273645";
+    for (size_t len = 1; len <= 19; len++) {
+        char start[24], end[40];
+        memcpy(start, digits, len);
+        start[len] = '\0';
+        memcpy(end, digits, len);
+        end[len] = '\0';
+        end[0] = '9'; /* end >= start: the first digit of start is 9 */
+        end[len - 1] = (char)('0' + (end[len - 1] - '0' + 1) % 10);
+        if (strcmp(end, start) < 0)
+            snprintf(end, sizeof end, "1%s", start); /* one digit longer */
+        int found = 0;
+        double ms = trace_time(start, end, &found);
+        double want = (strtod(end, NULL) - strtod(start, NULL)) / 1e6;
+        ck_assert_msg(found && ms == want, "%s..%s: %.17g ms, want %.17g", start, end, ms, want);
+        /* Leading zeros are digits too. */
+        char padded[40];
+        snprintf(padded, sizeof padded, "000%s", start);
+        ms = trace_time(padded, end, &found);
+        ck_assert_msg(found && ms == want, "%s..%s: %.17g ms, want %.17g", padded, end, ms, want);
+        for (size_t at = 0; at < len; at++) {
+            char bad[40];
+            memcpy(bad, end, len + 1);
+            bad[at] = (char)(at % 2 ? '/' : ':'); /* the bytes around the digits */
+            trace_time(start, bad, &found);
+            ck_assert_msg(!found, "%s..%s was read as a number", start, bad);
+        }
+    }
+    /* What float() reads that is not a plain digit string. */
+    int found = 0;
+    ck_assert(trace_time(" 10", "1_000_000_000 ", &found) == (1e9 - 10) / 1e6 && found);
+    ck_assert(trace_time("+1e3", "12345678.5", &found) == (12345678.5 - 1e3) / 1e6 && found);
+    trace_time("0x10", "12345678", &found);
+    ck_assert(!found);
+}
+END_TEST
+
 START_TEST(trace_without_kind)
 {
     /* 79 */
@@ -937,6 +994,7 @@ static Suite *parse_suite(void)
     tcase_add_test(tc, unreadable_counts_drop_only_the_count);
     tcase_add_test(tc, readable_counts);
     tcase_add_test(tc, trace_rows);
+    tcase_add_test(tc, timestamps_of_every_length);
     tcase_add_test(tc, trace_without_kind);
     tcase_add_test(tc, ranks_merge);
     tcase_add_test(tc, ranking);
