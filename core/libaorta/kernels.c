@@ -6,8 +6,8 @@
  * the same for every collector.
  *
  * Lookups go through an open-addressing table over the first-seen array;
- * the hash reads eight bytes at a time because kernel names are long
- * (templated C++) and a trace may hold millions of rows.  Per-file groups
+ * the hash takes sixteen bytes a multiply because kernel names are long
+ * (templated C++) and a trace may hold millions of rows, each looked up.  Per-file groups
  * are folded lazily: a kernel's sum of the previous group joins its run
  * total when the kernel is next touched (or read), so end_file is O(1) and
  * the floating-point sums are the ones an eager per-file merge computes. */
@@ -51,43 +51,58 @@ static uint64_t load64(const char *p)
     return word;
 }
 
-static uint64_t mix(uint64_t x)
+/* The 128-bit product of a and b folded to 64 bits (wyhash's mixing step):
+ * one multiply mixes sixteen bytes. */
+static inline uint64_t fold(uint64_t a, uint64_t b)
 {
-    x *= 0xff51afd7ed558ccdULL;
-    return x ^ (x >> 32);
+#if defined(__SIZEOF_INT128__)
+    unsigned __int128 product = (unsigned __int128)a * b;
+    return (uint64_t)product ^ (uint64_t)(product >> 64);
+#else
+    uint64_t ha = a >> 32, la = (uint32_t)a, hb = b >> 32, lb = (uint32_t)b;
+    uint64_t hh = ha * hb, hl = ha * lb, lh = la * hb, ll = la * lb;
+    uint64_t mid = (ll >> 32) + (uint32_t)hl + (uint32_t)lh;
+    uint64_t lo = (mid << 32) | (uint32_t)ll;
+    uint64_t hi = hh + (hl >> 32) + (lh >> 32) + (mid >> 32);
+    return lo ^ hi;
+#endif
 }
 
-/* Four independent lanes keep the multiplier busy; a tail shorter than 32
- * bytes is read with overlapping loads. */
+#define K0 0xa0761d6478bd642fULL
+#define K1 0xe7037ed1a0b428dbULL
+#define K2 0x8ebc6af09c88c6e3ULL
+
+/* wyhash's shape: sixteen bytes a step in two lanes of 32, the last (or
+ * only) sixteen read with loads that may overlap the ones before, names
+ * under eight bytes copied into a word.  Unseeded, as the hash before it
+ * was: names made to collide cost time, never a wrong total (names are
+ * compared whole). */
 static uint64_t hash_name(const char *name, size_t len)
 {
-    uint64_t a = 0x9e3779b97f4a7c15ULL ^ len, b = 0xc2b2ae3d27d4eb4fULL, c = 0x165667b19e3779f9ULL,
-             d = 0x27d4eb2f165667c5ULL;
     const char *p = name;
-    size_t left = len;
-    while (left >= 32) {
-        a = mix(a ^ load64(p));
-        b = mix(b ^ load64(p + 8));
-        c = mix(c ^ load64(p + 16));
-        d = mix(d ^ load64(p + 24));
-        p += 32;
-        left -= 32;
+    uint64_t a = K0 ^ len, b = K2, x, y;
+    if (len >= 16) {
+        size_t left = len;
+        while (left > 32) {
+            a = fold(load64(p) ^ K1, load64(p + 8) ^ a);
+            b = fold(load64(p + 16) ^ K2, load64(p + 24) ^ b);
+            p += 32;
+            left -= 32;
+        }
+        if (left > 16)
+            a = fold(load64(p) ^ K1, load64(p + 8) ^ a);
+        x = load64(name + len - 16);
+        y = load64(name + len - 8);
+    } else if (len >= 8) {
+        x = load64(p);
+        y = load64(p + len - 8);
+    } else {
+        x = 0;
+        y = 0;
+        memcpy(&x, p, len);
     }
-    if (left >= 16) {
-        a = mix(a ^ load64(p));
-        b = mix(b ^ load64(p + 8));
-        c = mix(c ^ load64(name + len - 16));
-        d = mix(d ^ load64(name + len - 8));
-    } else if (left >= 8) {
-        a = mix(a ^ load64(p));
-        b = mix(b ^ load64(name + len - 8));
-    } else if (left > 0) {
-        uint64_t tail = 0;
-        memcpy(&tail, p, left);
-        a = mix(a ^ tail);
-    }
-    uint64_t h = a ^ (b << 17 | b >> 47) ^ (c << 31 | c >> 33) ^ (d << 47 | d >> 17);
-    return mix(mix(h));
+    a ^= b;
+    return fold(K1 ^ len, fold(x ^ K1, y ^ a));
 }
 
 /* a + b, or -1 when either is unknown or the sum leaves int64. */
