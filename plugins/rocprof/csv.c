@@ -3,10 +3,11 @@
  * csv.DictReader (excel dialect, file opened with newline="" and
  * encoding="utf-8-sig") yields, for the few columns the parser needs.
  *
- * It runs the state machine of CPython's Modules/_csv.c over a fixed 1 MiB
- * read buffer, but a span at a time instead of a character at a time: a
- * quoted field is one memchr() for the next quote, an unquoted field a scan
- * for ',', '\r' or '\n'; only the selected columns are copied.  Before
+ * It runs the state machine of CPython's Modules/_csv.c over 1 MiB reads
+ * (read_ahead.c: a large file's made on a thread one read ahead), a span
+ * at a time instead of a character at a time: a quoted field is one
+ * memchr() for the next quote, an unquoted field a scan for ',', '\r' or
+ * '\n'; only the selected columns are copied.  Before
  * that, rows are tried on a fast path that handles the rows rocprofv3
  * writes (whole in the buffer, '\n'-terminated, no doubled or stray quotes)
  * without the state machine: cells point into the buffer, and the ends of
@@ -17,7 +18,8 @@
  * its last selected column is one search for the newline.  A row the fast
  * path does not take starts over in the state machine, which yields the
  * same cells for every row the fast path takes (the tests compare both).
- * Memory is the buffer plus the selected cells, whatever the file's size.
+ * Memory is the read buffers plus the selected cells, whatever the file's
+ * size.
  *
  * Python's behaviour reproduced here (checked against CPython 3.11):
  *   - a quote opens a quoted field only at the start of a field; in a quoted
@@ -44,22 +46,22 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "csv_window.h"
 #include "rocprof.h"
 
-/* 0 builds the reader without its fast path, the state machine alone: the
- * tests build it so (tests/collectors/rocprof/csv_reference.c) to hold the
- * fast path to it. */
+/* 0 and 0 build the reader without its fast path and without reading
+ * ahead (read_ahead.c): the state machine alone, on plain reads.  The tests
+ * build it so (tests/collectors/rocprof/csv_reference.c) to hold the fast
+ * path and the reads ahead to it. */
 #ifndef ROCPROF_CSV_FAST_PATH
 #define ROCPROF_CSV_FAST_PATH 1
 #endif
-
-#define READ_SIZE (1u << 20)
+#ifndef ROCPROF_CSV_READ_AHEAD
+#define ROCPROF_CSV_READ_AHEAD 1
+#endif
 #define FIELD_LIMIT 131072 /* csv.field_size_limit(), in characters */
 #define MAX_COLUMNS 8
 
@@ -486,16 +488,13 @@ rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t c
     for (size_t i = 0; i < MAX_COLUMNS; i++)
         r.column_of[i] = -1;
 
-    /* A window reads 64 bytes from where it starts, so the buffer has that
-     * much more (see below). */
-    char *buffer = cc_xmalloc(READ_SIZE + CSV_WINDOW);
-    r.base = buffer;
-    size_t carry = 0; /* bytes of an incomplete UTF-8 sequence kept from the last read */
+    rocprof_reads_t *reads = rocprof_reads_start(fd, ROCPROF_CSV_READ_AHEAD);
+    char carried[4];  /* an incomplete UTF-8 sequence (or BOM) kept from the last read */
+    size_t carry = 0;
     int first = 1;    /* the file's first bytes, where a BOM is dropped */
     for (;;) {
-        ssize_t got = read(fd, buffer + carry, READ_SIZE - carry);
-        if (got < 0 && errno == EINTR)
-            continue;
+        char *data;
+        ssize_t got = rocprof_reads_next(reads, &data);
         if (got < 0) {
             r.status = ROCPROF_CSV_READ_ERROR; /* OSError: the row in progress is lost */
             break;
@@ -507,19 +506,24 @@ rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t c
                 r.status = ROCPROF_CSV_BAD_UTF8;
             break;
         }
+        /* The carried bytes go just before the read's (there is room). */
+        char *buffer = data - carry;
+        memcpy(buffer, carried, carry);
         size_t have = carry + (size_t)got;
         if (first && have < 3 && memcmp(buffer, "\xef\xbb\xbf", have) == 0) {
-            carry = have; /* a short read inside what may be a BOM: read on */
+            memcpy(carried, buffer, have); /* a short read inside what may be a BOM: read on */
+            carry = have;
             continue;
         }
         if (first && have >= 3 && memcmp(buffer, "\xef\xbb\xbf", 3) == 0) {
-            memmove(buffer, buffer + 3, have - 3);
+            buffer += 3;
             have -= 3;
         }
         first = 0;
-        /* The bytes a window may read past the data: defined, though their
-         * bits are never used. */
+        /* A window reads 64 bytes from where it starts: the bytes past the
+         * data are defined, though their bits are never used. */
         memset(buffer + have, 0, CSV_WINDOW);
+        r.base = buffer;
         int truncated;
         size_t valid = aorta_utf8_valid_prefix(buffer, have, &truncated, &r.ascii);
         feed(&r, buffer, buffer + valid);
@@ -530,9 +534,9 @@ rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t c
             break;
         }
         carry = have - valid;
-        memmove(buffer, buffer + valid, carry);
+        memcpy(carried, buffer + valid, carry);
     }
-    free(buffer);
+    rocprof_reads_stop(reads);
     for (size_t i = 0; i <= MAX_COLUMNS; i++)
         free(r.values[i].data);
     return r.status;

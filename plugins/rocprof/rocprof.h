@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "aorta/collector.h"
 #include "collector_common.h"
@@ -80,6 +81,21 @@ typedef enum rocprof_csv_status {
 } rocprof_csv_status_t;
 rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t count,
                                       unsigned required, rocprof_row_fn fn, void *user);
+
+/* ---- read_ahead.c: the reads csv.c parses ---- */
+#define ROCPROF_READ_SIZE (1u << 20) /* bytes a read asks for */
+#define ROCPROF_READ_HEAD 8          /* free bytes before each read's data */
+#define ROCPROF_READ_TAIL 64         /* free bytes after them */
+typedef struct rocprof_reads rocprof_reads_t;
+/* Read fd from its current offset; with @p ahead, a large regular file on
+ * a thread one read ahead of the caller. */
+rocprof_reads_t *rocprof_reads_start(int fd, int ahead);
+/* The next read: its byte count with the bytes at *data (ROCPROF_READ_HEAD
+ * bytes before them and ROCPROF_READ_TAIL after are the caller's to
+ * write), 0 at the end of the file, -1 on an error (and the same from then
+ * on).  The bytes are good until the next call. */
+ssize_t rocprof_reads_next(rocprof_reads_t *reads, char **data);
+void rocprof_reads_stop(rocprof_reads_t *reads);
 
 /* ---- rocpd.c: rocprofv3's SQLite databases (<o>_results.db) ---- */
 /* Add the kernel dispatches of the database at @p path (open at @p fd, or

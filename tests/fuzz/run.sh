@@ -70,7 +70,7 @@ if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
 fi
 
 deps_cflags=$(pkg-config --cflags json-c yaml-0.1)
-deps_libs="$(pkg-config --libs json-c yaml-0.1) -lltdl -ldl -lm"
+deps_libs="$(pkg-config --libs json-c yaml-0.1) -lltdl -ldl -lm -lpthread"
 # rocprof reads rocpd databases when the build tree was configured with SQLite.
 if grep -q '^#define HAVE_SQLITE3 1' "$builddir/config.h"; then
     deps_cflags="$deps_cflags $(pkg-config --cflags sqlite3)"

@@ -3,9 +3,10 @@
  * csv_window.h) held to the state machine it stands in for: the windows'
  * masks, filled each way the target allows, against a byte loop; then the
  * rows read with each kind of special byte at every offset within a window,
- * with every cut between two reads, across the 1 MiB read buffer's end, and
- * from random bytes, compared with what csv_reference.c (the same reader
- * built without its fast path) reads.  The reader is compiled in, as the
+ * with every cut between two reads, across the 1 MiB read buffer's end, from
+ * files large enough to be read ahead on a thread, and from random bytes,
+ * compared with what csv_reference.c (the same reader built without its
+ * fast path and without reading ahead) reads.  The reader is compiled in, as the
  * fuzz harness compiles it.  AORTA_FUZZ_SEED and AORTA_FUZZ_ITERATIONS
  * change the random part. */
 #include "config.h"
@@ -416,6 +417,65 @@ START_TEST(rows_across_the_read_buffer)
 }
 END_TEST
 
+/* A trace of about size bytes: rows of names with two-byte characters (some
+ * fall across the end of a read), then tail appended. */
+static char *large_trace(size_t size, const char *tail, size_t *len)
+{
+    char *data = malloc(size + strlen(tail) + 512);
+    CHECK(data, "out of memory");
+    size_t at = (size_t)sprintf(data, "%s", TRACE_HEADER);
+    for (size_t i = 0; at < size; i++)
+        at += (size_t)sprintf(data + at, "KERNEL_DISPATCH,1,2,3,\"k\xc3\xa9rnel_%zu<%.*s>\",4,%zu,%zu,5,6\n",
+                              i % 97, (int)(i % 23), "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+                              1000 + i, 2000 + 3 * i);
+    at += (size_t)sprintf(data + at, "%s", tail);
+    *len = at;
+    return data;
+}
+
+START_TEST(large_files_read_ahead_alike)
+{
+    /* Files large enough to be read ahead on a thread (read_ahead.c), read
+     * to their end and stopped early: the same rows and the same status as
+     * plain reads give. */
+    static const char *const tails[] = {
+        "", "KERNEL_DISPATCH,1,2,3,\"cut\xc3", /* ends inside a character */
+        "KERNEL_DISPATCH,1,2,3,\"bad\xff\",4,1,2,5,6\nKERNEL_DISPATCH,1,2,3,\"k\",4,1,2,5,6\n",
+        "KERNEL_DISPATCH,1,2,3,\"unterminated"};
+    for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+        size_t len;
+        char *data = large_trace(5u << 20, tails[t], &len);
+        char what[64];
+        snprintf(what, sizeof what, "5 MiB with tail %zu", t);
+        assert_whole_read(data, len, TRACE, 4, what);
+        free(data);
+    }
+    /* Stopped in the first read, while the thread reads the next: a bad
+     * byte, a field over the size limit, a header without the columns. */
+    size_t len;
+    char *data = large_trace(6u << 20, "", &len);
+    data[strlen(TRACE_HEADER) + 1000] = (char)0xff;
+    assert_whole_read(data, len, TRACE, 4, "invalid UTF-8 in the first read");
+    memset(data + strlen(TRACE_HEADER) + 1000, 'x', 200000);
+    assert_whole_read(data, len, TRACE, 4, "a long field in the first reads");
+    data[0] = 'X';
+    assert_whole_read(data, len, TRACE, 4, "no Kind column");
+    assert_whole_read(data, len, STATS, 3, "no stats columns at all");
+    free(data);
+    /* A BOM, and a byte order mark's worth of bytes that is not one. */
+    data = large_trace(5u << 20, "", &len);
+    char *bom = malloc(len + 3);
+    CHECK(bom, "out of memory");
+    memcpy(bom, "\xef\xbb\xbf", 3);
+    memcpy(bom + 3, data, len);
+    assert_whole_read(bom, len + 3, TRACE, 4, "a BOM");
+    bom[2] = (char)0xbe;
+    assert_whole_read(bom, len + 3, TRACE, 4, "almost a BOM");
+    free(bom);
+    free(data);
+}
+END_TEST
+
 START_TEST(random_bytes_read_alike)
 {
     /* Random rows over the bytes CSV cares about (and UTF-8, NULs), read
@@ -475,6 +535,7 @@ static Suite *csv_suite(void)
     tcase_add_test(tc, special_bytes_at_every_offset_of_a_window);
     tcase_add_test(tc, rows_split_between_two_reads);
     tcase_add_test(tc, rows_across_the_read_buffer);
+    tcase_add_test(tc, large_files_read_ahead_alike);
     tcase_add_test(tc, random_bytes_read_alike);
     suite_add_tcase(suite, tc);
     return suite;
