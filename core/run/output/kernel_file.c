@@ -56,14 +56,7 @@ void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
 
 int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file)
 {
-    char *dumped = aorta_json_dump(file, 0);
-    char *text = aorta_xasprintf("%s\n", dumped);
-    int status = aorta_write_file_atomic_at(dir_fd, name, text, strlen(text));
-    int saved = errno;
-    free(text);
-    free(dumped);
-    errno = saved;
-    return status;
+    return aorta_json_write_line_at(dir_fd, name, file, 0);
 }
 
 const aorta_json_t *aorta_kernel_file_collectors(const aorta_json_t *json)

@@ -24,6 +24,11 @@ int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, s
  * followed), EINVAL when not a regular file, EFBIG when too large, or the
  * error that stopped the open or a read.  Free it. */
 char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len);
+/* The same into *buffer, *capacity bytes (NULL, 0 at first), replaced by a
+ * larger one when the file does not fit, so one buffer serves file after
+ * file: 0, or -1 with errno set (*buffer stays the caller's to free). */
+int aorta_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char **buffer,
+                            size_t *capacity, size_t *len);
 
 /* The whole of a file the user named (a recipe, a sidecar), NUL-terminated,
  * its length in *len: symlinks are followed, but it must be a regular file
