@@ -7,6 +7,7 @@
 
 #include "output/kernel_agg.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,23 +37,37 @@ static aorta_kagg_table_t *table_for(aorta_kagg_cell_t *cell, const char *collec
     return table;
 }
 
-/* FNV-1a: a table holds hundreds of names, looked up once per trial row;
- * a hash beats a tree of strcmp() over long shared prefixes. */
-static uint64_t hash_name(const char *name)
+/* A table holds hundreds of names, looked up once per trial row; a hash
+ * beats a tree of strcmp() over long shared prefixes.  Eight bytes a step:
+ * the names are long (templated C++). */
+static uint64_t hash_name(const char *name, size_t len)
 {
-    uint64_t hash = 0xcbf29ce484222325ULL;
-    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-        hash = (hash ^ *c) * 0x100000001b3ULL;
-    return hash;
+    uint64_t hash = 0xcbf29ce484222325ULL ^ (len * 0x9e3779b97f4a7c15ULL);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, name + i, 8);
+        hash = (hash ^ word) * 0x100000001b3ULL;
+        hash ^= hash >> 29;
+    }
+    for (; i < len; i++)
+        hash = (hash ^ (unsigned char)name[i]) * 0x100000001b3ULL;
+    return hash ^ (hash >> 32);
 }
 
-static size_t find_slot(const aorta_kagg_table_t *table, const char *name, uint64_t hash)
+static int same_name(const aorta_kagg_kernel_t *kernel, const char *name, size_t len,
+                     uint64_t hash)
+{
+    return kernel->hash == hash && kernel->name_len == len && !memcmp(kernel->name, name, len);
+}
+
+static size_t find_slot(const aorta_kagg_table_t *table, const char *name, size_t len,
+                        uint64_t hash)
 {
     size_t mask = table->slot_count - 1;
     size_t slot = (size_t)hash & mask;
     while (table->slots[slot]) {
-        const aorta_kagg_kernel_t *kernel = &table->kernels[table->slots[slot] - 1];
-        if (kernel->hash == hash && !strcmp(kernel->name, name))
+        if (same_name(&table->kernels[table->slots[slot] - 1], name, len, hash))
             break;
         slot = (slot + 1) & mask;
     }
@@ -65,16 +80,27 @@ static void grow_slots(aorta_kagg_table_t *table)
     table->slot_count = table->slot_count ? table->slot_count * 2 : 64;
     table->slots = aorta_xcalloc(table->slot_count, sizeof *table->slots);
     for (size_t k = 0; k < table->count; k++) {
-        size_t slot = find_slot(table, table->kernels[k].name, table->kernels[k].hash);
-        table->slots[slot] = (uint32_t)(k + 1);
+        const aorta_kagg_kernel_t *kernel = &table->kernels[k];
+        table->slots[find_slot(table, kernel->name, kernel->name_len, kernel->hash)] =
+            (uint32_t)(k + 1);
     }
 }
 
-static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *name)
+/* name's kernel, new when the table has none of that name.  at: where the
+ * name's row sits in its trial, a guess at its index: trials of a cell
+ * mostly list their kernels in the same order, and one compare then
+ * replaces the hash. */
+static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *name, size_t at)
 {
-    uint64_t hash = hash_name(name);
+    size_t len = strlen(name);
+    if (at < table->count) {
+        aorta_kagg_kernel_t *guess = &table->kernels[at];
+        if (guess->name_len == len && !memcmp(guess->name, name, len))
+            return guess;
+    }
+    uint64_t hash = hash_name(name, len);
     if (table->slot_count) {
-        size_t slot = find_slot(table, name, hash);
+        size_t slot = find_slot(table, name, len, hash);
         if (table->slots[slot])
             return &table->kernels[table->slots[slot] - 1];
     }
@@ -82,25 +108,28 @@ static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *na
                 sizeof *table->kernels);
     aorta_kagg_kernel_t *kernel = &table->kernels[table->count];
     memset(kernel, 0, sizeof *kernel);
-    kernel->name = aorta_xstrdup(name);
+    kernel->name = aorta_xstrndup(name, len);
+    kernel->name_len = len;
     kernel->hash = hash;
     kernel->first_seen = table->count;
     table->count++;
     if (table->count * 2 > table->slot_count)
         grow_slots(table);
     else
-        table->slots[find_slot(table, name, hash)] = (uint32_t)table->count;
+        table->slots[find_slot(table, name, len, hash)] = (uint32_t)table->count;
     return kernel;
 }
 
 typedef struct trial_sum {
     aorta_kagg_table_t *table;
     double total;
+    size_t row;        /* the row's position in its trial */
 } trial_sum_t;
 
 static int add_kernel(const char *name, aorta_json_t *row, void *user)
 {
     trial_sum_t *sum = user;
+    size_t row_at = sum->row++;
     const aorta_json_t *ms = aorta_json_type(row) == AORTA_JSON_ARRAY ? aorta_json_at(row, 0) : NULL;
     aorta_json_type_t type = aorta_json_type(ms);
     double value = type == AORTA_JSON_INT || type == AORTA_JSON_DOUBLE ? aorta_json_get_double(ms)
@@ -110,7 +139,7 @@ static int add_kernel(const char *name, aorta_json_t *row, void *user)
      * squares could overflow into one. */
     if (!isfinite(value) || value < 0 || value > MAX_MS)
         return 0;
-    aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name);
+    aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name, row_at);
     if (kernel->trials == 0 || value < kernel->min_ms)
         kernel->min_ms = value;
     if (kernel->trials == 0 || value > kernel->max_ms)
@@ -132,7 +161,7 @@ static int add_collector(const char *collector, aorta_json_t *entry, void *user)
     const aorta_json_t *kernels = aorta_json_get(entry, "kernels");
     if (aorta_json_type(kernels) != AORTA_JSON_OBJECT)
         return 0;
-    trial_sum_t sum = {table_for(cell, collector), 0.0};
+    trial_sum_t sum = {table_for(cell, collector), 0.0, 0};
     aorta_json_foreach(kernels, add_kernel, &sum);
     aorta_kagg_table_t *table = sum.table;
     if (table->trials == 0 || sum.total < table->gpu_min)
@@ -192,8 +221,33 @@ void aorta_kagg_finish(aorta_kagg_cell_t *cell)
     }
 }
 
-void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell)
+struct aorta_kagg_reader {
+    aorta_json_reader_t *trial, *kernels;
+};
+
+aorta_kagg_reader_t *aorta_kagg_reader_new(void)
 {
+    aorta_kagg_reader_t *reader = aorta_xmalloc(sizeof *reader);
+    reader->trial = aorta_json_reader_new(TRIAL_MAX_DEPTH);
+    reader->kernels = aorta_json_reader_new(AORTA_KERNEL_FILE_MAX_DEPTH);
+    return reader;
+}
+
+void aorta_kagg_reader_free(aorta_kagg_reader_t *reader)
+{
+    if (!reader)
+        return;
+    aorta_json_reader_free(reader->trial);
+    aorta_json_reader_free(reader->kernels);
+    free(reader);
+}
+
+void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell,
+                          aorta_kagg_reader_t *reader)
+{
+    aorta_kagg_reader_t *own = reader ? NULL : aorta_kagg_reader_new();
+    if (own)
+        reader = own;
     const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
     cell->name = aorta_xstrdup(name ? name : "?");
     int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
@@ -203,16 +257,15 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     for (int64_t t = 0; sub_fd >= 0 && t < trials && t < 1000000; t++) {
         char *rel = aorta_trial_json_rel(name, (int)t);
         const char *trial_name = strrchr(rel, '/') + 1;
-        aorta_json_t *trial = aorta_json_read_file_at(sub_fd, trial_name, TRIAL_MAX_BYTES,
-                                                      TRIAL_MAX_DEPTH);
+        aorta_json_t *trial = aorta_json_reader_read_at(reader->trial, sub_fd, trial_name,
+                                                        TRIAL_MAX_BYTES);
         if (trial) {
             cell->trials++;
             if (!strcmp(aorta_outcome_verdict(trial), "pass")) {
                 cell->passing++;
                 char *kname = aorta_kernel_file_path(trial_name);
-                aorta_json_t *file = aorta_json_read_file_at(sub_fd, kname,
-                                                             AORTA_KERNEL_FILE_MAX_BYTES,
-                                                             AORTA_KERNEL_FILE_MAX_DEPTH);
+                aorta_json_t *file = aorta_json_reader_read_at(reader->kernels, sub_fd, kname,
+                                                               AORTA_KERNEL_FILE_MAX_BYTES);
                 aorta_kagg_add_trial(cell, aorta_kernel_file_collectors(file));
                 aorta_json_free(file);
                 free(kname);
@@ -226,6 +279,7 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     free(why);
     free(sub_rel);
     aorta_kagg_finish(cell);
+    aorta_kagg_reader_free(own);
 }
 
 void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
@@ -235,8 +289,10 @@ void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baselin
     const aorta_json_t *cells = aorta_json_get(matrix, "cells");
     run->count = aorta_json_length(cells);
     run->cells = aorta_xcalloc(run->count ? run->count : 1, sizeof *run->cells);
+    aorta_kagg_reader_t *reader = aorta_kagg_reader_new();
     for (size_t i = 0; i < run->count; i++)
-        aorta_kagg_load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i]);
+        aorta_kagg_load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i], reader);
+    aorta_kagg_reader_free(reader);
     aorta_kagg_pick_baseline(run, matrix, baseline);
 }
 
@@ -271,7 +327,8 @@ const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, co
 {
     if (!table || !table->slot_count)
         return NULL;
-    size_t slot = find_slot(table, name, hash_name(name));
+    size_t len = strlen(name);
+    size_t slot = find_slot(table, name, len, hash_name(name, len));
     return table->slots[slot] ? &table->kernels[table->slots[slot] - 1] : NULL;
 }
 
@@ -317,6 +374,107 @@ aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell)
     }
     aorta_json_set(obj, "collectors", collectors);
     return obj;
+}
+
+/* Whether every key of the cell's JSON is written as it is: two names
+ * that are not UTF-8 can become one key, which only the tree merges. */
+static int keys_kept(const aorta_kagg_cell_t *cell)
+{
+    for (size_t t = 0; t < cell->count; t++) {
+        const aorta_kagg_table_t *table = &cell->tables[t];
+        if (!aorta_json_key_is_kept(table->collector))
+            return 0;
+        for (size_t k = 0; k < table->count; k++)
+            if (!aorta_json_key_is_kept(table->kernels[k].name))
+                return 0;
+    }
+    return 1;
+}
+
+static void write_spread(aorta_json_writer_t *out, double mean, double min, double max,
+                         double std)
+{
+    aorta_json_writer_begin_object(out);
+    aorta_json_writer_key(out, "mean");
+    aorta_json_writer_micro(out, mean);
+    aorta_json_writer_key(out, "min");
+    aorta_json_writer_micro(out, min);
+    aorta_json_writer_key(out, "max");
+    aorta_json_writer_micro(out, max);
+    aorta_json_writer_key(out, "std");
+    aorta_json_writer_micro(out, std);
+    aorta_json_writer_end_object(out);
+}
+
+/* aorta_kagg_cell_json()'s text, member by member. */
+static void write_cell(aorta_json_writer_t *out, const aorta_kagg_cell_t *cell)
+{
+    aorta_json_writer_reset(out);
+    aorta_json_writer_begin_object(out);
+    aorta_json_writer_key(out, "schema_version");
+    aorta_json_writer_int(out, AORTA_CELL_KERNELS_SCHEMA);
+    aorta_json_writer_key(out, "cell");
+    aorta_json_writer_string(out, cell->name);
+    aorta_json_writer_key(out, "trials");
+    aorta_json_writer_int(out, (int64_t)cell->trials);
+    aorta_json_writer_key(out, "passing_trials");
+    aorta_json_writer_int(out, (int64_t)cell->passing);
+    aorta_json_writer_key(out, "collectors");
+    aorta_json_writer_begin_object(out);
+    for (size_t t = 0; t < cell->count; t++) {
+        const aorta_kagg_table_t *table = &cell->tables[t];
+        aorta_json_writer_key(out, table->collector);
+        aorta_json_writer_begin_object(out);
+        aorta_json_writer_key(out, "trials");
+        aorta_json_writer_int(out, (int64_t)table->trials);
+        aorta_json_writer_key(out, "gpu_time_ms");
+        write_spread(out, table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->gpu_std_ms);
+        aorta_json_writer_key(out, "kernels");
+        aorta_json_writer_begin_object(out);
+        for (size_t k = 0; k < table->count; k++) {
+            const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
+            aorta_json_writer_key(out, kernel->name);
+            aorta_json_writer_begin_object(out);
+            aorta_json_writer_key(out, "mean_ms");
+            aorta_json_writer_micro(out, kernel->mean_ms);
+            aorta_json_writer_key(out, "min_ms");
+            aorta_json_writer_micro(out, kernel->min_ms);
+            aorta_json_writer_key(out, "max_ms");
+            aorta_json_writer_micro(out, kernel->max_ms);
+            aorta_json_writer_key(out, "mean_launches");
+            if (kernel->mean_launches >= 0)
+                aorta_json_writer_micro(out, kernel->mean_launches);
+            else
+                aorta_json_writer_null(out);
+            aorta_json_writer_key(out, "trials");
+            aorta_json_writer_int(out, (int64_t)kernel->trials);
+            aorta_json_writer_end_object(out);
+        }
+        aorta_json_writer_end_object(out);
+        aorta_json_writer_end_object(out);
+    }
+    aorta_json_writer_end_object(out);
+    aorta_json_writer_end_object(out);
+}
+
+void aorta_kagg_cell_text(const aorta_kagg_cell_t *cell, aorta_json_writer_t *writer)
+{
+    write_cell(writer, cell);
+}
+
+int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell_t *cell,
+                             aorta_json_writer_t *writer)
+{
+    if (keys_kept(cell)) {
+        write_cell(writer, cell);
+        return aorta_json_writer_write_at(writer, dir_fd, name);
+    }
+    aorta_json_t *json = aorta_kagg_cell_json(cell);
+    int status = aorta_json_write_line_at(dir_fd, name, json, 0);
+    int saved = errno;
+    aorta_json_free(json);
+    errno = saved;
+    return status;
 }
 
 void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "output/kernel_agg.h"
-#include "output/kernel_file.h"
 #include "output/kernel_md.h"
 #include "output/report_html.h"
 #include "sys/files.h"
@@ -41,40 +40,48 @@ static void note_failure(work_t *work, const char *cell, const char *why)
     pthread_mutex_unlock(&work->lock);
 }
 
-static void one_cell(work_t *work, size_t i)
+/* What one worker reuses from cell to cell. */
+typedef struct worker_tools {
+    aorta_kagg_reader_t *reader;
+    aorta_json_writer_t *writer;
+} worker_tools_t;
+
+static void one_cell(work_t *work, size_t i, worker_tools_t *tools)
 {
     aorta_kagg_cell_t *cell = &work->run->cells[i];
-    aorta_kagg_load_cell(work->run_fd, aorta_json_at(work->cells, i), cell);
+    aorta_kagg_load_cell(work->run_fd, aorta_json_at(work->cells, i), cell, tools->reader);
     if (cell->count == 0)
         return;
     /* Below the run directory without following a symlink, whatever the
      * payload made of its cell. */
     char *why = NULL;
     int cell_fd = aorta_fsafe_open_dir(work->run_fd, cell->name, 0, &why);
-    aorta_json_t *json = aorta_kagg_cell_json(cell);
     if (cell_fd < 0) {
         note_failure(work, cell->name, why);
-    } else if (aorta_kernel_file_write_at(cell_fd, "kernels.json", json) != 0) {
+    } else if (aorta_kagg_cell_write_at(cell_fd, "kernels.json", cell, tools->writer) != 0) {
         char reason[256];
         note_failure(work, cell->name, strerror_r(errno, reason, sizeof reason));
     }
     if (cell_fd >= 0)
         close(cell_fd);
-    aorta_json_free(json);
     free(why);
 }
 
 static void *worker(void *user)
 {
     work_t *work = user;
+    worker_tools_t tools = {aorta_kagg_reader_new(), aorta_json_writer_new()};
     for (;;) {
         pthread_mutex_lock(&work->lock);
         size_t i = work->next++;
         pthread_mutex_unlock(&work->lock);
         if (i >= work->run->count)
-            return NULL;
-        one_cell(work, i);
+            break;
+        one_cell(work, i, &tools);
     }
+    aorta_kagg_reader_free(tools.reader);
+    aorta_json_writer_free(tools.writer);
+    return NULL;
 }
 
 char *aorta_kernel_reports(int run_fd, const aorta_json_t *matrix, const char *baseline,
