@@ -526,8 +526,14 @@ void aorta_json_writer_reset(aorta_json_writer_t *writer)
 
 static void append(aorta_json_writer_t *writer, const char *text, size_t len)
 {
-    if (printbuf_memappend(writer->text, text, (int)len) < 0)
+    struct printbuf *buffer = writer->text;
+    if (buffer->size - buffer->bpos > (int)len) { /* json-c's printbuf_memappend_fast() */
+        memcpy(buffer->buf + buffer->bpos, text, len);
+        buffer->bpos += (int)len;
+        buffer->buf[buffer->bpos] = '\0';
+    } else if (printbuf_memappend(buffer, text, (int)len) < 0) {
         abort(); /* out of memory, as aorta_xmalloc() */
+    }
 }
 
 void aorta_json_writer_begin_object(aorta_json_writer_t *writer)
@@ -554,28 +560,58 @@ static void put_string(aorta_json_writer_t *writer, const char *text, size_t len
     append(writer, escaped, escaped_len);
 }
 
+#define BYTES(c) (0x0101010101010101ULL * (uint64_t)(c))
+#define HIGH BYTES(0x80)
+
+/* Whether some byte of x is below n (n <= 0x80): the classic test, exact
+ * about whether any is (x - n borrows into the high bit of such a byte). */
+static uint64_t has_below(uint64_t x, unsigned n)
+{
+    return (x - BYTES(n)) & ~x & HIGH;
+}
+
+/* Whether some byte of word is a control, '"', '\\' or '/' (a byte equal
+ * to c is a zero byte of word ^ c). */
+static int word_needs_escape(uint64_t word)
+{
+    return (has_below(word, 0x20) | has_below(word ^ BYTES('"'), 1)
+            | has_below(word ^ BYTES('\\'), 1) | has_below(word ^ BYTES('/'), 1)) != 0;
+}
+
+/* Whether text is ASCII with no byte any JSON writer escapes (a control,
+ * '"', '\\', '/'): json-c would copy it as it is. */
+static int plain_ascii(const char *text, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, text + i, 8);
+        if ((word & HIGH) || word_needs_escape(word))
+            return 0;
+    }
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '/')
+            return 0;
+    }
+    return 1;
+}
+
 /* text (UTF-8 fixed as aorta_json_string() fixes it) as a JSON string. */
 static void put_text(aorta_json_writer_t *writer, const char *text)
 {
     size_t len = strlen(text);
-    if (aorta_utf8_valid_prefix(text, len, NULL, NULL) != len) {
+    if (plain_ascii(text, len)) { /* nearly every name: copied here */
+        append(writer, "\"", 1);
+        append(writer, text, len);
+        append(writer, "\"", 1);
+    } else if (aorta_utf8_valid_prefix(text, len, NULL, NULL) == len) {
+        put_string(writer, text, len);
+    } else {
         char *fixed = utf8_or_null(text);
         put_string(writer, fixed, strlen(fixed));
         free(fixed);
-        return;
     }
-    /* No byte any JSON writer escapes (control, quote, backslash, slash):
-     * json-c would copy it as it is, so the copy is done here. */
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c < 0x20 || c == '"' || c == '\\' || c == '/') {
-            put_string(writer, text, len);
-            return;
-        }
-    }
-    append(writer, "\"", 1);
-    append(writer, text, len);
-    append(writer, "\"", 1);
 }
 
 void aorta_json_writer_key(aorta_json_writer_t *writer, const char *key)
