@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "keyindex.h"
-#include "output/demangle.h"
+#include "output/kernel_names.h"
 #include "xalloc.h"
 
 static const char *const palette[AORTA_REPORT_STACKED] = {
@@ -22,22 +22,31 @@ static const char *const palette[AORTA_REPORT_STACKED] = {
 
 static void put_escaped(FILE *out, const char *text)
 {
-    for (const char *c = text ? text : ""; *c; c++) {
+    const char *run = text ? text : "";
+    for (const char *c = run;; c++) {
+        const char *entity;
         switch (*c) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*c, out);
+        case '<': entity = "&lt;"; break;
+        case '>': entity = "&gt;"; break;
+        case '&': entity = "&amp;"; break;
+        case '"': entity = "&quot;"; break;
+        case '\0': entity = NULL; break;
+        default: continue;
         }
+        /* What needs no entity goes out in one piece. */
+        fwrite(run, 1, (size_t)(c - run), out);
+        if (!entity)
+            return;
+        fputs(entity, out);
+        run = c + 1;
     }
 }
 
 /* One kernel name: the short form, the full names one click away. */
-static void put_name(FILE *out, const char *raw)
+static void put_name(FILE *out, aorta_kernel_names_t *names, const char *raw)
 {
-    char *full = aorta_kernel_display(raw);
-    char *brief = aorta_kernel_short(full, AORTA_KERNEL_NAME_WIDTH);
+    const aorta_kernel_name_t *name = aorta_kernel_names_get(names, raw);
+    const char *full = name->full, *brief = name->brief;
     if (!strcmp(brief, raw)) {
         fputs("<code>", out);
         put_escaped(out, raw);
@@ -57,8 +66,6 @@ static void put_name(FILE *out, const char *raw)
         }
         fputs("</details>", out);
     }
-    free(brief);
-    free(full);
 }
 
 /* A collector's kernels over every cell, by their summed means. */
@@ -105,7 +112,7 @@ static void rank_kernels(const aorta_kagg_run_t *run, const char *collector, ran
 }
 
 static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collector,
-                     const ranking_t *ranking)
+                     const ranking_t *ranking, aorta_kernel_names_t *names)
 {
     size_t stacked = ranking->count < AORTA_REPORT_STACKED ? ranking->count : AORTA_REPORT_STACKED;
     double longest = 0;
@@ -119,7 +126,7 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
     fputs("</h2>\n<div class=\"legend\">", out);
     for (size_t k = 0; k < stacked; k++) {
         fprintf(out, "<span class=\"key\"><i style=\"background:%s\"></i>", palette[k]);
-        put_name(out, ranking->items[k].name);
+        put_name(out, names, ranking->items[k].name);
         fputs("</span>", out);
     }
     fputs("<span class=\"key\"><i style=\"background:" OTHER_COLOUR "\"></i>other</span></div>\n",
@@ -161,7 +168,7 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
 }
 
 static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *collector,
-                       const ranking_t *ranking)
+                       const ranking_t *ranking, aorta_kernel_names_t *names)
 {
     const aorta_kagg_table_t *base = aorta_kagg_table(aorta_kagg_cell(run, run->baseline),
                                                       collector);
@@ -186,7 +193,7 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
         /* The same colour as in the bars: the ranking is the same. */
         fprintf(out, "<tr><td class=\"name\"><i class=\"sw\" style=\"background:%s\"></i>",
                 r < AORTA_REPORT_STACKED ? palette[r] : OTHER_COLOUR);
-        put_name(out, name);
+        put_name(out, names, name);
         fputs("</td>", out);
         for (size_t c = 0; c < columns; c++) {
             const aorta_kagg_cell_t *cell = &run->cells[c];
@@ -299,13 +306,15 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
         fputs("<p>No cell has a kernel table: the run had no collector, or no trial "
               "passed.</p>\n",
               out);
+    aorta_kernel_names_t *names = aorta_kernel_names_new();
     for (size_t i = 0; i < ncollectors; i++) {
         ranking_t ranking = {0};
         rank_kernels(run, collectors[i], &ranking);
-        overview(out, run, collectors[i], &ranking);
-        comparison(out, run, collectors[i], &ranking);
+        overview(out, run, collectors[i], &ranking, names);
+        comparison(out, run, collectors[i], &ranking, names);
         free(ranking.items);
     }
+    aorta_kernel_names_free(names);
     free(collectors);
     step_timing(out, matrix);
     fputs("<p class=\"meta\">Written by aorta-run from the run's trial records; "
