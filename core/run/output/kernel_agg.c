@@ -126,43 +126,79 @@ typedef struct trial_sum {
     size_t row;        /* the row's position in its trial */
 } trial_sum_t;
 
-static int add_kernel(const char *name, aorta_json_t *row, void *user)
+/* One row of a trial's table: the kernel name, its total (a number) and
+ * its launches (an integer, else unknown). */
+static void add_row(trial_sum_t *sum, const char *name, const aorta_json_t *ms,
+                    const aorta_json_t *launches)
 {
-    trial_sum_t *sum = user;
     size_t row_at = sum->row++;
-    const aorta_json_t *ms = aorta_json_type(row) == AORTA_JSON_ARRAY ? aorta_json_at(row, 0) : NULL;
     aorta_json_type_t type = aorta_json_type(ms);
     double value = type == AORTA_JSON_INT || type == AORTA_JSON_DOUBLE ? aorta_json_get_double(ms)
                                                                        : NAN;
     /* A hand-edited or foreign row is skipped, never averaged into a NaN;
      * so is a total past MAX_MS, which no run reaches and whose sums and
      * squares could overflow into one. */
-    if (!isfinite(value) || value < 0 || value > MAX_MS)
-        return 0;
+    if (!name || !isfinite(value) || value < 0 || value > MAX_MS)
+        return;
     aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name, row_at);
+    /* A name twice in one table (schema 2's arrays can say so; schema 1's
+     * object cannot): the first row counts. */
+    size_t stamp = sum->table->trials + 1;
+    if (kernel->stamp == stamp)
+        return;
+    kernel->stamp = stamp;
     if (kernel->trials == 0 || value < kernel->min_ms)
         kernel->min_ms = value;
     if (kernel->trials == 0 || value > kernel->max_ms)
         kernel->max_ms = value;
     kernel->trials++;
     kernel->sum_ms += value;
-    const aorta_json_t *launches = aorta_json_at(row, 1);
     if (aorta_json_type(launches) == AORTA_JSON_INT && aorta_json_get_int(launches) >= 0)
         kernel->launches_sum += (double)aorta_json_get_int(launches);
     else
         kernel->launches_unknown = 1;
     sum->total += value;
+}
+
+/* Schema 1: {"kernels": {name: [total_ms, launches]}}. */
+static int add_pair(const char *name, aorta_json_t *row, void *user)
+{
+    int pair = aorta_json_type(row) == AORTA_JSON_ARRAY;
+    add_row(user, name, pair ? aorta_json_at(row, 0) : NULL, pair ? aorta_json_at(row, 1) : NULL);
     return 0;
 }
 
+/* Schema 2: {"names": [...], "total_ms": [...], "launches": [...]}. */
+static void add_columns(trial_sum_t *sum, const aorta_json_t *names, const aorta_json_t *total_ms,
+                        const aorta_json_t *launches)
+{
+    size_t count = aorta_json_length(names);
+    for (size_t i = 0; i < count; i++)
+        add_row(sum, aorta_json_get_string(aorta_json_at(names, i)), aorta_json_at(total_ms, i),
+                aorta_json_at(launches, i));
+}
+
+typedef struct trial_add {
+    aorta_kagg_cell_t *cell;
+    int schema;
+} trial_add_t;
+
 static int add_collector(const char *collector, aorta_json_t *entry, void *user)
 {
-    aorta_kagg_cell_t *cell = user;
+    trial_add_t *add = user;
     const aorta_json_t *kernels = aorta_json_get(entry, "kernels");
-    if (aorta_json_type(kernels) != AORTA_JSON_OBJECT)
+    const aorta_json_t *names = aorta_json_get(entry, "names");
+    const aorta_json_t *total_ms = aorta_json_get(entry, "total_ms");
+    /* An entry of another shape is not a table. */
+    if (add->schema == 1 ? aorta_json_type(kernels) != AORTA_JSON_OBJECT
+                         : aorta_json_type(names) != AORTA_JSON_ARRAY
+                               || aorta_json_type(total_ms) != AORTA_JSON_ARRAY)
         return 0;
-    trial_sum_t sum = {table_for(cell, collector), 0.0, 0};
-    aorta_json_foreach(kernels, add_kernel, &sum);
+    trial_sum_t sum = {table_for(add->cell, collector), 0.0, 0};
+    if (add->schema == 1)
+        aorta_json_foreach(kernels, add_pair, &sum);
+    else
+        add_columns(&sum, names, total_ms, aorta_json_get(entry, "launches"));
     aorta_kagg_table_t *table = sum.table;
     if (table->trials == 0 || sum.total < table->gpu_min)
         table->gpu_min = sum.total;
@@ -174,9 +210,10 @@ static int add_collector(const char *collector, aorta_json_t *entry, void *user)
     return 0;
 }
 
-void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors)
+void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors, int schema)
 {
-    aorta_json_foreach(collectors, add_collector, cell);
+    trial_add_t add = {cell, schema};
+    aorta_json_foreach(collectors, add_collector, &add);
 }
 
 /* The sort key with the kernel: no global for the comparison to read, so
@@ -266,7 +303,9 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
                 char *kname = aorta_kernel_file_path(trial_name);
                 aorta_json_t *file = aorta_json_reader_read_at(reader->kernels, sub_fd, kname,
                                                                AORTA_KERNEL_FILE_MAX_BYTES);
-                aorta_kagg_add_trial(cell, aorta_kernel_file_collectors(file));
+                int schema = 0;
+                const aorta_json_t *collectors = aorta_kernel_file_collectors(file, &schema);
+                aorta_kagg_add_trial(cell, collectors, schema);
                 aorta_json_free(file);
                 free(kname);
             }

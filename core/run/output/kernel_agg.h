@@ -18,6 +18,7 @@ typedef struct aorta_kagg_kernel {
     size_t name_len;
     uint64_t hash;
     size_t first_seen;     /* position in the cell's first-seen order */
+    size_t stamp;          /* 1 + the table's trial that last counted it */
     size_t trials;         /* trials it appeared in */
     double sum_ms, min_ms, max_ms;  /* min counts 0 for a trial it missed */
     double mean_ms;        /* sum over the table's trials (absent = 0) */
@@ -52,8 +53,12 @@ typedef struct aorta_kagg_run {
     char *baseline;             /* the cell the kernel deltas compare with, or NULL */
 } aorta_kagg_run_t;
 
-/* Add one passing trial's "collectors" object (aorta_kernel_file_collectors()). */
-void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors);
+/* Add one passing trial's "collectors" object of a file of that schema
+ * (aorta_kernel_file_collectors()): with schema 1 each collector's entry is
+ * {"kernels": {name: [total_ms, launches]}}, with 2 {"names": [...],
+ * "total_ms": [...], "launches": [...]}; an entry of another shape is no
+ * table. */
+void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors, int schema);
 /* The means, the spread and the order, once every trial is in. */
 void aorta_kagg_finish(aorta_kagg_cell_t *cell);
 
