@@ -664,7 +664,7 @@ void aorta_json_writer_value(aorta_json_writer_t *writer, const aorta_json_t *va
 int aorta_json_writer_write_at(aorta_json_writer_t *writer, int dir_fd, const char *name)
 {
     append(writer, "\n", 1);
-    int status = aorta_write_file_atomic_at(dir_fd, name, writer->text->buf,
+    int status = aorta_update_file_at(dir_fd, name, writer->text->buf,
                                             (size_t)printbuf_length(writer->text));
     writer->text->buf[--writer->text->bpos] = '\0';
     return status;

@@ -126,8 +126,9 @@ void aorta_json_writer_value(aorta_json_writer_t *writer, const aorta_json_t *va
 /* The text so far, NUL-terminated, and its length; the writer's until its
  * next call. */
 const char *aorta_json_writer_text(const aorta_json_writer_t *writer, size_t *len);
-/* Write the text and a newline as name below dir_fd, whole or not at all
- * (aorta_write_file_atomic_at()): 0, or -1 with errno set. */
+/* Write the text and a newline as name below dir_fd, whole or not at all,
+ * leaving a file that already holds exactly that as it is
+ * (aorta_update_file_at()): 0, or -1 with errno set. */
 int aorta_json_writer_write_at(aorta_json_writer_t *writer, int dir_fd, const char *name);
 /* Whether aorta_json_set() keeps key as it is (it is UTF-8): keys that it
  * would change may merge, which a writer cannot do. */

@@ -506,14 +506,13 @@ int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell
 {
     if (keys_kept(cell)) {
         write_cell(writer, cell);
-        return aorta_json_writer_write_at(writer, dir_fd, name);
+    } else {
+        aorta_json_t *json = aorta_kagg_cell_json(cell);
+        aorta_json_writer_reset(writer);
+        aorta_json_writer_value(writer, json);
+        aorta_json_free(json);
     }
-    aorta_json_t *json = aorta_kagg_cell_json(cell);
-    int status = aorta_json_write_line_at(dir_fd, name, json, 0);
-    int saved = errno;
-    aorta_json_free(json);
-    errno = saved;
-    return status;
+    return aorta_json_writer_write_at(writer, dir_fd, name);
 }
 
 void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)

@@ -95,8 +95,9 @@ aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell);
  * UTF-8. */
 void aorta_kagg_cell_text(const aorta_kagg_cell_t *cell, aorta_json_writer_t *writer);
 /* <cell>/kernels.json as name below dir_fd, on one line, whole or not at
- * all: through writer, or through the tree when a name is not UTF-8 (two
- * such names can become one key).  0, or -1 with errno set. */
+ * all, left as it is when it already holds that (aorta_update_file_at()):
+ * through writer, or through the tree when a name is not UTF-8 (two such
+ * names can become one key).  0, or -1 with errno set. */
 int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell_t *cell,
                              aorta_json_writer_t *writer);
 

@@ -97,6 +97,39 @@ int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, s
     return status;
 }
 
+/* Whether name below dir_fd is a regular file, ours alone (one link),
+ * that holds exactly the len bytes at data. */
+static int holds_already(int dir_fd, const char *name, const char *data, size_t len)
+{
+    int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1
+            && (size_t)st.st_size == len;
+    char chunk[16384];
+    size_t at = 0;
+    while (same && at < len) {
+        ssize_t got = read(fd, chunk, len - at < sizeof chunk ? len - at : sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        same = got > 0 && memcmp(chunk, data + at, (size_t)got) == 0;
+        at += got > 0 ? (size_t)got : 0;
+    }
+    close(fd);
+    return same;
+}
+
+int aorta_update_file_at(int dir_fd, const char *name, const void *data, size_t len)
+{
+    int saved = errno;
+    if (holds_already(dir_fd, name, data, len)) {
+        errno = saved;
+        return 0;
+    }
+    return aorta_write_file_atomic_at(dir_fd, name, data, len);
+}
+
 int aorta_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char **buffer,
                             size_t *capacity, size_t *len)
 {

@@ -18,6 +18,13 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len);
 /* The same for name below dir_fd (AT_FDCWD: name is a path). */
 int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len);
 
+/* The same, except that a regular file of one link already holding exactly
+ * those bytes is left as it is: a report written again over an unchanged
+ * run replaces nothing (a replaced file is a new inode and, on a
+ * filesystem mounted with discard, a synchronous discard of the old one's
+ * blocks in rename()). */
+int aorta_update_file_at(int dir_fd, const char *name, const void *data, size_t len);
+
 /* The whole of name below dir_fd (AT_FDCWD: name is a path), NUL-terminated,
  * its length in *len, when it is a regular file of at most max_bytes.  NULL
  * with errno set otherwise: ENOENT when missing, ELOOP for a symlink (never
