@@ -8,11 +8,11 @@
 #include "output/report_html.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "keyindex.h"
 #include "output/kernel_names.h"
 #include "xalloc.h"
 
@@ -70,7 +70,7 @@ static void put_name(FILE *out, aorta_kernel_names_t *names, const char *raw)
 
 /* A collector's kernels over every cell, by their summed means. */
 typedef struct ranked {
-    const char *name;
+    const aorta_kagg_kernel_t *kernel;   /* the name's first, for its name and hash */
     double total;
     size_t first;
 } ranked_t;
@@ -78,7 +78,8 @@ typedef struct ranked {
 typedef struct ranking {
     ranked_t *items;
     size_t count, capacity;
-    aorta_keyindex_t index;
+    uint32_t *slots;       /* open addressing over items by the kernels' hash: index + 1 */
+    size_t slot_count;     /* a power of two */
 } ranking_t;
 
 static int by_total(const void *left, const void *right)
@@ -89,24 +90,54 @@ static int by_total(const void *left, const void *right)
     return a->first < b->first ? -1 : a->first > b->first;
 }
 
+/* The slot of kernel's name: its item's, or the empty one it would take.
+ * The hash is the one the cell's table computed: a run has hundreds of
+ * thousands of rows, and every name is hashed once already. */
+static size_t ranking_slot(const ranking_t *ranking, const aorta_kagg_kernel_t *kernel)
+{
+    size_t mask = ranking->slot_count - 1;
+    for (size_t slot = (size_t)kernel->hash & mask;; slot = (slot + 1) & mask) {
+        uint32_t at = ranking->slots[slot];
+        if (!at)
+            return slot;
+        const aorta_kagg_kernel_t *seen = ranking->items[at - 1].kernel;
+        if (seen->hash == kernel->hash && seen->name_len == kernel->name_len
+            && !memcmp(seen->name, kernel->name, kernel->name_len))
+            return slot;
+    }
+}
+
+static void ranking_grow(ranking_t *ranking)
+{
+    free(ranking->slots);
+    ranking->slot_count = ranking->slot_count ? ranking->slot_count * 2 : 256;
+    ranking->slots = aorta_xcalloc(ranking->slot_count, sizeof *ranking->slots);
+    for (size_t i = 0; i < ranking->count; i++)
+        ranking->slots[ranking_slot(ranking, ranking->items[i].kernel)] = (uint32_t)(i + 1);
+}
+
 static void rank_kernels(const aorta_kagg_run_t *run, const char *collector, ranking_t *ranking)
 {
+    ranking_grow(ranking);
     for (size_t c = 0; c < run->count; c++) {
         const aorta_kagg_table_t *table = aorta_kagg_table(&run->cells[c], collector);
         for (size_t k = 0; table && k < table->count; k++) {
             const aorta_kagg_kernel_t *kernel = &table->kernels[k];
-            size_t at = aorta_keyindex_find(&ranking->index, kernel->name);
-            if (at == AORTA_KEYINDEX_NONE) {
+            size_t slot = ranking_slot(ranking, kernel);
+            if (!ranking->slots[slot]) {
                 aorta_xgrow((void **)&ranking->items, &ranking->capacity, ranking->count + 1,
                             sizeof *ranking->items);
-                at = ranking->count++;
-                ranking->items[at] = (ranked_t){kernel->name, 0.0, at};
-                aorta_keyindex_add(&ranking->index, kernel->name, at);
+                ranking->items[ranking->count] = (ranked_t){kernel, 0.0, ranking->count};
+                ranking->slots[slot] = (uint32_t)++ranking->count;
+                if (ranking->count * 2 > ranking->slot_count)
+                    ranking_grow(ranking);
+                slot = ranking_slot(ranking, kernel);
             }
-            ranking->items[at].total += kernel->mean_ms;
+            ranking->items[ranking->slots[slot] - 1].total += kernel->mean_ms;
         }
     }
-    aorta_keyindex_clear(&ranking->index); /* the sort moves the items */
+    free(ranking->slots); /* the sort moves the items */
+    ranking->slots = NULL;
     if (ranking->count > 1) /* qsort() takes no NULL array, even empty */
         qsort(ranking->items, ranking->count, sizeof *ranking->items, by_total);
 }
@@ -126,7 +157,7 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
     fputs("</h2>\n<div class=\"legend\">", out);
     for (size_t k = 0; k < stacked; k++) {
         fprintf(out, "<span class=\"key\"><i style=\"background:%s\"></i>", palette[k]);
-        put_name(out, names, ranking->items[k].name);
+        put_name(out, names, ranking->items[k].kernel->name);
         fputs("</span>", out);
     }
     fputs("<span class=\"key\"><i style=\"background:" OTHER_COLOUR "\"></i>other</span></div>\n",
@@ -148,7 +179,8 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
                 100.0 * table->gpu_mean_ms / longest);
         double rest = table->gpu_mean_ms;
         for (size_t k = 0; k < stacked; k++) {
-            const aorta_kagg_kernel_t *kernel = aorta_kagg_kernel(table, ranking->items[k].name);
+            const aorta_kagg_kernel_t *kernel = aorta_kagg_kernel(table,
+                                                                  ranking->items[k].kernel->name);
             if (!kernel || table->gpu_mean_ms <= 0)
                 continue;
             rest -= kernel->mean_ms;
@@ -188,7 +220,7 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
     }
     fputs("</tr></thead><tbody>\n", out);
     for (size_t r = 0; r < rows; r++) {
-        const char *name = ranking->items[r].name;
+        const char *name = ranking->items[r].kernel->name;
         const aorta_kagg_kernel_t *b = aorta_kagg_kernel(base, name);
         /* The same colour as in the bars: the ranking is the same. */
         fprintf(out, "<tr><td class=\"name\"><i class=\"sw\" style=\"background:%s\"></i>",
