@@ -275,7 +275,8 @@ static void write_trials(const char *dir, const char *cell, const char *table)
 {
     for (int t = 0; t < 2; t++) {
         char *path = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d.json", dir, cell, t);
-        tu_write(path, "{\"exit_status\": \"ok\", \"result\": {\"metrics\": {\"verdict\": \"pass\"}}}");
+        tu_write(path, "{\"exit_status\": \"ok\","
+                       " \"result\": {\"metrics\": {\"verdict\": \"pass\"}}}");
         free(path);
         path = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d.kernels.json", dir, cell, t);
         tu_write(path, table);
@@ -294,8 +295,8 @@ START_TEST(both_schemas_of_a_trial_file_aggregate_the_same)
                              "[2.5, 1.0, \"x\"], \"launches\": [4, null, 1]}, \"p\": {\"names\": "
                              "[\"q\"], \"total_ms\": [0.5], \"launches\": [2]}}}");
     /* A schema this build does not know is no table. */
-    write_trials(dir, "three", "{\"schema_version\": 3, \"collectors\": {\"r\": {\"names\": [\"b\"],"
-                               " \"total_ms\": [1.0], \"launches\": [1]}}}");
+    write_trials(dir, "three", "{\"schema_version\": 3, \"collectors\": {\"r\": "
+                               "{\"names\": [\"b\"], \"total_ms\": [1.0], \"launches\": [1]}}}");
     aorta_json_t *matrix = parse("{\"cells\": [{\"name\": \"one\", \"trials\": 2},"
                                  " {\"name\": \"two\", \"trials\": 2},"
                                  " {\"name\": \"three\", \"trials\": 2}]}");
@@ -374,7 +375,8 @@ START_TEST(a_cell_written_without_the_tree_is_the_trees_text)
     aorta_json_t *t0 = parse("{\"r\": {\"kernels\": {\"q\\\"uote\": [1.25, 2], \"back\\\\sl/ash\": "
                              "[0.000001, null], \"ctl\\u0001\\t\\n\": [3, 1], \"\\u00e9\\u540d\": "
                              "[1e-9, 4], \"big\": [123456789.123456789, 9223372036854775807]},"
-                             " \"p\": {\"kernels\": {\"plain_name_long_enough_for_words\": [2, 2]}}}}");
+                             " \"p\": {\"kernels\": {\"plain_name_long_enough_for_words\":"
+                             " [2, 2]}}}}");
     aorta_json_t *t1 = parse("{\"r\": {\"kernels\": {\"q\\\"uote\": [1.0, 3]}}}");
     aorta_kagg_add_trial(&cell, t0, 1);
     aorta_kagg_add_trial(&cell, t1, 1);
