@@ -21,6 +21,8 @@
  * is unreadable, not UTF-8, not JSON, nested deeper than PROTON_JSON_DEPTH,
  * or the JSON null.  Free with proton_json_free(). */
 struct json_object *proton_hatchet_read(int fd);
+/* The same for the len bytes at data. */
+struct json_object *proton_hatchet_read_bytes(const unsigned char *data, size_t len);
 /* Release a value without recursing over its depth. */
 void proton_json_free(struct json_object *root);
 
