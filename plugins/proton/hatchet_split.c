@@ -24,6 +24,7 @@
  * more than whitespace after it. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,8 @@ typedef struct scan {
     span_t *spans;
     size_t nspans;
     size_t spans_cap;
+    unsigned char *buf; /* a piece with its child nodes replaced */
+    size_t buf_cap;
 } scan_t;
 
 static size_t skip_ws(const scan_t *s, size_t i)
@@ -129,11 +132,16 @@ static size_t string_end(const scan_t *s, size_t i)
     }
 }
 
+/* Room for need items of size bytes; -1 when there is no memory. */
 static int grow(void **items, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return 0;
-    size_t want = *cap ? *cap * 2 : 64;
+    size_t want = *cap ? *cap : 64;
+    while (want < need)
+        want = want <= SIZE_MAX / 2 ? want * 2 : need;
+    if (want > SIZE_MAX / size)
+        return -1;
     void *more = realloc(*items, want * size);
     if (!more)
         return -1;
@@ -169,12 +177,12 @@ static void member_done(scan_t *s)
         f->state = S_AFTER;
 }
 
-/* Feed json-c len bytes at p; last: they end the piece, whose value must
- * end with them.  Reads are at most feed_max bytes and never end on a digit
- * or '.', which json-c would forget began a number (see hatchet_read.c). */
-static int feed(scan_t *s, const unsigned char *p, size_t len, int last,
-                struct json_object **value)
+/* json-c's value of the len bytes at p, which must end with them.  Reads
+ * are at most feed_max bytes and never end on a digit or '.', which json-c
+ * would forget began a number (see hatchet_read.c). */
+static struct json_object *feed(scan_t *s, const unsigned char *p, size_t len)
 {
+    json_tokener_reset(s->tok);
     while (len > 0) {
         size_t n = len;
         if (n > s->feed_max) {
@@ -182,38 +190,49 @@ static int feed(scan_t *s, const unsigned char *p, size_t len, int last,
             if ((p[n - 1] >= '0' && p[n - 1] <= '9') || p[n - 1] == '.')
                 n--;
         }
-        struct json_object *got = json_tokener_parse_ex(s->tok, (const char *)p, (int)n);
+        struct json_object *value = json_tokener_parse_ex(s->tok, (const char *)p, (int)n);
         enum json_tokener_error error = json_tokener_get_error(s->tok);
         p += n;
         len -= n;
-        if (error == json_tokener_continue && !(last && len == 0))
+        if (error == json_tokener_continue && len > 0)
             continue;
-        if (error == json_tokener_success && last && len == 0 && got
-            && json_tokener_get_parse_end(s->tok) == n) {
-            *value = got;
-            return 0;
-        }
+        if (error == json_tokener_success && len == 0 && value
+            && json_tokener_get_parse_end(s->tok) == n)
+            return value;
         /* Refused, or ended elsewhere than the scanner found. */
-        json_object_put(got);
-        return -1;
+        json_object_put(value);
+        return NULL;
     }
-    return last ? -1 : 0;
+    return NULL;
 }
 
 /* json-c's value of [from, to) with the child nodes in spans[first..]
- * replaced by null, walked and released. */
+ * replaced by null, walked and released.  The piece is put together in
+ * one buffer: json-c sets up its locale on every call. */
 static int piece(scan_t *s, size_t from, size_t to, size_t first)
 {
-    json_tokener_reset(s->tok);
-    struct json_object *value = NULL;
-    size_t pos = from;
-    for (size_t k = first; k < s->nspans; k++) {
-        if (feed(s, s->data + pos, s->spans[k].start - pos, 0, &value) != 0
-            || feed(s, (const unsigned char *)"null", 4, 0, &value) != 0)
+    const unsigned char *text = s->data + from;
+    size_t len = to - from;
+    if (first < s->nspans) {
+        size_t need = len;
+        for (size_t k = first; k < s->nspans; k++)
+            need = need - (s->spans[k].end - s->spans[k].start) + 4;
+        if (grow((void **)&s->buf, &s->buf_cap, need, 1) != 0)
             return PROTON_SPLIT_UNSURE;
-        pos = s->spans[k].end;
+        size_t pos = from, at = 0;
+        for (size_t k = first; k < s->nspans; k++) {
+            memcpy(s->buf + at, s->data + pos, s->spans[k].start - pos);
+            at += s->spans[k].start - pos;
+            memcpy(s->buf + at, "null", 4);
+            at += 4;
+            pos = s->spans[k].end;
+        }
+        memcpy(s->buf + at, s->data + pos, to - pos);
+        text = s->buf;
+        len = need;
     }
-    if (feed(s, s->data + pos, to - pos, 1, &value) != 0)
+    struct json_object *value = feed(s, text, len);
+    if (!value)
         return PROTON_SPLIT_UNSURE;
     proton_hatchet_walk(value, s->kernels);
     proton_json_free(value);
@@ -428,5 +447,6 @@ proton_split_t proton_hatchet_split(const unsigned char *data, size_t len,
     json_tokener_free(s.tok);
     free(s.frames);
     free(s.spans);
+    free(s.buf);
     return (proton_split_t)status;
 }
