@@ -11,10 +11,10 @@ set -u
 srcdir=${AORTA_TEST_SRCDIR:?}
 cd "$srcdir" || exit 99
 tag="SPDX-License-Identifier: MIT"
-if [ -d .git ] && command -v git >/dev/null 2>&1; then
+if [ -e .git ] && command -v git >/dev/null 2>&1; then
     list() { git ls-files; }
 else
-    list() { find . -path ./_build -prune -o -path ./_inst -prune -o -type f -print | sed 's|^\./||'; }
+    list() { find . -path ./_build -prune -o -path ./_inst -prune -o -path ./autom4te.cache -prune -o -type f -print | sed 's|^\./||'; }
 fi
 status=0
 checked=0

@@ -208,15 +208,8 @@ static int locked_run(aorta_run_ctx_t *ctx)
     const aorta_plan_t *plan = ctx->plan;
     double started = aorta_clock_monotonic();
     int interrupted = 0;
-    ctx->env_snapshot = aorta_host_env_capture(environ, aorta_argv_items(plan->command),
-                                               &interrupted);
-    char *host_env_path = aorta_xasprintf("%s/host_env.json", ctx->run_dir);
-    int failed = aorta_json_write_file_at(ctx->run_fd, "host_env.json", ctx->env_snapshot) != 0;
-    if (failed)
-        aorta_diag_error("cannot write %s: %s", host_env_path, strerror(errno));
-    free(host_env_path);
-    if (failed)
-        return AORTA_EXIT_ENVIRONMENT;
+    /* Its Triton probe runs beside the first trial (collected there). */
+    ctx->host_env = aorta_host_env_start(environ, aorta_argv_items(plan->command));
 
     char stamp[AORTA_CLOCK_TEXT];
     aorta_clock_stamp_utc(time(NULL), stamp);
@@ -233,7 +226,9 @@ static int locked_run(aorta_run_ctx_t *ctx)
     aorta_live_end();
 
     aorta_json_t *warnings = aorta_json_array();
-    snapshot_warning(warnings, ctx->env_snapshot);
+    /* A run that ran no trial (all resumed, or interrupted first) collects
+     * it here. */
+    snapshot_warning(warnings, aorta_run_snapshot(ctx, interrupted));
     if (interrupted) {
         char *text = aorta_xasprintf("the sweep was interrupted by %s; the interrupted trial is "
                                      "an error without result.json, so the next run retries its "
@@ -295,7 +290,7 @@ int aorta_sweep_run(const aorta_plan_t *plan)
         status = locked_run(&ctx);
         aorta_lock_release(lock);
     }
-    aorta_json_free(ctx.env_snapshot);
+    aorta_host_env_free(ctx.host_env);
     aorta_env_free(ctx.base_env);
     close(ctx.run_fd);
     free(ctx.run_dir);

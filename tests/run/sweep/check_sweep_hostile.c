@@ -250,23 +250,84 @@ START_TEST(sigterm_ends_a_hung_parse_at_once)
 }
 END_TEST
 
-START_TEST(a_signal_before_the_first_trial_is_prompt)
+/* The environment snapshot asks the payload's Python for Triton in a child
+ * that runs beside the first trial; this stand-in's probe never answers. */
+static void python_with_a_hung_probe(char **path_var, char **log_var, char **pids_var)
 {
-    /* The environment snapshot asks the payload's Python for Triton; this
-     * one never answers. */
     char *standin = tu_srcdir("tests/run/sweep/python-standin");
     ck_assert_int_eq(mkdir("bin", 0755), 0);
     ck_assert_int_eq(symlink(standin, "bin/python3"), 0);
-    char *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
-    char *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
+    free(standin);
+    *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
+    *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
+    *pids_var = aorta_xasprintf("STANDIN_PIDS=%s/pids", dir);
+}
+
+/* Every process the stand-in started is gone (1 s at most). */
+static void none_left(void)
+{
+    char *pids = tu_read("pids");
+    ck_assert_ptr_nonnull(pids);
+    for (char *cursor = pids; *cursor;) {
+        char *end = NULL;
+        long pid = strtol(cursor, &end, 10);
+        if (end == cursor)
+            break;
+        cursor = end;
+        double until = now() + 1.0;
+        while (kill((pid_t)pid, 0) == 0 && now() < until)
+            usleep(10000);
+        ck_assert_msg(kill((pid_t)pid, 0) != 0, "process %ld is still running", pid);
+    }
+    free(pids);
+}
+
+static void probe_was_interrupted(void)
+{
+    aorta_json_t *env = pu_json("out/T", "host_env.json");
+    ck_assert_ptr_null(pu_at(env, "triton", "package_version", NULL));
+    ck_assert_ptr_nonnull(strstr(pu_str(env, "partial_reasons", "1", NULL),
+                                 "triton: the probe of python3 was interrupted"));
+    aorta_json_free(env);
+}
+
+START_TEST(a_signal_during_the_first_trial_stops_the_probe_too)
+{
+    char *path_var, *log_var, *pids_var;
+    python_with_a_hung_probe(&path_var, &log_var, &pids_var);
     char *args[] = {"--output", "out", "--ticket", "T", "--", "python3", "payload.py", NULL};
-    char *env[] = {path_var, log_var, "STANDIN_HANG=1", NULL};
-    char *out = signal_when("probes", SIGTERM, 2.0, args, env);
-    ck_assert(!tu_exists("out/T/none-none/trial_0"));
+    char *env[] = {path_var, log_var, pids_var, "STANDIN_HANG=1", "STANDIN_PAYLOAD_HANG=1",
+                   "STANDIN_PAYLOAD_TOUCH=started", NULL};
+    char *out = signal_when("started", SIGTERM, 2.0, args, env);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGTERM"));
+    none_left();
+    probe_was_interrupted();
     free(out);
+    free(pids_var);
     free(log_var);
     free(path_var);
-    free(standin);
+}
+END_TEST
+
+START_TEST(a_signal_while_the_probe_is_awaited_is_prompt)
+{
+    /* The trial is over; aorta-run waits for the probe to record the
+     * trial's environment. */
+    char *path_var, *log_var, *pids_var;
+    python_with_a_hung_probe(&path_var, &log_var, &pids_var);
+    char *args[] = {"--output", "out", "--ticket", "T", "--trials", "2", "--", "python3",
+                    "payload.py", NULL};
+    char *env[] = {path_var, log_var, pids_var, "STANDIN_HANG=1", "STANDIN_PAYLOAD_TOUCH=started",
+                   NULL};
+    char *out = signal_when("started", SIGINT, 2.0, args, env);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGINT"));
+    ck_assert(!tu_exists("out/T/none-none/trial_1"));
+    none_left();
+    probe_was_interrupted();
+    free(out);
+    free(pids_var);
+    free(log_var);
+    free(path_var);
 }
 END_TEST
 
@@ -729,7 +790,7 @@ START_TEST(a_write_past_a_file_size_limit_is_one_line_and_exit_1)
 
     /* host_env.json first. */
     ck_assert_int_eq(run_limited("C", (rlim_t)(host_env - 1), &out, &err), 1);
-    ck_assert_msg(strstr(err, "/out/C/host_env.json: File too large"), "%s", err);
+    ck_assert_msg(strstr(err, "aorta-run: cannot write out/C/host_env.json: File too large"), "%s", err);
     ck_assert_ptr_null(strstr(out, "Full matrix:"));
     ck_assert_ptr_null(strstr(out, "Wrote run artifacts"));
     expect_no_partial_file("out/C");
@@ -759,7 +820,8 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, a_fifo_device_or_socket_named_as_recipe_or_sidecar_is_refused_unopened);
     tcase_add_test(tc, sigint_ends_a_hung_parse_at_once);
     tcase_add_test(tc, sigterm_ends_a_hung_parse_at_once);
-    tcase_add_test(tc, a_signal_before_the_first_trial_is_prompt);
+    tcase_add_test(tc, a_signal_during_the_first_trial_stops_the_probe_too);
+    tcase_add_test(tc, a_signal_while_the_probe_is_awaited_is_prompt);
     tcase_add_test(tc, a_signal_during_a_trial_is_prompt);
     tcase_add_test(tc, a_payload_that_ignores_sigterm_is_killed_after_the_grace);
     tcase_add_test(tc, what_a_payload_leaves_running_is_killed_with_a_warning);
