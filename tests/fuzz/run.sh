@@ -81,8 +81,9 @@ cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
     -I$srcdir/core/libaorta -I$srcdir/core/common -I$srcdir/core/run -I$srcdir/plugins/common
     -I$srcdir/tests/fuzz -DAORTA_COLLECTORDIR=\"\" -DAORTA_XALLOC_WHO=\"aorta-run\" $deps_cflags"
 
-# Objects: the whole core but main(), each plugin and the helpers they
-# share, the harness helpers.
+# Objects: the whole core but the programs' main() (aorta-run's and
+# aorta-rank-exec's), each plugin and the helpers they share, the harness
+# helpers.
 compile_dir() { # NAME SOURCE...
     name=$1
     shift
@@ -98,7 +99,7 @@ compile_dir() { # NAME SOURCE...
 echo "building the harnesses with $CC in $out"
 rm -rf "$out/obj"
 compile_dir core $(ls "$srcdir"/core/libaorta/*.c "$srcdir"/core/common/*.c "$srcdir"/core/run/*.c \
-    "$srcdir"/core/run/*/*.c | grep -v '/main\.c$')
+    "$srcdir"/core/run/*/*.c | grep -v -e '/main\.c$' -e '/rank_exec\.c$')
 compile_dir common "$srcdir"/plugins/common/*.c
 compile_dir rocprof "$srcdir"/plugins/rocprof/*.c
 compile_dir proton "$srcdir"/plugins/proton/*.c
