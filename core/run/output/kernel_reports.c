@@ -16,6 +16,7 @@
 #include "output/kernel_names.h"
 #include "output/report_html.h"
 #include "sys/files.h"
+#include "sweep/spawn.h"
 #include "sys/nofollow.h"
 #include "xalloc.h"
 
@@ -33,6 +34,7 @@ typedef struct work {
     const aorta_kagg_cell_t *baseline;   /* loaded before the workers start, or NULL */
     char **sections;                     /* each cell's perf.md tables */
     size_t next;
+    int interrupted;                     /* the signal that stopped the work, else 0 */
     char *error;
     pthread_mutex_t lock;
 } work_t;
@@ -98,8 +100,12 @@ static void *worker(void *user)
     tools_t tools;
     tools_init(&tools);
     for (;;) {
+        /* The user asked to stop: no cell more (a cell takes milliseconds). */
+        int sig = aorta_spawn_peek_interrupt();
         pthread_mutex_lock(&work->lock);
-        size_t i = work->next++;
+        if (sig && !work->interrupted)
+            work->interrupted = sig;
+        size_t i = work->interrupted ? work->run->count : work->next++;
         pthread_mutex_unlock(&work->lock);
         if (i >= work->run->count)
             break;
@@ -128,7 +134,7 @@ static size_t baseline_index(const aorta_json_t *cells, const aorta_json_t *matr
 }
 
 char *aorta_kernel_reports(int run_fd, const aorta_json_t *matrix, const char *baseline,
-                           char **error)
+                           char **error, int *interrupted)
 {
     aorta_kagg_run_t run = {0};
     work_t work = {.run_fd = run_fd, .cells = aorta_json_get(matrix, "cells"), .run = &run};
@@ -161,8 +167,16 @@ char *aorta_kernel_reports(int run_fd, const aorta_json_t *matrix, const char *b
     for (size_t i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     pthread_mutex_destroy(&work.lock);
-    aorta_kagg_pick_baseline(&run, matrix, baseline);
     *error = work.error;
+    *interrupted = work.interrupted;
+    if (work.interrupted) {
+        for (size_t i = 0; i < run.count; i++)
+            free(work.sections[i]);
+        free(work.sections);
+        aorta_kagg_run_clear(&run);
+        return NULL;
+    }
+    aorta_kagg_pick_baseline(&run, matrix, baseline);
     char *html = aorta_report_html(matrix, &run);
     if (aorta_write_file_atomic_at(run_fd, "report.html", html, strlen(html)) != 0 && !*error)
         *error = aorta_xasprintf("cannot write report.html: %s", strerror(errno));

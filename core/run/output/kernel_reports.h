@@ -11,8 +11,11 @@
  * baseline overrides its baseline_cell when not NULL), write the cells'
  * kernels.json and report.html, and return perf.md's kernel section
  * ("" without tables; free it).  A file that cannot be written sets *error
- * (the first such; free it) and the rest are still written. */
+ * (the first such; free it) and the rest are still written.  A SIGINT or
+ * SIGTERM pending for aorta-run stops the work between two cells (it stays
+ * pending): *interrupted is set to it, report.html is not written and NULL
+ * is returned; otherwise *interrupted is 0. */
 char *aorta_kernel_reports(int run_fd, const aorta_json_t *matrix, const char *baseline,
-                           char **error);
+                           char **error, int *interrupted);
 
 #endif

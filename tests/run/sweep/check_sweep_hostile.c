@@ -331,6 +331,68 @@ START_TEST(a_signal_while_the_probe_is_awaited_is_prompt)
 }
 END_TEST
 
+/* A run directory of many cells with kernel tables, as a sweep leaves it,
+ * written directly (a real sweep of that size would take minutes here):
+ * its reports take long enough to be interrupted. */
+static void write_big_run(const char *run, int cells, int kernels)
+{
+    char *matrix = aorta_xasprintf("{\"workload\": \"_subprocess\", \"ticket\": \"T\", "
+                                   "\"run_timestamp\": \"now\", \"cells\": [");
+    for (int c = 0; c < cells; c++) {
+        char *sub = aorta_xasprintf("%s/c%05d-none/_subprocess", run, c);
+        char *trial = aorta_xasprintf("%s/trial_d0_m0_t0.json", sub);
+        tu_write(trial, "{\"exit_status\": \"ok\", \"result\": {\"metrics\": "
+                        "{\"verdict\": \"pass\"}}}");
+        char *table = aorta_xasprintf("%s/trial_d0_m0_t0.kernels.json", sub);
+        FILE *out = fopen(table, "w");
+        ck_assert_ptr_nonnull(out);
+        fprintf(out, "{\"schema_version\": 1, \"trial_index\": 0, \"collectors\": "
+                     "{\"rocprof\": {\"kernels\": {");
+        for (int k = 0; k < kernels; k++)
+            fprintf(out, "%s\"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_%d"
+                         "FunctorIfEESt5arrayIPcLm3EEEEviT0_T1_\": [%d.5, %d]",
+                    k ? ", " : "", k, (c + k) % 97 + 1, k % 5 + 1);
+        fprintf(out, "}}}}\n");
+        ck_assert_int_eq(fclose(out), 0);
+        char *more = aorta_xasprintf("%s%s{\"name\": \"c%05d-none\", \"trials\": 1, "
+                                     "\"passed_count\": 1, \"iters_display\": \"1/1\", "
+                                     "\"step_time_source\": \"missing\"}",
+                                     matrix, c ? ", " : "", c);
+        free(matrix);
+        matrix = more;
+        free(table);
+        free(trial);
+        free(sub);
+    }
+    char *path = aorta_xasprintf("%s/matrix.json", run);
+    char *text = aorta_xasprintf("%s]}", matrix);
+    tu_write(path, text);
+    free(text);
+    free(path);
+    free(matrix);
+}
+
+START_TEST(a_signal_during_the_reports_is_prompt)
+{
+    /* --report rebuilds every cell's kernels.json, perf.md and report.html;
+     * a signal once the first cell's table is written stops it there. */
+    write_big_run("out/T", 4000, 60);
+    char *args[] = {"--report", "out/T", NULL};
+    char *out = signal_when("out/T/c00000-none/kernels.json", SIGINT, 2.0, args, NULL);
+    char *err = tu_read("err.txt");
+    ck_assert_msg(strstr(err, "aorta-run: the reports were interrupted by SIGINT"), "%s", err);
+    ck_assert_msg(strstr(err, "aorta-run --report out/T"), "%s", err);
+    ck_assert_uint_eq(error_lines(err), 1);
+    /* Neither claimed nor written. */
+    ck_assert_ptr_null(strstr(out, "perf.md"));
+    ck_assert(!tu_exists("out/T/perf.md"));
+    ck_assert(!tu_exists("out/T/report.html"));
+    ck_assert(!tu_exists("out/T/c03999-none/kernels.json"));
+    free(err);
+    free(out);
+}
+END_TEST
+
 START_TEST(a_signal_during_a_trial_is_prompt)
 {
     char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
@@ -823,6 +885,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, a_signal_during_the_first_trial_stops_the_probe_too);
     tcase_add_test(tc, a_signal_while_the_probe_is_awaited_is_prompt);
     tcase_add_test(tc, a_signal_during_a_trial_is_prompt);
+    tcase_add_test(tc, a_signal_during_the_reports_is_prompt);
     tcase_add_test(tc, a_payload_that_ignores_sigterm_is_killed_after_the_grace);
     tcase_add_test(tc, what_a_payload_leaves_running_is_killed_with_a_warning);
     tcase_add_test(tc, a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart);
