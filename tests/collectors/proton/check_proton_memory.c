@@ -39,64 +39,36 @@ static void teardown(void)
     pt_unload();
 }
 
-typedef struct text {
-    char *data;
-    size_t len;
-    size_t cap;
-} text_t;
-
-static void add(text_t *text, const char *piece, size_t len)
-{
-    if (text->len + len + 1 > text->cap) {
-        text->cap = (text->len + len + 1) * 2;
-        text->data = realloc(text->data, text->cap);
-    }
-    memcpy(text->data + text->len, piece, len);
-    text->len += len;
-    text->data[text->len] = '\0';
-}
-
-static void addf(text_t *text, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void addf(text_t *text, const char *fmt, ...)
-{
-    char piece[256];
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(piece, sizeof piece, fmt, args);
-    va_end(args);
-    add(text, piece, (size_t)n);
-}
-
 /* Proton's tree, compact: frames named as context: python names them, the
  * kernels at the leaves, each with count 2 and (1 + its index) us. */
-static void node(text_t *text, int level, int *leaves)
+static void node(tu_text_t *text, int level, int *leaves)
 {
     if (level == DEPTH) {
         int kernel = (*leaves)++ % KERNELS;
-        addf(text, "{\"children\":[],\"frame\":{\"name\":\"kernel_%d\",\"type\":\"function\"},"
+        tu_text_add(text, "{\"children\":[],\"frame\":{\"name\":\"kernel_%d\",\"type\":\"function\"},"
                    "\"metrics\":{\"count\":2,\"device_id\":\"0\",\"time (ns)\":%d}}",
              kernel, 1000 * (kernel + 1));
         return;
     }
-    add(text, "{\"children\":[", strlen("{\"children\":["));
+    tu_text_add(text, "{\"children\":[");
     for (int i = 0; i < FANOUT; i++) {
         if (i)
-            add(text, ",", 1);
+            tu_text_add(text, ",");
         node(text, level + 1, leaves);
     }
-    addf(text, "],\"frame\":{\"name\":\"/workspace/model/layers.py:%d@forward_%d\",\"type\":"
+    tu_text_add(text, "],\"frame\":{\"name\":\"/workspace/model/layers.py:%d@forward_%d\",\"type\":"
                "\"function\"},\"metrics\":{\"count\":%d,\"time (ns)\":1}}",
          10 + level, level, *leaves);
 }
 
 START_TEST(a_compact_profile_parses_under_a_limit_its_whole_tree_exceeds)
 {
-    text_t text = {0};
+    tu_text_t text = {0};
     int leaves = 0;
-    add(&text, "[", 1);
+    tu_text_add(&text, "[");
     node(&text, 0, &leaves);
     const char *devices = ",{\"CUDA\":{\"0\":{\"arch\":\"90\",\"num_sms\":132}}}]";
-    add(&text, devices, strlen(devices));
+    tu_text_add(&text, "%s", devices);
     ck_assert_uint_gt(text.len, 18u << 20);
     char *path = tu_join(dir, "proton.hatchet");
     tu_write(path, text.data);

@@ -23,30 +23,6 @@
 
 /* ---- the generator ------------------------------------------------------- */
 
-typedef struct text {
-    char *data;
-    size_t len;
-    size_t cap;
-} text_t;
-
-static void add(text_t *text, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(text_t *text, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    va_list copy;
-    va_copy(copy, args);
-    int n = vsnprintf(NULL, 0, fmt, copy);
-    va_end(copy);
-    if (text->len + (size_t)n + 1 > text->cap) {
-        text->cap = (text->len + (size_t)n + 1) * 2;
-        text->data = realloc(text->data, text->cap);
-    }
-    vsnprintf(text->data + text->len, (size_t)n + 1, fmt, args);
-    text->len += (size_t)n;
-    va_end(args);
-}
-
 static uint64_t state = 0x2545f4914f6cdd1dull;
 static unsigned pick(unsigned n)
 {
@@ -62,33 +38,33 @@ typedef struct odd {
 } odd_t;
 
 /* Whitespace between tokens, sometimes. */
-static void ws(text_t *t)
+static void ws(tu_text_t *t)
 {
     static const char *const spaces[] = {"", "", "", " ", "\n    ", "\t", "\r\n", " \t\r\n "};
-    add(t, "%s", spaces[pick(8)]);
+    tu_text_add(t, "%s", spaces[pick(8)]);
 }
 
-static void string(text_t *t)
+static void string(tu_text_t *t)
 {
     static const char *const texts[] = {
         "add_kernel", "matmul_kernel", "k", " k ", "", "   ",
         "train.py:10@step", "]}[{,:", "a\\\"b", "back\\\\", "\\\\\\\"]", "\\u00e9t\\u00e9",
         "\\ud83d\\ude00", "\\ud800", "\xc3\xa9\xe2\x9c\x93", "tab\\tnl\\n", "\\/slash", "'quote'",
     };
-    add(t, "\"%s\"", texts[pick(sizeof texts / sizeof texts[0])]);
+    tu_text_add(t, "\"%s\"", texts[pick(sizeof texts / sizeof texts[0])]);
 }
 
-static void number(text_t *t)
+static void number(tu_text_t *t)
 {
     static const char *const numbers[] = {
         "0", "1", "2", "7", "1000", "123456", "-5", "2.5", "1e3", "1E-2", "-0.0", "3.0",
         "NaN", "Infinity", "-Infinity", "9223372036854775807", "18446744073709551616", "1e400",
         "true", "false", "null",
     };
-    add(t, "%s", numbers[pick(sizeof numbers / sizeof numbers[0])]);
+    tu_text_add(t, "%s", numbers[pick(sizeof numbers / sizeof numbers[0])]);
 }
 
-static void value(text_t *t, int depth, const odd_t *odd);
+static void value(tu_text_t *t, int depth, const odd_t *odd);
 
 /* A key spelt plainly or in a way json-c reads as the same or another key:
  * with an escape, in single quotes (json-c takes them around a key, strict
@@ -96,58 +72,58 @@ static void value(text_t *t, int depth, const odd_t *odd);
  * an escaped NUL, and refuses a raw one). */
 enum spelling { PLAIN, ESCAPED, QUOTED, QUOTED_QUOTE, NUL_ESCAPED, NUL_RAW, SPELLINGS };
 
-static void spelt(text_t *t, const char *name, enum spelling how)
+static void spelt(tu_text_t *t, const char *name, enum spelling how)
 {
     int at = (int)pick((unsigned)strlen(name));
     switch (how) {
     case ESCAPED:
-        add(t, "\"%.*s\\u00%02x%s\"", at, name, (unsigned char)name[at], name + at + 1);
+        tu_text_add(t, "\"%.*s\\u00%02x%s\"", at, name, (unsigned char)name[at], name + at + 1);
         break;
     case QUOTED:
-        add(t, "'%s'", name);
+        tu_text_add(t, "'%s'", name);
         break;
     case QUOTED_QUOTE:
-        add(t, "'%.*s\"%s'", at, name, name + at);
+        tu_text_add(t, "'%.*s\"%s'", at, name, name + at);
         break;
     case NUL_ESCAPED:
-        add(t, "\"%s\\u0000x\"", name);
+        tu_text_add(t, "\"%s\\u0000x\"", name);
         break;
     case NUL_RAW:
-        add(t, "\"%s@x\"", name);
+        tu_text_add(t, "\"%s@x\"", name);
         t->data[t->len - 3] = '\0';
         break;
     default:
-        add(t, "\"%s\"", name);
+        tu_text_add(t, "\"%s\"", name);
         break;
     }
     ws(t);
-    add(t, ":");
+    tu_text_add(t, ":");
     ws(t);
 }
 
-static void key(text_t *t, const char *name, const odd_t *odd)
+static void key(tu_text_t *t, const char *name, const odd_t *odd)
 {
     spelt(t, name, odd->on && pick(25) == 0 ? (enum spelling)(1 + pick(SPELLINGS - 1)) : PLAIN);
 }
 
-static void object(text_t *t, int depth, const odd_t *odd, const char *const *keys, size_t nkeys)
+static void object(tu_text_t *t, int depth, const odd_t *odd, const char *const *keys, size_t nkeys)
 {
-    add(t, "{");
+    tu_text_add(t, "{");
     ws(t);
     size_t n = pick((unsigned)nkeys + 1);
     for (size_t i = 0; i < n; i++) {
         if (i) {
-            add(t, ",");
+            tu_text_add(t, ",");
             ws(t);
         }
         key(t, keys[pick((unsigned)nkeys)], odd);
         value(t, depth + 1, odd);
         ws(t);
     }
-    add(t, "}");
+    tu_text_add(t, "}");
 }
 
-static void value(text_t *t, int depth, const odd_t *odd)
+static void value(tu_text_t *t, int depth, const odd_t *odd)
 {
     static const char *const keys[] = {"name", "type", "count", "time (ns)", "x", "children"};
     switch (depth > 6 ? pick(2) : pick(5)) {
@@ -161,18 +137,18 @@ static void value(text_t *t, int depth, const odd_t *odd)
         object(t, depth, odd, keys, sizeof keys / sizeof keys[0]);
         break;
     case 3: {
-        add(t, "[");
+        tu_text_add(t, "[");
         ws(t);
         size_t n = pick(3);
         for (size_t i = 0; i < n; i++) {
             if (i) {
-                add(t, ",");
+                tu_text_add(t, ",");
                 ws(t);
             }
             value(t, depth + 1, odd);
             ws(t);
         }
-        add(t, "]");
+        tu_text_add(t, "]");
         break;
     }
     default:
@@ -181,20 +157,20 @@ static void value(text_t *t, int depth, const odd_t *odd)
     }
 }
 
-static void node(text_t *t, int depth, const odd_t *odd);
+static void node(tu_text_t *t, int depth, const odd_t *odd);
 
-static void children(text_t *t, int depth, const odd_t *odd)
+static void children(tu_text_t *t, int depth, const odd_t *odd)
 {
     if (odd->on && pick(12) == 0) {
         value(t, depth, odd); /* children that may not be a list */
         return;
     }
-    add(t, "[");
+    tu_text_add(t, "[");
     ws(t);
     size_t n = depth > 4 ? 0 : pick(4);
     for (size_t i = 0; i < n; i++) {
         if (i) {
-            add(t, ",");
+            tu_text_add(t, ",");
             ws(t);
         }
         if (odd->on && pick(10) == 0)
@@ -203,12 +179,12 @@ static void children(text_t *t, int depth, const odd_t *odd)
             node(t, depth + 1, odd);
         ws(t);
     }
-    add(t, "]");
+    tu_text_add(t, "]");
 }
 
-static void frame(text_t *t, const odd_t *odd)
+static void frame(tu_text_t *t, const odd_t *odd)
 {
-    add(t, "{");
+    tu_text_add(t, "{");
     ws(t);
     key(t, "name", odd);
     if (pick(6) == 0)
@@ -216,41 +192,41 @@ static void frame(text_t *t, const odd_t *odd)
     else
         string(t);
     ws(t);
-    add(t, ",");
+    tu_text_add(t, ",");
     ws(t);
     key(t, "type", odd);
-    add(t, "\"function\"}");
+    tu_text_add(t, "\"function\"}");
 }
 
-static void metrics(text_t *t, const odd_t *odd)
+static void metrics(tu_text_t *t, const odd_t *odd)
 {
     static const char *const times[] = {"time (ns)", "time (us)", "Time (MS)", "time (s)",
                                         "cpu_time (ns)", "time (ns) (inc)"};
-    add(t, "{");
+    tu_text_add(t, "{");
     ws(t);
     key(t, "count", odd);
     number(t);
     ws(t);
-    add(t, ",");
+    tu_text_add(t, ",");
     ws(t);
     key(t, times[pick(6)], odd);
     if (pick(8) == 0)
         string(t);
     else
-        add(t, "%u", 1 + pick(100000));
+        tu_text_add(t, "%u", 1 + pick(100000));
     if (pick(3) == 0) {
-        add(t, ",");
+        tu_text_add(t, ",");
         ws(t);
         key(t, "time (ns)", odd);
-        add(t, "%u", pick(5000));
+        tu_text_add(t, "%u", pick(5000));
     }
     ws(t);
-    add(t, "}");
+    tu_text_add(t, "}");
 }
 
 /* A node: its members in any order; odd ones sometimes get a second
  * "children". */
-static void node(text_t *t, int depth, const odd_t *odd)
+static void node(tu_text_t *t, int depth, const odd_t *odd)
 {
     int order[4] = {0, 1, 2, 0};
     for (int i = 2; i > 0; i--) {
@@ -265,11 +241,11 @@ static void node(text_t *t, int depth, const odd_t *odd)
         order[at] = 0;
         members = 4;
     }
-    add(t, "{");
+    tu_text_add(t, "{");
     ws(t);
     for (int i = 0; i < members; i++) {
         if (i) {
-            add(t, ",");
+            tu_text_add(t, ",");
             ws(t);
         }
         switch (order[i]) {
@@ -293,14 +269,14 @@ static void node(text_t *t, int depth, const odd_t *odd)
         }
         ws(t);
     }
-    add(t, "}");
+    tu_text_add(t, "}");
 }
 
 /* A profile: a list of a tree and device metadata (or, sometimes, one node
  * or a scalar); odd ones also get trailing data or are cut short. */
 static char *profile(const odd_t *odd, size_t *len)
 {
-    text_t t = {0};
+    tu_text_t t = {0};
     ws(&t);
     unsigned shape = pick(10);
     if (shape == 0) {
@@ -308,23 +284,23 @@ static char *profile(const odd_t *odd, size_t *len)
     } else if (shape == 1 && odd->on) {
         value(&t, 0, odd);
     } else {
-        add(&t, "[");
+        tu_text_add(&t, "[");
         ws(&t);
         node(&t, 0, odd);
         ws(&t);
-        add(&t, ",");
+        tu_text_add(&t, ",");
         ws(&t);
-        add(&t, "{\"CUDA\":{\"0\":{\"arch\":\"90\",\"num_sms\":132}}}");
+        tu_text_add(&t, "{\"CUDA\":{\"0\":{\"arch\":\"90\",\"num_sms\":132}}}");
         if (odd->on && pick(6) == 0) {
-            add(&t, ",");
+            tu_text_add(&t, ",");
             value(&t, 1, odd);
         }
         ws(&t);
-        add(&t, "]");
+        tu_text_add(&t, "]");
     }
     ws(&t);
     if (odd->on && pick(15) == 0)
-        add(&t, "%s", pick(2) ? " x" : "{}");
+        tu_text_add(&t, "%s", pick(2) ? " x" : "{}");
     if (odd->on && pick(15) == 0 && t.len > 1)
         t.len = 1 + pick((unsigned)t.len - 1);
     *len = t.len;
@@ -441,14 +417,14 @@ END_TEST
 /* A chain of nodes putting innermost at level 2 * frames - 1. */
 static char *chain(int frames, const char *innermost, size_t *len)
 {
-    text_t t = {0};
-    add(&t, "[");
+    tu_text_t t = {0};
+    tu_text_add(&t, "[");
     for (int i = 0; i < frames - 1; i++)
-        add(&t, "{\"children\":[");
-    add(&t, "%s", innermost);
+        tu_text_add(&t, "{\"children\":[");
+    tu_text_add(&t, "%s", innermost);
     for (int i = 0; i < frames - 1; i++)
-        add(&t, "]}");
-    add(&t, "]");
+        tu_text_add(&t, "]}");
+    tu_text_add(&t, "]");
     *len = t.len;
     return t.data;
 }

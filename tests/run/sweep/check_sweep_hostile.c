@@ -291,21 +291,33 @@ static void probe_was_interrupted(void)
     aorta_json_free(env);
 }
 
-START_TEST(a_signal_during_the_first_trial_stops_the_probe_too)
+/* Run two trials of the stand-in with a probe that never answers and sig
+ * once the first payload has started (hanging there when payload_hangs);
+ * checks nothing is left and the probe is recorded as interrupted.
+ * Returns aorta-run's stdout. */
+static char *interrupt_beside_a_hung_probe(int sig, int payload_hangs)
 {
     char *path_var, *log_var, *pids_var;
     python_with_a_hung_probe(&path_var, &log_var, &pids_var);
-    char *args[] = {"--output", "out", "--ticket", "T", "--", "python3", "payload.py", NULL};
-    char *env[] = {path_var, log_var, pids_var, "STANDIN_HANG=1", "STANDIN_PAYLOAD_HANG=1",
-                   "STANDIN_PAYLOAD_TOUCH=started", NULL};
-    char *out = signal_when("started", SIGTERM, 2.0, args, env);
-    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGTERM"));
+    char *args[] = {"--output", "out", "--ticket", "T", "--trials", "2", "--", "python3",
+                    "payload.py", NULL};
+    char *env[] = {path_var, log_var, pids_var, "STANDIN_HANG=1", "STANDIN_PAYLOAD_TOUCH=started",
+                   payload_hangs ? "STANDIN_PAYLOAD_HANG=1" : NULL, NULL};
+    char *out = signal_when("started", sig, 2.0, args, env);
+    ck_assert(!tu_exists("out/T/none-none/trial_1"));
     none_left();
     probe_was_interrupted();
-    free(out);
     free(pids_var);
     free(log_var);
     free(path_var);
+    return out;
+}
+
+START_TEST(a_signal_during_the_first_trial_stops_the_probe_too)
+{
+    char *out = interrupt_beside_a_hung_probe(SIGTERM, 1);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGTERM"));
+    free(out);
 }
 END_TEST
 
@@ -313,21 +325,9 @@ START_TEST(a_signal_while_the_probe_is_awaited_is_prompt)
 {
     /* The trial is over; aorta-run waits for the probe to record the
      * trial's environment. */
-    char *path_var, *log_var, *pids_var;
-    python_with_a_hung_probe(&path_var, &log_var, &pids_var);
-    char *args[] = {"--output", "out", "--ticket", "T", "--trials", "2", "--", "python3",
-                    "payload.py", NULL};
-    char *env[] = {path_var, log_var, pids_var, "STANDIN_HANG=1", "STANDIN_PAYLOAD_TOUCH=started",
-                   NULL};
-    char *out = signal_when("started", SIGINT, 2.0, args, env);
+    char *out = interrupt_beside_a_hung_probe(SIGINT, 0);
     ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGINT"));
-    ck_assert(!tu_exists("out/T/none-none/trial_1"));
-    none_left();
-    probe_was_interrupted();
     free(out);
-    free(pids_var);
-    free(log_var);
-    free(path_var);
 }
 END_TEST
 
