@@ -83,7 +83,7 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     }
     char *error = NULL;
     int interrupted = 0;
-    char *kernels = aorta_kernel_reports(run_fd, matrix, cli->baseline, &error, &interrupted);
+    char *kernels = aorta_kernel_reports(run_fd, run_dir, matrix, cli->baseline, &error, &interrupted);
     int status = AORTA_EXIT_OK;
     if (error) {
         aorta_diag_error("%s", error);

@@ -29,6 +29,7 @@
 
 typedef struct work {
     int run_fd;
+    const char *display_dir;
     const aorta_json_t *cells;
     aorta_kagg_run_t *run;
     const aorta_kagg_cell_t *baseline;   /* loaded before the workers start, or NULL */
@@ -64,7 +65,8 @@ static void note_failure(work_t *work, const char *cell, const char *why)
 {
     pthread_mutex_lock(&work->lock);
     if (!work->error)
-        work->error = aorta_xasprintf("cannot write %s/kernels.json: %s", cell, why);
+        work->error = aorta_xasprintf("cannot write %s/%s/kernels.json: %s", work->display_dir,
+                                      cell, why);
     pthread_mutex_unlock(&work->lock);
 }
 
@@ -133,11 +135,12 @@ static size_t baseline_index(const aorta_json_t *cells, const aorta_json_t *matr
     return SIZE_MAX;
 }
 
-char *aorta_kernel_reports(int run_fd, const aorta_json_t *matrix, const char *baseline,
-                           char **error, int *interrupted)
+char *aorta_kernel_reports(int run_fd, const char *display_dir, const aorta_json_t *matrix,
+                           const char *baseline, char **error, int *interrupted)
 {
     aorta_kagg_run_t run = {0};
-    work_t work = {.run_fd = run_fd, .cells = aorta_json_get(matrix, "cells"), .run = &run};
+    work_t work = {.run_fd = run_fd, .display_dir = display_dir,
+                   .cells = aorta_json_get(matrix, "cells"), .run = &run};
     pthread_mutex_init(&work.lock, NULL);
     run.count = aorta_json_length(work.cells);
     run.cells = aorta_xcalloc(run.count ? run.count : 1, sizeof *run.cells);
@@ -179,7 +182,7 @@ char *aorta_kernel_reports(int run_fd, const aorta_json_t *matrix, const char *b
     aorta_kagg_pick_baseline(&run, matrix, baseline);
     char *html = aorta_report_html(matrix, &run);
     if (aorta_write_file_atomic_at(run_fd, "report.html", html, strlen(html)) != 0 && !*error)
-        *error = aorta_xasprintf("cannot write report.html: %s", strerror(errno));
+        *error = aorta_xasprintf("cannot write %s/report.html: %s", display_dir, strerror(errno));
     free(html);
     /* perf.md's section: the opening paragraph before the first cell with
      * a table, then every cell's tables in matrix.json's order. */

@@ -144,7 +144,7 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     }
     free(matrix_path);
     char *kernel_error = NULL;
-    char *kernels = aorta_kernel_reports(ctx->run_fd, matrix, plan->kernel_baseline,
+    char *kernels = aorta_kernel_reports(ctx->run_fd, ctx->display_dir, matrix, plan->kernel_baseline,
                                          &kernel_error, interrupted);
     if (kernel_error) {
         aorta_diag_error("%s", kernel_error);
