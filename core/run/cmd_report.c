@@ -2,7 +2,8 @@
 /* cmd_report.c - --report RUN_DIR: perf.md, report.html and the cells'
  * kernels.json again, from matrix.json and the trial records alone (an old
  * or resumed run gets them too).  Under the run lock, so a live aorta-run
- * writing the directory is refused. */
+ * writing the directory is refused.  SIGINT or SIGTERM stops it between two
+ * cells (exit 128 + the signal). */
 #include "config.h"
 
 #include "commands.h"
@@ -81,12 +82,20 @@ int aorta_cmd_report(const aorta_cli_t *cli)
         return AORTA_EXIT_ENVIRONMENT;
     }
     char *error = NULL;
-    char *kernels = aorta_kernel_reports(run_fd, matrix, cli->baseline, &error);
+    int interrupted = 0;
+    char *kernels = aorta_kernel_reports(run_fd, run_dir, matrix, cli->baseline, &error, &interrupted);
     int status = AORTA_EXIT_OK;
     if (error) {
         aorta_diag_error("%s", error);
         free(error);
         status = AORTA_EXIT_ENVIRONMENT;
+    }
+    if (interrupted) {
+        aorta_diag_reports_interrupted(interrupted, run_dir);
+        close(run_fd);
+        aorta_lock_release(lock);
+        aorta_json_free(matrix);
+        return 128 + interrupted;
     }
     char *perf = aorta_perf_md(matrix, -1.0); /* the wall time matrix.json recorded */
     char *text = aorta_xasprintf("%s%s", perf, kernels);

@@ -2,13 +2,16 @@
 /* diag.c - aorta-run's one-line errors and warnings (diag.h). */
 #include "config.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "diag.h"
 
 #include "sweep/live.h"
+#include "xalloc.h"
 
 static void line(FILE *out, const char *kind, const char *fmt, va_list args)
 {
@@ -45,6 +48,39 @@ void aorta_diag_warn(const char *fmt, ...)
     va_start(args, fmt);
     line(stderr, "warning: ", fmt, args);
     va_end(args);
+}
+
+/* text as one shell word: itself when nothing in it is special, else in
+ * single quotes (a quote inside as '\''). */
+static char *shell_word(const char *text)
+{
+    static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                                "/._-+,:@%=";
+    if (text[0] && strspn(text, plain) == strlen(text))
+        return aorta_xstrdup(text);
+    char *word = aorta_xmalloc(strlen(text) * 4 + 3);
+    char *cursor = word;
+    *cursor++ = '\'';
+    for (const char *c = text; *c; c++) {
+        if (*c == '\'') {
+            memcpy(cursor, "'\\''", 4);
+            cursor += 4;
+        } else {
+            *cursor++ = *c;
+        }
+    }
+    *cursor++ = '\'';
+    *cursor = '\0';
+    return word;
+}
+
+void aorta_diag_reports_interrupted(int sig, const char *run_dir)
+{
+    char *quoted = shell_word(run_dir);
+    aorta_diag_error("the reports were interrupted by %s: perf.md, report.html and the cells' "
+                     "kernels.json are not all written; 'aorta-run --report %s' writes them",
+                     sig == SIGTERM ? "SIGTERM" : "SIGINT", quoted);
+    free(quoted);
 }
 
 void aorta_diag_warn_to(FILE *out, const char *fmt, ...)

@@ -26,6 +26,9 @@ void aorta_diag_warn_to(FILE *out, const char *fmt, ...) AORTA_PRINTF(2, 3);
 /* The host's warning handler for the SDK (aorta_warning_set_handler()): a
  * collector's aorta_warn() reads "aorta-run: warning: <source>: <message>". */
 void aorta_diag_collector_warning(const char *source, const char *message, void *user);
+/* The error of a report phase stopped by SIGINT or SIGTERM (run_dir as the
+ * user named it): what is missing and the command that writes it. */
+void aorta_diag_reports_interrupted(int sig, const char *run_dir);
 /* The "unknown collector" error: names the reason when a candidate failed,
  * and the collectors available.  Returns the usage exit status (2). */
 int aorta_diag_unknown_collector(const aorta_registry_t *registry, const char *flag,

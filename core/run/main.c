@@ -52,6 +52,12 @@ int main(int argc, char **argv)
         aorta_cli_free(&cli);
         return AORTA_EXIT_OK;
     }
+    if (cli.mode == AORTA_MODE_REPORT) {
+        /* Taken between two cells, so that no temporary file is left; a
+         * size limit is a loud write error, as in a run. */
+        aorta_spawn_block_signals();
+        signal(SIGXFSZ, SIG_IGN);
+    }
     if (cli.mode == AORTA_MODE_REPORT || cli.mode == AORTA_MODE_COMPARE) {
         int status = cli.mode == AORTA_MODE_REPORT ? aorta_cmd_report(&cli)
                                                    : aorta_cmd_compare(&cli);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* hatchet_read.c - one .hatchet file into a json-c value, fed in chunks so
- * the file itself is never held whole next to the tree json-c builds. */
+ * the file itself is never held whole next to the tree json-c builds.  The
+ * bytes come from a descriptor, or from memory when hatchet_count.c falls
+ * back to the whole value (the same chunks, so the same value). */
 #include "config.h"
 
 #include <errno.h>
@@ -22,7 +24,28 @@ static int only_space(const unsigned char *s, size_t len)
     return 1;
 }
 
-struct json_object *proton_hatchet_read(int fd)
+/* Where the bytes come from: fd, or the len bytes at data. */
+typedef struct source {
+    int fd;
+    int in_memory;
+    const unsigned char *data;
+    size_t len;
+    size_t pos;
+} source_t;
+
+/* Up to cap bytes into buf, as read(2) returns them. */
+static ssize_t source_read(source_t *source, unsigned char *buf, size_t cap)
+{
+    if (!source->in_memory)
+        return read(source->fd, buf, cap);
+    size_t n = source->len - source->pos < cap ? source->len - source->pos : cap;
+    if (n > 0)
+        memcpy(buf, source->data + source->pos, n);
+    source->pos += n;
+    return (ssize_t)n;
+}
+
+static struct json_object *read_value(source_t *source)
 {
     struct json_tokener *tok = json_tokener_new_ex(PROTON_JSON_DEPTH);
     /* Room for the bytes held back from the last read (at most three of a
@@ -48,7 +71,7 @@ struct json_object *proton_hatchet_read(int fd)
      * then "-2]" would read as [1]). */
     size_t held = 0;
     for (;;) {
-        ssize_t n = read(fd, chunk + held, READ_CHUNK);
+        ssize_t n = source_read(source, chunk + held, READ_CHUNK);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -111,6 +134,18 @@ struct json_object *proton_hatchet_read(int fd)
         return NULL;
     }
     return root;
+}
+
+struct json_object *proton_hatchet_read(int fd)
+{
+    source_t source = {.fd = fd};
+    return read_value(&source);
+}
+
+struct json_object *proton_hatchet_read_bytes(const unsigned char *data, size_t len)
+{
+    source_t source = {.fd = -1, .in_memory = 1, .data = data, .len = len};
+    return read_value(&source);
 }
 
 typedef struct node_stack {

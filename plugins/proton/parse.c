@@ -12,11 +12,7 @@ static int parse_file(const char *path, int fd, void *user)
 {
     (void)path;
     aorta_kernels_t *kernels = user;
-    struct json_object *root = proton_hatchet_read(fd);
-    if (root) {
-        proton_hatchet_walk(root, kernels);
-        proton_json_free(root);
-    }
+    proton_hatchet_count(fd, kernels);
     /* Upstream sums each file on its own first, then adds the files'
      * sums to the run's totals. */
     aorta_kernels_end_file(kernels);

@@ -15,7 +15,7 @@ tag="SPDX-License-Identifier: MIT"
 if [ -e .git ] && command -v git >/dev/null 2>&1; then
     list() { git ls-files; }
 else
-    list() { find . -path ./_build -prune -o -path ./_inst -prune -o -type f -print | sed 's|^\./||'; }
+    list() { find . -path ./_build -prune -o -path ./_inst -prune -o -path ./autom4te.cache -prune -o -type f -print | sed 's|^\./||'; }
 fi
 status=0
 checked=0

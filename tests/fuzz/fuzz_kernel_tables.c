@@ -45,11 +45,13 @@ static void reply(const aorta_json_t *json)
 
 static void cell(const aorta_json_t *json)
 {
-    /* The file as "collectors", or the input itself as that object. */
-    const aorta_json_t *collectors = aorta_kernel_file_collectors(json);
+    /* The file as "collectors", or the input itself as that object, read
+     * as each schema in turn. */
+    int schema = 0;
+    const aorta_json_t *collectors = aorta_kernel_file_collectors(json, &schema);
     aorta_kagg_cell_t agg = {.name = strdup("c")};
     for (int t = 0; t < 2; t++)
-        aorta_kagg_add_trial(&agg, collectors ? collectors : json);
+        aorta_kagg_add_trial(&agg, collectors ? collectors : json, collectors ? schema : t + 1);
     aorta_kagg_finish(&agg);
     /* Every number the cell's JSON writes (a name may read "NaN": look at
      * the numbers, not the text). */
@@ -70,6 +72,23 @@ static void cell(const aorta_json_t *json)
     aorta_json_t *again = aorta_json_parse(text, strlen(text), REPLY_DEPTH);
     if (!again)
         fz_fail("a cell's table does not read back: %s", text);
+    /* Written without the tree, the same text (when every name is UTF-8:
+     * otherwise the tree is what gets written). */
+    int kept = 1;
+    for (size_t i = 0; i < agg.count; i++) {
+        kept &= aorta_json_key_is_kept(agg.tables[i].collector);
+        for (size_t k = 0; k < agg.tables[i].count; k++)
+            kept &= aorta_json_key_is_kept(agg.tables[i].kernels[k].name);
+    }
+    if (kept) {
+        aorta_json_writer_t *writer = aorta_json_writer_new();
+        aorta_kagg_cell_text(&agg, writer);
+        size_t len;
+        const char *streamed = aorta_json_writer_text(writer, &len);
+        if (len != strlen(text) || memcmp(streamed, text, len) != 0)
+            fz_fail("a cell's table written without the tree differs: %s -> %s", text, streamed);
+        aorta_json_writer_free(writer);
+    }
     aorta_json_free(again);
     free(text);
     aorta_json_free(out);

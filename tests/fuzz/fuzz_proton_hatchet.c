@@ -3,10 +3,14 @@
  *
  * The input is written twice (proton.hatchet and a rank's copy in a
  * subdirectory), so the per-file totals are merged as for a multi-rank run;
- * the metrics must be what the collector promises.  Then the reader runs
- * twice over the bytes, in whole reads and in pieces cut at places drawn
- * from the input, and must build the same value (compared without
- * recursion: the reader accepts 10,000 levels). */
+ * the metrics must be what the collector promises.  Then the whole-value
+ * reader runs twice over the bytes, in whole reads and in pieces cut at
+ * places drawn from the input, and must build the same value (compared
+ * without recursion: the reader accepts 10,000 levels).  Last, the reader
+ * that splits the tree a node at a time must count exactly the leaves the
+ * walk of the whole value counts, or refuse the file when that is
+ * unreadable: through the descriptor in pieces, and split directly with
+ * json-c fed a few bytes at a time (so its reads end everywhere). */
 #include "config.h"
 
 #include <math.h>
@@ -115,9 +119,68 @@ static void read_both_ways(const uint8_t *data, size_t size)
     proton_json_free(pieces);
 }
 
+/* Whether two tables hold the same kernels, in the same order, with the
+ * same totals to the bit. */
+static int same_kernels(const aorta_kernels_t *a, const aorta_kernels_t *b)
+{
+    if (aorta_kernels_count(a) != aorta_kernels_count(b))
+        return 0;
+    for (size_t i = 0; i < aorta_kernels_count(a); i++) {
+        size_t len_a, len_b;
+        const char *name_a = aorta_kernels_name_at(a, i, &len_a);
+        const char *name_b = aorta_kernels_name_at(b, i, &len_b);
+        double time_a = aorta_kernels_time_at(a, i), time_b = aorta_kernels_time_at(b, i);
+        if (len_a != len_b || memcmp(name_a, name_b, len_a) != 0
+            || memcmp(&time_a, &time_b, sizeof time_a) != 0
+            || aorta_kernels_launches_at(a, i) != aorta_kernels_launches_at(b, i))
+            return 0;
+    }
+    return 1;
+}
+
+static void split_matches_whole(const uint8_t *data, size_t size)
+{
+    uint32_t seed = fz_hash(data, size) * 2654435761u;
+    struct json_object *root = proton_hatchet_read_bytes(data, size);
+    aorta_kernels_t *whole = aorta_kernels_new(0);
+    if (root)
+        proton_hatchet_walk(root, whole);
+    proton_json_free(root);
+
+    aorta_kernels_t *counted = aorta_kernels_new(0);
+    int fd = fz_chunked_fd(data, size, 2 + seed % 20, seed);
+    int status = proton_hatchet_count(fd, counted);
+    close(fd);
+    if ((status == 0) != (root != NULL))
+        fz_fail("split, the file is %s", root ? "unreadable" : "readable");
+    if (!same_kernels(whole, counted))
+        fz_fail("split, the leaves differ from the whole value's");
+    aorta_kernels_free(counted);
+
+    int truncated;
+    if (aorta_utf8_valid_prefix(data, size, &truncated, NULL) == size) {
+        aorta_kernels_t *split = aorta_kernels_new(0);
+        switch (proton_hatchet_split(data, size, split, 2 + (seed >> 8) % 30)) {
+        case PROTON_SPLIT_OK:
+            if (!root || !same_kernels(whole, split))
+                fz_fail("split in small reads, the leaves differ from the whole value's");
+            break;
+        case PROTON_SPLIT_REFUSED:
+            if (root)
+                fz_fail("split in small reads, a readable file was refused");
+            break;
+        case PROTON_SPLIT_UNSURE:
+            break; /* the whole value decides, as above */
+        }
+        aorta_kernels_free(split);
+    }
+    aorta_kernels_free(whole);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     parse_directory(data, size);
     read_both_ways(data, size);
+    split_matches_whole(data, size);
     return 0;
 }

@@ -81,8 +81,9 @@ cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
     -I$srcdir/core/libaorta -I$srcdir/core/common -I$srcdir/core/run -I$srcdir/plugins/common
     -I$srcdir/tests/fuzz -DAORTA_COLLECTORDIR=\"\" -DAORTA_XALLOC_WHO=\"aorta-run\" $deps_cflags"
 
-# Objects: the whole core but its programs' main()s (main.c, rank_exec.c),
-# each plugin and the helpers they share, the harness helpers.
+# Objects: the whole core but the programs' main() (aorta-run's and
+# aorta-rank-exec's), each plugin and the helpers they share, the harness
+# helpers.
 compile_dir() { # NAME SOURCE...
     name=$1
     shift

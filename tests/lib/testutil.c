@@ -102,6 +102,25 @@ void tu_write(const char *path, const char *text)
     tu_write_mode(path, text, 0644);
 }
 
+void tu_text_add(tu_text_t *text, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    va_list copy;
+    va_copy(copy, args);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    ck_assert_int_ge(n, 0);
+    if (text->len + (size_t)n + 1 > text->cap) {
+        text->cap = (text->len + (size_t)n + 1) * 2;
+        text->data = realloc(text->data, text->cap);
+        ck_assert_ptr_nonnull(text->data);
+    }
+    vsnprintf(text->data + text->len, (size_t)n + 1, fmt, args);
+    text->len += (size_t)n;
+    va_end(args);
+}
+
 char *tu_read(const char *path)
 {
     FILE *file = fopen(path, "rb");

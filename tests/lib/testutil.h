@@ -49,6 +49,15 @@ char *tu_tmpdir(void);
 void tu_rmtree(const char *path);
 /* Write text to path (0644); mkdir -p its parent. */
 void tu_write(const char *path, const char *text);
+
+/* A text grown by printf-style pieces: data is NUL-terminated once a piece
+ * is in (start from {0}; free(data)). */
+typedef struct tu_text {
+    char *data;
+    size_t len;
+    size_t cap;
+} tu_text_t;
+void tu_text_add(tu_text_t *text, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tu_write_mode(const char *path, const char *text, int mode);
 /* The whole file, NUL-terminated, or NULL. */
 char *tu_read(const char *path);

@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,25 +19,28 @@
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buffer, size_t *length,
                                  int *status);
 
-/* Looked up once; only the rendering calls it, after the cells' worker
- * threads are done. */
+static cxa_demangle_fn demangle_fn;
+
+static void look_up(void)
+{
+    void *self = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    if (self) {
+        demangle_fn = (cxa_demangle_fn)self;
+    } else {
+        /* Kept open for the process: the function lives in it. */
+        void *library = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        if (library)
+            demangle_fn = (cxa_demangle_fn)dlsym(library, "__cxa_demangle");
+    }
+}
+
+/* Looked up once, by whichever thread renders first: the cells' workers
+ * render their perf.md tables. */
 static cxa_demangle_fn demangler(void)
 {
-    static int looked;
-    static cxa_demangle_fn fn;
-    if (!looked) {
-        looked = 1;
-        void *self = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-        if (self) {
-            fn = (cxa_demangle_fn)self;
-        } else {
-            /* Kept open for the process: the function lives in it. */
-            void *library = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-            if (library)
-                fn = (cxa_demangle_fn)dlsym(library, "__cxa_demangle");
-        }
-    }
-    return fn;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, look_up);
+    return demangle_fn;
 }
 
 char *aorta_demangle(const char *name)

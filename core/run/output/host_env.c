@@ -111,43 +111,70 @@ static double probe_timeout(void)
              : AORTA_PROBE_TIMEOUT_DEFAULT;
 }
 
-/* Ask the payload's interpreter for triton.__version__.  Returns the
- * version, or NULL with *reason set. */
-static char *triton_version(const char *python, char *const *envp, int *interrupted,
-                            char **reason)
-{
-    char *argv[] = {(char *)python, "-c", "import triton; print(triton.__version__)", NULL};
-    FILE *capture = tmpfile();
-    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    char *version = NULL;
+struct aorta_host_env {
+    aorta_json_t *snapshot;  /* complete once the probe is done */
+    aorta_json_t *reasons;   /* partial_reasons, the probe's still to come */
+    aorta_json_t *triton;    /* the block the probe fills */
+    const char *python;      /* the interpreter asked, or NULL */
+    aorta_spawn_child_t probe;
     aorta_spawn_result_t result;
-    double timeout = probe_timeout();
-    if (!capture || null_fd < 0
-        || aorta_spawn_run_fds(argv, envp, fileno(capture), null_fd, timeout,
-                               TRITON_PROBE_GRACE_SEC, &result)
+    FILE *capture;           /* the probe's stdout */
+    double timeout;
+    int done;
+};
+
+/* Ask the payload's interpreter for triton.__version__ and return: it runs
+ * beside the first trial (a Python start with Triton's import is most of a
+ * run's own cost otherwise).  Sets a reason when it cannot start. */
+static char *start_triton_probe(aorta_host_env_t *env, char *const *envp)
+{
+    char *argv[] = {(char *)env->python, "-c", "import triton; print(triton.__version__)", NULL};
+    env->capture = tmpfile();
+    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    env->timeout = probe_timeout();
+    char *reason = NULL;
+    if (!env->capture || null_fd < 0
+        || aorta_spawn_start_fds(argv, envp, fileno(env->capture), null_fd, &env->probe,
+                                 &env->result)
                != 0) {
-        *reason = aorta_xasprintf("triton: could not run %s: %s", python, strerror(errno));
-    } else if (result.interrupted) {
-        *interrupted = result.interrupted;
+        env->probe.pid = -1;
+        reason = aorta_xasprintf("triton: could not run %s: %s", env->python, strerror(errno));
+    } else if (!env->result.launched) {
+        reason = aorta_xasprintf("triton: cannot execute %s: %s", env->python,
+                                 strerror(env->result.exec_errno));
+    }
+    if (null_fd >= 0)
+        close(null_fd);
+    return reason;
+}
+
+/* The probe's answer: the version, or NULL with *reason set. */
+static char *finish_triton_probe(aorta_host_env_t *env, int stop, char **reason)
+{
+    const char *python = env->python;
+    aorta_spawn_result_t *result = &env->result;
+    if (stop)
+        aorta_spawn_stop(&env->probe, TRITON_PROBE_GRACE_SEC, result);
+    else
+        aorta_spawn_wait(&env->probe, env->timeout, TRITON_PROBE_GRACE_SEC, result);
+    char *version = NULL;
+    if (stop || result->interrupted) {
         *reason = aorta_xasprintf("triton: the probe of %s was interrupted", python);
-    } else if (!result.launched) {
-        *reason = aorta_xasprintf("triton: cannot execute %s: %s", python,
-                                  strerror(result.exec_errno));
-    } else if (result.timed_out) {
-        *reason = aorta_xasprintf("triton: %s did not answer within %g s", python, timeout);
-    } else if (result.exit_code != 0) {
+    } else if (result->timed_out) {
+        *reason = aorta_xasprintf("triton: %s did not answer within %g s", python, env->timeout);
+    } else if (result->exit_code != 0) {
         *reason = aorta_xasprintf("triton: %s cannot import triton (exit %d)", python,
-                                  result.exit_code);
+                                  result->exit_code);
     } else {
-        lseek(fileno(capture), 0, SEEK_SET);
-        version = first_line_fd(fileno(capture));
+        lseek(fileno(env->capture), 0, SEEK_SET);
+        version = first_line_fd(fileno(env->capture));
         if (!version)
             *reason = aorta_xasprintf("triton: %s printed no version", python);
     }
-    if (capture)
-        fclose(capture);
-    if (null_fd >= 0)
-        close(null_fd);
+    /* The interrupt belongs to the sweep: left pending for it, so it stops
+     * as it would have without the probe. */
+    if (result->interrupted)
+        raise(result->interrupted);
     return version;
 }
 
@@ -157,10 +184,11 @@ static void add_nulls(aorta_json_t *obj, const char *const *names)
         aorta_json_set(obj, names[i], NULL);
 }
 
-aorta_json_t *aorta_host_env_capture(char *const *envp, char *const *command, int *interrupted)
+aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
 {
-    *interrupted = 0;
-    aorta_json_t *reasons = aorta_json_array();
+    aorta_host_env_t *env = aorta_xcalloc(1, sizeof *env);
+    env->probe.pid = -1;
+    aorta_json_t *reasons = env->reasons = aorta_json_array();
 
     const char *rocm_root = env_get(envp, "ROCM_PATH");
     rocm_root = rocm_root && rocm_root[0] ? rocm_root : "/opt/rocm";
@@ -192,16 +220,16 @@ aorta_json_t *aorta_host_env_capture(char *const *envp, char *const *command, in
     const char *python = command && command[0] && aorta_host_env_is_python(command[0])
                            ? command[0]
                            : NULL;
-    char *reason = NULL, *triton_text = NULL;
-    if (python)
-        triton_text = triton_version(python, envp, interrupted, &reason);
-    else
-        reason = aorta_xstrdup("triton: the command is not run by a Python interpreter");
-    if (reason)
+    env->python = python;
+    char *reason = python ? start_triton_probe(env, envp)
+                          : aorta_xstrdup("triton: the command is not run by a Python interpreter");
+    if (reason) {
+        /* Nothing to wait for: the block is final now. */
         aorta_json_append(reasons, aorta_json_string(reason));
+        env->python = NULL;
+    }
     free(reason);
-    aorta_json_t *triton = aorta_json_object();
-    aorta_json_set(triton, "package_version", string_or_null(triton_text));
+    aorta_json_t *triton = env->triton = aorta_json_object();
 
     const char *venv = env_get(envp, "VIRTUAL_ENV");
     const char *conda = env_get(envp, "CONDA_DEFAULT_ENV");
@@ -223,7 +251,7 @@ aorta_json_t *aorta_host_env_capture(char *const *envp, char *const *command, in
     aorta_json_t *snapshot = aorta_json_object();
     aorta_json_set(snapshot, "schema_version", aorta_json_string("1.6"));
     aorta_json_set(snapshot, "captured_at", aorta_json_string(captured));
-    aorta_json_set(snapshot, "partial", aorta_json_bool(aorta_json_length(reasons) > 0));
+    aorta_json_set(snapshot, "partial", aorta_json_bool(0)); /* set when finished */
     aorta_json_set(snapshot, "partial_reasons", reasons);
     aorta_json_set(snapshot, "system_health", NULL);
     aorta_json_set(snapshot, "rocm", rocm);
@@ -236,5 +264,44 @@ aorta_json_t *aorta_host_env_capture(char *const *envp, char *const *command, in
     aorta_json_set(snapshot, "docker", NULL);
     aorta_json_set(snapshot, "env_vars", vars);
     add_nulls(snapshot, null_blocks_last);
-    return snapshot;
+    env->snapshot = snapshot;
+    return env;
+}
+
+int aorta_host_env_finish(aorta_host_env_t *env, int stop)
+{
+    if (env->done)
+        return 0;
+    env->done = 1;
+    char *version = NULL;
+    if (env->python) {
+        char *reason = NULL;
+        version = finish_triton_probe(env, stop, &reason);
+        if (reason)
+            aorta_json_append(env->reasons, aorta_json_string(reason));
+        free(reason);
+    }
+    aorta_json_set(env->triton, "package_version", string_or_null(version));
+    aorta_json_set(env->snapshot, "partial",
+                   aorta_json_bool(aorta_json_length(env->reasons) > 0));
+    if (env->capture) {
+        fclose(env->capture);
+        env->capture = NULL;
+    }
+    return 1;
+}
+
+aorta_json_t *aorta_host_env_snapshot(const aorta_host_env_t *env)
+{
+    return env->snapshot;
+}
+
+void aorta_host_env_free(aorta_host_env_t *env)
+{
+    if (!env)
+        return;
+    if (!env->done)
+        aorta_host_env_finish(env, 1);
+    aorta_json_free(env->snapshot);
+    free(env);
 }

@@ -13,11 +13,27 @@
 /* Seconds the Triton probe may take (AORTA_PROBE_TIMEOUT overrides). */
 #define AORTA_PROBE_TIMEOUT_DEFAULT 10.0
 
-/* Take the snapshot.  envp is aorta-run's environment; command is the
- * user's argv: when its argv[0] is a Python interpreter, that interpreter
- * is asked for triton.__version__.  *interrupted is set to the signal when
- * SIGINT/SIGTERM arrived during the probe, else 0. */
-aorta_json_t *aorta_host_env_capture(char *const *envp, char *const *command, int *interrupted);
+/* The snapshot being taken.  What can be read at once is read by
+ * aorta_host_env_start(); when the user's argv[0] is a Python interpreter,
+ * that interpreter is asked for triton.__version__ in a child that runs
+ * beside the first trial, and aorta_host_env_finish() collects it. */
+typedef struct aorta_host_env aorta_host_env_t;
+
+/* Start the snapshot.  envp is aorta-run's environment; command the user's
+ * argv. */
+aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command);
+
+/* Complete it: wait for the probe (at most AORTA_PROBE_TIMEOUT from its
+ * start), or with stop set kill it now (the run is being interrupted).  An
+ * interrupt that arrives while waiting kills the probe and is left pending
+ * for the caller.  Returns 1 on the call that completed it, 0 after. */
+int aorta_host_env_finish(aorta_host_env_t *env, int stop);
+
+/* The snapshot (host_env.json's content): complete once finished. */
+aorta_json_t *aorta_host_env_snapshot(const aorta_host_env_t *env);
+
+/* Kill a probe still running, and free.  NULL is a no-op. */
+void aorta_host_env_free(aorta_host_env_t *env);
 
 /* Whether name (a path's last component) is a Python interpreter:
  * "python", "python3", "python3.12", ... */

@@ -8,6 +8,7 @@
 #include <fcntl.h> /* AT_FDCWD */
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <json-c/printbuf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,29 +145,79 @@ aorta_json_t *aorta_json_double(double value)
     return json_object_new_double_s(value, text);
 }
 
+/* Decimal digits of value at out; their count. */
+static size_t put_uint(char *out, uint64_t value)
+{
+    char digits[20];
+    size_t count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    for (size_t i = 0; i < count; i++)
+        out[i] = digits[count - 1 - i];
+    return count;
+}
+
+/* What json-c writes for an int64 ("%" PRId64). */
+static size_t put_int(char *out, int64_t value)
+{
+    if (value >= 0)
+        return put_uint(out, (uint64_t)value);
+    out[0] = '-';
+    return 1 + put_uint(out + 1, 0 - (uint64_t)value);
+}
+
+#define MICRO_TEXT_MAX 400
+
+/* aorta_json_micro()'s text of a finite value at out (MICRO_TEXT_MAX
+ * bytes) and the double it stands for in *rounded; its length, or 0 when
+ * it does not fit. */
+static size_t micro_text(double value, char *out, double *rounded)
+{
+    size_t len;
+    double scaled = round(fabs(value) * 1e6);
+    if (scaled < 9e15) {
+        *rounded = copysign(scaled / 1e6, value) + 0.0;
+        /* Integer digits: printf's %f takes the multi-precision path, and
+         * a run writes a million of these. */
+        uint64_t micro = (uint64_t)scaled;
+        len = 0;
+        if (value < 0)
+            out[len++] = '-';
+        len += put_uint(out + len, micro / 1000000u);
+        out[len++] = '.';
+        unsigned fraction = (unsigned)(micro % 1000000u);
+        for (unsigned scale = 100000; scale; scale /= 10)
+            out[len++] = (char)('0' + fraction / scale % 10);
+    } else {
+        int printed = snprintf(out, MICRO_TEXT_MAX, "%.6f", value);
+        if (printed <= 0 || (size_t)printed >= MICRO_TEXT_MAX)
+            return 0;
+        len = (size_t)printed;
+        *rounded = NAN; /* read back below */
+    }
+    while (len > 2 && out[len - 1] == '0' && out[len - 2] != '.')
+        len--;
+    out[len] = '\0';
+    if (!strcmp(out, "-0.0")) {
+        strcpy(out, "0.0");
+        len = 3;
+    }
+    if (isnan(*rounded))
+        *rounded = strtod(out, NULL);
+    return len;
+}
+
 aorta_json_t *aorta_json_micro(double value)
 {
     if (!isfinite(value))
         return NULL;
-    char text[400];
-    int len;
-    double scaled = round(fabs(value) * 1e6), rounded = NAN;
-    if (scaled < 9e15) {
-        rounded = copysign(scaled / 1e6, value);
-        /* Integer digits: printf's %f takes the multi-precision path. */
-        uint64_t micro = (uint64_t)scaled;
-        len = snprintf(text, sizeof text, "%s%" PRIu64 ".%06u", value < 0 ? "-" : "",
-                       micro / 1000000u, (unsigned)(micro % 1000000u));
-    } else {
-        len = snprintf(text, sizeof text, "%.6f", value);
-    }
-    if (len <= 0 || (size_t)len >= sizeof text)
+    char text[MICRO_TEXT_MAX];
+    double rounded;
+    if (!micro_text(value, text, &rounded))
         return aorta_json_double(value);
-    while (len > 2 && text[len - 1] == '0' && text[len - 2] != '.')
-        text[--len] = '\0';
-    if (!strcmp(text, "-0.0"))
-        strcpy(text, "0.0");
-    return json_object_new_double_s(isnan(rounded) ? strtod(text, NULL) : rounded + 0.0, text);
+    return json_object_new_double_s(rounded, text);
 }
 
 aorta_json_t *aorta_json_bool(int value)
@@ -310,11 +361,31 @@ void aorta_json_foreach(const aorta_json_t *obj,
     }
 }
 
+static int dump_flags(int pretty)
+{
+    return JSON_C_TO_STRING_NOSLASHESCAPE
+         | (pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
+}
+
 char *aorta_json_dump(const aorta_json_t *value, int pretty)
 {
-    int flags = JSON_C_TO_STRING_NOSLASHESCAPE
-              | (pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
-    return aorta_xstrdup(json_object_to_json_string_ext((aorta_json_t *)value, flags));
+    return aorta_xstrdup(json_object_to_json_string_ext((aorta_json_t *)value, dump_flags(pretty)));
+}
+
+int aorta_json_write_line_at(int dir_fd, const char *name, const aorta_json_t *value, int pretty)
+{
+    size_t len;
+    const char *dumped = aorta_xcheck((void *)json_object_to_json_string_length(
+        (aorta_json_t *)value, dump_flags(pretty), &len));
+    /* One copy with the newline: the text can be megabytes. */
+    char *text = aorta_xmalloc(len + 1);
+    memcpy(text, dumped, len);
+    text[len] = '\n';
+    int status = aorta_write_file_atomic_at(dir_fd, name, text, len + 1);
+    int saved = errno;
+    free(text);
+    errno = saved;
+    return status;
 }
 
 int aorta_json_write_file(const char *path, const aorta_json_t *value)
@@ -324,28 +395,12 @@ int aorta_json_write_file(const char *path, const aorta_json_t *value)
 
 int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *value)
 {
-    char *dumped = aorta_json_dump(value, 1);
-    char *text = aorta_xasprintf("%s\n", dumped);
-    int status = aorta_write_file_atomic_at(dir_fd, name, text, strlen(text));
-    int saved = errno;
-    free(text);
-    free(dumped);
-    errno = saved;
-    return status;
+    return aorta_json_write_line_at(dir_fd, name, value, 1);
 }
 
-aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
+/* text as one value through tokener (fresh or reset); NULL on an error. */
+static aorta_json_t *parse_with(struct json_tokener *tokener, const char *text, size_t len)
 {
-    return aorta_json_parse_strict(text, len, max_depth, 0);
-}
-
-aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict)
-{
-    struct json_tokener *tokener = json_tokener_new_ex(max_depth);
-    if (!tokener)
-        return NULL;
-    if (strict)
-        json_tokener_set_flags(tokener, JSON_TOKENER_STRICT);
     aorta_json_t *value = json_tokener_parse_ex(tokener, text, (int)len);
     enum json_tokener_error error = json_tokener_get_error(tokener);
     /* The whole text must be one value (trailing whitespace allowed). */
@@ -363,6 +418,22 @@ aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_dept
         json_object_put(value);
         value = NULL;
     }
+    return value;
+}
+
+aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
+{
+    return aorta_json_parse_strict(text, len, max_depth, 0);
+}
+
+aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict)
+{
+    struct json_tokener *tokener = json_tokener_new_ex(max_depth);
+    if (!tokener)
+        return NULL;
+    if (strict)
+        json_tokener_set_flags(tokener, JSON_TOKENER_STRICT);
+    aorta_json_t *value = parse_with(tokener, text, len);
     json_tokener_free(tokener);
     return value;
 }
@@ -382,4 +453,231 @@ aorta_json_t *aorta_json_read_file_at(int dir_fd, const char *name, size_t max_b
     aorta_json_t *value = aorta_json_parse(text, len, max_depth);
     free(text);
     return value;
+}
+
+struct aorta_json_reader {
+    struct json_tokener *tokener;
+    char *buffer;
+    size_t capacity;
+};
+
+aorta_json_reader_t *aorta_json_reader_new(int max_depth)
+{
+    aorta_json_reader_t *reader = aorta_xcalloc(1, sizeof *reader);
+    reader->tokener = aorta_xcheck(json_tokener_new_ex(max_depth));
+    return reader;
+}
+
+void aorta_json_reader_free(aorta_json_reader_t *reader)
+{
+    if (!reader)
+        return;
+    json_tokener_free(reader->tokener);
+    free(reader->buffer);
+    free(reader);
+}
+
+aorta_json_t *aorta_json_reader_read_at(aorta_json_reader_t *reader, int dir_fd,
+                                        const char *name, size_t max_bytes)
+{
+    size_t len;
+    if (aorta_read_file_into_at(dir_fd, name, max_bytes, &reader->buffer, &reader->capacity,
+                                &len) != 0)
+        return NULL;
+    json_tokener_reset(reader->tokener);
+    return parse_with(reader->tokener, reader->buffer, len);
+}
+
+/* The writer: json-c's own buffer, and a string object reused to escape
+ * each key and string the way json-c escapes them in a tree. */
+#define WRITER_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define WRITER_MAX_DEPTH 64
+
+struct aorta_json_writer {
+    struct printbuf *text;
+    aorta_json_t *scratch;
+    int depth;
+    unsigned char has_member[WRITER_MAX_DEPTH];
+};
+
+aorta_json_writer_t *aorta_json_writer_new(void)
+{
+    aorta_json_writer_t *writer = aorta_xcalloc(1, sizeof *writer);
+    writer->text = aorta_xcheck(printbuf_new());
+    writer->scratch = aorta_xcheck(json_object_new_string(""));
+    return writer;
+}
+
+void aorta_json_writer_free(aorta_json_writer_t *writer)
+{
+    if (!writer)
+        return;
+    printbuf_free(writer->text);
+    json_object_put(writer->scratch);
+    free(writer);
+}
+
+void aorta_json_writer_reset(aorta_json_writer_t *writer)
+{
+    printbuf_reset(writer->text);
+    writer->depth = 0;
+    writer->has_member[0] = 0;
+}
+
+static void append(aorta_json_writer_t *writer, const char *text, size_t len)
+{
+    struct printbuf *buffer = writer->text;
+    if (buffer->size - buffer->bpos > (int)len) { /* json-c's printbuf_memappend_fast() */
+        memcpy(buffer->buf + buffer->bpos, text, len);
+        buffer->bpos += (int)len;
+        buffer->buf[buffer->bpos] = '\0';
+    } else if (printbuf_memappend(buffer, text, (int)len) < 0) {
+        abort(); /* out of memory, as aorta_xmalloc() */
+    }
+}
+
+void aorta_json_writer_begin_object(aorta_json_writer_t *writer)
+{
+    append(writer, "{", 1);
+    if (writer->depth + 1 >= WRITER_MAX_DEPTH)
+        abort(); /* a caller's bug: the files written this way are shallow */
+    writer->has_member[++writer->depth] = 0;
+}
+
+void aorta_json_writer_end_object(aorta_json_writer_t *writer)
+{
+    append(writer, "}", 1);
+    writer->depth--;
+}
+
+/* text as json-c writes a string of it, quotes included. */
+static void put_string(aorta_json_writer_t *writer, const char *text, size_t len)
+{
+    json_object_set_string_len(writer->scratch, text, (int)len);
+    size_t escaped_len;
+    const char *escaped = json_object_to_json_string_length(writer->scratch, WRITER_FLAGS,
+                                                            &escaped_len);
+    append(writer, escaped, escaped_len);
+}
+
+#define BYTES(c) (0x0101010101010101ULL * (uint64_t)(c))
+#define HIGH BYTES(0x80)
+
+/* Whether some byte of x is below n (n <= 0x80): the classic test, exact
+ * about whether any is (x - n borrows into the high bit of such a byte). */
+static uint64_t has_below(uint64_t x, unsigned n)
+{
+    return (x - BYTES(n)) & ~x & HIGH;
+}
+
+/* Whether some byte of word is a control, '"', '\\' or '/' (a byte equal
+ * to c is a zero byte of word ^ c). */
+static int word_needs_escape(uint64_t word)
+{
+    return (has_below(word, 0x20) | has_below(word ^ BYTES('"'), 1)
+            | has_below(word ^ BYTES('\\'), 1) | has_below(word ^ BYTES('/'), 1)) != 0;
+}
+
+/* Whether text is ASCII with no byte any JSON writer escapes (a control,
+ * '"', '\\', '/'): json-c would copy it as it is. */
+static int plain_ascii(const char *text, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, text + i, 8);
+        if ((word & HIGH) || word_needs_escape(word))
+            return 0;
+    }
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '/')
+            return 0;
+    }
+    return 1;
+}
+
+/* text (UTF-8 fixed as aorta_json_string() fixes it) as a JSON string. */
+static void put_text(aorta_json_writer_t *writer, const char *text)
+{
+    size_t len = strlen(text);
+    if (plain_ascii(text, len)) { /* nearly every name: copied here */
+        append(writer, "\"", 1);
+        append(writer, text, len);
+        append(writer, "\"", 1);
+    } else if (aorta_utf8_valid_prefix(text, len, NULL, NULL) == len) {
+        put_string(writer, text, len);
+    } else {
+        char *fixed = utf8_or_null(text);
+        put_string(writer, fixed, strlen(fixed));
+        free(fixed);
+    }
+}
+
+void aorta_json_writer_key(aorta_json_writer_t *writer, const char *key)
+{
+    if (writer->has_member[writer->depth])
+        append(writer, ",", 1);
+    writer->has_member[writer->depth] = 1;
+    put_text(writer, key);
+    append(writer, ":", 1);
+}
+
+void aorta_json_writer_string(aorta_json_writer_t *writer, const char *text)
+{
+    put_text(writer, text ? text : "");
+}
+
+void aorta_json_writer_int(aorta_json_writer_t *writer, int64_t value)
+{
+    char text[24];
+    append(writer, text, put_int(text, value));
+}
+
+void aorta_json_writer_micro(aorta_json_writer_t *writer, double value)
+{
+    char text[MICRO_TEXT_MAX];
+    double rounded;
+    size_t len = isfinite(value) ? micro_text(value, text, &rounded) : 0;
+    if (len) {
+        append(writer, text, len);
+        return;
+    }
+    aorta_json_t *json = aorta_json_micro(value); /* NULL (null) or the repr */
+    aorta_json_writer_value(writer, json);
+    aorta_json_free(json);
+}
+
+void aorta_json_writer_null(aorta_json_writer_t *writer)
+{
+    append(writer, "null", 4);
+}
+
+void aorta_json_writer_value(aorta_json_writer_t *writer, const aorta_json_t *value)
+{
+    size_t len;
+    const char *text = json_object_to_json_string_length((aorta_json_t *)value, WRITER_FLAGS,
+                                                         &len);
+    append(writer, text, len);
+}
+
+int aorta_json_writer_write_at(aorta_json_writer_t *writer, int dir_fd, const char *name)
+{
+    append(writer, "\n", 1);
+    int status = aorta_update_file_at(dir_fd, name, writer->text->buf,
+                                            (size_t)printbuf_length(writer->text));
+    writer->text->buf[--writer->text->bpos] = '\0';
+    return status;
+}
+
+int aorta_json_key_is_kept(const char *key)
+{
+    size_t len = strlen(key);
+    return aorta_utf8_valid_prefix(key, len, NULL, NULL) == len;
+}
+
+const char *aorta_json_writer_text(const aorta_json_writer_t *writer, size_t *len)
+{
+    *len = (size_t)printbuf_length(writer->text);
+    return writer->text->buf;
 }

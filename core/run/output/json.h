@@ -71,6 +71,8 @@ char *aorta_json_dump(const aorta_json_t *value, int pretty);
 int aorta_json_write_file(const char *path, const aorta_json_t *value);
 /* The same for name below dir_fd (AT_FDCWD: name is a path). */
 int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *value);
+/* The same, compact when pretty is 0 (then on one line). */
+int aorta_json_write_line_at(int dir_fd, const char *name, const aorta_json_t *value, int pretty);
 /* Parse text; NULL on a syntax error (and for the text "null").  max_depth
  * bounds nesting. */
 aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth);
@@ -82,5 +84,54 @@ aorta_json_t *aorta_json_read_file(const char *path, size_t max_bytes, int max_d
 /* The same for name below dir_fd. */
 aorta_json_t *aorta_json_read_file_at(int dir_fd, const char *name, size_t max_bytes,
                                       int max_depth);
+
+/* One json-c tokener and one read buffer, reused file after file: what a
+ * thread that reads thousands of small files keeps (never shared between
+ * threads).  max_depth as for aorta_json_parse(). */
+typedef struct aorta_json_reader aorta_json_reader_t;
+
+aorta_json_reader_t *aorta_json_reader_new(int max_depth);
+void aorta_json_reader_free(aorta_json_reader_t *reader);
+/* aorta_json_read_file_at() through reader. */
+aorta_json_t *aorta_json_reader_read_at(aorta_json_reader_t *reader, int dir_fd,
+                                        const char *name, size_t max_bytes);
+
+/* Compact JSON written member by member into one buffer, reused document
+ * after document, for a file too large to build as a tree only to
+ * serialize it once (the cells' kernels.json: 200,000 rows in a large run).
+ * The text is byte for byte what aorta_json_dump(tree, 0) writes for the
+ * same tree: keys and strings escaped by json-c (U+FFFD for what is not
+ * UTF-8, as aorta_json_set() and aorta_json_string() do), numbers as
+ * aorta_json_int() and aorta_json_micro() write them.  Only objects nest;
+ * a key must differ from its siblings' keys (a tree would merge them).
+ * Never shared between threads. */
+typedef struct aorta_json_writer aorta_json_writer_t;
+
+aorta_json_writer_t *aorta_json_writer_new(void);
+void aorta_json_writer_free(aorta_json_writer_t *writer);
+/* Empty, for the next document. */
+void aorta_json_writer_reset(aorta_json_writer_t *writer);
+void aorta_json_writer_begin_object(aorta_json_writer_t *writer);
+void aorta_json_writer_end_object(aorta_json_writer_t *writer);
+/* The next member's key; its value follows. */
+void aorta_json_writer_key(aorta_json_writer_t *writer, const char *key);
+void aorta_json_writer_string(aorta_json_writer_t *writer, const char *text);
+void aorta_json_writer_int(aorta_json_writer_t *writer, int64_t value);
+/* aorta_json_micro(value): null when it is not finite. */
+void aorta_json_writer_micro(aorta_json_writer_t *writer, double value);
+void aorta_json_writer_null(aorta_json_writer_t *writer);
+/* Any value (NULL: null) as aorta_json_dump(value, 0) writes it; json-c
+ * caches the text in value, so no other thread may serialize it meanwhile. */
+void aorta_json_writer_value(aorta_json_writer_t *writer, const aorta_json_t *value);
+/* The text so far, NUL-terminated, and its length; the writer's until its
+ * next call. */
+const char *aorta_json_writer_text(const aorta_json_writer_t *writer, size_t *len);
+/* Write the text and a newline as name below dir_fd, whole or not at all,
+ * leaving a file that already holds exactly that as it is
+ * (aorta_update_file_at()): 0, or -1 with errno set. */
+int aorta_json_writer_write_at(aorta_json_writer_t *writer, int dir_fd, const char *name);
+/* Whether aorta_json_set() keeps key as it is (it is UTF-8): keys that it
+ * would change may merge, which a writer cannot do. */
+int aorta_json_key_is_kept(const char *key);
 
 #endif

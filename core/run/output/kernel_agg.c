@@ -7,6 +7,7 @@
 
 #include "output/kernel_agg.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,23 +37,37 @@ static aorta_kagg_table_t *table_for(aorta_kagg_cell_t *cell, const char *collec
     return table;
 }
 
-/* FNV-1a: a table holds hundreds of names, looked up once per trial row;
- * a hash beats a tree of strcmp() over long shared prefixes. */
-static uint64_t hash_name(const char *name)
+/* A table holds hundreds of names, looked up once per trial row; a hash
+ * beats a tree of strcmp() over long shared prefixes.  Eight bytes a step:
+ * the names are long (templated C++). */
+static uint64_t hash_name(const char *name, size_t len)
 {
-    uint64_t hash = 0xcbf29ce484222325ULL;
-    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-        hash = (hash ^ *c) * 0x100000001b3ULL;
-    return hash;
+    uint64_t hash = 0xcbf29ce484222325ULL ^ (len * 0x9e3779b97f4a7c15ULL);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, name + i, 8);
+        hash = (hash ^ word) * 0x100000001b3ULL;
+        hash ^= hash >> 29;
+    }
+    for (; i < len; i++)
+        hash = (hash ^ (unsigned char)name[i]) * 0x100000001b3ULL;
+    return hash ^ (hash >> 32);
 }
 
-static size_t find_slot(const aorta_kagg_table_t *table, const char *name, uint64_t hash)
+static int same_name(const aorta_kagg_kernel_t *kernel, const char *name, size_t len,
+                     uint64_t hash)
+{
+    return kernel->hash == hash && kernel->name_len == len && !memcmp(kernel->name, name, len);
+}
+
+static size_t find_slot(const aorta_kagg_table_t *table, const char *name, size_t len,
+                        uint64_t hash)
 {
     size_t mask = table->slot_count - 1;
     size_t slot = (size_t)hash & mask;
     while (table->slots[slot]) {
-        const aorta_kagg_kernel_t *kernel = &table->kernels[table->slots[slot] - 1];
-        if (kernel->hash == hash && !strcmp(kernel->name, name))
+        if (same_name(&table->kernels[table->slots[slot] - 1], name, len, hash))
             break;
         slot = (slot + 1) & mask;
     }
@@ -65,16 +80,27 @@ static void grow_slots(aorta_kagg_table_t *table)
     table->slot_count = table->slot_count ? table->slot_count * 2 : 64;
     table->slots = aorta_xcalloc(table->slot_count, sizeof *table->slots);
     for (size_t k = 0; k < table->count; k++) {
-        size_t slot = find_slot(table, table->kernels[k].name, table->kernels[k].hash);
-        table->slots[slot] = (uint32_t)(k + 1);
+        const aorta_kagg_kernel_t *kernel = &table->kernels[k];
+        table->slots[find_slot(table, kernel->name, kernel->name_len, kernel->hash)] =
+            (uint32_t)(k + 1);
     }
 }
 
-static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *name)
+/* name's kernel, new when the table has none of that name.  at: where the
+ * name's row sits in its trial, a guess at its index: trials of a cell
+ * mostly list their kernels in the same order, and one compare then
+ * replaces the hash. */
+static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *name, size_t at)
 {
-    uint64_t hash = hash_name(name);
+    size_t len = strlen(name);
+    if (at < table->count) {
+        aorta_kagg_kernel_t *guess = &table->kernels[at];
+        if (guess->name_len == len && !memcmp(guess->name, name, len))
+            return guess;
+    }
+    uint64_t hash = hash_name(name, len);
     if (table->slot_count) {
-        size_t slot = find_slot(table, name, hash);
+        size_t slot = find_slot(table, name, len, hash);
         if (table->slots[slot])
             return &table->kernels[table->slots[slot] - 1];
     }
@@ -82,58 +108,97 @@ static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *na
                 sizeof *table->kernels);
     aorta_kagg_kernel_t *kernel = &table->kernels[table->count];
     memset(kernel, 0, sizeof *kernel);
-    kernel->name = aorta_xstrdup(name);
+    kernel->name = aorta_xstrndup(name, len);
+    kernel->name_len = len;
     kernel->hash = hash;
     kernel->first_seen = table->count;
     table->count++;
     if (table->count * 2 > table->slot_count)
         grow_slots(table);
     else
-        table->slots[find_slot(table, name, hash)] = (uint32_t)table->count;
+        table->slots[find_slot(table, name, len, hash)] = (uint32_t)table->count;
     return kernel;
 }
 
 typedef struct trial_sum {
     aorta_kagg_table_t *table;
     double total;
+    size_t row;        /* the row's position in its trial */
 } trial_sum_t;
 
-static int add_kernel(const char *name, aorta_json_t *row, void *user)
+/* One row of a trial's table: the kernel name, its total (a number) and
+ * its launches (an integer, else unknown). */
+static void add_row(trial_sum_t *sum, const char *name, const aorta_json_t *ms,
+                    const aorta_json_t *launches)
 {
-    trial_sum_t *sum = user;
-    const aorta_json_t *ms = aorta_json_type(row) == AORTA_JSON_ARRAY ? aorta_json_at(row, 0) : NULL;
+    size_t row_at = sum->row++;
     aorta_json_type_t type = aorta_json_type(ms);
     double value = type == AORTA_JSON_INT || type == AORTA_JSON_DOUBLE ? aorta_json_get_double(ms)
                                                                        : NAN;
     /* A hand-edited or foreign row is skipped, never averaged into a NaN;
      * so is a total past MAX_MS, which no run reaches and whose sums and
      * squares could overflow into one. */
-    if (!isfinite(value) || value < 0 || value > MAX_MS)
-        return 0;
-    aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name);
+    if (!name || !isfinite(value) || value < 0 || value > MAX_MS)
+        return;
+    aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name, row_at);
+    /* A name twice in one table (schema 2's arrays can say so; schema 1's
+     * object cannot): the first row counts. */
+    size_t stamp = sum->table->trials + 1;
+    if (kernel->stamp == stamp)
+        return;
+    kernel->stamp = stamp;
     if (kernel->trials == 0 || value < kernel->min_ms)
         kernel->min_ms = value;
     if (kernel->trials == 0 || value > kernel->max_ms)
         kernel->max_ms = value;
     kernel->trials++;
     kernel->sum_ms += value;
-    const aorta_json_t *launches = aorta_json_at(row, 1);
     if (aorta_json_type(launches) == AORTA_JSON_INT && aorta_json_get_int(launches) >= 0)
         kernel->launches_sum += (double)aorta_json_get_int(launches);
     else
         kernel->launches_unknown = 1;
     sum->total += value;
+}
+
+/* Schema 1: {"kernels": {name: [total_ms, launches]}}. */
+static int add_pair(const char *name, aorta_json_t *row, void *user)
+{
+    int pair = aorta_json_type(row) == AORTA_JSON_ARRAY;
+    add_row(user, name, pair ? aorta_json_at(row, 0) : NULL, pair ? aorta_json_at(row, 1) : NULL);
     return 0;
 }
 
+/* Schema 2: {"names": [...], "total_ms": [...], "launches": [...]}. */
+static void add_columns(trial_sum_t *sum, const aorta_json_t *names, const aorta_json_t *total_ms,
+                        const aorta_json_t *launches)
+{
+    size_t count = aorta_json_length(names);
+    for (size_t i = 0; i < count; i++)
+        add_row(sum, aorta_json_get_string(aorta_json_at(names, i)), aorta_json_at(total_ms, i),
+                aorta_json_at(launches, i));
+}
+
+typedef struct trial_add {
+    aorta_kagg_cell_t *cell;
+    int schema;
+} trial_add_t;
+
 static int add_collector(const char *collector, aorta_json_t *entry, void *user)
 {
-    aorta_kagg_cell_t *cell = user;
+    trial_add_t *add = user;
     const aorta_json_t *kernels = aorta_json_get(entry, "kernels");
-    if (aorta_json_type(kernels) != AORTA_JSON_OBJECT)
+    const aorta_json_t *names = aorta_json_get(entry, "names");
+    const aorta_json_t *total_ms = aorta_json_get(entry, "total_ms");
+    /* An entry of another shape is not a table. */
+    if (add->schema == 1 ? aorta_json_type(kernels) != AORTA_JSON_OBJECT
+                         : aorta_json_type(names) != AORTA_JSON_ARRAY
+                               || aorta_json_type(total_ms) != AORTA_JSON_ARRAY)
         return 0;
-    trial_sum_t sum = {table_for(cell, collector), 0.0};
-    aorta_json_foreach(kernels, add_kernel, &sum);
+    trial_sum_t sum = {table_for(add->cell, collector), 0.0, 0};
+    if (add->schema == 1)
+        aorta_json_foreach(kernels, add_pair, &sum);
+    else
+        add_columns(&sum, names, total_ms, aorta_json_get(entry, "launches"));
     aorta_kagg_table_t *table = sum.table;
     if (table->trials == 0 || sum.total < table->gpu_min)
         table->gpu_min = sum.total;
@@ -145,9 +210,10 @@ static int add_collector(const char *collector, aorta_json_t *entry, void *user)
     return 0;
 }
 
-void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors)
+void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors, int schema)
 {
-    aorta_json_foreach(collectors, add_collector, cell);
+    trial_add_t add = {cell, schema};
+    aorta_json_foreach(collectors, add_collector, &add);
 }
 
 /* The sort key with the kernel: no global for the comparison to read, so
@@ -192,8 +258,33 @@ void aorta_kagg_finish(aorta_kagg_cell_t *cell)
     }
 }
 
-void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell)
+struct aorta_kagg_reader {
+    aorta_json_reader_t *trial, *kernels;
+};
+
+aorta_kagg_reader_t *aorta_kagg_reader_new(void)
 {
+    aorta_kagg_reader_t *reader = aorta_xmalloc(sizeof *reader);
+    reader->trial = aorta_json_reader_new(TRIAL_MAX_DEPTH);
+    reader->kernels = aorta_json_reader_new(AORTA_KERNEL_FILE_MAX_DEPTH);
+    return reader;
+}
+
+void aorta_kagg_reader_free(aorta_kagg_reader_t *reader)
+{
+    if (!reader)
+        return;
+    aorta_json_reader_free(reader->trial);
+    aorta_json_reader_free(reader->kernels);
+    free(reader);
+}
+
+void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell,
+                          aorta_kagg_reader_t *reader)
+{
+    aorta_kagg_reader_t *own = reader ? NULL : aorta_kagg_reader_new();
+    if (own)
+        reader = own;
     const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
     cell->name = aorta_xstrdup(name ? name : "?");
     int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
@@ -203,17 +294,18 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     for (int64_t t = 0; sub_fd >= 0 && t < trials && t < 1000000; t++) {
         char *rel = aorta_trial_json_rel(name, (int)t);
         const char *trial_name = strrchr(rel, '/') + 1;
-        aorta_json_t *trial = aorta_json_read_file_at(sub_fd, trial_name, TRIAL_MAX_BYTES,
-                                                      TRIAL_MAX_DEPTH);
+        aorta_json_t *trial = aorta_json_reader_read_at(reader->trial, sub_fd, trial_name,
+                                                        TRIAL_MAX_BYTES);
         if (trial) {
             cell->trials++;
             if (!strcmp(aorta_outcome_verdict(trial), "pass")) {
                 cell->passing++;
                 char *kname = aorta_kernel_file_path(trial_name);
-                aorta_json_t *file = aorta_json_read_file_at(sub_fd, kname,
-                                                             AORTA_KERNEL_FILE_MAX_BYTES,
-                                                             AORTA_KERNEL_FILE_MAX_DEPTH);
-                aorta_kagg_add_trial(cell, aorta_kernel_file_collectors(file));
+                aorta_json_t *file = aorta_json_reader_read_at(reader->kernels, sub_fd, kname,
+                                                               AORTA_KERNEL_FILE_MAX_BYTES);
+                int schema = 0;
+                const aorta_json_t *collectors = aorta_kernel_file_collectors(file, &schema);
+                aorta_kagg_add_trial(cell, collectors, schema);
                 aorta_json_free(file);
                 free(kname);
             }
@@ -226,6 +318,7 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     free(why);
     free(sub_rel);
     aorta_kagg_finish(cell);
+    aorta_kagg_reader_free(own);
 }
 
 void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
@@ -235,8 +328,10 @@ void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baselin
     const aorta_json_t *cells = aorta_json_get(matrix, "cells");
     run->count = aorta_json_length(cells);
     run->cells = aorta_xcalloc(run->count ? run->count : 1, sizeof *run->cells);
+    aorta_kagg_reader_t *reader = aorta_kagg_reader_new();
     for (size_t i = 0; i < run->count; i++)
-        aorta_kagg_load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i]);
+        aorta_kagg_load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i], reader);
+    aorta_kagg_reader_free(reader);
     aorta_kagg_pick_baseline(run, matrix, baseline);
 }
 
@@ -271,7 +366,8 @@ const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, co
 {
     if (!table || !table->slot_count)
         return NULL;
-    size_t slot = find_slot(table, name, hash_name(name));
+    size_t len = strlen(name);
+    size_t slot = find_slot(table, name, len, hash_name(name, len));
     return table->slots[slot] ? &table->kernels[table->slots[slot] - 1] : NULL;
 }
 
@@ -317,6 +413,106 @@ aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell)
     }
     aorta_json_set(obj, "collectors", collectors);
     return obj;
+}
+
+/* Whether every key of the cell's JSON is written as it is: two names
+ * that are not UTF-8 can become one key, which only the tree merges. */
+static int keys_kept(const aorta_kagg_cell_t *cell)
+{
+    for (size_t t = 0; t < cell->count; t++) {
+        const aorta_kagg_table_t *table = &cell->tables[t];
+        if (!aorta_json_key_is_kept(table->collector))
+            return 0;
+        for (size_t k = 0; k < table->count; k++)
+            if (!aorta_json_key_is_kept(table->kernels[k].name))
+                return 0;
+    }
+    return 1;
+}
+
+static void write_spread(aorta_json_writer_t *out, double mean, double min, double max,
+                         double std)
+{
+    aorta_json_writer_begin_object(out);
+    aorta_json_writer_key(out, "mean");
+    aorta_json_writer_micro(out, mean);
+    aorta_json_writer_key(out, "min");
+    aorta_json_writer_micro(out, min);
+    aorta_json_writer_key(out, "max");
+    aorta_json_writer_micro(out, max);
+    aorta_json_writer_key(out, "std");
+    aorta_json_writer_micro(out, std);
+    aorta_json_writer_end_object(out);
+}
+
+/* aorta_kagg_cell_json()'s text, member by member. */
+static void write_cell(aorta_json_writer_t *out, const aorta_kagg_cell_t *cell)
+{
+    aorta_json_writer_reset(out);
+    aorta_json_writer_begin_object(out);
+    aorta_json_writer_key(out, "schema_version");
+    aorta_json_writer_int(out, AORTA_CELL_KERNELS_SCHEMA);
+    aorta_json_writer_key(out, "cell");
+    aorta_json_writer_string(out, cell->name);
+    aorta_json_writer_key(out, "trials");
+    aorta_json_writer_int(out, (int64_t)cell->trials);
+    aorta_json_writer_key(out, "passing_trials");
+    aorta_json_writer_int(out, (int64_t)cell->passing);
+    aorta_json_writer_key(out, "collectors");
+    aorta_json_writer_begin_object(out);
+    for (size_t t = 0; t < cell->count; t++) {
+        const aorta_kagg_table_t *table = &cell->tables[t];
+        aorta_json_writer_key(out, table->collector);
+        aorta_json_writer_begin_object(out);
+        aorta_json_writer_key(out, "trials");
+        aorta_json_writer_int(out, (int64_t)table->trials);
+        aorta_json_writer_key(out, "gpu_time_ms");
+        write_spread(out, table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->gpu_std_ms);
+        aorta_json_writer_key(out, "kernels");
+        aorta_json_writer_begin_object(out);
+        for (size_t k = 0; k < table->count; k++) {
+            const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
+            aorta_json_writer_key(out, kernel->name);
+            aorta_json_writer_begin_object(out);
+            aorta_json_writer_key(out, "mean_ms");
+            aorta_json_writer_micro(out, kernel->mean_ms);
+            aorta_json_writer_key(out, "min_ms");
+            aorta_json_writer_micro(out, kernel->min_ms);
+            aorta_json_writer_key(out, "max_ms");
+            aorta_json_writer_micro(out, kernel->max_ms);
+            aorta_json_writer_key(out, "mean_launches");
+            if (kernel->mean_launches >= 0)
+                aorta_json_writer_micro(out, kernel->mean_launches);
+            else
+                aorta_json_writer_null(out);
+            aorta_json_writer_key(out, "trials");
+            aorta_json_writer_int(out, (int64_t)kernel->trials);
+            aorta_json_writer_end_object(out);
+        }
+        aorta_json_writer_end_object(out);
+        aorta_json_writer_end_object(out);
+    }
+    aorta_json_writer_end_object(out);
+    aorta_json_writer_end_object(out);
+}
+
+void aorta_kagg_cell_text(const aorta_kagg_cell_t *cell, aorta_json_writer_t *writer)
+{
+    write_cell(writer, cell);
+}
+
+int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell_t *cell,
+                             aorta_json_writer_t *writer)
+{
+    if (keys_kept(cell)) {
+        write_cell(writer, cell);
+    } else {
+        aorta_json_t *json = aorta_kagg_cell_json(cell);
+        aorta_json_writer_reset(writer);
+        aorta_json_writer_value(writer, json);
+        aorta_json_free(json);
+    }
+    return aorta_json_writer_write_at(writer, dir_fd, name);
 }
 
 void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)

@@ -15,8 +15,10 @@
 
 typedef struct aorta_kagg_kernel {
     char *name;            /* raw, as the collector reported it */
+    size_t name_len;
     uint64_t hash;
     size_t first_seen;     /* position in the cell's first-seen order */
+    size_t stamp;          /* 1 + the table's trial that last counted it */
     size_t trials;         /* trials it appeared in */
     double sum_ms, min_ms, max_ms;  /* min counts 0 for a trial it missed */
     double mean_ms;        /* sum over the table's trials (absent = 0) */
@@ -51,8 +53,12 @@ typedef struct aorta_kagg_run {
     char *baseline;             /* the cell the kernel deltas compare with, or NULL */
 } aorta_kagg_run_t;
 
-/* Add one passing trial's "collectors" object (aorta_kernel_file_collectors()). */
-void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors);
+/* Add one passing trial's "collectors" object of a file of that schema
+ * (aorta_kernel_file_collectors()): with schema 1 each collector's entry is
+ * {"kernels": {name: [total_ms, launches]}}, with 2 {"names": [...],
+ * "total_ms": [...], "launches": [...]}; an entry of another shape is no
+ * table. */
+void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors, int schema);
 /* The means, the spread and the order, once every trial is in. */
 void aorta_kagg_finish(aorta_kagg_cell_t *cell);
 
@@ -63,9 +69,17 @@ void aorta_kagg_finish(aorta_kagg_cell_t *cell);
 void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
                      aorta_kagg_run_t *run);
 
-/* One cell of that: json is matrix.json's entry for it.  Touches nothing
- * but *cell, so cells load in parallel. */
-void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell);
+/* What a thread reuses from cell to cell: json-c's tokeners and the read
+ * buffers.  Never shared between threads. */
+typedef struct aorta_kagg_reader aorta_kagg_reader_t;
+aorta_kagg_reader_t *aorta_kagg_reader_new(void);
+void aorta_kagg_reader_free(aorta_kagg_reader_t *reader);
+
+/* One cell of that: json is matrix.json's entry for it; reader is the
+ * thread's (NULL: one for this cell alone).  Touches nothing but *cell and
+ * *reader, so cells load in parallel. */
+void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell,
+                          aorta_kagg_reader_t *reader);
 /* run's baseline as aorta_kagg_load() picks it, once its cells are in. */
 void aorta_kagg_pick_baseline(aorta_kagg_run_t *run, const aorta_json_t *matrix,
                               const char *baseline);
@@ -76,6 +90,16 @@ const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, co
 
 /* <cell>/kernels.json's object. */
 aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell);
+/* Its compact text, written member by member into writer (no tree): what
+ * aorta_json_dump(aorta_kagg_cell_json(cell), 0) writes when every name is
+ * UTF-8. */
+void aorta_kagg_cell_text(const aorta_kagg_cell_t *cell, aorta_json_writer_t *writer);
+/* <cell>/kernels.json as name below dir_fd, on one line, whole or not at
+ * all, left as it is when it already holds that (aorta_update_file_at()):
+ * through writer, or through the tree when a name is not UTF-8 (two such
+ * names can become one key).  0, or -1 with errno set. */
+int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell_t *cell,
+                             aorta_json_writer_t *writer);
 
 void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell);
 void aorta_kagg_run_clear(aorta_kagg_run_t *run);

@@ -8,7 +8,8 @@
 #include "aorta/collector.h"
 #include "output/json.h"
 
-#define AORTA_KERNEL_FILE_SCHEMA 1
+/* The schema written; 1 is still read (docs/design.md, Kernel tables). */
+#define AORTA_KERNEL_FILE_SCHEMA 2
 /* Bounds when reading one back (a table of 100,000 long names fits). */
 #define AORTA_KERNEL_FILE_MAX_BYTES (256u << 20)
 #define AORTA_KERNEL_FILE_MAX_DEPTH 8
@@ -20,8 +21,10 @@ char *aorta_kernel_file_path(const char *trial_json_path);
 aorta_json_t *aorta_kernel_file_new(int trial_index);
 
 /* Add collector's table (NULL: nothing) as
- * "collectors": {name: {"kernels": {raw name: [total_ms, launches]}}},
- * in first-seen order; launches null when unknown, non-finite totals left out. */
+ * "collectors": {name: {"names": [raw name, ...], "total_ms": [...],
+ * "launches": [...]}}, in first-seen order; launches null when unknown,
+ * non-finite totals left out, names that are one JSON key (cut at a NUL,
+ * U+FFFD for what is not UTF-8) merged as schema 1's object merged them. */
 void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
                            const aorta_kernels_t *kernels);
 
@@ -30,8 +33,9 @@ void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
  * (errno set). */
 int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file);
 
-/* The "collectors" member of a file read back, or NULL when json is not a
- * kernel file of a schema this build reads. */
-const aorta_json_t *aorta_kernel_file_collectors(const aorta_json_t *json);
+/* The "collectors" member of a file read back, its schema_version in
+ * *schema (1 or 2: how to read each collector's entry), or NULL when json
+ * is not a kernel file of a schema this build reads. */
+const aorta_json_t *aorta_kernel_file_collectors(const aorta_json_t *json, int *schema);
 
 #endif

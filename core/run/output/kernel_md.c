@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "output/demangle.h"
+#include "output/kernel_names.h"
 #include "output/matrix.h"
 #include "output/md_table.h"
 #include "xalloc.h"
@@ -58,7 +59,8 @@ static char *launches_text(double launches)
 }
 
 static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg_table_t *table,
-                      const aorta_kagg_table_t *base, int is_baseline)
+                      const aorta_kagg_table_t *base, int is_baseline,
+                      aorta_kernel_names_t *names)
 {
     size_t shown = table->count < AORTA_KERNEL_MD_TOP ? table->count : AORTA_KERNEL_MD_TOP;
     row_t *rows = aorta_xcalloc(shown ? shown : 1, sizeof *rows);
@@ -79,15 +81,14 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
     for (size_t i = 0; i < 8; i++)
         aorta_md_table_add(&md, aorta_xstrdup(headers[i]));
     double total = table->gpu_mean_ms, rest = total;
-    char **full = aorta_xcalloc(shown ? shown : 1, sizeof *full);
+    const aorta_kernel_name_t **shown_names = aorta_xcalloc(shown ? shown : 1,
+                                                            sizeof *shown_names);
     for (size_t i = 0; i < shown; i++) {
         const aorta_kagg_kernel_t *kernel = rows[i].kernel;
-        full[i] = aorta_kernel_display(kernel->name);
-        char *brief = aorta_kernel_short(full[i], AORTA_KERNEL_NAME_WIDTH);
+        shown_names[i] = aorta_kernel_names_get(names, kernel->name);
         rest -= kernel->mean_ms;
         aorta_md_table_add(&md, aorta_xasprintf("%zu", i + 1));
-        aorta_md_table_add(&md, md_escape(brief));
-        free(brief);
+        aorta_md_table_add(&md, md_escape(shown_names[i]->brief));
         aorta_md_table_add(&md, aorta_xasprintf("%.3f", kernel->mean_ms));
         aorta_md_table_add(&md, total > 0 ? aorta_xasprintf("%.1f%%", 100.0 * kernel->mean_ms / total)
                                           : aorta_xstrdup(AORTA_EM_DASH));
@@ -121,21 +122,48 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
     aorta_md_table_render(out, &md);
     int listed = 0;
     for (size_t i = 0; i < shown; i++) {
-        const char *raw = rows[i].kernel->name;
-        if (!strcmp(full[i], raw) && strlen(raw) <= AORTA_KERNEL_NAME_WIDTH)
+        const char *raw = rows[i].kernel->name, *full = shown_names[i]->full;
+        if (!strcmp(full, raw) && strlen(raw) <= AORTA_KERNEL_NAME_WIDTH)
             continue;
         if (!listed++)
             fputs("\n", out);
-        if (strcmp(full[i], raw) != 0)
-            fprintf(out, "- %zu: `%s` (raw `%s`)\n", i + 1, full[i], raw);
+        if (strcmp(full, raw) != 0)
+            fprintf(out, "- %zu: `%s` (raw `%s`)\n", i + 1, full, raw);
         else
             fprintf(out, "- %zu: `%s`\n", i + 1, raw);
     }
     fputs("\n", out);
-    for (size_t i = 0; i < shown; i++)
-        free(full[i]);
-    free(full);
+    free(shown_names);
     free(rows);
+}
+
+char *aorta_kernel_md_intro(const char *baseline)
+{
+    return aorta_xasprintf(
+        "## GPU kernels (mean across passing trials)\n\n"
+        "The %d largest kernels of each cell and collector, from the "
+        "`.kernels.json` tables of its passing trials (a kernel missing from a "
+        "trial counts 0 ms there); \xce\x94 against the baseline cell `%s`, "
+        "largest growth first; `new`: not in the baseline. Every kernel per "
+        "cell: `<cell>/kernels.json`; the same as a page: `report.html`.\n\n",
+        AORTA_KERNEL_MD_TOP, baseline ? baseline : "(none)");
+}
+
+char *aorta_kernel_md_cell(const aorta_kagg_cell_t *cell, const aorta_kagg_cell_t *baseline,
+                           aorta_kernel_names_t *names)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        abort();
+    for (size_t t = 0; t < cell->count; t++) {
+        const aorta_kagg_table_t *table = &cell->tables[t];
+        one_table(out, cell, table, aorta_kagg_table(baseline, table->collector),
+                  cell == baseline, names);
+    }
+    fclose(out);
+    return text;
 }
 
 char *aorta_kernel_md(const aorta_kagg_run_t *run)
@@ -146,25 +174,20 @@ char *aorta_kernel_md(const aorta_kagg_run_t *run)
     if (!out)
         abort();
     const aorta_kagg_cell_t *baseline = aorta_kagg_cell(run, run->baseline);
+    aorta_kernel_names_t *names = aorta_kernel_names_new();
     int any = 0;
     for (size_t c = 0; c < run->count; c++) {
         const aorta_kagg_cell_t *cell = &run->cells[c];
-        for (size_t t = 0; t < cell->count; t++) {
-            if (!any++) {
-                fputs("## GPU kernels (mean across passing trials)\n\n", out);
-                fprintf(out,
-                        "The %d largest kernels of each cell and collector, from the "
-                        "`.kernels.json` tables of its passing trials (a kernel missing from a "
-                        "trial counts 0 ms there); \xce\x94 against the baseline cell `%s`, "
-                        "largest growth first; `new`: not in the baseline. Every kernel per "
-                        "cell: `<cell>/kernels.json`; the same as a page: `report.html`.\n\n",
-                        AORTA_KERNEL_MD_TOP, run->baseline ? run->baseline : "(none)");
-            }
-            const aorta_kagg_table_t *table = &cell->tables[t];
-            one_table(out, cell, table, aorta_kagg_table(baseline, table->collector),
-                      cell == baseline);
+        if (cell->count && !any++) {
+            char *intro = aorta_kernel_md_intro(run->baseline);
+            fputs(intro, out);
+            free(intro);
         }
+        char *tables = aorta_kernel_md_cell(cell, baseline, names);
+        fputs(tables, out);
+        free(tables);
     }
+    aorta_kernel_names_free(names);
     fclose(out);
     return text;
 }

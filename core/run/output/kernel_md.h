@@ -5,11 +5,20 @@
 #define AORTA_KERNEL_MD_H
 
 #include "output/kernel_agg.h"
+#include "output/kernel_names.h"
 
 /* Kernels shown per cell and collector; the rest add up to "other". */
 #define AORTA_KERNEL_MD_TOP 10
 
 /* The section, or "" when no cell has a kernel table.  Free it. */
 char *aorta_kernel_md(const aorta_kagg_run_t *run);
+
+/* Its parts, for cells rendered in parallel: the heading and paragraph
+ * that open it (before the first cell with a table), and one cell's tables
+ * ("" without any) against the baseline cell (NULL: none), the names'
+ * forms cached in names.  Free them. */
+char *aorta_kernel_md_intro(const char *baseline);
+char *aorta_kernel_md_cell(const aorta_kagg_cell_t *cell, const aorta_kagg_cell_t *baseline,
+                           aorta_kernel_names_t *names);
 
 #endif

@@ -8,12 +8,12 @@
 #include "output/report_html.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "keyindex.h"
-#include "output/demangle.h"
+#include "output/kernel_names.h"
 #include "xalloc.h"
 
 static const char *const palette[AORTA_REPORT_STACKED] = {
@@ -22,22 +22,31 @@ static const char *const palette[AORTA_REPORT_STACKED] = {
 
 static void put_escaped(FILE *out, const char *text)
 {
-    for (const char *c = text ? text : ""; *c; c++) {
+    const char *run = text ? text : "";
+    for (const char *c = run;; c++) {
+        const char *entity;
         switch (*c) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*c, out);
+        case '<': entity = "&lt;"; break;
+        case '>': entity = "&gt;"; break;
+        case '&': entity = "&amp;"; break;
+        case '"': entity = "&quot;"; break;
+        case '\0': entity = NULL; break;
+        default: continue;
         }
+        /* What needs no entity goes out in one piece. */
+        fwrite(run, 1, (size_t)(c - run), out);
+        if (!entity)
+            return;
+        fputs(entity, out);
+        run = c + 1;
     }
 }
 
 /* One kernel name: the short form, the full names one click away. */
-static void put_name(FILE *out, const char *raw)
+static void put_name(FILE *out, aorta_kernel_names_t *names, const char *raw)
 {
-    char *full = aorta_kernel_display(raw);
-    char *brief = aorta_kernel_short(full, AORTA_KERNEL_NAME_WIDTH);
+    const aorta_kernel_name_t *name = aorta_kernel_names_get(names, raw);
+    const char *full = name->full, *brief = name->brief;
     if (!strcmp(brief, raw)) {
         fputs("<code>", out);
         put_escaped(out, raw);
@@ -57,13 +66,11 @@ static void put_name(FILE *out, const char *raw)
         }
         fputs("</details>", out);
     }
-    free(brief);
-    free(full);
 }
 
 /* A collector's kernels over every cell, by their summed means. */
 typedef struct ranked {
-    const char *name;
+    const aorta_kagg_kernel_t *kernel;   /* the name's first, for its name and hash */
     double total;
     size_t first;
 } ranked_t;
@@ -71,7 +78,8 @@ typedef struct ranked {
 typedef struct ranking {
     ranked_t *items;
     size_t count, capacity;
-    aorta_keyindex_t index;
+    uint32_t *slots;       /* open addressing over items by the kernels' hash: index + 1 */
+    size_t slot_count;     /* a power of two */
 } ranking_t;
 
 static int by_total(const void *left, const void *right)
@@ -82,30 +90,60 @@ static int by_total(const void *left, const void *right)
     return a->first < b->first ? -1 : a->first > b->first;
 }
 
+/* The slot of kernel's name: its item's, or the empty one it would take.
+ * The hash is the one the cell's table computed: a run has hundreds of
+ * thousands of rows, and every name is hashed once already. */
+static size_t ranking_slot(const ranking_t *ranking, const aorta_kagg_kernel_t *kernel)
+{
+    size_t mask = ranking->slot_count - 1;
+    for (size_t slot = (size_t)kernel->hash & mask;; slot = (slot + 1) & mask) {
+        uint32_t at = ranking->slots[slot];
+        if (!at)
+            return slot;
+        const aorta_kagg_kernel_t *seen = ranking->items[at - 1].kernel;
+        if (seen->hash == kernel->hash && seen->name_len == kernel->name_len
+            && !memcmp(seen->name, kernel->name, kernel->name_len))
+            return slot;
+    }
+}
+
+static void ranking_grow(ranking_t *ranking)
+{
+    free(ranking->slots);
+    ranking->slot_count = ranking->slot_count ? ranking->slot_count * 2 : 256;
+    ranking->slots = aorta_xcalloc(ranking->slot_count, sizeof *ranking->slots);
+    for (size_t i = 0; i < ranking->count; i++)
+        ranking->slots[ranking_slot(ranking, ranking->items[i].kernel)] = (uint32_t)(i + 1);
+}
+
 static void rank_kernels(const aorta_kagg_run_t *run, const char *collector, ranking_t *ranking)
 {
+    ranking_grow(ranking);
     for (size_t c = 0; c < run->count; c++) {
         const aorta_kagg_table_t *table = aorta_kagg_table(&run->cells[c], collector);
         for (size_t k = 0; table && k < table->count; k++) {
             const aorta_kagg_kernel_t *kernel = &table->kernels[k];
-            size_t at = aorta_keyindex_find(&ranking->index, kernel->name);
-            if (at == AORTA_KEYINDEX_NONE) {
+            size_t slot = ranking_slot(ranking, kernel);
+            if (!ranking->slots[slot]) {
                 aorta_xgrow((void **)&ranking->items, &ranking->capacity, ranking->count + 1,
                             sizeof *ranking->items);
-                at = ranking->count++;
-                ranking->items[at] = (ranked_t){kernel->name, 0.0, at};
-                aorta_keyindex_add(&ranking->index, kernel->name, at);
+                ranking->items[ranking->count] = (ranked_t){kernel, 0.0, ranking->count};
+                ranking->slots[slot] = (uint32_t)++ranking->count;
+                if (ranking->count * 2 > ranking->slot_count)
+                    ranking_grow(ranking);
+                slot = ranking_slot(ranking, kernel);
             }
-            ranking->items[at].total += kernel->mean_ms;
+            ranking->items[ranking->slots[slot] - 1].total += kernel->mean_ms;
         }
     }
-    aorta_keyindex_clear(&ranking->index); /* the sort moves the items */
+    free(ranking->slots); /* the sort moves the items */
+    ranking->slots = NULL;
     if (ranking->count > 1) /* qsort() takes no NULL array, even empty */
         qsort(ranking->items, ranking->count, sizeof *ranking->items, by_total);
 }
 
 static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collector,
-                     const ranking_t *ranking)
+                     const ranking_t *ranking, aorta_kernel_names_t *names)
 {
     size_t stacked = ranking->count < AORTA_REPORT_STACKED ? ranking->count : AORTA_REPORT_STACKED;
     double longest = 0;
@@ -119,7 +157,7 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
     fputs("</h2>\n<div class=\"legend\">", out);
     for (size_t k = 0; k < stacked; k++) {
         fprintf(out, "<span class=\"key\"><i style=\"background:%s\"></i>", palette[k]);
-        put_name(out, ranking->items[k].name);
+        put_name(out, names, ranking->items[k].kernel->name);
         fputs("</span>", out);
     }
     fputs("<span class=\"key\"><i style=\"background:" OTHER_COLOUR "\"></i>other</span></div>\n",
@@ -141,7 +179,8 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
                 100.0 * table->gpu_mean_ms / longest);
         double rest = table->gpu_mean_ms;
         for (size_t k = 0; k < stacked; k++) {
-            const aorta_kagg_kernel_t *kernel = aorta_kagg_kernel(table, ranking->items[k].name);
+            const aorta_kagg_kernel_t *kernel = aorta_kagg_kernel(table,
+                                                                  ranking->items[k].kernel->name);
             if (!kernel || table->gpu_mean_ms <= 0)
                 continue;
             rest -= kernel->mean_ms;
@@ -161,7 +200,7 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
 }
 
 static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *collector,
-                       const ranking_t *ranking)
+                       const ranking_t *ranking, aorta_kernel_names_t *names)
 {
     const aorta_kagg_table_t *base = aorta_kagg_table(aorta_kagg_cell(run, run->baseline),
                                                       collector);
@@ -181,12 +220,12 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
     }
     fputs("</tr></thead><tbody>\n", out);
     for (size_t r = 0; r < rows; r++) {
-        const char *name = ranking->items[r].name;
+        const char *name = ranking->items[r].kernel->name;
         const aorta_kagg_kernel_t *b = aorta_kagg_kernel(base, name);
         /* The same colour as in the bars: the ranking is the same. */
         fprintf(out, "<tr><td class=\"name\"><i class=\"sw\" style=\"background:%s\"></i>",
                 r < AORTA_REPORT_STACKED ? palette[r] : OTHER_COLOUR);
-        put_name(out, name);
+        put_name(out, names, name);
         fputs("</td>", out);
         for (size_t c = 0; c < columns; c++) {
             const aorta_kagg_cell_t *cell = &run->cells[c];
@@ -299,13 +338,15 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
         fputs("<p>No cell has a kernel table: the run had no collector, or no trial "
               "passed.</p>\n",
               out);
+    aorta_kernel_names_t *names = aorta_kernel_names_new();
     for (size_t i = 0; i < ncollectors; i++) {
         ranking_t ranking = {0};
         rank_kernels(run, collectors[i], &ranking);
-        overview(out, run, collectors[i], &ranking);
-        comparison(out, run, collectors[i], &ranking);
+        overview(out, run, collectors[i], &ranking, names);
+        comparison(out, run, collectors[i], &ranking, names);
         free(ranking.items);
     }
+    aorta_kernel_names_free(names);
     free(collectors);
     step_timing(out, matrix);
     fputs("<p class=\"meta\">Written by aorta-run from the run's trial records; "

@@ -171,7 +171,8 @@ static void drain_all(channel_t *c)
 /* The child's reply and its stdout until it exits (or the deadline, or an
  * interrupt: it is then killed).  Returns its wait status. */
 static int collect(pid_t pid, channel_t *reply, channel_t *noise, channel_t *errs, int signals,
-                   double deadline, const char **problem, int *interrupted, struct rusage *usage)
+                   int exits, double deadline, const char **problem, int *interrupted,
+                   struct rusage *usage)
 {
     int status = 0, exited = 0;
     while (!exited) {
@@ -184,13 +185,20 @@ static int collect(pid_t pid, channel_t *reply, channel_t *noise, channel_t *err
             *problem = "sent too much";
             break;
         }
-        struct pollfd fds[4] = {{reply->open ? reply->fd : -1, POLLIN, 0},
+        struct pollfd fds[5] = {{reply->open ? reply->fd : -1, POLLIN, 0},
                                 {noise->open ? noise->fd : -1, POLLIN, 0},
                                 {errs->open ? errs->fd : -1, POLLIN, 0},
-                                {signals, POLLIN, 0}};
+                                {signals, POLLIN, 0},
+                                {exits, POLLIN, 0}};
         /* A short wait: a daemon the parse forked may hold the pipes open
-         * after the child is gone. */
-        poll(fds, 4, left < 0.1 ? (int)(left * 1000) + 1 : 100);
+         * after the child is gone.  The child's exit wakes it at once (its
+         * pipes reach EOF a moment before it can be reaped). */
+        poll(fds, 5, left < 0.1 ? (int)(left * 1000) + 1 : 100);
+        if (fds[4].revents & POLLIN) {
+            struct signalfd_siginfo info;
+            while (read(exits, &info, sizeof info) == (ssize_t)sizeof info) {
+            }
+        }
         if (aorta_spawn_peek_interrupt()) {
             *interrupted = aorta_spawn_take_interrupt();
             *problem = "was interrupted";
@@ -304,6 +312,11 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
     sigaddset(&interrupts, SIGINT);
     sigaddset(&interrupts, SIGTERM);
     int signals = signalfd(-1, &interrupts, SFD_CLOEXEC | SFD_NONBLOCK);
+    /* SIGCHLD is read from this one (it is nobody else's to keep). */
+    sigset_t children;
+    sigemptyset(&children);
+    sigaddset(&children, SIGCHLD);
+    int exits = signalfd(-1, &children, SFD_CLOEXEC | SFD_NONBLOCK);
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         problem = "could not start";
     } else if (pipe2(noisefd, O_CLOEXEC) != 0) {
@@ -340,8 +353,8 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
         } else {
             struct rusage usage;
             memset(&usage, 0, sizeof usage);
-            int status = collect(pid, &reply, &noise, &errs, signals, now() + parse_timeout(),
-                                 &problem, &signal_taken, &usage);
+            int status = collect(pid, &reply, &noise, &errs, signals, exits,
+                                 now() + parse_timeout(), &problem, &signal_taken, &usage);
             /* A parse that ran out of the limit dies one way or another;
              * say why when it had used most of it. */
             near_limit = limit && (uint64_t)usage.ru_maxrss * 1024 >= limit / 2;
@@ -365,6 +378,8 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
     }
     if (signals >= 0)
         close(signals);
+    if (exits >= 0)
+        close(exits);
     relay_errors(name, dir, &errs);
     warn_noise(name, dir, &noise);
     free(reply.data);

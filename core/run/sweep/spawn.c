@@ -295,10 +295,11 @@ static int terminate_group(pid_t pid, double grace_sec, const sigset_t *set)
     return status;
 }
 
-int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
-                        double timeout_sec, double grace_sec, aorta_spawn_result_t *result)
+int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err,
+                          aorta_spawn_child_t *child, aorta_spawn_result_t *result)
 {
     memset(result, 0, sizeof *result);
+    child->pid = -1;
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0)
         return -1;
@@ -354,7 +355,19 @@ int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
         return 0;
     }
     result->launched = 1;
+    child->pid = pid;
+    child->started = started;
+    return 0;
+}
 
+void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, double grace_sec,
+                      aorta_spawn_result_t *result)
+{
+    if (child->pid < 0)
+        return; /* never launched: the result says why */
+    sigset_t set = blocked_signals();
+    pid_t pid = child->pid;
+    double started = child->started;
     int status = 0;
     double deadline = timeout_sec > 0 ? started + timeout_sec : 0;
     for (;;) {
@@ -388,5 +401,25 @@ int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
         result->exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
         result->exit_code = -WTERMSIG(status);
+}
+
+void aorta_spawn_stop(const aorta_spawn_child_t *child, double grace_sec,
+                      aorta_spawn_result_t *result)
+{
+    if (child->pid < 0)
+        return;
+    sigset_t set = blocked_signals();
+    terminate_group(child->pid, grace_sec, &set);
+    result->walltime_sec = monotonic_now() - child->started;
+    result->exit_code = -SIGKILL;
+}
+
+int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
+                        double timeout_sec, double grace_sec, aorta_spawn_result_t *result)
+{
+    aorta_spawn_child_t child;
+    if (aorta_spawn_start_fds(argv, envp, out, err, &child, result) != 0)
+        return -1;
+    aorta_spawn_wait(&child, timeout_sec, grace_sec, result);
     return 0;
 }

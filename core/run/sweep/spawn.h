@@ -51,4 +51,27 @@ size_t aorta_spawn_kill_strays(const char *what);
 int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out_fd, int err_fd,
                         double timeout_sec, double grace_sec, aorta_spawn_result_t *result);
 
+/* The same in two steps, for a command that runs while aorta-run does
+ * something else (the environment probe beside the first trial). */
+typedef struct aorta_spawn_child {
+    pid_t pid;      /* -1 when it was never launched */
+    double started; /* monotonic clock */
+} aorta_spawn_child_t;
+
+/* Start argv as aorta_spawn_run_fds() would and return once it is executed
+ * (result->launched) or could not be (result says why; child->pid -1).
+ * Returns 0, or -1 when it could not be started (errno set). */
+int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out_fd, int err_fd,
+                          aorta_spawn_child_t *child, aorta_spawn_result_t *result);
+
+/* Wait for a started child as aorta_spawn_run_fds() does; timeout_sec
+ * counts from its start.  An interrupt ends the wait (the group killed) and
+ * is consumed into result->interrupted. */
+void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, double grace_sec,
+                      aorta_spawn_result_t *result);
+
+/* Kill a started child's group now (SIGTERM, SIGKILL after grace) and reap it. */
+void aorta_spawn_stop(const aorta_spawn_child_t *child, double grace_sec,
+                      aorta_spawn_result_t *result);
+
 #endif

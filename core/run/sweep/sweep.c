@@ -120,10 +120,13 @@ static void snapshot_warning(aorta_json_t *warnings, aorta_json_t *snapshot)
     free(joined);
 }
 
-/* matrix.json and perf.md, each reported when it fails; returns the
- * AORTA_SUMMARY_NO_* flags of those not written. */
+/* matrix.json, then the kernel reports and perf.md, each reported when it
+ * fails; returns the AORTA_SUMMARY_NO_* flags of those not written.  A
+ * signal during the kernel reports stops them (*interrupted set): matrix.json
+ * is written by then, and --report writes the rest. */
 static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
-                         const char *stamp, aorta_json_t *warnings, double wall_sec)
+                         const char *stamp, aorta_json_t *warnings, double wall_sec,
+                         int *interrupted)
 {
     const aorta_plan_t *plan = ctx->plan;
     char digest[65];
@@ -133,33 +136,38 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     /* On record, so --report rebuilds perf.md with it (this project's key,
      * after upstream's). */
     aorta_json_set(matrix, "run_wall_clock_sec", aorta_json_double(wall_sec));
-    char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
-    char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
-    char *kernel_error = NULL;
-    char *kernels = aorta_kernel_reports(ctx->run_fd, matrix, plan->kernel_baseline,
-                                         &kernel_error);
-    char *perf = aorta_perf_md(matrix, wall_sec);
     int status = 0;
+    char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
+    if (aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
+        aorta_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
+        status |= AORTA_SUMMARY_NO_MATRIX;
+    }
+    free(matrix_path);
+    char *kernel_error = NULL;
+    char *kernels = aorta_kernel_reports(ctx->run_fd, ctx->display_dir, matrix, plan->kernel_baseline,
+                                         &kernel_error, interrupted);
     if (kernel_error) {
         aorta_diag_error("%s", kernel_error);
         free(kernel_error);
         status |= AORTA_SUMMARY_INCOMPLETE;
     }
+    if (*interrupted) {
+        aorta_diag_reports_interrupted(*interrupted, ctx->display_dir);
+        aorta_json_free(matrix);
+        return status | AORTA_SUMMARY_NO_PERF | AORTA_SUMMARY_INCOMPLETE;
+    }
     /* The kernel section only follows what perf.md already says. */
+    char *perf = aorta_perf_md(matrix, wall_sec);
     perf = aorta_xrealloc(perf, strlen(perf) + strlen(kernels) + 1);
     strcat(perf, kernels);
     free(kernels);
-    if (aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
-        aorta_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
-        status |= AORTA_SUMMARY_NO_MATRIX;
-    }
+    char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
     if (aorta_write_file_atomic_at(ctx->run_fd, "perf.md", perf, strlen(perf)) != 0) {
         aorta_diag_error("cannot write %s: %s", perf_path, strerror(errno));
         status |= AORTA_SUMMARY_NO_PERF;
     }
     free(perf);
     free(perf_path);
-    free(matrix_path);
     aorta_json_free(matrix);
     return status;
 }
@@ -208,15 +216,8 @@ static int locked_run(aorta_run_ctx_t *ctx)
     const aorta_plan_t *plan = ctx->plan;
     double started = aorta_clock_monotonic();
     int interrupted = 0;
-    ctx->env_snapshot = aorta_host_env_capture(environ, aorta_argv_items(plan->command),
-                                               &interrupted);
-    char *host_env_path = aorta_xasprintf("%s/host_env.json", ctx->run_dir);
-    int failed = aorta_json_write_file_at(ctx->run_fd, "host_env.json", ctx->env_snapshot) != 0;
-    if (failed)
-        aorta_diag_error("cannot write %s: %s", host_env_path, strerror(errno));
-    free(host_env_path);
-    if (failed)
-        return AORTA_EXIT_ENVIRONMENT;
+    /* Its Triton probe runs beside the first trial (collected there). */
+    ctx->host_env = aorta_host_env_start(environ, aorta_argv_items(plan->command));
 
     char stamp[AORTA_CLOCK_TEXT];
     aorta_clock_stamp_utc(time(NULL), stamp);
@@ -233,7 +234,9 @@ static int locked_run(aorta_run_ctx_t *ctx)
     aorta_live_end();
 
     aorta_json_t *warnings = aorta_json_array();
-    snapshot_warning(warnings, ctx->env_snapshot);
+    /* A run that ran no trial (all resumed, or interrupted first) collects
+     * it here. */
+    snapshot_warning(warnings, aorta_run_snapshot(ctx, interrupted));
     if (interrupted) {
         char *text = aorta_xasprintf("the sweep was interrupted by %s; the interrupted trial is "
                                      "an error without result.json, so the next run retries its "
@@ -243,7 +246,8 @@ static int locked_run(aorta_run_ctx_t *ctx)
         free(text);
     }
     double wall_sec = aorta_clock_monotonic() - started;
-    int missing = write_reports(ctx, results, stamp, warnings, wall_sec);
+    int report_interrupt = 0;
+    int missing = write_reports(ctx, results, stamp, warnings, wall_sec, &report_interrupt);
     if (*ctx->write_failed)
         missing |= AORTA_SUMMARY_INCOMPLETE;
     int status = missing ? AORTA_EXIT_ENVIRONMENT : AORTA_EXIT_OK;
@@ -256,6 +260,8 @@ static int locked_run(aorta_run_ctx_t *ctx)
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_cell_result_clear(&results[i]);
     free(results);
+    if (!interrupted)
+        interrupted = report_interrupt; /* the sweep was whole; its reports were not */
     return interrupted ? 128 + interrupted : status;
 }
 
@@ -295,7 +301,7 @@ int aorta_sweep_run(const aorta_plan_t *plan)
         status = locked_run(&ctx);
         aorta_lock_release(lock);
     }
-    aorta_json_free(ctx.env_snapshot);
+    aorta_host_env_free(ctx.host_env);
     aorta_env_free(ctx.base_env);
     close(ctx.run_fd);
     free(ctx.run_dir);

@@ -71,6 +71,19 @@ typedef struct trial {
     aorta_retention_t retention;
 } trial_t;
 
+aorta_json_t *aorta_run_snapshot(const aorta_run_ctx_t *ctx, int stop)
+{
+    if (aorta_host_env_finish(ctx->host_env, stop)
+        && aorta_json_write_file_at(ctx->run_fd, "host_env.json",
+                                    aorta_host_env_snapshot(ctx->host_env))
+               != 0) {
+        aorta_diag_error("cannot write %s/host_env.json: %s", ctx->display_dir, strerror(errno));
+        if (ctx->write_failed)
+            *ctx->write_failed = 1;
+    }
+    return aorta_host_env_snapshot(ctx->host_env);
+}
+
 long aorta_trial_budget(const aorta_plan_t *plan)
 {
     return plan->has_stop_after ? plan->stop_max_trials : plan->trials;
@@ -598,6 +611,8 @@ static void execute(trial_t *trial)
         return;
     }
     run_command(trial);
+    /* Before the strays are killed: the probe is aorta-run's own child. */
+    aorta_run_snapshot(trial->ctx, trial->spawn.interrupted);
     char *what = aorta_xasprintf("%s: the payload", trial->display_dir);
     aorta_spawn_kill_strays(what);
     free(what);
@@ -678,7 +693,7 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
         .results_root_dev = (int64_t)trial->cell_stat.st_dev,
         .results_root_ino = (int64_t)trial->cell_stat.st_ino,
         .trial_env = trial->trial_env,
-        .env_snapshot = ctx->env_snapshot,
+        .env_snapshot = aorta_run_snapshot(ctx, 0),
         .verdict = verdict,
         .exit_status = status,
         .launched = !trial->setup_error && trial->spawn.launched,

@@ -6,6 +6,7 @@
 #define AORTA_TRIAL_H
 
 #include "aorta/collector.h"
+#include "output/host_env.h"
 #include "output/json.h"
 #include "output/outcome.h"
 #include "recipe/plan.h"
@@ -17,12 +18,17 @@ typedef struct aorta_run_ctx {
     const char *display_dir;    /* the run directory as the user named it */
     int run_fd;                 /* open on run_dir */
     aorta_env_t *base_env;      /* aorta-run's environment at start */
-    aorta_json_t *env_snapshot; /* host_env.json's content */
+    aorta_host_env_t *host_env; /* host_env.json's content, completed by aorta_run_snapshot() */
     double kill_grace_sec;      /* SIGTERM to SIGKILL */
     int *write_failed;          /* set when a file could not be written (reported); may be NULL */
     long self_rank;             /* rank 0 of an --all-ranks run: 0; otherwise -1 */
     long world_size;            /* with --all-ranks, the ranks rank 0 waits for; else 0 */
 } aorta_run_ctx_t;
+
+/* The run's environment snapshot, complete: the first call collects the
+ * probe that ran beside the first trial (killed instead when stop is set)
+ * and writes host_env.json (a failure is reported and sets write_failed). */
+aorta_json_t *aorta_run_snapshot(const aorta_run_ctx_t *ctx, int stop);
 
 /* Trials per cell: stop_after's max_trials when set, else trials. */
 long aorta_trial_budget(const aorta_plan_t *plan);

@@ -97,12 +97,46 @@ int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, s
     return status;
 }
 
-char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len)
+/* Whether name below dir_fd is a regular file, ours alone (one link),
+ * that holds exactly the len bytes at data. */
+static int holds_already(int dir_fd, const char *name, const char *data, size_t len)
+{
+    int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1
+            && (size_t)st.st_size == len;
+    char chunk[16384];
+    size_t at = 0;
+    while (same && at < len) {
+        ssize_t got = read(fd, chunk, len - at < sizeof chunk ? len - at : sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        same = got > 0 && memcmp(chunk, data + at, (size_t)got) == 0;
+        at += got > 0 ? (size_t)got : 0;
+    }
+    close(fd);
+    return same;
+}
+
+int aorta_update_file_at(int dir_fd, const char *name, const void *data, size_t len)
+{
+    int saved = errno;
+    if (holds_already(dir_fd, name, data, len)) {
+        errno = saved;
+        return 0;
+    }
+    return aorta_write_file_atomic_at(dir_fd, name, data, len);
+}
+
+int aorta_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char **buffer,
+                            size_t *capacity, size_t *len)
 {
     /* O_NONBLOCK: a FIFO planted there must not hang the open. */
     int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
-        return NULL;
+        return -1;
     struct stat st;
     int refused = 0;
     if (fstat(fd, &st) != 0)
@@ -114,20 +148,24 @@ char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t 
     if (refused) {
         close(fd);
         errno = refused;
-        return NULL;
+        return -1;
     }
     size_t size = (size_t)st.st_size, have = 0;
-    char *text = aorta_xmalloc(size + 1);
+    if (!*buffer || *capacity < size + 1) {
+        free(*buffer);
+        *capacity = size + 1;
+        *buffer = aorta_xmalloc(*capacity);
+    }
+    char *text = *buffer;
     while (have < size) {
         ssize_t got = read(fd, text + have, size - have);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
             int saved = errno;
-            free(text);
             close(fd);
             errno = saved;
-            return NULL;
+            return -1;
         }
         if (got == 0)
             break; /* it shrank: what is there */
@@ -136,6 +174,19 @@ char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t 
     close(fd);
     text[have] = '\0';
     *len = have;
+    return 0;
+}
+
+char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len)
+{
+    char *text = NULL;
+    size_t capacity = 0;
+    if (aorta_read_file_into_at(dir_fd, name, max_bytes, &text, &capacity, len) != 0) {
+        int saved = errno;
+        free(text);
+        errno = saved;
+        return NULL;
+    }
     return text;
 }
 

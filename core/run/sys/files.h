@@ -18,12 +18,24 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len);
 /* The same for name below dir_fd (AT_FDCWD: name is a path). */
 int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len);
 
+/* The same, except that a regular file of one link already holding exactly
+ * those bytes is left as it is: a report written again over an unchanged
+ * run replaces nothing (a replaced file is a new inode and, on a
+ * filesystem mounted with discard, a synchronous discard of the old one's
+ * blocks in rename()). */
+int aorta_update_file_at(int dir_fd, const char *name, const void *data, size_t len);
+
 /* The whole of name below dir_fd (AT_FDCWD: name is a path), NUL-terminated,
  * its length in *len, when it is a regular file of at most max_bytes.  NULL
  * with errno set otherwise: ENOENT when missing, ELOOP for a symlink (never
  * followed), EINVAL when not a regular file, EFBIG when too large, or the
  * error that stopped the open or a read.  Free it. */
 char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len);
+/* The same into *buffer, *capacity bytes (NULL, 0 at first), replaced by a
+ * larger one when the file does not fit, so one buffer serves file after
+ * file: 0, or -1 with errno set (*buffer stays the caller's to free). */
+int aorta_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char **buffer,
+                            size_t *capacity, size_t *len);
 
 /* The whole of a file the user named (a recipe, a sidecar), NUL-terminated,
  * its length in *len: symlinks are followed, but it must be a regular file

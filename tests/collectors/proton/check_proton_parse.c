@@ -37,54 +37,31 @@ static void teardown(void)
 
 /* ---- building files ------------------------------------------------------ */
 
-typedef struct text {
-    char *data;
-    size_t len;
-    size_t cap;
-} text_t;
-
-static void add(text_t *text, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    va_list copy;
-    va_copy(copy, args);
-    int n = vsnprintf(NULL, 0, fmt, copy);
-    va_end(copy);
-    if (text->len + (size_t)n + 1 > text->cap) {
-        text->cap = (text->len + (size_t)n + 1) * 2;
-        text->data = realloc(text->data, text->cap);
-    }
-    vsnprintf(text->data + text->len, (size_t)n + 1, fmt, args);
-    text->len += (size_t)n;
-    va_end(args);
-}
-
 /* The spec's leaf(n, t, c): time and count are JSON literals (c NULL: none). */
 static char *leaf(const char *name, const char *time_ns, const char *count)
 {
-    text_t t = {0};
-    add(&t, "{\"frame\":{\"name\":\"%s\",\"type\":\"function\"},\"metrics\":{", name);
+    tu_text_t t = {0};
+    tu_text_add(&t, "{\"frame\":{\"name\":\"%s\",\"type\":\"function\"},\"metrics\":{", name);
     if (count)
-        add(&t, "\"count\":%s,", count);
-    add(&t, "\"time (ns)\":%s},\"children\":[]}", time_ns);
+        tu_text_add(&t, "\"count\":%s,", count);
+    tu_text_add(&t, "\"time (ns)\":%s},\"children\":[]}", time_ns);
     return t.data;
 }
 
 /* The spec's tree(xs): a ROOT frame over the given nodes (consumed). */
 static char *tree(const char *first, ...)
 {
-    text_t t = {0};
-    add(&t, "[{\"frame\":{\"name\":\"ROOT\"},\"metrics\":{},\"children\":[");
+    tu_text_t t = {0};
+    tu_text_add(&t, "[{\"frame\":{\"name\":\"ROOT\"},\"metrics\":{},\"children\":[");
     va_list args;
     va_start(args, first);
     int n = 0;
     for (const char *node = first; node; node = va_arg(args, const char *), n++) {
-        add(&t, "%s%s", n ? "," : "", node);
+        tu_text_add(&t, "%s%s", n ? "," : "", node);
         free((char *)node);
     }
     va_end(args);
-    add(&t, "]}]");
+    tu_text_add(&t, "]}]");
     return t.data;
 }
 
@@ -403,8 +380,8 @@ START_TEST(interior_frames_are_never_counted)
 {
     /* Case 140. */
     char *child = leaf("child", "4000000", "1");
-    text_t t = {0};
-    add(&t, "[{\"frame\":{\"name\":\"ROOT\"},\"metrics\":{},\"children\":[{\"frame\":{\"name\":"
+    tu_text_t t = {0};
+    tu_text_add(&t, "[{\"frame\":{\"name\":\"ROOT\"},\"metrics\":{},\"children\":[{\"frame\":{\"name\":"
             "\"parent\"},\"metrics\":{\"count\":1,\"time (ns)\":10000000},\"children\":[%s]}]}]",
         child);
     free(child);
@@ -438,8 +415,8 @@ START_TEST(roots_are_the_list_elements_or_the_value_itself)
 {
     /* Case 161: device metadata beside the tree is harmless. */
     char *k = leaf("k", "1000000", "1");
-    text_t t = {0};
-    add(&t, "[{\"frame\":{\"name\":\"ROOT\"},\"metrics\":{},\"children\":[%s]},"
+    tu_text_t t = {0};
+    tu_text_add(&t, "[{\"frame\":{\"name\":\"ROOT\"},\"metrics\":{},\"children\":[%s]},"
             "{\"device\":{\"0\":{\"arch\":\"gfx950\",\"num_sms\":256}}}, [%s], 7, null]",
         k, k);
     put("proton.hatchet", t.data);
@@ -611,8 +588,8 @@ START_TEST(a_name_merges_across_branches_and_files)
     /* Case 167. */
     char *x = leaf("k", "1000000", "1");
     char *y = leaf("k", "2000000", "2");
-    text_t t = {0};
-    add(&t, "[{\"frame\":{\"name\":\"ROOT\"},\"metrics\":{},\"children\":[{\"frame\":{\"name\":"
+    tu_text_t t = {0};
+    tu_text_add(&t, "[{\"frame\":{\"name\":\"ROOT\"},\"metrics\":{},\"children\":[{\"frame\":{\"name\":"
             "\"X\"},\"metrics\":{},\"children\":[%s]},{\"frame\":{\"name\":\"Y\"},\"metrics\":{},"
             "\"children\":[%s]}]}]",
         x, y);
@@ -729,20 +706,20 @@ END_TEST
  * nesting of 2 * frames + 1 levels. */
 static char *chain(int frames, int python_names)
 {
-    text_t t = {0};
-    add(&t, "[");
+    tu_text_t t = {0};
+    tu_text_add(&t, "[");
     for (int i = 0; i < frames - 1; i++) {
         if (python_names)
-            add(&t, "{\"frame\":{\"name\":\"payload.py:%d@layer_%d\",\"type\":\"function\"},"
+            tu_text_add(&t, "{\"frame\":{\"name\":\"payload.py:%d@layer_%d\",\"type\":\"function\"},"
                     "\"metrics\":{\"count\":1,\"time (ns)\":%d},\"children\":[",
                 i + 10, i, (frames - i) * 1000);
         else
-            add(&t, "{\"children\":[");
+            tu_text_add(&t, "{\"children\":[");
     }
-    add(&t, "{\"frame\":{\"name\":\"k\"},\"metrics\":{\"count\":3,\"time (ns)\":2000000}}");
+    tu_text_add(&t, "{\"frame\":{\"name\":\"k\"},\"metrics\":{\"count\":3,\"time (ns)\":2000000}}");
     for (int i = 0; i < frames - 1; i++)
-        add(&t, "]}");
-    add(&t, "]");
+        tu_text_add(&t, "]}");
+    tu_text_add(&t, "]");
     return t.data;
 }
 
@@ -750,19 +727,19 @@ START_TEST(a_python_context_tree_sixty_frames_deep_is_read)
 {
     /* context: python nests a frame per Python call; json-c's default depth
      * of 32 would refuse this.  Kernels sit at several depths. */
-    text_t t = {0};
+    tu_text_t t = {0};
     int depth = 60;
     double expected_ms = 0.0;
     int64_t expected_count = 0;
-    add(&t, "[{\"frame\":{\"name\":\"ROOT\",\"type\":\"function\"},\"metrics\":{\"count\":0,"
+    tu_text_add(&t, "[{\"frame\":{\"name\":\"ROOT\",\"type\":\"function\"},\"metrics\":{\"count\":0,"
             "\"time (ns)\":0},\"children\":[");
     for (int i = 0; i < depth; i++) {
-        add(&t, "{\"frame\":{\"name\":\"train.py:%d@step_%d\",\"type\":\"function\"},"
+        tu_text_add(&t, "{\"frame\":{\"name\":\"train.py:%d@step_%d\",\"type\":\"function\"},"
                 "\"metrics\":{\"count\":%d,\"time (ns)\":%d},\"children\":[",
             100 + i, i, depth - i, 999999);
         if (i % 10 == 9) {
             /* A kernel beside the next frame, at this depth. */
-            add(&t, "{\"frame\":{\"name\":\"vector_add\",\"type\":\"function\"},\"metrics\":{"
+            tu_text_add(&t, "{\"frame\":{\"name\":\"vector_add\",\"type\":\"function\"},\"metrics\":{"
                     "\"count\":2,\"device_id\":\"0\",\"device_type\":\"CUDA\",\"time (ns)\":%d},"
                     "\"children\":[]},",
                 1000 * (i + 1));
@@ -771,11 +748,11 @@ START_TEST(a_python_context_tree_sixty_frames_deep_is_read)
         }
     }
     const double matmul_ms = 123456 * 1e-6;
-    add(&t, "{\"frame\":{\"name\":\"matmul_kernel\",\"type\":\"function\"},\"metrics\":{"
+    tu_text_add(&t, "{\"frame\":{\"name\":\"matmul_kernel\",\"type\":\"function\"},\"metrics\":{"
             "\"count\":5,\"time (ns)\":123456}}");
     for (int i = 0; i < depth; i++)
-        add(&t, "]}");
-    add(&t, "]},{\"CUDA\":{\"0\":{\"arch\":\"90\",\"num_sms\":132}}}]");
+        tu_text_add(&t, "]}");
+    tu_text_add(&t, "]},{\"CUDA\":{\"0\":{\"arch\":\"90\",\"num_sms\":132}}}]");
     put("proton.hatchet", t.data);
     aorta_metrics_t *metrics = parse();
     ck_assert_int_eq(count_of(metrics), expected_count + 5);
@@ -816,8 +793,8 @@ START_TEST(a_file_nested_deeper_than_the_limit_contributes_nothing)
     /* A deep complete subtree followed by a syntax error. */
     char *deep = chain(4990, 0);
     deep[strlen(deep) - 1] = ',';
-    text_t t = {0};
-    add(&t, "%s oops]", deep);
+    tu_text_t t = {0};
+    tu_text_add(&t, "%s oops]", deep);
     free(deep);
     put("deep.hatchet", t.data);
     expect_k(1, 1.0);
@@ -896,12 +873,12 @@ START_TEST(a_character_split_between_read_chunks_is_still_utf8)
             const char *head = "[{\"frame\":{\"name\":\"k";
             size_t boundary = 256 * 1024;
             size_t pad = boundary - shift - strlen(head);
-            text_t t = {0};
-            add(&t, "[");
+            tu_text_t t = {0};
+            tu_text_add(&t, "[");
             char *spaces = malloc(pad + 1);
             memset(spaces, ' ', pad);
             spaces[pad] = '\0';
-            add(&t, "%s%s%s\"},\"metrics\":{\"count\":1,\"time (ns)\":1e6}}]", spaces, head + 1,
+            tu_text_add(&t, "%s%s%s\"},\"metrics\":{\"count\":1,\"time (ns)\":1e6}}]", spaces, head + 1,
                 chars[c]);
             free(spaces);
             ck_assert(memcmp(t.data + boundary - shift, chars[c], strlen(chars[c])) == 0);

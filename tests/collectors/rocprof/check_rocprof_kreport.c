@@ -74,10 +74,18 @@ START_TEST(a_sweep_keeps_every_table_past_retention_and_reports_it)
     /* The capture is pruned; its table is not. */
     ck_assert(!tu_exists("A/K/slow-none/_subprocess/trial_d0_m0_t0/rocprof/aorta_kernel_stats.csv"));
     json_object *trial = tu_json("A/K/slow-none/_subprocess/trial_d0_m0_t1.kernels.json");
-    ck_assert_int_eq(json_object_get_int(tu_at(trial, "schema_version", NULL)), 1);
-    json_object *add = tu_at(trial, "collectors", "rocprof", "kernels", ADD, NULL);
-    ck_assert_int_eq(json_object_array_length(add), 2);
-    ck_assert_int_eq(json_object_get_int(json_object_array_get_idx(add, 1)), 10);
+    ck_assert_int_eq(json_object_get_int(tu_at(trial, "schema_version", NULL)), 2);
+    /* Schema 2: the names, totals and launches as three arrays. */
+    json_object *names = tu_at(trial, "collectors", "rocprof", "names", NULL);
+    size_t count = json_object_array_length(names), add = count;
+    for (size_t i = 0; i < count; i++)
+        if (!strcmp(json_object_get_string(json_object_array_get_idx(names, i)), ADD))
+            add = i;
+    ck_assert_uint_lt(add, count);
+    ck_assert_uint_eq(json_object_array_length(tu_at(trial, "collectors", "rocprof", "total_ms",
+                                                     NULL)), count);
+    json_object *launches = tu_at(trial, "collectors", "rocprof", "launches", NULL);
+    ck_assert_int_eq(json_object_get_int(json_object_array_get_idx(launches, add)), 10);
     json_object_put(trial);
     json_object *cell = tu_json("A/K/none-none/kernels.json");
     ck_assert_int_eq(json_object_get_int(tu_at(cell, "passing_trials", NULL)), 2);

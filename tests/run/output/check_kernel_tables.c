@@ -6,18 +6,22 @@
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aorta/collector.h"
 #include "output/compare.h"
 #include "output/demangle.h"
 #include "output/json.h"
 #include "output/kernel_agg.h"
+#include "output/kernel_file.h"
 #include "output/kernel_md.h"
 #include "output/parse_reply.h"
 #include "testutil.h"
+#include "xalloc.h"
 
 static aorta_json_t *parse(const char *text)
 {
@@ -78,8 +82,8 @@ START_TEST(aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order)
                              " \"only0\": [3.0, null]}}}");
     aorta_json_t *t1 = parse("{\"r\": {\"kernels\": {\"a\": [2.0, 2], \"b\": [2.0, 4],"
                              " \"nan\": [\"x\", 1]}}}");
-    aorta_kagg_add_trial(&cell, t0);
-    aorta_kagg_add_trial(&cell, t1);
+    aorta_kagg_add_trial(&cell, t0, 1);
+    aorta_kagg_add_trial(&cell, t1, 1);
     aorta_kagg_finish(&cell);
     const aorta_kagg_table_t *table = aorta_kagg_table(&cell, "r");
     ck_assert_uint_eq(table->trials, 2);
@@ -196,7 +200,7 @@ static void one_cell(aorta_kagg_run_t *run, const char *cell_name, const char *t
     aorta_json_t *spec = parse(tables), *json = aorta_json_object();
     aorta_json_foreach(spec, wrap_collector, json);
     aorta_json_free(spec);
-    aorta_kagg_add_trial(cell, json);
+    aorta_kagg_add_trial(cell, json, 1);
     aorta_kagg_finish(cell);
     aorta_json_free(json);
 }
@@ -265,6 +269,172 @@ START_TEST(the_perf_section_sorts_regressions_first_and_adds_other)
 }
 END_TEST
 
+/* A trial's table as both schemas spell it, in a run directory of two
+ * cells, one of each: --report reads runs written before schema 2. */
+static void write_trials(const char *dir, const char *cell, const char *table)
+{
+    for (int t = 0; t < 2; t++) {
+        char *path = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d.json", dir, cell, t);
+        tu_write(path, "{\"exit_status\": \"ok\","
+                       " \"result\": {\"metrics\": {\"verdict\": \"pass\"}}}");
+        free(path);
+        path = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d.kernels.json", dir, cell, t);
+        tu_write(path, table);
+        free(path);
+    }
+}
+
+START_TEST(both_schemas_of_a_trial_file_aggregate_the_same)
+{
+    char *dir = tu_tmpdir();
+    write_trials(dir, "one", "{\"schema_version\": 1, \"trial_index\": 0, \"collectors\": "
+                             "{\"r\": {\"kernels\": {\"b\": [2.5, 4], \"a\": [1.0, null],"
+                             " \"bad\": [\"x\", 1]}}, \"p\": {\"kernels\": {\"q\": [0.5, 2]}}}}");
+    write_trials(dir, "two", "{\"schema_version\": 2, \"trial_index\": 0, \"collectors\": "
+                             "{\"r\": {\"names\": [\"b\", \"a\", \"bad\"], \"total_ms\": "
+                             "[2.5, 1.0, \"x\"], \"launches\": [4, null, 1]}, \"p\": {\"names\": "
+                             "[\"q\"], \"total_ms\": [0.5], \"launches\": [2]}}}");
+    /* A schema this build does not know is no table. */
+    write_trials(dir, "three", "{\"schema_version\": 3, \"collectors\": {\"r\": "
+                               "{\"names\": [\"b\"], \"total_ms\": [1.0], \"launches\": [1]}}}");
+    aorta_json_t *matrix = parse("{\"cells\": [{\"name\": \"one\", \"trials\": 2},"
+                                 " {\"name\": \"two\", \"trials\": 2},"
+                                 " {\"name\": \"three\", \"trials\": 2}]}");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(fd, 0);
+    aorta_kagg_run_t run;
+    aorta_kagg_load(fd, matrix, NULL, &run);
+    close(fd);
+    ck_assert_uint_eq(run.count, 3);
+    aorta_json_t *one = aorta_kagg_cell_json(&run.cells[0]);
+    aorta_json_t *two = aorta_kagg_cell_json(&run.cells[1]);
+    char *one_text = aorta_json_dump(aorta_json_get(one, "collectors"), 0);
+    char *two_text = aorta_json_dump(aorta_json_get(two, "collectors"), 0);
+    ck_assert_str_eq(one_text, two_text);
+    ck_assert_ptr_nonnull(strstr(one_text, "\"b\":{\"mean_ms\":2.5,"));
+    ck_assert_uint_eq(run.cells[1].count, 2);
+    ck_assert_uint_eq(aorta_kagg_table(&run.cells[1], "r")->count, 2); /* "bad" skipped */
+    ck_assert_uint_eq(run.cells[2].passing, 2);
+    ck_assert_uint_eq(run.cells[2].count, 0);
+    free(one_text);
+    free(two_text);
+    aorta_json_free(one);
+    aorta_json_free(two);
+    aorta_json_free(matrix);
+    aorta_kagg_run_clear(&run);
+    tu_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* What a sweep writes: schema 2's arrays, names json-c would make one key
+ * merged as schema 1's object merged them (the first one's place, the last
+ * one's figures); and a name twice in schema 2's arrays counts once. */
+START_TEST(the_trial_file_is_written_as_arrays_and_read_back)
+{
+    aorta_kernels_t *k = aorta_kernels_new(0);
+    aorta_kernels_add(k, "z\xff", 2, 1e6, 1);
+    aorta_kernels_add(k, "y", 1, 2e6, -1);
+    aorta_kernels_add(k, "z\xfe", 2, 3e6, 5);
+    aorta_metrics_t *m = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_kernels_report(k, m, "c", 1e6, NULL), 0);
+    aorta_json_t *file = aorta_kernel_file_new(3);
+    aorta_kernel_file_add(file, "r", aorta_metrics_kernels(m));
+    char *text = aorta_json_dump(file, 0);
+    ck_assert_str_eq(text, "{\"schema_version\":2,\"trial_index\":3,\"collectors\":{\"r\":{"
+                           "\"names\":[\"z\xef\xbf\xbd\",\"y\"],\"total_ms\":[3.0,2.0],"
+                           "\"launches\":[5,null]}}}");
+    free(text);
+    int schema = 0;
+    const aorta_json_t *collectors = aorta_kernel_file_collectors(file, &schema);
+    ck_assert_int_eq(schema, 2);
+    aorta_kagg_cell_t cell = {.name = strdup("c")};
+    aorta_kagg_add_trial(&cell, collectors, schema);
+    aorta_json_t *twice = parse("{\"r\": {\"names\": [\"y\", \"y\"], \"total_ms\": [1.0, 7.0],"
+                                " \"launches\": [1, 1]}}");
+    aorta_kagg_add_trial(&cell, twice, 2);
+    aorta_kagg_finish(&cell);
+    const aorta_kagg_kernel_t *y = aorta_kagg_kernel(aorta_kagg_table(&cell, "r"), "y");
+    ck_assert_uint_eq(y->trials, 2);
+    ck_assert(fabs(y->sum_ms - 3.0) < 1e-12);
+    ck_assert(y->mean_launches < 0); /* unknown in the first trial */
+    aorta_json_free(twice);
+    aorta_kagg_cell_clear(&cell);
+    aorta_json_free(file);
+    aorta_metrics_free(m);
+    aorta_kernels_free(k);
+}
+END_TEST
+
+/* <cell>/kernels.json is written member by member; its text is the
+ * tree's, whatever the names hold.  Names that are not UTF-8 can become
+ * one key: that cell is written through the tree. */
+START_TEST(a_cell_written_without_the_tree_is_the_trees_text)
+{
+    aorta_kagg_cell_t cell = {.name = strdup("c\"ell/\xc3\xa9")};
+    aorta_json_t *t0 = parse("{\"r\": {\"kernels\": {\"q\\\"uote\": [1.25, 2], \"back\\\\sl/ash\": "
+                             "[0.000001, null], \"ctl\\u0001\\t\\n\": [3, 1], \"\\u00e9\\u540d\": "
+                             "[1e-9, 4], \"big\": [123456789.123456789, 9223372036854775807]},"
+                             " \"p\": {\"kernels\": {\"plain_name_long_enough_for_words\":"
+                             " [2, 2]}}}}");
+    aorta_json_t *t1 = parse("{\"r\": {\"kernels\": {\"q\\\"uote\": [1.0, 3]}}}");
+    aorta_kagg_add_trial(&cell, t0, 1);
+    aorta_kagg_add_trial(&cell, t1, 1);
+    aorta_kagg_finish(&cell);
+    aorta_json_t *json = aorta_kagg_cell_json(&cell);
+    char *tree = aorta_json_dump(json, 0);
+    aorta_json_writer_t *writer = aorta_json_writer_new();
+    aorta_json_writer_string(writer, "left over from another document");
+    aorta_kagg_cell_text(&cell, writer);
+    size_t len;
+    const char *streamed = aorta_json_writer_text(writer, &len);
+    ck_assert_str_eq(streamed, tree);
+    ck_assert_uint_eq(len, strlen(tree));
+
+    char *dir = tu_tmpdir();
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_eq(aorta_kagg_cell_write_at(fd, "kernels.json", &cell, writer), 0);
+    char *path = tu_join(dir, "kernels.json");
+    char *written = tu_read(path);
+    char *line = aorta_xasprintf("%s\n", tree);
+    ck_assert_str_eq(written, line);
+    free(line);
+    free(written);
+
+    /* Two names that are one key once made UTF-8. */
+    aorta_kagg_cell_t odd = {.name = strdup("odd")};
+    aorta_json_t *bad = parse("{\"r\": {\"kernels\": {\"n\xff\": [1, 1], \"n\xfe\": [2, 2]}}}");
+    aorta_kagg_add_trial(&odd, bad, 1);
+    aorta_kagg_finish(&odd);
+    ck_assert_uint_eq(aorta_kagg_table(&odd, "r")->count, 2);
+    ck_assert_int_eq(aorta_kagg_cell_write_at(fd, "kernels.json", &odd, writer), 0);
+    aorta_json_t *odd_json = aorta_kagg_cell_json(&odd);
+    char *odd_tree = aorta_json_dump(odd_json, 0);
+    line = aorta_xasprintf("%s\n", odd_tree);
+    written = tu_read(path);
+    ck_assert_str_eq(written, line);
+    ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(
+                          aorta_json_get(aorta_json_get(odd_json, "collectors"), "r"), "kernels")),
+                      1);
+    free(written);
+    free(line);
+    free(odd_tree);
+    aorta_json_free(odd_json);
+    aorta_json_free(bad);
+    aorta_kagg_cell_clear(&odd);
+    close(fd);
+    free(path);
+    tu_rmtree(dir);
+    free(dir);
+    aorta_json_writer_free(writer);
+    free(tree);
+    aorta_json_free(json);
+    aorta_json_free(t0);
+    aorta_json_free(t1);
+    aorta_kagg_cell_clear(&cell);
+}
+END_TEST
+
 static Suite *kreport_suite(void)
 {
     Suite *suite = suite_create("kreport");
@@ -274,6 +444,9 @@ static Suite *kreport_suite(void)
     tcase_add_test(tc, fixture_names_demangle_and_unreadable_ones_stay_raw);
     tcase_add_test(tc, compare_lists_added_removed_changed_and_judges_the_threshold);
     tcase_add_test(tc, the_perf_section_sorts_regressions_first_and_adds_other);
+    tcase_add_test(tc, both_schemas_of_a_trial_file_aggregate_the_same);
+    tcase_add_test(tc, the_trial_file_is_written_as_arrays_and_read_back);
+    tcase_add_test(tc, a_cell_written_without_the_tree_is_the_trees_text);
     suite_add_tcase(suite, tc);
     return suite;
 }

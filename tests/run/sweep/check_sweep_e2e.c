@@ -824,6 +824,42 @@ START_TEST(host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once)
 }
 END_TEST
 
+START_TEST(the_triton_probe_runs_beside_the_first_trial)
+{
+    /* This probe answers only once a trial has started while it runs, and
+     * outlives that trial: asked before the sweep (as aorta-run once did),
+     * it would time out; reaped as a stray of the trial, it would be lost. */
+    make_python();
+    char *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
+    char *await_var = aorta_xasprintf("STANDIN_PROBE_AWAITS=%s/started", dir);
+    char *touch_var = aorta_xasprintf("STANDIN_PAYLOAD_TOUCH=%s/started", dir);
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "C", "--trials", "2", "--",
+                                         "python3", "payload.py", NULL},
+                              (char *[]){path_var, await_var, touch_var, "STANDIN_TRITON=3.6.0",
+                                         "AORTA_PROBE_TIMEOUT=8", NULL},
+                              &out, &err),
+                     0);
+    ck_assert_msg(!strstr(err, "left 1 process(es) running"), "stderr: %s", err);
+    aorta_json_t *env = one_trial("C", "host_env.json");
+    ck_assert_str_eq(pu_str(env, "triton", "package_version", NULL), "3.6.0");
+    aorta_json_t *reasons = aorta_json_get(env, "partial_reasons");
+    for (size_t i = 0; i < aorta_json_length(reasons); i++)
+        ck_assert_msg(strncmp(aorta_json_get_string(aorta_json_at(reasons, i)), "triton:", 7) != 0,
+                      "%s", aorta_json_get_string(aorta_json_at(reasons, i)));
+    aorta_json_free(env);
+    /* The first trial's record carries the completed snapshot. */
+    aorta_json_t *trial = one_trial("C", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(pu_str(trial, "env", "triton", "package_version", NULL), "3.6.0");
+    aorta_json_free(trial);
+    free(out);
+    free(err);
+    free(touch_var);
+    free(await_var);
+    free(path_var);
+}
+END_TEST
+
 static Suite *e2e_suite(void)
 {
     Suite *suite = suite_create("platform end to end");
@@ -841,6 +877,7 @@ static Suite *e2e_suite(void)
     tcase_add_test(tc, all_ranks_records_per_rank_and_a_missing_rank_is_an_error);
     tcase_add_test(tc, verbose_progress_goes_to_stderr_line_by_line);
     tcase_add_test(tc, host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once);
+    tcase_add_test(tc, the_triton_probe_runs_beside_the_first_trial);
     suite_add_tcase(suite, tc);
     return suite;
 }

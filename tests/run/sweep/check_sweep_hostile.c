@@ -250,23 +250,146 @@ START_TEST(sigterm_ends_a_hung_parse_at_once)
 }
 END_TEST
 
-START_TEST(a_signal_before_the_first_trial_is_prompt)
+/* The environment snapshot asks the payload's Python for Triton in a child
+ * that runs beside the first trial; this stand-in's probe never answers. */
+static void python_with_a_hung_probe(char **path_var, char **log_var, char **pids_var)
 {
-    /* The environment snapshot asks the payload's Python for Triton; this
-     * one never answers. */
     char *standin = tu_srcdir("tests/run/sweep/python-standin");
     ck_assert_int_eq(mkdir("bin", 0755), 0);
     ck_assert_int_eq(symlink(standin, "bin/python3"), 0);
-    char *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
-    char *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
-    char *args[] = {"--output", "out", "--ticket", "T", "--", "python3", "payload.py", NULL};
-    char *env[] = {path_var, log_var, "STANDIN_HANG=1", NULL};
-    char *out = signal_when("probes", SIGTERM, 2.0, args, env);
-    ck_assert(!tu_exists("out/T/none-none/trial_0"));
-    free(out);
+    free(standin);
+    *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
+    *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
+    *pids_var = aorta_xasprintf("STANDIN_PIDS=%s/pids", dir);
+}
+
+/* Every process the stand-in started is gone (1 s at most). */
+static void none_left(void)
+{
+    char *pids = tu_read("pids");
+    ck_assert_ptr_nonnull(pids);
+    for (char *cursor = pids; *cursor;) {
+        char *end = NULL;
+        long pid = strtol(cursor, &end, 10);
+        if (end == cursor)
+            break;
+        cursor = end;
+        double until = now() + 1.0;
+        while (kill((pid_t)pid, 0) == 0 && now() < until)
+            usleep(10000);
+        ck_assert_msg(kill((pid_t)pid, 0) != 0, "process %ld is still running", pid);
+    }
+    free(pids);
+}
+
+static void probe_was_interrupted(void)
+{
+    aorta_json_t *env = pu_json("out/T", "host_env.json");
+    ck_assert_ptr_null(pu_at(env, "triton", "package_version", NULL));
+    ck_assert_ptr_nonnull(strstr(pu_str(env, "partial_reasons", "1", NULL),
+                                 "triton: the probe of python3 was interrupted"));
+    aorta_json_free(env);
+}
+
+/* Run two trials of the stand-in with a probe that never answers and sig
+ * once the first payload has started (hanging there when payload_hangs);
+ * checks nothing is left and the probe is recorded as interrupted.
+ * Returns aorta-run's stdout. */
+static char *interrupt_beside_a_hung_probe(int sig, int payload_hangs)
+{
+    char *path_var, *log_var, *pids_var;
+    python_with_a_hung_probe(&path_var, &log_var, &pids_var);
+    char *args[] = {"--output", "out", "--ticket", "T", "--trials", "2", "--", "python3",
+                    "payload.py", NULL};
+    char *env[] = {path_var, log_var, pids_var, "STANDIN_HANG=1", "STANDIN_PAYLOAD_TOUCH=started",
+                   payload_hangs ? "STANDIN_PAYLOAD_HANG=1" : NULL, NULL};
+    char *out = signal_when("started", sig, 2.0, args, env);
+    ck_assert(!tu_exists("out/T/none-none/trial_1"));
+    none_left();
+    probe_was_interrupted();
+    free(pids_var);
     free(log_var);
     free(path_var);
-    free(standin);
+    return out;
+}
+
+START_TEST(a_signal_during_the_first_trial_stops_the_probe_too)
+{
+    char *out = interrupt_beside_a_hung_probe(SIGTERM, 1);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGTERM"));
+    free(out);
+}
+END_TEST
+
+START_TEST(a_signal_while_the_probe_is_awaited_is_prompt)
+{
+    /* The trial is over; aorta-run waits for the probe to record the
+     * trial's environment. */
+    char *out = interrupt_beside_a_hung_probe(SIGINT, 0);
+    ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by SIGINT"));
+    free(out);
+}
+END_TEST
+
+/* A run directory of many cells with kernel tables, as a sweep leaves it,
+ * written directly (a real sweep of that size would take minutes here):
+ * its reports take long enough to be interrupted. */
+static void write_big_run(const char *run, int cells, int kernels)
+{
+    char *matrix = aorta_xasprintf("{\"workload\": \"_subprocess\", \"ticket\": \"T\", "
+                                   "\"run_timestamp\": \"now\", \"cells\": [");
+    for (int c = 0; c < cells; c++) {
+        char *sub = aorta_xasprintf("%s/c%05d-none/_subprocess", run, c);
+        char *trial = aorta_xasprintf("%s/trial_d0_m0_t0.json", sub);
+        tu_write(trial, "{\"exit_status\": \"ok\", \"result\": {\"metrics\": "
+                        "{\"verdict\": \"pass\"}}}");
+        char *table = aorta_xasprintf("%s/trial_d0_m0_t0.kernels.json", sub);
+        FILE *out = fopen(table, "w");
+        ck_assert_ptr_nonnull(out);
+        fprintf(out, "{\"schema_version\": 1, \"trial_index\": 0, \"collectors\": "
+                     "{\"rocprof\": {\"kernels\": {");
+        for (int k = 0; k < kernels; k++)
+            fprintf(out, "%s\"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_%d"
+                         "FunctorIfEESt5arrayIPcLm3EEEEviT0_T1_\": [%d.5, %d]",
+                    k ? ", " : "", k, (c + k) % 97 + 1, k % 5 + 1);
+        fprintf(out, "}}}}\n");
+        ck_assert_int_eq(fclose(out), 0);
+        char *more = aorta_xasprintf("%s%s{\"name\": \"c%05d-none\", \"trials\": 1, "
+                                     "\"passed_count\": 1, \"iters_display\": \"1/1\", "
+                                     "\"step_time_source\": \"missing\"}",
+                                     matrix, c ? ", " : "", c);
+        free(matrix);
+        matrix = more;
+        free(table);
+        free(trial);
+        free(sub);
+    }
+    char *path = aorta_xasprintf("%s/matrix.json", run);
+    char *text = aorta_xasprintf("%s]}", matrix);
+    tu_write(path, text);
+    free(text);
+    free(path);
+    free(matrix);
+}
+
+START_TEST(a_signal_during_the_reports_is_prompt)
+{
+    /* --report rebuilds every cell's kernels.json, perf.md and report.html;
+     * a signal once the first cell's table is written stops it there. */
+    write_big_run("out/T", 4000, 60);
+    char *args[] = {"--report", "out/T", NULL};
+    char *out = signal_when("out/T/c00000-none/kernels.json", SIGINT, 2.0, args, NULL);
+    char *err = tu_read("err.txt");
+    ck_assert_msg(strstr(err, "aorta-run: the reports were interrupted by SIGINT"), "%s", err);
+    ck_assert_msg(strstr(err, "aorta-run --report out/T"), "%s", err);
+    ck_assert_uint_eq(error_lines(err), 1);
+    /* Neither claimed nor written. */
+    ck_assert_ptr_null(strstr(out, "perf.md"));
+    ck_assert(!tu_exists("out/T/perf.md"));
+    ck_assert(!tu_exists("out/T/report.html"));
+    ck_assert(!tu_exists("out/T/c03999-none/kernels.json"));
+    free(err);
+    free(out);
 }
 END_TEST
 
@@ -729,7 +852,7 @@ START_TEST(a_write_past_a_file_size_limit_is_one_line_and_exit_1)
 
     /* host_env.json first. */
     ck_assert_int_eq(run_limited("C", (rlim_t)(host_env - 1), &out, &err), 1);
-    ck_assert_msg(strstr(err, "/out/C/host_env.json: File too large"), "%s", err);
+    ck_assert_msg(strstr(err, "aorta-run: cannot write out/C/host_env.json: File too large"), "%s", err);
     ck_assert_ptr_null(strstr(out, "Full matrix:"));
     ck_assert_ptr_null(strstr(out, "Wrote run artifacts"));
     expect_no_partial_file("out/C");
@@ -759,8 +882,10 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, a_fifo_device_or_socket_named_as_recipe_or_sidecar_is_refused_unopened);
     tcase_add_test(tc, sigint_ends_a_hung_parse_at_once);
     tcase_add_test(tc, sigterm_ends_a_hung_parse_at_once);
-    tcase_add_test(tc, a_signal_before_the_first_trial_is_prompt);
+    tcase_add_test(tc, a_signal_during_the_first_trial_stops_the_probe_too);
+    tcase_add_test(tc, a_signal_while_the_probe_is_awaited_is_prompt);
     tcase_add_test(tc, a_signal_during_a_trial_is_prompt);
+    tcase_add_test(tc, a_signal_during_the_reports_is_prompt);
     tcase_add_test(tc, a_payload_that_ignores_sigterm_is_killed_after_the_grace);
     tcase_add_test(tc, what_a_payload_leaves_running_is_killed_with_a_warning);
     tcase_add_test(tc, a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart);

@@ -97,6 +97,65 @@ START_TEST(atomic_write_never_writes_through_a_symlink)
 }
 END_TEST
 
+/* A file that already holds the bytes is left as it is (the same inode);
+ * anything else, a link or a FIFO at the name included, is replaced. */
+START_TEST(update_leaves_an_identical_file_and_replaces_the_rest)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(fd, 0);
+    char big[40000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (char)('a' + i % 26);
+    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", big, sizeof big), 0);
+    char *path = tu_join(dir, "kernels.json");
+    struct stat before, after;
+    ck_assert_int_eq(stat(path, &before), 0);
+    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", big, sizeof big), 0);
+    ck_assert_int_eq(stat(path, &after), 0);
+    ck_assert_uint_eq(before.st_ino, after.st_ino);
+    /* The last byte differs, then the length: replaced each time. */
+    big[sizeof big - 1] = '!';
+    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", big, sizeof big), 0);
+    ck_assert_int_eq(stat(path, &after), 0);
+    ck_assert_uint_ne(before.st_ino, after.st_ino);
+    size_t len = 0;
+    char *back = aorta_read_file_at(fd, "kernels.json", sizeof big, &len);
+    ck_assert_uint_eq(len, sizeof big);
+    ck_assert_int_eq(memcmp(back, big, len), 0);
+    free(back);
+    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", "x", 1), 0);
+    char *text = tu_read(path);
+    ck_assert_str_eq(text, "x");
+    free(text);
+    /* A second link to it: not ours alone, so replaced, the other name
+     * untouched. */
+    char *other = tu_join(dir, "other");
+    ck_assert_int_eq(link(path, other), 0);
+    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", "x", 1), 0);
+    struct stat linked;
+    ck_assert_int_eq(stat(path, &after), 0);
+    ck_assert_int_eq(stat(other, &linked), 0);
+    ck_assert_uint_ne(after.st_ino, linked.st_ino);
+    ck_assert_uint_eq(after.st_nlink, 1);
+    /* A symlink to a file with the bytes, and a FIFO: replaced, never read
+     * through or waited on. */
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(symlink(other, path), 0);
+    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", "x", 1), 0);
+    ck_assert_int_eq(lstat(path, &after), 0);
+    ck_assert(S_ISREG(after.st_mode));
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(mkfifo(path, 0644), 0);
+    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", "x", 1), 0);
+    ck_assert_int_eq(lstat(path, &after), 0);
+    ck_assert(S_ISREG(after.st_mode));
+    ck_assert_uint_eq(entries(), 2); /* kernels.json, other: no temporary left */
+    free(other);
+    free(path);
+    close(fd);
+}
+END_TEST
+
 START_TEST(atomic_write_fails_cleanly)
 {
     char *path = tu_join(dir, "missing/result.json");
@@ -212,6 +271,7 @@ static Suite *fsutil_suite(void)
     tcase_add_test(tc, atomic_write_replaces_the_file_whole);
     tcase_add_test(tc, atomic_write_never_writes_through_a_symlink);
     tcase_add_test(tc, atomic_write_fails_cleanly);
+    tcase_add_test(tc, update_leaves_an_identical_file_and_replaces_the_rest);
     tcase_add_test(tc, bounded_read_takes_only_a_regular_file);
     tcase_add_test(tc, user_file_read_follows_links_and_refuses_what_is_not_a_file);
     suite_add_tcase(suite, tc);
