@@ -15,39 +15,33 @@
 #include "stats/internal.h"
 #include "stats/stats.h"
 
-static int ascending(const void *left, const void *right)
-{
-    double x = *(const double *)left, y = *(const double *)right;
-    return x < y ? -1 : x > y;
-}
-
-static int all_positive(const double *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!(x[i] > 0.0))
-            return 0;
-    return 1;
-}
-
-/* x transformed (log or not) and sorted into out. */
-static void prepare(const double *x, size_t n, int log_scale, double *out)
+/* x (ascending) as the effect's scale has it: log is increasing, so the
+ * order stays. */
+static void transform(const double *x, size_t n, int log_scale, double *out)
 {
     for (size_t i = 0; i < n; i++)
         out[i] = log_scale ? log(x[i]) : x[i];
-    qsort(out, n, sizeof *out, ascending);
 }
 
-/* Pooled standard deviation of the two sorted samples; NaN below 3 values. */
+/* The sum of squared deviations from the mean, taken about x[0] first so
+ * that identical values give exactly 0. */
+static double squares(const double *x, size_t n)
+{
+    double sum = 0.0, ss = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += x[i] - x[0];
+    double mean = sum / (double)n;
+    for (size_t i = 0; i < n; i++)
+        ss += (x[i] - x[0] - mean) * (x[i] - x[0] - mean);
+    return ss;
+}
+
+/* Pooled standard deviation of the two samples; NaN below 3 values. */
 static double pooled_sd(const double *x, size_t m, const double *y, size_t n)
 {
     if (m + n < 3)
         return NAN;
-    double mx = aorta_stats_mean(x, m), my = aorta_stats_mean(y, n), ss = 0.0;
-    for (size_t i = 0; i < m; i++)
-        ss += (x[i] - mx) * (x[i] - mx);
-    for (size_t j = 0; j < n; j++)
-        ss += (y[j] - my) * (y[j] - my);
-    return sqrt(ss / (double)(m + n - 2));
+    return sqrt((squares(x, m) + squares(y, n)) / (double)(m + n - 2));
 }
 
 /* A shift (or log ratio) d as percent and as units of the baseline. */
@@ -65,30 +59,38 @@ static void express(double d, int log_scale, double base, double *pct, double *a
         *pct = d == 0.0 ? 0.0 : copysign(INFINITY, d);
 }
 
-/* The estimate and interval from the ordered differences. */
+/* The estimate and interval from the ordered differences: the median (of
+ * the two middle ones for an even count), the critical-th smallest and
+ * largest (or -inf and inf without an interval). */
 static void estimate(const aorta_pairs_t *pairs, size_t critical, double out[3])
 {
-    size_t count = pairs->m * pairs->n;
-    out[0] = count % 2 ? aorta_pairs_kth(pairs, count / 2 + 1)
-                       : (aorta_pairs_kth(pairs, count / 2) + aorta_pairs_kth(pairs, count / 2 + 1)) / 2.0;
-    out[1] = critical ? aorta_pairs_kth(pairs, critical) : -INFINITY;
-    out[2] = critical ? aorta_pairs_kth(pairs, count + 1 - critical) : INFINITY;
+    size_t count = pairs->m * pairs->n, ks[4], used = 0;
+    if (critical)
+        ks[used++] = critical;
+    ks[used++] = (count + 1) / 2;
+    ks[used++] = count / 2 + 1;
+    if (critical)
+        ks[used++] = count + 1 - critical;
+    double values[4];
+    aorta_pairs_select(pairs, ks, used, values);
+    size_t middle = critical ? 1 : 0;
+    out[0] = (values[middle] + values[middle + 1]) / 2.0;
+    out[1] = critical ? values[0] : -INFINITY;
+    out[2] = critical ? values[used - 1] : INFINITY;
 }
 
-aorta_stats_status_t aorta_stats_effect_at(const double *a, size_t n_a, const double *b,
-                                           size_t n_b, size_t critical,
-                                           aorta_stats_effect_t *out)
+aorta_stats_status_t aorta_stats_effect_sorted(const double *a, size_t n_a, const double *b,
+                                               size_t n_b, size_t critical,
+                                               aorta_stats_effect_t *out)
 {
     double *x = malloc((n_a + n_b) * sizeof *x);
     if (!x)
         return AORTA_STATS_NO_MEMORY;
     double *y = x + n_a;
-    out->log_scale = all_positive(a, n_a) && all_positive(b, n_b);
-    prepare(b, n_b, 0, y); /* the raw median of A, from the raw values */
-    prepare(a, n_a, 0, x);
-    double base = fabs(aorta_stats_percentile(x, n_a, 0.5));
-    prepare(a, n_a, out->log_scale, x);
-    prepare(b, n_b, out->log_scale, y);
+    out->log_scale = a[0] > 0.0 && b[0] > 0.0; /* the smallest of each */
+    double base = fabs(aorta_stats_percentile(a, n_a, 0.5));
+    transform(a, n_a, out->log_scale, x);
+    transform(b, n_b, out->log_scale, y);
     aorta_pairs_t pairs;
     if (aorta_pairs_init(&pairs, x, n_a, y, n_b, 0) != 0) {
         free(x);
@@ -117,6 +119,11 @@ aorta_stats_status_t aorta_stats_effect(const double *a, size_t n_a, const doubl
         *out = (aorta_stats_effect_t){0, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
         return AORTA_STATS_OK;
     }
-    return aorta_stats_effect_at(a, n_a, b, n_b, aorta_u_critical(n_a, n_b, AORTA_STATS_CI_LEVEL),
-                                 out);
+    double *sorted = aorta_sorted_copy(a, n_a, b, n_b);
+    if (!sorted)
+        return AORTA_STATS_NO_MEMORY;
+    aorta_stats_status_t status = aorta_stats_effect_sorted(
+        sorted, n_a, sorted + n_a, n_b, aorta_u_critical(n_a, n_b, AORTA_STATS_CI_LEVEL), out);
+    free(sorted);
+    return status;
 }

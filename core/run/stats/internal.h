@@ -10,6 +10,13 @@
 
 #include "stats/stats.h"
 
+/* v ascending (NaN-free): insertion for a few values, qsort past 32. */
+void aorta_sort_doubles(double *v, size_t n);
+/* v rearranged so that v[k] (0 <= k < n) is what sorting would put there,
+ * nothing larger before it and nothing smaller after (nth_element):
+ * Hoare's find, expected O(n), at worst O(n log n). */
+void aorta_select_kth(double *v, ptrdiff_t n, ptrdiff_t k);
+
 /* An exact sum as Shewchuk's non-overlapping partials, smallest first (the
  * algorithm of Python's math.fsum).  local serves the common case; more
  * partials than that go to the heap. */
@@ -57,29 +64,38 @@ size_t aorta_u_critical(size_t m, size_t n, double level);
 
 /* The m*n differences y[j] - x[i] (each as the double subtraction gives it)
  * of the ascending arrays x (m) and y (n), for their order statistics.
- * Up to AORTA_PAIRS_SORTED_MAX of them are computed and sorted; past that
- * the k-th is found by bisection over the doubles, counting the
- * differences at or below each candidate (exact, O((m + n) * 64), no
- * memory).  Both ways give the same value; force_bisect picks the second
- * (the tests compare them). */
-#define AORTA_PAIRS_SORTED_MAX 1024
+ * Up to AORTA_PAIRS_STORED_MAX of them are computed and each k-th selected
+ * among them (expected O(m n)); past that the k-th is found by bisection
+ * over the doubles, counting the differences at or below each candidate
+ * (exact, O((m + n) * 64), no memory).  Both ways give the same value;
+ * force_bisect picks the second (the tests compare them). */
+#define AORTA_PAIRS_STORED_MAX 4096
 typedef struct aorta_pairs {
     const double *x, *y;
     size_t m, n;
-    double *sorted; /* m * n ascending, or NULL */
+    double *stored; /* the m * n differences in some order, or NULL */
 } aorta_pairs_t;
 /* -1 when out of memory. */
 int aorta_pairs_init(aorta_pairs_t *pairs, const double *x, size_t m, const double *y, size_t n,
                      int force_bisect);
-/* The k-th smallest, 1 <= k <= m * n. */
+/* The k-th smallest, 1 <= k <= m * n (reorders the stored differences). */
 double aorta_pairs_kth(const aorta_pairs_t *pairs, size_t k);
+/* The ks[i]-th smallest of each of count (at most 8) ascending ks into out:
+ * the same values, each selection narrowed by the ones before. */
+void aorta_pairs_select(const aorta_pairs_t *pairs, const size_t *ks, size_t count, double *out);
 void aorta_pairs_free(aorta_pairs_t *pairs);
 
-/* aorta_stats_effect() with the interval's count given (aorta_u_critical):
- * a family reuses it across measures of the same sizes.  Sides non-empty,
- * values finite. */
-aorta_stats_status_t aorta_stats_effect_at(const double *a, size_t n_a, const double *b,
-                                           size_t n_b, size_t critical,
-                                           aorta_stats_effect_t *out);
+/* aorta_stats_mwu() and aorta_stats_effect() on values already sorted
+ * ascending (a measure sorts its two sides once for both), the effect with
+ * the interval's count given (aorta_u_critical: a family reuses it across
+ * measures of the same sizes).  Sides non-empty, values finite. */
+void aorta_stats_mwu_sorted(const double *a, size_t n_a, const double *b, size_t n_b,
+                            aorta_stats_mwu_t *out);
+aorta_stats_status_t aorta_stats_effect_sorted(const double *a, size_t n_a, const double *b,
+                                               size_t n_b, size_t critical,
+                                               aorta_stats_effect_t *out);
+/* Copies of a and b, each sorted, into one new array (a's first); NULL
+ * when out of memory. */
+double *aorta_sorted_copy(const double *a, size_t n_a, const double *b, size_t n_b);
 
 #endif

@@ -18,36 +18,30 @@
 
 #define EXACT_MAX_SIDE 8
 
-typedef struct tagged {
-    double value;
-    int from_a;
-} tagged_t;
-
-static int by_value(const void *left, const void *right)
-{
-    double x = ((const tagged_t *)left)->value, y = ((const tagged_t *)right)->value;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct ranked {
     double rank_sum_a; /* R1 */
     double tie_term;   /* sum over tie groups of t^3 - t */
     int ties;
 } ranked_t;
 
-static void rank(const tagged_t *all, size_t count, ranked_t *out)
+/* Midranks of the pooled values, walking the two sorted sides together: a
+ * group of equal values, from either side, shares the mean of its ranks. */
+static void rank(const double *a, size_t n_a, const double *b, size_t n_b, ranked_t *out)
 {
     *out = (ranked_t){0.0, 0.0, 0};
-    for (size_t start = 0; start < count;) {
-        size_t end = start + 1, in_a = all[start].from_a;
-        while (end < count && all[end].value == all[start].value)
-            in_a += all[end++].from_a;
-        double t = (double)(end - start);
-        double midrank = ((double)start + 1.0 + (double)end) / 2.0;
-        out->rank_sum_a += midrank * (double)in_a;
+    size_t i = 0, j = 0, done = 0;
+    while (i < n_a || j < n_b) {
+        double value = j >= n_b || (i < n_a && a[i] <= b[j]) ? a[i] : b[j];
+        size_t in_a = 0, in_b = 0;
+        for (; i < n_a && a[i] == value; i++)
+            in_a++;
+        for (; j < n_b && b[j] == value; j++)
+            in_b++;
+        double t = (double)(in_a + in_b);
+        out->rank_sum_a += ((double)done + 1.0 + (double)done + t) / 2.0 * (double)in_a;
         out->tie_term += t * t * t - t;
-        out->ties |= end - start > 1;
-        start = end;
+        out->ties |= in_a + in_b > 1;
+        done += in_a + in_b;
     }
 }
 
@@ -70,29 +64,15 @@ static int finite_all(const double *x, size_t n)
     return 1;
 }
 
-aorta_stats_status_t aorta_stats_mwu(const double *a, size_t n_a, const double *b, size_t n_b,
-                                     aorta_stats_mwu_t *out)
+void aorta_stats_mwu_sorted(const double *a, size_t n_a, const double *b, size_t n_b,
+                            aorta_stats_mwu_t *out)
 {
-    *out = (aorta_stats_mwu_t){NAN, NAN, 0};
-    if (!finite_all(a, n_a) || !finite_all(b, n_b))
-        return AORTA_STATS_NOT_FINITE;
-    if (n_a == 0 || n_b == 0)
-        return AORTA_STATS_OK;
-    tagged_t *all = malloc((n_a + n_b) * sizeof *all);
-    if (!all)
-        return AORTA_STATS_NO_MEMORY;
-    for (size_t i = 0; i < n_a; i++)
-        all[i] = (tagged_t){a[i], 1};
-    for (size_t j = 0; j < n_b; j++)
-        all[n_a + j] = (tagged_t){b[j], 0};
-    qsort(all, n_a + n_b, sizeof *all, by_value);
     ranked_t ranked;
-    rank(all, n_a + n_b, &ranked);
-    free(all);
+    rank(a, n_a, b, n_b, &ranked);
     double n1 = (double)n_a, n2 = (double)n_b;
     double u1 = ranked.rank_sum_a - n1 * (n1 + 1.0) / 2.0, u2 = n1 * n2 - u1;
     double u = u1 > u2 ? u1 : u2;
-    out->u = u1;
+    *out = (aorta_stats_mwu_t){u1, NAN, 0};
     double p = NAN;
     if (!ranked.ties && (n_a <= EXACT_MAX_SIDE || n_b <= EXACT_MAX_SIDE)) {
         /* Without ties U is an integer. */
@@ -102,6 +82,21 @@ aorta_stats_status_t aorta_stats_mwu(const double *a, size_t n_a, const double *
     if (isnan(p))
         p = asymptotic_p(u, n_a, n_b, ranked.tie_term);
     out->p = p < 0.0 ? 0.0 : p > 1.0 ? 1.0 : p;
+}
+
+aorta_stats_status_t aorta_stats_mwu(const double *a, size_t n_a, const double *b, size_t n_b,
+                                     aorta_stats_mwu_t *out)
+{
+    *out = (aorta_stats_mwu_t){NAN, NAN, 0};
+    if (!finite_all(a, n_a) || !finite_all(b, n_b))
+        return AORTA_STATS_NOT_FINITE;
+    if (n_a == 0 || n_b == 0)
+        return AORTA_STATS_OK;
+    double *sorted = aorta_sorted_copy(a, n_a, b, n_b);
+    if (!sorted)
+        return AORTA_STATS_NO_MEMORY;
+    aorta_stats_mwu_sorted(sorted, n_a, sorted + n_a, n_b, out);
+    free(sorted);
     return AORTA_STATS_OK;
 }
 

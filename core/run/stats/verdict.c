@@ -66,16 +66,20 @@ static aorta_stats_status_t test_one(const aorta_stats_measure_t *m, critical_ca
                                 .ci_high_pct = NAN, .effect_abs = NAN, .ci_low_abs = NAN,
                                 .ci_high_abs = NAN, .verdict = AORTA_VERDICT_INCONCLUSIVE,
                                 .gated = m->gated};
+    if (m->n_a == 0 || m->n_b == 0)
+        return AORTA_STATS_OK; /* no test; the values were checked finite */
+    double *sorted = aorta_sorted_copy(m->a, m->n_a, m->b, m->n_b);
+    if (!sorted)
+        return AORTA_STATS_NO_MEMORY;
     aorta_stats_mwu_t mwu;
-    aorta_stats_status_t status = aorta_stats_mwu(m->a, m->n_a, m->b, m->n_b, &mwu);
-    if (status != AORTA_STATS_OK || m->n_a == 0 || m->n_b == 0)
-        return status;
+    aorta_stats_mwu_sorted(sorted, m->n_a, sorted + m->n_a, m->n_b, &mwu);
     r->u = mwu.u;
     r->exact = mwu.exact;
     r->p_raw = mwu.p;
     aorta_stats_effect_t effect;
-    status = aorta_stats_effect_at(m->a, m->n_a, m->b, m->n_b,
-                                   critical_for(cache, m->n_a, m->n_b), &effect);
+    aorta_stats_status_t status = aorta_stats_effect_sorted(
+        sorted, m->n_a, sorted + m->n_a, m->n_b, critical_for(cache, m->n_a, m->n_b), &effect);
+    free(sorted);
     if (status != AORTA_STATS_OK)
         return status;
     r->log_scale = effect.log_scale;

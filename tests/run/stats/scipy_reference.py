@@ -157,9 +157,9 @@ def close(x, y):
 
 def effect_cases(rng):
     cases = []
-    for index in range(2100):
-        top = 31 if index < 2000 else 61  # past 1,024 pairs: the bisection
-        n_a, n_b = (int(v) for v in rng.integers(2 if top == 31 else 33, top, size=2))
+    for index in range(2025):
+        low, top = (2, 31) if index < 2000 else (65, 73)  # past 4,096 pairs: the bisection
+        n_a, n_b = (int(v) for v in rng.integers(low, top, size=2))
         a = rng.lognormal(1.0, 0.1, size=n_a)
         b = rng.lognormal(1.0, 0.1, size=n_b) * rng.uniform(0.8, 1.25)
         if index % 5 == 0:  # zeros and negatives: a shift, not a ratio
