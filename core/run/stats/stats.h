@@ -17,7 +17,8 @@
  * computed exactly enough that identical samples have std 0 and a mean
  * equal to the sample, and a mean's text at the precision of its data.
  *
- * libc and libm only, no other header of the tree: a leaf of core/run. */
+ * libc and libm only, no other header of the tree: a leaf of core/run.
+ * No state: every function may run in any thread at once. */
 #ifndef AORTA_STATS_H
 #define AORTA_STATS_H
 
@@ -102,7 +103,8 @@ typedef enum aorta_stats_status {
     AORTA_STATS_NO_MEMORY
 } aorta_stats_status_t;
 
-/* What a status means, for the caller's one line ("a value is not finite"). */
+/* What a status means, for the caller's one line ("a value is not a finite
+ * number"). */
 const char *aorta_stats_status_text(aorta_stats_status_t status);
 
 /* ---- Judging ------------------------------------------------------------ */
@@ -139,9 +141,9 @@ typedef struct aorta_stats_mwu {
 } aorta_stats_mwu_t;
 
 /* scipy.stats.mannwhitneyu(a, b, alternative="two-sided", method="auto"):
- * exact when neither the data have ties nor both sides more than 8 values,
- * else the normal approximation with tie and continuity correction.  An
- * empty side gives u and p NaN (scipy refuses it). */
+ * exact when the data have no ties and a side has at most 8 values, else
+ * the normal approximation with tie and continuity correction.  An empty
+ * side gives u and p NaN (scipy refuses it). */
 aorta_stats_status_t aorta_stats_mwu(const double *a, size_t n_a, const double *b, size_t n_b,
                                      aorta_stats_mwu_t *out);
 
@@ -168,7 +170,7 @@ typedef struct aorta_stats_effect {
 } aorta_stats_effect_t;
 
 /* The Hodges-Lehmann effect of b against a with its 95% interval (see
- * aorta_stats_result_t).  Both sides non-empty. */
+ * aorta_stats_result_t); NaN when a side is empty. */
 aorta_stats_status_t aorta_stats_effect(const double *a, size_t n_a, const double *b, size_t n_b,
                                         aorta_stats_effect_t *out);
 

@@ -5,8 +5,9 @@
  * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i): per factor one pass subtracting
  * and one of prefix sums with stride i, each looking only at lower k, so
  * the coefficients up to kmax need kmax + 1 doubles and m (kmax + 1) steps.
- * Doubles, not integers: C(m+n, m) passes 2^64 at 8 and 1,050, and the
- * counts stay within 2e-15 (relative) of exact ones. */
+ * Doubles, not integers: C(m+n, m) passes 2^64 at 8 and 960, and
+ * P(U <= k) for k up to mn/2 stays within 2e-15 (relative) of the exact
+ * integers' for a side of at most 8, 4e-14 at 200 a side. */
 #include "config.h"
 
 #include <math.h>
