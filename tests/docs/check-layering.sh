@@ -6,7 +6,8 @@
 #   aorta/collector.h, its own folder's headers, config.h and, in this tree,
 #   plugins/common/; collectors never include each other;
 #   the SDK (core/libaorta) never includes aorta-run's headers (core/run);
-#   aorta-run never includes the SDK's private header (sdk.h).
+#   aorta-run never includes the SDK's private header (sdk.h);
+#   core/run/stats/ includes only its own headers and libc's and libm's.
 set -u
 srcdir=${AORTA_TEST_SRCDIR:?}
 cd "$srcdir" || exit 99
@@ -47,6 +48,16 @@ for file in $(find core/run -name '*.[ch]'); do
     for name in $(includes "$file"); do
         [ "$name" = sdk.h ] && bad "$file (aorta-run) includes the SDK's private sdk.h"
     done
+done
+# The statistics module is a leaf: libc, libm and its own headers.
+for file in core/run/stats/*.c core/run/stats/*.h; do
+    for name in $(includes "$file"); do
+        case $name in config.h | stats/*) ;; *) bad "$file (a leaf) includes \"$name\"" ;; esac
+    done
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)>.*/\1/p' "$file" | while read -r name; do
+        case $name in assert.h | float.h | math.h | stddef.h | stdint.h | stdio.h | stdlib.h | string.h) ;;
+        *) echo "FAIL: $file (a leaf) includes <$name>, not of libc or libm" ;; esac
+    done | grep . && status=1
 done
 [ $status -eq 0 ] && echo "ok: every #include keeps to its layer"
 exit $status

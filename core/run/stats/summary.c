@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* summary.c - the numbers a report prints about one side's samples: mean,
+ * population std, min, max and upstream's percentiles, and a mean's text
+ * at the precision its data has (a mean of three 6.1s is "6.1", never
+ * "6.099999999999999"). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/internal.h"
+#include "stats/stats.h"
+
+double aorta_stats_percentile(const double *sorted, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    double index = (double)(n - 1) * q;
+    size_t low = (size_t)floor(index), high = (size_t)ceil(index);
+    return sorted[low] + (sorted[high] - sorted[low]) * (index - (double)low);
+}
+
+static int ascending(const void *left, const void *right)
+{
+    double x = *(const double *)left, y = *(const double *)right;
+    return x < y ? -1 : x > y;
+}
+
+aorta_stats_status_t aorta_stats_summarize(const double *x, size_t n, aorta_stats_summary_t *out)
+{
+    *out = (aorta_stats_summary_t){n, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return AORTA_STATS_NOT_FINITE;
+    if (n == 0)
+        return AORTA_STATS_OK;
+    double *sorted = malloc(n * sizeof *sorted);
+    if (!sorted)
+        return AORTA_STATS_NO_MEMORY;
+    memcpy(sorted, x, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, ascending);
+    out->mean = aorta_stats_mean(x, n);
+    out->std = aorta_stats_pstdev(x, n);
+    out->min = sorted[0];
+    out->max = sorted[n - 1];
+    out->p50 = aorta_stats_percentile(sorted, n, 0.5);
+    out->p90 = aorta_stats_percentile(sorted, n, 0.9);
+    out->p99 = aorta_stats_percentile(sorted, n, 0.99);
+    free(sorted);
+    return isnan(out->mean) || isnan(out->std) ? AORTA_STATS_NO_MEMORY : AORTA_STATS_OK;
+}
+
+/* The decimal places of value's shortest round-trip text: its significant
+ * digits (the fewest that read back, found by bisection as 17 always do)
+ * less those before the point. */
+static int places_of(double value)
+{
+    if (value == 0.0 || !isfinite(value))
+        return 0;
+    char text[40];
+    int low = 1, high = 17;
+    while (low < high) {
+        int middle = (low + high) / 2;
+        snprintf(text, sizeof text, "%.*e", middle - 1, value);
+        if (strtod(text, NULL) == value)
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    snprintf(text, sizeof text, "%.*e", low - 1, value);
+    char *exponent = strchr(text, 'e');
+    int digits = 0;
+    for (const char *c = text; c < exponent; c++)
+        digits += *c >= '0' && *c <= '9';
+    for (const char *c = exponent - 1; *c == '0'; c--)
+        digits--;
+    int places = digits - 1 - atoi(exponent + 1);
+    return places > 0 ? places : 0;
+}
+
+int aorta_stats_decimals(const double *x, size_t n)
+{
+    int finest = 0;
+    for (size_t i = 0; i < n; i++) {
+        int places = places_of(x[i]);
+        finest = places > finest ? places : finest;
+    }
+    return finest;
+}
+
+int aorta_stats_format_mean(char *out, size_t size, double value, const double *x, size_t n)
+{
+    if (!isfinite(value) || size == 0)
+        return -1;
+    int places = aorta_stats_decimals(x, n);
+    for (size_t step = 1; step < n; step *= 10)
+        places++;
+    int own = places_of(value);
+    places = places < own ? places : own;
+    int len = snprintf(out, size, "%.*f", places, value);
+    if (len < 0 || (size_t)len + 2 >= size)
+        return -1;
+    if (!strchr(out, '.')) {
+        strcpy(out + len, ".0");
+        len += 2;
+    }
+    while (out[len - 1] == '0' && out[len - 2] != '.')
+        out[--len] = '\0';
+    if (!strcmp(out, "-0.0"))
+        len = (int)strlen(strcpy(out, "0.0"));
+    return len;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* stats_driver - the statistics module on cases read from stdin, one per
+ * line, for the reference scripts (scipy_reference.py, bench/verdicts.py):
+ *
+ *   mwu N_A N_B A... B...      -> "U P EXACT"
+ *   effect N_A N_B A... B...   -> "EFFECT_PCT CI_LOW_PCT CI_HIGH_PCT EFFECT_ABS LOG_SCALE"
+ *   summary N 0 X...           -> "FSUM MEAN PSTDEV"
+ *   judge N_A N_B A... B...    -> "VERDICT P_RAW EFFECT_PCT CI_LOW_PCT CI_HIGH_PCT TRIALS_NEEDED"
+ *                                 (a family of one, lower is better, default options)
+ *
+ * Numbers are read with strtod (Python's repr reads back exactly) and
+ * written with %.17g; a line that is not a case is an error (exit 2). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+
+static int parse_case(char *line, char *mode, size_t mode_size, double **values, size_t *n_a,
+                      size_t *n_b)
+{
+    char *cursor = line, *end;
+    size_t len = strcspn(cursor, " \t\n");
+    if (len == 0 || len >= mode_size)
+        return -1;
+    memcpy(mode, cursor, len);
+    mode[len] = '\0';
+    cursor += len;
+    unsigned long a = strtoul(cursor, &end, 10), b = strtoul(end, &cursor, 10);
+    if (cursor == end)
+        return -1;
+    *n_a = a;
+    *n_b = b;
+    *values = malloc((a + b + 1) * sizeof **values);
+    if (!*values)
+        return -1;
+    for (size_t i = 0; i < a + b; i++) {
+        (*values)[i] = strtod(cursor, &end);
+        if (end == cursor)
+            return -1;
+        cursor = end;
+    }
+    return 0;
+}
+
+static int run_case(const char *mode, const double *a, size_t n_a, const double *b, size_t n_b)
+{
+    if (!strcmp(mode, "mwu")) {
+        aorta_stats_mwu_t r;
+        if (aorta_stats_mwu(a, n_a, b, n_b, &r) != AORTA_STATS_OK)
+            return -1;
+        printf("%.17g %.17g %d\n", r.u, r.p, r.exact);
+    } else if (!strcmp(mode, "effect")) {
+        aorta_stats_effect_t e;
+        if (aorta_stats_effect(a, n_a, b, n_b, &e) != AORTA_STATS_OK)
+            return -1;
+        printf("%.17g %.17g %.17g %.17g %d\n", e.effect_pct, e.ci_low_pct, e.ci_high_pct,
+               e.effect_abs, e.log_scale);
+    } else if (!strcmp(mode, "summary")) {
+        printf("%.17g %.17g %.17g\n", aorta_stats_fsum(a, n_a), aorta_stats_mean(a, n_a),
+               aorta_stats_pstdev(a, n_a));
+    } else if (!strcmp(mode, "judge")) {
+        aorta_stats_measure_t m = {a, n_a, b, n_b, AORTA_BETTER_LOWER, 1};
+        aorta_stats_options_t options = AORTA_STATS_OPTIONS_INIT;
+        aorta_stats_result_t r;
+        if (aorta_stats_judge(&m, 1, &options, &r, NULL) != AORTA_STATS_OK)
+            return -1;
+        printf("%s %.17g %.17g %.17g %.17g %zu\n", aorta_verdict_name(r.verdict), r.p_raw,
+               r.effect_pct, r.ci_low_pct, r.ci_high_pct, r.trials_needed);
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+int main(void)
+{
+    char *line = NULL;
+    size_t capacity = 0;
+    unsigned long number = 0;
+    while (getline(&line, &capacity, stdin) > 0) {
+        number++;
+        char mode[16];
+        double *values = NULL;
+        size_t n_a, n_b;
+        if (parse_case(line, mode, sizeof mode, &values, &n_a, &n_b) != 0
+            || run_case(mode, values, n_a, values + n_a, n_b) != 0) {
+            fprintf(stderr, "stats_driver: line %lu is not a case\n", number);
+            free(values);
+            free(line);
+            return 2;
+        }
+        free(values);
+    }
+    free(line);
+    return fflush(stdout) == 0 ? 0 : 1;
+}
