@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* check_abi_compat.c - a collector built against the ABI 1.0 header
- * (tests/abi/legacy10.c, compiled with tests/abi/1.0/ and not include/)
- * loads under the current aorta, its callbacks behave as under 1.0, its
- * old-style queue_interceptor is still honoured, and a whole sweep through
- * aorta-run records its metrics. */
+/* check_abi_compat.c - collectors built against the ABI 1.0 and 1.1
+ * headers (tests/abi/legacy10.c and legacy11.c, compiled with tests/abi/1.0/
+ * and 1.1/ and not include/) load under the current aorta, their callbacks
+ * behave as before, their queue interceptor slots are honoured, and a whole
+ * sweep through aorta-run records their metrics.  So does a collector built
+ * with the current header for 1.0 (tests/abi/target10.c). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -151,6 +152,150 @@ START_TEST(a_sweep_records_its_metrics)
 }
 END_TEST
 
+START_TEST(a_1_1_collector_loads_with_its_own_abi)
+{
+    aorta_registry_t *registry = tu_registry("tests/abi");
+    const struct aorta_collector *c = &tu_plugin(registry, "legacy11")->collector;
+    ck_assert_uint_eq(c->abi_major, 1);
+    ck_assert_uint_eq(c->abi_minor, 1);
+    ck_assert_ptr_nonnull(c->queue_interceptor_why);
+    /* The slot 1.2 took from the padding reads as absent: no metric table. */
+    ck_assert_ptr_null(c->metrics);
+    ck_assert_uint_eq(aorta_collector_metric_count(c), 0);
+    for (size_t i = 0; i < sizeof c->reserved / sizeof c->reserved[0]; i++)
+        ck_assert_ptr_null(c->reserved[i]);
+    aorta_registry_free(registry);
+
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run(&out, &err, (char *[]){"--describe", "legacy11", NULL}), 0);
+    ck_assert_msg(strstr(out, "legacy11 1.1 (collector ABI 1.1, wrap rank 41)") != NULL, "%s", out);
+    free(out);
+    free(err);
+}
+END_TEST
+
+START_TEST(its_1_1_callbacks_work_through_the_current_sdk)
+{
+    aorta_registry_t *registry = tu_registry("tests/abi");
+    const struct aorta_collector *c = &tu_plugin(registry, "legacy11")->collector;
+    aorta_options_t *options = aorta_options_new();
+    ck_assert_int_eq(tu_validate(c, options, NULL), 0);
+    ck_assert_str_eq(aorta_options_get(options, "intercept"), "no");
+    ck_assert_str_eq(aorta_options_get(options, "tag"), "t1");
+    aorta_options_t *loud = tu_options("intercept", "maybe", NULL);
+    char *message = NULL;
+    ck_assert_int_eq(tu_validate(c, loud, &message), -1);
+    ck_assert_str_eq(message, "legacy11 option 'intercept': 'maybe' is not one of ['no', 'yes']");
+    free(message);
+    aorta_options_free(loud);
+
+    char *first = tu_join(work, "b/one.k11"), *second = tu_join(work, "a.k11");
+    tu_write(first, "gemm\t3000000\nrelu\t1000000\n");
+    tu_write(second, "gemm\t1000000\n");
+    aorta_metrics_t *metrics = aorta_metrics_new("legacy11_");
+    c->parse(options, work, metrics);
+    ck_assert_str_eq(aorta_metrics_find(metrics, "legacy11_artifact_dir")->string_value, work);
+    ck_assert_double_eq(aorta_metrics_find(metrics, "legacy11_gpu_time_ms")->double_value, 5.0);
+    ck_assert_double_eq(aorta_metrics_find(metrics, "legacy11_top_kernel_ms")->double_value, 4.0);
+    ck_assert_int_eq(aorta_metrics_find(metrics, "legacy11_kernel_count")->int_value, 3);
+    const aorta_metric_t *tags = aorta_metrics_find(metrics, "legacy11_tags");
+    ck_assert_uint_eq(tags->string_count, 2);
+    ck_assert_uint_eq(tags->string_lengths[1], 8);
+    ck_assert_mem_eq(tags->strings[1], "with\0nul", 8);
+    ck_assert_uint_eq(aorta_kernels_count(aorta_metrics_kernels(metrics)), 2);
+
+    aorta_metrics_free(metrics);
+    free(second);
+    free(first);
+    aorta_options_free(options);
+    aorta_registry_free(registry);
+}
+END_TEST
+
+START_TEST(its_queue_interceptor_why_is_honoured)
+{
+    char *recipe = tu_join(work, "recipe.yaml");
+    tu_write(recipe, RECIPE_HEAD "collect:\n  legacy11: {intercept: \"yes\"}\n  interceptor_a: {}\n");
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run(&out, &err, (char *[]){"--recipe", recipe, "--dry-run", "--", "true",
+                                                NULL}),
+                     2);
+    ck_assert_msg(strstr(err, "cannot run together with legacy11 intercept 'yes'") != NULL,
+                  "stderr: %s", err);
+    ck_assert_ptr_nonnull(strstr(err, "Set legacy11's intercept to 'no'."));
+    free(out);
+    free(err);
+    free(recipe);
+}
+END_TEST
+
+START_TEST(a_1_1_sweep_records_its_metrics)
+{
+    char *results = tu_join(work, "results");
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run(&out, &err,
+                         (char *[]){"--collect", "legacy11", "--output", results, "--", "sh",
+                                    "-c", "printf 'k\\t2000000\\n' > \"$LEGACY11_DIR/one.k11\"",
+                                    NULL}),
+                     0);
+    char *trial = tu_join(results, "_no_ticket_/none-none/_subprocess/trial_d0_m0_t0.json");
+    json_object *json = tu_json(trial);
+    json_object *gpu = tu_at(json, "result", "metrics", "legacy11_gpu_time_ms", NULL);
+    ck_assert_msg(gpu != NULL, "no legacy11_gpu_time_ms in %s; stderr: %s", trial, err);
+    ck_assert_double_eq(json_object_get_double(gpu), 2.0);
+    json_object_put(json);
+    free(trial);
+    free(out);
+    free(err);
+    free(results);
+}
+END_TEST
+
+START_TEST(a_collector_built_for_1_0_is_stamped_1_0)
+{
+    aorta_registry_t *registry = tu_registry("tests/abi");
+    const struct aorta_collector *c = &tu_plugin(registry, "target10")->collector;
+    ck_assert_uint_eq(c->abi_major, 1);
+    ck_assert_uint_eq(c->abi_minor, 0);
+    for (size_t i = 0; i < sizeof c->reserved / sizeof c->reserved[0]; i++)
+        ck_assert_ptr_null(c->reserved[i]);
+    ck_assert_ptr_null(c->queue_interceptor_why);
+    aorta_registry_free(registry);
+
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run(&out, &err, (char *[]){"--describe", "target10", NULL}), 0);
+    ck_assert_msg(strstr(out, "target10 1.0 (collector ABI 1.0, wrap rank 42)") != NULL, "%s", out);
+    free(out);
+    free(err);
+    ck_assert_int_eq(run(&out, &err, (char *[]){"--check-collector", "target10", NULL}), 0);
+    ck_assert_msg(strstr(out, "\ntarget10: 0 violations, ") != NULL, "%s%s", out, err);
+    free(out);
+    free(err);
+}
+END_TEST
+
+START_TEST(a_collector_built_for_1_0_runs_in_todays_aorta)
+{
+    char *results = tu_join(work, "results");
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run(&out, &err,
+                         (char *[]){"--collect", "target10", "--output", results, "--", "sh",
+                                    "-c", ": > \"$TARGET10_DIR/one.t10\"", NULL}),
+                     0);
+    char *trial = tu_join(results, "_no_ticket_/none-none/_subprocess/trial_d0_m0_t0.json");
+    json_object *json = tu_json(trial);
+    json_object *files = tu_at(json, "result", "metrics", "target10_files", NULL);
+    ck_assert_msg(files != NULL, "no target10_files in %s; stderr: %s", trial, err);
+    ck_assert_int_eq(json_object_get_int64(files), 1);
+    ck_assert_str_eq(tu_str(json, "result", "metrics", "target10_tag", NULL), "t0");
+    json_object_put(json);
+    free(trial);
+    free(out);
+    free(err);
+    free(results);
+}
+END_TEST
+
 static Suite *abi_compat_suite(void)
 {
     Suite *suite = suite_create("abi-compat");
@@ -160,6 +305,18 @@ static Suite *abi_compat_suite(void)
     tcase_add_test(tc, its_callbacks_work_through_the_current_sdk);
     tcase_add_test(tc, its_old_style_queue_interceptor_is_still_honoured);
     tcase_add_test(tc, a_sweep_records_its_metrics);
+    suite_add_tcase(suite, tc);
+    tc = tcase_create("legacy11");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, a_1_1_collector_loads_with_its_own_abi);
+    tcase_add_test(tc, its_1_1_callbacks_work_through_the_current_sdk);
+    tcase_add_test(tc, its_queue_interceptor_why_is_honoured);
+    tcase_add_test(tc, a_1_1_sweep_records_its_metrics);
+    suite_add_tcase(suite, tc);
+    tc = tcase_create("target10");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, a_collector_built_for_1_0_is_stamped_1_0);
+    tcase_add_test(tc, a_collector_built_for_1_0_runs_in_todays_aorta);
     suite_add_tcase(suite, tc);
     return suite;
 }
