@@ -36,7 +36,7 @@ for file in plugins/*/*.c plugins/*/*.h; do
     case $file in plugins/common/*) check_collector "$file" ;; *) check_collector "$file" plugins/common ;; esac
 done
 for file in tests/fake-collectors/*.c tests/fake-collectors/*.h examples/collector-template/*.c tests/abi/legacy10.c \
-    tests/abi/legacy11.c tests/abi/target10.c tests/sdk/cxxdemo.cc; do
+    tests/abi/legacy11.c tests/abi/target10.c tests/sdk/cxxdemo.cc tests/docs/mandemo.c; do
     check_collector "$file"
 done
 for file in core/libaorta/*.c core/libaorta/*.h; do
