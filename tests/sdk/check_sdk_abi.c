@@ -12,42 +12,32 @@
 #include "aorta/collector.h"
 #include "testutil.h"
 
-struct collector_1_0 {
-    uint32_t abi_major;
-    uint32_t abi_minor;
-    const char *name;
-    const char *version;
-    const char *description;
-    int wrap_rank;
-    const aorta_option_spec_t *options;
-    int (*validate)(aorta_options_t *, aorta_error_t *);
-    int (*wrap)(const aorta_options_t *, const char *, const aorta_argv_t *, const aorta_env_t *,
-                aorta_argv_t *, aorta_error_t *);
-    int (*env)(const aorta_options_t *, const char *, aorta_env_t *, aorta_error_t *);
-    void (*parse)(const aorta_options_t *, const char *, aorta_metrics_t *);
-    int (*conflicts)(const aorta_options_t *, const char *, const aorta_options_t *,
-                     aorta_error_t *);
+/* The fields of 1.0, which every later minor keeps where they are. */
+#define COLLECTOR_1_0_FIELDS                                                                 \
+    uint32_t abi_major;                                                                      \
+    uint32_t abi_minor;                                                                      \
+    const char *name;                                                                        \
+    const char *version;                                                                     \
+    const char *description;                                                                 \
+    int wrap_rank;                                                                           \
+    const aorta_option_spec_t *options;                                                      \
+    int (*validate)(aorta_options_t *, aorta_error_t *);                                     \
+    int (*wrap)(const aorta_options_t *, const char *, const aorta_argv_t *,                 \
+                const aorta_env_t *, aorta_argv_t *, aorta_error_t *);                       \
+    int (*env)(const aorta_options_t *, const char *, aorta_env_t *, aorta_error_t *);       \
+    void (*parse)(const aorta_options_t *, const char *, aorta_metrics_t *);                 \
+    int (*conflicts)(const aorta_options_t *, const char *, const aorta_options_t *,         \
+                     aorta_error_t *);                                                       \
     int (*queue_interceptor)(const aorta_options_t *, char *, size_t, char *, size_t);
+
+struct collector_1_0 {
+    COLLECTOR_1_0_FIELDS
     void *reserved[16];
 };
 
 /* 1.1: 1.0's reserved[0] became queue_interceptor_why. */
 struct collector_1_1 {
-    uint32_t abi_major;
-    uint32_t abi_minor;
-    const char *name;
-    const char *version;
-    const char *description;
-    int wrap_rank;
-    const aorta_option_spec_t *options;
-    int (*validate)(aorta_options_t *, aorta_error_t *);
-    int (*wrap)(const aorta_options_t *, const char *, const aorta_argv_t *, const aorta_env_t *,
-                aorta_argv_t *, aorta_error_t *);
-    int (*env)(const aorta_options_t *, const char *, aorta_env_t *, aorta_error_t *);
-    void (*parse)(const aorta_options_t *, const char *, aorta_metrics_t *);
-    int (*conflicts)(const aorta_options_t *, const char *, const aorta_options_t *,
-                     aorta_error_t *);
-    int (*queue_interceptor)(const aorta_options_t *, char *, size_t, char *, size_t);
+    COLLECTOR_1_0_FIELDS
     int (*queue_interceptor_why)(const aorta_options_t *, aorta_error_t *, aorta_error_t *);
     void *reserved[15];
 };
