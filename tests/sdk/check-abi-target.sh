@@ -77,6 +77,23 @@ while [ $t -le "$minor" ]; do
     t=$((t + 1))
 done
 
+# clang marks them the same way, where it is installed.
+if command -v clang >/dev/null 2>&1; then
+    uses aorta_kernels_new >"$tmp/new.c"
+    own_cc=$cc
+    cc=clang
+    compile 0 "$tmp/new.c"
+    clang_status=$?
+    cc=$own_cc
+    if [ $clang_status -eq 0 ]; then
+        bad "clang, TARGET 0: aorta_kernels_new compiles"
+    elif grep -q "aorta_kernels_new.* is unavailable: collector ABI 1\.1" "$tmp/err"; then
+        echo "ok: clang, TARGET 0: aorta_kernels_new is unavailable"
+    else
+        bad "clang, TARGET 0: aorta_kernels_new fails otherwise: $(head -3 "$tmp/err")"
+    fi
+fi
+
 # The stamp, from a program that prints its own description's minor.
 cat >"$tmp/stamp.c" <<'EOF'
 #include <stdio.h>

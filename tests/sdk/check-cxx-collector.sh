@@ -23,7 +23,7 @@ status=0
 bad() { echo "FAIL: $1"; status=1; }
 flags="-Wall -Wextra -Werror -I$srcdir/include"
 echo '{ global: aorta_collector_cxxdemo_get; local: *; };' >"$tmp/cxxdemo.map"
-mkdir "$tmp/c++17" "$tmp/c++20"
+mkdir "$tmp/c++11" "$tmp/c++17" "$tmp/c++20"
 
 build() { # STD EXTRA_FLAGS...: cxxdemo.so in $tmp/STD
     std=$1
@@ -35,12 +35,26 @@ build() { # STD EXTRA_FLAGS...: cxxdemo.so in $tmp/STD
 }
 build c++20 -Wpedantic || bad "C++20 with -Wpedantic: $(head -5 "$tmp/err")"
 build c++17 || bad "C++17: $(head -5 "$tmp/err")"
-for std in c++17 c++20; do
+build c++11 || bad "C++11: $(head -5 "$tmp/err")"
+for std in c++11 c++17 c++20; do
     exported=$(nm -D --defined-only "$tmp/$std/cxxdemo.so" | awk '{ print $3 }')
     [ "$exported" = aorta_collector_cxxdemo_get ] ||
         bad "$std: cxxdemo.so exports $(echo "$exported" | tr '\n' ' ')"
 done
-[ $status -eq 0 ] && echo "ok: cxxdemo.cc builds in C++20 (-Wpedantic) and C++17, exporting only its entry point"
+[ $status -eq 0 ] && echo "ok: cxxdemo.cc builds in C++20 (-Wpedantic), C++17 and C++11, exporting only its entry point"
+# clang++ takes the same, where it is installed.
+if command -v clang++ >/dev/null 2>&1; then
+    mkdir "$tmp/clang"
+    for std in c++20 c++17; do
+        pedantic=
+        [ $std = c++20 ] && pedantic=-Wpedantic
+        # shellcheck disable=SC2086
+        clang++ -std=$std $pedantic $flags -shared -fPIC -fvisibility=hidden -o "$tmp/clang/cxxdemo.so" \
+            "$srcdir/tests/sdk/cxxdemo.cc" -L"$builddir/core/libaorta/.libs" -laorta 2>"$tmp/err" ||
+            bad "clang++, $std: $(head -5 "$tmp/err")"
+    done
+    [ $status -eq 0 ] && echo "ok: clang++ builds it in C++20 (-Wpedantic) and C++17"
+fi
 
 aorta=$builddir/core/aorta-run
 for std in c++17 c++20; do
