@@ -17,12 +17,42 @@
  *     built against an older minor leaves the new field NULL/0 (the core
  *     ignores fields newer than a collector's abi_minor), and the core
  *     treats NULL as "use the default".  ABI 1.1 added
- *     queue_interceptor_why.
+ *     queue_interceptor_why.  ABI 1.2 added metrics, the table that
+ *     declares each metric's unit and better direction, and the readers
+ *     of that table for hosts, aorta_collector_metric_*().
  *   - A new accessor function may be added with a MINOR bump.
  *   - Anything else (reordering, retyping or removing a field, changing what
  *     a function means) bumps the MAJOR version.
  *   The loader accepts a collector when its abi_major equals the core's and
- *   its abi_minor is not newer than the core's.
+ *   its abi_minor is not newer than the core's.  libaorta.so.0 exports the
+ *   functions of minor N under the symbol version AORTA_1.N.
+ *
+ * BUILDING FOR AN OLDER AORTA
+ *   By default a collector is stamped with this header's minor, and so
+ *   loads only into an aorta of that minor or newer.  A collector that
+ *   must load into an older one defines, before including this header,
+ *       #define AORTA_COLLECTOR_ABI_TARGET 0     (or 1: the oldest minor)
+ *   Then AORTA_COLLECTOR_DEFINE() stamps abi_minor with that minor; the
+ *   fields of struct aorta_collector newer than it are not declared (they
+ *   stay part of `reserved`), so setting one does not compile; and every
+ *   function newer than it is marked unavailable, so calling it or taking
+ *   its address does not compile either (GCC >= 12 and clang; older
+ *   compilers only warn, as the attribute is then `deprecated`).  Such a
+ *   module needs only the symbol versions AORTA_1.0 up to AORTA_1.<TARGET>.
+ *   A TARGET that is empty, negative or newer than this header's minor is
+ *   an #error.  Types and constants stay visible: they cost no symbol.
+ *
+ * C++
+ *   The header is C and declares everything extern "C"; a collector may be
+ *   written in C++.  AORTA_COLLECTOR_DEFINE() writes its entry point
+ *   extern "C" and takes designated initializers, which C++20 has: give
+ *   the fields in the order struct aorta_collector declares them (C++ does
+ *   not allow another order; the macro silences g++'s warning about the
+ *   fields left out, which are meant to be zero).  g++ and clang++ also
+ *   accept it in C++11 to C++17, as an extension (-Wpedantic warns).  Give
+ *   callbacks exactly the types of the struct's fields: static functions
+ *   do.  No exception may leave a callback (mark them noexcept); tables
+ *   (options, metrics) are static arrays of the C row types.
  *
  * OWNERSHIP
  *   Every handle a callback receives is owned by the core and is valid only
@@ -54,7 +84,18 @@ extern "C" {
 #endif
 
 #define AORTA_COLLECTOR_ABI_MAJOR 1
-#define AORTA_COLLECTOR_ABI_MINOR 1
+#define AORTA_COLLECTOR_ABI_MINOR 2
+
+/* The minor a collector is built for (see BUILDING FOR AN OLDER AORTA). */
+#ifndef AORTA_COLLECTOR_ABI_TARGET
+#define AORTA_COLLECTOR_ABI_TARGET AORTA_COLLECTOR_ABI_MINOR
+#endif
+/* Empty: ~(~X + 0) == 0 and ~(~X + 1) == 1 hold together for no number. */
+#if ~(~AORTA_COLLECTOR_ABI_TARGET + 0) == 0 && ~(~AORTA_COLLECTOR_ABI_TARGET + 1) == 1
+#error "AORTA_COLLECTOR_ABI_TARGET is empty: define it to the minor to build for (0, 1 or 2)"
+#elif AORTA_COLLECTOR_ABI_TARGET < 0 || AORTA_COLLECTOR_ABI_TARGET > AORTA_COLLECTOR_ABI_MINOR
+#error "AORTA_COLLECTOR_ABI_TARGET must be a minor this header knows: 0, 1 or 2 (AORTA_COLLECTOR_ABI_MINOR)"
+#endif
 
 #if defined(__GNUC__)
 #define AORTA_EXPORT __attribute__((visibility("default")))
@@ -62,6 +103,32 @@ extern "C" {
 #else
 #define AORTA_EXPORT
 #define AORTA_PRINTF(fmt, args)
+#endif
+
+/* AORTA_AVAILABLE_IN_1_N marks what minor N added: unavailable when the
+ * collector builds for an older minor (AORTA_COLLECTOR_ABI_TARGET). */
+#if defined(__has_attribute)
+#if __has_attribute(unavailable)
+#define AORTA_UNAVAILABLE_(msg) __attribute__((unavailable(msg)))
+#endif
+#endif
+#if !defined(AORTA_UNAVAILABLE_) && defined(__GNUC__)
+#define AORTA_UNAVAILABLE_(msg) __attribute__((deprecated(msg)))
+#endif
+#ifndef AORTA_UNAVAILABLE_
+#define AORTA_UNAVAILABLE_(msg)
+#endif
+#if AORTA_COLLECTOR_ABI_TARGET < 1
+#define AORTA_AVAILABLE_IN_1_1 \
+    AORTA_UNAVAILABLE_("collector ABI 1.1, newer than AORTA_COLLECTOR_ABI_TARGET")
+#else
+#define AORTA_AVAILABLE_IN_1_1
+#endif
+#if AORTA_COLLECTOR_ABI_TARGET < 2
+#define AORTA_AVAILABLE_IN_1_2 \
+    AORTA_UNAVAILABLE_("collector ABI 1.2, newer than AORTA_COLLECTOR_ABI_TARGET")
+#else
+#define AORTA_AVAILABLE_IN_1_2
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -91,9 +158,28 @@ typedef struct aorta_option_spec {
     const char *help;                /**< one line of help */
 } aorta_option_spec_t;
 
+/** Which way a metric is better (ABI 1.2): how a comparison of two runs
+ *  reads a change of it. */
+typedef enum aorta_metric_better {
+    AORTA_BETTER_NONE = 0,   /**< neither way: compared and shown, never gated */
+    AORTA_BETTER_LOWER = 1,  /**< a rise is a regression (times, memory) */
+    AORTA_BETTER_HIGHER = 2  /**< a fall is a regression (rates, throughput) */
+} aorta_metric_better_t;
+
+/** One row of a collector's metric table (ABI 1.2; shown by
+ *  `aorta-run --describe`).  A later minor that needs more per metric adds
+ *  a slot to struct aorta_collector, never a field to this row. */
+typedef struct aorta_metric_spec {
+    const char *key;                 /**< the whole metric name, as parse() reports it:
+                                          "<name>_max_rss_kb" */
+    const char *unit;                /**< as shown after a value ("ms", "KiB", "%"), or NULL */
+    aorta_metric_better_t better;    /**< which way is better */
+    const char *help;                /**< one line of help, or NULL */
+} aorta_metric_spec_t;
+
 struct aorta_collector {
     uint32_t abi_major;              /**< AORTA_COLLECTOR_ABI_MAJOR at build time */
-    uint32_t abi_minor;              /**< AORTA_COLLECTOR_ABI_MINOR at build time */
+    uint32_t abi_minor;              /**< AORTA_COLLECTOR_ABI_TARGET at build time */
     const char *name;                /**< must equal the module's file stem */
     const char *version;             /**< the collector's own version string */
     const char *description;         /**< one line */
@@ -158,6 +244,7 @@ struct aorta_collector {
                              char *why, size_t why_size,
                              char *remedy, size_t remedy_size);
 
+#if AORTA_COLLECTOR_ABI_TARGET >= 1
     /**
      * Optional (ABI 1.1).  Whether, with these options, the collector
      * installs an HSA queue interceptor.  When it does, it may set in
@@ -172,8 +259,33 @@ struct aorta_collector {
     int (*queue_interceptor_why)(const aorta_options_t *options, aorta_error_t *why,
                                  aorta_error_t *remedy);
 
+#endif
+
+#if AORTA_COLLECTOR_ABI_TARGET >= 2
+    /**
+     * Optional (ABI 1.2).  What the numbers parse() reports mean: a table
+     * ended by a row whose key is NULL, one row per metric, keyed by the
+     * whole metric name, so every key starts with "<name>_" and is longer.
+     * aorta-run lists the table in --describe and compares, shows and
+     * gates each declared metric in its better direction.  A metric that
+     * parse() reports without a row, or whose row says AORTA_BETTER_NONE,
+     * is compared and shown but never gated; a row for a metric reported
+     * as a string changes nothing.  A row that aorta_collector_metric_check()
+     * refuses (a key outside "<name>_", a key declared again, ...) declares
+     * nothing: aorta-run warns once when it loads the collector, and
+     * --check-collector fails it.  Hosts read the table only through
+     * aorta_collector_metric_*(), which honour abi_minor.
+     * Default: nothing declared.
+     */
+    const aorta_metric_spec_t *metrics;
+
     /** Room to grow without changing the size (see VERSION POLICY). */
-    void *reserved[15];
+    void *reserved[14];
+#elif AORTA_COLLECTOR_ABI_TARGET == 1
+    void *reserved[15]; /* metrics (1.2) is reserved[0] */
+#else
+    void *reserved[16]; /* queue_interceptor_why (1.1) and metrics (1.2) are reserved[0..1] */
+#endif
 };
 
 typedef const struct aorta_collector *(*aorta_collector_get_fn)(void);
@@ -218,7 +330,7 @@ AORTA_EXPORT int aorta_options_check_keys(const aorta_options_t *options,
  *  if the collector accepts other spellings.  @p options is left as it was
  *  when the check fails.
  *  @return 0, or -1 with the message in @p err (or when an argument is NULL). */
-AORTA_EXPORT int aorta_options_apply_table(aorta_options_t *options,
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 int aorta_options_apply_table(aorta_options_t *options,
                                            const aorta_option_spec_t *table, const char *name,
                                            aorta_error_t *err);
 
@@ -273,7 +385,7 @@ AORTA_EXPORT int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char 
 /** aorta_metrics_set_strings() with each item's length in @p lengths, so an
  *  item may hold NUL bytes (a kernel name read from a file); aorta-run
  *  writes them into JSON whole, a NUL as \u0000.  @since ABI 1.1 */
-AORTA_EXPORT int aorta_metrics_set_strings_n(aorta_metrics_t *metrics, const char *key,
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 int aorta_metrics_set_strings_n(aorta_metrics_t *metrics, const char *key,
                                              const char *const *values, const size_t *lengths,
                                              size_t count);
 
@@ -331,7 +443,7 @@ AORTA_EXPORT aorta_walk_status_t aorta_walk_files(const char *dir, const char *s
  * before "a0_x", and "a/b/t" before "a/t".  Everything else is as
  * aorta_walk_files() does it.  @since ABI 1.1
  */
-AORTA_EXPORT aorta_walk_status_t aorta_walk_files_sorted(const char *dir, const char *suffix,
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_walk_status_t aorta_walk_files_sorted(const char *dir, const char *suffix,
                                                          aorta_walk_fn fn, void *user);
 
 /**
@@ -443,7 +555,7 @@ typedef struct aorta_kernels aorta_kernels_t;
 
 /** A new, empty accumulator with one open group; free with
  *  aorta_kernels_free().  NULL when @p flags holds an unknown bit. */
-AORTA_EXPORT aorta_kernels_t *aorta_kernels_new(unsigned flags);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_kernels_t *aorta_kernels_new(unsigned flags);
 /**
  * Add one row: @p time (in the collector's unit, e.g. ns) and @p count
  * launches to the kernel named by the @p name_len bytes at @p name.  Names
@@ -454,28 +566,28 @@ AORTA_EXPORT aorta_kernels_t *aorta_kernels_new(unsigned flags);
  * @return 0, or -1 (nothing added) when @p time is NaN or negative, or
  * @p name is NULL with a non-zero @p name_len.
  */
-AORTA_EXPORT int aorta_kernels_add(aorta_kernels_t *kernels, const char *name, size_t name_len,
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 int aorta_kernels_add(aorta_kernels_t *kernels, const char *name, size_t name_len,
                                    double time, int64_t count);
 /** Close the open group and open a new one.  Each kernel's sum within a
  *  group is computed first and then added to its run total, groups in the
  *  order they were closed: call it after each file when upstream sums per
  *  file (Proton).  A collector that never calls it has one group, which is
  *  the same as adding every row to the run total directly (rocprof). */
-AORTA_EXPORT void aorta_kernels_end_file(aorta_kernels_t *kernels);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_kernels_end_file(aorta_kernels_t *kernels);
 /** Number of distinct kernels (0 for NULL). */
-AORTA_EXPORT size_t aorta_kernels_count(const aorta_kernels_t *kernels);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 size_t aorta_kernels_count(const aorta_kernels_t *kernels);
 /** Name of kernel @p index (first-seen order), borrowed until
  *  aorta_kernels_free() (later adds do not move it); NUL-terminated after
  *  its *@p len bytes (@p len may be NULL).  NULL, with *len 0, when out of
  *  range. */
-AORTA_EXPORT const char *aorta_kernels_name_at(const aorta_kernels_t *kernels, size_t index,
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 const char *aorta_kernels_name_at(const aorta_kernels_t *kernels, size_t index,
                                                size_t *len);
 /** Total time of kernel @p index over all groups, the open one included
  *  (may be +infinity when finite rows overflow); NaN when out of range. */
-AORTA_EXPORT double aorta_kernels_time_at(const aorta_kernels_t *kernels, size_t index);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 double aorta_kernels_time_at(const aorta_kernels_t *kernels, size_t index);
 /** Launches of kernel @p index, or -1 when one of its counts was unknown,
  *  their sum overflows int64, or @p index is out of range. */
-AORTA_EXPORT int64_t aorta_kernels_launches_at(const aorta_kernels_t *kernels, size_t index);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 int64_t aorta_kernels_launches_at(const aorta_kernels_t *kernels, size_t index);
 /**
  * Report into @p metrics, for collector @p collector_name (<c> below):
  *   <c>_artifact_dir  = @p artifact_dir (first; skipped when NULL);
@@ -496,11 +608,11 @@ AORTA_EXPORT int64_t aorta_kernels_launches_at(const aorta_kernels_t *kernels, s
  * or @p time_units_per_ms is not finite and positive (nothing reported),
  * or when the sink refused a key (outside its prefix).
  */
-AORTA_EXPORT int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metrics_t *metrics,
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metrics_t *metrics,
                                       const char *collector_name, double time_units_per_ms,
                                       const char *artifact_dir);
 /** Free @p kernels and its names; NULL is allowed. */
-AORTA_EXPORT void aorta_kernels_free(aorta_kernels_t *kernels);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_kernels_free(aorta_kernels_t *kernels);
 /**
  * Attach a copy of @p kernels' whole table (every kernel: name, total,
  * launches, first-seen order) to @p metrics, totals divided by
@@ -512,13 +624,13 @@ AORTA_EXPORT void aorta_kernels_free(aorta_kernels_t *kernels);
  * @return 0, or -1 (nothing changed) when an argument is NULL or
  * @p time_units_per_ms is not finite and positive.
  */
-AORTA_EXPORT int aorta_metrics_set_kernels(aorta_metrics_t *metrics,
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 int aorta_metrics_set_kernels(aorta_metrics_t *metrics,
                                            const aorta_kernels_t *kernels,
                                            double time_units_per_ms);
 /** For hosts: the table attached to @p metrics (totals in ms, read it with
  *  aorta_kernels_count() and the *_at() accessors), borrowed until the sink
  *  is freed or given another; NULL when none was attached. */
-AORTA_EXPORT const aorta_kernels_t *aorta_metrics_kernels(const aorta_metrics_t *metrics);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 const aorta_kernels_t *aorta_metrics_kernels(const aorta_metrics_t *metrics);
 
 /* ------------------------------------------------------------------------ */
 /* Warnings (ABI 1.1)                                                        */
@@ -535,12 +647,12 @@ typedef void (*aorta_warning_fn)(const char *source, const char *message, void *
 /** For hosts: send every later aorta_warn() to @p fn, with @p user; NULL
  *  restores the default, which writes "warning: SOURCE: MESSAGE" and a
  *  newline to stderr ("warning: MESSAGE" when SOURCE is empty). */
-AORTA_EXPORT void aorta_warning_set_handler(aorta_warning_fn fn, void *user);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_warning_set_handler(aorta_warning_fn fn, void *user);
 /** For collectors: warn (printf-style) as @p source, through the host's
  *  handler.  A NULL @p source is passed on as ""; a NULL @p fmt warns
  *  nothing.  Never write warnings to stderr yourself: the host owns how
  *  they look. */
-AORTA_EXPORT void aorta_warn(const char *source, const char *fmt, ...) AORTA_PRINTF(2, 3);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_warn(const char *source, const char *fmt, ...) AORTA_PRINTF(2, 3);
 
 /* ------------------------------------------------------------------------ */
 /* Making and reading handles (ABI 1.1): for hosts, and for the unit tests  */
@@ -548,42 +660,42 @@ AORTA_EXPORT void aorta_warn(const char *source, const char *fmt, ...) AORTA_PRI
 /* ------------------------------------------------------------------------ */
 
 /** A new, empty option map; free with aorta_options_free(). */
-AORTA_EXPORT aorta_options_t *aorta_options_new(void);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_options_t *aorta_options_new(void);
 /** A copy of @p options (same entries, same order); free with aorta_options_free(). */
-AORTA_EXPORT aorta_options_t *aorta_options_dup(const aorta_options_t *options);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_options_t *aorta_options_dup(const aorta_options_t *options);
 /** Free @p options and every string it holds; NULL is allowed. */
-AORTA_EXPORT void aorta_options_free(aorta_options_t *options);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_options_free(aorta_options_t *options);
 
 /** A new, empty argv; free with aorta_argv_free(). */
-AORTA_EXPORT aorta_argv_t *aorta_argv_new(void);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_argv_t *aorta_argv_new(void);
 /** An argv holding copies of the @p count strings at @p items (NULL items
  *  are skipped; NULL @p items is an empty argv). */
-AORTA_EXPORT aorta_argv_t *aorta_argv_from(char *const *items, size_t count);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_argv_t *aorta_argv_from(char *const *items, size_t count);
 /** A copy of @p argv. */
-AORTA_EXPORT aorta_argv_t *aorta_argv_dup(const aorta_argv_t *argv);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_argv_t *aorta_argv_dup(const aorta_argv_t *argv);
 /** Free @p argv and its strings; NULL is allowed. */
-AORTA_EXPORT void aorta_argv_free(aorta_argv_t *argv);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_argv_free(aorta_argv_t *argv);
 /** The arguments as a NULL-terminated array, ready for execve(); borrowed,
  *  valid until @p argv changes or is freed. */
-AORTA_EXPORT char *const *aorta_argv_items(const aorta_argv_t *argv);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 char *const *aorta_argv_items(const aorta_argv_t *argv);
 
 /** A new, empty environment; free with aorta_env_free(). */
-AORTA_EXPORT aorta_env_t *aorta_env_new(void);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_env_t *aorta_env_new(void);
 /** The variables of a "NAME=VALUE" array such as environ, in its order;
  *  entries without '=' or with an empty NAME are skipped, and of a repeated
  *  NAME the first definition wins, as getenv() sees it. */
-AORTA_EXPORT aorta_env_t *aorta_env_from_environ(char *const *envp);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_env_t *aorta_env_from_environ(char *const *envp);
 /** A copy of @p env. */
-AORTA_EXPORT aorta_env_t *aorta_env_dup(const aorta_env_t *env);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_env_t *aorta_env_dup(const aorta_env_t *env);
 /** Remove @p name if set. */
-AORTA_EXPORT void aorta_env_unset(aorta_env_t *env, const char *name);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_env_unset(aorta_env_t *env, const char *name);
 /** A NULL-terminated "NAME=VALUE" array of @p env, in its order; the caller
  *  owns it: free with aorta_env_free_envp(). */
-AORTA_EXPORT char **aorta_env_to_envp(const aorta_env_t *env);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 char **aorta_env_to_envp(const aorta_env_t *env);
 /** Free what aorta_env_to_envp() returned; NULL is allowed. */
-AORTA_EXPORT void aorta_env_free_envp(char **envp);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_env_free_envp(char **envp);
 /** Free @p env; NULL is allowed. */
-AORTA_EXPORT void aorta_env_free(aorta_env_t *env);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_env_free(aorta_env_t *env);
 
 /** The type of one reported metric. */
 typedef enum aorta_metric_type {
@@ -613,23 +725,57 @@ typedef struct aorta_metric {
 /** A sink that accepts only keys that start with @p prefix and are longer
  *  than it (NULL: any non-empty key; aorta-run passes "<name>_");
  *  free with aorta_metrics_free(). */
-AORTA_EXPORT aorta_metrics_t *aorta_metrics_new(const char *prefix);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_metrics_t *aorta_metrics_new(const char *prefix);
 /** Number of metrics, in the order they were first set. */
-AORTA_EXPORT size_t aorta_metrics_count(const aorta_metrics_t *metrics);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 size_t aorta_metrics_count(const aorta_metrics_t *metrics);
 /** Metric @p index, borrowed until the sink changes; NULL when out of range. */
-AORTA_EXPORT const aorta_metric_t *aorta_metrics_at(const aorta_metrics_t *metrics, size_t index);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 const aorta_metric_t *aorta_metrics_at(const aorta_metrics_t *metrics, size_t index);
 /** The metric called @p key, borrowed until the sink changes, or NULL. */
-AORTA_EXPORT const aorta_metric_t *aorta_metrics_find(const aorta_metrics_t *metrics,
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 const aorta_metric_t *aorta_metrics_find(const aorta_metrics_t *metrics,
                                                       const char *key);
 /** Free @p metrics and everything it holds; NULL is allowed. */
-AORTA_EXPORT void aorta_metrics_free(aorta_metrics_t *metrics);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_metrics_free(aorta_metrics_t *metrics);
 
 /** A new error context with no message; free with aorta_error_free(). */
-AORTA_EXPORT aorta_error_t *aorta_error_new(void);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 aorta_error_t *aorta_error_new(void);
 /** Forget the message, so the context can be passed to another callback. */
-AORTA_EXPORT void aorta_error_clear(aorta_error_t *err);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_error_clear(aorta_error_t *err);
 /** Free @p err; NULL is allowed. */
-AORTA_EXPORT void aorta_error_free(aorta_error_t *err);
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 void aorta_error_free(aorta_error_t *err);
+
+/* ------------------------------------------------------------------------ */
+/* A collector's metric table (ABI 1.2): for hosts, and for the unit tests   */
+/* of a collector, which hold its table to these rules.                      */
+/* ------------------------------------------------------------------------ */
+
+/** The number of rows of @p collector's metric table (the row ending it not
+ *  counted): 0 when it has none, when @p collector is NULL, or when its
+ *  abi_minor is older than 2, whose `reserved` space is never read. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_2 size_t
+aorta_collector_metric_count(const struct aorta_collector *collector);
+/** Row @p index of the table, borrowed from the collector; NULL when out of
+ *  range (past aorta_collector_metric_count()). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_2 const aorta_metric_spec_t *
+aorta_collector_metric_at(const struct aorta_collector *collector, size_t index);
+/**
+ * Whether row @p index declares something.  It does when its key starts
+ * with the collector's name and '_' and is longer, no earlier row has that
+ * key, its better is one of AORTA_BETTER_NONE, _LOWER and _HIGHER, and its
+ * unit and help, when set, are UTF-8 (aorta_utf8_valid_prefix()'s rules)
+ * holding no control character (U+0000-U+001F, U+007F-U+009F).
+ * @return 0, or -1 with the reason in @p err (may be NULL) naming the row
+ * and its key, quoted as aorta_text_repr() quotes ("metric row 2
+ * 'other_x': not named mine_* (a key is the whole metric name)"), also when
+ * @p index is out of range or @p collector is NULL.
+ */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_2 int
+aorta_collector_metric_check(const struct aorta_collector *collector, size_t index,
+                             aorta_error_t *err);
+/** The row that declares metric @p key: the first row with that key, when
+ *  aorta_collector_metric_check() accepts it; NULL when the metric is
+ *  undeclared (no such row, a refused row, a NULL argument). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_2 const aorta_metric_spec_t *
+aorta_collector_metric_find(const struct aorta_collector *collector, const char *key);
 
 /* ------------------------------------------------------------------------ */
 /* The entry point                                                           */
@@ -641,23 +787,39 @@ AORTA_EXPORT void aorta_error_free(aorta_error_t *err);
 #define AORTA_EXTERN_C
 #endif
 
+/* In C++, g++ warns about each field a designated initializer leaves out;
+ * the descriptor leaves them out on purpose (zero is "absent"). */
+#if defined(__cplusplus) && defined(__GNUC__)
+#define AORTA_DEFINE_BEGIN_                                                      \
+    _Pragma("GCC diagnostic push")                                               \
+        _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")
+#define AORTA_DEFINE_END_ _Pragma("GCC diagnostic pop")
+#else
+#define AORTA_DEFINE_BEGIN_
+#define AORTA_DEFINE_END_
+#endif
+
 /**
  * Define collector NAME: give the remaining fields of struct aorta_collector
- * as designated initializers, e.g.
+ * as designated initializers (in C++, in the struct's order), e.g.
  *
- *   AORTA_COLLECTOR_DEFINE(rocprof,
- *       .version = "1.0", .description = "...", .wrap_rank = 10,
- *       .options = rocprof_options, .validate = rocprof_validate,
- *       .wrap = rocprof_wrap, .parse = rocprof_parse)
+ *   AORTA_COLLECTOR_DEFINE(peakrss,
+ *       .version = "1.0", .description = "...", .wrap_rank = 30,
+ *       .options = peakrss_options, .validate = peakrss_validate,
+ *       .wrap = peakrss_wrap, .parse = peakrss_parse,
+ *       .metrics = peakrss_metrics)
  *
- * The module must be named NAME.so (NAME.la under libtool).
+ * It stamps abi_major and abi_minor (AORTA_COLLECTOR_ABI_TARGET) and the
+ * name.  The module must be named NAME.so (NAME.la under libtool).
  */
 #define AORTA_COLLECTOR_DEFINE(NAME, ...)                                        \
+    AORTA_DEFINE_BEGIN_                                                          \
     static const struct aorta_collector aorta_collector_##NAME##_desc = {       \
         .abi_major = AORTA_COLLECTOR_ABI_MAJOR,                                  \
-        .abi_minor = AORTA_COLLECTOR_ABI_MINOR,                                  \
+        .abi_minor = AORTA_COLLECTOR_ABI_TARGET,                                 \
         .name = #NAME,                                                           \
         __VA_ARGS__};                                                            \
+    AORTA_DEFINE_END_                                                            \
     AORTA_EXTERN_C AORTA_EXPORT const struct aorta_collector                     \
         *aorta_collector_##NAME##_get(void);                                     \
     AORTA_EXTERN_C AORTA_EXPORT const struct aorta_collector                     \

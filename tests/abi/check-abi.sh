@@ -34,6 +34,20 @@ compare() { # BASELINE OBJECT
 }
 compare "$srcdir/tests/abi/libaorta.abi" "$builddir/core/libaorta/.libs/libaorta.so"
 compare "$srcdir/tests/abi/types.abi" "$builddir/tests/abi/types/.libs/abitypes.so"
+# aorta.pc publishes the header's ABI version (configure reads it there).
+header=$srcdir/include/aorta/collector.h
+pc=$builddir/core/libaorta/aorta.pc
+for part in MAJOR MINOR; do
+    want=$(sed -n "s/^#define AORTA_COLLECTOR_ABI_$part  *\([0-9]*\)\$/\1/p" "$header")
+    key=collector_abi_$(echo "$part" | tr A-Z a-z)
+    got=$(sed -n "s/^$key=//p" "$pc")
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then
+        echo "ok: aorta.pc's $key is the header's $want"
+    else
+        echo "FAIL: aorta.pc's $key is '$got', the header's AORTA_COLLECTOR_ABI_$part '$want'"
+        status=1
+    fi
+done
 # The Debian symbols file names every exported symbol with its version
 # (a checkout carries debian/; a release tarball does not).
 symbols=$srcdir/debian/libaorta0.symbols

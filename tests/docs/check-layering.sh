@@ -36,7 +36,8 @@ check_collector() { # FILE ALLOWED_DIR...
 for file in plugins/*/*.c plugins/*/*.h; do
     case $file in plugins/common/*) check_collector "$file" ;; *) check_collector "$file" plugins/common ;; esac
 done
-for file in tests/fake-collectors/*.c tests/fake-collectors/*.h examples/collector-template/*.c tests/abi/legacy10.c; do
+for file in tests/fake-collectors/*.c tests/fake-collectors/*.h examples/collector-template/*.c tests/abi/legacy10.c \
+    tests/abi/legacy11.c tests/abi/target10.c tests/sdk/cxxdemo.cc tests/docs/mandemo.c; do
     check_collector "$file"
 done
 for file in core/libaorta/*.c core/libaorta/*.h; do
