@@ -39,11 +39,11 @@ typedef struct aorta_stats_options {
 #define AORTA_STATS_OPTIONS_INIT {AORTA_STATS_ALPHA, AORTA_STATS_THRESHOLD_PCT, 0.0}
 
 /* Which way is better.  Times are lower-is-better. */
-typedef enum aorta_better {
-    AORTA_BETTER_LOWER,
-    AORTA_BETTER_HIGHER,
-    AORTA_BETTER_NONE /* compared and shown, never regressed or improved */
-} aorta_better_t;
+typedef enum aorta_stats_better {
+    AORTA_STATS_BETTER_LOWER,
+    AORTA_STATS_BETTER_HIGHER,
+    AORTA_STATS_BETTER_NONE /* compared and shown, never regressed or improved */
+} aorta_stats_better_t;
 
 typedef enum aorta_verdict {
     AORTA_VERDICT_UNCHANGED,
@@ -62,7 +62,7 @@ typedef struct aorta_stats_measure {
     size_t n_a;
     const double *b; /* run B, or the cell compared */
     size_t n_b;
-    aorta_better_t better;
+    aorta_stats_better_t better;
     int gated; /* the caller's; copied into the result */
 } aorta_stats_measure_t;
 

@@ -147,12 +147,12 @@ static void decide(aorta_stats_result_t *r, const aorta_stats_measure_t *m, cons
                  || (r->ci_low_abs >= -o->min_delta && r->ci_high_abs <= o->min_delta);
     if (!r->reachable)
         r->verdict = AORTA_VERDICT_INCONCLUSIVE;
-    else if (r->significant && r->practical && m->better == AORTA_BETTER_NONE) {
+    else if (r->significant && r->practical && m->better == AORTA_STATS_BETTER_NONE) {
         r->verdict = AORTA_VERDICT_INCONCLUSIVE;
         r->trials_needed = 0; /* changed, but neither better nor worse */
         return;
     } else if (r->significant && r->practical)
-        r->verdict = (r->effect_pct > 0) == (m->better == AORTA_BETTER_LOWER)
+        r->verdict = (r->effect_pct > 0) == (m->better == AORTA_STATS_BETTER_LOWER)
                          ? AORTA_VERDICT_REGRESSED
                          : AORTA_VERDICT_IMPROVED;
     else if (r->significant || inside)

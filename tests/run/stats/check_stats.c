@@ -570,7 +570,7 @@ END_TEST
 static const aorta_stats_options_t defaults = AORTA_STATS_OPTIONS_INIT;
 
 static aorta_stats_result_t judge_one(const double *a, size_t n_a, const double *b, size_t n_b,
-                                      aorta_better_t better, const aorta_stats_options_t *o)
+                                      aorta_stats_better_t better, const aorta_stats_options_t *o)
 {
     aorta_stats_measure_t m = {a, n_a, b, n_b, better, 1};
     aorta_stats_result_t r;
@@ -591,7 +591,7 @@ START_TEST(three_trials_a_side_are_inconclusive)
 {
     /* The tf32_off cell: 20.93 +- 0.40 s against 22.79 +- 1.15 s. */
     static const double a[] = {20.53, 20.93, 21.33}, b[] = {21.64, 22.79, 23.94};
-    aorta_stats_result_t r = judge_one(a, 3, b, 3, AORTA_BETTER_LOWER, &defaults);
+    aorta_stats_result_t r = judge_one(a, 3, b, 3, AORTA_STATS_BETTER_LOWER, &defaults);
     ck_assert_str_eq(aorta_verdict_name(r.verdict), "inconclusive");
     ck_assert_int_eq(r.reachable, 0);
     assert_close(r.p_raw, 0.1, 1e-15);
@@ -599,7 +599,7 @@ START_TEST(three_trials_a_side_are_inconclusive)
     ck_assert_uint_ge(r.trials_needed, 5); /* what 0.01 needs at all */
     /* Even a doubling cannot be told at 3 per side. */
     double twice[3] = {41.06, 41.86, 42.66};
-    r = judge_one(a, 3, twice, 3, AORTA_BETTER_LOWER, &defaults);
+    r = judge_one(a, 3, twice, 3, AORTA_STATS_BETTER_LOWER, &defaults);
     ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
 }
 END_TEST
@@ -611,28 +611,28 @@ START_TEST(a_clear_change_regresses_or_improves_by_direction)
     noisy(up, 5, 100.0, 0.01, 1.10);
     noisy(down, 5, 100.0, 0.01, 0.90);
     noisy(small, 5, 100.0, 0.002, 1.03);
-    aorta_stats_result_t r = judge_one(a, 5, up, 5, AORTA_BETTER_LOWER, &defaults);
+    aorta_stats_result_t r = judge_one(a, 5, up, 5, AORTA_STATS_BETTER_LOWER, &defaults);
     ck_assert_int_eq(r.verdict, AORTA_VERDICT_REGRESSED);
     ck_assert(r.significant && r.practical && r.reachable && r.exact);
     assert_close(r.p_value, 2.0 / 252.0, 1e-15);
     assert_close(r.effect_pct, 10.0, 1e-9);
     ck_assert_uint_eq(r.trials_needed, 0);
-    ck_assert_int_eq(judge_one(a, 5, up, 5, AORTA_BETTER_HIGHER, &defaults).verdict,
+    ck_assert_int_eq(judge_one(a, 5, up, 5, AORTA_STATS_BETTER_HIGHER, &defaults).verdict,
                      AORTA_VERDICT_IMPROVED);
-    ck_assert_int_eq(judge_one(a, 5, down, 5, AORTA_BETTER_LOWER, &defaults).verdict,
+    ck_assert_int_eq(judge_one(a, 5, down, 5, AORTA_STATS_BETTER_LOWER, &defaults).verdict,
                      AORTA_VERDICT_IMPROVED);
-    ck_assert_int_eq(judge_one(a, 5, down, 5, AORTA_BETTER_HIGHER, &defaults).verdict,
+    ck_assert_int_eq(judge_one(a, 5, down, 5, AORTA_STATS_BETTER_HIGHER, &defaults).verdict,
                      AORTA_VERDICT_REGRESSED);
     /* Significant, but 3% is inside the 5% threshold. */
-    r = judge_one(a, 5, small, 5, AORTA_BETTER_LOWER, &defaults);
+    r = judge_one(a, 5, small, 5, AORTA_STATS_BETTER_LOWER, &defaults);
     ck_assert(r.significant && !r.practical);
     ck_assert_int_eq(r.verdict, AORTA_VERDICT_UNCHANGED);
     /* No better direction: a change is reported as such, never as better
      * or worse, and no number of trials turns it into either. */
-    r = judge_one(a, 5, up, 5, AORTA_BETTER_NONE, &defaults);
+    r = judge_one(a, 5, up, 5, AORTA_STATS_BETTER_NONE, &defaults);
     ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
     ck_assert(r.significant && r.practical && r.trials_needed == 0);
-    ck_assert_int_eq(judge_one(a, 5, small, 5, AORTA_BETTER_NONE, &defaults).verdict,
+    ck_assert_int_eq(judge_one(a, 5, small, 5, AORTA_STATS_BETTER_NONE, &defaults).verdict,
                      AORTA_VERDICT_UNCHANGED);
 }
 END_TEST
@@ -642,33 +642,33 @@ START_TEST(thresholds_are_strict_at_their_boundaries)
     double a[5], b[5];
     noisy(a, 5, 100.0, 0.01, 1.0);
     noisy(b, 5, 100.0, 0.01, 1.10);
-    aorta_stats_result_t first = judge_one(a, 5, b, 5, AORTA_BETTER_LOWER, &defaults);
+    aorta_stats_result_t first = judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &defaults);
     /* The percent threshold: an estimate equal to it is not past it. */
     aorta_stats_options_t o = defaults;
     o.threshold_pct = first.effect_pct;
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_BETTER_LOWER, &o).verdict,
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
                      AORTA_VERDICT_UNCHANGED);
     o.threshold_pct = nextafter(first.effect_pct, 0.0);
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_BETTER_LOWER, &o).verdict,
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
                      AORTA_VERDICT_REGRESSED);
     /* The absolute floor, in the measure's unit, likewise. */
     o = defaults;
     o.min_delta = first.effect_abs;
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_BETTER_LOWER, &o).verdict,
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
                      AORTA_VERDICT_UNCHANGED);
     o.min_delta = nextafter(first.effect_abs, 0.0);
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_BETTER_LOWER, &o).verdict,
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
                      AORTA_VERDICT_REGRESSED);
     /* alpha: p must be below it.  At alpha = 2/252, the smallest p of 5 a
      * side, these sizes cannot reach it at all. */
     o = defaults;
     o.alpha = 2.0 / 252.0;
-    aorta_stats_result_t r = judge_one(a, 5, b, 5, AORTA_BETTER_LOWER, &o);
+    aorta_stats_result_t r = judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o);
     ck_assert(!r.reachable && !r.significant);
     ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
     ck_assert_uint_eq(r.trials_needed, 6);
     o.alpha = nextafter(2.0 / 252.0, 1.0);
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_BETTER_LOWER, &o).verdict,
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
                      AORTA_VERDICT_REGRESSED);
 }
 END_TEST
@@ -680,14 +680,14 @@ START_TEST(no_significance_is_unchanged_only_when_the_interval_rules_a_change_ou
     noisy(a, 20, 50.0, 0.005, 1.0);
     for (size_t i = 0; i < 20; i++) /* other trials of the same spread */
         b[i] = a[(i + 7) % 20] * (1.0 + 0.001 * (double)(i % 3));
-    aorta_stats_result_t r = judge_one(a, 20, b, 20, AORTA_BETTER_LOWER, &defaults);
+    aorta_stats_result_t r = judge_one(a, 20, b, 20, AORTA_STATS_BETTER_LOWER, &defaults);
     ck_assert(!r.significant);
     ck_assert(r.ci_low_pct >= -5.0 && r.ci_high_pct <= 5.0);
     ck_assert_int_eq(r.verdict, AORTA_VERDICT_UNCHANGED);
     /* 6 a side, 20% noise: the interval reaches past 5%. */
     noisy(wide_a, 6, 50.0, 0.2, 1.0);
     noisy(wide_b, 6, 50.0, 0.2, 1.02);
-    r = judge_one(wide_a, 6, wide_b, 6, AORTA_BETTER_LOWER, &defaults);
+    r = judge_one(wide_a, 6, wide_b, 6, AORTA_STATS_BETTER_LOWER, &defaults);
     ck_assert(!r.significant && r.reachable);
     ck_assert(r.ci_high_pct > 5.0 || r.ci_low_pct < -5.0);
     ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
@@ -695,7 +695,7 @@ START_TEST(no_significance_is_unchanged_only_when_the_interval_rules_a_change_ou
     /* A floor above the whole interval's reach in the unit rules it out. */
     aorta_stats_options_t o = defaults;
     o.min_delta = 1e6;
-    ck_assert_int_eq(judge_one(wide_a, 6, wide_b, 6, AORTA_BETTER_LOWER, &o).verdict,
+    ck_assert_int_eq(judge_one(wide_a, 6, wide_b, 6, AORTA_STATS_BETTER_LOWER, &o).verdict,
                      AORTA_VERDICT_UNCHANGED);
 }
 END_TEST
@@ -710,7 +710,7 @@ START_TEST(trials_needed_follow_the_formula)
         a[i] = 100.0 * exp(d * (i - 1));
         b[i] = a[i] * 1.2;
     }
-    aorta_stats_result_t r = judge_one(a, 3, b, 3, AORTA_BETTER_LOWER, &defaults);
+    aorta_stats_result_t r = judge_one(a, 3, b, 3, AORTA_STATS_BETTER_LOWER, &defaults);
     ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
     assert_close(r.spread, d, 1e-12);
     double z = 1.959963984540054, distance = e - log(1.05);
@@ -722,7 +722,7 @@ START_TEST(trials_needed_follow_the_formula)
         a[i] = 100.0 * exp(0.001 * (i - 1));
         b[i] = a[i] * 1.2;
     }
-    ck_assert_uint_eq(judge_one(a, 3, b, 3, AORTA_BETTER_LOWER, &defaults).trials_needed, 5);
+    ck_assert_uint_eq(judge_one(a, 3, b, 3, AORTA_STATS_BETTER_LOWER, &defaults).trials_needed, 5);
 }
 END_TEST
 
@@ -734,9 +734,9 @@ START_TEST(holm_decides_within_a_family)
     double a[5], b[5];
     noisy(a, 5, 100.0, 0.01, 1.0);
     noisy(b, 5, 100.0, 0.01, 1.10);
-    aorta_stats_measure_t family[3] = {{a, 5, b, 5, AORTA_BETTER_LOWER, 1},
-                                       {a, 5, b, 5, AORTA_BETTER_LOWER, 0},
-                                       {a, 0, b, 5, AORTA_BETTER_LOWER, 1}};
+    aorta_stats_measure_t family[3] = {{a, 5, b, 5, AORTA_STATS_BETTER_LOWER, 1},
+                                       {a, 5, b, 5, AORTA_STATS_BETTER_LOWER, 0},
+                                       {a, 0, b, 5, AORTA_STATS_BETTER_LOWER, 1}};
     aorta_stats_result_t r[3];
     ck_assert_int_eq(aorta_stats_judge(family, 2, &defaults, r, NULL), AORTA_STATS_OK);
     for (int i = 0; i < 2; i++) {
@@ -768,9 +768,9 @@ START_TEST(headline_family_across_cells)
         same1[i] = base[(i + 3) % 10] * (1.0 - 0.002 * (double)(i % 2));
         same2[i] = base[(i + 5) % 10] * 1.001;
     }
-    aorta_stats_measure_t cells[] = {{base, 10, same1, 10, AORTA_BETTER_LOWER, 1},
-                                     {base, 10, slow, 10, AORTA_BETTER_LOWER, 1},
-                                     {base, 10, same2, 10, AORTA_BETTER_LOWER, 1}};
+    aorta_stats_measure_t cells[] = {{base, 10, same1, 10, AORTA_STATS_BETTER_LOWER, 1},
+                                     {base, 10, slow, 10, AORTA_STATS_BETTER_LOWER, 1},
+                                     {base, 10, same2, 10, AORTA_STATS_BETTER_LOWER, 1}};
     aorta_stats_result_t r[3];
     ck_assert_int_eq(aorta_stats_judge(cells, 3, &defaults, r, NULL), AORTA_STATS_OK);
     ck_assert_int_eq(r[0].verdict, AORTA_VERDICT_UNCHANGED);
@@ -783,8 +783,8 @@ END_TEST
 START_TEST(judge_refuses_bad_input_and_names_it)
 {
     double a[] = {1, 2, 3}, b[] = {1, NAN, 3};
-    aorta_stats_measure_t m[] = {{a, 3, a, 3, AORTA_BETTER_LOWER, 1},
-                                 {a, 3, b, 3, AORTA_BETTER_LOWER, 1}};
+    aorta_stats_measure_t m[] = {{a, 3, a, 3, AORTA_STATS_BETTER_LOWER, 1},
+                                 {a, 3, b, 3, AORTA_STATS_BETTER_LOWER, 1}};
     aorta_stats_result_t r[2];
     size_t bad = 99;
     ck_assert_int_eq(aorta_stats_judge(m, 2, &defaults, r, &bad), AORTA_STATS_NOT_FINITE);

@@ -62,7 +62,7 @@ static int run_case(const char *mode, const double *a, size_t n_a, const double 
         printf("%.17g %.17g %.17g\n", aorta_stats_fsum(a, n_a), aorta_stats_mean(a, n_a),
                aorta_stats_pstdev(a, n_a));
     } else if (!strcmp(mode, "judge")) {
-        aorta_stats_measure_t m = {a, n_a, b, n_b, AORTA_BETTER_LOWER, 1};
+        aorta_stats_measure_t m = {a, n_a, b, n_b, AORTA_STATS_BETTER_LOWER, 1};
         aorta_stats_options_t options = AORTA_STATS_OPTIONS_INIT;
         aorta_stats_result_t r;
         if (aorta_stats_judge(&m, 1, &options, &r, NULL) != AORTA_STATS_OK)
