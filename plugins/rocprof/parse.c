@@ -219,6 +219,8 @@ static int run_pass(const char *dir, pass_t *pass)
     /* Rows go straight into the run's totals (no per-file group), and the
      * totals are summed as upstream's sum() does on CPython >= 3.12. */
     pass->kernels = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
+    if (!pass->columns)
+        rocprof_rocpd_pass();
     aorta_walk_status_t status = aorta_walk_files_sorted(dir, pass->suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */

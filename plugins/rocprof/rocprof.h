@@ -107,6 +107,7 @@ int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels);
 char *rocprof_rocpd_uri(const char *path);
 /* Whether this build reads databases (it was built with SQLite). */
 int rocprof_rocpd_available(void);
+void rocprof_rocpd_pass(void); /* the databases read from now on share one time budget */
 
 /* ---- parse.c ---- */
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics);

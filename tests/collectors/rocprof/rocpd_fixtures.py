@@ -277,25 +277,176 @@ def fixtures(out):
                "FROM `rocpd_info_kernel_symbol_%s`" % p.uuid)
     db.commit()
     db.close()
-    # Views any query can stand behind: one that never ends, one that
-    # would hold gigabytes.
-    for name, view in (
-            ("endless_view", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
-                             "SELECT 'g' AS guid, 1 AS kernel_id, x AS start, x + 1 AS end FROM c"),
-            ("greedy_view", "WITH RECURSIVE c(x, y) AS (SELECT 1, zeroblob(500000) UNION "
-                            "SELECT x + 1, zeroblob(500000) FROM c) SELECT 'g' AS guid, "
-                            "1 AS kernel_id, x AS start, length(y) AS end FROM c ORDER BY y, x")):
-        path = os.path.join(out, name, "aorta_results.db")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        db = sqlite3.connect(path)
-        db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS " + view)
-        db.execute("CREATE VIEW `rocpd_info_kernel_symbol` AS "
-                   "SELECT 'g' AS guid, 1 AS id, 'k' AS display_name")
-        db.commit()
-        db.close()
+    hostile(out)
     # Tables only: nothing under the plain names.
     write_db(os.path.join(out, "no_views", "aorta_results.db"), [simple([(SGEMM, 1, 1000)])],
              views=None)
+
+
+SYMBOL_VIEW = ("CREATE VIEW `rocpd_info_kernel_symbol` AS "
+               "SELECT 'g' AS guid, 1 AS id, 'k' AS display_name")
+
+
+def numbers(db, table, count):
+    db.execute("CREATE TABLE `%s` (n INTEGER)" % table)
+    db.executemany("INSERT INTO `%s` VALUES (?)" % table, [(i,) for i in range(count)])
+
+
+def doubling_views(db, levels, base=1000):
+    """v0 holds base characters; each v<k> doubles v<k-1> with || (no function)."""
+    db.execute("CREATE TABLE t (x TEXT)")
+    db.execute("INSERT INTO t VALUES (?)", ("a" * base,))
+    db.execute("CREATE VIEW v0 AS SELECT x FROM t")
+    for k in range(1, levels + 1):
+        db.execute("CREATE VIEW v%d AS SELECT x || x AS x FROM v%d" % (k, k - 1))
+
+
+def hostile_printf(db):
+    # issue 27: one step spends seconds (SQLite's %c repeats in a loop)
+    numbers(db, "u", 3)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "0 AS start, length(printf('%.*c', 2e9 - n, 'x')) AS end FROM u")
+
+
+def hostile_blobs(db):
+    # each row makes and measures 1.8 MB of blobs, a million rows
+    numbers(db, "u", 100)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "a.n AS start, a.n + length(zeroblob(900000)) - length(randomblob(900000)) "
+               "+ 900000 AS end FROM u a, u b, u c")
+
+
+def hostile_recursive(db):
+    # never ends
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS WITH RECURSIVE c(x) AS "
+               "(SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+               "SELECT 'g' AS guid, 1 AS kernel_id, x AS start, x + 1 AS end FROM c")
+
+
+def hostile_generated(db):
+    # a function the views do not show: a generated column computes it
+    # (the schema's text rewritten afterwards, or the rows would be computed
+    # here: SQLite checks them as they are inserted)
+    db.execute("CREATE TABLE d (guid TEXT, kernel_id INTEGER, start INTEGER, n INTEGER, "
+               "end INTEGER GENERATED ALWAYS AS (n + 1))")
+    db.execute("INSERT INTO d (guid, kernel_id, start, n) VALUES ('g', 1, 0, 1), ('g', 1, 0, 2)")
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT * FROM d")
+    db.commit()
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = replace(sql, '(n + 1)', "
+               "'(length(printf(''%.*c'', 2e9 - n, ''x'')))') WHERE name = 'd'")
+    db.commit()
+    db.execute("PRAGMA writable_schema = OFF")
+
+
+def hostile_cross_join(db):
+    # 200^5 rows from a table of 200: plain reads, endless work
+    numbers(db, "u", 200)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "a.n AS start, a.n + 1 AS end FROM u a, u b, u c, u d, u e")
+
+
+def hostile_slow_steps(db):
+    # no function, few steps, each one copying and comparing a megabyte
+    numbers(db, "u", 100)
+    doubling_views(db, 10)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "0 AS start, CASE WHEN v10.x < v10.x || 'b' THEN 1 ELSE 0 END AS end "
+               "FROM u a, u b, u c, v10")
+
+
+def hostile_sort(db):
+    # sorting 10,000 rows of 256 KB: gigabytes
+    numbers(db, "u", 100)
+    doubling_views(db, 8)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "a.n AS start, b.n + 1000 AS end FROM u a, u b, v8 ORDER BY v8.x || a.n, b.n")
+
+
+HOSTILE = (("printf_view", hostile_printf), ("blob_view", hostile_blobs),
+           ("recursive_view", hostile_recursive), ("generated_column", hostile_generated),
+           ("cross_join", hostile_cross_join), ("slow_steps", hostile_slow_steps),
+           ("sort_view", hostile_sort))
+SPARSE_SIZE = 100 * 10 ** 9
+
+
+def write_hostile(path, build, page_size=4096):
+    if os.path.exists(path):
+        os.unlink(path)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA page_size = %d" % page_size)
+    db.execute("PRAGMA journal_mode = OFF")
+    build(db)
+    db.execute(SYMBOL_VIEW)
+    db.commit()
+    db.close()
+
+
+def extend_sparse(path, size):
+    """Holes to size bytes (a file system that refuses that size: 10 GB)."""
+    for target in (size, 10 ** 10):
+        try:
+            with open(path, "r+b") as f:
+                f.truncate(target)
+            return
+        except OSError:
+            continue
+
+
+def hostile(out):
+    """hostile/<name>/aorta_results.db: databases whose views or schema ask
+    for expensive work, each beside a trace CSV of one valid dispatch."""
+    for name, build in HOSTILE:
+        directory = os.path.join(out, "hostile", name)
+        path = os.path.join(directory, "aorta_results.db")
+        write_hostile(path, build)
+        with open(os.path.join(directory, "aorta_kernel_trace.csv"), "w", newline="") as f:
+            f.write(TRACE_HEADER + '"KERNEL_DISPATCH","Agent 2",1,0,1,1,1,"from_trace",1,100,700,'
+                    '0,2048,20,0,32,16,16,1,512,512,1\n')
+    # the cross join once more, its file made 100 GB of holes
+    sparse = os.path.join(out, "hostile", "sparse")
+    os.makedirs(sparse, exist_ok=True)
+    for name in ("aorta_results.db", "aorta_kernel_trace.csv"):
+        with open(os.path.join(out, "hostile", "cross_join", name), "rb") as f, \
+                open(os.path.join(sparse, name), "wb") as g:
+            g.write(f.read())
+    extend_sparse(os.path.join(sparse, "aorta_results.db"), SPARSE_SIZE)
+    companions(out)
+
+
+def companions(out):
+    """wal/: a capture whose last dispatches are still in its write-ahead
+    log (copied while the writer held it open, before any checkpoint), as a
+    profiler killed before it closed the database leaves it; journal/: a
+    database beside a rollback journal."""
+    directory = os.path.join(out, "wal")
+    os.makedirs(directory, exist_ok=True)
+    work = os.path.join(directory, "writer.db")
+    write_db(work, [simple([(SGEMM, 2, 100000)])])
+    db = sqlite3.connect(work)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA wal_autocheckpoint = 0")
+    uuid = uuid_suffix(0)
+    db.execute("INSERT INTO `rocpd_kernel_dispatch_%s` (guid, nid, pid, agent_id, kernel_id, "
+               "dispatch_id, queue_id, stream_id, start, end, workgroup_size_x, "
+               "workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z) "
+               "SELECT guid, nid, pid, agent_id, kernel_id, dispatch_id + 100, queue_id, "
+               "stream_id, start + 10000000, end + 10000000, 1, 1, 1, 1, 1, 1 "
+               "FROM `rocpd_kernel_dispatch_%s`" % (uuid, uuid))
+    db.commit()
+    for suffix in ("", "-wal", "-shm"):
+        with open(work + suffix, "rb") as f, \
+                open(os.path.join(directory, "aorta_results.db" + suffix), "wb") as g:
+            g.write(f.read())
+    db.close()
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(work + suffix):
+            os.unlink(work + suffix)
+    directory = os.path.join(out, "journal")
+    write_db(os.path.join(directory, "aorta_results.db"), [simple([(SGEMM, 2, 100000)])])
+    with open(os.path.join(directory, "aorta_results.db-journal"), "wb") as f:
+        f.write(b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" + bytes(504))
 
 
 def seeds(out):
@@ -342,6 +493,13 @@ def seeds(out):
     only(os.path.join(out, "seed-empty.db"), [Process(0)])
     with open(os.path.join(out, "seed-not-sqlite.db"), "w") as f:
         f.write('"Kind","Agent_Id"\nnot a database\n')
+    # the hostile databases, small pages (the cross join is also the
+    # sparse file's: holes are not kept in a corpus)
+    for name, build in HOSTILE:
+        if name in ("printf_view", "blob_view", "recursive_view", "generated_column",
+                    "cross_join"):
+            write_hostile(os.path.join(out, "seed-hostile-%s.db" % name.replace("_", "-")),
+                          build, page_size=512)
     full = os.path.join(out, "seed-one-process.db")
     with open(full, "rb") as f:
         data = f.read()
