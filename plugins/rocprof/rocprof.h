@@ -81,6 +81,7 @@ typedef enum rocprof_csv_status {
 } rocprof_csv_status_t;
 rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t count,
                                       unsigned required, rocprof_row_fn fn, void *user);
+unsigned rocprof_csv_missing(void); /* after ROCPROF_CSV_NO_COLUMN: the required bits the header lacked */
 
 /* ---- read_ahead.c: the reads csv.c parses ---- */
 #define ROCPROF_READ_SIZE (1u << 20) /* bytes a read asks for */
