@@ -22,7 +22,7 @@ static void setup(void)
 {
     dir = tu_tmpdir();
     /* a copy at a normalised path: wrap makes ROCPROF_BIN absolute */
-    char *source = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    char *source = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     char *text = tu_read(source);
     standin = tu_join(dir, "bin/rocprofv3");
     tu_write_mode(standin, text, 0755);

@@ -572,7 +572,7 @@ END_TEST
  * writing into dir/out. */
 static char *run_standin(const char *kernels, const char *const *args)
 {
-    char *standin = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    char *standin = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     char *out = tu_join(dir, "out");
     char *argv[24] = {standin, "-d", out, "-o", "aorta"};
     size_t n = 5;
