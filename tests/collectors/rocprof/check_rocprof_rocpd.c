@@ -236,6 +236,18 @@ START_TEST(several_processes_as_the_views_present_them)
 }
 END_TEST
 
+START_TEST(rocprofv3s_own_ddl_passes_the_guard)
+{
+    /* AUTOINCREMENT, double-quoted defaults, CHECK, foreign keys, an
+     * index: nothing the authorizer or the replaced functions refuse */
+    aorta_metrics_t *m = parse_fixture("real_ddl");
+    const char *top[] = {SGEMM, NULL};
+    expect_metrics(m, 2, 0.2, 0.2, top);
+    ck_assert_uint_eq(warning_count(), 0);
+    aorta_metrics_free(m);
+}
+END_TEST
+
 START_TEST(several_files_are_summed)
 {
     aorta_metrics_t *m = parse_fixture("several_files");
@@ -698,6 +710,7 @@ static Suite *rocpd_suite(void)
 #if HAVE_SQLITE3
     tcase_add_test(tc, one_process);
     tcase_add_test(tc, several_processes_as_the_views_present_them);
+    tcase_add_test(tc, rocprofv3s_own_ddl_passes_the_guard);
     tcase_add_test(tc, several_files_are_summed);
     tcase_add_test(tc, names_kept_whole);
     tcase_add_test(tc, empty_capture);

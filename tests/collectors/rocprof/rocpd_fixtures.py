@@ -132,10 +132,49 @@ def fixtures(out):
                "FROM `rocpd_info_kernel_symbol_%s`" % p.uuid)
     db.commit()
     db.close()
+    real_ddl(out)
     hostile(out)
     # Tables only: nothing under the plain names.
     write_db(os.path.join(out, "no_views", "aorta_results.db"), [simple([(SGEMM, 1, 1000)])],
              views=None)
+
+
+def real_ddl(out):
+    """real_ddl/: the two tables as rocprofv3's rocpd_tables.sql declares
+    them -- AUTOINCREMENT keys, double-quoted defaults ("{{guid}}", "{}"),
+    CHECK constraints, foreign keys, an index on start -- and its views: what
+    the guard must let through."""
+    path = os.path.join(out, "real_ddl", "aorta_results.db")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    u = uuid_suffix(0)
+    db = sqlite3.connect(path)
+    db.execute('CREATE TABLE `rocpd_info_code_object_%s` ("id" INTEGER NOT NULL PRIMARY KEY '
+               'AUTOINCREMENT, "guid" TEXT DEFAULT "{{guid}}" NOT NULL, "storage_type" TEXT '
+               'CHECK ("storage_type" IN (\'FILE\', \'MEMORY\')), "extdata" JSONB DEFAULT "{}" '
+               'NOT NULL)' % u)
+    db.execute('CREATE TABLE `rocpd_info_kernel_symbol_%s` ("id" INTEGER NOT NULL PRIMARY KEY '
+               'AUTOINCREMENT, "guid" TEXT DEFAULT "{{guid}}" NOT NULL, "code_object_id" INTEGER '
+               'NOT NULL, "display_name" TEXT, "extdata" JSONB DEFAULT "{}" NOT NULL, '
+               'FOREIGN KEY (code_object_id) REFERENCES `rocpd_info_code_object_%s` (id) ON '
+               'UPDATE CASCADE)' % (u, u))
+    db.execute('CREATE TABLE `rocpd_kernel_dispatch_%s` ("id" INTEGER NOT NULL PRIMARY KEY '
+               'AUTOINCREMENT, "guid" TEXT DEFAULT "{{guid}}" NOT NULL, "kernel_id" INTEGER NOT '
+               'NULL, "start" BIGINT NOT NULL, "end" BIGINT NOT NULL, "extdata" JSONB DEFAULT '
+               '"{}" NOT NULL, FOREIGN KEY (kernel_id) REFERENCES `rocpd_info_kernel_symbol_%s` '
+               '(id) ON UPDATE CASCADE)' % (u, u))
+    db.execute('CREATE INDEX `rocpd_kernel_dispatch_%s_start_idx` ON `rocpd_kernel_dispatch_%s` '
+               '("start")' % (u, u))
+    db.execute("INSERT INTO `rocpd_info_code_object_%s` (guid, storage_type) VALUES ('g', 'FILE')"
+               % u)
+    db.execute("INSERT INTO `rocpd_info_kernel_symbol_%s` (guid, code_object_id, display_name) "
+               "VALUES ('g', 1, ?)" % u, (SGEMM,))
+    db.executemany("INSERT INTO `rocpd_kernel_dispatch_%s` (guid, kernel_id, start, \"end\") "
+                   "VALUES ('g', 1, ?, ?)" % u, [(1000, 101000), (200000, 300000)])
+    for name in ("info_kernel_symbol", "kernel_dispatch"):
+        db.execute("CREATE VIEW IF NOT EXISTS\n    `rocpd_%s` AS\nSELECT\n    *\nFROM\n    "
+                   "`rocpd_%s_%s`;" % (name, name, u))
+    db.commit()
+    db.close()
 
 
 SYMBOL_VIEW = ("CREATE VIEW `rocpd_info_kernel_symbol` AS "
