@@ -5,7 +5,7 @@ Cost at scale).
 
 For each rank count, a collector directory as a launcher run leaves it:
 rocprof/rank<k>/ for k < R, each written by the rocprofv3 stand-in
-(tests/collectors/rocprof/rocprofv3) for a rank that dispatched KERNELS
+(examples/no-gpu/rocm/rocprofv3) for a rank that dispatched KERNELS
 kernels CALLS times each (so every rank has its own kernel trace, agent info
 and summary).  Then `aorta-run --parse rocprof DIR`, which does what a
 sweep does after a launcher trial: one parse of the whole directory (the
@@ -47,7 +47,7 @@ def main():
     args = parser.parse_args()
     aorta = os.path.join(args.builddir, "core", "aorta-run")
     plugins = os.path.join(args.builddir, "plugins")
-    standin = os.path.join(here, "..", "tests", "collectors", "rocprof", "rocprofv3")
+    standin = os.path.join(here, "..", "examples", "no-gpu", "rocm", "rocprofv3")
     cpus = os.cpu_count() or 1
     work = tempfile.mkdtemp(prefix="aorta-rank-scaling-")
     base_env = dict(os.environ, AORTA_PLUGIN_SYSTEM_PATH="")

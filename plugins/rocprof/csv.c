@@ -176,6 +176,15 @@ static int compare_size(const void *left, const void *right)
     return a < b ? -1 : a > b;
 }
 
+/* The required columns the last header read lacked (rocprof_csv_missing):
+ * the parse runs on one thread. */
+static unsigned last_missing;
+
+unsigned rocprof_csv_missing(void)
+{
+    return last_missing;
+}
+
 static void finish_header(reader_t *r)
 {
     r->header_done = 1;
@@ -187,6 +196,7 @@ static void finish_header(reader_t *r)
         else if (r->required & (1u << i)) {
             r->stop = 1; /* no row can be used */
             r->status = ROCPROF_CSV_NO_COLUMN;
+            last_missing |= 1u << i;
         }
     }
     qsort(indexes, r->want_count, sizeof *indexes, compare_size);
@@ -475,6 +485,7 @@ static void finish(reader_t *r)
 rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t count,
                                       unsigned required, rocprof_row_fn fn, void *user)
 {
+    last_missing = 0;
     if (count > MAX_COLUMNS)
         return ROCPROF_CSV_NO_COLUMN;
     reader_t r;

@@ -180,10 +180,24 @@ static void counted_row(const rocprof_cell_t *cells, void *user)
     pass->row(cells, pass->kernels);
 }
 
+/* "the header lacks the column 'X'" (or "the columns 'X', 'Y'"), the
+ * names as the CSV must spell them. */
+static void add_missing(cc_buf_t *why, const pass_t *pass)
+{
+    unsigned missing = rocprof_csv_missing();
+    size_t n = 0;
+    for (size_t i = 0; i < pass->count; i++)
+        n += (missing >> i) & 1u;
+    cc_buf_addf(why, "the header lacks the column%s ", n > 1 ? "s" : "");
+    for (size_t i = 0, k = 0; i < pass->count; i++)
+        if ((missing >> i) & 1u)
+            cc_buf_addf(why, "%s'%s'", k++ ? ", " : "", pass->columns[i]);
+}
+
 static const char *why_no_rows(rocprof_csv_status_t status, size_t rows)
 {
     switch (status) {
-    case ROCPROF_CSV_NO_COLUMN: return "the header lacks a required column";
+    case ROCPROF_CSV_NO_COLUMN: return NULL; /* add_missing() */
     case ROCPROF_CSV_BAD_UTF8: return "invalid UTF-8";
     case ROCPROF_CSV_LONG_FIELD: return "a field over the CSV field size limit";
     case ROCPROF_CSV_READ_ERROR: return "a read error";
@@ -197,10 +211,11 @@ static int read_file(const char *path, int fd, void *user)
     pass_t *pass = user;
     pass->files++;
     const char *why = "no kernel dispatch in the database";
+    rocprof_csv_status_t status = ROCPROF_CSV_END;
     if (pass->columns) {
         size_t before = pass->rows;
-        rocprof_csv_status_t status = rocprof_csv_read(fd, pass->columns, pass->count,
-                                                       pass->required, counted_row, pass);
+        status = rocprof_csv_read(fd, pass->columns, pass->count, pass->required, counted_row,
+                                  pass);
         /* Used only when no file of the run yields a kernel: then each one
          * says why it gave none. */
         pass->unusable += status != ROCPROF_CSV_END || pass->rows > before;
@@ -208,8 +223,14 @@ static int read_file(const char *path, int fd, void *user)
     } else {
         rocprof_rocpd_read(path, fd, pass->kernels);
     }
-    if (pass->files <= 8)
-        cc_buf_addf(&pass->why, "%s%s (%s)", pass->files > 1 ? ", " : "", path, why);
+    if (pass->files <= 8) {
+        cc_buf_addf(&pass->why, "%s%s (", pass->files > 1 ? ", " : "", path);
+        if (status == ROCPROF_CSV_NO_COLUMN)
+            add_missing(&pass->why, pass);
+        else
+            cc_buf_adds(&pass->why, why);
+        cc_buf_adds(&pass->why, ")");
+    }
     return 0;
 }
 
@@ -219,6 +240,8 @@ static int run_pass(const char *dir, pass_t *pass)
     /* Rows go straight into the run's totals (no per-file group), and the
      * totals are summed as upstream's sum() does on CPython >= 3.12. */
     pass->kernels = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
+    if (!pass->columns)
+        rocprof_rocpd_pass();
     aorta_walk_status_t status = aorta_walk_files_sorted(dir, pass->suffix, read_file, pass);
     if (status == AORTA_WALK_NO_FDS) {
         /* Totals over some of the ranks' files would look complete. */

@@ -10,7 +10,8 @@
  * them.  Memory is flat in the number of dispatches.  A file is opened
  * read-only and immutable (no lock, no journal, nothing written), and what
  * it holds counts only when every row was read: a corrupt, truncated or
- * differently shaped database adds nothing and warns once. */
+ * differently shaped database adds nothing and warns once.  What reading
+ * one may cost is bounded by rocpd_guard.c. */
 #include "config.h"
 
 #include <math.h>
@@ -26,20 +27,12 @@
 #include <stdio.h>
 #include <sqlite3.h>
 
+#include "rocpd_guard.h"
+
 #define DISPATCH_FUNCTION "aorta_rocprof_dispatch"
 #define DISPATCH_SQL "SELECT " DISPATCH_FUNCTION "(`guid`, `kernel_id`, `start`, `end`) " \
                      "FROM `rocpd_kernel_dispatch`"
 #define SYMBOL_SQL "SELECT `guid`, `id`, `display_name` FROM `rocpd_info_kernel_symbol`"
-
-/* Hostile files: a value over 1 MiB is an error (the CSV reader's field
- * limit is 128 Ki characters), SQLite's heap is capped, and the work is
- * bounded by the file's size (a view can be any query; a real one is a
- * plain scan). */
-#define VALUE_LIMIT (1 << 20)
-#define HEAP_LIMIT ((sqlite3_int64)64 << 20)
-#define PROGRESS_STEP 10000
-#define WORK_BASE 20000000.0
-#define WORK_PER_BYTE 64.0
 
 /* One (guid, kernel_id) seen in the dispatches, in first-seen order. */
 typedef struct slot {
@@ -66,7 +59,6 @@ typedef struct reader {
     size_t slot_count, slot_cap;
     index_table_t slot_index;
     size_t last_guid, last;  /* the previous dispatch's guid and slot; SIZE_MAX: none */
-    double work, budget;
 } reader_t;
 
 static uint64_t hash_bytes(const void *data, size_t len, uint64_t h)
@@ -199,13 +191,6 @@ static int timestamp(sqlite3_value *value, double *out)
     default:
         return -1;
     }
-}
-
-static int progress(void *user)
-{
-    reader_t *r = user;
-    r->work += PROGRESS_STEP;
-    return r->work > r->budget;
 }
 
 /* One dispatch (guid, kernel_id, start, end) into its slot.  Called by
@@ -346,24 +331,47 @@ static char *open_name(const char *path, int fd, struct stat *st)
     return file_uri(path);
 }
 
-static void harden(sqlite3 *db)
+/* Kernels a database holds: the sums of the slots that have a name. */
+static void report_slots(const reader_t *r, aorta_kernels_t *kernels)
 {
-    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, VALUE_LIMIT);
-    sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
-#ifdef SQLITE_DBCONFIG_DEFENSIVE
-    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
-#endif
-#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
-    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
-#endif
-#ifdef SQLITE_DBCONFIG_DQS_DML
-    sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)NULL);
-    sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)NULL);
-#endif
-    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
-    /* A plain scan needs no temporary storage; a view that does gets
-     * memory (never a file), within the heap limit below. */
-    sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
+    for (size_t i = 0; i < r->slot_count; i++) {
+        const slot_t *slot = &r->slots[i];
+        if (!slot->name)
+            continue; /* a dispatch of no known kernel */
+        size_t len = 0;
+        const char *name = aorta_text_strip(slot->name, slot->name_len, &len);
+        int truncated = 0;
+        /* Metrics are JSON: a name that is not UTF-8 names nothing,
+         * as such a byte ends a CSV. */
+        if (len == 0 || aorta_utf8_valid_prefix(name, len, &truncated, NULL) != len)
+            continue;
+        aorta_kernels_add(kernels, name, len, slot->sum + slot->comp, slot->count);
+    }
+}
+
+/* SQLite's companions of a database: a write-ahead log that is not empty
+ * may hold dispatches the file itself lacks, and reading it would make
+ * SQLite write a -shm index beside the capture; a rollback journal means
+ * a write was cut short.  Neither is read: each is named once. */
+static int companion(const char *path, const char *suffix, char **name)
+{
+    *name = cc_xasprintf("%s%s", path, suffix);
+    struct stat st;
+    return lstat(*name, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+static void warn_companions(const char *path)
+{
+    char *name;
+    if (companion(path, "-wal", &name))
+        aorta_warn("rocprof", "%s: %s, its write-ahead log, is not read (SQLite would write a "
+                              "-shm file beside the capture to read it); dispatches still in it "
+                              "are left out", path, name);
+    free(name);
+    if (companion(path, "-journal", &name))
+        aorta_warn("rocprof", "%s: %s, a rollback journal left by a write cut short, is not "
+                              "applied; the database is read as it is", path, name);
+    free(name);
 }
 
 int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
@@ -374,50 +382,31 @@ int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
     reader_t r;
     memset(&r, 0, sizeof r);
     r.last_guid = r.last = SIZE_MAX;
-    r.budget = WORK_BASE + WORK_PER_BYTE * (double)(st.st_size > 0 ? st.st_size : 0);
-#if SQLITE_VERSION_NUMBER >= 3031000
-    /* Bound what a hostile view can allocate, unless the host set a limit. */
-    sqlite3_int64 heap_limit = sqlite3_hard_heap_limit64(-1);
-    if (heap_limit == 0)
-        sqlite3_hard_heap_limit64(HEAP_LIMIT);
-#endif
+    rocpd_guard_t guard;
+    rocpd_guard_begin(&guard, &st, DISPATCH_FUNCTION);
     int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                              NULL);
     free(uri);
-    if (rc == SQLITE_OK) {
-        harden(db);
-        sqlite3_progress_handler(db, PROGRESS_STEP, progress, &r);
+    if (rc == SQLITE_OK)
+        rc = rocpd_guard_arm(&guard, db);
+    if (rc == SQLITE_OK)
         rc = read_dispatches(db, &r);
-        if (rc == SQLITE_DONE)
-            rc = read_symbols(db, &r);
-    }
+    if (rc == SQLITE_DONE)
+        rc = read_symbols(db, &r);
     int status = 0;
     if (rc != SQLITE_DONE) {
-        const char *why = r.work > r.budget ? "more work than a database of its size needs"
-                        : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+        const char *why = rocpd_guard_why(&guard);
+        if (!why)
+            why = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
         aorta_warn("rocprof", "%s: not read as a rocpd database (%s); its kernels are left out",
                    path, why);
         status = -1;
     } else {
-        for (size_t i = 0; i < r.slot_count; i++) {
-            const slot_t *slot = &r.slots[i];
-            if (!slot->name)
-                continue; /* a dispatch of no known kernel */
-            size_t len = 0;
-            const char *name = aorta_text_strip(slot->name, slot->name_len, &len);
-            int truncated = 0;
-            /* Metrics are JSON: a name that is not UTF-8 names nothing,
-             * as such a byte ends a CSV. */
-            if (len == 0 || aorta_utf8_valid_prefix(name, len, &truncated, NULL) != len)
-                continue;
-            aorta_kernels_add(kernels, name, len, slot->sum + slot->comp, slot->count);
-        }
+        report_slots(&r, kernels);
     }
     sqlite3_close(db);
-#if SQLITE_VERSION_NUMBER >= 3031000
-    if (heap_limit == 0)
-        sqlite3_hard_heap_limit64(0);
-#endif
+    rocpd_guard_end(&guard);
+    warn_companions(path);
     reader_free(&r);
     return status;
 }

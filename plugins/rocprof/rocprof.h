@@ -81,6 +81,7 @@ typedef enum rocprof_csv_status {
 } rocprof_csv_status_t;
 rocprof_csv_status_t rocprof_csv_read(int fd, const char *const *names, size_t count,
                                       unsigned required, rocprof_row_fn fn, void *user);
+unsigned rocprof_csv_missing(void); /* after ROCPROF_CSV_NO_COLUMN: the required bits the header lacked */
 
 /* ---- read_ahead.c: the reads csv.c parses ---- */
 #define ROCPROF_READ_SIZE (1u << 20) /* bytes a read asks for */
@@ -107,6 +108,7 @@ int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels);
 char *rocprof_rocpd_uri(const char *path);
 /* Whether this build reads databases (it was built with SQLite). */
 int rocprof_rocpd_available(void);
+void rocprof_rocpd_pass(void); /* the databases read from now on share one time budget */
 
 /* ---- parse.c ---- */
 void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics);

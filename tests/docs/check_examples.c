@@ -166,7 +166,7 @@ START_TEST(every_shipped_recipe_loads_and_wraps_as_documented)
     for (size_t i = 0; i < n; i++)
         ck_assert_str_eq(found[i], examples[i].recipe); /* both sorted */
 
-    char *source = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    char *source = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     char *text = tu_read(source);
     char *rocprof = tu_join(dir, "bin/rocprofv3");
     tu_write_mode(rocprof, text, 0755);

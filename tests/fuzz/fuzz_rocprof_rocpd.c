@@ -7,7 +7,9 @@
  * the file: no journal, -wal or -shm, since it opens the database
  * read-only and immutable.  Then the reader runs on the same bytes under a
  * name holding '?', '#' and '%' (opened by that name, not a descriptor):
- * URI escaping must keep the name one path, so both reads agree. */
+ * URI escaping must keep the name one path, so both reads agree, unless
+ * one of them ran out of time (each read is its own pass, with its own
+ * time budget, but a slow machine may cut one and not the other). */
 #include "config.h"
 
 #include <dirent.h>
@@ -22,10 +24,14 @@
 
 const struct aorta_collector *aorta_collector_rocprof_get(void);
 
+static int out_of_time; /* a warning said a read was cut for time */
+
 static void quiet(const char *source, const char *message, void *user)
 {
-    (void)source, (void)message;
+    (void)source;
     ++*(int *)user;
+    if (strstr(message, "time budget"))
+        out_of_time = 1;
 }
 
 /* Entries of scratch/rel other than "." and "..". */
@@ -88,9 +94,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     aorta_kernels_t *plain = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
     char *odd_path = fz_path("odd/a?b#c%41d&mode=rwc_results.db");
     char *plain_path = fz_path("odd/plain_results.db");
+    out_of_time = 0;
+    rocprof_rocpd_pass();
     char *a = summary(odd, rocprof_rocpd_read(odd_path, -1, odd));
+    rocprof_rocpd_pass();
     char *b = summary(plain, rocprof_rocpd_read(plain_path, -1, plain));
-    if (strcmp(a, b) != 0)
+    if (!out_of_time && strcmp(a, b) != 0)
         fz_fail("the file's name changed what was read: %s vs %s", a, b);
     if (entries("odd") != 2)
         fz_fail("reading by name left %d entries", entries("odd"));

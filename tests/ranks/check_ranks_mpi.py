@@ -50,8 +50,8 @@ BUILD = os.environ["AORTA_TEST_BUILDDIR"]
 SRC = os.environ["AORTA_TEST_SRCDIR"]
 AORTA = os.path.join(BUILD, "core", "aorta-run")
 PLUGINS = os.path.join(BUILD, "plugins")
-ROCPROF = os.path.join(SRC, "tests", "collectors", "rocprof", "rocprofv3")
-STANDINS = os.path.join(SRC, "tests", "collectors", "proton", "standins")
+ROCPROF = os.path.join(SRC, "examples", "no-gpu", "rocm", "rocprofv3")
+STANDINS = os.path.join(SRC, "examples", "no-gpu", "triton")
 LAUNCH = [MPIRUN, "-np", "2", "--oversubscribe", "--allow-run-as-root"]
 
 work = tempfile.mkdtemp(prefix="aorta-ranks-mpi-")

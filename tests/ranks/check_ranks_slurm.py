@@ -54,7 +54,7 @@ BUILD = os.environ["AORTA_TEST_BUILDDIR"]
 SRC = os.environ["AORTA_TEST_SRCDIR"]
 AORTA = os.path.join(BUILD, "core", "aorta-run")
 PLUGINS = os.path.join(BUILD, "plugins")
-ROCPROF = os.path.join(SRC, "tests", "collectors", "rocprof", "rocprofv3")
+ROCPROF = os.path.join(SRC, "examples", "no-gpu", "rocm", "rocprofv3")
 
 
 def free_port_block(count):

@@ -118,14 +118,14 @@ START_TEST(rocprof_passes_with_and_without_rocprofv3)
     free(out);
     free(err);
 
-    char *standin = tu_srcdir("tests/collectors/rocprof");
+    char *standin = tu_srcdir("examples/no-gpu/rocm");
     char *path = cat("PATH=", standin);
     char *full = cat(path, ":/usr/bin:/bin");
     char *fixture = tu_srcdir("tests/collectors/rocprof/fixtures/flat_with_o");
     char *with[] = {full, NULL};
     ck_assert_int_eq(check("plugins", "rocprof", fixture, with, &out, &err), 0);
     expect_in(out, "\nok   wrap: ['./app', '--flag'] -> ['");
-    expect_in(out, "/tests/collectors/rocprof/rocprofv3', '-d', '");
+    expect_in(out, "/examples/no-gpu/rocm/rocprofv3', '-d', '");
     ck_assert_ptr_null(strstr(out, "\nnote "));
     char *dir_line = NULL;
     ck_assert_int_gt(asprintf(&dir_line, "\nok   parse: DIR '%s': 5 metrics: rocprof_artifact_dir, "

@@ -207,7 +207,7 @@ END_TEST
 
 START_TEST(parse_prints_the_metrics_of_a_capture)
 {
-    char *fixture = tu_srcdir("tests/collectors/proton/fixtures/tree_capture");
+    char *fixture = tu_srcdir("examples/no-gpu/triton");
     result_t r = aorta(NULL, "--parse", "proton", fixture, NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
     aorta_json_t *metrics = aorta_json_parse(r.out, strlen(r.out), 64);

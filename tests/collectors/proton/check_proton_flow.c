@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* wrap -> run -> parse: the argv the collector builds, executed for real
- * against the stand-ins of tests/collectors/proton/standins (a python3 that parses
+ * against the stand-ins of examples/no-gpu/triton (a python3 that parses
  * Proton's CLI like Triton 3.6 and leaves a real-format profile, a pytest
- * console script, a mode: env payload) and the system's env(1), then the
+ * console script) and tests/collectors/proton/standins (a mode: env payload) and the system's env(1), then the
  * artifact directory parsed. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@
 
 static char *work;      /* scratch directory */
 static char *out_dir;   /* <work>/collect/proton, as the core prepares it */
-static char *standins;  /* tests/collectors/proton/standins */
+static char *standins;  /* tests/collectors/proton/standins (env_payload) */
+static char *triton;    /* examples/no-gpu/triton (python3, pytest) */
 static char *path;      /* PATH for the command: the stand-ins, then the system */
 static char *log_path;  /* what the stand-ins record */
 
@@ -28,8 +30,9 @@ static void setup(void)
     remove(keep);
     free(keep);
     standins = tu_srcdir("tests/collectors/proton/standins");
-    path = malloc(strlen(standins) + 32);
-    sprintf(path, "%s:/usr/bin:/bin", standins);
+    triton = tu_srcdir("examples/no-gpu/triton");
+    path = malloc(strlen(triton) + 32);
+    sprintf(path, "%s:/usr/bin:/bin", triton);
     log_path = tu_join(work, "standin.log");
 }
 
@@ -39,6 +42,7 @@ static void teardown(void)
     free(work);
     free(out_dir);
     free(standins);
+    free(triton);
     free(path);
     free(log_path);
     pt_unload();
@@ -177,6 +181,92 @@ START_TEST(mode_env_moves_a_cuda_pin_the_backend_would_refuse)
 }
 END_TEST
 
+/* The parse of out_dir: proton_kernel_count, proton_gpu_time_ms, and the
+ * first top kernel's name into *top (free it). */
+static void parse_profile(int64_t *count, double *gpu_ms, char **top)
+{
+    aorta_metrics_t *metrics = aorta_metrics_new("proton_");
+    pt_collector()->parse(NULL, out_dir, metrics);
+    const aorta_metric_t *c = aorta_metrics_find(metrics, "proton_kernel_count");
+    const aorta_metric_t *g = aorta_metrics_find(metrics, "proton_gpu_time_ms");
+    const aorta_metric_t *t = aorta_metrics_find(metrics, "proton_top_kernels");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_nonnull(t);
+    *count = c->int_value;
+    *gpu_ms = g->double_value;
+    *top = strdup(t->strings[0]);
+    aorta_metrics_free(metrics);
+}
+
+START_TEST(the_profile_holds_the_kernels_aorta_fake_kernels_names)
+{
+    /* examples/no-gpu/triton/python3: a tree of the kernel lines, names
+     * kept whole (a quote and a backslash), exact without ~PCT */
+    char *script = tu_join(work, "vecadd.py");
+    tu_write(script, "print('payload')\n");
+    char *exact[] = {"AORTA_FAKE_KERNELS=6:2920:add_kernel\n2:100:void k<\"a\\b\">(int)", NULL};
+    wrap_and_run(pt_options(NULL), pt_argv("python3", script, NULL), exact);
+    int64_t count;
+    double gpu;
+    char *top;
+    parse_profile(&count, &gpu, &top);
+    ck_assert_int_eq(count, 8);
+    ck_assert_msg(fabs(gpu - 0.01772) < 1e-12, "%.17g", gpu);
+    ck_assert_str_eq(top, "add_kernel");
+    free(top);
+    /* ~PCT: seeded noise, the same for the same profile name and seed */
+    char *noisy[] = {"AORTA_FAKE_KERNELS=20:1000~5:add_kernel", NULL};
+    double first, again, seeded;
+    wrap_and_run(pt_options(NULL), pt_argv("python3", script, NULL), noisy);
+    parse_profile(&count, &first, &top);
+    free(top);
+    wrap_and_run(pt_options(NULL), pt_argv("python3", script, NULL), noisy);
+    parse_profile(&count, &again, &top);
+    free(top);
+    char *reseeded[] = {"AORTA_FAKE_KERNELS=20:1000~5:add_kernel", "AORTA_FAKE_SEED=7", NULL};
+    wrap_and_run(pt_options(NULL), pt_argv("python3", script, NULL), reseeded);
+    parse_profile(&count, &seeded, &top);
+    free(top);
+    ck_assert_int_eq(count, 20);
+    ck_assert(first == again);
+    ck_assert(first != seeded);
+    ck_assert(first != 0.02);
+    /* within the factor's and the jitter's three spreads */
+    ck_assert_msg(first > 0.02 * 0.925 * 0.85 && first < 0.02 * 1.075 * 1.15, "%g", first);
+    free(script);
+}
+END_TEST
+
+START_TEST(the_python_stand_in_says_what_it_is)
+{
+    char *python = tu_join(triton, "python3");
+    char *argv[] = {python, "--help", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(tu_run(argv, NULL, &out, &err), 0);
+    pt_contains(out, "A stand-in for python3 with Triton's Proton");
+    pt_contains(out, "AORTA_FAKE_KERNELS");
+    free(out);
+    free(err);
+    /* a kernel line it cannot read: exit 1, the line named, no profile */
+    char *script = tu_join(work, "s.py");
+    tu_write(script, "");
+    char *name = tu_join(out_dir, "proton");
+    char *run[] = {python, "-m", "triton.profiler.proton", "-n", name, script, NULL};
+    char *env[] = {"AORTA_FAKE_KERNELS=6:fast:add_kernel", NULL};
+    ck_assert_int_eq(tu_run(run, env, &out, &err), 1);
+    pt_contains(err, "AORTA_FAKE_KERNELS line 1: \"6:fast:add_kernel\" is not CALLS:NS[~PCT]:NAME");
+    char *profile = tu_join(out_dir, "proton.hatchet");
+    ck_assert(!tu_exists(profile));
+    free(profile);
+    free(out);
+    free(err);
+    free(name);
+    free(script);
+    free(python);
+}
+END_TEST
+
 static Suite *proton_flow_suite(void)
 {
     Suite *suite = suite_create("proton_flow");
@@ -188,6 +278,8 @@ static Suite *proton_flow_suite(void)
     tcase_add_test(tc, bare_pytest_runs_in_process_under_its_shebang_python);
     tcase_add_test(tc, a_payload_under_mode_env_reads_the_bundle);
     tcase_add_test(tc, mode_env_moves_a_cuda_pin_the_backend_would_refuse);
+    tcase_add_test(tc, the_profile_holds_the_kernels_aorta_fake_kernels_names);
+    tcase_add_test(tc, the_python_stand_in_says_what_it_is);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -24,12 +24,12 @@ static void setup(void)
     ck_assert_int_eq(chdir(tmp), 0);
     free(tmp);
     dir = tu_cwd();
-    char *standins = tu_srcdir("tests/collectors/proton/standins");
+    char *standins = tu_srcdir("examples/no-gpu/triton");
     const char *path = getenv("PATH");
     path_env = tu_fmt("PATH=%s:%s", standins, path ? path : "/usr/bin:/bin");
     free(standins);
     cli_capture = tu_srcdir("tests/collectors/proton/fixtures/h200_cli/proton.hatchet");
-    tree_capture = tu_srcdir("tests/collectors/proton/fixtures/tree_capture/proton.hatchet");
+    tree_capture = tu_srcdir("examples/no-gpu/triton/vecadd.hatchet");
     tu_write("vecadd.py", "# the stand-in python3 only checks the script exists\n");
 }
 

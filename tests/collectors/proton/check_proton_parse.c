@@ -204,7 +204,7 @@ static void check_fixture_metrics(const aorta_metrics_t *metrics, const char *wh
 
 START_TEST(the_real_capture_gives_the_upstream_figures)
 {
-    char *fixture = tu_srcdir("tests/collectors/proton/fixtures/tree_capture");
+    char *fixture = tu_srcdir("examples/no-gpu/triton");
     aorta_metrics_t *metrics = parse_dir(fixture);
     check_fixture_metrics(metrics, fixture);
     aorta_metrics_free(metrics);
@@ -214,7 +214,7 @@ END_TEST
 
 START_TEST(parse_in_a_child_gives_the_same_figures)
 {
-    char *fixture = tu_srcdir("tests/collectors/proton/fixtures/tree_capture");
+    char *fixture = tu_srcdir("examples/no-gpu/triton");
     aorta_metrics_t *metrics = aorta_parse_in_child(pt_plugin(), NULL, fixture);
     check_fixture_metrics(metrics, fixture);
     aorta_metrics_free(metrics);
@@ -905,7 +905,7 @@ static uint64_t rng(void)
 
 START_TEST(mutations_of_the_real_capture_never_crash_and_stay_consistent)
 {
-    char *fixture_path = tu_srcdir("tests/collectors/proton/fixtures/tree_capture/proton.hatchet");
+    char *fixture_path = tu_srcdir("examples/no-gpu/triton/vecadd.hatchet");
     char *original = tu_read(fixture_path);
     free(fixture_path);
     size_t len = strlen(original);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The proton collector through real sweeps of the built aorta-run, against
- * the stand-ins of tests/collectors/proton/standins (a python3 with Proton's CLI, a
- * mode: env payload), which leave one of the real captures of
- * tests/collectors/proton/fixtures where Proton would: every passing trial's metrics
+ * the stand-ins of examples/no-gpu/triton (a python3 with Proton's CLI) and
+ * tests/collectors/proton/standins (a mode: env payload), which leave one of
+ * the real captures (examples/no-gpu/triton/vecadd.hatchet,
+ * tests/collectors/proton/fixtures) where Proton would: every passing trial's metrics
  * must agree with the .hatchet beside them, worked out here with json-c.
  * Also: a device pin from a mitigation moved to ROCR_VISIBLE_DEVICES through
  * env(1), unwrappable commands as setup failures (and dry-run errors), and
@@ -21,8 +22,9 @@
 #define MOD "triton.profiler.proton"
 
 static char *dir;        /* working directory, symlinks resolved */
-static char *standins;   /* tests/collectors/proton/standins */
-static char *path_env;   /* PATH=<standins>:$PATH */
+static char *standins;   /* tests/collectors/proton/standins (env_payload) */
+static char *triton;     /* examples/no-gpu/triton (python3, pytest) */
+static char *path_env;   /* PATH=<triton>:$PATH */
 static char *log_env;    /* AORTA_STANDIN_LOG=<dir>/standin.log */
 static char *cli_env;    /* AORTA_STANDIN_HATCHET=<the h200_cli capture> */
 static char *env_env;    /* AORTA_STANDIN_HATCHET=<the h200_env capture> */
@@ -35,8 +37,9 @@ static void setup(void)
     free(tmp);
     dir = tu_cwd();
     standins = tu_srcdir("tests/collectors/proton/standins");
+    triton = tu_srcdir("examples/no-gpu/triton");
     const char *path = getenv("PATH");
-    path_env = tu_fmt("PATH=%s:%s", standins, path ? path : "/usr/bin:/bin");
+    path_env = tu_fmt("PATH=%s:%s", triton, path ? path : "/usr/bin:/bin");
     log_env = tu_fmt("AORTA_STANDIN_LOG=%s/standin.log", dir);
     char *capture = tu_srcdir("tests/collectors/proton/fixtures/h200_cli/proton.hatchet");
     cli_env = tu_fmt("AORTA_STANDIN_HATCHET=%s", capture);
@@ -56,6 +59,7 @@ static void teardown(void)
     tu_rmtree(dir);
     free(dir);
     free(standins);
+    free(triton);
     free(path_env);
     free(log_env);
     free(cli_env);
@@ -446,7 +450,7 @@ START_TEST(with_rocprof_only_the_instrumentation_backend_runs_inside_it)
                           "nothing. Use 'proton: {backend: instrumentation}' (intra-kernel "
                           "measurement, no queue interception) to combine them, or run rocprof "
                           "and proton as two separate cells.";
-    char *python = tu_join(standins, "python3");
+    char *python = tu_join(triton, "python3");
     char *env_plain[] = {"AORTA_PROTON_PYTHON", NULL};
     tu_result_t r = tu_aorta(env_plain, "--collect", "rocprof,proton", "--output", "D", "--",
                              python, "train.py", NULL);
@@ -469,7 +473,7 @@ START_TEST(with_rocprof_only_the_instrumentation_backend_runs_inside_it)
 
     /* backend: instrumentation installs no queue interceptor: proton runs
      * inside the stand-in rocprofv3, which dispatches one kernel. */
-    char *source = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    char *source = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     char *text = tu_read(source);
     char *rocprof = tu_join(dir, "bin/rocprofv3");
     tu_write_mode(rocprof, text, 0755);

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,7 +22,7 @@ static void setup(void)
 {
     dir = tu_tmpdir();
     /* a copy at a normalised path: wrap makes ROCPROF_BIN absolute */
-    char *source = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    char *source = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     char *text = tu_read(source);
     standin = tu_join(dir, "bin/rocprofv3");
     tu_write_mode(standin, text, 0755);
@@ -118,6 +120,74 @@ START_TEST(a_name_with_a_nul_reaches_the_json_whole)
     free(out);
     free(err);
     unlink("aorta_kernel_stats.csv");
+}
+END_TEST
+
+/* A trace CSV whose timestamp columns are named otherwise (another
+ * rocprofv3 version, or a converter, as rocpd convert's casing differs):
+ * the warning names the columns the capture lacks, under --parse and in a
+ * real run. */
+static char *format_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format_text(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = NULL;
+    ck_assert_int_ge(vasprintf(&text, fmt, ap), 0);
+    va_end(ap);
+    return text;
+}
+
+#define RENAMED_TRACE "\"Kind\",\"Kernel_Name\",\"Start_Time\",\"End_Time\"\n" \
+                      "\"KERNEL_DISPATCH\",\"k\",100,700\n"
+#define LACKS "aorta_kernel_trace.csv (the header lacks the columns 'Start_Timestamp', " \
+              "'End_Timestamp')\n"
+
+START_TEST(a_missing_column_is_named_by_parse)
+{
+    rp_write(dir, "cap/aorta_kernel_trace.csv", RENAMED_TRACE);
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(NULL, &out, &err, (const char *[]){"--parse", "rocprof", "cap", NULL}), 0);
+    ck_assert_str_eq(err, "aorta-run: warning: rocprof: cap yielded no kernels: cap/" LACKS);
+    ck_assert_str_eq(out, "{\"rocprof_artifact_dir\":\"cap\"}\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
+START_TEST(a_missing_column_is_named_in_a_run)
+{
+    /* The stand-in captures as rocprofv3 does; a wrapper then renames the
+     * trace's timestamp columns, as a profiler with another CSV schema
+     * would have written them. */
+    char *wrapper = tu_join(dir, "bin/renaming-rocprofv3");
+    char *script = format_text("#!/bin/sh\n"
+                          "out=\n"
+                          "for arg; do [ \"$prev\" = -d ] && out=$arg; prev=$arg; done\n"
+                          "'%s' \"$@\" || exit\n"
+                          "sed -i '1s/_Timestamp\"/_Time\"/g' \"$out\"/aorta_kernel_trace.csv\n",
+                          standin);
+    tu_write_mode(wrapper, script, 0755);
+    tu_write("recipe.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                            "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                            "collect:\n  rocprof: {stats: \"0\"}\n");
+    char *bin_env = format_text("ROCPROF_BIN=%s", wrapper);
+    char *env[] = {bin_env, "AORTA_FAKE_KERNELS=2:1000:sgemm", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(env, &out, &err, (const char *[]){"--recipe", "recipe.yaml", "--output",
+                                                             "res", "--", "true", NULL}),
+                     0);
+    char *cap = format_text("%s/res/_no_ticket_/none-none/_subprocess/trial_d0_m0_t0/rocprof", dir);
+    char *expected = format_text("aorta-run: warning: rocprof: %s yielded no kernels: %s/" LACKS, cap,
+                            cap);
+    ck_assert_msg(strstr(err, expected) != NULL, "no '%s' in: %s", expected, err);
+    free(expected);
+    free(cap);
+    free(out);
+    free(err);
+    free(bin_env);
+    free(script);
+    free(wrapper);
 }
 END_TEST
 
@@ -362,6 +432,8 @@ static Suite *cli_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, parse_prints_the_metrics);
     tcase_add_test(tc, a_name_with_a_nul_reaches_the_json_whole);
+    tcase_add_test(tc, a_missing_column_is_named_by_parse);
+    tcase_add_test(tc, a_missing_column_is_named_in_a_run);
     tcase_add_test(tc, dry_run_shows_the_wrapped_argv);
     tcase_add_test(tc, dry_run_without_a_profiler_is_a_setup_failure);
     tcase_add_test(tc, recipe_options_reach_the_argv);

@@ -22,7 +22,7 @@ static void setup(void)
     ck_assert_int_eq(chdir(tmp), 0);
     free(tmp);
     dir = tu_cwd();
-    char *source = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    char *source = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     char *text = tu_read(source);
     char *standin = tu_join(dir, "bin/rocprofv3");
     tu_write_mode(standin, text, 0755);

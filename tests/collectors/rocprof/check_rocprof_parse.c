@@ -567,16 +567,24 @@ START_TEST(files_without_kernels_are_named_in_one_warning)
     char *expected = NULL;
     ck_assert_int_gt(asprintf(&expected, "rocprof: %s yielded no kernels: %s/aorta_kernel_stats.csv "
                                          "(no row with a kernel name and a readable duration), "
-                                         "%s/aorta_kernel_trace.csv (the header lacks a required "
-                                         "column)\n",
+                                         "%s/aorta_kernel_trace.csv (the header lacks the "
+                                         "columns 'Kernel_Name', 'Start_Timestamp', "
+                                         "'End_Timestamp')\n",
                               dir, dir, dir),
                      0);
     ck_assert_str_eq(warnings, expected);
     free(expected);
     free(warnings);
+    /* One column missing is named alone (a renamed duration column). */
+    rp_write(dir, "aorta_kernel_stats.csv", "\"Name\",\"Calls\",\"TotalDuration_ns\"\n\"k\",1,100\n");
+    rp_remove(dir, "aorta_kernel_trace.csv");
+    warnings = warnings_of_parse();
+    ck_assert_ptr_nonnull(warnings);
+    ck_assert_ptr_nonnull(strstr(warnings, "aorta_kernel_stats.csv (the header lacks the column "
+                                           "'TotalDurationNs')\n"));
+    free(warnings);
     /* Invalid UTF-8 before any row. */
     rp_write(dir, "aorta_kernel_stats.csv", "Name,Calls\xff\n");
-    rp_remove(dir, "aorta_kernel_trace.csv");
     warnings = warnings_of_parse();
     ck_assert_ptr_nonnull(warnings);
     ck_assert_ptr_nonnull(strstr(warnings, "aorta_kernel_stats.csv (invalid UTF-8)\n"));

@@ -236,6 +236,18 @@ START_TEST(several_processes_as_the_views_present_them)
 }
 END_TEST
 
+START_TEST(rocprofv3s_own_ddl_passes_the_guard)
+{
+    /* AUTOINCREMENT, double-quoted defaults, CHECK, foreign keys, an
+     * index: nothing the authorizer or the replaced functions refuse */
+    aorta_metrics_t *m = parse_fixture("real_ddl");
+    const char *top[] = {SGEMM, NULL};
+    expect_metrics(m, 2, 0.2, 0.2, top);
+    ck_assert_uint_eq(warning_count(), 0);
+    aorta_metrics_free(m);
+}
+END_TEST
+
 START_TEST(several_files_are_summed)
 {
     aorta_metrics_t *m = parse_fixture("several_files");
@@ -297,23 +309,91 @@ START_TEST(broken_databases_warn_once)
 }
 END_TEST
 
-START_TEST(hostile_views_are_bounded)
+/* The one dispatch of the trace CSV each hostile database lies beside. */
+static void expect_from_trace(const aorta_metrics_t *m)
 {
-    /* a view that never ends stops at the work a file its size needs; one
-     * that would hold gigabytes at SQLite's heap limit */
-    const char *names[][2] = {{"endless_view", "more work than a database of its size needs"},
-                              {"greedy_view", "out of memory"}};
-    for (size_t i = 0; i < 2; i++) {
-        free(warnings);
-        warnings = NULL;
-        char *path = fixture(names[i][0]);
-        aorta_metrics_t *m = rp_parse(path);
-        rp_assert_only_artifact_dir(m, path);
-        ck_assert_uint_eq(warning_count(), 1);
-        expect_warning(names[i][1]);
-        aorta_metrics_free(m);
-        free(path);
-    }
+    const char *trace[] = {"from_trace", NULL};
+    expect_metrics(m, 1, 0.0006, 0.0006, trace);
+}
+
+/* Databases that ask for expensive work (rocpd_fixtures.py, hostile()):
+ * each is refused or cut with one warning that says why, and the trace CSV
+ * beside it counts.  Before the budget was bounded, the printf, blob and
+ * generated-column views spent 20-60 s and the sparse cross join ran until
+ * the parse timeout (10 minutes), losing the CSV's metrics. */
+static const char *const hostile_cases[][2] = {
+    {"printf_view", "view 'rocpd_kernel_dispatch' calls length(); rocprofv3's views only read tables"},
+    {"blob_view", "view 'rocpd_kernel_dispatch' calls length(); rocprofv3's views only read tables"},
+    {"recursive_view", "the recursive query 'c' is refused; rocprofv3's views only read tables"},
+    {"generated_column", "the schema calls printf(); rocprofv3's tables compute nothing"},
+    {"cross_join", " bytes on disk needs: cut after 2"},
+    /* 100 GB of holes: the work allowed is that of its 8 KiB on disk
+     * ("more work than a database of 8192 bytes on disk needs: cut after
+     * 21 million SQLite steps") */
+    {"sparse", " bytes on disk needs: cut after 2"},
+    /* few steps, each one copying a megabyte: the time budget */
+    {"slow_steps", "s, the time budget of the databases of its directory (2 s and 1 s per 10 MB on disk)"},
+    /* a sort of gigabytes: SQLite's heap limit */
+    {"sort_view", "(out of memory)"},
+};
+
+START_TEST(hostile_databases_are_bounded)
+{
+    const char *name = hostile_cases[_i][0];
+    char *rel = tu_join("hostile", name);
+    char *path = fixture(rel);
+    aorta_metrics_t *m = rp_parse(path);
+    expect_from_trace(m);
+    ck_assert_uint_eq(warning_count(), 1);
+    expect_warning(hostile_cases[_i][1]);
+    expect_warning("aorta_results.db: not read as a rocpd database (");
+    aorta_metrics_free(m);
+    free(path);
+    free(rel);
+}
+END_TEST
+
+START_TEST(the_sparse_file_is_sparse)
+{
+    /* the case above holds only if the file claims far more than it holds */
+    char *path = fixture("hostile/sparse/aorta_results.db");
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_ge(st.st_size, (off_t)1000000000);
+    ck_assert_int_le(st.st_blocks * 512, 1 << 20);
+    free(path);
+}
+END_TEST
+
+static size_t occurrences(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *at = text; (at = strstr(at, needle)) != NULL; at += strlen(needle))
+        n++;
+    return n;
+}
+
+START_TEST(hostile_databases_together_within_the_parse_timeout)
+{
+    /* All of them under one directory, through aorta-run --parse (the
+     * parse child): one time budget for them all, and every trace CSV
+     * still counts within AORTA_PARSE_TIMEOUT. */
+    char *aorta_run = tu_aorta_run();
+    char *modules = tu_builddir("plugins");
+    char *hostile = fixture("hostile");
+    char *argv[] = {aorta_run, "--plugin-dir", modules, "--parse", "rocprof", hostile, NULL};
+    char *env[] = {"AORTA_PARSE_TIMEOUT=30", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(tu_run(argv, env, &out, &err), 0);
+    ck_assert_msg(strstr(out, "\"rocprof_kernel_count\":8") != NULL, "%s\n%s", out, err);
+    ck_assert_msg(strstr(out, "\"rocprof_top_kernels\":[\"from_trace\"]") != NULL, "%s", out);
+    ck_assert_uint_eq(occurrences(err, "not read as a rocpd database"), 8);
+    ck_assert_ptr_null(strstr(err, "interrupted"));
+    free(out);
+    free(err);
+    free(hostile);
+    free(modules);
+    free(aorta_run);
 }
 END_TEST
 
@@ -413,6 +493,53 @@ START_TEST(symlinks_not_followed)
 }
 END_TEST
 
+/* ---- SQLite's companions of a database ---- */
+
+START_TEST(a_write_ahead_log_is_named_not_read)
+{
+    /* the capture's last dispatches are in its -wal: what the file holds
+     * counts, and one warning says the rest is left out */
+    char *path = fixture("wal");
+    aorta_metrics_t *m = rp_parse(path);
+    const char *top[] = {SGEMM, NULL};
+    expect_metrics(m, 2, 0.2, 0.2, top);
+    ck_assert_uint_eq(warning_count(), 1);
+    expect_warning("aorta_results.db-wal, its write-ahead log, is not read (SQLite would write a "
+                   "-shm file beside the capture to read it); dispatches still in it are left out");
+    aorta_metrics_free(m);
+    free(path);
+    /* an empty one (a log checkpointed and kept) says nothing; nothing is
+     * written beside either */
+    copy_fixture("single", "aorta_results.db", "aorta_results.db");
+    rp_write(dir, "aorta_results.db-wal", "");
+    rp_write(dir, "aorta_results.db-shm", "");
+    free(warnings);
+    warnings = NULL;
+    m = rp_parse(dir);
+    expect_single(m);
+    ck_assert_uint_eq(warning_count(), 0);
+    aorta_metrics_free(m);
+    char listing[256];
+    list_dir(dir, listing, sizeof listing);
+    ck_assert_uint_eq(strlen(listing), strlen("./../aorta_results.db/aorta_results.db-wal/"
+                                              "aorta_results.db-shm/"));
+}
+END_TEST
+
+START_TEST(a_rollback_journal_is_named)
+{
+    char *path = fixture("journal");
+    aorta_metrics_t *m = rp_parse(path);
+    const char *top[] = {SGEMM, NULL};
+    expect_metrics(m, 2, 0.2, 0.2, top);
+    ck_assert_uint_eq(warning_count(), 1);
+    expect_warning("aorta_results.db-journal, a rollback journal left by a write cut short, is "
+                   "not applied; the database is read as it is");
+    aorta_metrics_free(m);
+    free(path);
+}
+END_TEST
+
 /* ---- which source wins ---- */
 
 START_TEST(stats_then_database_then_trace)
@@ -457,7 +584,7 @@ END_TEST
  * writing into dir/out. */
 static char *run_standin(const char *kernels, const char *const *args)
 {
-    char *standin = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    char *standin = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     char *out = tu_join(dir, "out");
     char *argv[24] = {standin, "-d", out, "-o", "aorta"};
     size_t n = 5;
@@ -583,11 +710,17 @@ static Suite *rocpd_suite(void)
 #if HAVE_SQLITE3
     tcase_add_test(tc, one_process);
     tcase_add_test(tc, several_processes_as_the_views_present_them);
+    tcase_add_test(tc, rocprofv3s_own_ddl_passes_the_guard);
     tcase_add_test(tc, several_files_are_summed);
     tcase_add_test(tc, names_kept_whole);
     tcase_add_test(tc, empty_capture);
     tcase_add_test(tc, broken_databases_warn_once);
-    tcase_add_test(tc, hostile_views_are_bounded);
+    tcase_add_loop_test(tc, hostile_databases_are_bounded, 0,
+                        (int)(sizeof hostile_cases / sizeof hostile_cases[0]));
+    tcase_add_test(tc, the_sparse_file_is_sparse);
+    tcase_add_test(tc, hostile_databases_together_within_the_parse_timeout);
+    tcase_add_test(tc, a_write_ahead_log_is_named_not_read);
+    tcase_add_test(tc, a_rollback_journal_is_named);
     tcase_add_test(tc, garbage_bytes);
     tcase_add_test(tc, nothing_written_next_to_a_database);
     tcase_add_test(tc, odd_characters_in_the_path);

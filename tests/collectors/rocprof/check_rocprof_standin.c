@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The stand-in rocprofv3 (tests/collectors/rocprof/rocprofv3): it takes the argv the
+/* The stand-in rocprofv3 (examples/no-gpu/rocm/rocprofv3): it takes the argv the
  * collector builds and the real tool's other shapes, refuses malformed ones
  * with the real exit statuses and messages, runs the command with exec
  * semantics, and writes real-format files where rocprofv3 writes them --
@@ -9,6 +9,8 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +26,7 @@ static char *standin;
 static void setup(void)
 {
     dir = tu_tmpdir();
-    standin = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    standin = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     ck_assert_int_eq(chdir(dir), 0);
 }
 
@@ -354,13 +356,157 @@ START_TEST(exec_semantics)
 }
 END_TEST
 
+/* The durations (End - Start) of the trace rows of path, in order. */
+static size_t trace_durations(const char *path, long long *out, size_t max)
+{
+    char *text = tu_read(path);
+    ck_assert_ptr_nonnull(text);
+    size_t n = 0;
+    for (char *line = strchr(text, '\n'); line && line[1] && n < max; line = strchr(line + 1, '\n')) {
+        /* ...,"NAME",CORRELATION,START,END,... : fields 10 and 11 (1-based) */
+        char *field = line + 1;
+        long long values[22];
+        size_t k = 0;
+        for (char *at = field; k < 22 && *at && *at != '\n'; k++) {
+            values[k] = strtoll(at, NULL, 10);
+            at = strchr(at, ',');
+            if (!at)
+                break;
+            at++;
+        }
+        out[n++] = values[10] - values[9];
+    }
+    free(text);
+    return n;
+}
+
+START_TEST(noise_is_seeded_by_the_seed_and_the_place)
+{
+    /* examples/no-gpu/README.md: ~PCT gives each kernel of a capture a
+     * factor and each dispatch a jitter, the same for the same seed and
+     * place (the last five components of -d), others elsewhere */
+    char *env[] = {"AORTA_FAKE_KERNELS=40:100000~5:k", NULL};
+    const char *a[] = {"-d", "run/t0", "-o", "aorta", "-f", "csv", "--kernel-trace", "--", "true", NULL};
+    const char *b[] = {"-d", "run/t1", "-o", "aorta", "-f", "csv", "--kernel-trace", "--", "true", NULL};
+    long long first[40], again[40], other[40], seeded[40];
+    ck_assert_int_eq(run_standin(a, env, NULL, NULL), 0);
+    ck_assert_uint_eq(trace_durations("run/t0/aorta_kernel_trace.csv", first, 40), 40);
+    tu_rmtree("run");
+    ck_assert_int_eq(run_standin(a, env, NULL, NULL), 0);
+    ck_assert_uint_eq(trace_durations("run/t0/aorta_kernel_trace.csv", again, 40), 40);
+    ck_assert_int_eq(run_standin(b, env, NULL, NULL), 0);
+    ck_assert_uint_eq(trace_durations("run/t1/aorta_kernel_trace.csv", other, 40), 40);
+    char *reseed[] = {"AORTA_FAKE_KERNELS=40:100000~5:k", "AORTA_FAKE_SEED=3", NULL};
+    tu_rmtree("run");
+    ck_assert_int_eq(run_standin(a, reseed, NULL, NULL), 0);
+    ck_assert_uint_eq(trace_durations("run/t0/aorta_kernel_trace.csv", seeded, 40), 40);
+    ck_assert(memcmp(first, again, sizeof first) == 0);
+    ck_assert(memcmp(first, other, sizeof first) != 0);
+    ck_assert(memcmp(first, seeded, sizeof first) != 0);
+    long long low = first[0], high = first[0], sum = 0;
+    for (size_t i = 0; i < 40; i++) {
+        low = first[i] < low ? first[i] : low;
+        high = first[i] > high ? first[i] : high;
+        sum += first[i];
+    }
+    /* within three spreads of the factor (2.5%) and of the jitter (5%) */
+    ck_assert_int_ge(low, (long long)(100000 * 0.925 * 0.85));
+    ck_assert_int_le(high, (long long)(100000 * 1.075 * 1.15));
+    ck_assert_int_gt(high, low);
+    ck_assert_int_gt(sum, 40LL * 100000 * 0.9);
+    ck_assert_int_lt(sum, 40LL * 100000 * 1.1);
+}
+END_TEST
+
+START_TEST(the_application_reports_its_kernels_on_the_pipe)
+{
+    const char *args[] = {"-d", "out", "-o", "aorta", "-f", "csv", "--kernel-trace", "--stats",
+                          "--", "sh", "-c",
+                          "echo '2:500:from_app' >/dev/fd/$AORTA_FAKE_KERNEL_FD; "
+                          "echo 'junk' >/dev/fd/$AORTA_FAKE_KERNEL_FD", NULL};
+    char *unset[] = {"AORTA_FAKE_KERNELS", NULL};
+    char *err = NULL;
+    ck_assert_int_eq(run_standin(args, unset, NULL, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "Warning: rocprofv3 (aorta stand-in): the application's pipe "
+                                      "line 2: 'junk' is not CALLS:NS[~PCT]:NAME"));
+    free(err);
+    char *stats = tu_read("out/aorta_kernel_stats.csv");
+    ck_assert_ptr_nonnull(strstr(stats, "\n\"from_app\",2,1000,"));
+    free(stats);
+    /* AORTA_FAKE_KERNEL_PIPE=0: no pipe, so no GPU work and no files */
+    tu_rmtree("out");
+    char *no_pipe[] = {"AORTA_FAKE_KERNELS", "AORTA_FAKE_KERNEL_PIPE=0", NULL};
+    const char *plain[] = {"-d", "out", "-o", "aorta", "-f", "csv", "--kernel-trace", "--", "sh",
+                           "-c", "test -z \"$AORTA_FAKE_KERNEL_FD\"", NULL};
+    ck_assert_int_eq(run_standin(plain, no_pipe, NULL, NULL), 0);
+    ck_assert(!tu_exists("out"));
+}
+END_TEST
+
+START_TEST(a_process_left_holding_the_pipe_does_not_hold_the_capture)
+{
+    /* The application leaves a process that keeps the pipe open: the
+     * stand-in writes what it was told within its two-second grace, not
+     * when that process ends (the case's timeout is far shorter). */
+    const char *args[] = {"-d", "out", "-o", "aorta", "-f", "csv", "--kernel-trace", "--", "sh",
+                          "-c",
+                          "echo '1:700:before_exit' >/dev/fd/$AORTA_FAKE_KERNEL_FD; "
+                          "sleep 600 </dev/null >/dev/null 2>&1 & echo $! >holder.pid", NULL};
+    char *unset[] = {"AORTA_FAKE_KERNELS", NULL};
+    ck_assert_int_eq(run_standin(args, unset, NULL, NULL), 0);
+    char *pid_text = tu_read("holder.pid");
+    ck_assert_ptr_nonnull(pid_text);
+    kill((pid_t)atoi(pid_text), SIGKILL);
+    free(pid_text);
+    char *trace = tu_read("out/aorta_kernel_trace.csv");
+    ck_assert_ptr_nonnull(strstr(trace, "\"before_exit\""));
+    free(trace);
+}
+END_TEST
+
+START_TEST(kernel_lines_it_cannot_read_stop_it_before_the_application)
+{
+    const char *args[] = {"-d", "out", "-f", "csv", "--kernel-trace", "--", "touch", "ran", NULL};
+    const char *bad[] = {"2:fast:k", "0:10:k", "2:10~150:k", "2:10", NULL};
+    for (size_t i = 0; bad[i]; i++) {
+        char *setting = NULL;
+        ck_assert_int_gt(asprintf(&setting, "AORTA_FAKE_KERNELS=1:5:ok\n%s", bad[i]), 0);
+        char *env[] = {setting, NULL};
+        char *err = NULL;
+        ck_assert_int_eq(run_standin(args, env, NULL, &err), 1);
+        char *expected = NULL;
+        ck_assert_int_gt(asprintf(&expected, "Fatal error: rocprofv3 (aorta stand-in): "
+                                             "AORTA_FAKE_KERNELS line 2: '%s' is not "
+                                             "CALLS:NS[~PCT]:NAME", bad[i]), 0);
+        ck_assert_msg(strstr(err, expected) != NULL, "no '%s' in: %s", expected, err);
+        ck_assert(!tu_exists("ran"));
+        ck_assert(!tu_exists("out"));
+        free(expected);
+        free(err);
+        free(setting);
+    }
+}
+END_TEST
+
+START_TEST(help_says_what_it_is)
+{
+    const char *args[] = {"--help", NULL};
+    char *out = NULL;
+    ck_assert_int_eq(run_standin(args, NULL, &out, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "A stand-in for ROCm's rocprofv3"));
+    ck_assert_ptr_nonnull(strstr(out, "AORTA_FAKE_KERNELS"));
+    ck_assert_ptr_nonnull(strstr(out, "AORTA_FAKE_SEED"));
+    free(out);
+}
+END_TEST
+
 static Suite *standin_suite(void)
 {
     Suite *suite = suite_create("rocprof_standin");
     TCase *tc = tcase_create("standin");
     tcase_add_unchecked_fixture(tc, rp_setup, rp_teardown);
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, the_collectors_argv_is_accepted);
     tcase_add_test(tc, real_format_files);
     tcase_add_test(tc, without_o_files_nest_under_host_and_pid);
@@ -371,6 +517,11 @@ static Suite *standin_suite(void)
     tcase_add_test(tc, malformed_argv_fails_like_rocprofv3);
     tcase_add_test(tc, other_real_shapes_accepted);
     tcase_add_test(tc, exec_semantics);
+    tcase_add_test(tc, noise_is_seeded_by_the_seed_and_the_place);
+    tcase_add_test(tc, the_application_reports_its_kernels_on_the_pipe);
+    tcase_add_test(tc, a_process_left_holding_the_pipe_does_not_hold_the_capture);
+    tcase_add_test(tc, kernel_lines_it_cannot_read_stop_it_before_the_application);
+    tcase_add_test(tc, help_says_what_it_is);
     suite_add_tcase(suite, tc);
     return suite;
 }

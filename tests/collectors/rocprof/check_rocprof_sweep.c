@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The rocprof collector through real sweeps: aorta-run --collect rocprof
  * (or a recipe's collect:) runs real commands under the stand-in rocprofv3
- * (tests/collectors/rocprof/rocprofv3, first on PATH), which dispatches the "GPU work"
+ * (examples/no-gpu/rocm/rocprofv3, first on PATH), which dispatches the "GPU work"
  * AORTA_FAKE_KERNELS describes; every file of the run is then read back:
  * result.json's wrapped argv, the trial JSON's metrics (expected values
  * computed from the kernels each trial was given), the capture in the
@@ -45,7 +45,7 @@ static void setup(void)
     ck_assert_int_eq(chdir(tmp), 0);
     free(tmp);
     dir = tu_cwd();
-    char *source = tu_srcdir("tests/collectors/rocprof/rocprofv3");
+    char *source = tu_srcdir("examples/no-gpu/rocm/rocprofv3");
     char *text = tu_read(source);
     ck_assert_ptr_nonnull(text);
     standin = tu_join(dir, "bin/rocprofv3");

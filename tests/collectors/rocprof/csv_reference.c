@@ -7,4 +7,5 @@
 #define ROCPROF_CSV_FAST_PATH 0
 #define ROCPROF_CSV_READ_AHEAD 0
 #define rocprof_csv_read rocprof_csv_read_reference
+#define rocprof_csv_missing rocprof_csv_missing_reference
 #include "csv.c"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """rocpd databases for the rocprof tests, built with Python's sqlite3 module.
 
-The schema is rocprofv3's (rocprofiler-sdk 1.0, ROCm 7.0): one set of
+The schema is rocprofv3's (rocprofiler-sdk 1.0, ROCm 7.0), as the stand-in
+examples/no-gpu/rocm/rocprofv3 writes it (loaded from there): one set of
 tables per process, each named rocpd_<table>_<uuid> (a UUIDv7 with '-'
 made '_'), and plain-name views (`CREATE VIEW IF NOT EXISTS rocpd_<table>
 AS SELECT * FROM rocpd_<table>_<uuid>`) in the same file -- so when a
@@ -19,174 +20,28 @@ Usage:
                                          the same random dispatches as OUT/csv/aorta_kernel_trace.csv
                                          and OUT/db/aorta_results.db
   rocpd_fixtures.py bench OUT COUNT      COUNT dispatches as OUT/csv/... and OUT/db/... (bench/)
-
-tests/collectors/rocprof/rocprofv3 (the stand-in) imports write_db() from here.
 """
 
+import importlib.machinery
+import importlib.util
 import os
 import random
 import sqlite3
 import sys
 
-BASE_TIMESTAMP = 1434937317843317
-
-DISPATCH_COLUMNS = (
-    "id", "guid", "nid", "pid", "tid", "agent_id", "kernel_id", "dispatch_id", "queue_id",
-    "stream_id", "start", "end", "private_segment_size", "group_segment_size",
-    "workgroup_size_x", "workgroup_size_y", "workgroup_size_z", "grid_size_x", "grid_size_y",
-    "grid_size_z", "region_name_id", "event_id", "extdata")
-SYMBOL_COLUMNS = (
-    "id", "guid", "nid", "pid", "code_object_id", "kernel_name", "display_name",
-    "kernel_object", "kernarg_segment_size", "kernarg_segment_alignment", "group_segment_size",
-    "private_segment_size", "sgpr_count", "arch_vgpr_count", "accum_vgpr_count", "extdata")
-
-TABLES = {
-    "metadata": "id INTEGER PRIMARY KEY, tag TEXT NOT NULL, value TEXT NOT NULL",
-    "string": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, string TEXT NOT NULL UNIQUE ON CONFLICT ABORT",
-    "info_node": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, hash BIGINT NOT NULL, "
-                 "machine_id TEXT NOT NULL, hostname TEXT, extdata JSONB DEFAULT '{}' NOT NULL",
-    "info_process": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
-                    "ppid INTEGER, pid INTEGER NOT NULL, init BIGINT, fini BIGINT, start BIGINT, "
-                    "end BIGINT, command TEXT, environment JSONB DEFAULT '{}' NOT NULL, "
-                    "extdata JSONB DEFAULT '{}' NOT NULL",
-    "info_agent": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
-                  "pid INTEGER NOT NULL, type TEXT, absolute_index INTEGER, "
-                  "logical_index INTEGER, type_index INTEGER, uuid INTEGER, name TEXT, "
-                  "model_name TEXT, vendor_name TEXT, product_name TEXT, user_name TEXT, "
-                  "extdata JSONB DEFAULT '{}' NOT NULL",
-    "info_code_object": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
-                        "pid INTEGER NOT NULL, agent_id INTEGER, uri TEXT, load_base BIGINT, "
-                        "load_size BIGINT, load_delta BIGINT, storage_type TEXT, "
-                        "extdata JSONB DEFAULT '{}' NOT NULL",
-    "info_kernel_symbol": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
-                          "pid INTEGER NOT NULL, code_object_id INTEGER NOT NULL, "
-                          "kernel_name TEXT, display_name TEXT, kernel_object INTEGER, "
-                          "kernarg_segment_size INTEGER, kernarg_segment_alignment INTEGER, "
-                          "group_segment_size INTEGER, private_segment_size INTEGER, "
-                          "sgpr_count INTEGER, arch_vgpr_count INTEGER, accum_vgpr_count INTEGER, "
-                          "extdata JSONB DEFAULT '{}' NOT NULL",
-    "kernel_dispatch": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
-                       "pid INTEGER NOT NULL, tid INTEGER, agent_id INTEGER NOT NULL, "
-                       "kernel_id INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, "
-                       "queue_id INTEGER NOT NULL, stream_id INTEGER NOT NULL, "
-                       "start BIGINT NOT NULL, end BIGINT NOT NULL, "
-                       "private_segment_size INTEGER, group_segment_size INTEGER, "
-                       "workgroup_size_x INTEGER NOT NULL, workgroup_size_y INTEGER NOT NULL, "
-                       "workgroup_size_z INTEGER NOT NULL, grid_size_x INTEGER NOT NULL, "
-                       "grid_size_y INTEGER NOT NULL, grid_size_z INTEGER NOT NULL, "
-                       "region_name_id INTEGER, event_id INTEGER, "
-                       "extdata JSONB DEFAULT '{}' NOT NULL",
-    "memory_copy": "id INTEGER PRIMARY KEY, guid TEXT NOT NULL, nid INTEGER NOT NULL, "
-                   "pid INTEGER NOT NULL, tid INTEGER, start BIGINT NOT NULL, end BIGINT NOT NULL, "
-                   "name_id INTEGER NOT NULL, dst_agent_id INTEGER, src_agent_id INTEGER, "
-                   "size INTEGER NOT NULL, extdata JSONB DEFAULT '{}' NOT NULL",
-}
-
-CONVENIENCE_VIEWS = """
-CREATE VIEW IF NOT EXISTS `kernels` AS
-SELECT K.id, K.guid, S.display_name AS name, R.string AS region, K.pid, K.tid,
-       K.kernel_id, K.dispatch_id, K.stream_id, K.queue_id, K.start, K.end,
-       (K.end - K.start) AS duration, K.grid_size_x AS grid_x, K.workgroup_size_x AS workgroup_x
-FROM `rocpd_kernel_dispatch` K
-     INNER JOIN `rocpd_info_kernel_symbol` S ON S.id = K.kernel_id AND S.guid = K.guid
-     INNER JOIN `rocpd_string` R ON R.id = K.region_name_id AND R.guid = K.guid;
-CREATE VIEW IF NOT EXISTS `top_kernels` AS
-SELECT S.display_name AS name, COUNT(K.kernel_id) AS total_calls,
-       SUM(K.end - K.start) / 1000.0 AS total_duration,
-       (SUM(K.end - K.start) / COUNT(K.kernel_id)) / 1000.0 AS average,
-       SUM(K.end - K.start) * 100.0 / (SELECT SUM(A.end - A.start) FROM `rocpd_kernel_dispatch` A)
-           AS percentage
-FROM `rocpd_kernel_dispatch` K
-     INNER JOIN `rocpd_info_kernel_symbol` S ON S.id = K.kernel_id AND S.guid = K.guid
-GROUP BY name ORDER BY total_duration DESC;
-"""
-
-
-def uuid_suffix(index):
-    """A fixed UUIDv7-looking suffix per process, '-' made '_'."""
-    return "0197c3a2_5e4b_7%03x_8a1b_%012x" % (index, 0x3c4d5e6f7a8b + index)
-
-
-class Process:
-    """One rocprofv3 process: its symbols and its dispatches, in row order."""
-
-    def __init__(self, index, pid=None):
-        self.index = index
-        self.uuid = uuid_suffix(index)
-        self.guid = self.uuid.replace("_", "-")
-        self.pid = pid if pid is not None else 4170984 + index
-        self.symbols = []     # (id, display_name)
-        self.dispatches = []  # (kernel_id, start, end)
-
-    def symbol(self, display_name, kernel_id=None):
-        kernel_id = kernel_id if kernel_id is not None else len(self.symbols) + 1
-        self.symbols.append((kernel_id, display_name))
-        return kernel_id
-
-    def dispatch(self, kernel_id, start, end):
-        self.dispatches.append((kernel_id, start, end))
-
-
-def create_tables(db, process):
-    for name, columns in TABLES.items():
-        db.execute("CREATE TABLE `rocpd_%s_%s` (%s)" % (name, process.uuid, columns))
-
-
-def create_views(db, process, tables=None):
-    for name in tables or TABLES:
-        db.execute("CREATE VIEW IF NOT EXISTS `rocpd_%s` AS SELECT * FROM `rocpd_%s_%s`"
-                   % (name, name, process.uuid))
-
-
-def fill(db, process):
-    u = process.uuid
-    db.execute("INSERT INTO `rocpd_metadata_%s` (tag, value) VALUES ('schema_version', '3')" % u)
-    db.execute("INSERT INTO `rocpd_string_%s` (id, guid, string) VALUES (1, ?, '')" % u,
-               (process.guid,))
-    db.execute("INSERT INTO `rocpd_info_node_%s` (id, guid, hash, machine_id, hostname) "
-               "VALUES (1, ?, 42, 'machine', 'profiling-host-01')" % u, (process.guid,))
-    db.execute("INSERT INTO `rocpd_info_process_%s` (id, guid, nid, pid, command) "
-               "VALUES (1, ?, 1, ?, './hip_gemm')" % u, (process.guid, process.pid))
-    db.execute("INSERT INTO `rocpd_info_agent_%s` (id, guid, nid, pid, type, absolute_index, name) "
-               "VALUES (2, ?, 1, ?, 'GPU', 2, 'gfx942')" % u, (process.guid, process.pid))
-    db.executemany(
-        "INSERT INTO `rocpd_info_kernel_symbol_%s` (%s) VALUES (%s)"
-        % (u, ", ".join(SYMBOL_COLUMNS), ", ".join("?" * len(SYMBOL_COLUMNS))),
-        [(kid, process.guid, 1, process.pid, 1, "_Z6kernel%dv" % kid, name, 0x7f0000 + kid,
-          64, 8, 2048, 0, 32, 20, 0, "{}") for kid, name in process.symbols])
-    rows = ((i + 1, process.guid, 1, process.pid, process.pid, 2, kid, i + 1, 1, 0, start, end,
-             0, 2048, 16, 16, 1, 512, 512, 1, 1, i + 1, "{}")
-            for i, (kid, start, end) in enumerate(process.dispatches))
-    db.executemany("INSERT INTO `rocpd_kernel_dispatch_%s` (%s) VALUES (%s)"
-                   % (u, ", ".join("`%s`" % c for c in DISPATCH_COLUMNS),
-                      ", ".join("?" * len(DISPATCH_COLUMNS))), rows)
-
-
-def write_db(path, processes, views="first", page_size=4096, convenience=True, tables=None):
-    """Write the processes' table sets into path.  views: "first" (what
-    rocprofv3 does: the first process's views stand), "union" (views over
-    every process, UNION ALL, as a merge would), or None."""
-    if os.path.exists(path):
-        os.unlink(path)  # rocprofv3 removes an existing file first
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA page_size = %d" % page_size)
-    db.execute("PRAGMA journal_mode = OFF")
-    db.execute("PRAGMA synchronous = OFF")
-    for process in processes:
-        create_tables(db, process)
-        fill(db, process)
-    if views == "first":
-        for process in processes:
-            create_views(db, process, tables)
-    elif views == "union":
-        for name in tables or TABLES:
-            db.execute("CREATE VIEW `rocpd_%s` AS %s" % (name, " UNION ALL ".join(
-                "SELECT * FROM `rocpd_%s_%s`" % (name, p.uuid) for p in processes)))
-    if convenience and views:
-        db.executescript(CONVENIENCE_VIEWS)
-    db.commit()
-    db.close()
+# rocprofv3's schema, and the writer of its databases, are the stand-in's
+# (examples/no-gpu/rocm/rocprofv3): one copy, loaded from that script.
+HERE = os.path.dirname(os.path.realpath(__file__))
+STANDIN = os.path.join(HERE, "..", "..", "..", "examples", "no-gpu", "rocm", "rocprofv3")
+_loader = importlib.machinery.SourceFileLoader("rocprofv3_standin", STANDIN)
+_standin = importlib.util.module_from_spec(importlib.util.spec_from_loader(_loader.name, _loader))
+_loader.exec_module(_standin)
+BASE_TIMESTAMP = _standin.BASE_TIMESTAMP
+TABLES = _standin.TABLES
+Process = _standin.Process
+uuid_suffix = _standin.uuid_suffix
+create_views = _standin.create_views
+write_db = _standin.write_db
 
 
 def simple(names_ns, index=0, start=BASE_TIMESTAMP):
@@ -277,25 +132,215 @@ def fixtures(out):
                "FROM `rocpd_info_kernel_symbol_%s`" % p.uuid)
     db.commit()
     db.close()
-    # Views any query can stand behind: one that never ends, one that
-    # would hold gigabytes.
-    for name, view in (
-            ("endless_view", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
-                             "SELECT 'g' AS guid, 1 AS kernel_id, x AS start, x + 1 AS end FROM c"),
-            ("greedy_view", "WITH RECURSIVE c(x, y) AS (SELECT 1, zeroblob(500000) UNION "
-                            "SELECT x + 1, zeroblob(500000) FROM c) SELECT 'g' AS guid, "
-                            "1 AS kernel_id, x AS start, length(y) AS end FROM c ORDER BY y, x")):
-        path = os.path.join(out, name, "aorta_results.db")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        db = sqlite3.connect(path)
-        db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS " + view)
-        db.execute("CREATE VIEW `rocpd_info_kernel_symbol` AS "
-                   "SELECT 'g' AS guid, 1 AS id, 'k' AS display_name")
-        db.commit()
-        db.close()
+    real_ddl(out)
+    hostile(out)
     # Tables only: nothing under the plain names.
     write_db(os.path.join(out, "no_views", "aorta_results.db"), [simple([(SGEMM, 1, 1000)])],
              views=None)
+
+
+def real_ddl(out):
+    """real_ddl/: the two tables as rocprofv3's rocpd_tables.sql declares
+    them -- AUTOINCREMENT keys, double-quoted defaults ("{{guid}}", "{}"),
+    CHECK constraints, foreign keys, an index on start -- and its views: what
+    the guard must let through."""
+    path = os.path.join(out, "real_ddl", "aorta_results.db")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    u = uuid_suffix(0)
+    db = sqlite3.connect(path)
+    db.execute('CREATE TABLE `rocpd_info_code_object_%s` ("id" INTEGER NOT NULL PRIMARY KEY '
+               'AUTOINCREMENT, "guid" TEXT DEFAULT "{{guid}}" NOT NULL, "storage_type" TEXT '
+               'CHECK ("storage_type" IN (\'FILE\', \'MEMORY\')), "extdata" JSONB DEFAULT "{}" '
+               'NOT NULL)' % u)
+    db.execute('CREATE TABLE `rocpd_info_kernel_symbol_%s` ("id" INTEGER NOT NULL PRIMARY KEY '
+               'AUTOINCREMENT, "guid" TEXT DEFAULT "{{guid}}" NOT NULL, "code_object_id" INTEGER '
+               'NOT NULL, "display_name" TEXT, "extdata" JSONB DEFAULT "{}" NOT NULL, '
+               'FOREIGN KEY (code_object_id) REFERENCES `rocpd_info_code_object_%s` (id) ON '
+               'UPDATE CASCADE)' % (u, u))
+    db.execute('CREATE TABLE `rocpd_kernel_dispatch_%s` ("id" INTEGER NOT NULL PRIMARY KEY '
+               'AUTOINCREMENT, "guid" TEXT DEFAULT "{{guid}}" NOT NULL, "kernel_id" INTEGER NOT '
+               'NULL, "start" BIGINT NOT NULL, "end" BIGINT NOT NULL, "extdata" JSONB DEFAULT '
+               '"{}" NOT NULL, FOREIGN KEY (kernel_id) REFERENCES `rocpd_info_kernel_symbol_%s` '
+               '(id) ON UPDATE CASCADE)' % (u, u))
+    db.execute('CREATE INDEX `rocpd_kernel_dispatch_%s_start_idx` ON `rocpd_kernel_dispatch_%s` '
+               '("start")' % (u, u))
+    db.execute("INSERT INTO `rocpd_info_code_object_%s` (guid, storage_type) VALUES ('g', 'FILE')"
+               % u)
+    db.execute("INSERT INTO `rocpd_info_kernel_symbol_%s` (guid, code_object_id, display_name) "
+               "VALUES ('g', 1, ?)" % u, (SGEMM,))
+    db.executemany("INSERT INTO `rocpd_kernel_dispatch_%s` (guid, kernel_id, start, \"end\") "
+                   "VALUES ('g', 1, ?, ?)" % u, [(1000, 101000), (200000, 300000)])
+    for name in ("info_kernel_symbol", "kernel_dispatch"):
+        db.execute("CREATE VIEW IF NOT EXISTS\n    `rocpd_%s` AS\nSELECT\n    *\nFROM\n    "
+                   "`rocpd_%s_%s`;" % (name, name, u))
+    db.commit()
+    db.close()
+
+
+SYMBOL_VIEW = ("CREATE VIEW `rocpd_info_kernel_symbol` AS "
+               "SELECT 'g' AS guid, 1 AS id, 'k' AS display_name")
+
+
+def numbers(db, table, count):
+    db.execute("CREATE TABLE `%s` (n INTEGER)" % table)
+    db.executemany("INSERT INTO `%s` VALUES (?)" % table, [(i,) for i in range(count)])
+
+
+def doubling_views(db, levels, base=1000):
+    """v0 holds base characters; each v<k> doubles v<k-1> with || (no function)."""
+    db.execute("CREATE TABLE t (x TEXT)")
+    db.execute("INSERT INTO t VALUES (?)", ("a" * base,))
+    db.execute("CREATE VIEW v0 AS SELECT x FROM t")
+    for k in range(1, levels + 1):
+        db.execute("CREATE VIEW v%d AS SELECT x || x AS x FROM v%d" % (k, k - 1))
+
+
+def hostile_printf(db):
+    # issue 27: one step spends seconds (SQLite's %c repeats in a loop)
+    numbers(db, "u", 3)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "0 AS start, length(printf('%.*c', 2e9 - n, 'x')) AS end FROM u")
+
+
+def hostile_blobs(db):
+    # each row makes and measures 1.8 MB of blobs, a million rows
+    numbers(db, "u", 100)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "a.n AS start, a.n + length(zeroblob(900000)) - length(randomblob(900000)) "
+               "+ 900000 AS end FROM u a, u b, u c")
+
+
+def hostile_recursive(db):
+    # never ends
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS WITH RECURSIVE c(x) AS "
+               "(SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+               "SELECT 'g' AS guid, 1 AS kernel_id, x AS start, x + 1 AS end FROM c")
+
+
+def hostile_generated(db):
+    # a function the views do not show: a generated column computes it
+    # (the schema's text rewritten afterwards, or the rows would be computed
+    # here: SQLite checks them as they are inserted)
+    db.execute("CREATE TABLE d (guid TEXT, kernel_id INTEGER, start INTEGER, n INTEGER, "
+               "end INTEGER GENERATED ALWAYS AS (n + 1))")
+    db.execute("INSERT INTO d (guid, kernel_id, start, n) VALUES ('g', 1, 0, 1), ('g', 1, 0, 2)")
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT * FROM d")
+    db.commit()
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = replace(sql, '(n + 1)', "
+               "'(length(printf(''%.*c'', 2e9 - n, ''x'')))') WHERE name = 'd'")
+    db.commit()
+    db.execute("PRAGMA writable_schema = OFF")
+
+
+def hostile_cross_join(db):
+    # 200^5 rows from a table of 200: plain reads, endless work
+    numbers(db, "u", 200)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "a.n AS start, a.n + 1 AS end FROM u a, u b, u c, u d, u e")
+
+
+def hostile_slow_steps(db):
+    # no function, few steps, each one copying and comparing a megabyte
+    numbers(db, "u", 100)
+    doubling_views(db, 10)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "0 AS start, CASE WHEN v10.x < v10.x || 'b' THEN 1 ELSE 0 END AS end "
+               "FROM u a, u b, u c, v10")
+
+
+def hostile_sort(db):
+    # sorting 10,000 rows of 256 KB: gigabytes
+    numbers(db, "u", 100)
+    doubling_views(db, 8)
+    db.execute("CREATE VIEW `rocpd_kernel_dispatch` AS SELECT 'g' AS guid, 1 AS kernel_id, "
+               "a.n AS start, b.n + 1000 AS end FROM u a, u b, v8 ORDER BY v8.x || a.n, b.n")
+
+
+HOSTILE = (("printf_view", hostile_printf), ("blob_view", hostile_blobs),
+           ("recursive_view", hostile_recursive), ("generated_column", hostile_generated),
+           ("cross_join", hostile_cross_join), ("slow_steps", hostile_slow_steps),
+           ("sort_view", hostile_sort))
+SPARSE_SIZE = 100 * 10 ** 9
+
+
+def write_hostile(path, build, page_size=4096):
+    if os.path.exists(path):
+        os.unlink(path)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA page_size = %d" % page_size)
+    db.execute("PRAGMA journal_mode = OFF")
+    build(db)
+    db.execute(SYMBOL_VIEW)
+    db.commit()
+    db.close()
+
+
+def extend_sparse(path, size):
+    """Holes to size bytes (a file system that refuses that size: 10 GB)."""
+    for target in (size, 10 ** 10):
+        try:
+            with open(path, "r+b") as f:
+                f.truncate(target)
+            return
+        except OSError:
+            continue
+
+
+def hostile(out):
+    """hostile/<name>/aorta_results.db: databases whose views or schema ask
+    for expensive work, each beside a trace CSV of one valid dispatch."""
+    for name, build in HOSTILE:
+        directory = os.path.join(out, "hostile", name)
+        path = os.path.join(directory, "aorta_results.db")
+        write_hostile(path, build)
+        with open(os.path.join(directory, "aorta_kernel_trace.csv"), "w", newline="") as f:
+            f.write(TRACE_HEADER + '"KERNEL_DISPATCH","Agent 2",1,0,1,1,1,"from_trace",1,100,700,'
+                    '0,2048,20,0,32,16,16,1,512,512,1\n')
+    # the cross join once more, its file made 100 GB of holes
+    sparse = os.path.join(out, "hostile", "sparse")
+    os.makedirs(sparse, exist_ok=True)
+    for name in ("aorta_results.db", "aorta_kernel_trace.csv"):
+        with open(os.path.join(out, "hostile", "cross_join", name), "rb") as f, \
+                open(os.path.join(sparse, name), "wb") as g:
+            g.write(f.read())
+    extend_sparse(os.path.join(sparse, "aorta_results.db"), SPARSE_SIZE)
+    companions(out)
+
+
+def companions(out):
+    """wal/: a capture whose last dispatches are still in its write-ahead
+    log (copied while the writer held it open, before any checkpoint), as a
+    profiler killed before it closed the database leaves it; journal/: a
+    database beside a rollback journal."""
+    directory = os.path.join(out, "wal")
+    os.makedirs(directory, exist_ok=True)
+    work = os.path.join(directory, "writer.db")
+    write_db(work, [simple([(SGEMM, 2, 100000)])])
+    db = sqlite3.connect(work)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA wal_autocheckpoint = 0")
+    uuid = uuid_suffix(0)
+    db.execute("INSERT INTO `rocpd_kernel_dispatch_%s` (guid, nid, pid, agent_id, kernel_id, "
+               "dispatch_id, queue_id, stream_id, start, end, workgroup_size_x, "
+               "workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z) "
+               "SELECT guid, nid, pid, agent_id, kernel_id, dispatch_id + 100, queue_id, "
+               "stream_id, start + 10000000, end + 10000000, 1, 1, 1, 1, 1, 1 "
+               "FROM `rocpd_kernel_dispatch_%s`" % (uuid, uuid))
+    db.commit()
+    for suffix in ("", "-wal", "-shm"):
+        with open(work + suffix, "rb") as f, \
+                open(os.path.join(directory, "aorta_results.db" + suffix), "wb") as g:
+            g.write(f.read())
+    db.close()
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(work + suffix):
+            os.unlink(work + suffix)
+    directory = os.path.join(out, "journal")
+    write_db(os.path.join(directory, "aorta_results.db"), [simple([(SGEMM, 2, 100000)])])
+    with open(os.path.join(directory, "aorta_results.db-journal"), "wb") as f:
+        f.write(b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" + bytes(504))
 
 
 def seeds(out):
@@ -342,6 +387,13 @@ def seeds(out):
     only(os.path.join(out, "seed-empty.db"), [Process(0)])
     with open(os.path.join(out, "seed-not-sqlite.db"), "w") as f:
         f.write('"Kind","Agent_Id"\nnot a database\n')
+    # the hostile databases, small pages (the cross join is also the
+    # sparse file's: holes are not kept in a corpus)
+    for name, build in HOSTILE:
+        if name in ("printf_view", "blob_view", "recursive_view", "generated_column",
+                    "cross_join"):
+            write_hostile(os.path.join(out, "seed-hostile-%s.db" % name.replace("_", "-")),
+                          build, page_size=512)
     full = os.path.join(out, "seed-one-process.db")
     with open(full, "rb") as f:
         data = f.read()
