@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "sweep/spawn.h"
 #include "sys/child.h"
+#include "sys/files.h"
 #include "sys/nofollow.h"
 #include "sys/quote.h"
 #include "xalloc.h"
@@ -139,7 +140,7 @@ static void say(reply_t *reply, const char *tag, const char *fmt, ...)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
     char *line = aorta_xasprintf("%s %s\n", tag, text);
-    aorta_child_write_all(reply->fd, line, strlen(line));
+    aorta_write_all(reply->fd, line, strlen(line));
     if (!strcmp(tag, "FAIL"))
         reply->fails++;
     free(line);

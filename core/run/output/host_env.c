@@ -17,6 +17,7 @@
 
 #include "aorta/collector.h"
 #include "sys/clock.h"
+#include "sys/envp.h"
 #include "sweep/spawn.h"
 #include "xalloc.h"
 
@@ -40,15 +41,6 @@ static const char *const null_blocks_before_triton[] = {"composable_kernel", "te
 static const char *const null_blocks_before_runtime[] = {"fbgemm", "aiter", "aotriton", NULL};
 static const char *const null_blocks_last[] = {"python_version", "pytorch_version",
                                                "pytorch_build", NULL};
-
-static const char *env_get(char *const *envp, const char *name)
-{
-    size_t len = strlen(name);
-    for (size_t i = 0; envp && envp[i]; i++)
-        if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
-            return envp[i] + len + 1;
-    return NULL;
-}
 
 /* The first line of a small text file, stripped; NULL when absent or empty. */
 static char *first_line_fd(int fd)
@@ -190,7 +182,7 @@ aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
     env->probe.pid = -1;
     aorta_json_t *reasons = env->reasons = aorta_json_array();
 
-    const char *rocm_root = env_get(envp, "ROCM_PATH");
+    const char *rocm_root = aorta_envp_get(envp, "ROCM_PATH");
     rocm_root = rocm_root && rocm_root[0] ? rocm_root : "/opt/rocm";
     char *version_path = aorta_xasprintf("%s/.info/version", rocm_root);
     char *dev_path = aorta_xasprintf("%s/.info/version-dev", rocm_root);
@@ -231,8 +223,8 @@ aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
     free(reason);
     aorta_json_t *triton = env->triton = aorta_json_object();
 
-    const char *venv = env_get(envp, "VIRTUAL_ENV");
-    const char *conda = env_get(envp, "CONDA_DEFAULT_ENV");
+    const char *venv = aorta_envp_get(envp, "VIRTUAL_ENV");
+    const char *conda = aorta_envp_get(envp, "CONDA_DEFAULT_ENV");
     aorta_json_t *runtime = aorta_json_object();
     aorta_json_set(runtime, "type",
                    aorta_json_string(venv ? "venv" : conda ? "conda" : "system"));
@@ -242,7 +234,7 @@ aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
 
     aorta_json_t *vars = aorta_json_object();
     for (size_t i = 0; snapshot_vars[i]; i++) {
-        const char *value = env_get(envp, snapshot_vars[i]);
+        const char *value = aorta_envp_get(envp, snapshot_vars[i]);
         aorta_json_set(vars, snapshot_vars[i], value ? aorta_json_string(value) : NULL);
     }
 

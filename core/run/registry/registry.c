@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "sys/child.h"
+#include "sys/files.h"
 #include "xalloc.h"
 
 #ifndef AORTA_COLLECTORDIR
@@ -287,14 +288,14 @@ static void load_check_child(void *user, int reply_fd)
     probe.handle = NULL;
     open_module(&probe);
     if (probe.status == AORTA_MODULE_OK) {
-        aorta_child_write_all(reply_fd, "ok\n", 3);
+        aorta_write_all(reply_fd, "ok\n", 3);
         return;
     }
     for (char *c = probe.reason; c && *c; c++)
         if (*c == '\n' || *c == '\t' || *c == '\r')
             *c = ' ';
     char *line = aorta_xasprintf("failed\t%s\n", probe.reason ? probe.reason : "");
-    aorta_child_write_all(reply_fd, line, strlen(line));
+    aorta_write_all(reply_fd, line, strlen(line));
 }
 
 int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reason)

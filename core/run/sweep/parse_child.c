@@ -27,6 +27,8 @@
 #include "output/json.h"
 #include "output/parse_reply.h"
 #include "sweep/spawn.h"
+#include "sys/clock.h"
+#include "sys/files.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 
@@ -41,26 +43,6 @@ static double parse_timeout(void)
     double value = text ? strtod(text, &end) : 0;
     return text && end && !*end && isfinite(value) && value > 0 ? value
                                                                 : AORTA_PARSE_TIMEOUT_DEFAULT;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t done = write(fd, data, len);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return;
-        data += done;
-        len -= (size_t)done;
-    }
 }
 
 /* ASan reserves terabytes of address space: RLIMIT_AS would stop it at once. */
@@ -123,7 +105,7 @@ static void run_child(pid_t parent, const aorta_module_t *module, const aorta_op
     fflush(stderr);
     aorta_json_t *json = aorta_parse_reply_to_json(metrics);
     char *text = aorta_json_dump(json, 0);
-    write_all(out, text, strlen(text));
+    aorta_write_all(out, text, strlen(text));
     _exit(0);
 }
 
@@ -176,7 +158,7 @@ static int collect(pid_t pid, channel_t *reply, channel_t *noise, channel_t *err
 {
     int status = 0, exited = 0;
     while (!exited) {
-        double left = deadline - now();
+        double left = deadline - aorta_clock_monotonic();
         if (left <= 0) {
             *problem = "timed out";
             break;
@@ -354,7 +336,7 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
             struct rusage usage;
             memset(&usage, 0, sizeof usage);
             int status = collect(pid, &reply, &noise, &errs, signals, exits,
-                                 now() + parse_timeout(), &problem, &signal_taken, &usage);
+                                 aorta_clock_monotonic() + parse_timeout(), &problem, &signal_taken, &usage);
             /* A parse that ran out of the limit dies one way or another;
              * say why when it had used most of it. */
             near_limit = limit && (uint64_t)usage.ru_maxrss * 1024 >= limit / 2;

@@ -32,6 +32,7 @@
 #include "sweep/parse_child.h"
 #include "sweep/spawn.h"
 #include "sys/clock.h"
+#include "sys/files.h"
 #include "xalloc.h"
 
 /* A reply larger than this is garbage (a few metrics), as for every parse
@@ -159,14 +160,7 @@ static void run_child(pid_t parent, const aorta_module_t *module,
     module->collector.parse(options, path, metrics);
     aorta_json_t *json = aorta_metrics_to_json(metrics);
     char *text = aorta_json_dump(json, 0);
-    for (size_t len = strlen(text), done = 0; done < len;) {
-        ssize_t n = write(out, text + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
+    aorta_write_all(out, text, strlen(text));
     _exit(0);
 }
 

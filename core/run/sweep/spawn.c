@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,10 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "path_search.h"
+#include "sys/clock.h"
+#include "sys/envp.h"
+#include "sys/files.h"
 #include "xalloc.h"
 
 static sigset_t blocked_signals(void)
@@ -79,21 +84,8 @@ static char *read_proc_file(const char *path, size_t *len)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    size_t capacity = 4096;
-    char *text = aorta_xmalloc(capacity + 1);
-    *len = 0;
-    for (;;) {
-        if (*len == capacity)
-            text = aorta_xrealloc(text, (capacity *= 2) + 1);
-        ssize_t got = read(fd, text + *len, capacity - *len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        *len += (size_t)got;
-    }
+    char *text = aorta_read_fd(fd, SIZE_MAX - 1, len);
     close(fd);
-    text[*len] = '\0';
     return text;
 }
 
@@ -206,62 +198,6 @@ size_t aorta_spawn_kill_strays(const char *what)
     return killed;
 }
 
-static double monotonic_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static const char *env_lookup(char *const *envp, const char *name)
-{
-    size_t len = strlen(name);
-    for (size_t i = 0; envp && envp[i]; i++)
-        if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
-            return envp[i] + len + 1;
-    return NULL;
-}
-
-/* In the child: execve argv[0], searching envp's PATH when it has no '/'.
- * Never uses a shell (no ENOEXEC fallback).  Returns the errno to report. */
-static int exec_command(char *const *argv, char *const *envp)
-{
-    if (strchr(argv[0], '/')) {
-        execve(argv[0], argv, envp);
-        return errno;
-    }
-    const char *path = env_lookup(envp, "PATH");
-    if (!path)
-        path = "/bin:/usr/bin";
-    int saw_eacces = 0, last = ENOENT;
-    size_t name_len = strlen(argv[0]);
-    char *candidate = malloc(strlen(path) + name_len + 2);
-    if (!candidate)
-        return ENOMEM;
-    const char *entry = path;
-    for (;;) {
-        const char *end = strchr(entry, ':');
-        size_t len = end ? (size_t)(end - entry) : strlen(entry);
-        if (len == 0) {
-            memcpy(candidate, argv[0], name_len + 1);
-        } else {
-            memcpy(candidate, entry, len);
-            candidate[len] = '/';
-            memcpy(candidate + len + 1, argv[0], name_len + 1);
-        }
-        execve(candidate, argv, envp);
-        if (errno == EACCES)
-            saw_eacces = 1;
-        else if (errno != ENOENT && errno != ENOTDIR)
-            last = errno;
-        if (!end)
-            break;
-        entry = end + 1;
-    }
-    free(candidate);
-    return saw_eacces ? EACCES : last;
-}
-
 static int exit_code_for_errno(int error)
 {
     if (error == ENOENT || error == ENOTDIR)
@@ -277,14 +213,14 @@ static int terminate_group(pid_t pid, double grace_sec, const sigset_t *set)
 {
     int status = 0;
     kill(-pid, SIGTERM);
-    double deadline = monotonic_now() + grace_sec;
+    double deadline = aorta_clock_monotonic() + grace_sec;
     for (;;) {
         pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid) {
             kill(-pid, SIGKILL); /* stragglers of the group */
             return status;
         }
-        double left = deadline - monotonic_now();
+        double left = deadline - aorta_clock_monotonic();
         if (left <= 0)
             break;
         struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
@@ -304,7 +240,7 @@ int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err
     if (pipe2(report, O_CLOEXEC) != 0)
         return -1;
     sigset_t set = blocked_signals();
-    double started = monotonic_now();
+    double started = aorta_clock_monotonic();
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -325,7 +261,7 @@ int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err
             dup2(out, 1);
         if (err >= 0)
             dup2(err, 2);
-        int error = exec_command(argv, envp);
+        int error = aorta_path_execve(argv, envp, aorta_envp_get(envp, "PATH"));
         ssize_t ignored = write(report[1], &error, sizeof error);
         (void)ignored;
         _exit(exit_code_for_errno(error));
@@ -351,7 +287,7 @@ int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err
         result->exit_code = exit_code_for_errno(exec_error);
         dprintf(err >= 0 ? err : 2, "aorta-run: cannot execute '%s': %s\n", argv[0],
                 strerror(exec_error));
-        result->walltime_sec = monotonic_now() - started;
+        result->walltime_sec = aorta_clock_monotonic() - started;
         return 0;
     }
     result->launched = 1;
@@ -376,7 +312,7 @@ void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, doub
             break;
         struct timespec wait = {1, 0};
         if (deadline > 0) {
-            double left = deadline - monotonic_now();
+            double left = deadline - aorta_clock_monotonic();
             if (left <= 0) {
                 result->timed_out = 1;
                 status = terminate_group(pid, grace_sec, &set);
@@ -394,7 +330,7 @@ void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, doub
             break;
         }
     }
-    result->walltime_sec = monotonic_now() - started;
+    result->walltime_sec = aorta_clock_monotonic() - started;
     if (result->timed_out)
         result->exit_code = -1;
     else if (WIFEXITED(status))
@@ -410,7 +346,7 @@ void aorta_spawn_stop(const aorta_spawn_child_t *child, double grace_sec,
         return;
     sigset_t set = blocked_signals();
     terminate_group(child->pid, grace_sec, &set);
-    result->walltime_sec = monotonic_now() - child->started;
+    result->walltime_sec = aorta_clock_monotonic() - child->started;
     result->exit_code = -SIGKILL;
 }
 

@@ -28,6 +28,7 @@
 
 #include "sweep/classify.h"
 #include "sys/clock.h"
+#include "sys/files.h"
 #include "sweep/compose.h"
 #include "sys/nofollow.h"
 #include "aorta/collector.h"
@@ -160,20 +161,6 @@ static void prepare_dirs(trial_t *trial)
         unlinkat(trial->trial_fd, ENV_FILE_NAME, 0);
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t done = write(fd, data, len);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return -1;
-        data += done;
-        len -= (size_t)done;
-    }
-    return 0;
-}
-
 /* A file of the trial to write: never a symlink, and a FIFO or device
  * planted there is refused instead of blocking the open or being written. */
 static int open_output(int dir_fd, const char *name, int flags, mode_t mode)
@@ -233,7 +220,7 @@ static void write_env_file(trial_t *trial)
     }
     free(lines);
     int fd = open_output(trial->trial_fd, ENV_FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0 || fchmod(fd, 0600) != 0 || write_all(fd, text, len) != 0)
+    if (fd < 0 || fchmod(fd, 0600) != 0 || aorta_write_all(fd, text, len) != 0)
         set_setup_error(trial, aorta_xasprintf("cannot write %s/" ENV_FILE_NAME ": %s",
                                                trial->trial_dir, strerror(errno)));
     if (fd >= 0)

@@ -30,19 +30,6 @@ static int interrupt_pending(void)
     return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
 }
 
-void aorta_child_write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t done = write(fd, data, len);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return;
-        data += done;
-        len -= (size_t)done;
-    }
-}
-
 static void run_child(aorta_child_fn fn, void *user, int out)
 {
     /* aorta-run blocks these for its own loop; collector code expects

@@ -32,7 +32,4 @@ typedef struct aorta_child_result {
 void aorta_child_run(aorta_child_fn fn, void *user, double timeout_sec, size_t reply_limit,
                      int flags, aorta_child_result_t *result);
 
-/* Write all len bytes at data to fd (a reply), giving up on an error. */
-void aorta_child_write_all(int fd, const char *data, size_t len);
-
 #endif
