@@ -26,11 +26,12 @@
 #include "sweep/spawn.h"
 #include "sys/child.h"
 #include "sys/files.h"
+#include "sys/knobs.h"
 #include "sys/nofollow.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 
-/* Seconds one step may take (AORTA_CHECK_TIMEOUT overrides). */
+/* Seconds one step may take: AORTA_CHECK_TIMEOUT, else this. */
 #define CHECK_TIMEOUT_DEFAULT 30.0
 /* A child's findings are a few lines; more is a runaway message. */
 #define REPLY_LIMIT (1u << 20)
@@ -683,26 +684,6 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
 /* Loading, and the command                                                  */
 /* ------------------------------------------------------------------------ */
 
-static int check_timeout(double *out)
-{
-    const char *text = getenv("AORTA_CHECK_TIMEOUT");
-    *out = CHECK_TIMEOUT_DEFAULT;
-    if (!text)
-        return 0;
-    char *end = NULL;
-    errno = 0;
-    double value = strtod(text, &end);
-    if (errno || !text[0] || *end || !isfinite(value) || value <= 0) {
-        char *quoted = aorta_repr_str(text);
-        aorta_diag_error("--check-collector: AORTA_CHECK_TIMEOUT: expected a number of seconds "
-                     "> 0, got %s", quoted);
-        free(quoted);
-        return -1;
-    }
-    *out = value;
-    return 0;
-}
-
 /* The summary line; the exit status. */
 static int verdict(const char *name, size_t violations, size_t notes)
 {
@@ -780,9 +761,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
 
 int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs)
 {
-    double timeout;
-    if (check_timeout(&timeout) != 0)
-        return AORTA_EXIT_USAGE;
+    double timeout = aorta_knob_seconds("AORTA_CHECK_TIMEOUT", CHECK_TIMEOUT_DEFAULT, 0);
     char *dir = NULL;
     if (cli->dir) {
         struct stat st;

@@ -18,6 +18,7 @@
 #include "aorta/collector.h"
 #include "sys/clock.h"
 #include "sys/envp.h"
+#include "sys/knobs.h"
 #include "sweep/spawn.h"
 #include "xalloc.h"
 
@@ -95,12 +96,7 @@ int aorta_host_env_is_python(const char *argv0)
 
 static double probe_timeout(void)
 {
-    const char *text = getenv("AORTA_PROBE_TIMEOUT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end != text && !*end && isfinite(value) && value > 0
-             ? value
-             : AORTA_PROBE_TIMEOUT_DEFAULT;
+    return aorta_knob_seconds("AORTA_PROBE_TIMEOUT", AORTA_PROBE_TIMEOUT_DEFAULT, 0);
 }
 
 struct aorta_host_env {

@@ -10,7 +10,7 @@
 
 #include "output/json.h"
 
-/* Seconds the Triton probe may take (AORTA_PROBE_TIMEOUT overrides). */
+/* Seconds the Triton probe may take: AORTA_PROBE_TIMEOUT, else this. */
 #define AORTA_PROBE_TIMEOUT_DEFAULT 10.0
 
 /* The snapshot being taken.  What can be read at once is read by

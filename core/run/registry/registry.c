@@ -18,20 +18,12 @@
 
 #include "sys/child.h"
 #include "sys/files.h"
+#include "sys/knobs.h"
 #include "xalloc.h"
 
 #ifndef AORTA_COLLECTORDIR
 #error "AORTA_COLLECTORDIR must be defined by the build"
 #endif
-
-static const char *env_value(const char *name)
-{
-#ifdef HAVE_SECURE_GETENV
-    return secure_getenv(name);
-#else
-    return getenv(name);
-#endif
-}
 
 /* Append each non-empty entry of a colon list. */
 static void push_colon_list(char ***dirs, size_t *count, size_t *capacity, const char *list)
@@ -61,10 +53,10 @@ char **aorta_search_path(char *const *cli_dirs, size_t cli_count)
         aorta_xgrow((void **)&dirs, &capacity, count + 2, sizeof *dirs);
         dirs[count++] = aorta_xstrdup(cli_dirs[i]); /* a --plugin-dir is one directory */
     }
-    const char *user = env_value("AORTA_PLUGIN_PATH");
+    const char *user = aorta_knob_text("AORTA_PLUGIN_PATH");
     if (user)
         push_colon_list(&dirs, &count, &capacity, user);
-    const char *system = env_value("AORTA_PLUGIN_SYSTEM_PATH");
+    const char *system = aorta_knob_text("AORTA_PLUGIN_SYSTEM_PATH");
     push_colon_list(&dirs, &count, &capacity, system ? system : AORTA_COLLECTORDIR);
     dirs[count] = NULL;
     return dirs;
@@ -272,11 +264,7 @@ static void open_module(aorta_module_t *module)
 
 static double load_timeout(void)
 {
-    const char *text = env_value("AORTA_LOAD_TIMEOUT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end != text && !*end && value > 0 && value < 1e6 ? value
-                                                                     : LOAD_TIMEOUT_DEFAULT;
+    return aorta_knob_seconds("AORTA_LOAD_TIMEOUT", LOAD_TIMEOUT_DEFAULT, 0);
 }
 
 /* In the child: open and check the module as aorta-run would, and say how it

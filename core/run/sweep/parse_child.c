@@ -29,6 +29,7 @@
 #include "sweep/spawn.h"
 #include "sys/clock.h"
 #include "sys/files.h"
+#include "sys/knobs.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 
@@ -36,13 +37,9 @@
  * kernel table (tens of thousands of long template names fit). */
 #define REPLY_LIMIT (16u << 20)
 
-static double parse_timeout(void)
+double aorta_parse_timeout(void)
 {
-    const char *text = getenv("AORTA_PARSE_TIMEOUT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end && !*end && isfinite(value) && value > 0 ? value
-                                                                : AORTA_PARSE_TIMEOUT_DEFAULT;
+    return aorta_knob_seconds("AORTA_PARSE_TIMEOUT", AORTA_PARSE_TIMEOUT_DEFAULT, 0);
 }
 
 /* ASan reserves terabytes of address space: RLIMIT_AS would stop it at once. */
@@ -61,21 +58,7 @@ uint64_t aorta_parse_memory_limit(void)
 {
     if (!AORTA_PARSE_MEMORY_LIMITED)
         return 0;
-    const char *text = getenv("AORTA_PARSE_MEMORY");
-    if (!text || !*text)
-        return AORTA_PARSE_MEMORY_DEFAULT;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long value = strtoull(text, &end, 10);
-    unsigned shift = 64;
-    if (end != text && !*end)
-        shift = 0;
-    else if (end != text && !end[1])
-        shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
-              : *end == 'G' || *end == 'g' ? 30 : 64;
-    if (errno || text[0] == '-' || shift == 64 || value == 0 || value > (UINT64_MAX >> shift))
-        return AORTA_PARSE_MEMORY_DEFAULT;
-    return (uint64_t)value << shift;
+    return aorta_knob_size("AORTA_PARSE_MEMORY", AORTA_PARSE_MEMORY_DEFAULT);
 }
 
 static void run_child(pid_t parent, const aorta_module_t *module, const aorta_options_t *options,
@@ -336,7 +319,7 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
             struct rusage usage;
             memset(&usage, 0, sizeof usage);
             int status = collect(pid, &reply, &noise, &errs, signals, exits,
-                                 aorta_clock_monotonic() + parse_timeout(), &problem, &signal_taken, &usage);
+                                 aorta_clock_monotonic() + aorta_parse_timeout(), &problem, &signal_taken, &usage);
             /* A parse that ran out of the limit dies one way or another;
              * say why when it had used most of it. */
             near_limit = limit && (uint64_t)usage.ru_maxrss * 1024 >= limit / 2;

@@ -33,6 +33,7 @@
 #include "sweep/spawn.h"
 #include "sys/clock.h"
 #include "sys/files.h"
+#include "sys/knobs.h"
 #include "xalloc.h"
 
 /* A reply larger than this is garbage (a few metrics), as for every parse
@@ -41,18 +42,8 @@
 
 size_t aorta_parse_jobs(void)
 {
-    const char *text = getenv("AORTA_PARSE_JOBS");
-    if (text) {
-        char *end = NULL;
-        errno = 0;
-        long value = strtol(text, &end, 10);
-        if (!errno && end != text && !*end && value > 0)
-            return (size_t)value;
-        aorta_diag_warn("AORTA_PARSE_JOBS='%s' is not a positive integer; using the CPU count",
-                        text);
-    }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus > 0 ? (size_t)cpus : 1;
+    return (size_t)aorta_knob_count("AORTA_PARSE_JOBS", cpus > 0 ? cpus : 1);
 }
 
 /* k of "rank<k>", or -1. */
@@ -118,16 +109,6 @@ typedef struct job {
     int status, ended;
 } job_t;
 
-static double parse_timeout(void)
-{
-    /* The same variable and default as every parse child (parse_child.h). */
-    const char *text = getenv("AORTA_PARSE_TIMEOUT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end && !*end && isfinite(value) && value > 0 ? value
-                                                                : AORTA_PARSE_TIMEOUT_DEFAULT;
-}
-
 static int interrupt_pending(void)
 {
     sigset_t pending;
@@ -138,12 +119,11 @@ static int interrupt_pending(void)
 /* In the child: the collector's parse of one rank directory, its metrics
  * as JSON on the pipe. */
 static void run_child(pid_t parent, const aorta_module_t *module,
-                      const aorta_options_t *options, const char *path, int out)
+                      const aorta_options_t *options, const char *path, uint64_t limit, int out)
 {
     /* As every parse child (parse_child.c): dies with aorta-run, bounded in
      * memory. */
     aorta_spawn_child_guard(parent);
-    uint64_t limit = aorta_parse_memory_limit();
     if (limit) {
         struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
         setrlimit(RLIMIT_AS, &rl);
@@ -168,7 +148,7 @@ static void run_child(pid_t parent, const aorta_module_t *module,
  * thread and closes each write end at once, so no child holds another's
  * pipe open and each reply ends when its own child does. */
 static void start(job_t *job, const aorta_module_t *module, const aorta_options_t *options,
-                  const char *path, double timeout)
+                  const char *path, double timeout, uint64_t limit)
 {
     int pipefd[2];
     job->deadline = aorta_clock_monotonic() + timeout;
@@ -181,7 +161,7 @@ static void start(job_t *job, const aorta_module_t *module, const aorta_options_
     job->pid = fork();
     if (job->pid == 0) {
         close(pipefd[0]);
-        run_child(parent, module, options, path, pipefd[1]);
+        run_child(parent, module, options, path, limit, pipefd[1]);
     }
     close(pipefd[1]);
     if (job->pid < 0) {
@@ -276,7 +256,8 @@ void aorta_rank_parse_all(const aorta_module_t *module, const aorta_options_t *o
         jobs = aorta_parse_jobs();
     if (jobs > count)
         jobs = count;
-    double timeout = parse_timeout();
+    double timeout = aorta_parse_timeout();
+    uint64_t limit = aorta_parse_memory_limit(); /* read here: a warning is the parent's */
     job_t *running = aorta_xcalloc(jobs ? jobs : 1, sizeof *running);
     char **paths = aorta_xcalloc(count ? count : 1, sizeof *paths);
     struct pollfd *fds = aorta_xcalloc(jobs ? jobs : 1, sizeof *fds);
@@ -290,7 +271,7 @@ void aorta_rank_parse_all(const aorta_module_t *module, const aorta_options_t *o
         while (!stop && next < count && active < jobs) {
             job_t *job = &running[active++];
             *job = (job_t){.index = next, .pid = -1, .fd = -1};
-            start(job, module, options, paths[next], timeout);
+            start(job, module, options, paths[next], timeout, limit);
             next++;
         }
         if (stop && next < count)

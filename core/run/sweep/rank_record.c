@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "sys/clock.h"
+#include "sys/knobs.h"
 #include "output/trial_json.h"
 #include "xalloc.h"
 
@@ -24,12 +25,8 @@
 
 double aorta_rank_wait_sec(double trial_timeout_sec)
 {
-    const char *text = getenv("AORTA_RANK_WAIT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    if (text && end != text && !*end && isfinite(value) && value > 0)
-        return value;
-    return trial_timeout_sec > 0 ? trial_timeout_sec + 60 : 600;
+    return aorta_knob_seconds("AORTA_RANK_WAIT", trial_timeout_sec > 0 ? trial_timeout_sec + 60 : 600,
+                              0);
 }
 
 const char *aorta_rank_job_token(void)

@@ -12,8 +12,7 @@
 #define AORTA_RANK_RECORD_SCHEMA 1
 
 /* Seconds rank 0 waits for the other ranks' records after its own trial:
- * AORTA_RANK_WAIT when a positive number, else the trial timeout plus 60,
- * else 600. */
+ * AORTA_RANK_WAIT, else the trial timeout plus 60, else 600. */
 double aorta_rank_wait_sec(double trial_timeout_sec);
 
 /* What names this job to every rank (the launcher's own id:

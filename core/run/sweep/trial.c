@@ -29,6 +29,7 @@
 #include "sweep/classify.h"
 #include "sys/clock.h"
 #include "sys/files.h"
+#include "sys/knobs.h"
 #include "sweep/compose.h"
 #include "sys/nofollow.h"
 #include "aorta/collector.h"
@@ -92,11 +93,7 @@ long aorta_trial_budget(const aorta_plan_t *plan)
 
 double aorta_trial_kill_grace(void)
 {
-    const char *text = getenv("AORTA_KILL_GRACE");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end != text && !*end && isfinite(value) && value >= 0 ? value
-                                                                        : AORTA_KILL_GRACE_DEFAULT;
+    return aorta_knob_seconds("AORTA_KILL_GRACE", AORTA_KILL_GRACE_DEFAULT, AORTA_KNOB_ZERO_OK);
 }
 
 char *aorta_trial_dir_rel(const char *cell, int trial_index)

@@ -33,8 +33,7 @@ aorta_json_t *aorta_run_snapshot(const aorta_run_ctx_t *ctx, int stop);
 /* Trials per cell: stop_after's max_trials when set, else trials. */
 long aorta_trial_budget(const aorta_plan_t *plan);
 
-/* Seconds between SIGTERM and SIGKILL (AORTA_KILL_GRACE overrides it, for
- * tests). */
+/* Seconds between SIGTERM and SIGKILL: AORTA_KILL_GRACE, else this. */
 #define AORTA_KILL_GRACE_DEFAULT 10.0
 double aorta_trial_kill_grace(void);
 
