@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suggest.h"
+#include "sys/suggest.h"
 #include "xalloc.h"
 
 void aorta_cli_usage(FILE *out)

@@ -23,7 +23,7 @@
 
 #include "aorta/collector.h"
 #include "commands.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 #include "sys/child.h"
 #include "sys/files.h"
 #include "sys/knobs.h"
@@ -705,7 +705,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
     if (!module) {
         const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
         if (!failed)
-            return aorta_diag_unknown_collector(registry, "--check-collector", name);
+            return aorta_cmd_unknown_collector(registry, "--check-collector", name);
         printf("FAIL load: %s: %s\n", failed->path, failed->reason);
         return verdict(name, 1, 0);
     }

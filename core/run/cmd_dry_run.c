@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "commands.h"
 #include "sweep/compose.h"
 #include "sweep/rank.h"
 #include "aorta/collector.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "recipe/plan.h"
 #include "xalloc.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "commands.h"
 #include "recipe/plan.h"
 

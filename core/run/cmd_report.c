@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output/json.h"
+#include "sys/json.h"
 #include "output/kernel_reports.h"
 #include "output/perf_md.h"
 #include "sweep/lock.h"

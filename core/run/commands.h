@@ -3,11 +3,12 @@
 #ifndef AORTA_COMMANDS_H
 #define AORTA_COMMANDS_H
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "cli.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "recipe/plan.h"
 #include "registry/registry.h"
+#include "sweep/sweep.h"
 
 /* Exit statuses (docs/design.md, Exit status). */
 #define AORTA_EXIT_OK 0
@@ -33,6 +34,16 @@ int aorta_cmd_compare(const aorta_cli_t *cli);
 aorta_json_t *aorta_cmd_read_matrix(const char *run_dir);
 /* A descriptor of run_dir, or -1 after one error line. */
 int aorta_cmd_open_run(const char *run_dir);
+
+/* The "unknown collector" error of flag: names the reason when a candidate
+ * failed, and the collectors available.  Returns the usage exit status
+ * (cmd_unknown.c). */
+int aorta_cmd_unknown_collector(const aorta_registry_t *registry, const char *flag,
+                                const char *name);
+
+/* The exit status of a sweep that ended so: 128 + the interrupting signal;
+ * 1 when it is incomplete or measured nothing; else 0 (cmd_run.c). */
+int aorta_cmd_sweep_status(const aorta_sweep_end_t *end);
 
 /* The plan of the command line's request (recipe, --collect, ...), or the
  * exit status after reporting what is wrong (cmd_plan.c). */

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "cli.h"
 #include "commands.h"
 #include "registry/registry.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 
 static int dispatch(const aorta_cli_t *cli, const aorta_registry_t *registry, char *const *dirs)
 {

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "path_search.h"
 #include "sweep/rank_env.h"
 #include "xalloc.h"

@@ -19,7 +19,7 @@
 #include "sys/clock.h"
 #include "sys/envp.h"
 #include "sys/knobs.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 #include "xalloc.h"
 
 #define SMALL_FILE_MAX 4096

@@ -8,7 +8,7 @@
 #ifndef AORTA_HOST_ENV_H
 #define AORTA_HOST_ENV_H
 
-#include "output/json.h"
+#include "sys/json.h"
 
 /* Seconds the Triton probe may take: AORTA_PROBE_TIMEOUT, else this. */
 #define AORTA_PROBE_TIMEOUT_DEFAULT 10.0

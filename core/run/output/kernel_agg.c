@@ -13,10 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output/kernel_file.h"
-#include "output/outcome.h"
-#include "output/trial_json.h" /* AORTA_WORKLOAD */
-#include "sweep/trial.h"
+#include "record/kernel_file.h"
+#include "record/outcome.h"
+#include "record/layout.h"
 #include "sys/nofollow.h"
 #include "xalloc.h"
 
@@ -288,7 +287,7 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
     cell->name = aorta_xstrdup(name ? name : "?");
     int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, cell->name);
+    char *sub_rel = aorta_workload_dir_rel(cell->name);
     char *why = NULL;
     int sub_fd = name ? aorta_fsafe_open_dir(run_fd, sub_rel, 0, &why) : -1;
     for (int64_t t = 0; sub_fd >= 0 && t < trials && t < 1000000; t++) {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output/json.h"
+#include "sys/json.h"
 
 #define AORTA_CELL_KERNELS_SCHEMA 1
 

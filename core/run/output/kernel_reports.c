@@ -16,7 +16,7 @@
 #include "output/kernel_names.h"
 #include "output/report_html.h"
 #include "sys/files.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 #include "sys/nofollow.h"
 #include "xalloc.h"
 

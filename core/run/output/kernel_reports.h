@@ -5,7 +5,7 @@
 #ifndef AORTA_KERNEL_REPORTS_H
 #define AORTA_KERNEL_REPORTS_H
 
-#include "output/json.h"
+#include "sys/json.h"
 
 /* Aggregate the trial records below the run directory run_fd (display_dir:
  * how the user named it, for the messages) for matrix (matrix.json's object;

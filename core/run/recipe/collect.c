@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "aorta/collector.h"
-#include "suggest.h"
+#include "sys/suggest.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 

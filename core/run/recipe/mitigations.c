@@ -13,7 +13,7 @@
 
 #include "aorta/collector.h"
 #include "sys/files.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "keyindex.h"
 #include "sys/quote.h"
 #include "xalloc.h"

@@ -159,6 +159,11 @@ void aorta_plan_free(aorta_plan_t *plan)
     free(plan);
 }
 
+long aorta_plan_trial_budget(const aorta_plan_t *plan)
+{
+    return plan->has_stop_after ? plan->stop_max_trials : plan->trials;
+}
+
 const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name)
 {
     for (size_t i = 0; i < plan->collector_count; i++)

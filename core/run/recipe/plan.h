@@ -68,6 +68,9 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
                      FILE *warnings, aorta_plan_t **out, char **error);
 void aorta_plan_free(aorta_plan_t *plan);
 
+/* Trials per cell: stop_after's max_trials when set, else trials. */
+long aorta_plan_trial_budget(const aorta_plan_t *plan);
+
 /* The collector entry of that name, or NULL. */
 const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name);
 

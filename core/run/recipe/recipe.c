@@ -2,7 +2,7 @@
 /* recipe.c - a `mode: probe` recipe's keys, types and cells. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "recipe/recipe.h"
 
 #include <limits.h>
@@ -14,7 +14,7 @@
 #include "aorta/collector.h"
 #include "recipe/yaml_tree.h"
 #include "sys/quote.h"
-#include "suggest.h"
+#include "sys/suggest.h"
 #include "xalloc.h"
 
 /* The keys of docs/design.md, Recipes. */

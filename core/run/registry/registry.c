@@ -6,7 +6,7 @@
  * each other. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "registry/registry.h"
 
 #include <dirent.h>

@@ -7,7 +7,7 @@
  * sequence runs under flock() on the run directory. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "sweep/lock.h"
 
 #include <errno.h>
@@ -21,8 +21,7 @@
 #include <unistd.h>
 
 #include "sys/clock.h"
-#include "commands.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "xalloc.h"
 
 struct aorta_lock {

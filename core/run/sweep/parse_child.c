@@ -4,7 +4,7 @@
  * pipe; the parent reads them with a deadline and checks every member. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "sweep/parse_child.h"
 
 #include <errno.h>
@@ -24,9 +24,9 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
-#include "output/json.h"
-#include "output/parse_reply.h"
-#include "sweep/spawn.h"
+#include "sys/json.h"
+#include "record/parse_reply.h"
+#include "sys/spawn.h"
 #include "sys/clock.h"
 #include "sys/files.h"
 #include "sys/knobs.h"

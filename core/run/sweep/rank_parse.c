@@ -26,11 +26,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "output/json.h"
-#include "output/metrics_json.h"
+#include "sys/diag.h"
+#include "sys/json.h"
+#include "record/metrics_json.h"
 #include "sweep/parse_child.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 #include "sys/clock.h"
 #include "sys/files.h"
 #include "sys/knobs.h"

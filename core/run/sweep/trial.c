@@ -10,7 +10,7 @@
  * so a later run retries it. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "sweep/trial.h"
 
 #include <errno.h>
@@ -26,22 +26,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sweep/classify.h"
+#include "record/classify.h"
 #include "sys/clock.h"
 #include "sys/files.h"
-#include "sys/knobs.h"
 #include "sweep/compose.h"
 #include "sys/nofollow.h"
 #include "aorta/collector.h"
 #include "sweep/parse_child.h"
 #include "sweep/progress.h"
 #include "sweep/rank_parse.h"
-#include "sweep/rank_record.h"
-#include "sweep/retention.h"
-#include "sweep/spawn.h"
-#include "output/kernel_file.h"
-#include "output/trial_json.h"
-#include "output/trial_record.h"
+#include "record/rank_record.h"
+#include "record/retention.h"
+#include "sys/spawn.h"
+#include "record/kernel_file.h"
+#include "record/layout.h"
+#include "record/trial_json.h"
+#include "record/trial_record.h"
 #include "xalloc.h"
 
 #define ENV_FILE_NAME "probe.env"
@@ -72,39 +72,6 @@ typedef struct trial {
     aorta_retain_level_t level;
     aorta_retention_t retention;
 } trial_t;
-
-aorta_json_t *aorta_run_snapshot(const aorta_run_ctx_t *ctx, int stop)
-{
-    if (aorta_host_env_finish(ctx->host_env, stop)
-        && aorta_json_write_file_at(ctx->run_fd, "host_env.json",
-                                    aorta_host_env_snapshot(ctx->host_env))
-               != 0) {
-        aorta_diag_error("cannot write %s/host_env.json: %s", ctx->display_dir, strerror(errno));
-        if (ctx->write_failed)
-            *ctx->write_failed = 1;
-    }
-    return aorta_host_env_snapshot(ctx->host_env);
-}
-
-long aorta_trial_budget(const aorta_plan_t *plan)
-{
-    return plan->has_stop_after ? plan->stop_max_trials : plan->trials;
-}
-
-double aorta_trial_kill_grace(void)
-{
-    return aorta_knob_seconds("AORTA_KILL_GRACE", AORTA_KILL_GRACE_DEFAULT, AORTA_KNOB_ZERO_OK);
-}
-
-char *aorta_trial_dir_rel(const char *cell, int trial_index)
-{
-    return aorta_xasprintf("%s/trial_%d", cell, trial_index);
-}
-
-char *aorta_trial_json_rel(const char *cell, int trial_index)
-{
-    return aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d.json", cell, trial_index);
-}
 
 static void set_setup_error(trial_t *trial, char *message)
 {
@@ -139,7 +106,7 @@ static void prepare_dirs(trial_t *trial)
         free(why);
         return;
     }
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
+    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     int sub_fd = aorta_fsafe_open_dir(ctx->run_fd, sub_rel, 1, &why);
     if (sub_fd < 0) {
         set_setup_error(trial, aorta_xasprintf("cannot prepare %s/%s: %s", ctx->run_dir, sub_rel,
@@ -419,7 +386,7 @@ static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables
 {
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
     char *name = aorta_kernel_file_path(strrchr(json_rel, '/') + 1);
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
+    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     char *why = NULL;
     int sub_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
     if (sub_fd >= 0 && !tables) {
@@ -690,7 +657,7 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
     /* Reached from the run directory without following a symlink, whatever
      * the payload made of the cell or its _subprocess. */
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
+    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     char *why = NULL;
     int sub_fd = aorta_fsafe_open_dir(ctx->run_fd, sub_rel, 1, &why);
     const char *json_name = strrchr(json_rel, '/') + 1;
@@ -724,7 +691,7 @@ int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_ind
     };
     const char *cell = trial.cell->name;
     trial.trial_rel = aorta_trial_dir_rel(cell, trial_index);
-    trial.collect_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d", cell, trial_index);
+    trial.collect_rel = aorta_trial_collect_rel(cell, trial_index);
     trial.trial_dir = aorta_xasprintf("%s/%s", ctx->run_dir, trial.trial_rel);
     trial.result_path = aorta_xasprintf("%s/result.json", trial.trial_dir);
     trial.cell_dir = aorta_xasprintf("%s/%s", ctx->run_dir, cell);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 

@@ -13,10 +13,19 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
+#include "commands.h"
 #include "sweeputil.h"
 #include "sweep/sweep.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 #include "xalloc.h"
+
+/* The exit status aorta-run gives a sweep of plan (cmd_run.c). */
+static int sweep_status(const aorta_plan_t *plan)
+{
+    aorta_sweep_end_t end;
+    aorta_sweep_run(plan, &end);
+    return aorta_cmd_sweep_status(&end);
+}
 
 static char *dir;
 static char *err_path;
@@ -94,7 +103,7 @@ START_TEST(retention_applies_each_level_to_both_trees)
     aorta_plan_t *full = plan_in("full", argv);
     add_scribe(full, "no");
     pu_plan_retain(full, AORTA_RETAIN_FULL, AORTA_RETAIN_FULL, AORTA_RETAIN_FULL);
-    ck_assert_int_eq(aorta_sweep_run(full), 0);
+    ck_assert_int_eq(sweep_status(full), 0);
     aorta_json_t *record = pu_json(full->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(pu_str(record, "capture", "retention", "level", NULL), "full");
     ck_assert_uint_eq(aorta_json_length(pu_at(record, "capture", "retention", "deleted", NULL)), 0);
@@ -116,7 +125,7 @@ START_TEST(retention_applies_each_level_to_both_trees)
         aorta_plan_t *plan = plan_in(level_names[l], argv);
         add_scribe(plan, "no");
         pu_plan_retain(plan, levels[l], AORTA_RETAIN_FULL, AORTA_RETAIN_FULL);
-        ck_assert_int_eq(aorta_sweep_run(plan), 0);
+        ck_assert_int_eq(sweep_status(plan), 0);
         aorta_json_t *result = pu_json(plan->run_dir, TRIAL0 "result.json");
         aorta_json_t *retention = pu_at(result, "capture", "retention", NULL);
         ck_assert_str_eq(pu_str(retention, "level", NULL), level_names[l]);
@@ -175,7 +184,7 @@ START_TEST(retention_follows_the_verdict_and_never_a_symlink)
     aorta_env_set(plan->cells[0].env, "SCRIBE_SYMLINK", victim);
     add_scribe(plan, "no");
     pu_plan_retain(plan, AORTA_RETAIN_FULL, AORTA_RETAIN_NONE, AORTA_RETAIN_FULL);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     aorta_json_t *result = pu_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(pu_str(result, "verdict", NULL), "fail");
     ck_assert_str_eq(pu_str(result, "capture", "retention", "level", NULL), "none");
@@ -199,7 +208,7 @@ START_TEST(a_crashing_parse_leaves_only_its_artifact_dir_and_the_sweep_goes_on)
     add_scribe(plan, "no");
     pu_plan_collect(plan, registry, "badparse", (char *[]){"behaviour=crash", NULL});
     ck_assert_str_eq(plan->collectors[0].module->collector.name, "scribe");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     for (int t = 0; t < 2; t++) {
         char *rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
         aorta_json_t *trial = pu_json(plan->run_dir, rel);
@@ -251,7 +260,7 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     char *stale = tu_join(plan->run_dir, TRIAL0 "result.json");
     tu_write(stale, "{\"verdict\": \"pass\"}");
     /* Every trial failed its setup: the reports are written, the exit is 1. */
-    ck_assert_int_eq(aorta_sweep_run(plan), 1);
+    ck_assert_int_eq(sweep_status(plan), 1);
     ck_assert(!tu_exists(marker));
     ck_assert(!tu_exists(stale));
     const char *cells[] = {"none-none", "other-none"};
@@ -298,7 +307,7 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     ck_assert_int_eq(tu_run(cmd_mkdir, NULL, NULL, NULL), 0);
     char *link = tu_join(parent, "scribe");
     ck_assert_int_eq(symlink(dir, link), 0);
-    ck_assert_int_eq(aorta_sweep_run(plan), 1);
+    ck_assert_int_eq(sweep_status(plan), 1);
     aorta_json_t *trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_setup_failed");
     ck_assert_ptr_nonnull(strstr(pu_str(trial, "result", "failure_details", "0", "error", NULL),
@@ -314,7 +323,7 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     add_scribe(plan, "no");
     char *filed = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0");
     tu_write(filed, "keep me\n");
-    ck_assert_int_eq(aorta_sweep_run(plan), 1);
+    ck_assert_int_eq(sweep_status(plan), 1);
     trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_setup_failed");
     ck_assert_ptr_nonnull(strstr(pu_str(trial, "result", "failure_details", "0", "error", NULL),
@@ -343,7 +352,7 @@ START_TEST(stop_after_ends_a_cell_and_resume_honours_it)
     plan->stop_max_trials = 5;
     plan->trials = 5;
     plan->stop_event_verdict = aorta_xstrdup("fail");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     char *text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 2);
     free(text);
@@ -359,7 +368,7 @@ START_TEST(stop_after_ends_a_cell_and_resume_honours_it)
     ck_assert(!exists(plan, "none-none/trial_2"));
 
     /* The complete prefix reached the events: nothing re-runs. */
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 2);
     free(text);
@@ -375,7 +384,7 @@ START_TEST(stop_after_ends_a_cell_and_resume_honours_it)
     plan->stop_max_trials = plan->trials = 3;
     free(plan->run_dir);
     plan->run_dir = tu_join(dir, "stop-cap");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     matrix = pu_json(plan->run_dir, "matrix.json");
     ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "trials", NULL)), 3);
     ck_assert_ptr_null(pu_at(matrix, "cells", "0", "stop_after_note", NULL));
@@ -391,7 +400,7 @@ START_TEST(cells_carry_their_variables_to_the_command_only)
     aorta_plan_t *plan = plan_in("cells", (char *[]){"sh", "-c", "echo \"v=${AORTA_TEST_TF32-unset}\"",
                                                      NULL});
     pu_plan_cell(plan, "tf32_off", "dbg", (char *[]){"AORTA_TEST_TF32=0", "OTHER=x y", NULL});
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     ck_assert_ptr_null(getenv("AORTA_TEST_TF32"));
     char *base = tu_join(plan->run_dir, "none-none/trial_0/stdout.log");
     char *cell = tu_join(plan->run_dir, "tf32_off-dbg/trial_0/stdout.log");
@@ -434,7 +443,7 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     plan->env_passthrough_mode = aorta_xstrdup("file");
     aorta_env_set(plan->cells[0].env, "ZED", "last");
     aorta_env_set(plan->cells[0].env, "ALPHA", "first value");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     char *env_file = tu_join(plan->run_dir, TRIAL0 "probe.env");
     char *text = tu_read(env_file);
     ck_assert_str_eq(text, "ALPHA=first value\nZED=last\n");
@@ -456,7 +465,7 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     plan->env_passthrough_mode = aorta_xstrdup("inherit");
     char *record = tu_join(plan->run_dir, TRIAL0 "result.json");
     unlink(record);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     ck_assert(!tu_exists(env_file));
     text = tu_read(out);
     ck_assert_str_eq(text, "");
@@ -467,7 +476,7 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     plan->env_passthrough_mode = aorta_xstrdup("file");
     aorta_env_set(plan->cells[0].env, "BAD", "two\nlines");
     unlink(record);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     result = pu_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(pu_str(result, "verdict", NULL), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 2);
@@ -495,7 +504,7 @@ START_TEST(the_launcher_goes_outside_the_collectors)
     char *libexec = tu_builddir("core");
     setenv("AORTA_LIBEXEC_DIR", libexec, 1);
     free(libexec);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     unsetenv("AORTA_LIBEXEC_DIR");
     char *out = tu_join(plan->run_dir, TRIAL0 "stdout.log");
     char *text = tu_read(out);
@@ -528,10 +537,10 @@ START_TEST(an_incomplete_cell_reruns_from_trial_zero_into_emptied_collector_dirs
     aorta_plan_t *plan = plan_in("rerun", (char *[]){"sh", "-c", "echo x >> \"$0\"", counter, NULL});
     plan->trials = 2;
     add_scribe(plan, "no");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     char *record = tu_join(plan->run_dir, "none-none/trial_1/result.json");
     tu_write(record, "{\"verdict\": \"\"}"); /* no verdict: incomplete */
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     char *text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 4);
     free(text);
@@ -548,7 +557,7 @@ START_TEST(an_incomplete_cell_reruns_from_trial_zero_into_emptied_collector_dirs
     ck_assert(!aorta_json_get_bool(pu_at(matrix, "cells", "0", "resumed", NULL)));
     aorta_json_free(matrix);
     /* Complete now: skipped, aggregated from the files (metrics too). */
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 4);
     free(text);

@@ -17,14 +17,14 @@
 #include "output/host_env.h"
 #include "sweep/lock.h"
 #include "output/matrix.h"
-#include "output/outcome.h"
+#include "record/outcome.h"
 #include "output/perf_md.h"
 #include "sweeputil.h"
 #include "sweep/rank.h"
-#include "sweep/retention.h"
+#include "record/retention.h"
 #include "output/sha256.h"
 #include "output/summary.h"
-#include "output/trial_json.h"
+#include "record/trial_json.h"
 #include "xalloc.h"
 
 static void digest_of(const char *data, size_t len, size_t chunk, char out[65])

@@ -6,7 +6,7 @@
 
 #include <sys/types.h>
 
-#include "output/json.h"
+#include "sys/json.h"
 #include "registry/registry.h"
 #include "recipe/plan.h"
 #include "sweeptest.h" /* tu_count */

@@ -15,8 +15,8 @@
 
 #include "sweep/parse_child.h"
 #include "sweep/rank_parse.h"
-#include "sweep/rank_record.h"
-#include "sweep/trial.h"
+#include "record/rank_record.h"
+#include "sweep/run.h"
 #include "sweeptest.h"
 #include "sys/knobs.h"
 
@@ -224,7 +224,7 @@ static void read_parse_timeout(void *user)
 
 static void read_kill_grace(void *user)
 {
-    *(double *)user = aorta_trial_kill_grace();
+    *(double *)user = aorta_run_kill_grace();
 }
 
 static void read_rank_wait(void *user)

@@ -2,15 +2,15 @@
 /* trial_json.c - the per-trial dispatcher JSON (docs/design.md). */
 #include "config.h"
 
-#include "output/trial_json.h"
+#include "record/trial_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aorta/collector.h"
-#include "output/metrics_json.h"
-#include "sweep/retention.h"
+#include "record/metrics_json.h"
+#include "record/retention.h"
 #include "xalloc.h"
 
 aorta_json_t *aorta_trial_environment(void)

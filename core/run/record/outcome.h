@@ -5,7 +5,7 @@
 #ifndef AORTA_OUTCOME_H
 #define AORTA_OUTCOME_H
 
-#include "output/json.h"
+#include "sys/json.h"
 
 typedef struct aorta_outcome {
     int trial_index;

@@ -2,7 +2,7 @@
 /* trial_record.c - a trial's trial_<t>/result.json (docs/design.md). */
 #include "config.h"
 
-#include "output/trial_record.h"
+#include "record/trial_record.h"
 
 static aorta_json_t *detector_list(const char *const *detectors)
 {

@@ -4,10 +4,10 @@
 #define AORTA_TRIAL_RECORD_H
 
 #include "aorta/collector.h"
-#include "sweep/classify.h"
-#include "output/json.h"
-#include "sweep/retention.h"
-#include "sweep/spawn.h"
+#include "record/classify.h"
+#include "sys/json.h"
+#include "record/retention.h"
+#include "sys/spawn.h"
 
 typedef struct aorta_trial_record {
     const aorta_spawn_result_t *spawn;

@@ -2,7 +2,7 @@
 /* live.c - the sweep's progress display (live.h). */
 #include "config.h"
 
-#include "sweep/live.h"
+#include "sys/live.h"
 
 #include <string.h>
 #include <unistd.h>

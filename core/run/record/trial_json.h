@@ -8,11 +8,10 @@
 #include <stdint.h>
 
 #include "aorta/collector.h"
-#include "sweep/classify.h"
-#include "output/json.h"
+#include "record/classify.h"
+#include "record/layout.h"
+#include "sys/json.h"
 #include "recipe/plan.h"
-
-#define AORTA_WORKLOAD "_subprocess"
 
 /* exit_status values. */
 #define AORTA_STATUS_OK "ok"

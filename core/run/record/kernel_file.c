@@ -5,7 +5,7 @@
  * is still read. */
 #include "config.h"
 
-#include "output/kernel_file.h"
+#include "record/kernel_file.h"
 
 #include <errno.h>
 #include <math.h>

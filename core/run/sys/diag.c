@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 
-#include "sweep/live.h"
+#include "sys/live.h"
 #include "xalloc.h"
 
 static void line(FILE *out, const char *kind, const char *fmt, va_list args)

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output/json.h"
+#include "sys/json.h"
 #include "testutil.h"
 
 static void expect_double(double value, const char *text)

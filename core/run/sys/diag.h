@@ -15,7 +15,6 @@
 #include <stdio.h>
 
 #include "aorta/collector.h"
-#include "registry/registry.h"
 
 /* "aorta-run: <message>" on stderr: an error that ends the request. */
 void aorta_diag_error(const char *fmt, ...) AORTA_PRINTF(1, 2);
@@ -29,9 +28,5 @@ void aorta_diag_collector_warning(const char *source, const char *message, void 
 /* The error of a report phase stopped by SIGINT or SIGTERM (run_dir as the
  * user named it): what is missing and the command that writes it. */
 void aorta_diag_reports_interrupted(int sig, const char *run_dir);
-/* The "unknown collector" error: names the reason when a candidate failed,
- * and the collectors available.  Returns the usage exit status (2). */
-int aorta_diag_unknown_collector(const aorta_registry_t *registry, const char *flag,
-                                 const char *name);
 
 #endif

@@ -5,7 +5,7 @@
 #define AORTA_PARSE_REPLY_H
 
 #include "aorta/collector.h"
-#include "output/json.h"
+#include "sys/json.h"
 
 /* {"metrics": {...}, "kernels": [[name, total_ms, launches or null], ...]};
  * "kernels" only when a table is attached, in its first-seen order. */

@@ -3,7 +3,7 @@
  * (rank_record.h). */
 #include "config.h"
 
-#include "sweep/rank_record.h"
+#include "record/rank_record.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 
 #include "sys/clock.h"
 #include "sys/knobs.h"
-#include "output/trial_json.h"
+#include "record/trial_json.h"
 #include "xalloc.h"
 
 #define RECORD_MAX_BYTES (1u << 20)

@@ -7,7 +7,7 @@
  * with no handler and no race. */
 #include "config.h"
 
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "path_search.h"
 #include "sys/clock.h"
 #include "sys/envp.h"

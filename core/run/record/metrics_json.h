@@ -5,7 +5,7 @@
 #define AORTA_METRICS_JSON_H
 
 #include "aorta/collector.h"
-#include "output/json.h"
+#include "sys/json.h"
 
 /* One JSON object: int -> integer, double -> float, string, string list. */
 aorta_json_t *aorta_metrics_to_json(const aorta_metrics_t *metrics);

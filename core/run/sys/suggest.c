@@ -2,7 +2,7 @@
 /* suggest.c - "did you mean" (suggest.h). */
 #include "config.h"
 
-#include "suggest.h"
+#include "sys/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  * the payload could have planted a symlink anywhere in its trees. */
 #include "config.h"
 
-#include "diag.h"
-#include "sweep/retention.h"
+#include "sys/diag.h"
+#include "record/retention.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "sys/files.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "strmap.h"
 #include "xalloc.h"
 

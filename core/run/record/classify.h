@@ -3,7 +3,7 @@
 #ifndef AORTA_CLASSIFY_H
 #define AORTA_CLASSIFY_H
 
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 
 typedef struct aorta_classification {
     const char *verdict;               /* "pass", "fail" or "error" */

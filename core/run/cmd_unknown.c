@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* diag_registry.c - the diagnostics that need the registry, apart from
- * diag.c so that aorta-rank-exec can print through diag.c without linking
- * the loader. */
+/* cmd_unknown.c - the error every mode that names a collector gives when
+ * there is none of that name: the command layer's, since it decides the
+ * exit status (and aorta-rank-exec, which prints through sys/diag.c, links
+ * no loader). */
 #include "config.h"
 
 #include <stdlib.h>
 
-#include "diag.h"
-
 #include "commands.h"
 
-int aorta_diag_unknown_collector(const aorta_registry_t *registry, const char *flag,
-                                 const char *name)
+int aorta_cmd_unknown_collector(const aorta_registry_t *registry, const char *flag,
+                                const char *name)
 {
     char *available = aorta_registry_names(registry);
     const aorta_module_t *failed = aorta_registry_find_failed(registry, name);

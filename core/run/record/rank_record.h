@@ -6,8 +6,8 @@
 #ifndef AORTA_RANK_RECORD_H
 #define AORTA_RANK_RECORD_H
 
-#include "output/json.h"
-#include "sweep/spawn.h"
+#include "sys/json.h"
+#include "sys/spawn.h"
 
 #define AORTA_RANK_RECORD_SCHEMA 1
 

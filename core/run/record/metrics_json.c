@@ -2,7 +2,7 @@
 /* metrics_json.c - a metrics sink to and from JSON. */
 #include "config.h"
 
-#include "output/metrics_json.h"
+#include "record/metrics_json.h"
 
 #include <math.h>
 #include <stdlib.h>

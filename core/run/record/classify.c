@@ -3,7 +3,7 @@
  * (docs/design.md): fail > error > pass. */
 #include "config.h"
 
-#include "sweep/classify.h"
+#include "record/classify.h"
 
 #include <dirent.h>
 #include <signal.h>

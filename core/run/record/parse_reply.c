@@ -4,12 +4,12 @@
  * keep the first-seen order without relying on the JSON library's. */
 #include "config.h"
 
-#include "output/parse_reply.h"
+#include "record/parse_reply.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "output/metrics_json.h"
+#include "record/metrics_json.h"
 
 aorta_json_t *aorta_parse_reply_to_json(const aorta_metrics_t *metrics)
 {

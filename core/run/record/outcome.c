@@ -2,12 +2,12 @@
 /* outcome.c - what the matrix needs from one trial JSON. */
 #include "config.h"
 
-#include "output/outcome.h"
+#include "record/outcome.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/trial_json.h"
+#include "record/trial_json.h"
 #include "xalloc.h"
 
 static int is_verdict(const char *text)

@@ -6,7 +6,7 @@
 #define AORTA_KERNEL_FILE_H
 
 #include "aorta/collector.h"
-#include "output/json.h"
+#include "sys/json.h"
 
 /* The schema written; 1 is still read (docs/design.md, Kernel tables). */
 #define AORTA_KERNEL_FILE_SCHEMA 2

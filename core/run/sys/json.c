@@ -2,7 +2,7 @@
 /* json.c - the core's one layer over json-c. */
 #include "config.h"
 
-#include "output/json.h"
+#include "sys/json.h"
 
 #include <errno.h>
 #include <fcntl.h> /* AT_FDCWD */
