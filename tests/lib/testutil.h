@@ -8,7 +8,11 @@
 #include <sys/types.h>
 
 #include "aorta/collector.h"
-#include "registry/registry.h"
+
+/* The registry's types by name only (registry/registry.h defines them): the
+ * SDK's suites include this header and see nothing of core/. */
+typedef struct aorta_registry aorta_registry_t;
+typedef struct aorta_module aorta_module_t;
 
 /* Whether this build runs under AddressSanitizer, whose own handlers turn
  * a child's SIGSEGV into exit status 1 and an address-space limit into its

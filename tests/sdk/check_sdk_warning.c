@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The warning channel (aorta_warn, aorta_warning_set_handler): the default
- * line names no host, a handler gets source and message, and aorta-run's
- * handler writes today's "aorta-run: warning: ..." line. */
+ * line names no host, and a handler gets source and message.  aorta-run's
+ * own handler is tested with aorta-run (tests/run/sys/check_diag.c). */
 #include "config.h"
 
 #include <fcntl.h>
@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
-#include "commands.h"
 #include "testutil.h"
 
 typedef void (*action_fn)(void);
@@ -100,29 +99,12 @@ START_TEST(a_handler_gets_source_message_and_user)
 }
 END_TEST
 
-static void warn_as_aorta_run(void)
-{
-    aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
-    aorta_warn("proton", "could not read an interpreter from %s", "'pytest'");
-    aorta_warning_set_handler(NULL, NULL);
-}
-
-START_TEST(aorta_run_prefixes_its_name)
-{
-    char *text = stderr_of(warn_as_aorta_run);
-    ck_assert_str_eq(text,
-                     "aorta-run: warning: proton: could not read an interpreter from 'pytest'\n");
-    free(text);
-}
-END_TEST
-
 static Suite *warning_suite(void)
 {
     Suite *suite = suite_create("sdk_warning");
     TCase *tc = tcase_create("warning");
     tcase_add_test(tc, the_default_line_names_no_host);
     tcase_add_test(tc, a_handler_gets_source_message_and_user);
-    tcase_add_test(tc, aorta_run_prefixes_its_name);
     suite_add_tcase(suite, tc);
     return suite;
 }
