@@ -25,7 +25,6 @@
 #include "commands.h"
 #include "sys/spawn.h"
 #include "sys/child.h"
-#include "sys/files.h"
 #include "sys/knobs.h"
 #include "sys/nofollow.h"
 #include "sys/quote.h"
@@ -141,7 +140,7 @@ static void say(reply_t *reply, const char *tag, const char *fmt, ...)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
     char *line = aorta_xasprintf("%s %s\n", tag, text);
-    aorta_write_all(reply->fd, line, strlen(line));
+    aorta_child_reply(reply->fd, line, strlen(line));
     if (!strcmp(tag, "FAIL"))
         reply->fails++;
     free(line);
@@ -479,15 +478,17 @@ typedef char outcome_t[16];
  * when no child could be started. */
 static int run_step(check_t *check, const step_t *step, outcome_t outcome)
 {
+    aorta_child_spec_t spec = {.fn = run_step_child, .user = (void *)step,
+                               .timeout_sec = check->timeout, .reply_limit = REPLY_LIMIT};
     aorta_child_result_t result;
-    aorta_child_run(run_step_child, (void *)step, check->timeout, REPLY_LIMIT,
-                    AORTA_CHILD_STOP_ON_INTERRUPT, &result);
+    aorta_child_run(&spec, &result);
     int interrupt = aorta_spawn_take_interrupt();
     if (interrupt) {
-        free(result.reply);
+        aorta_child_result_free(&result);
         return interrupt;
     }
-    if (result.problem && !strcmp(result.problem, "could not start")) {
+    const char *problem = aorta_child_problem(&result);
+    if (result.end == AORTA_CHILD_NOT_STARTED) {
         aorta_diag_error("--check-collector: cannot start a child process: %s", strerror(errno));
         return -1;
     }
@@ -516,13 +517,12 @@ static int run_step(check_t *check, const step_t *step, outcome_t outcome)
             garbled = 1;
         line = end + 1;
     }
-    if (result.problem)
+    if (problem)
         outcome[0] = '\0';
     if (garbled)
         finding(check, "FAIL", "%s: on %s something wrote into aorta-run's reply pipe (a "
                                "descriptor the collector did not open)",
                 callback, step->subject);
-    const char *problem = result.problem;
     if (problem && !strcmp(problem, "crashed"))
         finding(check, "FAIL", "%s: crashed with signal %d (%s) on %s", callback, result.signal,
                 strsignal(result.signal), step->subject);
@@ -538,7 +538,7 @@ static int run_step(check_t *check, const step_t *step, outcome_t outcome)
         finding(check, "FAIL", "%s: ended the process (exit status %d) on %s instead of "
                                "returning",
                 callback, result.exit_code, step->subject);
-    free(result.reply);
+    aorta_child_result_free(&result);
     stray_files(check, step);
     return 0;
 }

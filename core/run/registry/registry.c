@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 
 #include "sys/child.h"
-#include "sys/files.h"
 #include "sys/knobs.h"
 #include "xalloc.h"
 
@@ -276,14 +275,14 @@ static void load_check_child(void *user, int reply_fd)
     probe.handle = NULL;
     open_module(&probe);
     if (probe.status == AORTA_MODULE_OK) {
-        aorta_write_all(reply_fd, "ok\n", 3);
+        aorta_child_reply(reply_fd, "ok\n", 3);
         return;
     }
     for (char *c = probe.reason; c && *c; c++)
         if (*c == '\n' || *c == '\t' || *c == '\r')
             *c = ' ';
     char *line = aorta_xasprintf("failed\t%s\n", probe.reason ? probe.reason : "");
-    aorta_write_all(reply_fd, line, strlen(line));
+    aorta_child_reply(reply_fd, line, strlen(line));
 }
 
 int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reason)
@@ -307,25 +306,26 @@ int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reaso
 /* Whether module's load check in a child passed; if not, why (free it). */
 static char *load_check(const aorta_module_t *module)
 {
-    aorta_child_result_t result;
     double timeout = load_timeout();
-    aorta_child_run(load_check_child, (void *)module, timeout, LOAD_CHECK_REPLY_LIMIT,
-                    AORTA_CHILD_STOP_ON_INTERRUPT, &result);
+    aorta_child_spec_t spec = {.fn = load_check_child, .user = (void *)module,
+                               .timeout_sec = timeout, .reply_limit = LOAD_CHECK_REPLY_LIMIT};
+    aorta_child_result_t result;
+    aorta_child_run(&spec, &result);
     char *reason = NULL;
-    if (!result.problem) {
+    if (result.end == AORTA_CHILD_REPLIED) {
         if (aorta_registry_parse_check_reply(result.reply, result.len, &reason) != 0)
             reason = aorta_xstrdup("gave the load check no answer it could read");
-    } else if (result.signal) {
+    } else if (result.end == AORTA_CHILD_CRASHED) {
         reason = aorta_xasprintf("crashed while loading (signal %d)", result.signal);
-    } else if (strcmp(result.problem, "timed out") == 0) {
+    } else if (result.end == AORTA_CHILD_TIMED_OUT) {
         reason = aorta_xasprintf("timed out while loading (after %g s; AORTA_LOAD_TIMEOUT)",
                                  timeout);
-    } else if (strcmp(result.problem, "failed") == 0) {
+    } else if (result.end == AORTA_CHILD_FAILED) {
         reason = aorta_xasprintf("exited while loading (status %d)", result.exit_code);
     } else {
-        reason = aorta_xasprintf("%s while loading", result.problem);
+        reason = aorta_xasprintf("%s while loading", aorta_child_problem(&result));
     }
-    free(result.reply);
+    aorta_child_result_free(&result);
     return reason;
 }
 
