@@ -14,48 +14,26 @@
 #include "sys/diag.h"
 #include "testutil.h"
 
-typedef void (*action_fn)(void);
 
-/* What @p action writes to stderr. */
-static char *stderr_of(action_fn action)
+static void error_and_warning(void *user)
 {
-    char *dir = tu_tmpdir();
-    char *path = tu_join(dir, "stderr");
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(fd, 2);
-    close(fd);
-    action();
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    char *text = tu_read(path);
-    ck_assert_ptr_nonnull(text);
-    tu_rmtree(dir);
-    free(path);
-    free(dir);
-    return text;
-}
-
-static void error_and_warning(void)
-{
+    (void)user;
     aorta_diag_error("cannot write %s: %s", "/r/matrix.json", "No space left on device");
     aorta_diag_warn("skipping %s: %d", "x.so", 3);
 }
 
 START_TEST(one_line_each)
 {
-    char *text = stderr_of(error_and_warning);
+    char *text = tu_stderr_of(error_and_warning, NULL);
     ck_assert_str_eq(text, "aorta-run: cannot write /r/matrix.json: No space left on device\n"
                            "aorta-run: warning: skipping x.so: 3\n");
     free(text);
 }
 END_TEST
 
-static void warn_as_aorta_run(void)
+static void warn_as_aorta_run(void *user)
 {
+    (void)user;
     aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
     aorta_warn("proton", "could not read an interpreter from %s", "'pytest'");
     aorta_warning_set_handler(NULL, NULL);
@@ -63,7 +41,7 @@ static void warn_as_aorta_run(void)
 
 START_TEST(aorta_run_prefixes_its_name)
 {
-    char *text = stderr_of(warn_as_aorta_run);
+    char *text = tu_stderr_of(warn_as_aorta_run, NULL);
     ck_assert_str_eq(text,
                      "aorta-run: warning: proton: could not read an interpreter from 'pytest'\n");
     free(text);

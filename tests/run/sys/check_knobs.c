@@ -33,25 +33,6 @@ static void teardown(void)
     free(dir);
 }
 
-/* stderr while fn(user) runs, as text (free it). */
-static char *stderr_of(void (*fn)(void *), void *user)
-{
-    char *path = tu_join(dir, "stderr");
-    fflush(stderr);
-    int saved = dup(2);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    dup2(fd, 2);
-    close(fd);
-    fn(user);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    char *text = tu_read(path);
-    ck_assert_ptr_nonnull(text);
-    free(path);
-    return text;
-}
 
 typedef struct seconds_case {
     const char *text;
@@ -89,7 +70,7 @@ START_TEST(seconds_take_a_number_in_range)
         seconds_now = &cases[i];
         setenv("AORTA_TEST_KNOB", cases[i].text, 1);
         double got = 0;
-        char *err = stderr_of(read_seconds, &got);
+        char *err = tu_stderr_of(read_seconds, &got);
         ck_assert_msg(got == cases[i].want, "'%s': %g", cases[i].text, got);
         char *want = cases[i].warning ? tu_fmt("aorta-run: warning: %s\n", cases[i].warning)
                                       : strdup("");
@@ -99,7 +80,7 @@ START_TEST(seconds_take_a_number_in_range)
     }
     unsetenv("AORTA_TEST_KNOB");
     double got = 0;
-    char *err = stderr_of(read_seconds, &got);
+    char *err = tu_stderr_of(read_seconds, &got);
     ck_assert(got == 7);
     ck_assert_str_eq(err, "");
     free(err);
@@ -122,7 +103,7 @@ static void read_twice(void *user)
 
 START_TEST(one_warning_per_bad_value)
 {
-    char *err = stderr_of(read_twice, NULL);
+    char *err = tu_stderr_of(read_twice, NULL);
     ck_assert_str_eq(err, "aorta-run: warning: AORTA_TEST_TWICE='x' is not a number of seconds > "
                           "0; using 2\n"
                           "aorta-run: warning: AORTA_TEST_TWICE='y' is not a number of seconds > "
@@ -166,7 +147,7 @@ START_TEST(sizes_take_bytes_or_a_suffix)
         size_now = &cases[i];
         setenv("AORTA_TEST_SIZE", cases[i].text, 1);
         uint64_t got = 0;
-        char *err = stderr_of(read_size, &got);
+        char *err = tu_stderr_of(read_size, &got);
         ck_assert_msg(got == cases[i].want, "'%s': %llu", cases[i].text,
                       (unsigned long long)got);
         char *want = cases[i].warns
@@ -201,7 +182,7 @@ START_TEST(counts_take_a_whole_number)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         setenv("AORTA_TEST_COUNT", cases[i].text, 1);
         long got = 0;
-        char *err = stderr_of(read_count, &got);
+        char *err = tu_stderr_of(read_count, &got);
         ck_assert_msg(got == cases[i].want, "'%s': %ld", cases[i].text, got);
         char *want = cases[i].warns ? tu_fmt("aorta-run: warning: AORTA_TEST_COUNT='%s' is not "
                                              "a whole number > 0; using 3\n",
@@ -264,7 +245,7 @@ START_TEST(each_knob_read_in_process)
     for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++) {
         setenv(knobs[i].name, "bogus", 1);
         double got = -1;
-        char *err = stderr_of(knobs[i].read, &got);
+        char *err = tu_stderr_of(knobs[i].read, &got);
         ck_assert_msg(got == knobs[i].fallback, "%s: %g", knobs[i].name, got);
         /* Under ASan the parse memory limit is not read at all. */
         char *want = TU_UNDER_ASAN && !strcmp(knobs[i].name, "AORTA_PARSE_MEMORY")
