@@ -595,14 +595,14 @@ static int ended(const outcome_t outcome, const char *word)
     return strcmp(outcome, word) == 0;
 }
 
-static int run_checks(check_t *check, const char *dir, const char *dir_given)
+/* validate() on no options, on the table's defaults, on an unknown option;
+ * what it accepts decides what the later steps run with.  Returns
+ * run_step()'s status. */
+static int check_validate(check_t *check)
 {
-    int status = 0;
     outcome_t outcome;
-    check_table(check);
-
     step_t none = {check, STEP_VALIDATE_NONE, "validate", "no options", NULL, NULL, 0};
-    status = run_step(check, &none, outcome);
+    int status = run_step(check, &none, outcome);
     check->accepts_none = ended(outcome, "accepted");
     check->accepts_defaults = check->accepts_none;
     if (!status && aorta_options_count(check->defaults) > 0) {
@@ -615,15 +615,16 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
                        0};
         status = run_step(check, &step, outcome);
     }
-    if (!status && !check->accepts_none && !check->accepts_defaults) {
-        /* aorta-run never calls them with options validate() refused. */
-        finding(check, "note", "wrap, env, parse: not checked, as validate() accepts neither "
-                               "no options nor its defaults");
-        return 0;
-    }
+    return status;
+}
 
+/* wrap() on the two sample commands, each with an output directory of its
+ * own.  Returns run_step()'s status, or -1 when no directory could be made. */
+static int check_wrap(check_t *check)
+{
     char *const *samples[] = {SAMPLE_PYTHON, SAMPLE_APP};
     size_t refusals = 0;
+    int status = 0;
     for (size_t i = 0; i < 2 && !status; i++) {
         char leaf[16];
         snprintf(leaf, sizeof leaf, "wrap-%zu", i + 1);
@@ -635,6 +636,7 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
             words++;
         char *subject = aorta_repr_list((const char *const *)samples[i], words);
         step_t step = {check, STEP_WRAP, "wrap", subject, samples[i], out_dir, 0};
+        outcome_t outcome;
         status = run_step(check, &step, outcome);
         refusals += ended(outcome, "refused");
         free(subject);
@@ -643,20 +645,31 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
     if (!status && refusals == 2)
         finding(check, "note", "wrap: refused both sample commands, so its argv went "
                                "unchecked (run the check where the profiler is installed)");
+    return status;
+}
 
-    if (!status && !check->module->has_env) {
+/* env(), when the collector has one. */
+static int check_env(check_t *check)
+{
+    if (!check->module->has_env) {
         finding(check, "ok", "env: none (optional: an empty bundle)");
-    } else if (!status) {
-        char *out_dir = scratch_dir(check, "env");
-        if (!out_dir)
-            return -1;
-        step_t step = {check, STEP_ENV, "env", "its output directory", NULL, out_dir, 0};
-        status = run_step(check, &step, outcome);
-        free(out_dir);
+        return 0;
     }
+    char *out_dir = scratch_dir(check, "env");
+    if (!out_dir)
+        return -1;
+    step_t step = {check, STEP_ENV, "env", "its output directory", NULL, out_dir, 0};
+    outcome_t outcome;
+    int status = run_step(check, &step, outcome);
+    free(out_dir);
+    return status;
+}
 
-    char *empty = status ? NULL : scratch_dir(check, "parse-empty");
-    if (!status && !empty)
+/* parse() on an empty directory, a missing one and DIR when given. */
+static int check_parse(check_t *check, const char *dir, const char *dir_given)
+{
+    char *empty = scratch_dir(check, "parse-empty");
+    if (!empty)
         return -1;
     char *missing = aorta_xasprintf("%s/missing", check->tmp);
     char *given = dir ? aorta_xasprintf("DIR %s", dir_given) : NULL;
@@ -669,14 +682,35 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
         {"a missing directory", missing, 0},
         {given, dir, 1}, /* dir is resolved: a directory, no symbolic link */
     };
+    int status = 0;
     for (size_t i = 0; i < 3 && !status && parses[i].dir; i++) {
         step_t step = {check, STEP_PARSE, "parse", parses[i].subject, NULL, parses[i].dir,
                        parses[i].require};
+        outcome_t outcome;
         status = run_step(check, &step, outcome);
     }
     free(given);
     free(missing);
     free(empty);
+    return status;
+}
+
+static int run_checks(check_t *check, const char *dir, const char *dir_given)
+{
+    check_table(check);
+    int status = check_validate(check);
+    if (!status && !check->accepts_none && !check->accepts_defaults) {
+        /* aorta-run never calls them with options validate() refused. */
+        finding(check, "note", "wrap, env, parse: not checked, as validate() accepts neither "
+                               "no options nor its defaults");
+        return 0;
+    }
+    if (!status)
+        status = check_wrap(check);
+    if (!status)
+        status = check_env(check);
+    if (!status)
+        status = check_parse(check, dir, dir_given);
     return status;
 }
 

@@ -31,7 +31,7 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
     aorta_json_set(line, "cell", aorta_json_string(cell->name));
     /* With --all-ranks under a launcher, the argv this rank would run. */
     long self_rank = plan->all_ranks && aorta_rank_is_launched() ? aorta_rank_detect() : -1;
-    if (aorta_compose_rank(plan, plan->command, run_dir, collect_rel, child_env, 0, self_rank,
+    if (aorta_compose(plan, plan->command, run_dir, collect_rel, child_env, 0, self_rank,
                            &argv, &error)
         != 0) {
         aorta_json_set(line, "error", aorta_json_string(error));

@@ -107,7 +107,7 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, const aor
     if (aorta_mkdir_p(sub_dir, 0755) != 0)
         error = aorta_xasprintf("cannot create %s: %s", sub_dir, strerror(errno));
     else
-        aorta_compose_rank(plan, plan->command, run_dir, collect_rel, env, 1, rank, &argv, &error);
+        aorta_compose(plan, plan->command, run_dir, collect_rel, env, 1, rank, &argv, &error);
     aorta_spawn_result_t result;
     memset(&result, 0, sizeof result);
     const char *verdict = "error";

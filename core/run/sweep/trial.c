@@ -213,7 +213,7 @@ static void compose(trial_t *trial)
     if (trial->setup_error || trial->env_file_error)
         return;
     char *error = NULL;
-    if (aorta_compose_rank(trial->plan, trial->plan->command, trial->ctx->run_dir,
+    if (aorta_compose(trial->plan, trial->plan->command, trial->ctx->run_dir,
                            trial->collect_rel, trial->child_env, 1, trial->ctx->self_rank,
                            &trial->argv, &error)
         != 0)

@@ -396,7 +396,7 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
     /* This suite is not aorta-run: it names the per-rank step's folder. */
     char *libexec = tu_builddir("core");
     setenv("AORTA_LIBEXEC_DIR", libexec, 1);
-    ck_assert_int_eq(aorta_compose(&plan, command, dir, rel, env, 0, &out, &why), 0);
+    ck_assert_int_eq(aorta_compose(&plan, command, dir, rel, env, 0, -1, &out, &why), 0);
     unsetenv("AORTA_LIBEXEC_DIR");
     char *helper = aorta_xasprintf("%s/aorta-rank-exec", libexec);
     char *base = aorta_xasprintf("%s/%s", dir, rel);
