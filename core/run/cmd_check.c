@@ -466,7 +466,7 @@ static void stray_files(check_t *check, const step_t *step)
             step->label, step->subject, names);
     free(names);
     char *error = NULL;
-    if (aorta_fsafe_empty_dir_at(AT_FDCWD, check->cwd, &error) != 0)
+    if (aorta_nofollow_empty_dir_at(AT_FDCWD, check->cwd, &error) != 0)
         free(error);
 }
 
@@ -735,7 +735,7 @@ static int verdict(const char *name, size_t violations, size_t notes)
 static int check_loaded(const aorta_registry_t *registry, const char *name, double timeout,
                         const char *dir, const char *dir_given)
 {
-    const aorta_module_t *module = aorta_registry_find(registry, name);
+    const aorta_module_t *module = aorta_registry_open(registry, name);
     if (!module) {
         const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
         if (!failed)
@@ -783,9 +783,10 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
     } else {
         status = AORTA_EXIT_ENVIRONMENT;
     }
-    if (aorta_fsafe_remove_tree_at(AT_FDCWD, check.tmp) != 0)
-        aorta_diag_error("warning: --check-collector: cannot remove %s: %s", check.tmp,
-                     strerror(errno));
+    char *why = NULL;
+    if (aorta_nofollow_remove_tree_at(AT_FDCWD, check.tmp, &why) != 0)
+        aorta_diag_warn("--check-collector: cannot remove %s: %s", check.tmp, why);
+    free(why);
     free(check.cwd);
     free(check.tmp);
     free(check.prefix);

@@ -63,7 +63,7 @@ int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
 
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
 {
-    const aorta_module_t *module = aorta_registry_find(registry, name);
+    const aorta_module_t *module = aorta_registry_open(registry, name);
     if (!module)
         return aorta_cmd_unknown_collector(registry, "--describe", name);
     const struct aorta_collector *collector = &module->collector;

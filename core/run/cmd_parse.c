@@ -27,7 +27,7 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
                                 aorta_options_t **options)
 {
     *options = NULL;
-    *module = aorta_registry_find(registry, cli->collector);
+    *module = aorta_registry_open(registry, cli->collector);
     if (!*module)
         return aorta_cmd_unknown_collector(registry, flag, cli->collector);
     aorta_plan_t *plan = NULL;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "sys/json.h"
-#include "output/kernel_reports.h"
+#include "output/cell_reports.h"
 #include "output/perf_md.h"
 #include "sweep/lock.h"
 #include "sys/files.h"
@@ -83,7 +83,7 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     }
     char *error = NULL;
     int interrupted = 0;
-    char *kernels = aorta_kernel_reports(run_fd, run_dir, matrix, cli->baseline, &error, &interrupted);
+    char *kernels = aorta_cell_reports_write(run_fd, run_dir, matrix, cli->baseline, &error, &interrupted);
     int status = AORTA_EXIT_OK;
     if (error) {
         aorta_diag_error("%s", error);

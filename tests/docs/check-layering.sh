@@ -86,6 +86,15 @@ for suite in $(sed -n 's/^[[:space:]]*tests\/sdk\/\(check_[a-z_]*\).*/\1/p' test
         bad "tests/sdk/Makefile.inc: $suite does not build with AORTA_SDK_TEST_CPPFLAGS alone"
 done
 
+# ---- header guards: AORTA_<STEM>_H, one stem per header of core/ --------
+for file in $(find core -name '*.h' | sort); do
+    stem=$(basename "$file" .h | tr 'a-z' 'A-Z')
+    guard=$(sed -n 's/^#ifndef \([A-Z0-9_]*\)$/\1/p' "$file" | head -n 1)
+    [ "$guard" = "AORTA_${stem}_H" ] || bad "$file is guarded by '$guard', not AORTA_${stem}_H"
+done
+same=$(find core -name '*.h' -exec basename {} \; | sort | uniq -d)
+[ -z "$same" ] || bad "headers of core/ share a name (and so a guard): $same"
+
 # ---- core/run's stage order -------------------------------------------------
 # From the top down; a stage may include its own headers and those of the
 # stages after it (docs/architecture.md, Rules).  "top" is core/run itself

@@ -273,7 +273,7 @@ aorta_registry_t *tu_registry(const char *rel)
 
 const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name)
 {
-    const aorta_module_t *module = aorta_registry_find(registry, name);
+    const aorta_module_t *module = aorta_registry_open(registry, name);
     ck_assert_msg(module != NULL, "collector %s did not load", name);
     return module;
 }

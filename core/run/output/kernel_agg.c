@@ -289,7 +289,7 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
     char *sub_rel = aorta_workload_dir_rel(cell->name);
     char *why = NULL;
-    int sub_fd = name ? aorta_fsafe_open_dir(run_fd, sub_rel, 0, &why) : -1;
+    int sub_fd = name ? aorta_nofollow_open_dir(run_fd, sub_rel, 0, &why) : -1;
     for (int64_t t = 0; sub_fd >= 0 && t < trials && t < 1000000; t++) {
         char *rel = aorta_trial_json_rel(name, (int)t);
         const char *trial_name = strrchr(rel, '/') + 1;

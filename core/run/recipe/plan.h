@@ -41,7 +41,7 @@ typedef struct aorta_plan {
     char *env_passthrough_mode;      /* "inherit" or "file" */
     aorta_cell_t *cells;             /* in recipe order */
     size_t cell_count;
-    aorta_collect_entry_t *collectors; /* sorted by wrap_rank, lowest (outermost) first */
+    aorta_collect_entry_t *collectors; /* in wrap order: lowest wrap_rank (outermost) first */
     size_t collector_count;
     int has_retain;                  /* a retain: block was given */
     aorta_retain_level_t retain_on_pass, retain_on_fail, retain_on_error;

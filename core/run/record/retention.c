@@ -53,7 +53,7 @@ const char *aorta_retain_level_name(aorta_retain_level_t level)
     }
 }
 
-static int class_rank(const char *name)
+static int class_level(const char *name)
 {
     if (strcmp(name, "log") == 0)
         return CLASS_LOG;
@@ -68,7 +68,7 @@ static int classify(const prune_t *prune, const char *rel, const char *name)
         return CLASS_RECORD;
     const char *declared = aorta_strmap_get(&prune->manifest, rel);
     if (declared)
-        return class_rank(declared);
+        return class_level(declared);
     if (!strcmp(name, "stdout.log") || !strcmp(name, "stderr.log") || !strcmp(name, "probe.env"))
         return CLASS_LOG;
     if (!strcmp(name, MANIFEST_NAME) || strstr(name, ".summary."))

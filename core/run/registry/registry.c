@@ -413,7 +413,7 @@ void aorta_registry_warn(aorta_registry_t *registry, FILE *out)
                     registry->modules[i].reason);
 }
 
-const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry, const char *name)
+const aorta_module_t *aorta_registry_open(const aorta_registry_t *registry, const char *name)
 {
     for (size_t i = 0; i < registry->count; i++)
         if (strcmp(registry->modules[i].name, name) == 0) {

@@ -59,14 +59,14 @@ void aorta_registry_check_all(const aorta_registry_t *registry);
  * for each candidate that fails when it is opened (and one now for each
  * that failed already); out NULL: silent. */
 void aorta_registry_warn(aorta_registry_t *registry, FILE *out);
-/* The module in use under name, or NULL: its candidates are opened in
- * search order until one passes. */
-const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry,
-                                                       const char *name);
+/* Open the module in use under name: its candidates are checked (in a
+ * child) and opened in search order until one passes.  NULL when none
+ * does. */
+const aorta_module_t *aorta_registry_open(const aorta_registry_t *registry, const char *name);
 /* The first failed candidate of that name (to explain why it is missing), or
- * NULL; after aorta_registry_find() of that name. */
+ * NULL; after aorta_registry_open() of that name.  Opens nothing. */
 const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registry,
-                                                              const char *name);
+                                                 const char *name);
 /* "a, b, c": names in use, sorted; "(none)" when there is none (every
  * candidate is checked first).  Free it. */
 char *aorta_registry_names(const aorta_registry_t *registry);

@@ -33,12 +33,12 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
     if (run_fd < 0) {
         why = aorta_xasprintf("%s: %s", run_dir, strerror(errno));
     } else {
-        int collect_fd = aorta_fsafe_open_dir(run_fd, collect_rel, 1, &why);
+        int collect_fd = aorta_nofollow_open_dir(run_fd, collect_rel, 1, &why);
         if (collect_fd >= 0) {
-            status = empty_name ? aorta_fsafe_empty_dir_at(collect_fd, name, &why) : 0;
+            status = empty_name ? aorta_nofollow_empty_dir_at(collect_fd, name, &why) : 0;
             if (status == 0 && leaf) {
-                int name_fd = aorta_fsafe_open_dir(collect_fd, name, 1, &why);
-                status = name_fd >= 0 ? aorta_fsafe_empty_dir_at(name_fd, leaf, &why) : -1;
+                int name_fd = aorta_nofollow_open_dir(collect_fd, name, 1, &why);
+                status = name_fd >= 0 ? aorta_nofollow_empty_dir_at(name_fd, leaf, &why) : -1;
                 if (name_fd >= 0)
                     close(name_fd);
             }
@@ -63,7 +63,7 @@ static void remove_placeholder(const char *run_dir, const char *collect_rel, con
     char *rel = aorta_xasprintf("%s/%s", collect_rel, name);
     char *why = NULL;
     int run_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int fd = run_fd >= 0 ? aorta_fsafe_open_dir(run_fd, rel, 0, &why) : -1;
+    int fd = run_fd >= 0 ? aorta_nofollow_open_dir(run_fd, rel, 0, &why) : -1;
     if (fd >= 0) {
         char *leaf = aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER);
         unlinkat(fd, leaf, AT_REMOVEDIR);

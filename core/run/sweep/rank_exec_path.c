@@ -19,7 +19,7 @@
 #define AORTA_PKGLIBEXECDIR "/usr/local/libexec/aorta"
 #endif
 
-char *aorta_rank_relative_dir(const char *from, const char *to)
+char *aorta_relative_dir(const char *from, const char *to)
 {
     /* The longest common prefix that ends at a component boundary. */
     size_t common = 0;
@@ -78,7 +78,7 @@ char *aorta_rank_exec_path(char **error)
         char *slash = strrchr(self, '/');
         if (slash)
             *slash = '\0';
-        char *rel = aorta_rank_relative_dir(AORTA_BINDIR, AORTA_PKGLIBEXECDIR);
+        char *rel = aorta_relative_dir(AORTA_BINDIR, AORTA_PKGLIBEXECDIR);
         found = executable_if(aorta_xasprintf("%s/%s/" AORTA_RANK_EXEC_NAME, self, rel));
         free(rel);
         size_t self_len = strlen(self);

@@ -26,7 +26,7 @@
 #include "output/host_env.h"
 #include "sweep/lock.h"
 #include "output/matrix.h"
-#include "output/kernel_reports.h"
+#include "output/cell_reports.h"
 #include "output/perf_md.h"
 #include "sys/live.h"
 #include "sweep/progress.h"
@@ -143,8 +143,8 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     }
     free(matrix_path);
     char *kernel_error = NULL;
-    char *kernels = aorta_kernel_reports(ctx->run_fd, ctx->display_dir, matrix, plan->kernel_baseline,
-                                         &kernel_error, interrupted);
+    char *kernels = aorta_cell_reports_write(ctx->run_fd, ctx->display_dir, matrix,
+                                             plan->kernel_baseline, &kernel_error, interrupted);
     if (kernel_error) {
         aorta_diag_error("%s", kernel_error);
         free(kernel_error);

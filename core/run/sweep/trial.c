@@ -99,7 +99,7 @@ static void prepare_dirs(trial_t *trial)
 {
     const aorta_run_ctx_t *ctx = trial->ctx;
     char *why = NULL;
-    trial->trial_fd = aorta_fsafe_open_dir(ctx->run_fd, trial->trial_rel, 1, &why);
+    trial->trial_fd = aorta_nofollow_open_dir(ctx->run_fd, trial->trial_rel, 1, &why);
     if (trial->trial_fd < 0) {
         set_setup_error(trial, aorta_xasprintf("cannot prepare the trial directory %s: %s",
                                                trial->trial_dir, why));
@@ -107,7 +107,7 @@ static void prepare_dirs(trial_t *trial)
         return;
     }
     char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
-    int sub_fd = aorta_fsafe_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
     if (sub_fd < 0) {
         set_setup_error(trial, aorta_xasprintf("cannot prepare %s/%s: %s", ctx->run_dir, sub_rel,
                                                why));
@@ -290,7 +290,7 @@ static void write_record(trial_t *trial)
     /* Opened again from the run directory: the payload may have swapped the
      * trial directory for a symlink since. */
     char *why = NULL;
-    int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
+    int fd = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
     if (fd < 0) {
         write_failed(trial, "result.json", why);
         free(why);
@@ -388,7 +388,7 @@ static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables
     char *name = aorta_kernel_file_path(strrchr(json_rel, '/') + 1);
     char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     char *why = NULL;
-    int sub_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
+    int sub_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
     if (sub_fd >= 0 && !tables) {
         unlinkat(sub_fd, name, 0);
     } else if (sub_fd < 0 || aorta_kernel_file_write_at(sub_fd, name, tables) != 0) {
@@ -423,7 +423,7 @@ static void parse_collectors(trial_t *trial)
         char *rel = aorta_xasprintf("%s/%s", trial->collect_rel, name);
         char *dir = aorta_xasprintf("%s/%s", trial->ctx->run_dir, rel);
         char *why = NULL;
-        int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, rel, 0, &why);
+        int fd = aorta_nofollow_open_dir(trial->ctx->run_fd, rel, 0, &why);
         struct stat st;
         if (fd >= 0) {
             int interrupted = 0;
@@ -482,7 +482,7 @@ static void apply_retention(trial_t *trial)
         names[i] = plan->collectors[i].module->collector.name;
     if (plan->collector_count > 0 && trial->level < AORTA_RETAIN_FULL) {
         char *why = NULL;
-        collect_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);
+        collect_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);
         if (collect_fd < 0)
             aorta_diag_warn("retention: collector artifacts of %s kept: %s",
                     trial->display_dir, why);
@@ -573,7 +573,7 @@ static void execute(trial_t *trial)
      * from the run directory, never through what the trial directory may
      * have become. */
     char *why = NULL;
-    int fresh = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
+    int fresh = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
     close(trial->trial_fd);
     trial->trial_fd = fresh;
     if (fresh < 0) {
@@ -659,7 +659,7 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
      * the payload made of the cell or its _subprocess. */
     char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     char *why = NULL;
-    int sub_fd = aorta_fsafe_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
     const char *json_name = strrchr(json_rel, '/') + 1;
     if (sub_fd < 0 || aorta_json_write_file_at(sub_fd, json_name, json) != 0) {
         aorta_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* files.h - small filesystem helpers of the run directory: directories,
  * whole-file reads and atomic writes, names. */
-#ifndef AORTA_FSUTIL_H
-#define AORTA_FSUTIL_H
+#ifndef AORTA_FILES_H
+#define AORTA_FILES_H
 
 #include <stddef.h>
 #include <sys/types.h>

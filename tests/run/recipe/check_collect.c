@@ -434,7 +434,7 @@ END_TEST
 
 START_TEST(effective_options_come_from_the_plan_or_the_defaults)
 {
-    const aorta_module_t *good = aorta_registry_find(registry, "good");
+    const aorta_module_t *good = aorta_registry_open(registry, "good");
     aorta_options_t *options = NULL;
     ck_assert_int_eq(aorta_collect_effective_options(NULL, good, &options, &error), 0);
     ck_assert_uint_eq(aorta_options_count(options), 1);
@@ -451,7 +451,7 @@ START_TEST(effective_options_come_from_the_plan_or_the_defaults)
     ck_assert_str_eq(option(options, "label"), "L");
     aorta_options_free(options);
     /* A collector the plan does not select: its defaults. */
-    const aorta_module_t *badparse = aorta_registry_find(registry, "badparse");
+    const aorta_module_t *badparse = aorta_registry_open(registry, "badparse");
     ck_assert_int_eq(aorta_collect_effective_options(aorta_plan_collector(&plan, "badparse"), badparse,
                                                      &options, &error), 0);
     ck_assert_str_eq(option(options, "behaviour"), "normal");

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* kernel_reports.h - what a run's kernel tables turn into, written the same
- * way after a sweep and by --report: <cell>/kernels.json per cell with a
- * table, report.html, and perf.md's kernel section. */
-#ifndef AORTA_KERNEL_REPORTS_H
-#define AORTA_KERNEL_REPORTS_H
+/* cell_reports.h - what a run's kernel tables turn into, cell by cell,
+ * written the same way after a sweep and by --report: <cell>/kernels.json
+ * per cell with a table, report.html, and perf.md's kernel section. */
+#ifndef AORTA_CELL_REPORTS_H
+#define AORTA_CELL_REPORTS_H
 
 #include "sys/json.h"
 
@@ -16,7 +16,7 @@
  * SIGTERM pending for aorta-run stops the work between two cells (it stays
  * pending): *interrupted is set to it, report.html is not written and NULL
  * is returned; otherwise *interrupted is 0. */
-char *aorta_kernel_reports(int run_fd, const char *display_dir, const aorta_json_t *matrix,
-                           const char *baseline, char **error, int *interrupted);
+char *aorta_cell_reports_write(int run_fd, const char *display_dir, const aorta_json_t *matrix,
+                               const char *baseline, char **error, int *interrupted);
 
 #endif

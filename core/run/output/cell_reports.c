@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* kernel_reports.c - the kernel tables' reports, from the records alone. */
+/* cell_reports.c - the kernel tables' reports per cell, from the records alone. */
 #include "config.h"
 
-#include "output/kernel_reports.h"
+#include "output/cell_reports.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -79,7 +79,7 @@ static void load_and_write(work_t *work, size_t i, tools_t *tools)
     /* Below the run directory without following a symlink, whatever the
      * payload made of its cell. */
     char *why = NULL;
-    int cell_fd = aorta_fsafe_open_dir(work->run_fd, cell->name, 0, &why);
+    int cell_fd = aorta_nofollow_open_dir(work->run_fd, cell->name, 0, &why);
     if (cell_fd < 0) {
         note_failure(work, cell->name, why);
     } else if (aorta_kagg_cell_write_at(cell_fd, "kernels.json", cell, tools->writer) != 0) {
@@ -135,8 +135,8 @@ static size_t baseline_index(const aorta_json_t *cells, const aorta_json_t *matr
     return SIZE_MAX;
 }
 
-char *aorta_kernel_reports(int run_fd, const char *display_dir, const aorta_json_t *matrix,
-                           const char *baseline, char **error, int *interrupted)
+char *aorta_cell_reports_write(int run_fd, const char *display_dir, const aorta_json_t *matrix,
+                               const char *baseline, char **error, int *interrupted)
 {
     aorta_kagg_run_t run = {0};
     work_t work = {.run_fd = run_fd, .display_dir = display_dir,
