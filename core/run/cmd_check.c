@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +39,12 @@
 #define SHOWN_METRICS 8
 /* An option no collector has: validate() should refuse it. */
 #define UNKNOWN_OPTION "aorta_check_no_such_option"
+/* The length of the long output directory wrap() is given: a path the
+ * system takes (below PATH_MAX, 4096), which a buffer of PATH_MAX with
+ * anything in front of the path cannot hold. */
+#define LONG_DIR 4090
+/* The start of it an argument holds when it holds a piece of it. */
+#define LONG_DIR_PIECE 64
 
 extern char **environ;
 
@@ -64,8 +71,10 @@ typedef enum step_kind {
     STEP_VALIDATE_DEFAULTS, /* validate() on the table's defaults */
     STEP_VALIDATE_UNKNOWN,  /* validate() on an unknown option */
     STEP_WRAP,
+    STEP_WRAP_LONG_DIR,     /* wrap() with an output directory of LONG_DIR bytes */
     STEP_ENV,
-    STEP_PARSE
+    STEP_PARSE,
+    STEP_PARSE_NO_FDS       /* parse() with every file descriptor in use */
 } step_kind_t;
 
 typedef struct step {
@@ -248,21 +257,12 @@ static int same_argv(const aorta_argv_t *left, const aorta_argv_t *right)
     return 1;
 }
 
-/* Returns 1 when wrap() refused (with a message). */
-static int child_wrap(const step_t *step, reply_t *reply)
+/* What wrap() made of a sample command.  Returns 1 when it refused (with a
+ * message). */
+static int judge_sample(reply_t *reply, int rc, const aorta_argv_t *command,
+                        const aorta_argv_t *out, const aorta_error_t *err)
 {
-    const check_t *check = step->check;
-    aorta_options_t *options = effective_options(check, reply);
-    size_t count = 0;
-    while (step->command[count])
-        count++;
-    aorta_argv_t *command = aorta_argv_from(step->command, count);
-    aorta_env_t *env = aorta_env_from_environ(environ);
-    aorta_argv_t *out = aorta_argv_new();
-    aorta_error_t *err = aorta_error_new();
     char *sample = shown_argv(command);
-    say(reply, "call", "wrap");
-    int rc = check->module->collector.wrap(options, step->dir, command, env, out, err);
     int refusal = 0;
     if (rc == 0 && aorta_argv_count(out) == 0) {
         say(reply, "FAIL", "wrap: returned an empty argv for %s without refusing (return -1 "
@@ -290,6 +290,76 @@ static int child_wrap(const step_t *step, reply_t *reply)
         say(reply, "FAIL", "wrap: returned %d for %s (0 or -1 expected)", rc, sample);
     }
     free(sample);
+    return refusal;
+}
+
+/* Whether arg holds the start of dir without the rest of it: a path cut
+ * short (*whole is set where it holds all of it). */
+static int holds_cut(const char *arg, const char *dir, int *whole)
+{
+    size_t len = strlen(dir);
+    int cut = 0;
+    for (const char *at = arg; (at = strstr(at, "/")) != NULL; at++) {
+        if (strncmp(at, dir, LONG_DIR_PIECE) != 0)
+            continue;
+        if (strncmp(at, dir, len) == 0)
+            *whole = 1;
+        else
+            cut = 1;
+    }
+    return cut;
+}
+
+/* What wrap() made of an output directory of LONG_DIR bytes: it must pass
+ * it whole, or refuse it with a message. */
+static void judge_long_dir(reply_t *reply, int rc, const aorta_argv_t *out,
+                           const aorta_error_t *err, const char *dir)
+{
+    size_t len = strlen(dir);
+    if (rc == -1 && message_of(err)) {
+        char *message = shown(message_of(err));
+        say(reply, "ok", "wrap: refuses an output directory of %zu bytes: %s", len, message);
+        free(message);
+        return;
+    }
+    if (rc != 0) {
+        say(reply, "FAIL", "wrap: refused an output directory of %zu bytes without a message",
+            len);
+        return;
+    }
+    int whole = 0, cut = 0;
+    for (size_t i = 0; i < aorta_argv_count(out); i++)
+        cut |= holds_cut(aorta_argv_at(out, i), dir, &whole);
+    if (cut)
+        say(reply, "FAIL", "wrap: the argv it made for an output directory of %zu bytes holds "
+                           "it cut short (refuse, with a message, a path it cannot hold)",
+            len);
+    else if (whole)
+        say(reply, "ok", "wrap: passes an output directory of %zu bytes whole", len);
+    else
+        say(reply, "ok", "wrap: takes an output directory of %zu bytes (its argv does not name "
+                         "it)", len);
+}
+
+/* Returns 1 when wrap() refused (with a message). */
+static int child_wrap(const step_t *step, reply_t *reply)
+{
+    const check_t *check = step->check;
+    aorta_options_t *options = effective_options(check, reply);
+    size_t count = 0;
+    while (step->command[count])
+        count++;
+    aorta_argv_t *command = aorta_argv_from(step->command, count);
+    aorta_env_t *env = aorta_env_from_environ(environ);
+    aorta_argv_t *out = aorta_argv_new();
+    aorta_error_t *err = aorta_error_new();
+    say(reply, "call", "wrap");
+    int rc = check->module->collector.wrap(options, step->dir, command, env, out, err);
+    int refusal = 0;
+    if (step->kind == STEP_WRAP_LONG_DIR)
+        judge_long_dir(reply, rc, out, err, step->dir);
+    else
+        refusal = judge_sample(reply, rc, command, out, err);
     aorta_error_free(err);
     aorta_argv_free(out);
     aorta_env_free(env);
@@ -340,14 +410,34 @@ static void child_env(const step_t *step, reply_t *reply)
     aorta_options_free(options);
 }
 
+/* Every file descriptor in use from now on, as for a parse that runs out of
+ * them: the soft RLIMIT_NOFILE set to the lowest free one, the limit that
+ * was in *saved.  0, or -1 when it cannot be done. */
+static int use_up_descriptors(struct rlimit *saved)
+{
+    int lowest = fcntl(0, F_DUPFD_CLOEXEC, 0);
+    if (lowest < 0 || getrlimit(RLIMIT_NOFILE, saved) != 0)
+        return -1;
+    close(lowest);
+    struct rlimit none = {(rlim_t)lowest, saved->rlim_max};
+    return setrlimit(RLIMIT_NOFILE, &none);
+}
+
 static void child_parse(const step_t *step, reply_t *reply)
 {
     const check_t *check = step->check;
     aorta_options_t *options = effective_options(check, reply);
     /* No prefix: the sink aorta-run uses would drop what must be reported. */
     aorta_metrics_t *metrics = aorta_metrics_new(NULL);
+    struct rlimit saved;
+    int limited = step->kind == STEP_PARSE_NO_FDS && use_up_descriptors(&saved) == 0;
+    if (step->kind == STEP_PARSE_NO_FDS && !limited)
+        say(reply, "note", "parse: could not use up the file descriptors; not checked on %s",
+            step->subject);
     say(reply, "call", "parse");
     check->module->collector.parse(options, step->dir, metrics);
+    if (limited)
+        setrlimit(RLIMIT_NOFILE, &saved);
     size_t before = reply->fails, prefix_len = strlen(check->prefix);
     char *names = aorta_xstrdup("");
     for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
@@ -369,8 +459,7 @@ static void child_parse(const step_t *step, reply_t *reply)
     if (step->require_artifact_dir && !artifact)
         say(reply, "FAIL", "parse: on %s it reports no '%s' (required whenever the directory "
                            "exists)", step->subject, artifact_key);
-    else if (artifact && !step->require_artifact_dir && step->kind == STEP_PARSE
-             && access(step->dir, F_OK) != 0)
+    else if (artifact && !step->require_artifact_dir && access(step->dir, F_OK) != 0)
         say(reply, "note", "parse: on %s it still reports '%s'", step->subject, artifact_key);
     else if (artifact && artifact->type != AORTA_METRIC_STRING)
         say(reply, "FAIL", "parse: on %s its '%s' is not a string", step->subject,
@@ -386,6 +475,21 @@ static void child_parse(const step_t *step, reply_t *reply)
     aorta_options_free(options);
 }
 
+/* The file descriptors this process has open, or -1 when /proc cannot
+ * tell. */
+static long open_descriptors(void)
+{
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir)
+        return -1;
+    long count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL)
+        count += entry->d_name[0] != '.';
+    closedir(dir);
+    return count - 1; /* the listing's own */
+}
+
 static void run_step_child(void *user, int fd)
 {
     const step_t *step = user;
@@ -393,6 +497,7 @@ static void run_step_child(void *user, int fd)
     /* Anything a callback writes without a path lands where it can be seen. */
     if (chdir(step->check->cwd) != 0)
         say(&reply, "note", "%s: could not work in the scratch directory", step->label);
+    long before = open_descriptors();
     const char *outcome = "returned";
     switch (step->kind) {
     case STEP_VALIDATE_NONE:
@@ -401,15 +506,24 @@ static void run_step_child(void *user, int fd)
         outcome = child_validate(step, &reply) ? "accepted" : "refused";
         break;
     case STEP_WRAP:
+    case STEP_WRAP_LONG_DIR:
         outcome = child_wrap(step, &reply) ? "refused" : "returned";
         break;
     case STEP_ENV:
         child_env(step, &reply);
         break;
     case STEP_PARSE:
+    case STEP_PARSE_NO_FDS:
         child_parse(step, &reply);
         break;
     }
+    /* A collector's callbacks run once per trial in aorta-run's children,
+     * and in the collector's own process when a host calls them directly. */
+    long after = open_descriptors();
+    if (before >= 0 && after > before)
+        say(&reply, "FAIL", "%s: on %s it leaves %ld file descriptor%s open (close what it "
+                            "opens, on every path)",
+            step->label, step->subject, after - before, after - before == 1 ? "" : "s");
     say(&reply, "done", "%s", outcome);
 }
 
@@ -618,11 +732,58 @@ static int check_validate(check_t *check)
     return status;
 }
 
+/* <tmp>/long/... to LONG_DIR bytes, made; NULL after reporting (or with a
+ * note when $TMPDIR leaves no room for it).  Free it. */
+static char *long_dir(check_t *check)
+{
+    char *path = scratch_dir(check, "long");
+    if (path && strlen(path) + 2 > LONG_DIR) {
+        finding(check, "note", "wrap: $TMPDIR is too long to try an output directory of %d "
+                               "bytes",
+                LONG_DIR);
+        free(path);
+        return NULL;
+    }
+    char component[201];
+    memset(component, 'd', sizeof component - 1);
+    component[sizeof component - 1] = '\0';
+    while (path && strlen(path) < LONG_DIR) {
+        size_t room = LONG_DIR - strlen(path) - 1, len = room < 200 ? room : 200;
+        char *next = aorta_xasprintf("%s/%.*s", path, (int)len, component);
+        free(path);
+        path = next;
+        if (mkdir(path, 0700) != 0) {
+            aorta_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
+            free(path);
+            path = NULL;
+        }
+    }
+    return path;
+}
+
+/* wrap() on the first sample command it took, with an output directory of
+ * LONG_DIR bytes. */
+static int check_wrap_long(check_t *check, char *const *sample)
+{
+    char *out_dir = long_dir(check);
+    if (!out_dir)
+        return 0;
+    char *subject = aorta_xasprintf("an output directory of %d bytes", LONG_DIR);
+    step_t step = {check, STEP_WRAP_LONG_DIR, "wrap", subject, sample, out_dir, 0};
+    outcome_t outcome;
+    int status = run_step(check, &step, outcome);
+    free(subject);
+    free(out_dir);
+    return status;
+}
+
 /* wrap() on the two sample commands, each with an output directory of its
- * own.  Returns run_step()'s status, or -1 when no directory could be made. */
+ * own, then with a long one.  Returns run_step()'s status, or -1 when no
+ * directory could be made. */
 static int check_wrap(check_t *check)
 {
     char *const *samples[] = {SAMPLE_PYTHON, SAMPLE_APP};
+    char *const *taken = NULL;
     size_t refusals = 0;
     int status = 0;
     for (size_t i = 0; i < 2 && !status; i++) {
@@ -639,12 +800,16 @@ static int check_wrap(check_t *check)
         outcome_t outcome;
         status = run_step(check, &step, outcome);
         refusals += ended(outcome, "refused");
+        if (!taken && ended(outcome, "returned"))
+            taken = samples[i];
         free(subject);
         free(out_dir);
     }
     if (!status && refusals == 2)
         finding(check, "note", "wrap: refused both sample commands, so its argv went "
                                "unchecked (run the check where the profiler is installed)");
+    if (!status && taken)
+        status = check_wrap_long(check, taken);
     return status;
 }
 
@@ -674,17 +839,19 @@ static int check_parse(check_t *check, const char *dir, const char *dir_given)
     char *missing = aorta_xasprintf("%s/missing", check->tmp);
     char *given = dir ? aorta_xasprintf("DIR %s", dir_given) : NULL;
     struct {
+        step_kind_t kind;
         const char *subject;
         const char *dir;
         int require;
     } parses[] = {
-        {"an empty directory", empty, 1},
-        {"a missing directory", missing, 0},
-        {given, dir, 1}, /* dir is resolved: a directory, no symbolic link */
+        {STEP_PARSE, "an empty directory", empty, 1},
+        {STEP_PARSE, "a missing directory", missing, 0},
+        {STEP_PARSE_NO_FDS, "a directory while no file descriptor is left", empty, 1},
+        {STEP_PARSE, given, dir, 1}, /* dir is resolved: a directory, no symbolic link */
     };
     int status = 0;
-    for (size_t i = 0; i < 3 && !status && parses[i].dir; i++) {
-        step_t step = {check, STEP_PARSE, "parse", parses[i].subject, NULL, parses[i].dir,
+    for (size_t i = 0; i < 4 && !status && parses[i].dir; i++) {
+        step_t step = {check, parses[i].kind, "parse", parses[i].subject, NULL, parses[i].dir,
                        parses[i].require};
         outcome_t outcome;
         status = run_step(check, &step, outcome);
