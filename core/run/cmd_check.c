@@ -986,7 +986,7 @@ int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs)
      * one that crashes, hangs or exits while loading is a failed candidate,
      * reported below as the load's violation. */
     aorta_registry_t *registry = aorta_registry_load(dirs);
-    aorta_registry_warn(registry, stderr);
+    aorta_registry_warn(registry);
     char *given = cli->dir ? aorta_repr_str(cli->dir) : NULL;
     int status = check_loaded(registry, cli->collector, timeout, dir, given);
     free(given);

@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     } else {
         aorta_registry_t *registry = aorta_registry_load(dirs);
         if (cli.mode != AORTA_MODE_LIST)
-            aorta_registry_warn(registry, stderr);
+            aorta_registry_warn(registry);
         status = dispatch(&cli, registry, dirs);
         aorta_registry_free(registry);
     }

@@ -62,10 +62,9 @@ typedef struct aorta_plan {
 } aorta_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set
- * to one line naming what is wrong in the request (free it).  Recipe
- * warnings (ignored upstream keys) go to @p warnings. */
+ * to one line naming what is wrong in the request (free it). */
 int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
-                     FILE *warnings, aorta_plan_t **out, char **error);
+                     aorta_plan_t **out, char **error);
 void aorta_plan_free(aorta_plan_t *plan);
 
 /* Trials per cell: stop_after's max_trials when set, else trials. */

@@ -347,7 +347,7 @@ static void check_candidate(const aorta_registry_t *registry, size_t index)
     if (module->status == AORTA_MODULE_OK && find_usable(registry, module->name, index))
         module->status = AORTA_MODULE_SHADOWED;
     if (module->status == AORTA_MODULE_FAILED && registry->warn)
-        aorta_diag_warn_to(registry->warn, "skipping %s: %s", module->path, module->reason);
+        aorta_diag_warn("skipping %s: %s", module->path, module->reason);
 }
 
 void aorta_registry_check_all(const aorta_registry_t *registry)
@@ -404,13 +404,13 @@ aorta_registry_t *aorta_registry_load(char *const *dirs)
     return registry;
 }
 
-void aorta_registry_warn(aorta_registry_t *registry, FILE *out)
+void aorta_registry_warn(aorta_registry_t *registry)
 {
-    registry->warn = out;
-    for (size_t i = 0; out && i < registry->count; i++)
+    registry->warn = 1;
+    for (size_t i = 0; i < registry->count; i++)
         if (registry->modules[i].status == AORTA_MODULE_FAILED)
-            aorta_diag_warn_to(out, "skipping %s: %s", registry->modules[i].path,
-                    registry->modules[i].reason);
+            aorta_diag_warn("skipping %s: %s", registry->modules[i].path,
+                            registry->modules[i].reason);
 }
 
 const aorta_module_t *aorta_registry_open(const aorta_registry_t *registry, const char *name)

@@ -34,7 +34,7 @@ typedef struct aorta_registry {
     size_t capacity;
     char **dirs;                        /* the directories searched, NULL-terminated */
     size_t dir_count;
-    FILE *warn;                         /* where a candidate that fails says so, or NULL */
+    int warn;                           /* a candidate that fails says so (a warning) */
 } aorta_registry_t;
 
 /* The directories searched, in order: each of cli_dirs, then AORTA_PLUGIN_PATH
@@ -55,10 +55,10 @@ aorta_registry_t *aorta_registry_load(char *const *dirs);
 /* Open and check every candidate (--list-collectors, and listing what is
  * available in an error). */
 void aorta_registry_check_all(const aorta_registry_t *registry);
-/* From now on one "aorta-run: warning: skipping PATH: REASON" line on out
- * for each candidate that fails when it is opened (and one now for each
- * that failed already); out NULL: silent. */
-void aorta_registry_warn(aorta_registry_t *registry, FILE *out);
+/* From now on one "aorta-run: warning: skipping PATH: REASON" line for each
+ * candidate that fails when it is opened (and one now for each that failed
+ * already); without this call, failures are silent. */
+void aorta_registry_warn(aorta_registry_t *registry);
 /* Open the module in use under name: its candidates are checked (in a
  * child) and opened in search order until one passes.  NULL when none
  * does. */

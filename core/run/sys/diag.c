@@ -13,8 +13,17 @@
 #include "sys/live.h"
 #include "xalloc.h"
 
-static void line(FILE *out, const char *kind, const char *fmt, va_list args)
+/* Where the lines go; NULL: stderr. */
+static FILE *stream;
+
+void aorta_diag_set_stream(FILE *out)
 {
+    stream = out;
+}
+
+static void line(const char *kind, const char *fmt, va_list args)
+{
+    FILE *out = stream ? stream : stderr;
     /* The whole line in one write, so the lines of concurrent processes
      * (ranks, parse children) do not interleave mid-line. */
     va_list again;
@@ -38,7 +47,7 @@ void aorta_diag_error(const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    line(stderr, "", fmt, args);
+    line("", fmt, args);
     va_end(args);
 }
 
@@ -46,7 +55,7 @@ void aorta_diag_warn(const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    line(stderr, "warning: ", fmt, args);
+    line("warning: ", fmt, args);
     va_end(args);
 }
 
@@ -81,14 +90,6 @@ void aorta_diag_reports_interrupted(int sig, const char *run_dir)
                      "kernels.json are not all written; 'aorta-run --report %s' writes them",
                      sig == SIGTERM ? "SIGTERM" : "SIGINT", quoted);
     free(quoted);
-}
-
-void aorta_diag_warn_to(FILE *out, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    line(out, "warning: ", fmt, args);
-    va_end(args);
 }
 
 /* aorta_warn() of the collectors, through the host's channel. */

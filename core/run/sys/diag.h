@@ -16,12 +16,13 @@
 
 #include "aorta/collector.h"
 
+/* Where every line goes: stderr, unless a test or a fuzz harness points
+ * them elsewhere (NULL: stderr again). */
+void aorta_diag_set_stream(FILE *out);
 /* "aorta-run: <message>" on stderr: an error that ends the request. */
 void aorta_diag_error(const char *fmt, ...) AORTA_PRINTF(1, 2);
 /* "aorta-run: warning: <message>" on stderr: the run goes on. */
 void aorta_diag_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
-/* The same warning line on @p out (the tests capture warnings this way). */
-void aorta_diag_warn_to(FILE *out, const char *fmt, ...) AORTA_PRINTF(2, 3);
 /* The host's warning handler for the SDK (aorta_warning_set_handler()): a
  * collector's aorta_warn() reads "aorta-run: warning: <source>: <message>". */
 void aorta_diag_collector_warning(const char *source, const char *message, void *user);
