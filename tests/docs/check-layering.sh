@@ -12,7 +12,9 @@
 #   the SDK's suites (tests/sdk) build against include/ alone;
 #   core/run keeps its stage order: a file includes only headers of its own
 #   stage or of a stage below it, and within a stage no two modules
-#   include each other, directly or around a circle.
+#   include each other, directly or around a circle;
+#   only sys/child.c forks a helper (and sys/spawn.c a command);
+#   a header of core/ is guarded by AORTA_<ITS FILE NAME>_H, no two alike.
 set -u
 srcdir=${AORTA_TEST_SRCDIR:?}
 cd "$srcdir" || exit 99
@@ -85,6 +87,11 @@ for suite in $(sed -n 's/^[[:space:]]*tests\/sdk\/\(check_[a-z_]*\).*/\1/p' test
     [ "$flags" = '$(AORTA_SDK_TEST_CPPFLAGS)' ] ||
         bad "tests/sdk/Makefile.inc: $suite does not build with AORTA_SDK_TEST_CPPFLAGS alone"
 done
+
+# ---- one child runner: sys/child.c forks helpers, sys/spawn.c commands ----
+forks=$(grep -rln '\bfork *(' core --include='*.c' | grep -v -x -e core/run/sys/child.c -e core/run/sys/spawn.c)
+[ -z "$forks" ] || bad "fork() outside sys/child.c (helpers) and sys/spawn.c (commands): $forks"
+grep -q '\bfork *(' core/run/sys/child.c || bad "sys/child.c no longer forks: the pattern is stale"
 
 # ---- header guards: AORTA_<STEM>_H, one stem per header of core/ --------
 for file in $(find core -name '*.h' | sort); do

@@ -2,13 +2,13 @@
 /* diag.h - aorta-run's diagnostics: every error and warning it prints goes
  * through here, as one line on stderr ("aorta-run: ..." or "aorta-run:
  * warning: ..."), and so do the collectors' warnings (through the SDK's
- * warning channel).  The one error convention beneath it: the machinery
- * (registry, recipe, sweep, output) returns 0, or -1 with one line in
- * *error (char **error, the caller frees it); the system helpers of sys/
- * and output/json.c's file writes are POSIX-like (-1 with errno set), and
- * their callers turn errno into that line.  Only the command layer and the
- * sweep's own reports print, through these functions.  Out of memory stops
- * aorta-run with one line (xalloc.h). */
+ * warning channel).  Beneath it, three error conventions
+ * (docs/architecture.md, Rules): the ABI's aorta_error_t; the runner's
+ * 0, or -1 with one line in char **error (the caller frees it); POSIX -1
+ * with errno, in sys/ only.  A stage prints warnings and its own errors
+ * through these functions and returns what happened; only the command
+ * layer decides the exit status.  Out of memory stops aorta-run with one
+ * line (xalloc.h). */
 #ifndef AORTA_DIAG_H
 #define AORTA_DIAG_H
 
