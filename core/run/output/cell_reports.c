@@ -82,9 +82,8 @@ static void load_and_write(work_t *work, size_t i, tools_t *tools)
     int cell_fd = aorta_nofollow_open_dir(work->run_fd, cell->name, 0, &why);
     if (cell_fd < 0) {
         note_failure(work, cell->name, why);
-    } else if (aorta_kagg_cell_write_at(cell_fd, "kernels.json", cell, tools->writer) != 0) {
-        char reason[256];
-        note_failure(work, cell->name, strerror_r(errno, reason, sizeof reason));
+    } else if (aorta_kagg_cell_write_at(cell_fd, "kernels.json", cell, tools->writer, &why) != 0) {
+        note_failure(work, cell->name, why);
     }
     if (cell_fd >= 0)
         close(cell_fd);

@@ -501,7 +501,7 @@ void aorta_kagg_cell_text(const aorta_kagg_cell_t *cell, aorta_json_writer_t *wr
 }
 
 int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell_t *cell,
-                             aorta_json_writer_t *writer)
+                             aorta_json_writer_t *writer, char **error)
 {
     if (keys_kept(cell)) {
         write_cell(writer, cell);
@@ -511,7 +511,11 @@ int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell
         aorta_json_writer_value(writer, json);
         aorta_json_free(json);
     }
-    return aorta_json_writer_write_at(writer, dir_fd, name);
+    if (aorta_json_writer_write_at(writer, dir_fd, name) == 0)
+        return 0;
+    char reason[256]; /* cells are written on several threads */
+    *error = aorta_xstrdup(strerror_r(errno, reason, sizeof reason));
+    return -1;
 }
 
 void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)

@@ -77,9 +77,13 @@ void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
     aorta_json_set(aorta_json_get(file, "collectors"), collector, entry);
 }
 
-int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file)
+int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file,
+                               char **error)
 {
-    return aorta_json_write_line_at(dir_fd, name, file, 0);
+    if (aorta_json_write_line_at(dir_fd, name, file, 0) == 0)
+        return 0;
+    *error = aorta_xstrdup(strerror(errno));
+    return -1;
 }
 
 const aorta_json_t *aorta_kernel_file_collectors(const aorta_json_t *json, int *schema)

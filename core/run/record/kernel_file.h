@@ -30,8 +30,9 @@ void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
 
 /* Write file as name below dir_fd whole or not at all, on one line: the
  * tables are read by programs, and a run holds thousands of them.  0, or -1
- * (errno set). */
-int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file);
+ * with *error set (free it). */
+int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file,
+                               char **error);
 
 /* The "collectors" member of a file read back, its schema_version in
  * *schema (1 or 2: how to read each collector's entry), or NULL when json

@@ -391,9 +391,9 @@ static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables
     int sub_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
     if (sub_fd >= 0 && !tables) {
         unlinkat(sub_fd, name, 0);
-    } else if (sub_fd < 0 || aorta_kernel_file_write_at(sub_fd, name, tables) != 0) {
+    } else if (sub_fd < 0 || aorta_kernel_file_write_at(sub_fd, name, tables, &why) != 0) {
         aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, sub_rel, name,
-                         sub_fd < 0 ? why : strerror(errno));
+                         why);
         if (trial->ctx->write_failed)
             *trial->ctx->write_failed = 1;
     }
