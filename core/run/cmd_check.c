@@ -896,7 +896,7 @@ static int verdict(const char *name, size_t violations, size_t notes)
     aorta_diag_error("--check-collector: %s breaks the collector contract (%zu violation%s: the "
                  "FAIL lines)",
                  name, violations, violations == 1 ? "" : "s");
-    return AORTA_EXIT_VIOLATION;
+    return AORTA_EXIT_FAILED;
 }
 
 static int check_loaded(const aorta_registry_t *registry, const char *name, double timeout,
@@ -918,7 +918,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
         aorta_diag_error("--check-collector: cannot create a scratch directory in %s: %s", tmpdir,
                      strerror(errno));
         free(check.tmp);
-        return AORTA_EXIT_ENVIRONMENT;
+        return AORTA_EXIT_FAILED;
     }
     /* The children work in <tmp>/cwd: a relative $TMPDIR would not lead back. */
     char *absolute = realpath(check.tmp, NULL);
@@ -948,7 +948,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
         aorta_diag_error("--check-collector: interrupted");
         status += 128;
     } else {
-        status = AORTA_EXIT_ENVIRONMENT;
+        status = AORTA_EXIT_FAILED;
     }
     char *why = NULL;
     if (aorta_nofollow_remove_tree_at(AT_FDCWD, check.tmp, &why) != 0)

@@ -75,5 +75,5 @@ int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
     aorta_plan_free(plan);
     /* A refused wrap is a setup failure, found without running: the run would
      * exit 1 for it, so the dry run does too. */
-    return refused ? AORTA_EXIT_ENVIRONMENT : AORTA_EXIT_OK;
+    return refused ? AORTA_EXIT_FAILED : AORTA_EXIT_OK;
 }

@@ -39,5 +39,5 @@ int aorta_cmd_sweep_status(const aorta_sweep_end_t *end)
 {
     if (end->interrupted)
         return 128 + end->interrupted;
-    return end->incomplete || end->nothing_measured ? AORTA_EXIT_ENVIRONMENT : AORTA_EXIT_OK;
+    return end->incomplete || end->nothing_measured ? AORTA_EXIT_FAILED : AORTA_EXIT_OK;
 }

@@ -10,11 +10,14 @@
 #include "registry/registry.h"
 #include "sweep/sweep.h"
 
-/* Exit statuses (docs/design.md, Exit status). */
+/* Exit statuses (docs/design.md, Exit status), decided here alone. */
 #define AORTA_EXIT_OK 0
-#define AORTA_EXIT_ENVIRONMENT 1   /* run dir locked, cannot create output */
+/* What was asked is sound, but it did not come off: the environment failed
+ * (the run directory cannot be made or is locked, a file cannot be written
+ * or read), nothing was measured, or --check-collector found the collector
+ * breaking its contract. */
+#define AORTA_EXIT_FAILED 1
 #define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */
-#define AORTA_EXIT_VIOLATION 1     /* --check-collector: the collector breaks its contract */
 #define AORTA_EXIT_THRESHOLD 3     /* --compare --fail-above: a cell grew past it */
 
 /* dirs: the directories searched (NULL-terminated), named when none had a collector. */
