@@ -293,8 +293,8 @@ static int watch(running_t *runs, size_t active, int interrupts, int exits, stru
             }
         reaping |= !open && !runs[j].killed && !runs[j].reaped;
     }
-    if (live == 0)
-        return 0; /* every one killed at its limit */
+    if (live == 0) /* every one killed at its limit */
+        return aorta_spawn_peek_interrupt() != 0;
     if (reaping && exits < 0 && left > REAP_ROUND)
         left = REAP_ROUND;
     fds[n] = (struct pollfd){interrupts, POLLIN, 0};
