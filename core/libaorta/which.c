@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
+#include "path_search.h"
 #include "xalloc.h"
 
 static int is_executable_file(const char *path)
@@ -16,29 +17,26 @@ static int is_executable_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+/* The first executable candidate, copied into *user. */
+static int take_executable(const char *candidate, void *user)
+{
+    if (!is_executable_file(candidate))
+        return 0;
+    *(char **)user = aorta_xstrdup(candidate);
+    return 1;
+}
+
 char *aorta_which(const char *name, const char *path_value)
 {
     if (!name || !name[0])
         return NULL;
     if (strchr(name, '/'))
         return is_executable_file(name) ? aorta_xstrdup(name) : NULL;
-    if (!path_value)
-        path_value = "/bin:/usr/bin"; /* os.defpath when PATH is unset */
-    if (!path_value[0])
+    /* shutil.which() searches nothing when PATH is set but empty. */
+    if (path_value && !path_value[0])
         return NULL;
-    const char *entry = path_value;
-    for (;;) {
-        const char *end = strchr(entry, ':');
-        size_t len = end ? (size_t)(end - entry) : strlen(entry);
-        /* An empty entry means the current directory, as os.path.join('', name). */
-        char *candidate = len ? aorta_xasprintf("%.*s/%s", (int)len, entry, name)
-                              : aorta_xstrdup(name);
-        if (is_executable_file(candidate))
-            return candidate;
-        free(candidate);
-        if (!end)
-            break;
-        entry = end + 1;
-    }
-    return NULL;
+    char *found = NULL;
+    if (aorta_path_search(name, path_value, take_executable, &found) < 0)
+        aorta_xcheck(NULL); /* out of memory: stop, as every SDK allocation does */
+    return found;
 }

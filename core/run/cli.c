@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suggest.h"
+#include "sys/suggest.h"
 #include "xalloc.h"
 
 void aorta_cli_usage(FILE *out)
@@ -228,6 +228,86 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
     return 0;
 }
 
+/* The option at argv[*i] and its values (*i moves past them); --help and
+ * --version only set *help or *version.  0, or -1 with *error set. */
+static int read_option(int argc, char **argv, int *i, aorta_cli_t *cli, int *help, int *version,
+                       char **error)
+{
+    const char *arg = argv[*i];
+    if (arg[0] != '-' || arg[1] == '\0') {
+        *error = aorta_xasprintf("missing '--' separator before the command '%s' "
+                                 "(usage: aorta-run [OPTIONS] -- COMMAND [ARG...])",
+                                 arg);
+        return -1;
+    }
+    const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const option_spec_t *spec = find_option(arg, name_len);
+    if (!spec) {
+        *error = unknown_option(arg, name_len);
+        return -1;
+    }
+    char *values[2] = {NULL, NULL};
+    if (eq) {
+        if (spec->values != 1) {
+            *error = aorta_xasprintf("option '%s' does not take '=VALUE'", spec->name);
+            return -1;
+        }
+        values[0] = (char *)eq + 1;
+    } else {
+        for (int v = 0; v < spec->values; v++) {
+            if (*i + 1 >= argc || strcmp(argv[*i + 1], "--") == 0) {
+                *error = aorta_xasprintf("option '%s' needs %s", spec->name,
+                                         spec->values == 2 ? "NAME and DIR" : "a value");
+                return -1;
+            }
+            values[v] = argv[++*i];
+        }
+    }
+    /* --check-collector's DIR is optional: the next word, unless it is an option. */
+    if (!strcmp(spec->name, "--check-collector") && *i + 1 < argc && argv[*i + 1][0] != '-')
+        values[1] = argv[++*i];
+    if (!strcmp(spec->name, "--help") || !strcmp(spec->name, "-h"))
+        *help = 1;
+    else if (!strcmp(spec->name, "--version"))
+        *version = 1;
+    else if (apply(cli, spec->name, values, error) != 0)
+        return -1;
+    return 0;
+}
+
+/* What the options and the command say together (separator: a "--" was
+ * given).  0, or -1 with *error set. */
+static int check_request(const aorta_cli_t *cli, int separator, char **error)
+{
+    const char *why = NULL;
+    int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
+    if ((cli->json || cli->fail_above >= 0) && cli->mode != AORTA_MODE_COMPARE)
+        why = "--json and --fail-above apply only to --compare";
+    else if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT)
+        why = "--baseline applies only to a run and --report";
+    else if (!needs_command && separator)
+        why = "a command after '--' makes no sense with --list-collectors, --describe, --parse, "
+              "--env or --check-collector";
+    else if (needs_command && !separator)
+        why = "missing command: aorta-run [OPTIONS] -- COMMAND [ARG...]";
+    else if (needs_command && cli->command_count == 0)
+        why = "empty command after '--'";
+    if (!why && needs_command && cli->command[0][0] == '-') {
+        *error = aorta_xasprintf("the command after '--' starts with '-' ('%s'); put aorta-run's "
+                                 "options before '--'",
+                                 cli->command[0]);
+        return -1;
+    }
+    if (!why && cli->recipe && cli->trials)
+        why = "--trials applies only without --recipe (the recipe sets 'trials')";
+    else if (!why && cli->recipe && cli->timeout > 0)
+        why = "--timeout applies only without --recipe (the recipe sets 'timeout_per_trial')";
+    if (why)
+        *error = aorta_xstrdup(why);
+    return why ? -1 : 0;
+}
+
 int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
 {
     memset(cli, 0, sizeof *cli);
@@ -237,98 +317,21 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
     int help = 0, version = 0, separator = 0;
     int i = 1;
     for (; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--") == 0) {
+        if (strcmp(argv[i], "--") == 0) {
             separator = 1;
             i++;
             break;
         }
-        if (arg[0] != '-' || arg[1] == '\0') {
-            *error = aorta_xasprintf("missing '--' separator before the command '%s' "
-                                     "(usage: aorta-run [OPTIONS] -- COMMAND [ARG...])",
-                                     arg);
-            return -1;
-        }
-        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
-        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const option_spec_t *spec = find_option(arg, name_len);
-        if (!spec) {
-            *error = unknown_option(arg, name_len);
-            return -1;
-        }
-        char *values[2] = {NULL, NULL};
-        if (eq) {
-            if (spec->values != 1) {
-                *error = aorta_xasprintf("option '%s' does not take '=VALUE'", spec->name);
-                return -1;
-            }
-            values[0] = (char *)eq + 1;
-        } else {
-            for (int v = 0; v < spec->values; v++) {
-                if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
-                    *error = aorta_xasprintf("option '%s' needs %s", spec->name,
-                                             spec->values == 2 ? "NAME and DIR" : "a value");
-                    return -1;
-                }
-                values[v] = argv[++i];
-            }
-        }
-        /* --check-collector's DIR is optional: the next word, unless it is an option. */
-        if (!strcmp(spec->name, "--check-collector") && i + 1 < argc && argv[i + 1][0] != '-')
-            values[1] = argv[++i];
-        if (!strcmp(spec->name, "--help") || !strcmp(spec->name, "-h"))
-            help = 1;
-        else if (!strcmp(spec->name, "--version"))
-            version = 1;
-        else if (apply(cli, spec->name, values, error) != 0)
+        if (read_option(argc, argv, &i, cli, &help, &version, error) != 0)
             return -1;
     }
     for (; i < argc; i++)
         push(&cli->command, &cli->command_count, argv[i]);
-
     if (help || version) {
         cli->mode = help ? AORTA_MODE_HELP : AORTA_MODE_VERSION;
         return 0;
     }
-    if ((cli->json || cli->fail_above >= 0) && cli->mode != AORTA_MODE_COMPARE) {
-        *error = aorta_xstrdup("--json and --fail-above apply only to --compare");
-        return -1;
-    }
-    if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT) {
-        *error = aorta_xstrdup("--baseline applies only to a run and --report");
-        return -1;
-    }
-    int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
-    if (!needs_command && separator) {
-        *error = aorta_xstrdup("a command after '--' makes no sense with --list-collectors, "
-                               "--describe, --parse, --env or --check-collector");
-        return -1;
-    }
-    if (needs_command && !separator) {
-        *error = aorta_xstrdup("missing command: aorta-run [OPTIONS] -- COMMAND [ARG...]");
-        return -1;
-    }
-    if (needs_command && cli->command_count == 0) {
-        *error = aorta_xstrdup("empty command after '--'");
-        return -1;
-    }
-    if (needs_command && cli->command[0][0] == '-') {
-        *error = aorta_xasprintf("the command after '--' starts with '-' ('%s'); put aorta-run's "
-                                 "options before '--'",
-                                 cli->command[0]);
-        return -1;
-    }
-    if (cli->recipe && cli->trials) {
-        *error = aorta_xstrdup("--trials applies only without --recipe (the recipe sets "
-                               "'trials')");
-        return -1;
-    }
-    if (cli->recipe && cli->timeout > 0) {
-        *error = aorta_xstrdup("--timeout applies only without --recipe (the recipe sets "
-                               "'timeout_per_trial')");
-        return -1;
-    }
-    return 0;
+    return check_request(cli, separator, error);
 }
 
 void aorta_cli_free(aorta_cli_t *cli)

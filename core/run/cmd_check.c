@@ -18,18 +18,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "aorta/collector.h"
 #include "commands.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 #include "sys/child.h"
+#include "sys/knobs.h"
 #include "sys/nofollow.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 
-/* Seconds one step may take (AORTA_CHECK_TIMEOUT overrides). */
+/* Seconds one step may take: AORTA_CHECK_TIMEOUT, else this. */
 #define CHECK_TIMEOUT_DEFAULT 30.0
 /* A child's findings are a few lines; more is a runaway message. */
 #define REPLY_LIMIT (1u << 20)
@@ -37,6 +39,12 @@
 #define SHOWN_METRICS 8
 /* An option no collector has: validate() should refuse it. */
 #define UNKNOWN_OPTION "aorta_check_no_such_option"
+/* The length of the long output directory wrap() is given: a path the
+ * system takes (below PATH_MAX, 4096), which a buffer of PATH_MAX with
+ * anything in front of the path cannot hold. */
+#define LONG_DIR 4090
+/* The start of it an argument holds when it holds a piece of it. */
+#define LONG_DIR_PIECE 64
 
 extern char **environ;
 
@@ -63,8 +71,10 @@ typedef enum step_kind {
     STEP_VALIDATE_DEFAULTS, /* validate() on the table's defaults */
     STEP_VALIDATE_UNKNOWN,  /* validate() on an unknown option */
     STEP_WRAP,
+    STEP_WRAP_LONG_DIR,     /* wrap() with an output directory of LONG_DIR bytes */
     STEP_ENV,
-    STEP_PARSE
+    STEP_PARSE,
+    STEP_PARSE_NO_FDS       /* parse() with every file descriptor in use */
 } step_kind_t;
 
 typedef struct step {
@@ -139,7 +149,7 @@ static void say(reply_t *reply, const char *tag, const char *fmt, ...)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
     char *line = aorta_xasprintf("%s %s\n", tag, text);
-    aorta_child_write_all(reply->fd, line, strlen(line));
+    aorta_child_reply(reply->fd, line, strlen(line));
     if (!strcmp(tag, "FAIL"))
         reply->fails++;
     free(line);
@@ -247,21 +257,12 @@ static int same_argv(const aorta_argv_t *left, const aorta_argv_t *right)
     return 1;
 }
 
-/* Returns 1 when wrap() refused (with a message). */
-static int child_wrap(const step_t *step, reply_t *reply)
+/* What wrap() made of a sample command.  Returns 1 when it refused (with a
+ * message). */
+static int judge_sample(reply_t *reply, int rc, const aorta_argv_t *command,
+                        const aorta_argv_t *out, const aorta_error_t *err)
 {
-    const check_t *check = step->check;
-    aorta_options_t *options = effective_options(check, reply);
-    size_t count = 0;
-    while (step->command[count])
-        count++;
-    aorta_argv_t *command = aorta_argv_from(step->command, count);
-    aorta_env_t *env = aorta_env_from_environ(environ);
-    aorta_argv_t *out = aorta_argv_new();
-    aorta_error_t *err = aorta_error_new();
     char *sample = shown_argv(command);
-    say(reply, "call", "wrap");
-    int rc = check->module->collector.wrap(options, step->dir, command, env, out, err);
     int refusal = 0;
     if (rc == 0 && aorta_argv_count(out) == 0) {
         say(reply, "FAIL", "wrap: returned an empty argv for %s without refusing (return -1 "
@@ -289,6 +290,76 @@ static int child_wrap(const step_t *step, reply_t *reply)
         say(reply, "FAIL", "wrap: returned %d for %s (0 or -1 expected)", rc, sample);
     }
     free(sample);
+    return refusal;
+}
+
+/* Whether arg holds the start of dir without the rest of it: a path cut
+ * short (*whole is set where it holds all of it). */
+static int holds_cut(const char *arg, const char *dir, int *whole)
+{
+    size_t len = strlen(dir);
+    int cut = 0;
+    for (const char *at = arg; (at = strstr(at, "/")) != NULL; at++) {
+        if (strncmp(at, dir, LONG_DIR_PIECE) != 0)
+            continue;
+        if (strncmp(at, dir, len) == 0)
+            *whole = 1;
+        else
+            cut = 1;
+    }
+    return cut;
+}
+
+/* What wrap() made of an output directory of LONG_DIR bytes: it must pass
+ * it whole, or refuse it with a message. */
+static void judge_long_dir(reply_t *reply, int rc, const aorta_argv_t *out,
+                           const aorta_error_t *err, const char *dir)
+{
+    size_t len = strlen(dir);
+    if (rc == -1 && message_of(err)) {
+        char *message = shown(message_of(err));
+        say(reply, "ok", "wrap: refuses an output directory of %zu bytes: %s", len, message);
+        free(message);
+        return;
+    }
+    if (rc != 0) {
+        say(reply, "FAIL", "wrap: refused an output directory of %zu bytes without a message",
+            len);
+        return;
+    }
+    int whole = 0, cut = 0;
+    for (size_t i = 0; i < aorta_argv_count(out); i++)
+        cut |= holds_cut(aorta_argv_at(out, i), dir, &whole);
+    if (cut)
+        say(reply, "FAIL", "wrap: the argv it made for an output directory of %zu bytes holds "
+                           "it cut short (refuse, with a message, a path it cannot hold)",
+            len);
+    else if (whole)
+        say(reply, "ok", "wrap: passes an output directory of %zu bytes whole", len);
+    else
+        say(reply, "ok", "wrap: takes an output directory of %zu bytes (its argv does not name "
+                         "it)", len);
+}
+
+/* Returns 1 when wrap() refused (with a message). */
+static int child_wrap(const step_t *step, reply_t *reply)
+{
+    const check_t *check = step->check;
+    aorta_options_t *options = effective_options(check, reply);
+    size_t count = 0;
+    while (step->command[count])
+        count++;
+    aorta_argv_t *command = aorta_argv_from(step->command, count);
+    aorta_env_t *env = aorta_env_from_environ(environ);
+    aorta_argv_t *out = aorta_argv_new();
+    aorta_error_t *err = aorta_error_new();
+    say(reply, "call", "wrap");
+    int rc = check->module->collector.wrap(options, step->dir, command, env, out, err);
+    int refusal = 0;
+    if (step->kind == STEP_WRAP_LONG_DIR)
+        judge_long_dir(reply, rc, out, err, step->dir);
+    else
+        refusal = judge_sample(reply, rc, command, out, err);
     aorta_error_free(err);
     aorta_argv_free(out);
     aorta_env_free(env);
@@ -339,14 +410,34 @@ static void child_env(const step_t *step, reply_t *reply)
     aorta_options_free(options);
 }
 
+/* Every file descriptor in use from now on, as for a parse that runs out of
+ * them: the soft RLIMIT_NOFILE set to the lowest free one, the limit that
+ * was in *saved.  0, or -1 when it cannot be done. */
+static int use_up_descriptors(struct rlimit *saved)
+{
+    int lowest = fcntl(0, F_DUPFD_CLOEXEC, 0);
+    if (lowest < 0 || getrlimit(RLIMIT_NOFILE, saved) != 0)
+        return -1;
+    close(lowest);
+    struct rlimit none = {(rlim_t)lowest, saved->rlim_max};
+    return setrlimit(RLIMIT_NOFILE, &none);
+}
+
 static void child_parse(const step_t *step, reply_t *reply)
 {
     const check_t *check = step->check;
     aorta_options_t *options = effective_options(check, reply);
     /* No prefix: the sink aorta-run uses would drop what must be reported. */
     aorta_metrics_t *metrics = aorta_metrics_new(NULL);
+    struct rlimit saved;
+    int limited = step->kind == STEP_PARSE_NO_FDS && use_up_descriptors(&saved) == 0;
+    if (step->kind == STEP_PARSE_NO_FDS && !limited)
+        say(reply, "note", "parse: could not use up the file descriptors; not checked on %s",
+            step->subject);
     say(reply, "call", "parse");
     check->module->collector.parse(options, step->dir, metrics);
+    if (limited)
+        setrlimit(RLIMIT_NOFILE, &saved);
     size_t before = reply->fails, prefix_len = strlen(check->prefix);
     char *names = aorta_xstrdup("");
     for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
@@ -368,8 +459,7 @@ static void child_parse(const step_t *step, reply_t *reply)
     if (step->require_artifact_dir && !artifact)
         say(reply, "FAIL", "parse: on %s it reports no '%s' (required whenever the directory "
                            "exists)", step->subject, artifact_key);
-    else if (artifact && !step->require_artifact_dir && step->kind == STEP_PARSE
-             && access(step->dir, F_OK) != 0)
+    else if (artifact && !step->require_artifact_dir && access(step->dir, F_OK) != 0)
         say(reply, "note", "parse: on %s it still reports '%s'", step->subject, artifact_key);
     else if (artifact && artifact->type != AORTA_METRIC_STRING)
         say(reply, "FAIL", "parse: on %s its '%s' is not a string", step->subject,
@@ -385,6 +475,21 @@ static void child_parse(const step_t *step, reply_t *reply)
     aorta_options_free(options);
 }
 
+/* The file descriptors this process has open, or -1 when /proc cannot
+ * tell. */
+static long open_descriptors(void)
+{
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir)
+        return -1;
+    long count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL)
+        count += entry->d_name[0] != '.';
+    closedir(dir);
+    return count - 1; /* the listing's own */
+}
+
 static void run_step_child(void *user, int fd)
 {
     const step_t *step = user;
@@ -392,6 +497,7 @@ static void run_step_child(void *user, int fd)
     /* Anything a callback writes without a path lands where it can be seen. */
     if (chdir(step->check->cwd) != 0)
         say(&reply, "note", "%s: could not work in the scratch directory", step->label);
+    long before = open_descriptors();
     const char *outcome = "returned";
     switch (step->kind) {
     case STEP_VALIDATE_NONE:
@@ -400,15 +506,24 @@ static void run_step_child(void *user, int fd)
         outcome = child_validate(step, &reply) ? "accepted" : "refused";
         break;
     case STEP_WRAP:
+    case STEP_WRAP_LONG_DIR:
         outcome = child_wrap(step, &reply) ? "refused" : "returned";
         break;
     case STEP_ENV:
         child_env(step, &reply);
         break;
     case STEP_PARSE:
+    case STEP_PARSE_NO_FDS:
         child_parse(step, &reply);
         break;
     }
+    /* A collector's callbacks run once per trial in aorta-run's children,
+     * and in the collector's own process when a host calls them directly. */
+    long after = open_descriptors();
+    if (before >= 0 && after > before)
+        say(&reply, "FAIL", "%s: on %s it leaves %ld file descriptor%s open (close what it "
+                            "opens, on every path)",
+            step->label, step->subject, after - before, after - before == 1 ? "" : "s");
     say(&reply, "done", "%s", outcome);
 }
 
@@ -465,7 +580,7 @@ static void stray_files(check_t *check, const step_t *step)
             step->label, step->subject, names);
     free(names);
     char *error = NULL;
-    if (aorta_fsafe_empty_dir_at(AT_FDCWD, check->cwd, &error) != 0)
+    if (aorta_nofollow_empty_dir_at(AT_FDCWD, check->cwd, &error) != 0)
         free(error);
 }
 
@@ -477,15 +592,17 @@ typedef char outcome_t[16];
  * when no child could be started. */
 static int run_step(check_t *check, const step_t *step, outcome_t outcome)
 {
+    aorta_child_spec_t spec = {.fn = run_step_child, .user = (void *)step,
+                               .timeout_sec = check->timeout, .reply_limit = REPLY_LIMIT};
     aorta_child_result_t result;
-    aorta_child_run(run_step_child, (void *)step, check->timeout, REPLY_LIMIT,
-                    AORTA_CHILD_STOP_ON_INTERRUPT, &result);
+    aorta_child_run(&spec, &result);
     int interrupt = aorta_spawn_take_interrupt();
     if (interrupt) {
-        free(result.reply);
+        aorta_child_result_free(&result);
         return interrupt;
     }
-    if (result.problem && !strcmp(result.problem, "could not start")) {
+    const char *problem = aorta_child_problem(&result);
+    if (result.end == AORTA_CHILD_NOT_STARTED) {
         aorta_diag_error("--check-collector: cannot start a child process: %s", strerror(errno));
         return -1;
     }
@@ -514,13 +631,12 @@ static int run_step(check_t *check, const step_t *step, outcome_t outcome)
             garbled = 1;
         line = end + 1;
     }
-    if (result.problem)
+    if (problem)
         outcome[0] = '\0';
     if (garbled)
         finding(check, "FAIL", "%s: on %s something wrote into aorta-run's reply pipe (a "
                                "descriptor the collector did not open)",
                 callback, step->subject);
-    const char *problem = result.problem;
     if (problem && !strcmp(problem, "crashed"))
         finding(check, "FAIL", "%s: crashed with signal %d (%s) on %s", callback, result.signal,
                 strsignal(result.signal), step->subject);
@@ -536,7 +652,7 @@ static int run_step(check_t *check, const step_t *step, outcome_t outcome)
         finding(check, "FAIL", "%s: ended the process (exit status %d) on %s instead of "
                                "returning",
                 callback, result.exit_code, step->subject);
-    free(result.reply);
+    aorta_child_result_free(&result);
     stray_files(check, step);
     return 0;
 }
@@ -593,14 +709,14 @@ static int ended(const outcome_t outcome, const char *word)
     return strcmp(outcome, word) == 0;
 }
 
-static int run_checks(check_t *check, const char *dir, const char *dir_given)
+/* validate() on no options, on the table's defaults, on an unknown option;
+ * what it accepts decides what the later steps run with.  Returns
+ * run_step()'s status. */
+static int check_validate(check_t *check)
 {
-    int status = 0;
     outcome_t outcome;
-    check_table(check);
-
     step_t none = {check, STEP_VALIDATE_NONE, "validate", "no options", NULL, NULL, 0};
-    status = run_step(check, &none, outcome);
+    int status = run_step(check, &none, outcome);
     check->accepts_none = ended(outcome, "accepted");
     check->accepts_defaults = check->accepts_none;
     if (!status && aorta_options_count(check->defaults) > 0) {
@@ -613,15 +729,63 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
                        0};
         status = run_step(check, &step, outcome);
     }
-    if (!status && !check->accepts_none && !check->accepts_defaults) {
-        /* aorta-run never calls them with options validate() refused. */
-        finding(check, "note", "wrap, env, parse: not checked, as validate() accepts neither "
-                               "no options nor its defaults");
-        return 0;
-    }
+    return status;
+}
 
+/* <tmp>/long/... to LONG_DIR bytes, made; NULL after reporting (or with a
+ * note when $TMPDIR leaves no room for it).  Free it. */
+static char *long_dir(check_t *check)
+{
+    char *path = scratch_dir(check, "long");
+    if (path && strlen(path) + 2 > LONG_DIR) {
+        finding(check, "note", "wrap: $TMPDIR is too long to try an output directory of %d "
+                               "bytes",
+                LONG_DIR);
+        free(path);
+        return NULL;
+    }
+    char component[201];
+    memset(component, 'd', sizeof component - 1);
+    component[sizeof component - 1] = '\0';
+    while (path && strlen(path) < LONG_DIR) {
+        size_t room = LONG_DIR - strlen(path) - 1, len = room < 200 ? room : 200;
+        char *next = aorta_xasprintf("%s/%.*s", path, (int)len, component);
+        free(path);
+        path = next;
+        if (mkdir(path, 0700) != 0) {
+            aorta_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
+            free(path);
+            path = NULL;
+        }
+    }
+    return path;
+}
+
+/* wrap() on the first sample command it took, with an output directory of
+ * LONG_DIR bytes. */
+static int check_wrap_long(check_t *check, char *const *sample)
+{
+    char *out_dir = long_dir(check);
+    if (!out_dir)
+        return 0;
+    char *subject = aorta_xasprintf("an output directory of %d bytes", LONG_DIR);
+    step_t step = {check, STEP_WRAP_LONG_DIR, "wrap", subject, sample, out_dir, 0};
+    outcome_t outcome;
+    int status = run_step(check, &step, outcome);
+    free(subject);
+    free(out_dir);
+    return status;
+}
+
+/* wrap() on the two sample commands, each with an output directory of its
+ * own, then with a long one.  Returns run_step()'s status, or -1 when no
+ * directory could be made. */
+static int check_wrap(check_t *check)
+{
     char *const *samples[] = {SAMPLE_PYTHON, SAMPLE_APP};
+    char *const *taken = NULL;
     size_t refusals = 0;
+    int status = 0;
     for (size_t i = 0; i < 2 && !status; i++) {
         char leaf[16];
         snprintf(leaf, sizeof leaf, "wrap-%zu", i + 1);
@@ -633,43 +797,63 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
             words++;
         char *subject = aorta_repr_list((const char *const *)samples[i], words);
         step_t step = {check, STEP_WRAP, "wrap", subject, samples[i], out_dir, 0};
+        outcome_t outcome;
         status = run_step(check, &step, outcome);
         refusals += ended(outcome, "refused");
+        if (!taken && ended(outcome, "returned"))
+            taken = samples[i];
         free(subject);
         free(out_dir);
     }
     if (!status && refusals == 2)
         finding(check, "note", "wrap: refused both sample commands, so its argv went "
                                "unchecked (run the check where the profiler is installed)");
+    if (!status && taken)
+        status = check_wrap_long(check, taken);
+    return status;
+}
 
-    if (!status && !check->module->has_env) {
+/* env(), when the collector has one. */
+static int check_env(check_t *check)
+{
+    if (!check->module->has_env) {
         finding(check, "ok", "env: none (optional: an empty bundle)");
-    } else if (!status) {
-        char *out_dir = scratch_dir(check, "env");
-        if (!out_dir)
-            return -1;
-        step_t step = {check, STEP_ENV, "env", "its output directory", NULL, out_dir, 0};
-        status = run_step(check, &step, outcome);
-        free(out_dir);
+        return 0;
     }
+    char *out_dir = scratch_dir(check, "env");
+    if (!out_dir)
+        return -1;
+    step_t step = {check, STEP_ENV, "env", "its output directory", NULL, out_dir, 0};
+    outcome_t outcome;
+    int status = run_step(check, &step, outcome);
+    free(out_dir);
+    return status;
+}
 
-    char *empty = status ? NULL : scratch_dir(check, "parse-empty");
-    if (!status && !empty)
+/* parse() on an empty directory, a missing one and DIR when given. */
+static int check_parse(check_t *check, const char *dir, const char *dir_given)
+{
+    char *empty = scratch_dir(check, "parse-empty");
+    if (!empty)
         return -1;
     char *missing = aorta_xasprintf("%s/missing", check->tmp);
     char *given = dir ? aorta_xasprintf("DIR %s", dir_given) : NULL;
     struct {
+        step_kind_t kind;
         const char *subject;
         const char *dir;
         int require;
     } parses[] = {
-        {"an empty directory", empty, 1},
-        {"a missing directory", missing, 0},
-        {given, dir, 1}, /* dir is resolved: a directory, no symbolic link */
+        {STEP_PARSE, "an empty directory", empty, 1},
+        {STEP_PARSE, "a missing directory", missing, 0},
+        {STEP_PARSE_NO_FDS, "a directory while no file descriptor is left", empty, 1},
+        {STEP_PARSE, given, dir, 1}, /* dir is resolved: a directory, no symbolic link */
     };
-    for (size_t i = 0; i < 3 && !status && parses[i].dir; i++) {
-        step_t step = {check, STEP_PARSE, "parse", parses[i].subject, NULL, parses[i].dir,
+    int status = 0;
+    for (size_t i = 0; i < 4 && !status && parses[i].dir; i++) {
+        step_t step = {check, parses[i].kind, "parse", parses[i].subject, NULL, parses[i].dir,
                        parses[i].require};
+        outcome_t outcome;
         status = run_step(check, &step, outcome);
     }
     free(given);
@@ -678,29 +862,28 @@ static int run_checks(check_t *check, const char *dir, const char *dir_given)
     return status;
 }
 
+static int run_checks(check_t *check, const char *dir, const char *dir_given)
+{
+    check_table(check);
+    int status = check_validate(check);
+    if (!status && !check->accepts_none && !check->accepts_defaults) {
+        /* aorta-run never calls them with options validate() refused. */
+        finding(check, "note", "wrap, env, parse: not checked, as validate() accepts neither "
+                               "no options nor its defaults");
+        return 0;
+    }
+    if (!status)
+        status = check_wrap(check);
+    if (!status)
+        status = check_env(check);
+    if (!status)
+        status = check_parse(check, dir, dir_given);
+    return status;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Loading, and the command                                                  */
 /* ------------------------------------------------------------------------ */
-
-static int check_timeout(double *out)
-{
-    const char *text = getenv("AORTA_CHECK_TIMEOUT");
-    *out = CHECK_TIMEOUT_DEFAULT;
-    if (!text)
-        return 0;
-    char *end = NULL;
-    errno = 0;
-    double value = strtod(text, &end);
-    if (errno || !text[0] || *end || !isfinite(value) || value <= 0) {
-        char *quoted = aorta_repr_str(text);
-        aorta_diag_error("--check-collector: AORTA_CHECK_TIMEOUT: expected a number of seconds "
-                     "> 0, got %s", quoted);
-        free(quoted);
-        return -1;
-    }
-    *out = value;
-    return 0;
-}
 
 /* The summary line; the exit status. */
 static int verdict(const char *name, size_t violations, size_t notes)
@@ -713,17 +896,17 @@ static int verdict(const char *name, size_t violations, size_t notes)
     aorta_diag_error("--check-collector: %s breaks the collector contract (%zu violation%s: the "
                  "FAIL lines)",
                  name, violations, violations == 1 ? "" : "s");
-    return AORTA_EXIT_VIOLATION;
+    return AORTA_EXIT_FAILED;
 }
 
 static int check_loaded(const aorta_registry_t *registry, const char *name, double timeout,
                         const char *dir, const char *dir_given)
 {
-    const aorta_module_t *module = aorta_registry_find(registry, name);
+    const aorta_module_t *module = aorta_registry_open(registry, name);
     if (!module) {
         const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
         if (!failed)
-            return aorta_diag_unknown_collector(registry, "--check-collector", name);
+            return aorta_cmd_unknown_collector(registry, "--check-collector", name);
         printf("FAIL load: %s: %s\n", failed->path, failed->reason);
         return verdict(name, 1, 0);
     }
@@ -735,7 +918,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
         aorta_diag_error("--check-collector: cannot create a scratch directory in %s: %s", tmpdir,
                      strerror(errno));
         free(check.tmp);
-        return AORTA_EXIT_ENVIRONMENT;
+        return AORTA_EXIT_FAILED;
     }
     /* The children work in <tmp>/cwd: a relative $TMPDIR would not lead back. */
     char *absolute = realpath(check.tmp, NULL);
@@ -765,11 +948,12 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
         aorta_diag_error("--check-collector: interrupted");
         status += 128;
     } else {
-        status = AORTA_EXIT_ENVIRONMENT;
+        status = AORTA_EXIT_FAILED;
     }
-    if (aorta_fsafe_remove_tree_at(AT_FDCWD, check.tmp) != 0)
-        aorta_diag_error("warning: --check-collector: cannot remove %s: %s", check.tmp,
-                     strerror(errno));
+    char *why = NULL;
+    if (aorta_nofollow_remove_tree_at(AT_FDCWD, check.tmp, &why) != 0)
+        aorta_diag_warn("--check-collector: cannot remove %s: %s", check.tmp, why);
+    free(why);
     free(check.cwd);
     free(check.tmp);
     free(check.prefix);
@@ -779,9 +963,7 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
 
 int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs)
 {
-    double timeout;
-    if (check_timeout(&timeout) != 0)
-        return AORTA_EXIT_USAGE;
+    double timeout = aorta_knob_seconds("AORTA_CHECK_TIMEOUT", CHECK_TIMEOUT_DEFAULT, 0);
     char *dir = NULL;
     if (cli->dir) {
         struct stat st;
@@ -804,7 +986,7 @@ int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs)
      * one that crashes, hangs or exits while loading is a failed candidate,
      * reported below as the load's violation. */
     aorta_registry_t *registry = aorta_registry_load(dirs);
-    aorta_registry_warn(registry, stderr);
+    aorta_registry_warn(registry);
     char *given = cli->dir ? aorta_repr_str(cli->dir) : NULL;
     int status = check_loaded(registry, cli->collector, timeout, dir, given);
     free(given);

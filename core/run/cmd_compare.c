@@ -16,7 +16,7 @@ int aorta_cmd_compare(const aorta_cli_t *cli)
     aorta_json_t *b = a ? aorta_cmd_read_matrix(cli->run_b) : NULL;
     if (!b) {
         aorta_json_free(a);
-        return AORTA_EXIT_ENVIRONMENT;
+        return AORTA_EXIT_FAILED;
     }
     int fd_a = aorta_cmd_open_run(cli->run_a);
     int fd_b = fd_a >= 0 ? aorta_cmd_open_run(cli->run_b) : -1;
@@ -25,7 +25,7 @@ int aorta_cmd_compare(const aorta_cli_t *cli)
             close(fd_a);
         aorta_json_free(a);
         aorta_json_free(b);
-        return AORTA_EXIT_ENVIRONMENT;
+        return AORTA_EXIT_FAILED;
     }
     aorta_kagg_run_t ka, kb;
     aorta_kagg_load(fd_a, a, NULL, &ka);

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "commands.h"
 #include "sweep/compose.h"
 #include "sweep/rank.h"
 #include "aorta/collector.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "recipe/plan.h"
 #include "xalloc.h"
 
@@ -31,7 +31,7 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
     aorta_json_set(line, "cell", aorta_json_string(cell->name));
     /* With --all-ranks under a launcher, the argv this rank would run. */
     long self_rank = plan->all_ranks && aorta_rank_is_launched() ? aorta_rank_detect() : -1;
-    if (aorta_compose_rank(plan, plan->command, run_dir, collect_rel, child_env, 0, self_rank,
+    if (aorta_compose(plan, plan->command, run_dir, collect_rel, child_env, 0, self_rank,
                            &argv, &error)
         != 0) {
         aorta_json_set(line, "error", aorta_json_string(error));
@@ -75,5 +75,5 @@ int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
     aorta_plan_free(plan);
     /* A refused wrap is a setup failure, found without running: the run would
      * exit 1 for it, so the dry run does too. */
-    return refused ? AORTA_EXIT_ENVIRONMENT : AORTA_EXIT_OK;
+    return refused ? AORTA_EXIT_FAILED : AORTA_EXIT_OK;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "commands.h"
 #include "aorta/collector.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "xalloc.h"
 #include "commands.h"
 
@@ -63,9 +63,9 @@ int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
 
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
 {
-    const aorta_module_t *module = aorta_registry_find(registry, name);
+    const aorta_module_t *module = aorta_registry_open(registry, name);
     if (!module)
-        return aorta_diag_unknown_collector(registry, "--describe", name);
+        return aorta_cmd_unknown_collector(registry, "--describe", name);
     const struct aorta_collector *collector = &module->collector;
     printf("%s %s (collector ABI %u.%u, wrap rank %d)\n", collector->name, collector->version,
            collector->abi_major, collector->abi_minor, collector->wrap_rank);

@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "recipe/collect.h"
 #include "commands.h"
 #include "aorta/collector.h"
-#include "output/json.h"
-#include "output/metrics_json.h"
+#include "sys/json.h"
+#include "record/metrics_json.h"
 #include "sweep/parse_child.h"
 #include "sweep/rank_parse.h"
 #include "recipe/plan.h"
@@ -27,9 +27,9 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
                                 aorta_options_t **options)
 {
     *options = NULL;
-    *module = aorta_registry_find(registry, cli->collector);
+    *module = aorta_registry_open(registry, cli->collector);
     if (!*module)
-        return aorta_diag_unknown_collector(registry, flag, cli->collector);
+        return aorta_cmd_unknown_collector(registry, flag, cli->collector);
     aorta_plan_t *plan = NULL;
     if (cli->recipe || cli->collect || cli->mitigation_file_count) {
         int status = aorta_cmd_build_plan(cli, registry, &plan);

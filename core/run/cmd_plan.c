@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "commands.h"
 #include "recipe/plan.h"
 
@@ -31,7 +31,7 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
         .command_count = cli->command_count,
     };
     char *error = NULL;
-    if (aorta_plan_build(&request, registry, stderr, plan, &error) == 0)
+    if (aorta_plan_build(&request, registry, plan, &error) == 0)
         return AORTA_EXIT_OK;
     aorta_diag_error("%s", error);
     free(error);

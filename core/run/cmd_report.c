@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output/json.h"
-#include "output/kernel_reports.h"
+#include "sys/json.h"
+#include "output/cell_reports.h"
 #include "output/perf_md.h"
 #include "sweep/lock.h"
 #include "sys/files.h"
@@ -64,7 +64,7 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     errno = 0;
     aorta_json_t *matrix = aorta_cmd_read_matrix(run_dir);
     if (!matrix)
-        return AORTA_EXIT_ENVIRONMENT;
+        return AORTA_EXIT_FAILED;
     if (cli->baseline && !has_cell(matrix, cli->baseline)) {
         aorta_diag_error("--baseline: %s has no cell '%s'", run_dir, cli->baseline);
         aorta_json_free(matrix);
@@ -73,22 +73,22 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     aorta_lock_t *lock = aorta_lock_acquire(run_dir);
     if (!lock) {
         aorta_json_free(matrix);
-        return AORTA_EXIT_ENVIRONMENT;
+        return AORTA_EXIT_FAILED;
     }
     int run_fd = aorta_cmd_open_run(run_dir);
     if (run_fd < 0) {
         aorta_lock_release(lock);
         aorta_json_free(matrix);
-        return AORTA_EXIT_ENVIRONMENT;
+        return AORTA_EXIT_FAILED;
     }
     char *error = NULL;
     int interrupted = 0;
-    char *kernels = aorta_kernel_reports(run_fd, run_dir, matrix, cli->baseline, &error, &interrupted);
+    char *kernels = aorta_cell_reports_write(run_fd, run_dir, matrix, cli->baseline, &error, &interrupted);
     int status = AORTA_EXIT_OK;
     if (error) {
         aorta_diag_error("%s", error);
         free(error);
-        status = AORTA_EXIT_ENVIRONMENT;
+        status = AORTA_EXIT_FAILED;
     }
     if (interrupted) {
         aorta_diag_reports_interrupted(interrupted, run_dir);
@@ -102,7 +102,7 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     char *path = aorta_xasprintf("%s/perf.md", run_dir);
     if (aorta_write_file_atomic_at(run_fd, "perf.md", text, strlen(text)) != 0) {
         aorta_diag_error("cannot write %s: %s", path, strerror(errno));
-        status = AORTA_EXIT_ENVIRONMENT;
+        status = AORTA_EXIT_FAILED;
     } else {
         printf("Performance report: %s\nVisual report: %s/report.html\n", path, run_dir);
     }

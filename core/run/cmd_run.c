@@ -29,7 +29,15 @@ int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
         free(plan->kernel_baseline);
         plan->kernel_baseline = aorta_xstrdup(cli->baseline);
     }
-    status = aorta_sweep_run(plan);
+    aorta_sweep_end_t end;
+    aorta_sweep_run(plan, &end);
     aorta_plan_free(plan);
-    return status;
+    return aorta_cmd_sweep_status(&end);
+}
+
+int aorta_cmd_sweep_status(const aorta_sweep_end_t *end)
+{
+    if (end->interrupted)
+        return 128 + end->interrupted;
+    return end->incomplete || end->nothing_measured ? AORTA_EXIT_FAILED : AORTA_EXIT_OK;
 }

@@ -3,17 +3,21 @@
 #ifndef AORTA_COMMANDS_H
 #define AORTA_COMMANDS_H
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "cli.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "recipe/plan.h"
 #include "registry/registry.h"
+#include "sweep/sweep.h"
 
-/* Exit statuses (docs/design.md, Exit status). */
+/* Exit statuses (docs/design.md, Exit status), decided here alone. */
 #define AORTA_EXIT_OK 0
-#define AORTA_EXIT_ENVIRONMENT 1   /* run dir locked, cannot create output */
+/* What was asked is sound, but it did not come off: the environment failed
+ * (the run directory cannot be made or is locked, a file cannot be written
+ * or read), nothing was measured, or --check-collector found the collector
+ * breaking its contract. */
+#define AORTA_EXIT_FAILED 1
 #define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */
-#define AORTA_EXIT_VIOLATION 1     /* --check-collector: the collector breaks its contract */
 #define AORTA_EXIT_THRESHOLD 3     /* --compare --fail-above: a cell grew past it */
 
 /* dirs: the directories searched (NULL-terminated), named when none had a collector. */
@@ -33,6 +37,16 @@ int aorta_cmd_compare(const aorta_cli_t *cli);
 aorta_json_t *aorta_cmd_read_matrix(const char *run_dir);
 /* A descriptor of run_dir, or -1 after one error line. */
 int aorta_cmd_open_run(const char *run_dir);
+
+/* The "unknown collector" error of flag: names the reason when a candidate
+ * failed, and the collectors available.  Returns the usage exit status
+ * (cmd_unknown.c). */
+int aorta_cmd_unknown_collector(const aorta_registry_t *registry, const char *flag,
+                                const char *name);
+
+/* The exit status of a sweep that ended so: 128 + the interrupting signal;
+ * 1 when it is incomplete or measured nothing; else 0 (cmd_run.c). */
+int aorta_cmd_sweep_status(const aorta_sweep_end_t *end);
 
 /* The plan of the command line's request (recipe, --collect, ...), or the
  * exit status after reporting what is wrong (cmd_plan.c). */

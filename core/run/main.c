@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "cli.h"
 #include "commands.h"
 #include "registry/registry.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 
 static int dispatch(const aorta_cli_t *cli, const aorta_registry_t *registry, char *const *dirs)
 {
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     } else {
         aorta_registry_t *registry = aorta_registry_load(dirs);
         if (cli.mode != AORTA_MODE_LIST)
-            aorta_registry_warn(registry, stderr);
+            aorta_registry_warn(registry);
         status = dispatch(&cli, registry, dirs);
         aorta_registry_free(registry);
     }

@@ -19,7 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "sys/diag.h"
+#include "path_search.h"
 #include "sweep/rank_env.h"
 #include "xalloc.h"
 
@@ -46,34 +47,6 @@ static int make_rank_dir(const char *path, long rank)
                      errno == EEXIST ? "something that is not a directory is in the way"
                                      : strerror(errno));
     return -1;
-}
-
-/* execve() of program, looked up on PATH when it has no '/'; returns errno. */
-static int exec_program(char **argv, char **envp)
-{
-    const char *program = argv[0];
-    if (strchr(program, '/')) {
-        execve(program, argv, envp);
-        return errno;
-    }
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    int saved = ENOENT;
-    for (const char *p = path;;) {
-        const char *colon = strchr(p, ':');
-        size_t len = colon ? (size_t)(colon - p) : strlen(p);
-        char *candidate = len ? aorta_xasprintf("%.*s/%s", (int)len, p, program)
-                              : aorta_xasprintf("./%s", program);
-        execve(candidate, argv, envp);
-        if (errno != ENOENT && errno != ENOTDIR)
-            saved = errno;
-        free(candidate);
-        if (!colon)
-            break;
-        p = colon + 1;
-    }
-    return saved;
 }
 
 int main(int argc, char **argv)
@@ -126,7 +99,7 @@ int main(int argc, char **argv)
         envp[i] = aorta_xasprintf("%.*s=%s", (int)(eq - environ[i]), environ[i], value);
         free(value);
     }
-    int error = exec_program(args, envp);
+    int error = aorta_path_execve(args, envp, getenv("PATH"));
     aorta_diag_error("aorta-rank-exec: cannot run %s: %s", args[0], strerror(error));
     for (size_t i = 0; i < count; i++)
         free(args[i]);

@@ -36,20 +36,24 @@ static int mycollector_validate(aorta_options_t *options, aorta_error_t *err)
 }
 
 /* Per trial: the profiled argv.  Refuse (-1 with a message) rather than run
- * the command unprofiled. */
+ * the command unprofiled, or with a path cut short. */
 static int mycollector_wrap(const aorta_options_t *options, const char *out_dir,
                             const aorta_argv_t *command, const aorta_env_t *env,
                             aorta_argv_t *out, aorta_error_t *err)
 {
+    char dir[4096], verbosity[256];
+    if ((size_t)snprintf(dir, sizeof dir, "MYCOLLECTOR_DIR=%s", out_dir) >= sizeof dir) {
+        aorta_error_set(err, "mycollector: the output directory is too long (%zu bytes)",
+                        strlen(out_dir));
+        return -1;
+    }
+    snprintf(verbosity, sizeof verbosity, "MYCOLLECTOR_VERBOSITY=%s",
+             aorta_options_get(options, "verbosity"));
     char *env_path = aorta_which("env", aorta_env_get(env, "PATH"));
     if (!env_path) {
         aorta_error_set(err, "mycollector needs 'env' on $PATH");
         return -1;
     }
-    char dir[4096], verbosity[256];
-    snprintf(dir, sizeof dir, "MYCOLLECTOR_DIR=%s", out_dir);
-    snprintf(verbosity, sizeof verbosity, "MYCOLLECTOR_VERBOSITY=%s",
-             aorta_options_get(options, "verbosity"));
     int status = aorta_argv_push(out, env_path) | aorta_argv_push(out, dir)
                  | aorta_argv_push(out, verbosity) | aorta_argv_push_all(out, command);
     aorta_free(env_path);
@@ -77,9 +81,14 @@ static void add_line(aorta_kernels_t *kernels, char *line)
 static int read_file(const char *path, int fd, void *user)
 {
     (void)path;
-    FILE *file = fdopen(dup(fd), "r");
-    if (!file)
+    /* The walk closes fd; the stream gets a copy of its own. */
+    int copy = dup(fd);
+    FILE *file = copy >= 0 ? fdopen(copy, "r") : NULL;
+    if (!file) {
+        if (copy >= 0)
+            close(copy);
         return 0;
+    }
     char *line = NULL;
     size_t size = 0;
     ssize_t len;
@@ -93,17 +102,23 @@ static int read_file(const char *path, int fd, void *user)
     return 0;
 }
 
-/* After the run, in a child process: never fails, reports what it can. */
+/* After the run, in a child process: never fails, reports what it can,
+ * and mycollector_artifact_dir whenever dir is a directory. */
 static void mycollector_parse(const aorta_options_t *options, const char *dir,
                               aorta_metrics_t *metrics)
 {
     (void)options;
     aorta_kernels_t *kernels = aorta_kernels_new(0);
     aorta_walk_status_t status = aorta_walk_files(dir, ".kernels.tsv", read_file, kernels);
-    if (status == AORTA_WALK_OK)
+    if (status == AORTA_WALK_OK) {
         aorta_kernels_report(kernels, metrics, "mycollector", 1e6 /* ns per ms */, dir);
-    else if (status != AORTA_WALK_NOT_DIR) /* no directory: no metrics, nothing to say */
-        aorta_warn("mycollector", "could not read all of %s; no mycollector metrics", dir);
+    } else if (status == AORTA_WALK_NO_FDS) {
+        /* Totals of part of the files would look complete: the directory alone. */
+        aorta_warn("mycollector", "out of file descriptors reading %s; no totals", dir);
+        aorta_metrics_set_string(metrics, "mycollector_artifact_dir", dir);
+    } else if (status == AORTA_WALK_SYMLINK) {
+        aorta_warn("mycollector", "%s is a symbolic link; not followed", dir);
+    } /* AORTA_WALK_NOT_DIR: no directory, no metrics, nothing to say */
     aorta_kernels_free(kernels);
 }
 

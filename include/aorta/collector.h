@@ -506,8 +506,8 @@ AORTA_EXPORT const char *aorta_text_strip(const char *text, size_t len, size_t *
  * rules.  A byte that is not part of valid UTF-8 shows as \udcNN, the lone
  * surrogate Python's surrogateescape decodes it to (as Python shows such a
  * byte of sys.argv, os.environ or a file name).  The printable table follows
- * the Unicode version core/printable.py was run with (14.0, Python 3.11).
- * NUL bytes are allowed.  Free with aorta_free(); never NULL.
+ * the Unicode version core/libaorta/printable.py was run with (14.0, Python
+ * 3.11).  NUL bytes are allowed.  Free with aorta_free(); never NULL.
  */
 AORTA_EXPORT char *aorta_text_repr(const char *text, size_t len);
 

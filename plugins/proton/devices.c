@@ -26,11 +26,11 @@ static int intercepts(const char *backend)
 
 /* CUDA_VISIBLE_DEVICES is a real pin on an NVIDIA host (where auto means
  * CUPTI), so it moves only once the host is known to be AMD. */
-static int amd_established(const char *backend, const aorta_env_t *environ)
+static int amd_established(const char *backend, const aorta_env_t *env)
 {
     return strcmp(backend, "rocprofiler") == 0 || strcmp(backend, "roctracer") == 0
-        || proton_env_lookup(environ, "HIP_VISIBLE_DEVICES")
-        || proton_env_lookup(environ, "ROCR_VISIBLE_DEVICES");
+        || proton_env_lookup(env, "HIP_VISIBLE_DEVICES")
+        || proton_env_lookup(env, "ROCR_VISIBLE_DEVICES");
 }
 
 /* Sorted names of every assignment and every unset, for the message. */
@@ -57,13 +57,13 @@ static char *carried_names(const proton_vars_t *vars, const char *const *unset, 
     return cc_buf_take(&buf);
 }
 
-static void warn_translation(const char *backend, const aorta_env_t *environ,
+static void warn_translation(const char *backend, const aorta_env_t *env,
                              const char *const *unset, size_t nunset, const char *rocr)
 {
     cc_buf_t msg = {0};
     for (size_t i = 0; i < nunset; i++) {
         cc_buf_addf(&msg, "%s%s=", i ? ", " : "", unset[i]);
-        cc_buf_add_repr(&msg, proton_env_lookup(environ, unset[i]), strlen(proton_env_lookup(environ, unset[i])));
+        cc_buf_add_repr(&msg, proton_env_lookup(env, unset[i]), strlen(proton_env_lookup(env, unset[i])));
     }
     cc_buf_addf(&msg, " not honoured by Proton's %s backend; running with "
                           "ROCR_VISIBLE_DEVICES=", backend);
@@ -74,7 +74,7 @@ static void warn_translation(const char *backend, const aorta_env_t *environ,
     free(text);
 }
 
-int proton_env_prefix(const char *backend, const aorta_env_t *environ,
+int proton_env_prefix(const char *backend, const aorta_env_t *env,
                       const proton_vars_t *assignments, aorta_argv_t *out, aorta_error_t *err)
 {
     proton_vars_t vars = {0};
@@ -83,19 +83,19 @@ int proton_env_prefix(const char *backend, const aorta_env_t *environ,
     const char *unset[2];
     size_t nunset = 0;
     if (intercepts(backend)) {
-        size_t candidates = amd_established(backend, environ) ? 2 : 1;
+        size_t candidates = amd_established(backend, env) ? 2 : 1;
         for (size_t i = 0; i < candidates; i++)
-            if (proton_env_lookup(environ, rejected[i]))
+            if (proton_env_lookup(env, rejected[i]))
                 unset[nunset++] = rejected[i];
         if (nunset > 0) {
-            const char *rocr = proton_env_lookup(environ, "ROCR_VISIBLE_DEVICES");
+            const char *rocr = proton_env_lookup(env, "ROCR_VISIBLE_DEVICES");
             proton_vars_setdefault(&vars, "ROCR_VISIBLE_DEVICES",
-                                   rocr ? rocr : proton_env_lookup(environ, unset[0]));
+                                   rocr ? rocr : proton_env_lookup(env, unset[0]));
         }
     }
     int status = 0;
     if (vars.count > 0 || nunset > 0) {
-        char *env_path = aorta_which("env", proton_env_lookup(environ, "PATH"));
+        char *env_path = aorta_which("env", proton_env_lookup(env, "PATH"));
         if (!env_path) {
             char *names = carried_names(&vars, unset, nunset);
             aorta_error_set(err,
@@ -121,7 +121,7 @@ int proton_env_prefix(const char *backend, const aorta_env_t *environ,
                 free(assignment);
             }
             if (nunset > 0)
-                warn_translation(backend, environ, unset, nunset,
+                warn_translation(backend, env, unset, nunset,
                                  proton_vars_get(&vars, "ROCR_VISIBLE_DEVICES"));
         }
     }

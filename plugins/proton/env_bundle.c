@@ -47,7 +47,7 @@ int proton_env(const aorta_options_t *options, const char *out_dir, aorta_env_t 
 }
 
 int proton_wrap_env(const proton_opts_t *opts, const char *out_dir, const aorta_argv_t *command,
-                    const aorta_env_t *environ, aorta_argv_t *out, aorta_error_t *err)
+                    const aorta_env_t *env, aorta_argv_t *out, aorta_error_t *err)
 {
     /* env(1) reads a leading NAME=VALUE as an assignment and a leading '-'
      * as its own option, so such a command would silently run as something
@@ -71,7 +71,7 @@ int proton_wrap_env(const proton_opts_t *opts, const char *out_dir, const aorta_
     }
     proton_vars_t bundle = {0};
     proton_bundle_build(opts, out_dir, &bundle);
-    int status = proton_env_prefix(opts->backend, environ, &bundle, out, err);
+    int status = proton_env_prefix(opts->backend, env, &bundle, out, err);
     proton_vars_free(&bundle);
     if (status == 0)
         aorta_argv_push_all(out, command);

@@ -60,9 +60,9 @@ static size_t char_len(unsigned char lead)
 }
 
 /* The Python a console script's #! line names, or NULL (docs/collectors/proton.md). */
-static char *shebang_python(const char *command, const aorta_env_t *environ)
+static char *shebang_python(const char *command, const aorta_env_t *env)
 {
-    char *resolved = aorta_which(command, proton_env_lookup(environ, "PATH"));
+    char *resolved = aorta_which(command, proton_env_lookup(env, "PATH"));
     if (!resolved)
         return NULL;
     int fd = open(resolved, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -120,12 +120,12 @@ static char *shebang_python(const char *command, const aorta_env_t *environ)
     return first;
 }
 
-char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *environ,
+char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *env,
                             aorta_error_t *err)
 {
-    const char *override = proton_env_lookup(environ, PROTON_PYTHON_VAR);
+    const char *override = proton_env_lookup(env, PROTON_PYTHON_VAR);
     if (override && override[0]) {
-        char *expanded = aorta_path_expand(override, environ);
+        char *expanded = aorta_path_expand(override, env);
         char *out = cc_xstrdup(expanded);
         aorta_free(expanded);
         return out;
@@ -137,11 +137,11 @@ char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *envi
     int pytest = strcmp(base, "pytest") == 0;
     free(base);
     if (pytest) {
-        char *named = shebang_python(argv0, environ);
+        char *named = shebang_python(argv0, env);
         if (named)
             return named;
     }
-    char *fallback = aorta_which("python3", proton_env_lookup(environ, "PATH"));
+    char *fallback = aorta_which("python3", proton_env_lookup(env, "PATH"));
     cc_buf_t msg = {0};
     if (!fallback) {
         cc_buf_adds(&msg, "proton mode 'cli' found no python3 on $PATH to run Proton's "

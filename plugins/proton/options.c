@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* options.c - the eight Proton options: the --describe table, validation
- * (checks V1-V7 of docs/collectors/proton.md, in that order), the effective view and the
+ * (checks V1-V7 of docs/collectors/proton.md, in that order; V1 and V3 are
+ * the SDK's aorta_options_apply_table()), the effective view and the
  * rendering of Proton's single --mode argument.
  *
  * Values are normalised as upstream's value.strip().lower(): the strip is
@@ -55,11 +56,6 @@ const aorta_option_spec_t proton_option_table[] = {
 };
 
 enum { OPTION_COUNT = 8 };
-
-/* The domain checks of V3 go in this order (backend_mode is checked per
- * backend by V6/V7 instead). */
-static const char *const domain_order[] = {"mode", "backend", "context", "data",
-                                           "instrumentation_mode", "granularity", "hook"};
 
 /* The backends whose --mode domain is known, and those domains. */
 static const char *const roctracer_modes[] = {"periodic_flushing", NULL};
@@ -131,22 +127,10 @@ static const char *value_of(const effective_t *eff, const char *key)
     return NULL;
 }
 
-/* V3-V7 on the effective values. */
+/* V4-V7 on the effective values. */
 static int check_values(const effective_t *eff, aorta_error_t *err)
 {
     cc_buf_t msg = {0};
-    for (size_t i = 0; i < sizeof domain_order / sizeof domain_order[0]; i++) {
-        const char *value = value_of(eff, domain_order[i]);
-        const char *const *domain = spec_of(domain_order[i])->values;
-        if (value && !one_of(value, domain)) {
-            cc_buf_addf(&msg, "proton option '%s': ", domain_order[i]);
-            cc_buf_add_repr(&msg, value, strlen(value));
-            cc_buf_adds(&msg, " is not one of ");
-            cc_buf_add_repr_list(&msg, domain, count_of(domain));
-            fail(err, &msg);
-            return -1;
-        }
-    }
     const char *backend = value_of(eff, "backend");
     const char *backend_mode = value_of(eff, "backend_mode");
     /* Sorted: granularity before instrumentation_mode. */
@@ -201,20 +185,41 @@ static int check_values(const effective_t *eff, aorta_error_t *err)
     return 0;
 }
 
+/* V1 (every key one of the eight) and V3 (each value in its domain, in the
+ * table's order) through the SDK's table check, on the values normalised
+ * and the defaults filled in: the effective values.  backend_mode's domain
+ * is the backend's (V6, V7), so the table it checks against lists none for
+ * it.  0 with eff filled, or -1. */
+static int check_table(const aorta_options_t *options, effective_t *eff, aorta_error_t *err)
+{
+    aorta_option_spec_t table[OPTION_COUNT + 1];
+    for (size_t i = 0; i <= OPTION_COUNT; i++) {
+        table[i] = proton_option_table[i];
+        if (table[i].key && strcmp(table[i].key, "backend_mode") == 0)
+            table[i].values = NULL;
+    }
+    aorta_options_t *normal = aorta_options_new();
+    for (size_t i = 0; i < aorta_options_count(options); i++) {
+        char *value = normalise(aorta_options_value_at(options, i));
+        aorta_options_set(normal, aorta_options_key_at(options, i), value);
+        free(value);
+    }
+    int status = aorta_options_apply_table(normal, table, "proton", err);
+    for (size_t i = 0; i < OPTION_COUNT && status == 0; i++) {
+        const char *value = aorta_options_get(normal, proton_option_table[i].key);
+        eff[i].key = proton_option_table[i].key;
+        eff[i].supplied = aorta_options_get(options, eff[i].key) != NULL;
+        eff[i].value = value ? cc_xstrdup(value) : NULL;
+    }
+    aorta_options_free(normal);
+    return status;
+}
+
 int proton_validate(aorta_options_t *options, aorta_error_t *err)
 {
-    /* V1: every key must be one of the eight. */
-    if (aorta_options_check_keys(options, proton_option_table, "proton", err) != 0)
-        return -1;
     effective_t eff[OPTION_COUNT];
-    for (size_t i = 0; i < OPTION_COUNT; i++) {
-        const aorta_option_spec_t *spec = &proton_option_table[i];
-        const char *given = aorta_options_get(options, spec->key);
-        eff[i].key = spec->key;
-        eff[i].supplied = given != NULL;
-        eff[i].value = given ? normalise(given)
-                             : (spec->default_value ? cc_xstrdup(spec->default_value) : NULL);
-    }
+    if (check_table(options, eff, err) != 0)
+        return -1;
     int status = check_values(eff, err);
     if (status == 0) {
         /* Defaults first (mode, backend, context, data), then the optional

@@ -12,7 +12,7 @@
 const char cc_collector_name[] = "proton";
 
 static int proton_wrap(const aorta_options_t *options, const char *out_dir,
-                       const aorta_argv_t *command, const aorta_env_t *environ,
+                       const aorta_argv_t *command, const aorta_env_t *env,
                        aorta_argv_t *out, aorta_error_t *err)
 {
     /* The core never wraps an empty command; refuse one all the same rather
@@ -24,8 +24,8 @@ static int proton_wrap(const aorta_options_t *options, const char *out_dir,
     proton_opts_t opts;
     proton_opts_read(options, &opts);
     if (strcmp(opts.mode, "env") == 0)
-        return proton_wrap_env(&opts, out_dir, command, environ, out, err);
-    return proton_wrap_cli(&opts, out_dir, command, environ, out, err);
+        return proton_wrap_env(&opts, out_dir, command, env, out, err);
+    return proton_wrap_cli(&opts, out_dir, command, env, out, err);
 }
 
 AORTA_COLLECTOR_DEFINE(proton,

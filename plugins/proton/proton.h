@@ -83,26 +83,26 @@ void proton_bundle_build(const proton_opts_t *opts, const char *out_dir, proton_
 int proton_env(const aorta_options_t *options, const char *out_dir, aorta_env_t *bundle,
                aorta_error_t *err);
 int proton_wrap_env(const proton_opts_t *opts, const char *out_dir, const aorta_argv_t *command,
-                    const aorta_env_t *environ, aorta_argv_t *out, aorta_error_t *err);
+                    const aorta_env_t *env, aorta_argv_t *out, aorta_error_t *err);
 
 /* ---- devices.c: HIP/CUDA -> ROCR translation and the env(1) prefix ------ */
 
 /* Push onto out the env(1) prefix carrying assignments (may be NULL) plus
  * the device translation of docs/collectors/proton.md; nothing when there is nothing to
  * carry.  -1 with err set when env(1) is needed and not on the PATH. */
-int proton_env_prefix(const char *backend, const aorta_env_t *environ,
+int proton_env_prefix(const char *backend, const aorta_env_t *env,
                       const proton_vars_t *assignments, aorta_argv_t *out, aorta_error_t *err);
 
 /* ---- wrap_cli.c / interpreter.c: mode cli ------------------------------- */
 
 int proton_wrap_cli(const proton_opts_t *opts, const char *out_dir, const aorta_argv_t *command,
-                    const aorta_env_t *environ, aorta_argv_t *out, aorta_error_t *err);
+                    const aorta_env_t *env, aorta_argv_t *out, aorta_error_t *err);
 /* Whether a path's last component names a Python interpreter
  * (^python(\d+(\.\d+)?)?$, ASCII digits). */
 int proton_is_python(const char *path);
 /* The interpreter that runs Proton's front-end for command (docs/collectors/proton.md with
  * docs/design.md, Deviation 1); NULL with err set when there is none.  Free it. */
-char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *environ,
+char *proton_resolve_python(const aorta_argv_t *command, const aorta_env_t *env,
                             aorta_error_t *err);
 
 /* ---- parse.c: the .hatchet summary -------------------------------------- */

@@ -140,7 +140,7 @@ static int split_launch(const aorta_argv_t *command, launch_t *launch, aorta_err
 }
 
 int proton_wrap_cli(const proton_opts_t *opts, const char *out_dir, const aorta_argv_t *command,
-                    const aorta_env_t *environ, aorta_argv_t *out, aorta_error_t *err)
+                    const aorta_env_t *env, aorta_argv_t *out, aorta_error_t *err)
 {
     /* Checked before the shape: an unwrappable argv at least stops the trial,
      * while this pin exits 0 with an empty profile. */
@@ -161,10 +161,10 @@ int proton_wrap_cli(const proton_opts_t *opts, const char *out_dir, const aorta_
     launch_t launch;
     if (split_launch(command, &launch, err) != 0)
         return -1;
-    char *python = proton_resolve_python(command, environ, err);
+    char *python = proton_resolve_python(command, env, err);
     if (!python)
         return -1;
-    if (proton_env_prefix(opts->backend, environ, NULL, out, err) != 0) {
+    if (proton_env_prefix(opts->backend, env, NULL, out, err) != 0) {
         free(python);
         return -1;
     }

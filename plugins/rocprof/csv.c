@@ -388,6 +388,25 @@ static const char *fast_rows(reader_t *r, const char *p, const char *end)
     }
 }
 
+/* A field that ends at *p: a comma starts the next one, a line break ends
+ * the record; *p moves past it.  Returns 0 (nothing done) for any other
+ * character. */
+static int field_ends(reader_t *r, const char **p)
+{
+    if (**p == ',') {
+        end_field(r);
+        begin_field(r);
+        r->state = START_FIELD;
+    } else if (**p == '\n' || **p == '\r') {
+        end_field(r);
+        end_record(r);
+    } else {
+        return 0;
+    }
+    (*p)++;
+    return 1;
+}
+
 static void feed(reader_t *r, const char *p, const char *end)
 {
     while (p < end && !r->stop) {
@@ -412,15 +431,7 @@ static void feed(reader_t *r, const char *p, const char *end)
             if (*p == '"') {
                 r->state = IN_QUOTED;
                 p++;
-            } else if (*p == ',') {
-                end_field(r);
-                begin_field(r);
-                p++;
-            } else if (*p == '\n' || *p == '\r') {
-                end_field(r);
-                end_record(r);
-                p++;
-            } else {
+            } else if (!field_ends(r, &p)) {
                 r->state = IN_FIELD;
             }
             break;
@@ -456,16 +467,7 @@ static void feed(reader_t *r, const char *p, const char *end)
                 append(r, p, 1);
                 r->state = IN_QUOTED;
                 p++;
-            } else if (*p == ',') {
-                end_field(r);
-                begin_field(r);
-                r->state = START_FIELD;
-                p++;
-            } else if (*p == '\n' || *p == '\r') {
-                end_field(r);
-                end_record(r);
-                p++;
-            } else {
+            } else if (!field_ends(r, &p)) {
                 r->state = IN_FIELD; /* not strict: the character is kept */
             }
             break;

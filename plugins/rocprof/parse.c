@@ -234,7 +234,9 @@ static int read_file(const char *path, int fd, void *user)
     return 0;
 }
 
-/* Walk dir for one family of files; 0, or -1 when nothing may be reported. */
+/* Walk dir for one family of files: 0; 1 when only the directory may be
+ * reported (it is there, but its totals would be partial); -1 when nothing
+ * may be. */
 static int run_pass(const char *dir, pass_t *pass)
 {
     /* Rows go straight into the run's totals (no per-file group), and the
@@ -247,7 +249,7 @@ static int run_pass(const char *dir, pass_t *pass)
         /* Totals over some of the ranks' files would look complete. */
         aorta_warn("rocprof", "out of file descriptors while reading %s; no rocprof metrics "
                               "for it", dir);
-        return -1;
+        return 1;
     }
     if (status == AORTA_WALK_SYMLINK) {
         aorta_warn("rocprof", "%s is a symbolic link; refusing to parse artifacts through it",
@@ -267,9 +269,19 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
     };
     enum { PASSES = sizeof passes / sizeof passes[0] };
     pass_t *used = NULL;
+    int partial = 0; /* out of descriptors: the directory alone is reported */
     for (size_t i = 0; i < PASSES && !used; i++) {
-        if (run_pass(dir, &passes[i]) != 0)
+        int ran = run_pass(dir, &passes[i]);
+        if (ran < 0)
             goto done;
+        if (ran > 0) {
+            /* An accumulator of no kernels reports the directory alone. */
+            aorta_kernels_free(passes[i].kernels);
+            passes[i].kernels = aorta_kernels_new(0);
+            used = &passes[i];
+            partial = 1;
+            break;
+        }
         if (!passes[i].columns && passes[i].files && !rocprof_rocpd_available())
             aorta_warn("rocprof", "%zu rocpd database(s) under %s not read: rocprof was built "
                                   "without SQLite", passes[i].files, dir);
@@ -283,7 +295,7 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
         unusable += passes[i].unusable;
         more += passes[i].files > 8 ? passes[i].files - 8 : 0;
     }
-    if (aorta_kernels_count(used->kernels) == 0 && unusable > 0) {
+    if (!partial && aorta_kernels_count(used->kernels) == 0 && unusable > 0) {
         cc_buf_t all = {0};
         for (size_t i = 0; i < PASSES; i++)
             if (passes[i].why.data)

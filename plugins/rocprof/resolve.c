@@ -97,10 +97,10 @@ static char *copy_for_caller(char *found)
     return copy;
 }
 
-char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err)
+char *rocprof_resolve_binary(const aorta_env_t *env, aorta_error_t *err)
 {
-    const char *path_value = aorta_env_get(environ, "PATH");
-    const char *override = aorta_env_get(environ, "ROCPROF_BIN");
+    const char *path_value = aorta_env_get(env, "PATH");
+    const char *override = aorta_env_get(env, "ROCPROF_BIN");
     if (!override || !override[0]) {
         char *found = aorta_which(DEFAULT_BINARY, path_value);
         if (found)
@@ -110,7 +110,7 @@ char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err)
                              "'--collect rocprof'.");
         return NULL;
     }
-    char *expanded = aorta_path_expand(override, environ);
+    char *expanded = aorta_path_expand(override, env);
     char *result = NULL;
     if (strchr(expanded, '/')) {
         char *candidate = absolute(expanded);

@@ -43,10 +43,24 @@ const aorta_option_spec_t rocprof_options[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* The keys and the defaults through the SDK's table check; the values are
+ * rocprof_opts_read()'s to normalise and check (lists of domains and of
+ * formats, booleans in any case), so the table it checks against lists
+ * none: its messages are upstream's. */
 static int rocprof_validate(aorta_options_t *options, aorta_error_t *err)
 {
+    enum { ROWS = sizeof rocprof_options / sizeof rocprof_options[0] };
+    aorta_option_spec_t keys_only[ROWS];
+    for (size_t i = 0; i < ROWS; i++) {
+        keys_only[i] = rocprof_options[i];
+        keys_only[i].values = NULL;
+    }
+    aorta_options_t *given = aorta_options_dup(options);
     rocprof_opts_t opts;
-    if (rocprof_opts_read(options, &opts, err) != 0)
+    int status = aorta_options_apply_table(given, keys_only, "rocprof", err) == 0
+                 && rocprof_opts_read(given, &opts, err) == 0 ? 0 : -1;
+    aorta_options_free(given);
+    if (status != 0)
         return -1;
     rocprof_opts_write(&opts, options);
     rocprof_opts_free(&opts);

@@ -44,14 +44,14 @@ void rocprof_opts_write(const rocprof_opts_t *opts, aorta_options_t *options);
 void rocprof_opts_free(rocprof_opts_t *opts);
 
 /* ---- resolve.c: which rocprofv3 to run (docs/collectors/rocprof.md) ---- */
-/* The profiler binary for the environment @p environ (ROCPROF_BIN, PATH and
+/* The profiler binary for the environment @p env (ROCPROF_BIN, PATH and
  * HOME are read from it), or NULL with upstream's message in @p err.  Free
  * the result with free(). */
-char *rocprof_resolve_binary(const aorta_env_t *environ, aorta_error_t *err);
+char *rocprof_resolve_binary(const aorta_env_t *env, aorta_error_t *err);
 
 /* ---- wrap.c ---- */
 int rocprof_wrap(const aorta_options_t *options, const char *out_dir,
-                 const aorta_argv_t *command, const aorta_env_t *environ,
+                 const aorta_argv_t *command, const aorta_env_t *env,
                  aorta_argv_t *out, aorta_error_t *err);
 
 /* ---- csv.c: CSV read as Python's csv.DictReader reads it ---- */

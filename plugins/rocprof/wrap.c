@@ -16,7 +16,7 @@
 #define SUMMARY_FILE_STEM "rocprof_summary"
 
 int rocprof_wrap(const aorta_options_t *options, const char *out_dir,
-                 const aorta_argv_t *command, const aorta_env_t *environ,
+                 const aorta_argv_t *command, const aorta_env_t *env,
                  aorta_argv_t *out, aorta_error_t *err)
 {
     /* Options are checked again here, before the binary is looked for, so
@@ -24,7 +24,7 @@ int rocprof_wrap(const aorta_options_t *options, const char *out_dir,
     rocprof_opts_t opts;
     if (rocprof_opts_read(options, &opts, err) != 0)
         return -1;
-    char *binary = rocprof_resolve_binary(environ, err);
+    char *binary = rocprof_resolve_binary(env, err);
     if (!binary) {
         rocprof_opts_free(&opts);
         return -1;

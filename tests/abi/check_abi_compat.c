@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry/registry.h"
 #include "sweeptest.h"
 
 static char *aorta_bin, *abi_dir, *plugin_dir, *work;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "sweep/retention.h"
+#include "record/retention.h"
 
 static const char *const FILES[] = {
     "trial/result.json",   "trial/stdout.log",          "trial/stderr.log",

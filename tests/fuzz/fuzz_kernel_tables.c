@@ -12,10 +12,10 @@
 
 #include "fuzz_util.h"
 #include "aorta/collector.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "output/kernel_agg.h"
-#include "output/kernel_file.h"
-#include "output/parse_reply.h"
+#include "record/kernel_file.h"
+#include "record/parse_reply.h"
 
 #define REPLY_DEPTH 64
 

@@ -10,8 +10,8 @@
 
 #include "fuzz_util.h"
 #include "aorta/collector.h"
-#include "output/json.h"
-#include "output/metrics_json.h"
+#include "sys/json.h"
+#include "record/metrics_json.h"
 
 /* The reply limit of parse_child.c. */
 #define REPLY_DEPTH 64

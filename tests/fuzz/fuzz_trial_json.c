@@ -15,7 +15,7 @@
 
 #include "fuzz_util.h"
 #include "aorta/collector.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "output/matrix.h"
 #include "output/perf_md.h"
 #include "sweep/resume.h"

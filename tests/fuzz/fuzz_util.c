@@ -36,10 +36,18 @@ void fz_fail(const char *fmt, ...)
     abort();
 }
 
+/* path and everything below it, never following a symlink. */
+static void remove_tree(const char *path)
+{
+    char *why = NULL;
+    aorta_nofollow_remove_tree_at(AT_FDCWD, path, &why);
+    free(why);
+}
+
 static void remove_scratch(void)
 {
     if (scratch)
-        aorta_fsafe_remove_tree_at(AT_FDCWD, scratch);
+        remove_tree(scratch);
 }
 
 const char *fz_scratch(void)
@@ -101,13 +109,13 @@ void fz_remove(const char *rel)
 {
     if (!*rel) {
         /* Keep the directory itself: empty it. */
-        aorta_fsafe_remove_tree_at(AT_FDCWD, fz_scratch());
+        remove_tree(fz_scratch());
         if (mkdir(fz_scratch(), 0700) != 0)
             fz_fail("mkdir %s: %s", fz_scratch(), strerror(errno));
         return;
     }
     char *path = fz_path(rel);
-    aorta_fsafe_remove_tree_at(AT_FDCWD, path);
+    remove_tree(path);
     free(path);
 }
 

@@ -89,7 +89,8 @@ compile_dir() { # NAME SOURCE...
     shift
     mkdir -p "$out/obj/$name"
     for source in "$@"; do
-        object=$out/obj/$name/$(basename "$source" .c).o
+        # named by the whole path: output/summary.c and stats/summary.c are two
+        object=$out/obj/$name/$(printf %s "${source#"$srcdir"/}" | tr / _ | sed 's/\.c$//').o
         # shellcheck disable=SC2086
         $CC $cflags -fsanitize=fuzzer-no-link -I"$(dirname "$source")" \
             -c "$source" -o "$object" || exit 2

@@ -147,6 +147,28 @@ int tu_exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
+char *tu_stderr_of(void (*fn)(void *user), void *user)
+{
+    char *dir = tu_tmpdir();
+    char *path = tu_join(dir, "stderr");
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    close(fd);
+    fn(user);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char *text = tu_read(path);
+    ck_assert_ptr_nonnull(text);
+    tu_rmtree(dir);
+    free(path);
+    free(dir);
+    return text;
+}
+
 char *tu_mask_wall(const char *summary)
 {
     const char *key = "Wall time: ";
@@ -251,7 +273,7 @@ aorta_registry_t *tu_registry(const char *rel)
 
 const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name)
 {
-    const aorta_module_t *module = aorta_registry_find(registry, name);
+    const aorta_module_t *module = aorta_registry_open(registry, name);
     ck_assert_msg(module != NULL, "collector %s did not load", name);
     return module;
 }

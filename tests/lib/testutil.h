@@ -8,7 +8,11 @@
 #include <sys/types.h>
 
 #include "aorta/collector.h"
-#include "registry/registry.h"
+
+/* The registry's types by name only (registry/registry.h defines them): the
+ * SDK's suites include this header and see nothing of core/. */
+typedef struct aorta_registry aorta_registry_t;
+typedef struct aorta_module aorta_module_t;
 
 /* Whether this build runs under AddressSanitizer, whose own handlers turn
  * a child's SIGSEGV into exit status 1 and an address-space limit into its
@@ -61,6 +65,8 @@ void tu_text_add(tu_text_t *text, const char *fmt, ...) __attribute__((format(pr
 void tu_write_mode(const char *path, const char *text, int mode);
 /* The whole file, NUL-terminated, or NULL. */
 char *tu_read(const char *path);
+/* What fn(user) writes on stderr (this process's), as text; free it. */
+char *tu_stderr_of(void (*fn)(void *user), void *user);
 char *tu_join(const char *a, const char *b);
 int tu_exists(const char *path);
 /* A copy of a run's summary with its "Wall time: ..." line read as

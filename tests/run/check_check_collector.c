@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "sweeptest.h" /* tu_count */
 
 /* a and b, one after the other; free it. */
 static char *cat(const char *a, const char *b)
@@ -113,6 +113,8 @@ START_TEST(rocprof_passes_with_and_without_rocprofv3)
     expect_in(out, "\nnote wrap: refused the sample command ['./app', '--flag']: rocprofv3 "
                    "not found");
     expect_in(out, "\nok   parse: an empty directory: 1 metric: rocprof_artifact_dir\n");
+    expect_in(out, "\nok   parse: a directory while no file descriptor is left: 1 metric: "
+                   "rocprof_artifact_dir\n");
     expect_in(out, "\nrocprof: 0 violations, 3 notes\n");
     ck_assert_ptr_null(strstr(err, "aorta-run: --check-collector"));
     free(out);
@@ -126,6 +128,7 @@ START_TEST(rocprof_passes_with_and_without_rocprofv3)
     ck_assert_int_eq(check("plugins", "rocprof", fixture, with, &out, &err), 0);
     expect_in(out, "\nok   wrap: ['./app', '--flag'] -> ['");
     expect_in(out, "/examples/no-gpu/rocm/rocprofv3', '-d', '");
+    expect_in(out, "\nok   wrap: passes an output directory of 4090 bytes whole\n");
     ck_assert_ptr_null(strstr(out, "\nnote "));
     char *dir_line = NULL;
     ck_assert_int_gt(asprintf(&dir_line, "\nok   parse: DIR '%s': 5 metrics: rocprof_artifact_dir, "
@@ -154,6 +157,9 @@ START_TEST(proton_passes)
                    "'cli' needs a Python script launch");
     expect_in(out, "\nok   env: 4 variables: AORTA_PROTON_");
     expect_in(out, "\nok   parse: an empty directory: 1 metric: proton_artifact_dir\n");
+    expect_in(out, "\nok   wrap: passes an output directory of 4090 bytes whole\n");
+    expect_in(out, "\nok   parse: a directory while no file descriptor is left: 1 metric: "
+                   "proton_artifact_dir\n");
     expect_in(out, "\nproton: 0 violations, ");
     free(out);
     free(err);
@@ -210,6 +216,39 @@ START_TEST(each_broken_rule_is_caught)
 }
 END_TEST
 
+/* The collector template's old slips, one test collector each
+ * (tests/fake-collectors/slips/): each is one violation, and nothing else
+ * is. */
+START_TEST(each_slip_of_the_old_template_is_caught)
+{
+    static const struct {
+        const char *name;
+        const char *line;
+    } slips[] = {
+        {"noartifact", "FAIL parse: on a directory while no file descriptor is left it reports "
+                       "no 'noartifact_artifact_dir' (required whenever the directory exists)\n"},
+        {"leaky", "FAIL parse: on an empty directory it leaves 1 file descriptor open (close "
+                  "what it opens, on every path)\n"},
+        {"cutpath", "FAIL wrap: the argv it made for an output directory of 4090 bytes holds it "
+                    "cut short (refuse, with a message, a path it cannot hold)\n"},
+    };
+    for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++) {
+        char *out = NULL, *err = NULL;
+        ck_assert_int_eq(check("tests/fake-collectors/slips", slips[i].name, NULL, NULL, &out,
+                               &err),
+                         1);
+        expect_in(out, slips[i].line);
+        ck_assert_uint_eq(tu_count(out, "\nFAIL "), 1);
+        char *summary = NULL;
+        ck_assert_int_gt(asprintf(&summary, "\n%s: 1 violation, 0 notes\n", slips[i].name), 0);
+        expect_in(out, summary);
+        free(summary);
+        free(out);
+        free(err);
+    }
+}
+END_TEST
+
 START_TEST(a_broken_module_is_a_violation)
 {
     char *out = NULL, *err = NULL;
@@ -237,10 +276,13 @@ START_TEST(a_wrong_request_exits_2)
     ck_assert_str_eq(out, "");
     free(out);
     free(err);
+    /* A bad knob is a warning, as every AORTA_* knob's: the check runs
+     * with the default. */
     char *timeout[] = {"AORTA_CHECK_TIMEOUT=soon", NULL};
-    ck_assert_int_eq(check("tests/fake-collectors/contract", "breaker", NULL, timeout, &out, &err), 2);
-    expect_in(err, "aorta-run: --check-collector: AORTA_CHECK_TIMEOUT: expected a number of "
-                   "seconds > 0, got 'soon'\n");
+    ck_assert_int_eq(check("tests/fake-collectors/contract", "breaker", NULL, timeout, &out, &err), 0);
+    ck_assert_str_eq(err, "aorta-run: warning: AORTA_CHECK_TIMEOUT='soon' is not a number of "
+                          "seconds > 0; using 30\n");
+    expect_in(out, "checks (each step in a child process, at most 30 s):\n");
     free(out);
     free(err);
 
@@ -268,6 +310,7 @@ static Suite *check_collector_suite(void)
     tcase_add_test(tc, proton_passes);
     tcase_add_test(tc, a_collector_that_keeps_the_contract_passes);
     tcase_add_test(tc, each_broken_rule_is_caught);
+    tcase_add_test(tc, each_slip_of_the_old_template_is_caught);
     tcase_add_test(tc, a_broken_module_is_a_violation);
     tcase_add_test(tc, a_wrong_request_exits_2);
     suite_add_tcase(suite, tc);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "suggest.h"
+#include "sys/suggest.h"
 #include "testutil.h"
 
 static int parse(aorta_cli_t *cli, char **error, char **argv)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/json.h"
+#include "sys/json.h"
 #include "testutil.h"
 
 /* The ABI this build speaks (and its test collectors are built against). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The warning channel (aorta_warn, aorta_warning_set_handler): the default
- * line names no host, a handler gets source and message, and aorta-run's
- * handler writes today's "aorta-run: warning: ..." line. */
+ * line names no host, and a handler gets source and message.  aorta-run's
+ * own handler is tested with aorta-run (tests/run/sys/check_diag.c). */
 #include "config.h"
 
 #include <fcntl.h>
@@ -11,36 +11,12 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
-#include "commands.h"
 #include "testutil.h"
 
-typedef void (*action_fn)(void);
 
-/* What @p action writes to stderr. */
-static char *stderr_of(action_fn action)
+static void warn_default(void *user)
 {
-    char *dir = tu_tmpdir();
-    char *path = tu_join(dir, "stderr");
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(fd, 2);
-    close(fd);
-    action();
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    char *text = tu_read(path);
-    ck_assert_ptr_nonnull(text);
-    tu_rmtree(dir);
-    free(path);
-    free(dir);
-    return text;
-}
-
-static void warn_default(void)
-{
+    (void)user;
     aorta_warning_set_handler(NULL, NULL);
     aorta_warn("rocprof", "%s is a symbolic link; %d", "/d", 7);
     aorta_warn(NULL, "no source");
@@ -49,7 +25,7 @@ static void warn_default(void)
 
 START_TEST(the_default_line_names_no_host)
 {
-    char *text = stderr_of(warn_default);
+    char *text = tu_stderr_of(warn_default, NULL);
     ck_assert_str_eq(text, "warning: rocprof: /d is a symbolic link; 7\nwarning: no source\n");
     ck_assert_ptr_null(strstr(text, "aorta-run"));
     free(text);
@@ -72,8 +48,9 @@ static void record(const char *source, const char *message, void *user)
 
 static seen_t seen;
 
-static void warn_to_handler(void)
+static void warn_to_handler(void *user)
 {
+    (void)user;
     aorta_warning_set_handler(record, &seen);
     aorta_warn("proton", "HIP_VISIBLE_DEVICES=%s", "'1'");
 }
@@ -81,7 +58,7 @@ static void warn_to_handler(void)
 START_TEST(a_handler_gets_source_message_and_user)
 {
     memset(&seen, 0, sizeof seen);
-    char *text = stderr_of(warn_to_handler);
+    char *text = tu_stderr_of(warn_to_handler, NULL);
     ck_assert_str_eq(text, "");
     ck_assert_int_eq(seen.calls, 1);
     ck_assert_str_eq(seen.source, "proton");
@@ -93,25 +70,9 @@ START_TEST(a_handler_gets_source_message_and_user)
     ck_assert_int_eq(seen.calls, 2);
     free(text);
     /* NULL restores the default. */
-    text = stderr_of(warn_default);
+    text = tu_stderr_of(warn_default, NULL);
     ck_assert_int_eq(seen.calls, 2);
     ck_assert_ptr_nonnull(strstr(text, "warning: rocprof: "));
-    free(text);
-}
-END_TEST
-
-static void warn_as_aorta_run(void)
-{
-    aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
-    aorta_warn("proton", "could not read an interpreter from %s", "'pytest'");
-    aorta_warning_set_handler(NULL, NULL);
-}
-
-START_TEST(aorta_run_prefixes_its_name)
-{
-    char *text = stderr_of(warn_as_aorta_run);
-    ck_assert_str_eq(text,
-                     "aorta-run: warning: proton: could not read an interpreter from 'pytest'\n");
     free(text);
 }
 END_TEST
@@ -122,7 +83,6 @@ static Suite *warning_suite(void)
     TCase *tc = tcase_create("warning");
     tcase_add_test(tc, the_default_line_names_no_host);
     tcase_add_test(tc, a_handler_gets_source_message_and_user);
-    tcase_add_test(tc, aorta_run_prefixes_its_name);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "output/json.h"
+#include "sys/json.h"
 #include "output/kernel_agg.h"
 
 #define AORTA_COMPARE_SCHEMA 1

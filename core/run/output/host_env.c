@@ -17,7 +17,9 @@
 
 #include "aorta/collector.h"
 #include "sys/clock.h"
-#include "sweep/spawn.h"
+#include "sys/envp.h"
+#include "sys/knobs.h"
+#include "sys/spawn.h"
 #include "xalloc.h"
 
 #define SMALL_FILE_MAX 4096
@@ -40,15 +42,6 @@ static const char *const null_blocks_before_triton[] = {"composable_kernel", "te
 static const char *const null_blocks_before_runtime[] = {"fbgemm", "aiter", "aotriton", NULL};
 static const char *const null_blocks_last[] = {"python_version", "pytorch_version",
                                                "pytorch_build", NULL};
-
-static const char *env_get(char *const *envp, const char *name)
-{
-    size_t len = strlen(name);
-    for (size_t i = 0; envp && envp[i]; i++)
-        if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
-            return envp[i] + len + 1;
-    return NULL;
-}
 
 /* The first line of a small text file, stripped; NULL when absent or empty. */
 static char *first_line_fd(int fd)
@@ -103,12 +96,7 @@ int aorta_host_env_is_python(const char *argv0)
 
 static double probe_timeout(void)
 {
-    const char *text = getenv("AORTA_PROBE_TIMEOUT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end != text && !*end && isfinite(value) && value > 0
-             ? value
-             : AORTA_PROBE_TIMEOUT_DEFAULT;
+    return aorta_knob_seconds("AORTA_PROBE_TIMEOUT", AORTA_PROBE_TIMEOUT_DEFAULT, 0);
 }
 
 struct aorta_host_env {
@@ -184,13 +172,11 @@ static void add_nulls(aorta_json_t *obj, const char *const *names)
         aorta_json_set(obj, names[i], NULL);
 }
 
-aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
+/* The rocm block: the version files of $ROCM_PATH (else /opt/rocm) and the
+ * driver's; a reason into reasons when there is no version file. */
+static aorta_json_t *rocm_block(char *const *envp, aorta_json_t *reasons)
 {
-    aorta_host_env_t *env = aorta_xcalloc(1, sizeof *env);
-    env->probe.pid = -1;
-    aorta_json_t *reasons = env->reasons = aorta_json_array();
-
-    const char *rocm_root = env_get(envp, "ROCM_PATH");
+    const char *rocm_root = aorta_envp_get(envp, "ROCM_PATH");
     rocm_root = rocm_root && rocm_root[0] ? rocm_root : "/opt/rocm";
     char *version_path = aorta_xasprintf("%s/.info/version", rocm_root);
     char *dev_path = aorta_xasprintf("%s/.info/version-dev", rocm_root);
@@ -203,7 +189,12 @@ aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
     aorta_json_set(rocm, "kmd_version", string_or_null(first_line("/sys/module/amdgpu/version")));
     free(version_path);
     free(dev_path);
+    return rocm;
+}
 
+/* The host block: name, kernel, machine, glibc. */
+static aorta_json_t *host_block(void)
+{
     aorta_json_t *host = aorta_json_object();
     struct utsname uts;
     int have_uts = uname(&uts) == 0;
@@ -216,6 +207,31 @@ aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
     aorta_json_set(host, "kernel_version", have_uts ? aorta_json_string(uts.version) : NULL);
     aorta_json_set(host, "machine", have_uts ? aorta_json_string(uts.machine) : NULL);
     aorta_json_set(host, "glibc_version", aorta_json_string(gnu_get_libc_version()));
+    return host;
+}
+
+/* The runtime_context block: a venv, a conda environment or the system. */
+static aorta_json_t *runtime_block(char *const *envp, const char *python)
+{
+    const char *venv = aorta_envp_get(envp, "VIRTUAL_ENV");
+    const char *conda = aorta_envp_get(envp, "CONDA_DEFAULT_ENV");
+    aorta_json_t *runtime = aorta_json_object();
+    aorta_json_set(runtime, "type",
+                   aorta_json_string(venv ? "venv" : conda ? "conda" : "system"));
+    aorta_json_set(runtime, "python_env", python ? aorta_json_string(python) : NULL);
+    aorta_json_set(runtime, "venv_path", venv ? aorta_json_string(venv) : NULL);
+    aorta_json_set(runtime, "conda_env_name", conda ? aorta_json_string(conda) : NULL);
+    return runtime;
+}
+
+aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
+{
+    aorta_host_env_t *env = aorta_xcalloc(1, sizeof *env);
+    env->probe.pid = -1;
+    aorta_json_t *reasons = env->reasons = aorta_json_array();
+
+    aorta_json_t *rocm = rocm_block(envp, reasons);
+    aorta_json_t *host = host_block();
 
     const char *python = command && command[0] && aorta_host_env_is_python(command[0])
                            ? command[0]
@@ -231,18 +247,10 @@ aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command)
     free(reason);
     aorta_json_t *triton = env->triton = aorta_json_object();
 
-    const char *venv = env_get(envp, "VIRTUAL_ENV");
-    const char *conda = env_get(envp, "CONDA_DEFAULT_ENV");
-    aorta_json_t *runtime = aorta_json_object();
-    aorta_json_set(runtime, "type",
-                   aorta_json_string(venv ? "venv" : conda ? "conda" : "system"));
-    aorta_json_set(runtime, "python_env", python ? aorta_json_string(python) : NULL);
-    aorta_json_set(runtime, "venv_path", venv ? aorta_json_string(venv) : NULL);
-    aorta_json_set(runtime, "conda_env_name", conda ? aorta_json_string(conda) : NULL);
-
+    aorta_json_t *runtime = runtime_block(envp, python);
     aorta_json_t *vars = aorta_json_object();
     for (size_t i = 0; snapshot_vars[i]; i++) {
-        const char *value = env_get(envp, snapshot_vars[i]);
+        const char *value = aorta_envp_get(envp, snapshot_vars[i]);
         aorta_json_set(vars, snapshot_vars[i], value ? aorta_json_string(value) : NULL);
     }
 

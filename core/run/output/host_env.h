@@ -8,9 +8,9 @@
 #ifndef AORTA_HOST_ENV_H
 #define AORTA_HOST_ENV_H
 
-#include "output/json.h"
+#include "sys/json.h"
 
-/* Seconds the Triton probe may take (AORTA_PROBE_TIMEOUT overrides). */
+/* Seconds the Triton probe may take: AORTA_PROBE_TIMEOUT, else this. */
 #define AORTA_PROBE_TIMEOUT_DEFAULT 10.0
 
 /* The snapshot being taken.  What can be read at once is read by

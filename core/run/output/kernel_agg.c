@@ -13,10 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output/kernel_file.h"
-#include "output/outcome.h"
-#include "output/trial_json.h" /* AORTA_WORKLOAD */
-#include "sweep/trial.h"
+#include "record/kernel_file.h"
+#include "record/outcome.h"
+#include "record/layout.h"
 #include "sys/nofollow.h"
 #include "xalloc.h"
 
@@ -288,9 +287,9 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
     cell->name = aorta_xstrdup(name ? name : "?");
     int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, cell->name);
+    char *sub_rel = aorta_workload_dir_rel(cell->name);
     char *why = NULL;
-    int sub_fd = name ? aorta_fsafe_open_dir(run_fd, sub_rel, 0, &why) : -1;
+    int sub_fd = name ? aorta_nofollow_open_dir(run_fd, sub_rel, 0, &why) : -1;
     for (int64_t t = 0; sub_fd >= 0 && t < trials && t < 1000000; t++) {
         char *rel = aorta_trial_json_rel(name, (int)t);
         const char *trial_name = strrchr(rel, '/') + 1;
@@ -502,7 +501,7 @@ void aorta_kagg_cell_text(const aorta_kagg_cell_t *cell, aorta_json_writer_t *wr
 }
 
 int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell_t *cell,
-                             aorta_json_writer_t *writer)
+                             aorta_json_writer_t *writer, char **error)
 {
     if (keys_kept(cell)) {
         write_cell(writer, cell);
@@ -512,7 +511,11 @@ int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell
         aorta_json_writer_value(writer, json);
         aorta_json_free(json);
     }
-    return aorta_json_writer_write_at(writer, dir_fd, name);
+    if (aorta_json_writer_write_at(writer, dir_fd, name) == 0)
+        return 0;
+    char reason[256]; /* cells are written on several threads */
+    *error = aorta_xstrdup(strerror_r(errno, reason, sizeof reason));
+    return -1;
 }
 
 void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)

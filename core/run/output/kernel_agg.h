@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output/json.h"
+#include "sys/json.h"
 
 #define AORTA_CELL_KERNELS_SCHEMA 1
 
@@ -97,9 +97,9 @@ void aorta_kagg_cell_text(const aorta_kagg_cell_t *cell, aorta_json_writer_t *wr
 /* <cell>/kernels.json as name below dir_fd, on one line, whole or not at
  * all, left as it is when it already holds that (aorta_update_file_at()):
  * through writer, or through the tree when a name is not UTF-8 (two such
- * names can become one key).  0, or -1 with errno set. */
+ * names can become one key).  0, or -1 with *error set (free it). */
 int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell_t *cell,
-                             aorta_json_writer_t *writer);
+                             aorta_json_writer_t *writer, char **error);
 
 void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell);
 void aorta_kagg_run_clear(aorta_kagg_run_t *run);

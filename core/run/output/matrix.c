@@ -11,8 +11,7 @@
 
 #include "aorta/collector.h"
 #include "keyindex.h"
-#include "sweep/trial.h"
-#include "output/trial_json.h"
+#include "record/trial_json.h"
 #include "xalloc.h"
 
 #define CONFOUND_THRESHOLD 1.15
@@ -397,7 +396,7 @@ aorta_json_t *aorta_matrix_json(const aorta_plan_t *plan, const aorta_cell_resul
     aorta_json_set(obj, "schema_version", aorta_json_int(1));
     aorta_json_set(obj, "workload", aorta_json_string(AORTA_WORKLOAD));
     aorta_json_set(obj, "ticket", plan->ticket ? aorta_json_string(plan->ticket) : NULL);
-    aorta_json_set(obj, "trials_per_cell", aorta_json_int(aorta_trial_budget(plan)));
+    aorta_json_set(obj, "trials_per_cell", aorta_json_int(aorta_plan_trial_budget(plan)));
     aorta_json_set(obj, "steps_per_trial", aorta_json_int(1));
     aorta_json_set(obj, "run_timestamp", aorta_json_string(run_timestamp));
     aorta_json_set(obj, "baseline_cell", baseline ? aorta_json_string(baseline) : NULL);

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "output/json.h"
-#include "output/outcome.h"
+#include "sys/json.h"
+#include "record/outcome.h"
 #include "recipe/plan.h"
 
 /* "—": iters_display and perf.md's mark for "not reported". */

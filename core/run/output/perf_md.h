@@ -4,7 +4,7 @@
 #ifndef AORTA_PERF_MD_H
 #define AORTA_PERF_MD_H
 
-#include "output/json.h"
+#include "sys/json.h"
 
 /* The report for a matrix.json object, with the run's wall time in the
  * header: run_wall_sec when >= 0, else matrix.json's run_wall_clock_sec

@@ -5,7 +5,7 @@
 #ifndef AORTA_REPORT_HTML_H
 #define AORTA_REPORT_HTML_H
 
-#include "output/json.h"
+#include "sys/json.h"
 #include "output/kernel_agg.h"
 
 /* Kernels that get their own colour in the bars; the rest stack as "other". */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "aorta/collector.h"
-#include "suggest.h"
+#include "sys/suggest.h"
 #include "sys/quote.h"
 #include "xalloc.h"
 
@@ -80,7 +80,7 @@ static int check_names(selection_t *s, const aorta_registry_t *registry)
     size_t unknown_count = 0;
     const char *first_where = NULL;
     for (size_t i = 0; i < s->count; i++)
-        if (!aorta_registry_find(registry, s->requests[i].name)) {
+        if (!aorta_registry_open(registry, s->requests[i].name)) {
             if (!unknown_count)
                 first_where = s->requests[i].where;
             unknown[unknown_count++] = s->requests[i].name;
@@ -226,7 +226,7 @@ static int validate_all(selection_t *s, const aorta_registry_t *registry,
     int status = 0;
     for (size_t i = 0; i < s->count && status == 0; i++) {
         aorta_collect_entry_t *entry = &entries[i];
-        entry->module = aorta_registry_find(registry, s->requests[i].name);
+        entry->module = aorta_registry_open(registry, s->requests[i].name);
         entry->given = s->requests[i].given ? aorta_options_dup(s->requests[i].given)
                                             : aorta_options_new();
         entry->effective = aorta_options_dup(entry->given);
@@ -246,8 +246,8 @@ static int validate_all(selection_t *s, const aorta_registry_t *registry,
     return status;
 }
 
-/* Stable sort by wrap_rank: lowest (outermost) first. */
-static void sort_by_rank(aorta_collect_entry_t *entries, size_t count)
+/* Stable sort into wrap order: the lowest wrap_rank (the outermost) first. */
+static void sort_in_wrap_order(aorta_collect_entry_t *entries, size_t count)
 {
     for (size_t i = 1; i < count; i++) {
         aorta_collect_entry_t entry = entries[i];
@@ -409,7 +409,7 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
         entries = aorta_xcalloc(s.count, sizeof *entries);
         status = validate_all(&s, registry, entries);
         if (status == 0) {
-            sort_by_rank(entries, s.count);
+            sort_in_wrap_order(entries, s.count);
             status = check_interceptors(&s, entries, s.count) != 0
                              || check_conflicts(&s, entries, s.count) != 0
                          ? -1

@@ -19,7 +19,7 @@ typedef struct aorta_collect_entry {
 } aorta_collect_entry_t;
 
 /* recipe may be NULL (no --recipe); cli_collect is --collect's raw value or
- * NULL.  On success *out holds *count entries sorted by wrap_rank (lowest,
+ * NULL.  On success *out holds *count entries in wrap order (lowest wrap_rank,
  * the outermost, first; ties keep the order asked), owned by the caller
  * (free each given and effective, then the array).  Returns 0, or -1 with
  * *error set to one line (free it). */

@@ -13,7 +13,7 @@
 
 #include "aorta/collector.h"
 #include "sys/files.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "keyindex.h"
 #include "sys/quote.h"
 #include "xalloc.h"
@@ -319,6 +319,34 @@ static void frame_clear(scan_frame_t *frame)
     free(frame->at);
 }
 
+/* The key at s into the object top, or a duplicate refused: 0, or -1
+ * (s->error set, or the string could not be read). */
+static int scan_key(scan_t *s, scan_frame_t *top)
+{
+    position_t at = {s->line, s->column};
+    char *key = scan_string(s);
+    if (!key)
+        return -1;
+    size_t first = aorta_keyindex_find(&top->keys, key);
+    if (first != AORTA_KEYINDEX_NONE) {
+        char *quoted = aorta_repr_str(key);
+        char *message = aorta_xasprintf("duplicate key %s (first at line %d, column %d)", quoted,
+                                        top->at[first].line, top->at[first].column);
+        scan_fail(s, at, message);
+        free(message);
+        free(quoted);
+        free(key);
+        return -1;
+    }
+    aorta_xgrow((void **)&top->names, &top->capacity, top->count + 1, sizeof *top->names);
+    top->at = aorta_xrealloc(top->at, top->capacity * sizeof *top->at);
+    top->names[top->count] = key;
+    top->at[top->count] = at;
+    aorta_keyindex_add(&top->keys, key, top->count);
+    top->count++;
+    return 0;
+}
+
 /* Walk text, which json-c parsed: one value, depth at most SIDECAR_MAX_DEPTH. */
 static void scan_text(scan_t *s)
 {
@@ -350,28 +378,8 @@ static void scan_text(scan_t *s)
             continue;
         }
         if (!expect_value && c == '"') {
-            position_t at = {s->line, s->column};
-            char *key = scan_string(s);
-            if (!key)
+            if (scan_key(s, top) != 0)
                 break;
-            size_t first = aorta_keyindex_find(&top->keys, key);
-            if (first != AORTA_KEYINDEX_NONE) {
-                char *quoted = aorta_repr_str(key);
-                char *message = aorta_xasprintf("duplicate key %s (first at line %d, column %d)",
-                                                quoted, top->at[first].line,
-                                                top->at[first].column);
-                scan_fail(s, at, message);
-                free(message);
-                free(quoted);
-                free(key);
-                break;
-            }
-            aorta_xgrow((void **)&top->names, &top->capacity, top->count + 1, sizeof *top->names);
-            top->at = aorta_xrealloc(top->at, top->capacity * sizeof *top->at);
-            top->names[top->count] = key;
-            top->at[top->count] = at;
-            aorta_keyindex_add(&top->keys, key, top->count);
-            top->count++;
             continue;
         }
         record_value(s, top);

@@ -61,21 +61,21 @@ static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
 }
 
 /* Sidecars first (the recipe's axes refer to them), then the recipe. */
-static int load_recipe(const aorta_plan_request_t *request, FILE *warnings,
-                       aorta_recipe_t **recipe, char **error)
+static int load_recipe(const aorta_plan_request_t *request, aorta_recipe_t **recipe,
+                       char **error)
 {
     aorta_mitigations_t *mitigations = aorta_mitigations_new();
     int status = 0;
     for (size_t i = 0; i < request->mitigation_file_count && status == 0; i++)
         status = aorta_mitigations_load_file(mitigations, request->mitigation_files[i], error);
     if (status == 0)
-        status = aorta_recipe_load(request->recipe, mitigations, warnings, recipe, error);
+        status = aorta_recipe_load(request->recipe, mitigations, recipe, error);
     aorta_mitigations_free(mitigations);
     return status;
 }
 
 int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
-                     FILE *warnings, aorta_plan_t **out, char **error)
+                     aorta_plan_t **out, char **error)
 {
     *out = NULL;
     *error = NULL;
@@ -85,7 +85,7 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
         return -1;
     }
     aorta_recipe_t *recipe = NULL;
-    if (request->recipe && load_recipe(request, warnings, &recipe, error) != 0)
+    if (request->recipe && load_recipe(request, &recipe, error) != 0)
         return -1;
     aorta_plan_t *plan = aorta_xcalloc(1, sizeof *plan);
     if (aorta_collect_select(recipe, request->collect, registry, &plan->collectors,
@@ -157,6 +157,11 @@ void aorta_plan_free(aorta_plan_t *plan)
     free(plan->run_dir);
     aorta_argv_free(plan->command);
     free(plan);
+}
+
+long aorta_plan_trial_budget(const aorta_plan_t *plan)
+{
+    return plan->has_stop_after ? plan->stop_max_trials : plan->trials;
 }
 
 const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name)

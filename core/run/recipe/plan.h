@@ -41,7 +41,7 @@ typedef struct aorta_plan {
     char *env_passthrough_mode;      /* "inherit" or "file" */
     aorta_cell_t *cells;             /* in recipe order */
     size_t cell_count;
-    aorta_collect_entry_t *collectors; /* sorted by wrap_rank, lowest (outermost) first */
+    aorta_collect_entry_t *collectors; /* in wrap order: lowest wrap_rank (outermost) first */
     size_t collector_count;
     int has_retain;                  /* a retain: block was given */
     aorta_retain_level_t retain_on_pass, retain_on_fail, retain_on_error;
@@ -62,11 +62,13 @@ typedef struct aorta_plan {
 } aorta_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set
- * to one line naming what is wrong in the request (free it).  Recipe
- * warnings (ignored upstream keys) go to @p warnings. */
+ * to one line naming what is wrong in the request (free it). */
 int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
-                     FILE *warnings, aorta_plan_t **out, char **error);
+                     aorta_plan_t **out, char **error);
 void aorta_plan_free(aorta_plan_t *plan);
+
+/* Trials per cell: stop_after's max_trials when set, else trials. */
+long aorta_plan_trial_budget(const aorta_plan_t *plan);
 
 /* The collector entry of that name, or NULL. */
 const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name);

@@ -2,7 +2,7 @@
 /* recipe.c - a `mode: probe` recipe's keys, types and cells. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "recipe/recipe.h"
 
 #include <limits.h>
@@ -14,7 +14,7 @@
 #include "aorta/collector.h"
 #include "recipe/yaml_tree.h"
 #include "sys/quote.h"
-#include "suggest.h"
+#include "sys/suggest.h"
 #include "xalloc.h"
 
 /* The keys of docs/design.md, Recipes. */
@@ -234,7 +234,7 @@ static int read_head(reader_t *r, const aorta_yaml_node_t *root)
 }
 
 /* Refuse unknown and workload-flow keys; warn once about ignored ones. */
-static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root, FILE *warnings)
+static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root)
 {
     const char **ignored = aorta_xcalloc(root->count + 1, sizeof *ignored);
     size_t ignored_count = 0;
@@ -263,10 +263,8 @@ static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root, FILE *warn
     }
     if (status == 0 && ignored_count > 0) {
         char *list = join(ignored, ", ");
-        aorta_diag_warn_to(warnings, "%s: ignoring keys for features aorta-run does "
-                          "not have: %s",
-                r->doc->label, list);
-        fflush(warnings);
+        aorta_diag_warn("%s: ignoring keys for features aorta-run does not have: %s",
+                        r->doc->label, list);
         free(list);
     }
     free(ignored);
@@ -750,7 +748,7 @@ static int read_baseline(reader_t *r, const aorta_yaml_node_t *node)
     return status;
 }
 
-static int read_recipe(reader_t *r, FILE *warnings)
+static int read_recipe(reader_t *r)
 {
     const aorta_yaml_node_t *root = r->doc->root;
     if (!root) {
@@ -765,7 +763,7 @@ static int read_recipe(reader_t *r, FILE *warnings)
                                             "...)",
                          0);
     if (check_keys(r, root, "recipe", NULL) != 0 || read_head(r, root) != 0
-        || check_top_keys(r, root, warnings) != 0 || read_scalars(r, root) != 0
+        || check_top_keys(r, root) != 0 || read_scalars(r, root) != 0
         || read_mitigations(r, aorta_yaml_get(root, "mitigations")) != 0
         || read_cells(r, root) != 0 || read_collect(r, aorta_yaml_get(root, "collect")) != 0
         || read_retain(r, aorta_yaml_get(root, "retain")) != 0
@@ -777,7 +775,7 @@ static int read_recipe(reader_t *r, FILE *warnings)
     return 0;
 }
 
-int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations, FILE *warnings,
+int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations,
                       aorta_recipe_t **out, char **error)
 {
     *out = NULL;
@@ -792,7 +790,7 @@ int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations, FILE *
     r.recipe->env_passthrough_mode = aorta_xstrdup("inherit");
     r.recipe->retain_on_pass = r.recipe->retain_on_fail = r.recipe->retain_on_error =
         AORTA_RETAIN_FULL;
-    int status = read_recipe(&r, warnings);
+    int status = read_recipe(&r);
     aorta_yaml_free(r.doc);
     if (status != 0) {
         aorta_recipe_free(r.recipe);

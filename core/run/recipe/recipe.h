@@ -64,12 +64,11 @@ typedef struct aorta_recipe {
 } aorta_recipe_t;
 
 /* Read and check the recipe at path.  The recipe's inline mitigations are
- * added to mitigations (which holds the sidecars' already).  The one
- * warning about keys of features aorta-run lacks goes to warnings as an
- * "aorta-run: warning: ..." line.  Returns 0 with *out set, or -1 with
- * *error set to one line (free it). */
-int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations, FILE *warnings,
-                      aorta_recipe_t **out, char **error);
+ * added to mitigations (which holds the sidecars' already).  Keys of
+ * features aorta-run lacks are one warning (sys/diag.h).  Returns 0 with
+ * *out set, or -1 with *error set to one line (free it). */
+int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations, aorta_recipe_t **out,
+                      char **error);
 void aorta_recipe_free(aorta_recipe_t *recipe);
 
 #endif

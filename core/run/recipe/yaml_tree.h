@@ -10,8 +10,8 @@
  * other than the core ones, nesting deeper than AORTA_YAML_MAX_DEPTH, and a
  * document that expands (aliases counted each time they are used) to more
  * than AORTA_YAML_MAX_NODES nodes. */
-#ifndef AORTA_RECIPE_YAML_H
-#define AORTA_RECIPE_YAML_H
+#ifndef AORTA_YAML_TREE_H
+#define AORTA_YAML_TREE_H
 
 #include <stddef.h>
 #include <stdint.h>

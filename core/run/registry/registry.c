@@ -6,7 +6,7 @@
  * each other. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "registry/registry.h"
 
 #include <dirent.h>
@@ -17,20 +17,12 @@
 #include <sys/stat.h>
 
 #include "sys/child.h"
+#include "sys/knobs.h"
 #include "xalloc.h"
 
 #ifndef AORTA_COLLECTORDIR
 #error "AORTA_COLLECTORDIR must be defined by the build"
 #endif
-
-static const char *env_value(const char *name)
-{
-#ifdef HAVE_SECURE_GETENV
-    return secure_getenv(name);
-#else
-    return getenv(name);
-#endif
-}
 
 /* Append each non-empty entry of a colon list. */
 static void push_colon_list(char ***dirs, size_t *count, size_t *capacity, const char *list)
@@ -60,10 +52,10 @@ char **aorta_search_path(char *const *cli_dirs, size_t cli_count)
         aorta_xgrow((void **)&dirs, &capacity, count + 2, sizeof *dirs);
         dirs[count++] = aorta_xstrdup(cli_dirs[i]); /* a --plugin-dir is one directory */
     }
-    const char *user = env_value("AORTA_PLUGIN_PATH");
+    const char *user = aorta_knob_text("AORTA_PLUGIN_PATH");
     if (user)
         push_colon_list(&dirs, &count, &capacity, user);
-    const char *system = env_value("AORTA_PLUGIN_SYSTEM_PATH");
+    const char *system = aorta_knob_text("AORTA_PLUGIN_SYSTEM_PATH");
     push_colon_list(&dirs, &count, &capacity, system ? system : AORTA_COLLECTORDIR);
     dirs[count] = NULL;
     return dirs;
@@ -271,11 +263,7 @@ static void open_module(aorta_module_t *module)
 
 static double load_timeout(void)
 {
-    const char *text = env_value("AORTA_LOAD_TIMEOUT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end != text && !*end && value > 0 && value < 1e6 ? value
-                                                                     : LOAD_TIMEOUT_DEFAULT;
+    return aorta_knob_seconds("AORTA_LOAD_TIMEOUT", LOAD_TIMEOUT_DEFAULT, 0);
 }
 
 /* In the child: open and check the module as aorta-run would, and say how it
@@ -287,14 +275,14 @@ static void load_check_child(void *user, int reply_fd)
     probe.handle = NULL;
     open_module(&probe);
     if (probe.status == AORTA_MODULE_OK) {
-        aorta_child_write_all(reply_fd, "ok\n", 3);
+        aorta_child_reply(reply_fd, "ok\n", 3);
         return;
     }
     for (char *c = probe.reason; c && *c; c++)
         if (*c == '\n' || *c == '\t' || *c == '\r')
             *c = ' ';
     char *line = aorta_xasprintf("failed\t%s\n", probe.reason ? probe.reason : "");
-    aorta_child_write_all(reply_fd, line, strlen(line));
+    aorta_child_reply(reply_fd, line, strlen(line));
 }
 
 int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reason)
@@ -318,25 +306,26 @@ int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reaso
 /* Whether module's load check in a child passed; if not, why (free it). */
 static char *load_check(const aorta_module_t *module)
 {
-    aorta_child_result_t result;
     double timeout = load_timeout();
-    aorta_child_run(load_check_child, (void *)module, timeout, LOAD_CHECK_REPLY_LIMIT,
-                    AORTA_CHILD_STOP_ON_INTERRUPT, &result);
+    aorta_child_spec_t spec = {.fn = load_check_child, .user = (void *)module,
+                               .timeout_sec = timeout, .reply_limit = LOAD_CHECK_REPLY_LIMIT};
+    aorta_child_result_t result;
+    aorta_child_run(&spec, &result);
     char *reason = NULL;
-    if (!result.problem) {
+    if (result.end == AORTA_CHILD_REPLIED) {
         if (aorta_registry_parse_check_reply(result.reply, result.len, &reason) != 0)
             reason = aorta_xstrdup("gave the load check no answer it could read");
-    } else if (result.signal) {
+    } else if (result.end == AORTA_CHILD_CRASHED) {
         reason = aorta_xasprintf("crashed while loading (signal %d)", result.signal);
-    } else if (strcmp(result.problem, "timed out") == 0) {
+    } else if (result.end == AORTA_CHILD_TIMED_OUT) {
         reason = aorta_xasprintf("timed out while loading (after %g s; AORTA_LOAD_TIMEOUT)",
                                  timeout);
-    } else if (strcmp(result.problem, "failed") == 0) {
+    } else if (result.end == AORTA_CHILD_FAILED) {
         reason = aorta_xasprintf("exited while loading (status %d)", result.exit_code);
     } else {
-        reason = aorta_xasprintf("%s while loading", result.problem);
+        reason = aorta_xasprintf("%s while loading", aorta_child_problem(&result));
     }
-    free(result.reply);
+    aorta_child_result_free(&result);
     return reason;
 }
 
@@ -358,7 +347,7 @@ static void check_candidate(const aorta_registry_t *registry, size_t index)
     if (module->status == AORTA_MODULE_OK && find_usable(registry, module->name, index))
         module->status = AORTA_MODULE_SHADOWED;
     if (module->status == AORTA_MODULE_FAILED && registry->warn)
-        aorta_diag_warn_to(registry->warn, "skipping %s: %s", module->path, module->reason);
+        aorta_diag_warn("skipping %s: %s", module->path, module->reason);
 }
 
 void aorta_registry_check_all(const aorta_registry_t *registry)
@@ -415,16 +404,16 @@ aorta_registry_t *aorta_registry_load(char *const *dirs)
     return registry;
 }
 
-void aorta_registry_warn(aorta_registry_t *registry, FILE *out)
+void aorta_registry_warn(aorta_registry_t *registry)
 {
-    registry->warn = out;
-    for (size_t i = 0; out && i < registry->count; i++)
+    registry->warn = 1;
+    for (size_t i = 0; i < registry->count; i++)
         if (registry->modules[i].status == AORTA_MODULE_FAILED)
-            aorta_diag_warn_to(out, "skipping %s: %s", registry->modules[i].path,
-                    registry->modules[i].reason);
+            aorta_diag_warn("skipping %s: %s", registry->modules[i].path,
+                            registry->modules[i].reason);
 }
 
-const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry, const char *name)
+const aorta_module_t *aorta_registry_open(const aorta_registry_t *registry, const char *name)
 {
     for (size_t i = 0; i < registry->count; i++)
         if (strcmp(registry->modules[i].name, name) == 0) {

@@ -34,7 +34,7 @@ typedef struct aorta_registry {
     size_t capacity;
     char **dirs;                        /* the directories searched, NULL-terminated */
     size_t dir_count;
-    FILE *warn;                         /* where a candidate that fails says so, or NULL */
+    int warn;                           /* a candidate that fails says so (a warning) */
 } aorta_registry_t;
 
 /* The directories searched, in order: each of cli_dirs, then AORTA_PLUGIN_PATH
@@ -55,18 +55,18 @@ aorta_registry_t *aorta_registry_load(char *const *dirs);
 /* Open and check every candidate (--list-collectors, and listing what is
  * available in an error). */
 void aorta_registry_check_all(const aorta_registry_t *registry);
-/* From now on one "aorta-run: warning: skipping PATH: REASON" line on out
- * for each candidate that fails when it is opened (and one now for each
- * that failed already); out NULL: silent. */
-void aorta_registry_warn(aorta_registry_t *registry, FILE *out);
-/* The module in use under name, or NULL: its candidates are opened in
- * search order until one passes. */
-const aorta_module_t *aorta_registry_find(const aorta_registry_t *registry,
-                                                       const char *name);
+/* From now on one "aorta-run: warning: skipping PATH: REASON" line for each
+ * candidate that fails when it is opened (and one now for each that failed
+ * already); without this call, failures are silent. */
+void aorta_registry_warn(aorta_registry_t *registry);
+/* Open the module in use under name: its candidates are checked (in a
+ * child) and opened in search order until one passes.  NULL when none
+ * does. */
+const aorta_module_t *aorta_registry_open(const aorta_registry_t *registry, const char *name);
 /* The first failed candidate of that name (to explain why it is missing), or
- * NULL; after aorta_registry_find() of that name. */
+ * NULL; after aorta_registry_open() of that name.  Opens nothing. */
 const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registry,
-                                                              const char *name);
+                                                 const char *name);
 /* "a, b, c": names in use, sorted; "(none)" when there is none (every
  * candidate is checked first).  Free it. */
 char *aorta_registry_names(const aorta_registry_t *registry);

@@ -33,12 +33,12 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
     if (run_fd < 0) {
         why = aorta_xasprintf("%s: %s", run_dir, strerror(errno));
     } else {
-        int collect_fd = aorta_fsafe_open_dir(run_fd, collect_rel, 1, &why);
+        int collect_fd = aorta_nofollow_open_dir(run_fd, collect_rel, 1, &why);
         if (collect_fd >= 0) {
-            status = empty_name ? aorta_fsafe_empty_dir_at(collect_fd, name, &why) : 0;
+            status = empty_name ? aorta_nofollow_empty_dir_at(collect_fd, name, &why) : 0;
             if (status == 0 && leaf) {
-                int name_fd = aorta_fsafe_open_dir(collect_fd, name, 1, &why);
-                status = name_fd >= 0 ? aorta_fsafe_empty_dir_at(name_fd, leaf, &why) : -1;
+                int name_fd = aorta_nofollow_open_dir(collect_fd, name, 1, &why);
+                status = name_fd >= 0 ? aorta_nofollow_empty_dir_at(name_fd, leaf, &why) : -1;
                 if (name_fd >= 0)
                     close(name_fd);
             }
@@ -63,7 +63,7 @@ static void remove_placeholder(const char *run_dir, const char *collect_rel, con
     char *rel = aorta_xasprintf("%s/%s", collect_rel, name);
     char *why = NULL;
     int run_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int fd = run_fd >= 0 ? aorta_fsafe_open_dir(run_fd, rel, 0, &why) : -1;
+    int fd = run_fd >= 0 ? aorta_nofollow_open_dir(run_fd, rel, 0, &why) : -1;
     if (fd >= 0) {
         char *leaf = aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER);
         unlinkat(fd, leaf, AT_REMOVEDIR);
@@ -87,14 +87,6 @@ static char *name_message(const char *name, const char *message)
     return aorta_xasprintf("%s: %s", name, message);
 }
 
-int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
-                  const char *collect_rel, const aorta_env_t *child_env, int prepare,
-                  aorta_argv_t **out, char **error)
-{
-    return aorta_compose_rank(plan, command, run_dir, collect_rel, child_env, prepare, -1, out,
-                              error);
-}
-
 /* The collector's output directory: <dir> alone; under a launcher
  * <dir>/rank%AORTA_RANK% for aorta-rank-exec to fill in; for one rank of an
  * --all-ranks run, <dir>/rank<k>. */
@@ -107,10 +99,83 @@ static char *rank_out_dir(const char *collector_dir, int launched, long self_ran
     return aorta_xstrdup(collector_dir);
 }
 
-int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
-                       const char *run_dir, const char *collect_rel,
-                       const aorta_env_t *child_env, int prepare, long self_rank,
-                       aorta_argv_t **out, char **error)
+/* One composition, as it wraps collector after collector. */
+typedef struct composing {
+    const aorta_plan_t *plan;
+    const char *run_dir, *collect_rel;
+    char *collect_dir;             /* run_dir/collect_rel */
+    const aorta_env_t *child_env;
+    int prepare, launched;
+    long self_rank;
+    aorta_argv_t *current;         /* the command as wrapped so far */
+    aorta_argv_t *rank_step;       /* aorta-rank-exec --mkdir DIR..., under a launcher */
+    aorta_error_t *err;
+} composing_t;
+
+/* Wrap c->current in entry's collector, its directory prepared first.
+ * 0, or -1 with *error set. */
+static int wrap_in(composing_t *c, const aorta_collect_entry_t *entry, char **error)
+{
+    const struct aorta_collector *collector = &entry->module->collector;
+    char *collector_dir = aorta_path_join(c->collect_dir, collector->name);
+    char *out_dir = rank_out_dir(collector_dir, c->launched, c->self_rank);
+    free(collector_dir);
+    if (c->rank_step) {
+        aorta_argv_push(c->rank_step, "--mkdir");
+        aorta_argv_push(c->rank_step, out_dir);
+    }
+    char *leaf = c->self_rank >= 0 ? aorta_xasprintf("rank%ld", c->self_rank)
+               : c->launched       ? aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER)
+                                   : NULL;
+    int status = c->prepare ? prepare_dir(c->run_dir, c->collect_rel, collector->name,
+                                          c->self_rank < 0, leaf, out_dir, error)
+                            : 0;
+    free(leaf);
+    if (status == 0) {
+        aorta_argv_t *wrapped = aorta_argv_new();
+        aorta_error_clear(c->err);
+        if (collector->wrap(entry->effective, out_dir, c->current, c->child_env, wrapped, c->err)
+            != 0) {
+            *error = name_message(collector->name, aorta_error_message(c->err));
+            status = -1;
+        } else if (aorta_argv_count(wrapped) == 0) {
+            *error = aorta_xasprintf("%s: wrap produced an empty command", collector->name);
+            status = -1;
+        } else {
+            aorta_argv_free(c->current);
+            c->current = wrapped;
+            wrapped = NULL;
+        }
+        aorta_argv_free(wrapped);
+    }
+    free(out_dir);
+    return status;
+}
+
+/* The wrapped command inside aorta-rank-exec and then the launcher, as the
+ * plan has them. */
+static aorta_argv_t *enclose(composing_t *c)
+{
+    aorta_argv_t *current = c->current;
+    if (c->rank_step) {
+        aorta_argv_push(c->rank_step, "--");
+        aorta_argv_push_all(c->rank_step, current);
+        aorta_argv_free(current);
+        current = c->rank_step;
+    }
+    const aorta_plan_t *plan = c->plan;
+    if (c->self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0) {
+        aorta_argv_t *outer = aorta_argv_dup(plan->launcher);
+        aorta_argv_push_all(outer, current);
+        aorta_argv_free(current);
+        current = outer;
+    }
+    return current;
+}
+
+int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
+                  const char *collect_rel, const aorta_env_t *child_env, int prepare,
+                  long self_rank, aorta_argv_t **out, char **error)
 {
     *out = NULL;
     *error = NULL;
@@ -118,88 +183,38 @@ int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
         *error = aorta_xstrdup("empty command");
         return -1;
     }
-    aorta_argv_t *current = aorta_argv_dup(command);
-    char *collect_dir = aorta_path_join(run_dir, collect_rel);
-    aorta_error_t *err = aorta_error_new();
-    int status = 0;
     /* Under a launcher every rank writes below its own rank<k>/, which
      * aorta-rank-exec, just inside the launcher, creates and names. */
     int launched = self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0
                 && plan->collector_count > 0;
-    aorta_argv_t *rank_step = NULL;
+    composing_t c = {plan, run_dir, collect_rel, NULL, child_env, prepare, launched, self_rank,
+                     NULL, NULL, NULL};
     if (launched) {
         char *helper = aorta_rank_exec_path(error);
-        if (!helper) {
-            aorta_error_free(err);
-            aorta_argv_free(current);
-            free(collect_dir);
+        if (!helper)
             return -1;
-        }
-        rank_step = aorta_argv_new();
-        aorta_argv_push(rank_step, helper);
+        c.rank_step = aorta_argv_new();
+        aorta_argv_push(c.rank_step, helper);
         free(helper);
     }
-    /* Innermost first: the collector with the highest wrap_rank wraps the
-     * command, the lowest wraps everything else. */
-    for (size_t i = plan->collector_count; i-- > 0 && status == 0;) {
-        const aorta_collect_entry_t *entry = &plan->collectors[i];
-        const struct aorta_collector *collector = &entry->module->collector;
-        char *collector_dir = aorta_path_join(collect_dir, collector->name);
-        char *out_dir = rank_out_dir(collector_dir, launched, self_rank);
-        free(collector_dir);
-        if (rank_step) {
-            aorta_argv_push(rank_step, "--mkdir");
-            aorta_argv_push(rank_step, out_dir);
-        }
-        char *leaf = self_rank >= 0 ? aorta_xasprintf("rank%ld", self_rank)
-                   : launched       ? aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER)
-                                    : NULL;
-        int prepared = !prepare
-                    || prepare_dir(run_dir, collect_rel, collector->name, self_rank < 0, leaf,
-                                   out_dir, error) == 0;
-        free(leaf);
-        if (!prepared) {
-            status = -1;
-        } else {
-            aorta_argv_t *wrapped = aorta_argv_new();
-            aorta_error_clear(err);
-            if (collector->wrap(entry->effective, out_dir, current, child_env, wrapped, err) != 0) {
-                *error = name_message(collector->name, aorta_error_message(err));
-                aorta_argv_free(wrapped);
-                status = -1;
-            } else if (aorta_argv_count(wrapped) == 0) {
-                *error = aorta_xasprintf("%s: wrap produced an empty command", collector->name);
-                aorta_argv_free(wrapped);
-                status = -1;
-            } else {
-                aorta_argv_free(current);
-                current = wrapped;
-            }
-        }
-        free(out_dir);
-    }
-    aorta_error_free(err);
-    free(collect_dir);
+    c.current = aorta_argv_dup(command);
+    c.collect_dir = aorta_path_join(run_dir, collect_rel);
+    c.err = aorta_error_new();
+    int status = 0;
+    /* In wrap order, innermost first: the collector of the highest
+     * wrap_rank wraps the command, the lowest wraps everything else. */
+    for (size_t i = plan->collector_count; i-- > 0 && status == 0;)
+        status = wrap_in(&c, &plan->collectors[i], error);
+    aorta_error_free(c.err);
+    free(c.collect_dir);
     if (prepare && launched)
         for (size_t i = 0; i < plan->collector_count; i++)
             remove_placeholder(run_dir, collect_rel, plan->collectors[i].module->collector.name);
     if (status != 0) {
-        aorta_argv_free(rank_step);
-        aorta_argv_free(current);
+        aorta_argv_free(c.rank_step);
+        aorta_argv_free(c.current);
         return -1;
     }
-    if (rank_step) {
-        aorta_argv_push(rank_step, "--");
-        aorta_argv_push_all(rank_step, current);
-        aorta_argv_free(current);
-        current = rank_step;
-    }
-    if (self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0) {
-        aorta_argv_t *outer = aorta_argv_dup(plan->launcher);
-        aorta_argv_push_all(outer, current);
-        aorta_argv_free(current);
-        current = outer;
-    }
-    *out = current;
+    *out = enclose(&c);
     return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compose.h - turning the user's command into the argv a trial runs:
- * collectors wrap innermost first (highest wrap_rank), then the launcher
- * goes outside all of them. */
+ * collectors wrap in wrap order, innermost first (the highest wrap_rank),
+ * then aorta-rank-exec and the launcher go outside all of them. */
 #ifndef AORTA_COMPOSE_H
 #define AORTA_COMPOSE_H
 
@@ -15,24 +15,20 @@
  * is made empty first (no symlink followed; one in the way is refused);
  * without it (a dry run) nothing is written.  child_env is the environment
  * the command will run with.
+ *
+ * Under the recipe's launcher (and with at least one collector), each
+ * collector writes into NAME/rank%AORTA_RANK% and the launcher runs
+ * aorta-rank-exec, which creates that directory for the rank it finds and
+ * fills the rank in (docs/design.md, Multi-rank runs); it is a setup
+ * failure when the helper cannot be found.  With self_rank >= 0 (aorta-run
+ * is rank self_rank of an --all-ranks run): no launcher, each collector
+ * writes into NAME/rank<self_rank>, and only that directory is emptied;
+ * otherwise self_rank is -1.
+ *
  * Returns 0 with *out set (free it), or -1 with *error set to a one-line
  * setup failure (free it). */
 int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
-                  aorta_argv_t **out, char **error);
-
-/* The same for a run under a launcher or one rank of it.  With the recipe's
- * launcher (and at least one collector), each collector writes into
- * NAME/rank%AORTA_RANK% and the launcher runs aorta-rank-exec, which
- * creates that directory for the rank it finds and fills the rank in
- * (docs/design.md, Multi-rank runs); it is a setup failure when the helper
- * cannot be found.  With self_rank >= 0 (aorta-run is rank self_rank of an
- * --all-ranks run): no launcher, each collector writes into
- * NAME/rank<self_rank>, and only that directory is emptied.
- * aorta_compose() is this with self_rank -1. */
-int aorta_compose_rank(const aorta_plan_t *plan, const aorta_argv_t *command,
-                       const char *run_dir, const char *collect_rel,
-                       const aorta_env_t *child_env, int prepare, long self_rank,
-                       aorta_argv_t **out, char **error);
+                  long self_rank, aorta_argv_t **out, char **error);
 
 #endif

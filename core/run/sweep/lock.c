@@ -7,7 +7,7 @@
  * sequence runs under flock() on the run directory. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "sweep/lock.h"
 
 #include <errno.h>
@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "sys/clock.h"
-#include "commands.h"
-#include "output/json.h"
+#include "sys/files.h"
+#include "sys/json.h"
 #include "xalloc.h"
 
 struct aorta_lock {
@@ -48,20 +48,11 @@ static int write_lock(int fd, const char *host)
     aorta_json_set(obj, "started_at", aorta_json_string(started));
     char *text = aorta_json_dump(obj, 0);
     aorta_json_free(obj);
-    size_t len = strlen(text), written = 0;
-    while (written < len) {
-        ssize_t done = write(fd, text + written, len - written);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0) {
-            if (done == 0)
-                errno = EIO;
-            break;
-        }
-        written += (size_t)done;
-    }
+    int status = aorta_write_all(fd, text, strlen(text));
+    int saved = errno;
     free(text);
-    return written == len ? 0 : -1;
+    errno = saved;
+    return status;
 }
 
 static int process_alive(long pid)

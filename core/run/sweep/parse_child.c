@@ -1,66 +1,38 @@
 /* SPDX-License-Identifier: MIT */
-/* parse_child.c - a collector's parse() run in a child process.
- * The child serialises its metrics through the core's JSON layer onto a
- * pipe; the parent reads them with a deadline and checks every member. */
+/* parse_child.c - a collector's parse() run in a child process
+ * (sys/child.c): the child serialises its metrics and kernel table through
+ * the core's JSON layer as its reply (record/parse_reply.c); the parent
+ * checks every member, and relays what the collector printed. */
 #include "config.h"
 
-#include "diag.h"
 #include "sweep/parse_child.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include <sys/resource.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "aorta/collector.h"
-#include "output/json.h"
-#include "output/parse_reply.h"
-#include "sweep/spawn.h"
+#include "record/parse_reply.h"
+#include "sys/child.h"
+#include "sys/diag.h"
+#include "sys/json.h"
+#include "sys/knobs.h"
 #include "sys/quote.h"
+#include "sys/spawn.h"
 #include "xalloc.h"
 
 /* A reply larger than this is garbage: five metrics, a short list and the
  * kernel table (tens of thousands of long template names fit). */
 #define REPLY_LIMIT (16u << 20)
+/* What is kept of what the collector prints (the rest is counted). */
+#define STDOUT_KEPT 4096
+#define STDERR_KEPT (64u << 10)
 
-static double parse_timeout(void)
+double aorta_parse_timeout(void)
 {
-    const char *text = getenv("AORTA_PARSE_TIMEOUT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end && !*end && isfinite(value) && value > 0 ? value
-                                                                : AORTA_PARSE_TIMEOUT_DEFAULT;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t done = write(fd, data, len);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return;
-        data += done;
-        len -= (size_t)done;
-    }
+    return aorta_knob_seconds("AORTA_PARSE_TIMEOUT", AORTA_PARSE_TIMEOUT_DEFAULT, 0);
 }
 
 /* ASan reserves terabytes of address space: RLIMIT_AS would stop it at once. */
@@ -79,153 +51,7 @@ uint64_t aorta_parse_memory_limit(void)
 {
     if (!AORTA_PARSE_MEMORY_LIMITED)
         return 0;
-    const char *text = getenv("AORTA_PARSE_MEMORY");
-    if (!text || !*text)
-        return AORTA_PARSE_MEMORY_DEFAULT;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long value = strtoull(text, &end, 10);
-    unsigned shift = 64;
-    if (end != text && !*end)
-        shift = 0;
-    else if (end != text && !end[1])
-        shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
-              : *end == 'G' || *end == 'g' ? 30 : 64;
-    if (errno || text[0] == '-' || shift == 64 || value == 0 || value > (UINT64_MAX >> shift))
-        return AORTA_PARSE_MEMORY_DEFAULT;
-    return (uint64_t)value << shift;
-}
-
-static void run_child(pid_t parent, const aorta_module_t *module, const aorta_options_t *options,
-                      const char *dir, const char *prefix, int out, int module_out,
-                      int module_err)
-{
-    aorta_spawn_child_guard(parent);
-    sigset_t all;
-    sigemptyset(&all);
-    sigaddset(&all, SIGINT);
-    sigaddset(&all, SIGTERM);
-    sigprocmask(SIG_UNBLOCK, &all, NULL);
-    uint64_t limit = aorta_parse_memory_limit();
-    if (limit) {
-        struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
-        setrlimit(RLIMIT_AS, &rl);
-    }
-    /* Whatever the collector prints goes to the parent on pipes of its own,
-     * never into aorta-run's stdout or the reply. */
-    dup2(module_out, 1);
-    close(module_out);
-    dup2(module_err, 2);
-    close(module_err);
-    aorta_metrics_t *metrics = aorta_metrics_new(prefix);
-    module->collector.parse(options, dir, metrics);
-    fflush(stdout);
-    fflush(stderr);
-    aorta_json_t *json = aorta_parse_reply_to_json(metrics);
-    char *text = aorta_json_dump(json, 0);
-    write_all(out, text, strlen(text));
-    _exit(0);
-}
-
-typedef struct channel {
-    int fd;
-    char *data;
-    size_t len, capacity, limit, total;
-    int open;
-} channel_t;
-
-/* Read what is there on c (non-blocking): 1 when more may come, 0 at EOF or
- * when nothing is there for now (*empty). */
-static int drain(channel_t *c, int *empty)
-{
-    char buffer[4096];
-    *empty = 0;
-    ssize_t got = read(c->fd, buffer, sizeof buffer);
-    if (got < 0 && (errno == EINTR || errno == EAGAIN)) {
-        *empty = errno == EAGAIN;
-        return 1;
-    }
-    if (got <= 0) {
-        c->open = 0;
-        return 0;
-    }
-    c->total += (size_t)got;
-    size_t keep = c->len + (size_t)got > c->limit ? c->limit - c->len : (size_t)got;
-    if (keep > 0) {
-        aorta_xgrow((void **)&c->data, &c->capacity, c->len + keep + 1, 1);
-        memcpy(c->data + c->len, buffer, keep);
-        c->len += keep;
-        c->data[c->len] = '\0';
-    }
-    return 1;
-}
-
-/* Everything there is on c now. */
-static void drain_all(channel_t *c)
-{
-    int empty = 0;
-    while (c->open && c->total <= c->limit && drain(c, &empty) && !empty) {
-    }
-}
-
-/* The child's reply and its stdout until it exits (or the deadline, or an
- * interrupt: it is then killed).  Returns its wait status. */
-static int collect(pid_t pid, channel_t *reply, channel_t *noise, channel_t *errs, int signals,
-                   int exits, double deadline, const char **problem, int *interrupted,
-                   struct rusage *usage)
-{
-    int status = 0, exited = 0;
-    while (!exited) {
-        double left = deadline - now();
-        if (left <= 0) {
-            *problem = "timed out";
-            break;
-        }
-        if (reply->total > REPLY_LIMIT) {
-            *problem = "sent too much";
-            break;
-        }
-        struct pollfd fds[5] = {{reply->open ? reply->fd : -1, POLLIN, 0},
-                                {noise->open ? noise->fd : -1, POLLIN, 0},
-                                {errs->open ? errs->fd : -1, POLLIN, 0},
-                                {signals, POLLIN, 0},
-                                {exits, POLLIN, 0}};
-        /* A short wait: a daemon the parse forked may hold the pipes open
-         * after the child is gone.  The child's exit wakes it at once (its
-         * pipes reach EOF a moment before it can be reaped). */
-        poll(fds, 5, left < 0.1 ? (int)(left * 1000) + 1 : 100);
-        if (fds[4].revents & POLLIN) {
-            struct signalfd_siginfo info;
-            while (read(exits, &info, sizeof info) == (ssize_t)sizeof info) {
-            }
-        }
-        if (aorta_spawn_peek_interrupt()) {
-            *interrupted = aorta_spawn_take_interrupt();
-            *problem = "was interrupted";
-            break;
-        }
-        int empty;
-        if (reply->open && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(reply, &empty);
-        if (noise->open && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(noise, &empty);
-        if (errs->open && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(errs, &empty);
-        if (wait4(pid, &status, WNOHANG, usage) == pid) {
-            exited = 1;
-            drain_all(reply); /* what it wrote before it exited is all there */
-            drain_all(noise);
-            drain_all(errs);
-        }
-    }
-    if (!exited) {
-        kill(pid, SIGKILL);
-        while (wait4(pid, &status, 0, usage) < 0 && errno == EINTR) {
-        }
-    }
-    if (!*problem && reply->total > REPLY_LIMIT)
-        *problem = "sent too much";
-    return status;
+    return aorta_knob_size("AORTA_PARSE_MEMORY", AORTA_PARSE_MEMORY_DEFAULT);
 }
 
 static int is_directory(const char *dir)
@@ -234,30 +60,33 @@ static int is_directory(const char *dir)
     return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static void warn_noise(const char *name, const char *dir, const channel_t *noise)
+/* What the collector printed on stdout: one warning. */
+static void warn_noise(const char *name, const char *dir, const aorta_child_result_t *result)
 {
-    if (noise->total == 0)
+    const char *data = result->output[0];
+    size_t len = result->output_len[0], total = result->output_total[0];
+    if (total == 0)
         return;
     size_t shown = 0;
-    while (shown < noise->len && shown < 120 && noise->data[shown] != '\n')
+    while (shown < len && shown < 120 && data[shown] != '\n')
         shown++;
     int cut = 0;
-    shown = aorta_utf8_valid_prefix(noise->data, shown, &cut, NULL);
-    char *text = aorta_repr(noise->data, shown);
+    shown = aorta_utf8_valid_prefix(data, shown, &cut, NULL);
+    char *text = aorta_repr(data, shown);
     aorta_diag_warn("collect: %s printed %zu byte(s) on stdout while parsing %s (not used): %s%s",
-                    name, noise->total, dir, text, shown < noise->total ? "..." : "");
+                    name, total, dir, text, shown < total ? "..." : "");
     free(text);
 }
 
 /* The collector's stderr: its own "aorta-run: " lines (warnings) as they
  * are, anything else summed up in one warning. */
-static void relay_errors(const char *name, const char *dir, const channel_t *errs)
+static void relay_errors(const char *name, const char *dir, const aorta_child_result_t *result)
 {
     size_t other = 0;
     const char *first = NULL;
     size_t first_len = 0;
-    const char *cursor = errs->data ? errs->data : "";
-    const char *end = cursor + errs->len;
+    const char *cursor = result->output[1] ? result->output[1] : "";
+    const char *end = cursor + result->output_len[1];
     while (cursor < end) {
         const char *newline = memchr(cursor, '\n', (size_t)(end - cursor));
         size_t len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
@@ -273,7 +102,7 @@ static void relay_errors(const char *name, const char *dir, const channel_t *err
         }
         cursor += len + (newline != NULL);
     }
-    other += errs->total - errs->len;
+    other += result->output_total[1] - result->output_len[1];
     fflush(stderr);
     if (!other)
         return;
@@ -284,6 +113,62 @@ static void relay_errors(const char *name, const char *dir, const channel_t *err
     aorta_diag_warn("collect: %s printed %zu byte(s) on stderr while parsing %s (not used): %s%s",
                     name, other, dir, text, shown < other ? "..." : "");
     free(text);
+}
+
+/* In the child: the collector's parse of dir, its metrics and kernel table
+ * as the reply. */
+typedef struct parse_call {
+    const aorta_module_t *module;
+    const aorta_options_t *options;
+    const char *dir;
+    const char *prefix;
+} parse_call_t;
+
+static void parse_in_child(void *user, int reply_fd)
+{
+    const parse_call_t *call = user;
+    aorta_metrics_t *metrics = aorta_metrics_new(call->prefix);
+    call->module->collector.parse(call->options, call->dir, metrics);
+    fflush(stdout);
+    fflush(stderr);
+    aorta_json_t *json = aorta_parse_reply_to_json(metrics);
+    char *text = aorta_json_dump(json, 0);
+    aorta_child_reply(reply_fd, text, strlen(text));
+}
+
+/* The reply into metrics; NULL, or the problem of a reply that is not one. */
+static const char *read_reply(const aorta_child_result_t *result, aorta_metrics_t *metrics)
+{
+    if (result->end != AORTA_CHILD_REPLIED)
+        return result->end == AORTA_CHILD_INTERRUPTED ? "was interrupted"
+                                                      : aorta_child_problem(result);
+    aorta_json_t *json = aorta_json_parse(result->reply, result->len, 64);
+    int readable = json && aorta_parse_reply_from_json(metrics, json) == 0;
+    aorta_json_free(json);
+    return readable ? NULL : "sent an unreadable reply";
+}
+
+/* A parse that gave nothing usable: one warning (naming the memory limit
+ * when the child had used most of it), and metrics of "<name>_artifact_dir"
+ * alone when dir is a directory. */
+static aorta_metrics_t *fallback(const char *name, const char *prefix, const char *dir,
+                                 const char *problem, uint64_t limit, int near_limit)
+{
+    char *memory = near_limit && (!strcmp(problem, "crashed") || !strcmp(problem, "failed"))
+                     ? aorta_xasprintf(" (perhaps past its memory limit, AORTA_PARSE_MEMORY "
+                                       "= %llu bytes)",
+                                       (unsigned long long)limit)
+                     : aorta_xstrdup("");
+    aorta_diag_warn("collect: %s summary parsing %s%s; skipping its metrics for %s.", name,
+                    problem, memory, dir);
+    free(memory);
+    aorta_metrics_t *metrics = aorta_metrics_new(prefix);
+    if (is_directory(dir)) {
+        char *key = aorta_xasprintf("%s_artifact_dir", name);
+        aorta_metrics_set_string(metrics, key, dir);
+        free(key);
+    }
+    return metrics;
 }
 
 aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *module,
@@ -298,113 +183,36 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
 {
     const char *name = module->collector.name;
     char *prefix = aorta_xasprintf("%s_", name);
-    aorta_metrics_t *metrics = aorta_metrics_new(prefix);
-    const char *problem = NULL;
-    int signal_taken = 0, near_limit = 0;
+    parse_call_t call = {module, options, dir, prefix};
     uint64_t limit = aorta_parse_memory_limit();
-    int pipefd[2], noisefd[2], errfd[2];
-    channel_t reply = {.fd = -1, .limit = REPLY_LIMIT + 1, .open = 1};
-    channel_t noise = {.fd = -1, .limit = 4096, .open = 1};
-    channel_t errs = {.fd = -1, .limit = 64u << 10, .open = 1};
-    /* Only to wake the poll: SIGINT and SIGTERM stay blocked and pending. */
-    sigset_t interrupts;
-    sigemptyset(&interrupts);
-    sigaddset(&interrupts, SIGINT);
-    sigaddset(&interrupts, SIGTERM);
-    int signals = signalfd(-1, &interrupts, SFD_CLOEXEC | SFD_NONBLOCK);
-    /* SIGCHLD is read from this one (it is nobody else's to keep). */
-    sigset_t children;
-    sigemptyset(&children);
-    sigaddset(&children, SIGCHLD);
-    int exits = signalfd(-1, &children, SFD_CLOEXEC | SFD_NONBLOCK);
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        problem = "could not start";
-    } else if (pipe2(noisefd, O_CLOEXEC) != 0) {
-        problem = "could not start";
-        close(pipefd[0]);
-        close(pipefd[1]);
-    } else if (pipe2(errfd, O_CLOEXEC) != 0) {
-        problem = "could not start";
-        close(pipefd[0]);
-        close(pipefd[1]);
-        close(noisefd[0]);
-        close(noisefd[1]);
-    } else {
-        fflush(NULL);
-        pid_t parent = getpid();
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(pipefd[0]);
-            close(noisefd[0]);
-            close(errfd[0]);
-            run_child(parent, module, options, dir, prefix, pipefd[1], noisefd[1], errfd[1]);
-        }
-        close(pipefd[1]);
-        close(noisefd[1]);
-        close(errfd[1]);
-        reply.fd = pipefd[0];
-        noise.fd = noisefd[0];
-        errs.fd = errfd[0];
-        fcntl(reply.fd, F_SETFL, O_NONBLOCK);
-        fcntl(noise.fd, F_SETFL, O_NONBLOCK);
-        fcntl(errs.fd, F_SETFL, O_NONBLOCK);
-        if (pid < 0) {
-            problem = "could not start";
-        } else {
-            struct rusage usage;
-            memset(&usage, 0, sizeof usage);
-            int status = collect(pid, &reply, &noise, &errs, signals, exits,
-                                 now() + parse_timeout(), &problem, &signal_taken, &usage);
-            /* A parse that ran out of the limit dies one way or another;
-             * say why when it had used most of it. */
-            near_limit = limit && (uint64_t)usage.ru_maxrss * 1024 >= limit / 2;
-            if (!problem && WIFSIGNALED(status))
-                problem = "crashed";
-            else if (!problem && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-                problem = "failed";
-            if (!problem) {
-                aorta_json_t *json = aorta_json_parse(reply.data ? reply.data : "", reply.len, 64);
-                if (!json || aorta_parse_reply_from_json(metrics, json) != 0)
-                    problem = "sent an unreadable reply";
-                aorta_json_free(json);
-            }
-            char *what = aorta_xasprintf("collect: %s's parse of %s", name, dir);
-            aorta_spawn_kill_strays(what);
-            free(what);
-        }
-        close(reply.fd);
-        close(noise.fd);
-        close(errs.fd);
+    aorta_child_spec_t spec = {.fn = parse_in_child, .user = &call, .reply_limit = REPLY_LIMIT,
+                               .memory_limit = limit, .flags = AORTA_CHILD_CAPTURE_OUTPUT,
+                               .output_keep = {STDOUT_KEPT, STDERR_KEPT}};
+    spec.timeout_sec = aorta_parse_timeout();
+    aorta_child_result_t result;
+    aorta_child_run(&spec, &result);
+    aorta_metrics_t *metrics = aorta_metrics_new(prefix);
+    const char *problem = read_reply(&result, metrics);
+    /* A parse that ran out of the limit dies one way or another; say why
+     * when it had used most of it. */
+    int near_limit = limit && result.end != AORTA_CHILD_NOT_STARTED
+                     && (uint64_t)result.max_rss_kib * 1024 >= limit / 2;
+    if (result.end != AORTA_CHILD_NOT_STARTED) {
+        char *what = aorta_xasprintf("collect: %s's parse of %s", name, dir);
+        aorta_spawn_kill_strays(what);
+        free(what);
     }
-    if (signals >= 0)
-        close(signals);
-    if (exits >= 0)
-        close(exits);
-    relay_errors(name, dir, &errs);
-    warn_noise(name, dir, &noise);
-    free(reply.data);
-    free(noise.data);
-    free(errs.data);
+    relay_errors(name, dir, &result);
+    warn_noise(name, dir, &result);
+    /* Taken for a caller that asks for it, else left pending. */
+    int taken = interrupted && result.end == AORTA_CHILD_INTERRUPTED ? aorta_spawn_take_interrupt()
+                                                                     : 0;
     if (interrupted)
-        *interrupted = signal_taken;
-    else if (signal_taken)
-        raise(signal_taken); /* blocked: pending again for the caller */
+        *interrupted = taken;
+    aorta_child_result_free(&result);
     if (problem) {
-        char *memory = near_limit && (!strcmp(problem, "crashed") || !strcmp(problem, "failed"))
-                         ? aorta_xasprintf(" (perhaps past its memory limit, AORTA_PARSE_MEMORY "
-                                           "= %llu bytes)",
-                                           (unsigned long long)limit)
-                         : aorta_xstrdup("");
-        aorta_diag_warn("collect: %s summary parsing %s%s; skipping its metrics for %s.", name,
-                        problem, memory, dir);
-        free(memory);
         aorta_metrics_free(metrics);
-        metrics = aorta_metrics_new(prefix);
-        if (is_directory(dir)) {
-            char *key = aorta_xasprintf("%s_artifact_dir", name);
-            aorta_metrics_set_string(metrics, key, dir);
-            free(key);
-        }
+        metrics = fallback(name, prefix, dir, problem, limit, near_limit);
     }
     free(prefix);
     return metrics;

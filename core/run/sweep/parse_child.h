@@ -9,8 +9,9 @@
 #include "aorta/collector.h"
 #include "registry/registry.h"
 
-/* Seconds a parse may take (AORTA_PARSE_TIMEOUT overrides). */
+/* Seconds a parse may take: AORTA_PARSE_TIMEOUT, else this. */
 #define AORTA_PARSE_TIMEOUT_DEFAULT 600.0
+double aorta_parse_timeout(void);
 
 /* The metrics module's parse() reports for dir, with options (may be NULL).
  * On a crash, a timeout or an unreadable reply: only "<name>_artifact_dir"

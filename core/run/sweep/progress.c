@@ -5,7 +5,7 @@
 
 #include "sweep/progress.h"
 
-#include "sweep/live.h"
+#include "sys/live.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /* rank.c - aorta-run under a launcher. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "sweep/rank.h"
 
 #include <errno.h>
@@ -13,13 +13,13 @@
 
 #include "aorta/collector.h"
 #include "sweep/rank_env.h"
-#include "sweep/spawn.h"
-#include "sweep/trial.h"
-#include "commands.h"
-#include "output/json.h"
-#include "output/trial_json.h"
+#include "sys/spawn.h"
+#include "sweep/run.h"
+#include "record/layout.h"
+#include "sys/json.h"
+#include "record/trial_json.h"
 #include "sweep/compose.h"
-#include "sweep/rank_record.h"
+#include "record/rank_record.h"
 #include "sys/files.h"
 #include "xalloc.h"
 
@@ -56,7 +56,7 @@ void aorta_rank_note_bare(long rank)
 int aorta_rank_run_bare(const aorta_plan_t *plan)
 {
     aorta_env_t *base = aorta_env_from_environ(environ);
-    double grace = aorta_trial_kill_grace();
+    double grace = aorta_run_kill_grace();
     int interrupted = 0;
     for (size_t c = 0; c < plan->cell_count && !interrupted; c++) {
         aorta_env_t *env = aorta_env_dup(base);
@@ -64,7 +64,7 @@ int aorta_rank_run_bare(const aorta_plan_t *plan)
         for (size_t i = 0; i < aorta_env_count(cell_env); i++)
             aorta_env_set(env, aorta_env_name_at(cell_env, i), aorta_env_value_at(cell_env, i));
         char **envp = aorta_env_to_envp(env);
-        for (long t = 0; t < aorta_trial_budget(plan) && !interrupted; t++) {
+        for (long t = 0; t < aorta_plan_trial_budget(plan) && !interrupted; t++) {
             interrupted = aorta_spawn_take_interrupt();
             aorta_spawn_result_t result;
             if (!interrupted
@@ -78,7 +78,7 @@ int aorta_rank_run_bare(const aorta_plan_t *plan)
     }
     aorta_env_free(base);
     fflush(stdout);
-    return interrupted ? 128 + interrupted : 0;
+    return interrupted;
 }
 
 /* One trial of rank rank > 0 of an --all-ranks run: its captures under
@@ -91,7 +91,7 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, const aor
     char *record_rel = aorta_rank_record_rel(cell->name, trial, rank);
     char *record_path = aorta_xasprintf("%s/%s", run_dir, record_rel);
     char *sub_dir = aorta_xasprintf("%s/%s/" AORTA_WORKLOAD, run_dir, cell->name);
-    char *collect_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d", cell->name, trial);
+    char *collect_rel = aorta_trial_collect_rel(cell->name, trial);
     unlink(record_path); /* the last attempt's; rank 0 must not take it for this one */
     aorta_env_t *env = aorta_env_dup(base);
     for (size_t i = 0; i < aorta_env_count(cell->env); i++)
@@ -107,7 +107,7 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, const aor
     if (aorta_mkdir_p(sub_dir, 0755) != 0)
         error = aorta_xasprintf("cannot create %s: %s", sub_dir, strerror(errno));
     else
-        aorta_compose_rank(plan, plan->command, run_dir, collect_rel, env, 1, rank, &argv, &error);
+        aorta_compose(plan, plan->command, run_dir, collect_rel, env, 1, rank, &argv, &error);
     aorta_spawn_result_t result;
     memset(&result, 0, sizeof result);
     const char *verdict = "error";
@@ -144,8 +144,9 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, const aor
     return interrupted;
 }
 
-int aorta_rank_run_follower(const aorta_plan_t *plan, long rank)
+int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupted_by)
 {
+    *interrupted_by = 0;
     long world = aorta_rank_world_size();
     if (world <= rank)
         world = rank + 1;
@@ -155,11 +156,11 @@ int aorta_rank_run_follower(const aorta_plan_t *plan, long rank)
         aorta_diag_error("rank %ld: cannot create the run directory %s: %s", rank, plan->run_dir,
                          strerror(errno));
         free(run_dir);
-        return AORTA_EXIT_ENVIRONMENT;
+        return -1;
     }
     aorta_env_t *base = aorta_env_from_environ(environ);
-    double grace = aorta_trial_kill_grace();
-    long budget = aorta_trial_budget(plan);
+    double grace = aorta_run_kill_grace();
+    long budget = aorta_plan_trial_budget(plan);
     int interrupted = 0;
     for (size_t c = 0; c < plan->cell_count && !interrupted; c++) {
         const char *cell = plan->cells[c].name;
@@ -175,5 +176,6 @@ int aorta_rank_run_follower(const aorta_plan_t *plan, long rank)
     aorta_env_free(base);
     free(run_dir);
     fflush(stdout);
-    return interrupted ? 128 + interrupted : 0;
+    *interrupted_by = interrupted;
+    return 0;
 }

@@ -13,7 +13,7 @@ long aorta_rank_detect(void);
 /* What a non-zero rank does: the same cells and trials with the bare
  * command (no collector, no launcher, the cell's variables applied, output
  * left on aorta-run's own stdout and stderr), writing nothing.  Returns
- * the exit status: 0, or 128 + the signal that interrupted it. */
+ * the signal that interrupted it, else 0. */
 int aorta_rank_run_bare(const aorta_plan_t *plan);
 
 /* Whether a launcher set one of the rank variables. */
@@ -27,9 +27,9 @@ void aorta_rank_note_bare(long rank);
  * the same cells and trials in the same order as rank 0, each collector
  * writing into its rank<rank>/, one record per trial beside rank 0's trial
  * JSON; no lock, no report.  A cell is skipped when rank 0 would resume it
- * (rank 0's result.json and every rank's record present).  Returns the exit
- * status: 0, 1 when the run directory cannot be made, or 128 + the
- * interrupting signal. */
-int aorta_rank_run_follower(const aorta_plan_t *plan, long rank);
+ * (rank 0's result.json and every rank's record present).  Returns 0, or
+ * -1 when the run directory cannot be made (reported); *interrupted gets
+ * the interrupting signal, else 0. */
+int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupted);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sys/knobs.h"
 #include "xalloc.h"
 
 #ifndef AORTA_BINDIR
@@ -18,16 +19,7 @@
 #define AORTA_PKGLIBEXECDIR "/usr/local/libexec/aorta"
 #endif
 
-static const char *env_value(const char *name)
-{
-#ifdef HAVE_SECURE_GETENV
-    return secure_getenv(name);
-#else
-    return getenv(name);
-#endif
-}
-
-char *aorta_rank_relative_dir(const char *from, const char *to)
+char *aorta_relative_dir(const char *from, const char *to)
 {
     /* The longest common prefix that ends at a component boundary. */
     size_t common = 0;
@@ -70,7 +62,7 @@ static char *executable_if(char *path)
 char *aorta_rank_exec_path(char **error)
 {
     *error = NULL;
-    const char *override = env_value("AORTA_LIBEXEC_DIR");
+    const char *override = aorta_knob_text("AORTA_LIBEXEC_DIR");
     if (override) {
         char *path = executable_if(aorta_xasprintf("%s/" AORTA_RANK_EXEC_NAME, override));
         if (!path)
@@ -86,7 +78,7 @@ char *aorta_rank_exec_path(char **error)
         char *slash = strrchr(self, '/');
         if (slash)
             *slash = '\0';
-        char *rel = aorta_rank_relative_dir(AORTA_BINDIR, AORTA_PKGLIBEXECDIR);
+        char *rel = aorta_relative_dir(AORTA_BINDIR, AORTA_PKGLIBEXECDIR);
         found = executable_if(aorta_xasprintf("%s/%s/" AORTA_RANK_EXEC_NAME, self, rel));
         free(rel);
         size_t self_len = strlen(self);

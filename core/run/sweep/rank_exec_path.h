@@ -17,6 +17,6 @@ char *aorta_rank_exec_path(char **error);
 /* The relative path from directory from to directory to, both absolute and
  * normalised ("../libexec/aorta" from "/usr/bin" to "/usr/libexec/aorta").
  * Free it. */
-char *aorta_rank_relative_dir(const char *from, const char *to);
+char *aorta_relative_dir(const char *from, const char *to);
 
 #endif

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* rank_parse.c - per-rank parses and their merge (rank_parse.h).
  *
- * Each rank directory gets its own parse child, as parse_child.c runs one,
- * so a crash or a hang costs that rank's figures only.  Up to
- * AORTA_PARSE_JOBS children run at once, started and watched from this one
- * thread (one poll over their reply pipes, each with the parse timeout).
+ * Each rank directory gets its own parse child (sys/child.c), so a crash
+ * or a hang costs that rank's figures only.  Up to AORTA_PARSE_JOBS
+ * children run at once, each with the parse timeout and memory limit.
  * Results land in the slot of their rank and the merge reads the slots in
  * rank order, so the order in which children finish never shows. */
 #include "config.h"
@@ -12,26 +11,21 @@
 #include "sweep/rank_parse.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "output/json.h"
-#include "output/metrics_json.h"
+#include "record/metrics_json.h"
 #include "sweep/parse_child.h"
-#include "sweep/spawn.h"
-#include "sys/clock.h"
+#include "sys/child.h"
+#include "sys/diag.h"
+#include "sys/json.h"
+#include "sys/knobs.h"
+#include "sys/spawn.h"
 #include "xalloc.h"
 
 /* A reply larger than this is garbage (a few metrics), as for every parse
@@ -40,18 +34,8 @@
 
 size_t aorta_parse_jobs(void)
 {
-    const char *text = getenv("AORTA_PARSE_JOBS");
-    if (text) {
-        char *end = NULL;
-        errno = 0;
-        long value = strtol(text, &end, 10);
-        if (!errno && end != text && !*end && value > 0)
-            return (size_t)value;
-        aorta_diag_warn("AORTA_PARSE_JOBS='%s' is not a positive integer; using the CPU count",
-                        text);
-    }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus > 0 ? (size_t)cpus : 1;
+    return (size_t)aorta_knob_count("AORTA_PARSE_JOBS", cpus > 0 ? cpus : 1);
 }
 
 /* k of "rank<k>", or -1. */
@@ -105,158 +89,47 @@ size_t aorta_rank_dirs(int dir_fd, long **ranks)
     return count;
 }
 
-/* One rank's parse child. */
-typedef struct job {
-    size_t index;        /* into ranks and results */
-    pid_t pid;
-    int fd;              /* the reply pipe; -1 once read to its end */
-    char *reply;
-    size_t len, cap;
-    double deadline;
-    const char *problem;
-    int status, ended;
-} job_t;
-
-static double parse_timeout(void)
-{
-    /* The same variable and default as every parse child (parse_child.h). */
-    const char *text = getenv("AORTA_PARSE_TIMEOUT");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end && !*end && isfinite(value) && value > 0 ? value
-                                                                : AORTA_PARSE_TIMEOUT_DEFAULT;
-}
-
-static int interrupt_pending(void)
-{
-    sigset_t pending;
-    sigpending(&pending);
-    return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
-}
-
 /* In the child: the collector's parse of one rank directory, its metrics
- * as JSON on the pipe. */
-static void run_child(pid_t parent, const aorta_module_t *module,
-                      const aorta_options_t *options, const char *path, int out)
+ * as JSON the reply. */
+typedef struct rank_call {
+    const aorta_module_t *module;
+    const aorta_options_t *options;
+    const char *path;
+} rank_call_t;
+
+static void parse_rank(void *user, int reply_fd)
 {
-    /* As every parse child (parse_child.c): dies with aorta-run, bounded in
-     * memory. */
-    aorta_spawn_child_guard(parent);
-    uint64_t limit = aorta_parse_memory_limit();
-    if (limit) {
-        struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
-        setrlimit(RLIMIT_AS, &rl);
-    }
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGCHLD);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    dup2(2, 1); /* whatever the collector prints must not mix with aorta-run's stdout */
-    char *prefix = aorta_xasprintf("%s_", module->collector.name);
+    const rank_call_t *call = user;
+    char *prefix = aorta_xasprintf("%s_", call->module->collector.name);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
-    module->collector.parse(options, path, metrics);
+    call->module->collector.parse(call->options, call->path, metrics);
     aorta_json_t *json = aorta_metrics_to_json(metrics);
     char *text = aorta_json_dump(json, 0);
-    for (size_t len = strlen(text), done = 0; done < len;) {
-        ssize_t n = write(out, text + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    _exit(0);
+    aorta_child_reply(reply_fd, text, strlen(text));
 }
 
-/* Start job for rank directory path.  The parent forks from this one
- * thread and closes each write end at once, so no child holds another's
- * pipe open and each reply ends when its own child does. */
-static void start(job_t *job, const aorta_module_t *module, const aorta_options_t *options,
-                  const char *path, double timeout)
-{
-    int pipefd[2];
-    job->deadline = aorta_clock_monotonic() + timeout;
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        job->problem = "could not start";
-        return;
-    }
-    fflush(NULL);
-    pid_t parent = getpid();
-    job->pid = fork();
-    if (job->pid == 0) {
-        close(pipefd[0]);
-        run_child(parent, module, options, path, pipefd[1]);
-    }
-    close(pipefd[1]);
-    if (job->pid < 0) {
-        close(pipefd[0]);
-        job->problem = "could not start";
-        return;
-    }
-    job->fd = pipefd[0];
-}
+typedef struct ranks_run {
+    const rank_call_t *calls;
+    aorta_rank_result_t *results;
+} ranks_run_t;
 
-static int reap(job_t *job, int block)
+/* A rank's parse ended: its figures into its result slot, or one warning. */
+static void rank_done(size_t index, const aorta_child_result_t *child, void *user)
 {
-    for (;;) {
-        pid_t done = waitpid(job->pid, &job->status, block ? 0 : WNOHANG);
-        if (done < 0 && errno == EINTR)
-            continue;
-        job->ended = done == job->pid || done < 0;
-        return job->ended;
-    }
-}
-
-/* Read what job's pipe holds; at its end, fd becomes -1. */
-static void read_reply(job_t *job)
-{
-    if (job->len + 4096 + 1 > job->cap) {
-        job->cap = job->cap ? job->cap * 2 : 8192;
-        job->reply = aorta_xrealloc(job->reply, job->cap);
-    }
-    ssize_t got = read(job->fd, job->reply + job->len, job->cap - job->len - 1);
-    if (got < 0 && errno == EINTR)
-        return;
-    if (got <= 0) {
-        close(job->fd);
-        job->fd = -1;
-        /* The reply's end is the child's exit, a few microseconds later:
-         * wait for it here (briefly) rather than a whole poll round. */
-        for (int spin = 0; spin < 100 && !reap(job, 0); spin++) {
-            struct timespec ts = {0, 50000};
-            nanosleep(&ts, NULL);
-        }
-        return;
-    }
-    job->len += (size_t)got;
-    job->reply[job->len] = '\0';
-    if (job->len > REPLY_LIMIT)
-        job->problem = "sent too much";
-}
-
-/* The job's figures into its result slot, or one warning. */
-static void finish(job_t *job, const aorta_module_t *module, const char *path,
-                   aorta_rank_result_t *result)
-{
-    const char *name = module->collector.name;
-    const char *problem = job->problem;
-    if (!problem && WIFSIGNALED(job->status))
-        problem = "crashed";
-    else if (!problem && (!WIFEXITED(job->status) || WEXITSTATUS(job->status) != 0))
-        problem = "failed";
+    const ranks_run_t *run = user;
+    const char *name = run->calls[index].module->collector.name;
+    const char *problem = aorta_child_problem(child);
     char *prefix = aorta_xasprintf("%s_", name);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     if (!problem) {
-        aorta_json_t *json = job->reply ? aorta_json_parse(job->reply, job->len, 64) : NULL;
+        aorta_json_t *json = aorta_json_parse(child->reply, child->len, 64);
         if (!json || aorta_metrics_from_json(metrics, json) != 0)
             problem = "sent an unreadable reply";
         aorta_json_free(json);
     }
     if (problem) {
         aorta_diag_warn("collect: %s summary parsing %s; skipping its metrics for %s.", name,
-                        problem, path);
+                        problem, run->calls[index].path);
     } else {
         char *key = aorta_xasprintf("%s_gpu_time_ms", name);
         const aorta_metric_t *gpu = aorta_metrics_find(metrics, key);
@@ -265,8 +138,8 @@ static void finish(job_t *job, const aorta_module_t *module, const char *path,
             double value = gpu->type == AORTA_METRIC_DOUBLE ? gpu->double_value
                                                             : (double)gpu->int_value;
             if (isfinite(value)) {
-                result->has_data = 1;
-                result->gpu_ms = value;
+                run->results[index].has_data = 1;
+                run->results[index].gpu_ms = value;
             }
         }
     }
@@ -280,77 +153,30 @@ void aorta_rank_parse_all(const aorta_module_t *module, const aorta_options_t *o
 {
     if (jobs == 0)
         jobs = aorta_parse_jobs();
-    if (jobs > count)
-        jobs = count;
-    double timeout = parse_timeout();
-    job_t *running = aorta_xcalloc(jobs ? jobs : 1, sizeof *running);
+    double timeout = aorta_parse_timeout();
+    uint64_t limit = aorta_parse_memory_limit(); /* read here: a warning is the parent's */
     char **paths = aorta_xcalloc(count ? count : 1, sizeof *paths);
-    struct pollfd *fds = aorta_xcalloc(jobs ? jobs : 1, sizeof *fds);
-    size_t next = 0, active = 0;
-    int stop = 0;
+    rank_call_t *calls = aorta_xcalloc(count ? count : 1, sizeof *calls);
+    aorta_child_spec_t *specs = aorta_xcalloc(count ? count : 1, sizeof *specs);
+    aorta_child_result_t *children = aorta_xcalloc(count ? count : 1, sizeof *children);
     for (size_t i = 0; i < count; i++) {
         results[i] = (aorta_rank_result_t){.rank = ranks[i], .has_data = 0, .gpu_ms = 0};
         paths[i] = aorta_xasprintf("%s/rank%ld", dir, ranks[i]);
+        calls[i] = (rank_call_t){module, options, paths[i]};
+        specs[i] = (aorta_child_spec_t){.fn = parse_rank, .user = &calls[i],
+                                        .timeout_sec = timeout, .reply_limit = REPLY_LIMIT,
+                                        .memory_limit = limit};
     }
-    while (next < count || active > 0) {
-        while (!stop && next < count && active < jobs) {
-            job_t *job = &running[active++];
-            *job = (job_t){.index = next, .pid = -1, .fd = -1};
-            start(job, module, options, paths[next], timeout);
-            next++;
-        }
-        if (stop && next < count)
-            next = count; /* interrupted: the rest are not started */
-        double now = aorta_clock_monotonic(), wait = 0.05;
-        size_t polled = 0;
-        for (size_t j = 0; j < active; j++) {
-            job_t *job = &running[j];
-            if (job->deadline - now < wait)
-                wait = job->deadline - now > 0 ? job->deadline - now : 0;
-            if (job->fd >= 0)
-                fds[polled++] = (struct pollfd){job->fd, POLLIN, 0};
-        }
-        if (polled < active)
-            wait = wait < 0.001 ? wait : 0.001; /* a child that closed its pipe is exiting */
-        if (poll(fds, polled, (int)(wait * 1000) + (wait > 0)) > 0) {
-            for (size_t f = 0; f < polled; f++) {
-                if (!fds[f].revents)
-                    continue;
-                for (size_t j = 0; j < active; j++)
-                    if (running[j].fd == fds[f].fd && !running[j].problem)
-                        read_reply(&running[j]);
-            }
-        }
-        now = aorta_clock_monotonic();
-        stop = stop || interrupt_pending();
-        for (size_t j = 0; j < active;) {
-            job_t *job = &running[j];
-            int over = job->pid > 0 && !job->ended && (now >= job->deadline || stop);
-            if (!job->problem && job->pid > 0 && job->fd < 0 && !job->ended)
-                reap(job, 0);
-            if (over && !job->problem)
-                job->problem = stop ? "interrupted" : "timed out";
-            int done = job->pid <= 0 || job->ended || job->problem;
-            if (!done) {
-                j++;
-                continue;
-            }
-            if (job->pid > 0 && !job->ended) {
-                kill(job->pid, SIGKILL);
-                reap(job, 1);
-            }
-            if (job->fd >= 0)
-                close(job->fd);
-            finish(job, module, paths[job->index], &results[job->index]);
-            free(job->reply);
-            running[j] = running[--active];
-        }
-    }
-    for (size_t i = 0; i < count; i++)
+    ranks_run_t run = {calls, results};
+    aorta_child_run_all(specs, count, jobs, children, rank_done, &run);
+    for (size_t i = 0; i < count; i++) {
+        aorta_child_result_free(&children[i]);
         free(paths[i]);
+    }
+    free(children);
+    free(specs);
+    free(calls);
     free(paths);
-    free(fds);
-    free(running);
     char *what = aorta_xasprintf("collect: %s's per-rank parses", module->collector.name);
     aorta_spawn_kill_strays(what);
     free(what);

@@ -17,8 +17,8 @@ typedef struct aorta_rank_result {
     double gpu_ms;    /* that value, else 0 (a rank that wrote nothing) */
 } aorta_rank_result_t;
 
-/* Parse children at once: AORTA_PARSE_JOBS when a positive integer, else the
- * CPUs online (at least 1). */
+/* Parse children at once: AORTA_PARSE_JOBS, else the CPUs online (at
+ * least 1). */
 size_t aorta_parse_jobs(void);
 
 /* The rank<k> directories (k a decimal without leading zeros) directly in

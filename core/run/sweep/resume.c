@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "sweep/progress.h"
-#include "sweep/rank_record.h"
+#include "record/rank_record.h"
+#include "record/layout.h"
 #include "xalloc.h"
 
 /* A trial record is a few kilobytes: anything this large is not one of ours,
@@ -45,11 +46,11 @@ int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_
     /* --all-ranks: done only with every rank's records too, the rule every
      * rank applies (sweep/rank.c), so all of them skip the same cells. */
     if (ctx->world_size > 1
-        && !aorta_rank_records_complete(ctx->run_dir, cell, aorta_trial_budget(plan),
+        && !aorta_rank_records_complete(ctx->run_dir, cell, aorta_plan_trial_budget(plan),
                                         ctx->world_size))
         return 0;
     if (!plan->has_stop_after) {
-        for (take = 0; take < aorta_trial_budget(plan); take++) {
+        for (take = 0; take < aorta_plan_trial_budget(plan); take++) {
             char *verdict = complete_verdict(ctx, cell, (int)take);
             int complete = verdict != NULL;
             free(verdict);

@@ -10,7 +10,7 @@
 #define AORTA_RESUME_H
 
 #include "output/matrix.h"
-#include "sweep/trial.h"
+#include "sweep/run.h"
 
 /* When cell cell_index is complete, fill *result from disk (resumed set)
  * and return 1; else return 0 with *result untouched. */

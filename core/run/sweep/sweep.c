@@ -8,7 +8,7 @@
  * interrupt, which ends the sweep between or during trials. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "sweep/sweep.h"
 
 #include <errno.h>
@@ -21,24 +21,23 @@
 #include <unistd.h>
 
 #include "sys/clock.h"
-#include "commands.h"
 #include "sys/files.h"
 #include "aorta/collector.h"
 #include "output/host_env.h"
 #include "sweep/lock.h"
 #include "output/matrix.h"
-#include "output/kernel_reports.h"
+#include "output/cell_reports.h"
 #include "output/perf_md.h"
-#include "sweep/live.h"
+#include "sys/live.h"
 #include "sweep/progress.h"
 #include "sweep/rank.h"
 #include "sweep/rank_env.h"
 #include "sweep/resume.h"
 #include "output/sha256.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 #include "output/summary.h"
 #include "sweep/trial.h"
-#include "output/trial_json.h"
+#include "record/layout.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -61,7 +60,7 @@ static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_
 {
     const aorta_plan_t *plan = ctx->plan;
     const aorta_cell_t *cell = &plan->cells[index];
-    long total = aorta_trial_budget(plan);
+    long total = aorta_plan_trial_budget(plan);
     aorta_progress(plan->verbose,
                    "run_trials: workload=" AORTA_WORKLOAD " environment=local mitigations=['%s', "
                    "'%s'] trials=%ld steps=1",
@@ -144,8 +143,8 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     }
     free(matrix_path);
     char *kernel_error = NULL;
-    char *kernels = aorta_kernel_reports(ctx->run_fd, ctx->display_dir, matrix, plan->kernel_baseline,
-                                         &kernel_error, interrupted);
+    char *kernels = aorta_cell_reports_write(ctx->run_fd, ctx->display_dir, matrix,
+                                             plan->kernel_baseline, &kernel_error, interrupted);
     if (kernel_error) {
         aorta_diag_error("%s", kernel_error);
         free(kernel_error);
@@ -187,7 +186,7 @@ static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int 
             continue;
         }
         double started = aorta_clock_monotonic();
-        long total = aorta_trial_budget(plan);
+        long total = aorta_plan_trial_budget(plan);
         aorta_progress(plan->verbose,
                        "cell %zu/%zu: %s (mitigations=['%s', '%s'] environment=local) -- "
                        "starting %s%ld trial(s)",
@@ -209,9 +208,8 @@ static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int 
     }
 }
 
-/* Everything after the lock: snapshot, sweep, reports.  Returns the exit
- * status. */
-static int locked_run(aorta_run_ctx_t *ctx)
+/* Everything after the lock: snapshot, sweep, reports. */
+static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
 {
     const aorta_plan_t *plan = ctx->plan;
     double started = aorta_clock_monotonic();
@@ -225,11 +223,11 @@ static int locked_run(aorta_run_ctx_t *ctx)
                    "matrix run started: workload=" AORTA_WORKLOAD " ticket=%s cells=%zu "
                    "trials/cell=%ld steps/trial=1 output=%s",
                    plan->ticket ? plan->ticket : "(none)", plan->cell_count,
-                   aorta_trial_budget(plan),
+                   aorta_plan_trial_budget(plan),
                    ctx->display_dir);
     aorta_cell_result_t *results = aorta_xcalloc(plan->cell_count + 1, sizeof *results);
     aorta_live_begin(stderr, STDERR_FILENO, plan->quiet, plan->cell_count,
-                     aorta_trial_budget(plan));
+                     aorta_plan_trial_budget(plan));
     sweep(ctx, results, &interrupted);
     aorta_live_end();
 
@@ -250,29 +248,31 @@ static int locked_run(aorta_run_ctx_t *ctx)
     int missing = write_reports(ctx, results, stamp, warnings, wall_sec, &report_interrupt);
     if (*ctx->write_failed)
         missing |= AORTA_SUMMARY_INCOMPLETE;
-    int status = missing ? AORTA_EXIT_ENVIRONMENT : AORTA_EXIT_OK;
+    end->incomplete = missing != 0;
     /* Nothing was measured: a run is not "completed" then (docs/design.md,
      * Exit status). */
-    if (status == AORTA_EXIT_OK && aorta_summary_all_setup_failed(plan, results))
-        status = AORTA_EXIT_ENVIRONMENT;
+    end->nothing_measured = aorta_summary_all_setup_failed(plan, results);
     aorta_json_free(warnings);
     aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_cell_result_clear(&results[i]);
     free(results);
-    if (!interrupted)
-        interrupted = report_interrupt; /* the sweep was whole; its reports were not */
-    return interrupted ? 128 + interrupted : status;
+    /* The sweep was whole when its reports were not. */
+    end->interrupted = interrupted ? interrupted : report_interrupt;
 }
 
-int aorta_sweep_run(const aorta_plan_t *plan)
+void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end)
 {
+    *end = (aorta_sweep_end_t){0, 0, 0};
     long rank = aorta_rank_detect();
-    if (rank != 0 && plan->all_ranks)
-        return aorta_rank_run_follower(plan, rank);
+    if (rank != 0 && plan->all_ranks) {
+        end->incomplete = aorta_rank_run_follower(plan, rank, &end->interrupted) != 0;
+        return;
+    }
     if (rank != 0) {
         aorta_rank_note_bare(rank);
-        return aorta_rank_run_bare(plan);
+        end->interrupted = aorta_rank_run_bare(plan);
+        return;
     }
     int write_failed = 0;
     aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1,
@@ -291,14 +291,15 @@ int aorta_sweep_run(const aorta_plan_t *plan)
         || (ctx.run_fd = open(ctx.run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
         aorta_diag_error("cannot create the run directory %s: %s", plan->run_dir, strerror(errno));
         free(ctx.run_dir);
-        return AORTA_EXIT_ENVIRONMENT;
+        end->incomplete = 1;
+        return;
     }
     aorta_lock_t *lock = aorta_lock_acquire(ctx.run_dir);
-    int status = AORTA_EXIT_ENVIRONMENT;
+    end->incomplete = lock == NULL;
     if (lock) {
         ctx.base_env = aorta_env_from_environ(environ);
-        ctx.kill_grace_sec = aorta_trial_kill_grace();
-        status = locked_run(&ctx);
+        ctx.kill_grace_sec = aorta_run_kill_grace();
+        locked_run(&ctx, end);
         aorta_lock_release(lock);
     }
     aorta_host_env_free(ctx.host_env);
@@ -306,5 +307,4 @@ int aorta_sweep_run(const aorta_plan_t *plan)
     close(ctx.run_fd);
     free(ctx.run_dir);
     fflush(stdout);
-    return status;
 }

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* sweep.h - the sweep: every cell's trials, resumed or run, then
  * matrix.json, perf.md and the summary (docs/design.md). */
-#ifndef AORTA_RUNNER_H
-#define AORTA_RUNNER_H
+#ifndef AORTA_SWEEP_H
+#define AORTA_SWEEP_H
 
 #include "recipe/plan.h"
 
-/* Run the plan.  Returns the exit status: 0 when the run completed
- * (whatever the verdicts), 1 when the run directory is locked or the output
- * cannot be written, 128 + the signal when SIGINT or SIGTERM stopped it.
- * The caller blocks SIGINT, SIGTERM and SIGCHLD first
+/* How a sweep ended; the command layer turns it into the exit status. */
+typedef struct aorta_sweep_end {
+    int interrupted;       /* SIGINT or SIGTERM that stopped the sweep or its reports, else 0 */
+    int incomplete;        /* the run directory could not be made or was locked, or a file
+                            * of the run could not be written (each reported) */
+    int nothing_measured;  /* trials ran and every one was a setup failure */
+} aorta_sweep_end_t;
+
+/* Run the plan and say in *end how it ended (the verdicts aside).  The
+ * caller blocks SIGINT, SIGTERM and SIGCHLD first
  * (aorta_spawn_block_signals()). */
-int aorta_sweep_run(const aorta_plan_t *plan);
+void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end);
 
 #endif

@@ -10,7 +10,7 @@
  * so a later run retries it. */
 #include "config.h"
 
-#include "diag.h"
+#include "sys/diag.h"
 #include "sweep/trial.h"
 
 #include <errno.h>
@@ -26,20 +26,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sweep/classify.h"
+#include "record/classify.h"
 #include "sys/clock.h"
+#include "sys/files.h"
 #include "sweep/compose.h"
 #include "sys/nofollow.h"
 #include "aorta/collector.h"
 #include "sweep/parse_child.h"
 #include "sweep/progress.h"
 #include "sweep/rank_parse.h"
-#include "sweep/rank_record.h"
-#include "sweep/retention.h"
-#include "sweep/spawn.h"
-#include "output/kernel_file.h"
-#include "output/trial_json.h"
-#include "output/trial_record.h"
+#include "record/rank_record.h"
+#include "record/retention.h"
+#include "sys/spawn.h"
+#include "record/kernel_file.h"
+#include "record/layout.h"
+#include "record/trial_json.h"
+#include "record/trial_record.h"
 #include "xalloc.h"
 
 #define ENV_FILE_NAME "probe.env"
@@ -71,43 +73,6 @@ typedef struct trial {
     aorta_retention_t retention;
 } trial_t;
 
-aorta_json_t *aorta_run_snapshot(const aorta_run_ctx_t *ctx, int stop)
-{
-    if (aorta_host_env_finish(ctx->host_env, stop)
-        && aorta_json_write_file_at(ctx->run_fd, "host_env.json",
-                                    aorta_host_env_snapshot(ctx->host_env))
-               != 0) {
-        aorta_diag_error("cannot write %s/host_env.json: %s", ctx->display_dir, strerror(errno));
-        if (ctx->write_failed)
-            *ctx->write_failed = 1;
-    }
-    return aorta_host_env_snapshot(ctx->host_env);
-}
-
-long aorta_trial_budget(const aorta_plan_t *plan)
-{
-    return plan->has_stop_after ? plan->stop_max_trials : plan->trials;
-}
-
-double aorta_trial_kill_grace(void)
-{
-    const char *text = getenv("AORTA_KILL_GRACE");
-    char *end = NULL;
-    double value = text ? strtod(text, &end) : 0;
-    return text && end != text && !*end && isfinite(value) && value >= 0 ? value
-                                                                        : AORTA_KILL_GRACE_DEFAULT;
-}
-
-char *aorta_trial_dir_rel(const char *cell, int trial_index)
-{
-    return aorta_xasprintf("%s/trial_%d", cell, trial_index);
-}
-
-char *aorta_trial_json_rel(const char *cell, int trial_index)
-{
-    return aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d.json", cell, trial_index);
-}
-
 static void set_setup_error(trial_t *trial, char *message)
 {
     if (trial->setup_error)
@@ -134,15 +99,15 @@ static void prepare_dirs(trial_t *trial)
 {
     const aorta_run_ctx_t *ctx = trial->ctx;
     char *why = NULL;
-    trial->trial_fd = aorta_fsafe_open_dir(ctx->run_fd, trial->trial_rel, 1, &why);
+    trial->trial_fd = aorta_nofollow_open_dir(ctx->run_fd, trial->trial_rel, 1, &why);
     if (trial->trial_fd < 0) {
         set_setup_error(trial, aorta_xasprintf("cannot prepare the trial directory %s: %s",
                                                trial->trial_dir, why));
         free(why);
         return;
     }
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
-    int sub_fd = aorta_fsafe_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
+    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
     if (sub_fd < 0) {
         set_setup_error(trial, aorta_xasprintf("cannot prepare %s/%s: %s", ctx->run_dir, sub_rel,
                                                why));
@@ -158,20 +123,6 @@ static void prepare_dirs(trial_t *trial)
     unlinkat(trial->trial_fd, "stderr.log", 0);
     if (strcmp(trial->plan->env_passthrough_mode, "file") != 0)
         unlinkat(trial->trial_fd, ENV_FILE_NAME, 0);
-}
-
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t done = write(fd, data, len);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return -1;
-        data += done;
-        len -= (size_t)done;
-    }
-    return 0;
 }
 
 /* A file of the trial to write: never a symlink, and a FIFO or device
@@ -233,7 +184,7 @@ static void write_env_file(trial_t *trial)
     }
     free(lines);
     int fd = open_output(trial->trial_fd, ENV_FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0 || fchmod(fd, 0600) != 0 || write_all(fd, text, len) != 0)
+    if (fd < 0 || fchmod(fd, 0600) != 0 || aorta_write_all(fd, text, len) != 0)
         set_setup_error(trial, aorta_xasprintf("cannot write %s/" ENV_FILE_NAME ": %s",
                                                trial->trial_dir, strerror(errno)));
     if (fd >= 0)
@@ -262,7 +213,7 @@ static void compose(trial_t *trial)
     if (trial->setup_error || trial->env_file_error)
         return;
     char *error = NULL;
-    if (aorta_compose_rank(trial->plan, trial->plan->command, trial->ctx->run_dir,
+    if (aorta_compose(trial->plan, trial->plan->command, trial->ctx->run_dir,
                            trial->collect_rel, trial->child_env, 1, trial->ctx->self_rank,
                            &trial->argv, &error)
         != 0)
@@ -339,7 +290,7 @@ static void write_record(trial_t *trial)
     /* Opened again from the run directory: the payload may have swapped the
      * trial directory for a symlink since. */
     char *why = NULL;
-    int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
+    int fd = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
     if (fd < 0) {
         write_failed(trial, "result.json", why);
         free(why);
@@ -435,14 +386,14 @@ static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables
 {
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
     char *name = aorta_kernel_file_path(strrchr(json_rel, '/') + 1);
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
+    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     char *why = NULL;
-    int sub_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
+    int sub_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
     if (sub_fd >= 0 && !tables) {
         unlinkat(sub_fd, name, 0);
-    } else if (sub_fd < 0 || aorta_kernel_file_write_at(sub_fd, name, tables) != 0) {
+    } else if (sub_fd < 0 || aorta_kernel_file_write_at(sub_fd, name, tables, &why) != 0) {
         aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, sub_rel, name,
-                         sub_fd < 0 ? why : strerror(errno));
+                         why);
         if (trial->ctx->write_failed)
             *trial->ctx->write_failed = 1;
     }
@@ -472,7 +423,7 @@ static void parse_collectors(trial_t *trial)
         char *rel = aorta_xasprintf("%s/%s", trial->collect_rel, name);
         char *dir = aorta_xasprintf("%s/%s", trial->ctx->run_dir, rel);
         char *why = NULL;
-        int fd = aorta_fsafe_open_dir(trial->ctx->run_fd, rel, 0, &why);
+        int fd = aorta_nofollow_open_dir(trial->ctx->run_fd, rel, 0, &why);
         struct stat st;
         if (fd >= 0) {
             int interrupted = 0;
@@ -531,7 +482,7 @@ static void apply_retention(trial_t *trial)
         names[i] = plan->collectors[i].module->collector.name;
     if (plan->collector_count > 0 && trial->level < AORTA_RETAIN_FULL) {
         char *why = NULL;
-        collect_fd = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);
+        collect_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);
         if (collect_fd < 0)
             aorta_diag_warn("retention: collector artifacts of %s kept: %s",
                     trial->display_dir, why);
@@ -622,7 +573,7 @@ static void execute(trial_t *trial)
      * from the run directory, never through what the trial directory may
      * have become. */
     char *why = NULL;
-    int fresh = aorta_fsafe_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
+    int fresh = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
     close(trial->trial_fd);
     trial->trial_fd = fresh;
     if (fresh < 0) {
@@ -706,9 +657,9 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
     /* Reached from the run directory without following a symlink, whatever
      * the payload made of the cell or its _subprocess. */
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, trial->cell->name);
+    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     char *why = NULL;
-    int sub_fd = aorta_fsafe_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
     const char *json_name = strrchr(json_rel, '/') + 1;
     if (sub_fd < 0 || aorta_json_write_file_at(sub_fd, json_name, json) != 0) {
         aorta_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,
@@ -740,7 +691,7 @@ int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_ind
     };
     const char *cell = trial.cell->name;
     trial.trial_rel = aorta_trial_dir_rel(cell, trial_index);
-    trial.collect_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d", cell, trial_index);
+    trial.collect_rel = aorta_trial_collect_rel(cell, trial_index);
     trial.trial_dir = aorta_xasprintf("%s/%s", ctx->run_dir, trial.trial_rel);
     trial.result_path = aorta_xasprintf("%s/result.json", trial.trial_dir);
     trial.cell_dir = aorta_xasprintf("%s/%s", ctx->run_dir, cell);

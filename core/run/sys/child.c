@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* child.c - a function run in a forked child under a deadline.
- * The parent reads the reply pipe until EOF, polling in short slices so it
- * also notices a child that exited while something it started still holds
- * the pipe open, and a child that closed the pipe but does not exit. */
+/* child.c - helpers run in forked children under a deadline (child.h).
+ *
+ * One loop watches every child it runs: a poll() over their pipes, a
+ * signalfd of SIGCHLD (a child's exit wakes it at once, even while a
+ * process the child left behind holds its pipes open) and one of SIGINT
+ * and SIGTERM (only to wake it: they stay pending for the caller).  A child
+ * is done once it is reaped, its pipes read to the end of what they hold;
+ * a child past its deadline, its reply limit or an interrupt is killed. */
 #include "config.h"
 
 #include "sys/child.h"
@@ -13,160 +17,404 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sys/clock.h"
+#include "sys/files.h"
+#include "sys/spawn.h"
 #include "xalloc.h"
 
-/* How often the parent looks at the child between reads (seconds). */
-#define SLICE 0.05
+/* Bytes one read takes from a pipe. */
+#define CHUNK 4096
+/* The longest poll() (seconds): a lost wake-up costs no more. */
+#define ROUND 0.1
+/* The poll() while a child that closed its pipes is reaped, when SIGCHLD
+ * cannot wake it (a caller that does not block it). */
+#define REAP_ROUND 0.005
 
-static int interrupt_pending(void)
+enum { REPLY, OUT, ERR, CHANNELS };
+
+/* One pipe from the child: what is kept of it, and how much came. */
+typedef struct channel {
+    int fd;              /* -1 once read to its end */
+    char *data;
+    size_t len, capacity, keep, total;
+} channel_t;
+
+/* A child being run. */
+typedef struct running {
+    size_t index;
+    const aorta_child_spec_t *spec;
+    aorta_child_result_t *result;
+    pid_t pid;
+    double deadline;
+    channel_t channels[CHANNELS];
+    int status;          /* its wait status, once reaped */
+    int reaped, killed;
+    struct rusage usage;
+} running_t;
+
+/* ---- the child's side ------------------------------------------------- */
+
+void aorta_child_reply(int reply_fd, const char *text, size_t len)
 {
-    sigset_t pending;
-    sigpending(&pending);
-    return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
+    (void)aorta_write_all(reply_fd, text, len); /* a reply cut short reads as one */
 }
 
-void aorta_child_write_all(int fd, const char *data, size_t len)
+static void child_main(const aorta_child_spec_t *spec, pid_t parent, int reply, int out, int err)
 {
-    while (len > 0) {
-        ssize_t done = write(fd, data, len);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return;
-        data += done;
-        len -= (size_t)done;
-    }
-}
-
-static void run_child(aorta_child_fn fn, void *user, int out)
-{
-    /* aorta-run blocks these for its own loop; collector code expects
-     * the default. */
+    aorta_spawn_child_guard(parent);
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGCHLD);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
-    /* Whatever the callee prints must not mix with aorta-run's output. */
-    dup2(2, 1);
-    fn(user, out);
+    if (spec->memory_limit) {
+        struct rlimit limit = {(rlim_t)spec->memory_limit, (rlim_t)spec->memory_limit};
+        setrlimit(RLIMIT_AS, &limit);
+    }
+    /* Whatever the callee prints must not mix with aorta-run's stdout. */
+    if (out >= 0) {
+        dup2(out, 1);
+        close(out);
+        dup2(err, 2);
+        close(err);
+    } else {
+        dup2(2, 1);
+    }
+    spec->fn(spec->user, reply);
+    if (out >= 0) {
+        fflush(stdout);
+        fflush(stderr);
+    }
     _exit(0);
 }
 
-/* Non-blocking look at the child: 1 when it has ended (*status set). */
-static int reaped(pid_t pid, int *status)
-{
-    for (;;) {
-        pid_t done = waitpid(pid, status, WNOHANG);
-        if (done < 0 && errno == EINTR)
-            continue;
-        return done == pid;
-    }
-}
+/* ---- the parent's side ------------------------------------------------ */
 
-static void sleep_slice(double seconds)
+/* One read of what c's pipe holds, without blocking: 1 when more may come
+ * now, 0 at its end, on an error or when nothing is there for now. */
+static int drain(channel_t *c)
 {
-    struct timespec ts = {0, (long)(seconds * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
-/* Read what is there; 1 at EOF or on an error, 0 when more may come. */
-static int read_some(int fd, aorta_child_result_t *result, size_t *capacity, size_t limit)
-{
-    if (result->len + 4096 > *capacity) {
-        *capacity *= 2;
-        result->reply = aorta_xrealloc(result->reply, *capacity);
-    }
-    size_t room = *capacity - result->len - 1;
-    if (room > limit + 1 - result->len)
-        room = limit + 1 - result->len; /* one byte past the limit is enough to know */
-    ssize_t got = read(fd, result->reply + result->len, room);
-    if (got < 0 && errno == EINTR)
+    char buffer[CHUNK];
+    ssize_t got = read(c->fd, buffer, sizeof buffer);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN))
+        return errno == EINTR;
+    if (got <= 0) {
+        close(c->fd);
+        c->fd = -1;
         return 0;
-    if (got <= 0)
-        return 1;
-    result->len += (size_t)got;
-    result->reply[result->len] = '\0';
-    return 0;
+    }
+    c->total += (size_t)got;
+    size_t keep = c->len + (size_t)got > c->keep ? c->keep - c->len : (size_t)got;
+    if (keep > 0) {
+        aorta_xgrow((void **)&c->data, &c->capacity, c->len + keep + 1, 1);
+        memcpy(c->data + c->len, buffer, keep);
+        c->len += keep;
+        c->data[c->len] = '\0';
+    }
+    return 1;
 }
 
-void aorta_child_run(aorta_child_fn fn, void *user, double timeout_sec, size_t reply_limit,
-                     int flags, aorta_child_result_t *result)
+/* Everything c holds now (a flood stops at what is kept). */
+static void drain_all(channel_t *c)
 {
-    *result = (aorta_child_result_t){.reply = NULL, .len = 0, .problem = NULL, .signal = 0,
-                                     .exit_code = -1};
-    int pipefd[2];
-    if (pipe2(pipefd, O_CLOEXEC) != 0) {
-        result->problem = "could not start";
-        return;
+    while (c->fd >= 0 && c->total <= c->keep && drain(c)) {
     }
+}
+
+static void close_pipes(int (*fds)[2], int count)
+{
+    for (int i = 0; i < count; i++) {
+        close(fds[i][0]);
+        close(fds[i][1]);
+    }
+}
+
+/* Fork r's child, with its reply pipe (and its stdout and stderr when
+ * captured).  r->pid stays -1 when it could not start. */
+static void start(running_t *r)
+{
+    const aorta_child_spec_t *spec = r->spec;
+    int capture = (spec->flags & AORTA_CHILD_CAPTURE_OUTPUT) != 0;
+    int count = capture ? CHANNELS : 1, fds[CHANNELS][2];
+    for (int i = 0; i < count; i++)
+        if (pipe2(fds[i], O_CLOEXEC) != 0) {
+            close_pipes(fds, i);
+            return;
+        }
     fflush(NULL); /* or the child's exit would write the parent's buffers again */
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(pipefd[0]);
-        run_child(fn, user, pipefd[1]);
+    pid_t parent = getpid();
+    r->pid = fork();
+    if (r->pid == 0) {
+        for (int i = 0; i < count; i++)
+            close(fds[i][0]);
+        child_main(spec, parent, fds[REPLY][1], capture ? fds[OUT][1] : -1,
+                   capture ? fds[ERR][1] : -1);
     }
-    close(pipefd[1]);
-    if (pid < 0) {
-        close(pipefd[0]);
-        result->problem = "could not start";
-        return;
-    }
-    size_t capacity = 4096;
-    result->reply = aorta_xmalloc(capacity);
-    result->reply[0] = '\0';
-    double deadline = aorta_clock_monotonic() + timeout_sec;
-    int status = 0, ended = 0, eof = 0;
-    while (!result->problem && !(eof && ended)) {
-        double left = deadline - aorta_clock_monotonic();
-        if (left <= 0) {
-            result->problem = "timed out";
-        } else if ((flags & AORTA_CHILD_STOP_ON_INTERRUPT) && interrupt_pending()) {
-            result->problem = "interrupted";
-        } else if (eof) {
-            ended = reaped(pid, &status);
-            if (!ended)
-                sleep_slice(left < 0.005 ? left : 0.005);
-        } else {
-            double slice = left < SLICE ? left : SLICE;
-            struct pollfd pfd = {pipefd[0], POLLIN, 0};
-            int ready = poll(&pfd, 1, (int)(slice * 1000) + 1);
-            if (ready > 0)
-                eof = read_some(pipefd[0], result, &capacity, reply_limit);
-            else if (!ended && reaped(pid, &status))
-                ended = 1; /* what is still in the pipe is read next */
-            else if (ended && ready == 0)
-                eof = 1; /* a process it left behind holds the pipe open */
-            else if (ready < 0 && errno != EINTR)
-                eof = 1;
-            if (result->len > reply_limit)
-                result->problem = "sent too much";
+    for (int i = 0; i < count; i++) {
+        close(fds[i][1]);
+        if (r->pid < 0) {
+            close(fds[i][0]);
+            continue;
         }
+        r->channels[i].fd = fds[i][0];
+        fcntl(fds[i][0], F_SETFL, O_NONBLOCK);
     }
-    close(pipefd[0]);
-    if (!ended) {
-        kill(pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        return;
+    r->channels[REPLY].keep = spec->reply_limit + 1; /* one byte past it tells */
+    r->channels[OUT].keep = capture ? spec->output_keep[0] : 0;
+    r->channels[ERR].keep = capture ? spec->output_keep[1] : 0;
+    r->deadline = aorta_clock_monotonic() + spec->timeout_sec;
+}
+
+/* Kill r's child for why, and reap it. */
+static void stop(running_t *r, aorta_child_end_t why)
+{
+    kill(r->pid, SIGKILL);
+    while (wait4(r->pid, &r->status, 0, &r->usage) < 0 && errno == EINTR) {
     }
-    if (result->problem)
+    r->result->end = why;
+    r->killed = 1;
+}
+
+/* Whether r's child has ended: reaped now (what it wrote before it exited
+ * is all in its pipes: read it), or killed before. */
+static int ended(running_t *r)
+{
+    if (r->killed || r->reaped)
+        return 1;
+    pid_t got = wait4(r->pid, &r->status, WNOHANG, &r->usage);
+    if (got == 0 || (got < 0 && errno == EINTR))
+        return 0;
+    if (got < 0)
+        r->status = 1 << 8; /* reaped by someone else: an exit status of 1, as far as it goes */
+    r->reaped = 1;
+    for (int i = 0; i < CHANNELS; i++)
+        drain_all(&r->channels[i]);
+    return 1;
+}
+
+/* The end of a child that exited on its own. */
+static void settle(running_t *r)
+{
+    aorta_child_result_t *result = r->result;
+    if (r->killed)
         return;
-    if (WIFSIGNALED(status)) {
-        result->problem = "crashed";
-        result->signal = WTERMSIG(status);
-    } else if (WIFEXITED(status)) {
-        result->exit_code = WEXITSTATUS(status);
-        if (result->exit_code != 0)
-            result->problem = "failed";
+    if (r->channels[REPLY].total > r->spec->reply_limit) {
+        result->end = AORTA_CHILD_TOO_MUCH;
+    } else if (WIFSIGNALED(r->status)) {
+        result->end = AORTA_CHILD_CRASHED;
+        result->signal = WTERMSIG(r->status);
+    } else if (WIFEXITED(r->status)) {
+        result->exit_code = WEXITSTATUS(r->status);
+        result->end = result->exit_code == 0 ? AORTA_CHILD_REPLIED : AORTA_CHILD_FAILED;
     } else {
-        result->problem = "failed";
+        result->end = AORTA_CHILD_FAILED;
     }
+}
+
+/* r's pipes into its result. */
+static void take_output(running_t *r)
+{
+    aorta_child_result_t *result = r->result;
+    for (int i = 0; i < CHANNELS; i++)
+        if (r->channels[i].fd >= 0)
+            close(r->channels[i].fd);
+    channel_t *reply = &r->channels[REPLY];
+    result->reply = reply->data ? reply->data : aorta_xstrdup("");
+    result->len = reply->len;
+    for (int i = 0; i < 2 && (r->spec->flags & AORTA_CHILD_CAPTURE_OUTPUT); i++) {
+        channel_t *c = &r->channels[OUT + i];
+        result->output[i] = c->data ? c->data : aorta_xstrdup("");
+        result->output_len[i] = c->len;
+        result->output_total[i] = c->total;
+    }
+    result->max_rss_kib = r->usage.ru_maxrss;
+}
+
+/* The signalfds that wake the loop: *interrupts for SIGINT and SIGTERM, and
+ * *exits for SIGCHLD, -1 when SIGCHLD is not blocked (it would never wake
+ * the loop). */
+static void open_wake_ups(int *interrupts, int *exits)
+{
+    sigset_t set, blocked;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    *interrupts = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+    sigprocmask(SIG_BLOCK, NULL, &blocked);
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    *exits = sigismember(&blocked, SIGCHLD) ? signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK) : -1;
+}
+
+/* The children past their deadline or reply limit are killed; returns the
+ * seconds to the nearest deadline of the others. */
+static double enforce_limits(running_t *runs, size_t active)
+{
+    double now = aorta_clock_monotonic(), left = ROUND;
+    for (size_t j = 0; j < active; j++) {
+        running_t *r = &runs[j];
+        if (r->killed || r->reaped)
+            continue;
+        if (now >= r->deadline)
+            stop(r, AORTA_CHILD_TIMED_OUT);
+        else if (r->channels[REPLY].total > r->spec->reply_limit)
+            stop(r, AORTA_CHILD_TOO_MUCH);
+        else if (r->deadline - now < left)
+            left = r->deadline - now;
+    }
+    return left;
+}
+
+/* One round: limits, a poll() over every pipe and the wake-ups, one read
+ * of each pipe that is ready, and the children that ended reaped.  Returns
+ * whether an interrupt is pending (every child still running is then
+ * killed). */
+static int watch(running_t *runs, size_t active, int interrupts, int exits, struct pollfd *fds,
+                 channel_t **owners)
+{
+    double left = enforce_limits(runs, active);
+    size_t n = 0, live = 0;
+    int reaping = 0;
+    for (size_t j = 0; j < active; j++) {
+        int open = 0;
+        live += !runs[j].killed && !runs[j].reaped;
+        for (int i = 0; i < CHANNELS && !runs[j].killed && !runs[j].reaped; i++)
+            if (runs[j].channels[i].fd >= 0) {
+                owners[n] = &runs[j].channels[i];
+                fds[n++] = (struct pollfd){runs[j].channels[i].fd, POLLIN, 0};
+                open = 1;
+            }
+        reaping |= !open && !runs[j].killed && !runs[j].reaped;
+    }
+    if (live == 0) /* every one killed at its limit */
+        return aorta_spawn_peek_interrupt() != 0;
+    if (reaping && exits < 0 && left > REAP_ROUND)
+        left = REAP_ROUND;
+    fds[n] = (struct pollfd){interrupts, POLLIN, 0};
+    fds[n + 1] = (struct pollfd){exits, POLLIN, 0};
+    poll(fds, n + 2, left < ROUND ? (int)(left * 1000) + 1 : (int)(ROUND * 1000));
+    struct signalfd_siginfo info;
+    while (exits >= 0 && read(exits, &info, sizeof info) == (ssize_t)sizeof info) {
+    }
+    int interrupted = aorta_spawn_peek_interrupt() != 0;
+    for (size_t f = 0; f < n && !interrupted; f++)
+        if (owners[f]->fd >= 0 && (fds[f].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(owners[f]);
+    for (size_t j = 0; j < active; j++) {
+        if (interrupted && !runs[j].killed && !runs[j].reaped)
+            stop(&runs[j], AORTA_CHILD_INTERRUPTED);
+        else
+            ended(&runs[j]);
+    }
+    return interrupted;
+}
+
+/* A child that is done: its result, the caller told. */
+static void finish(running_t *r, void (*on_end)(size_t, const aorta_child_result_t *, void *),
+                   void *user)
+{
+    if (r->pid < 0) {
+        r->result->end = AORTA_CHILD_NOT_STARTED;
+    } else {
+        settle(r);
+        take_output(r);
+    }
+    if (on_end)
+        on_end(r->index, r->result, user);
+}
+
+void aorta_child_run_all(const aorta_child_spec_t *specs, size_t count, size_t parallel,
+                         aorta_child_result_t *results,
+                         void (*on_end)(size_t, const aorta_child_result_t *, void *),
+                         void *user)
+{
+    for (size_t i = 0; i < count; i++)
+        results[i] = (aorta_child_result_t){.end = AORTA_CHILD_SKIPPED, .exit_code = -1};
+    if (parallel == 0 || parallel > count)
+        parallel = count;
+    if (count == 0)
+        return;
+    int interrupts, exits;
+    open_wake_ups(&interrupts, &exits);
+    running_t *runs = aorta_xcalloc(parallel, sizeof *runs);
+    struct pollfd *fds = aorta_xcalloc(parallel * CHANNELS + 2, sizeof *fds);
+    channel_t **owners = aorta_xcalloc(parallel * CHANNELS + 2, sizeof *owners);
+    size_t next = 0, active = 0;
+    int stopped = 0;
+    while (next < count || active > 0) {
+        while (!stopped && next < count && active < parallel) {
+            running_t *r = &runs[active];
+            *r = (running_t){.index = next, .spec = &specs[next], .result = &results[next],
+                             .pid = -1, .channels = {{.fd = -1}, {.fd = -1}, {.fd = -1}}};
+            next++;
+            start(r);
+            if (r->pid < 0)
+                finish(r, on_end, user);
+            else
+                active++;
+        }
+        if (stopped)
+            next = count; /* interrupted: the rest are not started */
+        if (active == 0)
+            continue;
+        stopped |= watch(runs, active, interrupts, exits, fds, owners);
+        for (size_t j = 0; j < active;) {
+            if (!runs[j].killed && !runs[j].reaped) {
+                j++;
+                continue;
+            }
+            finish(&runs[j], on_end, user);
+            runs[j] = runs[--active];
+        }
+    }
+    if (interrupts >= 0)
+        close(interrupts);
+    if (exits >= 0)
+        close(exits);
+    free(owners);
+    free(fds);
+    free(runs);
+}
+
+void aorta_child_run(const aorta_child_spec_t *spec, aorta_child_result_t *result)
+{
+    aorta_child_run_all(spec, 1, 1, result, NULL, NULL);
+}
+
+const char *aorta_child_problem(const aorta_child_result_t *result)
+{
+    switch (result->end) {
+    case AORTA_CHILD_REPLIED:
+        return NULL;
+    case AORTA_CHILD_NOT_STARTED:
+        return "could not start";
+    case AORTA_CHILD_SKIPPED:
+        return "was not started";
+    case AORTA_CHILD_TIMED_OUT:
+        return "timed out";
+    case AORTA_CHILD_TOO_MUCH:
+        return "sent too much";
+    case AORTA_CHILD_CRASHED:
+        return "crashed";
+    case AORTA_CHILD_FAILED:
+        return "failed";
+    case AORTA_CHILD_INTERRUPTED:
+        break;
+    }
+    return "interrupted";
+}
+
+void aorta_child_result_free(aorta_child_result_t *result)
+{
+    free(result->reply);
+    free(result->output[0]);
+    free(result->output[1]);
+    result->reply = result->output[0] = result->output[1] = NULL;
 }

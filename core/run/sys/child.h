@@ -1,38 +1,96 @@
 /* SPDX-License-Identifier: MIT */
-/* child.h - a function run in a forked child under a deadline.  What the
- * child writes to its reply descriptor comes back; a crash, a hang or an
- * exit() in it ends only the child.  Used to call collector code that must
- * not take aorta-run down (parse after a trial, --check-collector). */
+/* child.h - the one place aorta-run forks a helper: a function run in a
+ * child process under a deadline, its reply read back on a pipe.  A crash,
+ * a hang, an exit() or garbage in it ends only the child.  What runs there
+ * is collector code aorta-run must not trust with its own process: a
+ * collector's parse (sweep/parse_child.c, and one per rank at once,
+ * sweep/rank_parse.c), the load check of a module (registry/registry.c)
+ * and each step of --check-collector (cmd_check.c).
+ *
+ * The framing is the runner's, the same for all of them: the child writes
+ * its reply (aorta_child_reply()) and returns; the parent reads the reply
+ * pipe to its end and has it, NUL-terminated, once the child has exited
+ * with status 0.  What a reply says is each user's own small format.
+ *
+ * Every child is set up the same way: it dies with aorta-run
+ * (PR_SET_PDEATHSIG), has SIGINT, SIGTERM and SIGCHLD unblocked (aorta-run
+ * keeps them blocked for its own loop; collector code expects the
+ * default), runs under an address-space limit when one is given, and
+ * cannot write into aorta-run's stdout.  The parent sleeps in poll(): a
+ * child's exit wakes it at once (SIGCHLD through a signalfd), and so does a
+ * SIGINT or SIGTERM for aorta-run, which kills every child still running
+ * and is left pending for the caller. */
 #ifndef AORTA_CHILD_H
 #define AORTA_CHILD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-/* Runs in the child, stdout already sent to stderr; writes its reply to
- * reply_fd.  Returning ends the child with status 0. */
+/* Runs in the child; writes its reply to reply_fd.  Returning ends the
+ * child with status 0. */
 typedef void (*aorta_child_fn)(void *user, int reply_fd);
 
+/* The child's stdout and stderr come back on pipes of their own (else its
+ * stdout goes to aorta-run's stderr, and its stderr is aorta-run's). */
+#define AORTA_CHILD_CAPTURE_OUTPUT 1
+
+typedef struct aorta_child_spec {
+    aorta_child_fn fn;
+    void *user;
+    double timeout_sec;     /* from its start; then it is killed (SIGKILL) */
+    size_t reply_limit;     /* a longer reply kills it: AORTA_CHILD_TOO_MUCH */
+    uint64_t memory_limit;  /* RLIMIT_AS in bytes; 0: none */
+    int flags;              /* AORTA_CHILD_* */
+    size_t output_keep[2];  /* with AORTA_CHILD_CAPTURE_OUTPUT: bytes of stdout and of
+                             * stderr kept (what comes after is counted, not kept) */
+} aorta_child_spec_t;
+
+typedef enum aorta_child_end {
+    AORTA_CHILD_REPLIED,      /* exited with status 0: the reply is complete */
+    AORTA_CHILD_NOT_STARTED,  /* no pipe or no fork */
+    AORTA_CHILD_SKIPPED,      /* not started: an interrupt came first (aorta_child_run_all) */
+    AORTA_CHILD_TIMED_OUT,
+    AORTA_CHILD_TOO_MUCH,     /* a reply longer than reply_limit */
+    AORTA_CHILD_CRASHED,      /* ended by a signal of its own */
+    AORTA_CHILD_FAILED,       /* exited with a status other than 0 */
+    AORTA_CHILD_INTERRUPTED   /* killed: SIGINT or SIGTERM reached aorta-run */
+} aorta_child_end_t;
+
 typedef struct aorta_child_result {
-    char *reply;          /* what the child wrote, NUL-terminated, even after a
-                           * problem (free it); NULL when it could not start */
+    aorta_child_end_t end;
+    char *reply;            /* what it wrote, NUL-terminated, whatever the end (free
+                             * with aorta_child_result_free()); NULL when not started */
     size_t len;
-    const char *problem;  /* NULL, or "could not start", "timed out", "sent too
-                           * much", "crashed", "failed" (exit status not 0),
-                           * "interrupted" */
-    int signal;           /* the signal that ended the child on its own, else 0 */
-    int exit_code;        /* its exit status when it exited, else -1 */
+    char *output[2];        /* with AORTA_CHILD_CAPTURE_OUTPUT: stdout and stderr, kept */
+    size_t output_len[2];   /* bytes kept */
+    size_t output_total[2]; /* bytes read */
+    int signal;             /* AORTA_CHILD_CRASHED: the signal */
+    int exit_code;          /* its exit status when it exited, else -1 */
+    long max_rss_kib;       /* its peak resident size, when it ran */
 } aorta_child_result_t;
 
-/* Stop waiting (and kill the child) when SIGINT or SIGTERM is pending for
- * aorta-run; the signal stays pending for the caller. */
-#define AORTA_CHILD_STOP_ON_INTERRUPT 1
+/* Run spec's child and wait for it. */
+void aorta_child_run(const aorta_child_spec_t *spec, aorta_child_result_t *result);
 
-/* Call fn(user, fd) in a child; after timeout_sec, or more than reply_limit
- * bytes of reply, the child is killed (SIGKILL). */
-void aorta_child_run(aorta_child_fn fn, void *user, double timeout_sec, size_t reply_limit,
-                     int flags, aorta_child_result_t *result);
+/* Run count children, at most parallel of them at once (0: all), started
+ * in order from this one thread; results[i] is specs[i]'s.  on_end (may be
+ * NULL) is called as each one ends, in the order they end.  Once an
+ * interrupt has been seen, no further child is started (AORTA_CHILD_SKIPPED,
+ * without a call to on_end). */
+void aorta_child_run_all(const aorta_child_spec_t *specs, size_t count, size_t parallel,
+                         aorta_child_result_t *results,
+                         void (*on_end)(size_t index, const aorta_child_result_t *result,
+                                        void *user),
+                         void *user);
 
-/* Write all len bytes at data to fd (a reply), giving up on an error. */
-void aorta_child_write_all(int fd, const char *data, size_t len);
+/* The end in words: NULL for AORTA_CHILD_REPLIED, else "could not start",
+ * "was not started", "timed out", "sent too much", "crashed", "failed" or
+ * "interrupted". */
+const char *aorta_child_problem(const aorta_child_result_t *result);
+
+void aorta_child_result_free(aorta_child_result_t *result);
+
+/* In the child: write the reply (all of it, or as much as the pipe takes). */
+void aorta_child_reply(int reply_fd, const char *text, size_t len);
 
 #endif

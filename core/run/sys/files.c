@@ -40,8 +40,9 @@ int aorta_mkdir_p(const char *path, mode_t mode)
     return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len)
+int aorta_write_all(int fd, const void *buffer, size_t len)
 {
+    const char *data = buffer;
     while (len > 0) {
         ssize_t done = write(fd, data, len);
         if (done < 0 && errno == EINTR)
@@ -78,7 +79,7 @@ int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, s
     }
     int status = -1, saved = errno;
     if (fd >= 0) {
-        status = write_all(fd, data, len);
+        status = aorta_write_all(fd, data, len);
         saved = errno;
         if (close(fd) != 0 && status == 0) {
             status = -1;
@@ -226,7 +227,17 @@ char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len)
         errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         return NULL;
     }
-    /* Read to the end (the file may grow), one byte past the limit. */
+    /* Read to the end (the file may grow). */
+    char *text = aorta_read_fd(fd, max_bytes, len);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return text;
+}
+
+char *aorta_read_fd(int fd, size_t max_bytes, size_t *len)
+{
+    /* One byte past the limit is enough to know. */
     size_t capacity = 4096;
     char *text = aorta_xmalloc(capacity + 1);
     *len = 0;
@@ -247,7 +258,6 @@ char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len)
             break;
         }
     }
-    close(fd);
     if (failed) {
         free(text);
         errno = failed;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* files.h - small filesystem helpers of the run directory: directories,
  * whole-file reads and atomic writes, names. */
-#ifndef AORTA_FSUTIL_H
-#define AORTA_FSUTIL_H
+#ifndef AORTA_FILES_H
+#define AORTA_FILES_H
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -10,6 +10,10 @@
 /* Create path and its missing parents (mode for new ones).  Returns 0 or -1
  * (errno set); an existing directory is fine, anything else in the way is not. */
 int aorta_mkdir_p(const char *path, mode_t mode);
+
+/* Write all len bytes at data to fd, through short writes and EINTR: 0, or
+ * -1 with errno set (EIO when write() wrote nothing). */
+int aorta_write_all(int fd, const void *data, size_t len);
 
 /* Write the len bytes at data to path whole or not at all: a temporary file
  * next to it (opened without following a symlink), then rename() over path.
@@ -45,6 +49,11 @@ int aorta_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char
  * names it), EFBIG past max_bytes, or the error of the stat, the open or a
  * read.  Free it. */
 char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len);
+
+/* What fd holds from where it stands to its end, NUL-terminated, its
+ * length in *len: at most max_bytes (EFBIG past them).  NULL with errno set
+ * when a read fails.  Free it. */
+char *aorta_read_fd(int fd, size_t max_bytes, size_t *len);
 
 /* What a file of mode is, for messages: "a FIFO", "a socket", ... */
 const char *aorta_file_kind(mode_t mode);

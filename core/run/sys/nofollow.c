@@ -21,7 +21,7 @@ static int is_plain_name(const char *name, size_t len)
     return len > 0 && !(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.');
 }
 
-int aorta_fsafe_open_dir(int base_fd, const char *rel, int create, char **error)
+int aorta_nofollow_open_dir(int base_fd, const char *rel, int create, char **error)
 {
     int fd = dup(base_fd);
     if (fd < 0) {
@@ -64,6 +64,8 @@ int aorta_fsafe_open_dir(int base_fd, const char *rel, int create, char **error)
     return fd;
 }
 
+static int remove_tree(int dir_fd, const char *name);
+
 static int remove_contents(int dir_fd)
 {
     int copy = dup(dir_fd);
@@ -86,7 +88,7 @@ static int remove_contents(int dir_fd)
     }
     closedir(dir);
     for (size_t i = 0; i < count; i++) {
-        if (aorta_fsafe_remove_tree_at(dir_fd, names[i]) != 0)
+        if (remove_tree(dir_fd, names[i]) != 0)
             status = -1;
         free(names[i]);
     }
@@ -94,7 +96,8 @@ static int remove_contents(int dir_fd)
     return status;
 }
 
-int aorta_fsafe_remove_tree_at(int dir_fd, const char *name)
+/* name below dir_fd and everything under it: 0, or -1 with errno set. */
+static int remove_tree(int dir_fd, const char *name)
 {
     struct stat st;
     if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
@@ -111,7 +114,15 @@ int aorta_fsafe_remove_tree_at(int dir_fd, const char *name)
     return status;
 }
 
-int aorta_fsafe_empty_dir_at(int dir_fd, const char *name, char **error)
+int aorta_nofollow_remove_tree_at(int dir_fd, const char *name, char **error)
+{
+    if (remove_tree(dir_fd, name) == 0)
+        return 0;
+    *error = aorta_xstrdup(strerror(errno));
+    return -1;
+}
+
+int aorta_nofollow_empty_dir_at(int dir_fd, const char *name, char **error)
 {
     struct stat st;
     if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -119,7 +130,7 @@ int aorta_fsafe_empty_dir_at(int dir_fd, const char *name, char **error)
             *error = aorta_xstrdup("it is a symbolic link (refused)");
             return -1;
         }
-        if (aorta_fsafe_remove_tree_at(dir_fd, name) != 0) {
+        if (remove_tree(dir_fd, name) != 0) {
             *error = aorta_xasprintf("cannot remove what is there: %s", strerror(errno));
             return -1;
         }

@@ -3,8 +3,8 @@
  * aorta_text_repr_list() (aorta/collector.h), for messages that quote user
  * text: out of memory stops aorta-run, as every core allocation does.
  * Free the results with free(). */
-#ifndef AORTA_REPR_H
-#define AORTA_REPR_H
+#ifndef AORTA_QUOTE_H
+#define AORTA_QUOTE_H
 
 #include <stddef.h>
 #include <string.h>

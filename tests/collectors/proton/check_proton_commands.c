@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/json.h"
+#include "sys/json.h"
 #include "protontest.h"
 
 static char *work;

@@ -15,11 +15,11 @@
 #include "aorta/collector.h"
 #include "output/compare.h"
 #include "output/demangle.h"
-#include "output/json.h"
+#include "sys/json.h"
 #include "output/kernel_agg.h"
-#include "output/kernel_file.h"
+#include "record/kernel_file.h"
 #include "output/kernel_md.h"
-#include "output/parse_reply.h"
+#include "record/parse_reply.h"
 #include "testutil.h"
 #include "xalloc.h"
 
@@ -393,7 +393,7 @@ START_TEST(a_cell_written_without_the_tree_is_the_trees_text)
 
     char *dir = tu_tmpdir();
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    ck_assert_int_eq(aorta_kagg_cell_write_at(fd, "kernels.json", &cell, writer), 0);
+    ck_assert_int_eq(aorta_kagg_cell_write_at(fd, "kernels.json", &cell, writer, NULL), 0);
     char *path = tu_join(dir, "kernels.json");
     char *written = tu_read(path);
     char *line = aorta_xasprintf("%s\n", tree);
@@ -407,7 +407,7 @@ START_TEST(a_cell_written_without_the_tree_is_the_trees_text)
     aorta_kagg_add_trial(&odd, bad, 1);
     aorta_kagg_finish(&odd);
     ck_assert_uint_eq(aorta_kagg_table(&odd, "r")->count, 2);
-    ck_assert_int_eq(aorta_kagg_cell_write_at(fd, "kernels.json", &odd, writer), 0);
+    ck_assert_int_eq(aorta_kagg_cell_write_at(fd, "kernels.json", &odd, writer, NULL), 0);
     aorta_json_t *odd_json = aorta_kagg_cell_json(&odd);
     char *odd_tree = aorta_json_dump(odd_json, 0);
     line = aorta_xasprintf("%s\n", odd_tree);

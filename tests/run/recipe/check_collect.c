@@ -396,7 +396,7 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
     /* This suite is not aorta-run: it names the per-rank step's folder. */
     char *libexec = tu_builddir("core");
     setenv("AORTA_LIBEXEC_DIR", libexec, 1);
-    ck_assert_int_eq(aorta_compose(&plan, command, dir, rel, env, 0, &out, &why), 0);
+    ck_assert_int_eq(aorta_compose(&plan, command, dir, rel, env, 0, -1, &out, &why), 0);
     unsetenv("AORTA_LIBEXEC_DIR");
     char *helper = aorta_xasprintf("%s/aorta-rank-exec", libexec);
     char *base = aorta_xasprintf("%s/%s", dir, rel);
@@ -434,7 +434,7 @@ END_TEST
 
 START_TEST(effective_options_come_from_the_plan_or_the_defaults)
 {
-    const aorta_module_t *good = aorta_registry_find(registry, "good");
+    const aorta_module_t *good = aorta_registry_open(registry, "good");
     aorta_options_t *options = NULL;
     ck_assert_int_eq(aorta_collect_effective_options(NULL, good, &options, &error), 0);
     ck_assert_uint_eq(aorta_options_count(options), 1);
@@ -451,7 +451,7 @@ START_TEST(effective_options_come_from_the_plan_or_the_defaults)
     ck_assert_str_eq(option(options, "label"), "L");
     aorta_options_free(options);
     /* A collector the plan does not select: its defaults. */
-    const aorta_module_t *badparse = aorta_registry_find(registry, "badparse");
+    const aorta_module_t *badparse = aorta_registry_open(registry, "badparse");
     ck_assert_int_eq(aorta_collect_effective_options(aorta_plan_collector(&plan, "badparse"), badparse,
                                                      &options, &error), 0);
     ck_assert_str_eq(option(options, "behaviour"), "normal");

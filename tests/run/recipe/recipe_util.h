@@ -10,6 +10,7 @@
 #include "registry/registry.h"
 #include "recipe/mitigations.h"
 #include "recipe/recipe.h"
+#include "sys/diag.h"
 #include "testutil.h"
 #include "xalloc.h"
 
@@ -17,7 +18,7 @@
 typedef struct ru_load {
     aorta_recipe_t *recipe;
     char *error;        /* NULL when it loaded */
-    char *warnings;     /* everything written to the warnings stream */
+    char *warnings;     /* the diagnostics written while it loaded */
 } ru_load_t;
 
 /* Load the recipe at path with the sidecar files of sidecars (NULL-terminated
@@ -28,13 +29,15 @@ static inline ru_load_t ru_load_path(const char *path, char *const *sidecars)
     size_t size = 0;
     FILE *warnings = open_memstream(&out.warnings, &size);
     ck_assert_ptr_nonnull(warnings);
+    aorta_diag_set_stream(warnings);
     aorta_mitigations_t *table = aorta_mitigations_new();
     int status = 0;
     for (size_t i = 0; sidecars && sidecars[i] && status == 0; i++)
         status = aorta_mitigations_load_file(table, sidecars[i], &out.error);
     if (status == 0)
-        aorta_recipe_load(path, table, warnings, &out.recipe, &out.error);
+        aorta_recipe_load(path, table, &out.recipe, &out.error);
     aorta_mitigations_free(table);
+    aorta_diag_set_stream(NULL);
     fclose(warnings);
     if (out.error)
         ck_assert_ptr_null(strchr(out.error, '\n'));

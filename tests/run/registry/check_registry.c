@@ -60,7 +60,7 @@ START_TEST(nothing_is_opened_until_a_collector_is_asked_for)
         ck_assert_int_eq(registry->modules[i].status, AORTA_MODULE_UNCHECKED);
         ck_assert_ptr_null(registry->modules[i].handle);
     }
-    ck_assert_ptr_nonnull(aorta_registry_find(registry, "good"));
+    ck_assert_ptr_nonnull(aorta_registry_open(registry, "good"));
     /* Only good's candidate was opened; the broken ones beside it were not. */
     ck_assert_int_eq(candidate(registry, "good", 0)->status, AORTA_MODULE_OK);
     ck_assert_int_eq(candidate(registry, "badmajor", 0)->status, AORTA_MODULE_UNCHECKED);
@@ -73,7 +73,7 @@ END_TEST
 START_TEST(a_module_that_crashes_while_loading_is_only_a_failed_candidate)
 {
     aorta_registry_t *registry = load_breaker("load");
-    ck_assert_ptr_null(aorta_registry_find(registry, "breaker"));
+    ck_assert_ptr_null(aorta_registry_open(registry, "breaker"));
     const aorta_module_t *failed = aorta_registry_find_failed(registry, "breaker");
     ck_assert_ptr_nonnull(failed);
     ck_assert_str_eq(failed->reason, TU_CRASHED_WHILE_LOADING);
@@ -87,7 +87,7 @@ START_TEST(a_module_that_hangs_while_loading_times_out)
 {
     setenv("AORTA_LOAD_TIMEOUT", "0.5", 1);
     aorta_registry_t *registry = load_breaker("loadhang");
-    ck_assert_ptr_null(aorta_registry_find(registry, "breaker"));
+    ck_assert_ptr_null(aorta_registry_open(registry, "breaker"));
     const aorta_module_t *failed = aorta_registry_find_failed(registry, "breaker");
     ck_assert_ptr_nonnull(failed);
     ck_assert_str_eq(failed->reason, "timed out while loading (after 0.5 s; AORTA_LOAD_TIMEOUT)");
@@ -100,7 +100,7 @@ END_TEST
 START_TEST(a_module_whose_entry_returns_garbage_is_a_failed_candidate)
 {
     aorta_registry_t *registry = load_breaker("bogus");
-    ck_assert_ptr_null(aorta_registry_find(registry, "breaker"));
+    ck_assert_ptr_null(aorta_registry_open(registry, "breaker"));
     const aorta_module_t *failed = aorta_registry_find_failed(registry, "breaker");
     ck_assert_ptr_nonnull(failed);
     ck_assert_str_eq(failed->reason, TU_CRASHED_WHILE_LOADING);
@@ -132,7 +132,7 @@ END_TEST
 START_TEST(good_plugin_loads_with_defaults_filled)
 {
     aorta_registry_t *registry = load_test_plugins();
-    const aorta_module_t *good = aorta_registry_find(registry, "good");
+    const aorta_module_t *good = aorta_registry_open(registry, "good");
     ck_assert_ptr_nonnull(good);
     ck_assert_int_eq(good->status, AORTA_MODULE_OK);
     ck_assert_ptr_null(good->reason);
@@ -157,12 +157,12 @@ START_TEST(a_1_0_collector_keeps_its_interceptor_slot)
     aorta_registry_t *registry = load_test_plugins();
     /* interceptor_a is described as a 1.0 collector is, interceptor_b as
      * a 1.1 one that sets both slots. */
-    const aorta_module_t *a = aorta_registry_find(registry, "interceptor_a");
+    const aorta_module_t *a = aorta_registry_open(registry, "interceptor_a");
     ck_assert_ptr_nonnull(a);
     ck_assert_uint_eq(a->collector.abi_minor, 0);
     ck_assert_ptr_nonnull(a->collector.queue_interceptor);
     ck_assert_ptr_null(a->collector.queue_interceptor_why);
-    const aorta_module_t *b = aorta_registry_find(registry, "interceptor_b");
+    const aorta_module_t *b = aorta_registry_open(registry, "interceptor_b");
     ck_assert_ptr_nonnull(b);
     ck_assert_ptr_nonnull(b->collector.queue_interceptor_why);
     aorta_registry_free(registry);
@@ -175,7 +175,7 @@ static void expect_failed(const aorta_registry_t *registry, const char *name, co
     ck_assert_int_eq(module->status, AORTA_MODULE_FAILED);
     ck_assert_msg(module->reason && strstr(module->reason, reason),
                   "%s: reason '%s' lacks '%s'", name, module->reason ? module->reason : "", reason);
-    ck_assert_ptr_null(aorta_registry_find(registry, name));
+    ck_assert_ptr_null(aorta_registry_open(registry, name));
     ck_assert_ptr_eq(aorta_registry_find_failed(registry, name), module);
 }
 
@@ -202,7 +202,7 @@ START_TEST(the_same_name_later_on_the_path_is_shadowed)
     ck_assert_int_eq(first->status, AORTA_MODULE_OK);
     ck_assert_int_eq(second->status, AORTA_MODULE_SHADOWED);
     ck_assert_str_eq(second->collector.version, "shadow");
-    ck_assert_ptr_eq(aorta_registry_find(registry, "good"), first);
+    ck_assert_ptr_eq(aorta_registry_open(registry, "good"), first);
     aorta_registry_free(registry);
 
     /* Reversed order: the shadow directory's copy wins. */
@@ -210,7 +210,7 @@ START_TEST(the_same_name_later_on_the_path_is_shadowed)
     char *shadow = tu_builddir("tests/fake-collectors/shadow");
     char *dirs[] = {shadow, modules, NULL};
     registry = aorta_registry_load(dirs);
-    ck_assert_str_eq(aorta_registry_find(registry, "good")->collector.version, "shadow");
+    ck_assert_str_eq(aorta_registry_open(registry, "good")->collector.version, "shadow");
     aorta_registry_free(registry);
     free(modules);
     free(shadow);
@@ -227,7 +227,7 @@ START_TEST(a_broken_first_candidate_does_not_hide_a_good_one)
     aorta_registry_t *registry = aorta_registry_load(dirs);
     aorta_registry_check_all(registry);
     ck_assert_int_eq(candidate(registry, "good", 0)->status, AORTA_MODULE_FAILED);
-    const aorta_module_t *used = aorta_registry_find(registry, "good");
+    const aorta_module_t *used = aorta_registry_open(registry, "good");
     ck_assert_ptr_nonnull(used);
     ck_assert_ptr_nonnull(strstr(used->path, "tests/fake-collectors/good.la"));
     aorta_registry_free(registry);
@@ -298,7 +298,7 @@ START_TEST(env_path_plugins_come_after_plugin_dir)
     char *cli[] = {shadow};
     char **dirs = aorta_search_path(cli, 1);
     aorta_registry_t *registry = aorta_registry_load(dirs);
-    ck_assert_str_eq(aorta_registry_find(registry, "good")->collector.version, "shadow");
+    ck_assert_str_eq(aorta_registry_open(registry, "good")->collector.version, "shadow");
     aorta_registry_free(registry);
     aorta_search_path_free(dirs);
     free(modules);

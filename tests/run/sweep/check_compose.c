@@ -64,7 +64,7 @@ START_TEST(wraps_in_rank_order_into_emptied_directories)
     aorta_argv_t *cmd = command(), *out = NULL;
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, &out, &error), 0);
+    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, -1, &out, &error), 0);
     ck_assert_ptr_null(error);
     char *wrapper = aorta_xasprintf("%s/%s/good/good-wrapper", run_dir, rel);
     ck_assert_uint_eq(aorta_argv_count(out), 4);
@@ -96,8 +96,8 @@ START_TEST(launcher_goes_outside_every_collector)
     aorta_argv_t *cmd = command(), *out = NULL;
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, &out, &error),
-                     0);
+    ck_assert_int_eq(
+        aorta_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, -1, &out, &error), 0);
     ck_assert_str_eq(aorta_argv_at(out, 0), "mpirun");
     /* Just inside the launcher, the per-rank step: one --mkdir per
      * collector, each collector writing into its rank%AORTA_RANK%/. */
@@ -138,7 +138,7 @@ START_TEST(under_a_launcher_wrap_sees_an_existing_directory_and_none_is_left)
     aorta_argv_t *cmd = command(), *out = NULL;
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, &out, &error), 0);
+    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, -1, &out, &error), 0);
     ck_assert_ptr_null(error);
     char *dir = aorta_xasprintf("%s/%s/scribe", run_dir, rel);
     char *placeholder = aorta_xasprintf("%s/rank%%AORTA_RANK%%", dir);
@@ -172,7 +172,7 @@ START_TEST(a_symlink_in_the_way_is_refused_and_its_target_untouched)
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
     ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, "cell/_subprocess/trial_d0_m0_t0", env, 1,
-                                   &out, &error),
+                                   -1, &out, &error),
                      -1);
     ck_assert_ptr_null(out);
     ck_assert_ptr_nonnull(strstr(error, "collect: cannot prepare the good artifact directory"));
@@ -185,7 +185,7 @@ START_TEST(a_symlink_in_the_way_is_refused_and_its_target_untouched)
     char *moved = tu_join(run_dir, "cell/_subprocess/trial_d0_m0_t1");
     ck_assert_int_eq(symlink(outside, moved), 0);
     ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, "cell/_subprocess/trial_d0_m0_t1", env, 1,
-                                   &out, &error),
+                                   -1, &out, &error),
                      -1);
     ck_assert_ptr_nonnull(strstr(error, "symbolic link"));
     ck_assert(tu_exists(keep));

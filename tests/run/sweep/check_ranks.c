@@ -78,13 +78,13 @@ END_TEST
 
 START_TEST(relative_dir_from_bindir_to_libexec)
 {
-    char *rel = aorta_rank_relative_dir("/usr/bin", "/usr/libexec/aorta");
+    char *rel = aorta_relative_dir("/usr/bin", "/usr/libexec/aorta");
     ck_assert_str_eq(rel, "../libexec/aorta");
     free(rel);
-    rel = aorta_rank_relative_dir("/opt/a/bin", "/opt/a/lib/x86_64-linux-gnu/aorta");
+    rel = aorta_relative_dir("/opt/a/bin", "/opt/a/lib/x86_64-linux-gnu/aorta");
     ck_assert_str_eq(rel, "../lib/x86_64-linux-gnu/aorta");
     free(rel);
-    rel = aorta_rank_relative_dir("/usr/binx", "/usr/bin/aorta");
+    rel = aorta_relative_dir("/usr/binx", "/usr/bin/aorta");
     ck_assert_str_eq(rel, "../bin/aorta");
     free(rel);
 }

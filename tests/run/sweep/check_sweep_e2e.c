@@ -82,14 +82,14 @@ static void assert_strict_trial(const aorta_json_t *trial)
     ck_assert_str_eq(keys_of(trial, &keys), "schema_version trial_id workload execution_env "
                                             "mitigations_applied config env result "
                                             "wall_clock_sec exit_status request_fingerprint");
-    ck_assert_str_eq(pu_str(trial, "schema_version", NULL), "0.1");
-    ck_assert_str_eq(pu_str(trial, "workload", NULL), "_subprocess");
+    ck_assert_str_eq(su_str(trial, "schema_version", NULL), "0.1");
+    ck_assert_str_eq(su_str(trial, "workload", NULL), "_subprocess");
     aorta_json_t *result = aorta_json_get(trial, "result");
     ck_assert_str_eq(keys_of(result, &keys), "passed failure_count first_failure_iteration "
                                              "failure_details total_iterations step_times_ms "
                                              "elapsed_sec metrics main_work_started "
                                              "executed_iterations configured_iterations");
-    const char *status = pu_str(trial, "exit_status", NULL);
+    const char *status = su_str(trial, "exit_status", NULL);
     ck_assert(!strcmp(status, "ok") || !strcmp(status, "workload_failed")
               || !strcmp(status, "workload_setup_failed") || !strcmp(status, "infrastructure_failed"));
     int passed = aorta_json_get_bool(aorta_json_get(result, "passed"));
@@ -108,9 +108,9 @@ static void assert_strict_trial(const aorta_json_t *trial)
 START_TEST(true_is_recorded_in_every_file_and_field)
 {
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "T 1/x", "--trials", "2",
-                                         "--", "true", NULL},
-                              NULL, &out, &err),
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "T 1/x", "--trials", "2",
+                                         "--", "true", NULL}, &out, &err),
                      0);
     tu_assert_summary(out, "Sweep summary: all 1 cell(s) passed.\n"
                           "Wall time: T\n"
@@ -135,50 +135,50 @@ START_TEST(true_is_recorded_in_every_file_and_field)
 
     keys_t keys;
     char *run = tu_join(dir, "out/T_1_x");
-    aorta_json_t *host_env = pu_json(run, "host_env.json");
+    aorta_json_t *host_env = su_json(run, "host_env.json");
     for (int t = 0; t < 2; t++) {
         char *rel = aorta_xasprintf("none-none/trial_%d/result.json", t);
-        aorta_json_t *result = pu_json(run, rel);
+        aorta_json_t *result = su_json(run, rel);
         ck_assert_str_eq(keys_of(result, &keys),
                          "verdict exit_code walltime_sec peak_vram_mib argv cell_name trial_index "
                          "failure_detectors_fired error_detectors_fired warn_detectors_fired "
                          "capture tier_durations_ms env_passthrough_mode timed_out env");
-        ck_assert_str_eq(pu_str(result, "verdict", NULL), "pass");
+        ck_assert_str_eq(su_str(result, "verdict", NULL), "pass");
         ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 0);
         ck_assert(aorta_json_get_double(aorta_json_get(result, "walltime_sec")) >= 0);
         ck_assert_ptr_null(aorta_json_get(result, "peak_vram_mib"));
         ck_assert_uint_eq(aorta_json_length(aorta_json_get(result, "argv")), 1);
-        ck_assert_str_eq(pu_str(result, "argv", "0", NULL), "true");
-        ck_assert_str_eq(pu_str(result, "cell_name", NULL), "none-none");
+        ck_assert_str_eq(su_str(result, "argv", "0", NULL), "true");
+        ck_assert_str_eq(su_str(result, "cell_name", NULL), "none-none");
         ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "trial_index")), t);
         ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(result, "capture")), 0);
-        ck_assert_str_eq(pu_str(result, "env_passthrough_mode", NULL), "inherit");
+        ck_assert_str_eq(su_str(result, "env_passthrough_mode", NULL), "inherit");
         ck_assert(!aorta_json_get_bool(aorta_json_get(result, "timed_out")));
         ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(result, "env")), 0);
         aorta_json_free(result);
         free(rel);
 
         rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
-        aorta_json_t *trial = pu_json(run, rel);
+        aorta_json_t *trial = su_json(run, rel);
         assert_strict_trial(trial);
         char *id = aorta_xasprintf("_subprocess_d0_m0_t%d", t);
-        ck_assert_str_eq(pu_str(trial, "trial_id", NULL), id);
+        ck_assert_str_eq(su_str(trial, "trial_id", NULL), id);
         free(id);
-        ck_assert_str_eq(pu_str(trial, "execution_env", "name", NULL), "local");
-        ck_assert_str_eq(pu_str(trial, "mitigations_applied", "0", NULL), "none");
-        ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "ok");
-        aorta_json_t *metrics = pu_at(trial, "result", "metrics", NULL);
+        ck_assert_str_eq(su_str(trial, "execution_env", "name", NULL), "local");
+        ck_assert_str_eq(su_str(trial, "mitigations_applied", "0", NULL), "none");
+        ck_assert_str_eq(su_str(trial, "exit_status", NULL), "ok");
+        aorta_json_t *metrics = su_at(trial, "result", "metrics", NULL);
         ck_assert_str_eq(keys_of(metrics, &keys),
                          "verdict exit_code result_json_path failure_detectors_fired "
                          "error_detectors_fired warn_detectors_fired");
         char *record = aorta_xasprintf("%s/none-none/trial_%d/result.json", run, t);
-        ck_assert_str_eq(pu_str(metrics, "result_json_path", NULL), record);
+        ck_assert_str_eq(su_str(metrics, "result_json_path", NULL), record);
         free(record);
         char *prefix = aorta_xasprintf("%s/none-none/_subprocess/trial_d0_m0_t%d", run, t);
-        ck_assert_str_eq(pu_str(trial, "config", "_aorta_log_prefix", NULL), prefix);
+        ck_assert_str_eq(su_str(trial, "config", "_aorta_log_prefix", NULL), prefix);
         free(prefix);
-        ck_assert_ptr_null(pu_at(trial, "config", "_aorta_collect", NULL));
-        ck_assert_str_eq(pu_str(trial, "config", "_aorta_subprocess_argv", "0", NULL), "true");
+        ck_assert_ptr_null(su_at(trial, "config", "_aorta_collect", NULL));
+        ck_assert_str_eq(su_str(trial, "config", "_aorta_subprocess_argv", "0", NULL), "true");
         /* The snapshot is the run's one, in every trial. */
         char *a = aorta_json_dump(aorta_json_get(trial, "env"), 0);
         char *b = aorta_json_dump(host_env, 0);
@@ -189,19 +189,19 @@ START_TEST(true_is_recorded_in_every_file_and_field)
         free(rel);
     }
 
-    aorta_json_t *matrix = pu_json(run, "matrix.json");
+    aorta_json_t *matrix = su_json(run, "matrix.json");
     ck_assert_str_eq(keys_of(matrix, &keys),
                      "schema_version workload ticket trials_per_cell steps_per_trial "
                      "run_timestamp baseline_cell confound stop_after warnings recipe_source "
                      "cells run_wall_clock_sec");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "schema_version")), 1);
-    ck_assert_str_eq(pu_str(matrix, "ticket", NULL), "T 1/x");
+    ck_assert_str_eq(su_str(matrix, "ticket", NULL), "T 1/x");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 2);
-    const char *stamp = pu_str(matrix, "run_timestamp", NULL);
+    const char *stamp = su_str(matrix, "run_timestamp", NULL);
     ck_assert(strlen(stamp) == 19 && stamp[10] == 'T' && stamp[13] == '-' && stamp[16] == '-');
     ck_assert_ptr_null(aorta_json_get(matrix, "recipe_source"));
     ck_assert_ptr_null(aorta_json_get(matrix, "stop_after"));
-    aorta_json_t *cell = pu_at(matrix, "cells", "0", NULL);
+    aorta_json_t *cell = su_at(matrix, "cells", "0", NULL);
     ck_assert_str_eq(keys_of(cell, &keys),
                      "name mitigations environment extra_env resolved_env_vars trials "
                      "passed_count failed_count mean_step_time_ms std_step_time_ms "
@@ -214,20 +214,20 @@ START_TEST(true_is_recorded_in_every_file_and_field)
                      "error_rate unreliable confound step_time_ratio resolved_environment");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "passed_count")), 2);
-    ck_assert_int_eq(aorta_json_get_int(pu_at(cell, "exit_status_counts", "ok", NULL)), 2);
-    ck_assert_str_eq(pu_str(cell, "trial_paths", "0", NULL),
+    ck_assert_int_eq(aorta_json_get_int(su_at(cell, "exit_status_counts", "ok", NULL)), 2);
+    ck_assert_str_eq(su_str(cell, "trial_paths", "0", NULL),
                      "out/T_1_x/none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(cell, "trial_paths", "1", NULL),
+    ck_assert_str_eq(su_str(cell, "trial_paths", "1", NULL),
                      "out/T_1_x/none-none/_subprocess/trial_d0_m0_t1.json");
     ck_assert_uint_eq(aorta_json_length(aorta_json_get(cell, "step_times_ms")), 2);
-    ck_assert_str_eq(pu_str(cell, "step_time_source", NULL), "wall_clock_total");
-    ck_assert_str_eq(pu_str(cell, "iters_display", NULL), "1/1");
-    ck_assert(aorta_json_get_double(pu_at(cell, "metrics_summary", "exit_code", "n", NULL)) == 2.0);
-    ck_assert(aorta_json_get_double(pu_at(cell, "metrics_summary", "exit_code", "mean", NULL))
+    ck_assert_str_eq(su_str(cell, "step_time_source", NULL), "wall_clock_total");
+    ck_assert_str_eq(su_str(cell, "iters_display", NULL), "1/1");
+    ck_assert(aorta_json_get_double(su_at(cell, "metrics_summary", "exit_code", "n", NULL)) == 2.0);
+    ck_assert(aorta_json_get_double(su_at(cell, "metrics_summary", "exit_code", "mean", NULL))
               == 0.0);
     ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(cell, "metrics_summary")), 1);
     ck_assert(!aorta_json_get_bool(aorta_json_get(cell, "resumed")));
-    ck_assert_str_eq(pu_str(cell, "confound", NULL), "(baseline)");
+    ck_assert_str_eq(su_str(cell, "confound", NULL), "(baseline)");
     double low = aorta_json_get_double(aorta_json_get(cell, "min_step_time_ms"));
     double high = aorta_json_get_double(aorta_json_get(cell, "max_step_time_ms"));
     double p50 = aorta_json_get_double(aorta_json_get(cell, "p50_step_time_ms"));
@@ -242,10 +242,10 @@ START_TEST(true_is_recorded_in_every_file_and_field)
 
     struct utsname uts;
     ck_assert_int_eq(uname(&uts), 0);
-    ck_assert_str_eq(pu_str(host_env, "schema_version", NULL), "1.6");
-    ck_assert_str_eq(pu_str(host_env, "host", "kernel_release", NULL), uts.release);
-    ck_assert_str_eq(pu_str(host_env, "host", "machine", NULL), uts.machine);
-    ck_assert_ptr_null(pu_at(host_env, "triton", "package_version", NULL));
+    ck_assert_str_eq(su_str(host_env, "schema_version", NULL), "1.6");
+    ck_assert_str_eq(su_str(host_env, "host", "kernel_release", NULL), uts.release);
+    ck_assert_str_eq(su_str(host_env, "host", "machine", NULL), uts.machine);
+    ck_assert_ptr_null(su_at(host_env, "triton", "package_version", NULL));
     ck_assert(aorta_json_get_bool(aorta_json_get(host_env, "partial")));
     aorta_json_free(host_env);
     free(run);
@@ -257,7 +257,7 @@ END_TEST
 static aorta_json_t *one_trial(const char *ticket, const char *rel)
 {
     char *path = aorta_xasprintf("out/%s", ticket);
-    aorta_json_t *json = pu_json(path, rel);
+    aorta_json_t *json = su_json(path, rel);
     free(path);
     return json;
 }
@@ -265,8 +265,9 @@ static aorta_json_t *one_trial(const char *ticket, const char *rel)
 START_TEST(false_and_a_missing_command_are_recorded)
 {
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "F", "--", "false", NULL},
-                              NULL, &out, &err),
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "F", "--", "false", NULL},
+                              &out, &err),
                      0);
     ck_assert_ptr_nonnull(strstr(out, "Sweep summary: 1 cell(s) -- 0 clean, 1 with failing "
                                       "trials, 0 with errors.\n"
@@ -274,54 +275,54 @@ START_TEST(false_and_a_missing_command_are_recorded)
                                       "-> none-none/\n"));
     ck_assert_ptr_nonnull(strstr(out, "Tip: re-run with -v"));
     aorta_json_t *result = one_trial("F", "none-none/trial_0/result.json");
-    ck_assert_str_eq(pu_str(result, "verdict", NULL), "fail");
+    ck_assert_str_eq(su_str(result, "verdict", NULL), "fail");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 1);
-    ck_assert_str_eq(pu_str(result, "failure_detectors_fired", "0", NULL), "tier1:exit_nonzero");
+    ck_assert_str_eq(su_str(result, "failure_detectors_fired", "0", NULL), "tier1:exit_nonzero");
     aorta_json_free(result);
     aorta_json_t *trial = one_trial("F", "none-none/_subprocess/trial_d0_m0_t0.json");
     assert_strict_trial(trial);
-    ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_failed");
-    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "type", NULL),
+    ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_failed");
+    ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "type", NULL),
                      "subprocess_nonzero_exit");
     aorta_json_free(trial);
     aorta_json_t *matrix = one_trial("F", "matrix.json");
-    aorta_json_t *cell = pu_at(matrix, "cells", "0", NULL);
+    aorta_json_t *cell = su_at(matrix, "cells", "0", NULL);
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "failed_count")), 1);
     ck_assert(aorta_json_get_double(aorta_json_get(cell, "failure_rate")) == 1.0);
-    ck_assert_str_eq(pu_str(cell, "top_failure_detector_id", NULL), "tier1:exit_nonzero");
-    ck_assert_str_eq(pu_str(cell, "failure_hints", "0", "0", NULL), "exit code 1");
+    ck_assert_str_eq(su_str(cell, "top_failure_detector_id", NULL), "tier1:exit_nonzero");
+    ck_assert_str_eq(su_str(cell, "failure_hints", "0", "0", NULL), "exit code 1");
     /* Only passing trials are summarised. */
     ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(cell, "metrics_summary")), 0);
     aorta_json_free(matrix);
     free(out);
     free(err);
 
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "M", "--",
-                                         "no-such-command-4f1e", "arg", NULL},
-                              NULL, &out, &err),
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "M", "--",
+                                         "no-such-command-4f1e", "arg", NULL}, &out, &err),
                      0);
     ck_assert_ptr_nonnull(strstr(out, "  [error] none-none: 1 errored of 1 trial(s) (command could "
                                       "not be executed, exit 127) -> none-none/\n"));
     result = one_trial("M", "none-none/trial_0/result.json");
-    ck_assert_str_eq(pu_str(result, "verdict", NULL), "error");
+    ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 127);
-    ck_assert_str_eq(pu_str(result, "error_detectors_fired", "0", NULL), "tier1:exec_failed");
+    ck_assert_str_eq(su_str(result, "error_detectors_fired", "0", NULL), "tier1:exec_failed");
     aorta_json_free(result);
     char *log = tu_read("out/M/none-none/trial_0/stderr.log");
     ck_assert_ptr_nonnull(strstr(log, "cannot execute 'no-such-command-4f1e'"));
     free(log);
     trial = one_trial("M", "none-none/_subprocess/trial_d0_m0_t0.json");
     assert_strict_trial(trial);
-    ck_assert(!aorta_json_get_bool(pu_at(trial, "result", "main_work_started", NULL)));
-    ck_assert_int_eq(aorta_json_get_int(pu_at(trial, "result", "executed_iterations", NULL)), 0);
+    ck_assert(!aorta_json_get_bool(su_at(trial, "result", "main_work_started", NULL)));
+    ck_assert_int_eq(aorta_json_get_int(su_at(trial, "result", "executed_iterations", NULL)), 0);
     aorta_json_free(trial);
     matrix = one_trial("M", "matrix.json");
-    cell = pu_at(matrix, "cells", "0", NULL);
+    cell = su_at(matrix, "cells", "0", NULL);
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "error_count")), 1);
     ck_assert(aorta_json_get_bool(aorta_json_get(cell, "unreliable")));
-    ck_assert_str_eq(pu_str(cell, "step_time_source", NULL), "missing");
+    ck_assert_str_eq(su_str(cell, "step_time_source", NULL), "missing");
     ck_assert_ptr_null(aorta_json_get(cell, "mean_step_time_ms"));
-    ck_assert_str_eq(pu_str(cell, "iters_display", NULL), "0/1");
+    ck_assert_str_eq(su_str(cell, "iters_display", NULL), "0/1");
     aorta_json_free(matrix);
     char *perf = tu_read("out/M/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "| n/a  | n/a | n/a | n/a | n/a | n/a | n/a |"));
@@ -335,16 +336,16 @@ START_TEST(a_trial_past_its_timeout_is_terminated_then_killed)
 {
     /* sleep dies on SIGTERM: well before the default 10 s grace. */
     double started = now();
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "S", "--timeout", "0.3",
-                                         "--", "sleep", "30", NULL},
-                              NULL, NULL, NULL),
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "S", "--timeout", "0.3",
+                                         "--", "sleep", "30", NULL}, NULL, NULL),
                      0);
     ck_assert(now() - started < 8.0);
     aorta_json_t *result = one_trial("S", "none-none/trial_0/result.json");
-    ck_assert_str_eq(pu_str(result, "verdict", NULL), "error");
+    ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), -1);
     ck_assert(aorta_json_get_bool(aorta_json_get(result, "timed_out")));
-    ck_assert_str_eq(pu_str(result, "error_detectors_fired", "0", NULL), "tier1:timeout");
+    ck_assert_str_eq(su_str(result, "error_detectors_fired", "0", NULL), "tier1:timeout");
     double wall = aorta_json_get_double(aorta_json_get(result, "walltime_sec"));
     ck_assert(wall >= 0.3 && wall < 8.0);
     aorta_json_free(result);
@@ -353,9 +354,9 @@ START_TEST(a_trial_past_its_timeout_is_terminated_then_killed)
     char *pidfile = tu_join(dir, "pid");
     char *script = aorta_xasprintf("trap '' TERM; sleep 30 & echo $! > '%s'; wait", pidfile);
     started = now();
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "K", "--timeout", "0.3",
-                                         "--", "sh", "-c", script, NULL},
-                              (char *[]){"AORTA_KILL_GRACE=0.5", NULL}, NULL, NULL),
+    ck_assert_int_eq(su_aorta((char *[]){"AORTA_KILL_GRACE=0.5", NULL},
+                              (char *[]){"--output", "out", "--ticket", "K", "--timeout", "0.3",
+                                         "--", "sh", "-c", script, NULL}, NULL, NULL),
                      0);
     double took = now() - started;
     ck_assert_msg(took >= 0.8 && took < 8.0, "took %.2f s", took);
@@ -384,10 +385,10 @@ END_TEST
 
 START_TEST(megabytes_of_output_are_captured_whole)
 {
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "B", "--", "sh", "-c",
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "B", "--", "sh", "-c",
                                          "head -c 6000000 /dev/zero; head -c 3000000 /dev/zero >&2",
-                                         NULL},
-                              NULL, NULL, NULL),
+                                         NULL}, NULL, NULL),
                      0);
     struct stat st;
     ck_assert_int_eq(stat("out/B/none-none/trial_0/stdout.log", &st), 0);
@@ -395,7 +396,7 @@ START_TEST(megabytes_of_output_are_captured_whole)
     ck_assert_int_eq(stat("out/B/none-none/trial_0/stderr.log", &st), 0);
     ck_assert_int_eq(st.st_size, 3000000);
     aorta_json_t *result = one_trial("B", "none-none/trial_0/result.json");
-    ck_assert_str_eq(pu_str(result, "verdict", NULL), "pass");
+    ck_assert_str_eq(su_str(result, "verdict", NULL), "pass");
     aorta_json_free(result);
 }
 END_TEST
@@ -419,10 +420,11 @@ static void interrupt_during_trial(int sig, const char *ticket)
                                    counter, started);
     char *out_path = tu_join(dir, "out.txt"), *err_path = tu_join(dir, "err.txt");
     unlink(started);
-    pid_t pid = pu_aorta_start((char *[]){"--output", "out", "--ticket", (char *)ticket,
+    pid_t pid = su_aorta_start(NULL,
+                               (char *[]){"--output", "out", "--ticket", (char *)ticket,
                                           "--trials", "3", "--", "sh", "-c", script, NULL},
-                               NULL, out_path, err_path);
-    ck_assert(pu_wait_for(started, 20));
+                               out_path, err_path);
+    ck_assert(su_wait_for(started, 20));
     double sent = now();
     kill(pid, sig);
     ck_assert_int_eq(tu_wait(pid), 128 + sig);
@@ -449,15 +451,15 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
     ck_assert(!tu_exists("out/I/none-none/trial_1"));
     aorta_json_t *trial = one_trial("I", "none-none/_subprocess/trial_d0_m0_t0.json");
     assert_strict_trial(trial);
-    ck_assert_str_eq(pu_str(trial, "result", "metrics", "verdict", NULL), "error");
-    ck_assert_str_eq(pu_str(trial, "result", "metrics", "error_detectors_fired", "0", NULL),
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "error_detectors_fired", "0", NULL),
                      "meta:interrupted");
-    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "signal", NULL), "SIGINT");
+    ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "signal", NULL), "SIGINT");
     aorta_json_free(trial);
     aorta_json_t *matrix = one_trial("I", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "trials", NULL)), 1);
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "error_count", NULL)), 1);
-    ck_assert_ptr_nonnull(strstr(pu_str(matrix, "warnings", "1", NULL), "interrupted by SIGINT"));
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 1);
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    ck_assert_ptr_nonnull(strstr(su_str(matrix, "warnings", "1", NULL), "interrupted by SIGINT"));
     aorta_json_free(matrix);
     ck_assert(tu_exists("out/I/perf.md"));
     char *counter = tu_join(dir, "count");
@@ -465,9 +467,10 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
 
     /* The cell was incomplete: it re-runs from trial 0. */
     char *out = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
                                          "sh", "-c", "echo x >> \"$0\"", counter, NULL},
-                              NULL, &out, NULL),
+                              &out, NULL),
                      0);
     ck_assert_uint_eq(lines_in(counter), 4);
     tu_assert_summary(out, "Sweep summary: all 1 cell(s) passed.\n"
@@ -477,14 +480,15 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                           "Wrote run artifacts to out/I\n");
     free(out);
     matrix = one_trial("I", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "passed_count", NULL)), 3);
-    ck_assert(!aorta_json_get_bool(pu_at(matrix, "cells", "0", "resumed", NULL)));
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "passed_count", NULL)), 3);
+    ck_assert(!aorta_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
     aorta_json_free(matrix);
 
     /* Complete: skipped, reported as resumed. */
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
                                          "sh", "-c", "echo x >> \"$0\"", counter, NULL},
-                              NULL, &out, NULL),
+                              &out, NULL),
                      0);
     ck_assert_uint_eq(lines_in(counter), 4);
     tu_assert_summary(out, "Sweep summary: all 1 cell(s) passed. 1 resumed from a prior run (no "
@@ -497,7 +501,7 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                           "Wrote run artifacts to out/I\n");
     free(out);
     matrix = one_trial("I", "matrix.json");
-    aorta_json_t *cell = pu_at(matrix, "cells", "0", NULL);
+    aorta_json_t *cell = su_at(matrix, "cells", "0", NULL);
     ck_assert(aorta_json_get_bool(aorta_json_get(cell, "resumed")));
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "passed_count")), 3);
     ck_assert_uint_eq(aorta_json_length(aorta_json_get(cell, "trial_paths")), 3);
@@ -506,9 +510,10 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
 
     /* A truncated result.json makes the cell incomplete again. */
     tu_write("out/I/none-none/trial_2/result.json", "{\"verdict\": \"pa");
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
                                          "sh", "-c", "echo x >> \"$0\"", counter, NULL},
-                              NULL, NULL, NULL),
+                              NULL, NULL),
                      0);
     ck_assert_uint_eq(lines_in(counter), 7);
 
@@ -521,9 +526,10 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
     memset(huge + len, ' ', padded - len);
     huge[padded] = '\0';
     tu_write("out/I/none-none/trial_1/result.json", huge);
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "I", "--trials", "3", "--",
                                          "sh", "-c", "echo x >> \"$0\"", counter, NULL},
-                              NULL, NULL, NULL),
+                              NULL, NULL),
                      0);
     ck_assert_uint_eq(lines_in(counter), 10);
     free(huge);
@@ -536,11 +542,11 @@ START_TEST(sigterm_during_a_trial_exits_143_with_the_reports_written)
 {
     interrupt_during_trial(SIGTERM, "TERM");
     aorta_json_t *matrix = one_trial("TERM", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
     aorta_json_free(matrix);
     aorta_json_t *trial = one_trial("TERM", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "signal", NULL), "SIGTERM");
-    ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "infrastructure_failed");
+    ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "signal", NULL), "SIGTERM");
+    ck_assert_str_eq(su_str(trial, "exit_status", NULL), "infrastructure_failed");
     aorta_json_free(trial);
     ck_assert(!tu_exists("out/TERM/.aorta-run.lock"));
 }
@@ -556,8 +562,9 @@ START_TEST(a_locked_run_directory_is_refused_and_a_stale_lock_taken_over)
                                  (long)getpid(), host);
     tu_write(lock, held);
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "L", "--", "true", NULL},
-                              NULL, &out, &err),
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "L", "--", "true", NULL},
+                              &out, &err),
                      1);
     char *expected = aorta_xasprintf("aorta-run: the run directory is in use by aorta-run pid %ld",
                                      (long)getpid());
@@ -580,8 +587,9 @@ START_TEST(a_locked_run_directory_is_refused_and_a_stale_lock_taken_over)
     held = aorta_xasprintf("{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"x\"}", (long)child,
                            host);
     tu_write(lock, held);
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "L", "--", "true", NULL},
-                              NULL, &out, &err),
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "L", "--", "true", NULL},
+                              &out, &err),
                      0);
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: taking over the stale lock"));
     ck_assert(tu_exists("out/L/matrix.json"));
@@ -591,7 +599,7 @@ START_TEST(a_locked_run_directory_is_refused_and_a_stale_lock_taken_over)
 
     /* Output that cannot be created. */
     tu_write("file", "x");
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "file/sub", "--", "true", NULL}, NULL, &out,
+    ck_assert_int_eq(su_aorta(NULL, (char *[]){"--output", "file/sub", "--", "true", NULL}, &out,
                               &err),
                      1);
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: cannot create the run directory file/sub/"));
@@ -608,9 +616,9 @@ START_TEST(a_nonzero_rank_runs_the_command_bare_and_writes_nothing)
     char *counter = tu_join(dir, "count");
     char *script = aorta_xasprintf("echo \"bare $0\"; echo x >> '%s'", counter);
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--trials", "2", "--", "sh", "-c",
-                                         script, NULL},
-                              (char *[]){"RANK=1", NULL}, &out, &err),
+    ck_assert_int_eq(su_aorta((char *[]){"RANK=1", NULL},
+                              (char *[]){"--output", "out", "--trials", "2", "--", "sh", "-c",
+                                         script, NULL}, &out, &err),
                      0);
     ck_assert_str_eq(out, "bare sh\nbare sh\n");
     /* Said once, naming the rank, so a user who expected it profiled knows. */
@@ -621,16 +629,18 @@ START_TEST(a_nonzero_rank_runs_the_command_bare_and_writes_nothing)
     ck_assert_uint_eq(lines_in(counter), 2);
     free(out);
     free(err);
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--", "sh", "-c", script, NULL},
-                              (char *[]){"RANK", "OMPI_COMM_WORLD_RANK=3", NULL}, &out, &err),
+    ck_assert_int_eq(su_aorta((char *[]){"RANK", "OMPI_COMM_WORLD_RANK=3", NULL},
+                              (char *[]){"--output", "out", "--", "sh", "-c", script, NULL},
+                              &out, &err),
                      0);
     ck_assert_str_eq(out, "bare sh\n");
     ck_assert(!tu_exists("out"));
     free(out);
     free(err);
     /* RANK is read first: rank 0 records. */
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--", "sh", "-c", script, NULL},
-                              (char *[]){"RANK=0", "SLURM_PROCID=2", NULL}, &out, &err),
+    ck_assert_int_eq(su_aorta((char *[]){"RANK=0", "SLURM_PROCID=2", NULL},
+                              (char *[]){"--output", "out", "--", "sh", "-c", script, NULL},
+                              &out, &err),
                      0);
     ck_assert(tu_exists("out/_no_ticket_/matrix.json"));
     free(out);
@@ -658,25 +668,25 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
     char *rank1[] = {"RANK", "OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2", "PMIX_NAMESPACE=j1",
                      NULL};
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta(args, rank1, &out, &err), 0);
+    ck_assert_int_eq(su_aorta(rank1, args, &out, &err), 0);
     ck_assert(tu_exists("out/R/none-none/_subprocess/trial_d0_m0_t0/scribe/rank1/attempts"));
     ck_assert(!tu_exists("out/R/matrix.json"));
     ck_assert(!tu_exists("out/R/host_env.json"));
-    aorta_json_t *record = pu_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.rank1.json");
+    aorta_json_t *record = su_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.rank1.json");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(record, "schema_version")), 1);
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(record, "rank")), 1);
-    ck_assert_str_eq(pu_str(record, "verdict", NULL), "pass");
-    ck_assert_str_eq(pu_str(record, "job", NULL), "j1");
+    ck_assert_str_eq(su_str(record, "verdict", NULL), "pass");
+    ck_assert_str_eq(su_str(record, "job", NULL), "j1");
     aorta_json_free(record);
     free(out);
     free(err);
     /* Rank 0 of the same job: takes rank 1's record, merges both ranks. */
     char *rank0[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2", "PMIX_NAMESPACE=j1",
                      "AORTA_RANK_WAIT=5", NULL};
-    ck_assert_int_eq(pu_aorta(args, rank0, &out, &err), 0);
-    aorta_json_t *trial = pu_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "result", "metrics", "verdict", NULL), "pass");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(trial, "result", "metrics", "scribe_rank_count",
+    ck_assert_int_eq(su_aorta(rank0, args, &out, &err), 0);
+    aorta_json_t *trial = su_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "pass");
+    ck_assert_int_eq(aorta_json_get_int(su_at(trial, "result", "metrics", "scribe_rank_count",
                                               NULL)),
                      2);
     aorta_json_free(trial);
@@ -686,13 +696,13 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
     tu_rmtree("out/R/none-none/trial_0");
     char *other[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2",
                      "PMIX_NAMESPACE=j2", "AORTA_RANK_WAIT=0.5", NULL};
-    ck_assert_int_eq(pu_aorta(args, other, &out, &err), 0);
+    ck_assert_int_eq(su_aorta(other, args, &out, &err), 0);
     ck_assert_ptr_nonnull(strstr(err, "no record from rank(s) 1"));
-    trial = pu_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "result", "metrics", "verdict", NULL), "error");
+    trial = su_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
     aorta_json_free(trial);
-    aorta_json_t *matrix = pu_json("out/R", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    aorta_json_t *matrix = su_json("out/R", "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
     aorta_json_free(matrix);
     free(out);
     free(err);
@@ -711,9 +721,9 @@ static int is_progress_line(const char *line)
 START_TEST(verbose_progress_goes_to_stderr_line_by_line)
 {
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"-v", "--output", "out", "--ticket", "V", "--trials", "2",
-                                         "--", "sh", "-c", "exit 3", NULL},
-                              NULL, &out, &err),
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"-v", "--output", "out", "--ticket", "V", "--trials", "2",
+                                         "--", "sh", "-c", "exit 3", NULL}, &out, &err),
                      0);
     static const char *const expected[] = {
         "matrix run started: workload=_subprocess ticket=V cells=1 trials/cell=2 steps/trial=1 "
@@ -758,19 +768,19 @@ START_TEST(host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once)
     char *rocm_var = aorta_xasprintf("ROCM_PATH=%s/rocm", dir);
     char *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "P", "--trials", "3", "--",
-                                         "python3", "payload.py", NULL},
-                              (char *[]){path_var, rocm_var, log_var, "STANDIN_TRITON=3.2.0",
+    ck_assert_int_eq(su_aorta((char *[]){path_var, rocm_var, log_var, "STANDIN_TRITON=3.2.0",
                                          "HIP_VISIBLE_DEVICES=1", NULL},
+                              (char *[]){"--output", "out", "--ticket", "P", "--trials", "3", "--",
+                                         "python3", "payload.py", NULL},
                               &out, &err),
                      0);
     aorta_json_t *env = one_trial("P", "host_env.json");
-    ck_assert_str_eq(pu_str(env, "rocm", "version", NULL), "6.3.0-42");
-    ck_assert_str_eq(pu_str(env, "triton", "package_version", NULL), "3.2.0");
-    ck_assert_str_eq(pu_str(env, "runtime_context", "python_env", NULL), "python3");
-    ck_assert_str_eq(pu_str(env, "env_vars", "HIP_VISIBLE_DEVICES", NULL), "1");
-    ck_assert_str_eq(pu_str(env, "env_vars", "ROCM_PATH", NULL), rocm_var + strlen("ROCM_PATH="));
-    ck_assert_ptr_null(pu_at(env, "env_vars", "ROCR_VISIBLE_DEVICES", NULL));
+    ck_assert_str_eq(su_str(env, "rocm", "version", NULL), "6.3.0-42");
+    ck_assert_str_eq(su_str(env, "triton", "package_version", NULL), "3.2.0");
+    ck_assert_str_eq(su_str(env, "runtime_context", "python_env", NULL), "python3");
+    ck_assert_str_eq(su_str(env, "env_vars", "HIP_VISIBLE_DEVICES", NULL), "1");
+    ck_assert_str_eq(su_str(env, "env_vars", "ROCM_PATH", NULL), rocm_var + strlen("ROCM_PATH="));
+    ck_assert_ptr_null(su_at(env, "env_vars", "ROCR_VISIBLE_DEVICES", NULL));
     ck_assert(!aorta_json_get_bool(aorta_json_get(env, "partial")));
     ck_assert_uint_eq(aorta_json_length(aorta_json_get(env, "partial_reasons")), 0);
     aorta_json_free(env);
@@ -786,33 +796,34 @@ START_TEST(host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once)
     free(err);
 
     /* Without Triton, and with a probe that never answers. */
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "Q", "--", "python3",
+    ck_assert_int_eq(su_aorta((char *[]){path_var, "STANDIN_TRITON", "ROCM_PATH=/nonexistent",
+                                         NULL},
+                              (char *[]){"--output", "out", "--ticket", "Q", "--", "python3",
                                          "payload.py", NULL},
-                              (char *[]){path_var, "STANDIN_TRITON", "ROCM_PATH=/nonexistent", NULL},
                               &out, &err),
                      0);
     env = one_trial("Q", "host_env.json");
-    ck_assert_ptr_null(pu_at(env, "triton", "package_version", NULL));
-    ck_assert_ptr_null(pu_at(env, "rocm", "version", NULL));
-    ck_assert_ptr_nonnull(strstr(pu_str(env, "partial_reasons", "1", NULL),
+    ck_assert_ptr_null(su_at(env, "triton", "package_version", NULL));
+    ck_assert_ptr_null(su_at(env, "rocm", "version", NULL));
+    ck_assert_ptr_nonnull(strstr(su_str(env, "partial_reasons", "1", NULL),
                                  "python3 cannot import triton (exit 1)"));
     aorta_json_free(env);
     matrix = one_trial("Q", "matrix.json");
-    ck_assert_ptr_nonnull(strstr(pu_str(matrix, "warnings", "0", NULL),
+    ck_assert_ptr_nonnull(strstr(su_str(matrix, "warnings", "0", NULL),
                                  "env probe for scope 'host' is partial: rocm:"));
     aorta_json_free(matrix);
     free(out);
     free(err);
     double started = now();
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "H", "--", "python3",
-                                         "payload.py", NULL},
-                              (char *[]){path_var, "STANDIN_HANG=1", "AORTA_PROBE_TIMEOUT=0.5",
+    ck_assert_int_eq(su_aorta((char *[]){path_var, "STANDIN_HANG=1", "AORTA_PROBE_TIMEOUT=0.5",
                                          NULL},
+                              (char *[]){"--output", "out", "--ticket", "H", "--", "python3",
+                                         "payload.py", NULL},
                               &out, &err),
                      0);
     ck_assert(now() - started < 8.0);
     env = one_trial("H", "host_env.json");
-    ck_assert_ptr_nonnull(strstr(pu_str(env, "partial_reasons", "1", NULL),
+    ck_assert_ptr_nonnull(strstr(su_str(env, "partial_reasons", "1", NULL),
                                  "python3 did not answer within 0.5 s"));
     aorta_json_free(env);
     free(out);
@@ -834,15 +845,15 @@ START_TEST(the_triton_probe_runs_beside_the_first_trial)
     char *await_var = aorta_xasprintf("STANDIN_PROBE_AWAITS=%s/started", dir);
     char *touch_var = aorta_xasprintf("STANDIN_PAYLOAD_TOUCH=%s/started", dir);
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "C", "--trials", "2", "--",
-                                         "python3", "payload.py", NULL},
-                              (char *[]){path_var, await_var, touch_var, "STANDIN_TRITON=3.6.0",
+    ck_assert_int_eq(su_aorta((char *[]){path_var, await_var, touch_var, "STANDIN_TRITON=3.6.0",
                                          "AORTA_PROBE_TIMEOUT=8", NULL},
+                              (char *[]){"--output", "out", "--ticket", "C", "--trials", "2", "--",
+                                         "python3", "payload.py", NULL},
                               &out, &err),
                      0);
     ck_assert_msg(!strstr(err, "left 1 process(es) running"), "stderr: %s", err);
     aorta_json_t *env = one_trial("C", "host_env.json");
-    ck_assert_str_eq(pu_str(env, "triton", "package_version", NULL), "3.6.0");
+    ck_assert_str_eq(su_str(env, "triton", "package_version", NULL), "3.6.0");
     aorta_json_t *reasons = aorta_json_get(env, "partial_reasons");
     for (size_t i = 0; i < aorta_json_length(reasons); i++)
         ck_assert_msg(strncmp(aorta_json_get_string(aorta_json_at(reasons, i)), "triton:", 7) != 0,
@@ -850,7 +861,7 @@ START_TEST(the_triton_probe_runs_beside_the_first_trial)
     aorta_json_free(env);
     /* The first trial's record carries the completed snapshot. */
     aorta_json_t *trial = one_trial("C", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "env", "triton", "package_version", NULL), "3.6.0");
+    ck_assert_str_eq(su_str(trial, "env", "triton", "package_version", NULL), "3.6.0");
     aorta_json_free(trial);
     free(out);
     free(err);

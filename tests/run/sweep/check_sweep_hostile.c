@@ -106,7 +106,7 @@ START_TEST(every_json_file_of_a_hostile_run_is_strict_utf8)
                     "--output", "out", "--", "printf", "\xff\xfe%s\xed\xa0\x80", "\xc0\xaf", NULL};
     char *env[] = {"HOSTILE_\xff=\xfe\xff", "HOSTILE_VALUE=a\xe9z", NULL};
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta(args, env, &out, &err), 0);
+    ck_assert_int_eq(su_aorta(env, args, &out, &err), 0);
     ck_assert_uint_ge(check_json_tree("out"), 4);
     free(out);
     free(err);
@@ -128,9 +128,10 @@ START_TEST(a_hostile_sidecar_is_refused_before_anything_is_written)
     for (size_t i = 0; i < sizeof SIDECARS / sizeof SIDECARS[0]; i++) {
         tu_write("s.json", SIDECARS[i]);
         char *out = NULL, *err = NULL;
-        ck_assert_int_eq(pu_aorta((char *[]){"--recipe", "recipe.yaml", "--mitigations-file",
+        ck_assert_int_eq(su_aorta(NULL,
+                                  (char *[]){"--recipe", "recipe.yaml", "--mitigations-file",
                                              "s.json", "--output", "out", "--", "true", NULL},
-                                  NULL, &out, &err),
+                                  &out, &err),
                          2);
         ck_assert_msg(error_lines(err) == 1 && strstr(err, "aorta-run: s.json:1:"), "%s", err);
         ck_assert(!tu_exists("out"));
@@ -154,7 +155,7 @@ static void expect_not_a_file(const char *flag, const char *path, const char *ki
                     "--", "true", NULL};
     char *out = NULL, *err = NULL;
     double started = now();
-    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 2);
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 2);
     ck_assert(now() - started < 10);
     char *line = aorta_xasprintf("aorta-run: %s: cannot read the %s: it is %s, not a regular "
                                  "file\n",
@@ -203,8 +204,8 @@ static void write_recipe(const char *behaviour)
 static char *signal_when(const char *ready, int sig, double limit, char *const *args,
                          char *const *env)
 {
-    pid_t pid = pu_aorta_start(args, env, "out.txt", "err.txt");
-    ck_assert_msg(pu_wait_for(ready, 30), "%s never appeared", ready);
+    pid_t pid = su_aorta_start(env, args, "out.txt", "err.txt");
+    ck_assert_msg(su_wait_for(ready, 30), "%s never appeared", ready);
     double sent = now();
     kill(pid, sig);
     int status = tu_wait(pid);
@@ -227,10 +228,10 @@ static void interrupt_a_parse(int sig)
     ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by"));
     free(out);
     /* Recorded as interrupted, left without result.json to be retried. */
-    aorta_json_t *trial = pu_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "type", NULL),
+    aorta_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "type", NULL),
                      "subprocess_interrupted");
-    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "signal", NULL),
+    ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "signal", NULL),
                      sig == SIGINT ? "SIGINT" : "SIGTERM");
     aorta_json_free(trial);
     ck_assert(!tu_exists("out/T/none-none/trial_0/result.json"));
@@ -284,9 +285,9 @@ static void none_left(void)
 
 static void probe_was_interrupted(void)
 {
-    aorta_json_t *env = pu_json("out/T", "host_env.json");
-    ck_assert_ptr_null(pu_at(env, "triton", "package_version", NULL));
-    ck_assert_ptr_nonnull(strstr(pu_str(env, "partial_reasons", "1", NULL),
+    aorta_json_t *env = su_json("out/T", "host_env.json");
+    ck_assert_ptr_null(su_at(env, "triton", "package_version", NULL));
+    ck_assert_ptr_nonnull(strstr(su_str(env, "partial_reasons", "1", NULL),
                                  "triton: the probe of python3 was interrupted"));
     aorta_json_free(env);
 }
@@ -445,7 +446,7 @@ START_TEST(what_a_payload_leaves_running_is_killed_with_a_warning)
     char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
                     "sleep 60 & echo $! > left.pid; setsid sleep 61 & echo $! > daemon.pid", NULL};
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 0);
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 0);
     pid_t left = pid_in("left.pid"), daemon = pid_in("daemon.pid");
     int left_alive = alive(left), daemon_alive = alive(daemon);
     if (left_alive)
@@ -474,7 +475,7 @@ START_TEST(a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart)
     char *args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
                     "--ticket", "T", "--", "true", NULL};
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 0);
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 0);
     pid_t daemon = pid_in(PARSE_DIR "/daemon.pid");
     int daemon_alive = alive(daemon);
     if (daemon_alive)
@@ -487,7 +488,7 @@ START_TEST(a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart)
     /* A collector's stdout: one warning, never aorta-run's stdout. */
     write_recipe("noise");
     args[7] = "N";
-    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 0);
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 0);
     ck_assert_ptr_null(strstr(out, "not json"));
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: collect: badparse printed 17 byte(s) "
                                       "on stdout while parsing "));
@@ -507,8 +508,8 @@ START_TEST(the_payload_and_a_parse_die_with_aorta_run)
 {
     char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
                     "echo $$ > payload.pid; exec sleep 60", NULL};
-    pid_t pid = pu_aorta_start(args, NULL, "out.txt", "err.txt");
-    ck_assert(pu_wait_for("payload.pid", 30));
+    pid_t pid = su_aorta_start(NULL, args, "out.txt", "err.txt");
+    ck_assert(su_wait_for("payload.pid", 30));
     pid_t payload = pid_in("payload.pid");
     kill(pid, SIGKILL);
     tu_wait(pid);
@@ -522,8 +523,8 @@ START_TEST(the_payload_and_a_parse_die_with_aorta_run)
     write_recipe("ready");
     char *parse_args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
                           "--ticket", "U", "--", "true", NULL};
-    pid = pu_aorta_start(parse_args, NULL, "out.txt", "err.txt");
-    ck_assert(pu_wait_for("out/U/none-none/_subprocess/trial_d0_m0_t0/badparse/parsing", 30));
+    pid = su_aorta_start(NULL, parse_args, "out.txt", "err.txt");
+    ck_assert(su_wait_for("out/U/none-none/_subprocess/trial_d0_m0_t0/badparse/parsing", 30));
     /* The parse child is aorta-run's only child now. */
     char path[64];
     snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
@@ -555,12 +556,12 @@ START_TEST(a_parse_past_its_memory_limit_costs_only_its_metrics)
     char *args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
                     "--ticket", "T", "--", "true", NULL};
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta(args, (char *[]){"AORTA_PARSE_MEMORY=256M", NULL}, &out, &err), 0);
+    ck_assert_int_eq(su_aorta((char *[]){"AORTA_PARSE_MEMORY=256M", NULL}, args, &out, &err), 0);
     ck_assert_uint_eq(tu_count(err, "aorta-run: warning: collect: badparse summary parsing "), 2);
     ck_assert_ptr_nonnull(strstr(err, "AORTA_PARSE_MEMORY = 268435456 bytes"));
-    aorta_json_t *trial = pu_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert(aorta_json_get_bool(pu_at(trial, "result", "passed", NULL)));
-    ck_assert_ptr_null(pu_at(trial, "result", "metrics", "badparse_kernel_count", NULL));
+    aorta_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert(aorta_json_get_bool(su_at(trial, "result", "passed", NULL)));
+    ck_assert_ptr_null(su_at(trial, "result", "metrics", "badparse_kernel_count", NULL));
     aorta_json_free(trial);
     free(out);
     free(err);
@@ -629,7 +630,7 @@ static void swap_case(const char *script, int collect, int status, const char *e
     char *args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
                     "--ticket", "T", "--", "sh", "-c", (char *)script, NULL};
     char *out = NULL, *err = NULL;
-    int got = pu_aorta(args, NULL, &out, &err);
+    int got = su_aorta(NULL, args, &out, &err);
     ck_assert_msg(got == status, "%s: exit %d; stderr: %s", script, got, err);
     ck_assert_msg(strstr(err, expected), "%s: stderr: %s", script, err);
     if (status == 1)
@@ -647,8 +648,8 @@ START_TEST(a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside
               "aorta-run: cannot write out/T/none-none/trial_0/result.json: 'trial_0' in "
               "'none-none/trial_0' is a symbolic link (refused)");
     /* The trial was recorded as aorta-run's failure. */
-    aorta_json_t *trial = pu_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "type", NULL),
+    aorta_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "type", NULL),
                      "record_failed");
     aorta_json_free(trial);
     swap_case("rm -rf " CELL "/_subprocess && ln -s ../../../outside " CELL "/_subprocess", 0, 1,
@@ -682,7 +683,7 @@ START_TEST(fifos_planted_where_aorta_run_writes_block_nothing)
                     NULL};
     double started = now();
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta(args, NULL, &out, &err), 0);
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 0);
     ck_assert(now() - started < 20);
     ck_assert_ptr_nonnull(strstr(out, "Wrote run artifacts to out/T"));
     /* The planted probe.env is a setup failure of trial 1, not a hang. */
@@ -712,7 +713,7 @@ START_TEST(symlinks_planted_before_the_run_are_never_written_through)
         char *args[] = {"--plugin-dir", plugins, "--output", "out", "--ticket", "T",
                         "--collect", "badparse", "--", "true", NULL};
         char *out = NULL, *err = NULL;
-        int status = pu_aorta(args, NULL, &out, &err);
+        int status = su_aorta(NULL, args, &out, &err);
         ck_assert_msg(strstr(err, "symbolic link (refused)"), "%s: %s", PLANTED[i], err);
         ck_assert_msg(status == 0 || status == 1, "%s: exit %d", PLANTED[i], status);
         expect_outside_untouched();
@@ -723,8 +724,9 @@ START_TEST(symlinks_planted_before_the_run_are_never_written_through)
     tu_rmtree("out");
     ck_assert_int_eq(tu_run((char *[]){"mkdir", "-p", "out/T", NULL}, NULL, NULL, NULL), 0);
     ck_assert_int_eq(symlink("../../outside/keep", "out/T/matrix.json"), 0);
-    ck_assert_int_eq(pu_aorta((char *[]){"--output", "out", "--ticket", "T", "--", "true", NULL},
-                              NULL, NULL, NULL),
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "T", "--", "true", NULL},
+                              NULL, NULL),
                      0);
     struct stat st;
     ck_assert_int_eq(lstat("out/T/matrix.json", &st), 0);

@@ -54,10 +54,11 @@ START_TEST(upstreams_sidecar_recipe_runs_its_two_cells)
     char *recipe = tu_srcdir("tests/run/recipe/fixtures/tests_probe_fixtures_probe_needs_sidecar.yaml");
     char *sidecar = tu_srcdir("tests/run/recipe/fixtures/tests_probe_fixtures_probe_sidecar.json");
     char *out = NULL, *err = NULL;
-    ck_assert_int_eq(pu_aorta((char *[]){"--recipe", recipe, "--mitigations-file", sidecar,
+    ck_assert_int_eq(su_aorta((char *[]){"SIDECAR_ONLY_FLAG", NULL},
+                              (char *[]){"--recipe", recipe, "--mitigations-file", sidecar,
                                          "--output", "out", "--", "sh", "-c",
                                          "echo \"flag=${SIDECAR_ONLY_FLAG-unset}\"", NULL},
-                              (char *[]){"SIDECAR_ONLY_FLAG", NULL}, &out, &err),
+                              &out, &err),
                      0);
     tu_assert_summary(out, "Sweep summary: all 2 cell(s) passed.\n"
                           "Wall time: T\n"
@@ -71,24 +72,24 @@ START_TEST(upstreams_sidecar_recipe_runs_its_two_cells)
     text = read_in(run, "sidecar_only_mitigation-none/trial_0/stdout.log");
     ck_assert_str_eq(text, "flag=1\n");
     free(text);
-    aorta_json_t *matrix = pu_json(run, "matrix.json");
-    ck_assert_str_eq(pu_str(matrix, "ticket", NULL), "PROBE-188-SIDECAR");
-    ck_assert_str_eq(pu_str(matrix, "recipe_source", "path", NULL), recipe);
+    aorta_json_t *matrix = su_json(run, "matrix.json");
+    ck_assert_str_eq(su_str(matrix, "ticket", NULL), "PROBE-188-SIDECAR");
+    ck_assert_str_eq(su_str(matrix, "recipe_source", "path", NULL), recipe);
     char *digest = sha256sum(recipe);
-    ck_assert_str_eq(pu_str(matrix, "recipe_source", "sha256", NULL), digest);
+    ck_assert_str_eq(su_str(matrix, "recipe_source", "sha256", NULL), digest);
     free(digest);
-    ck_assert_str_eq(pu_str(matrix, "baseline_cell", NULL), "none-none");
-    ck_assert_str_eq(pu_str(matrix, "cells", "1", "name", NULL), "sidecar_only_mitigation-none");
-    ck_assert_str_eq(pu_str(matrix, "cells", "1", "mitigations", "0", NULL),
+    ck_assert_str_eq(su_str(matrix, "baseline_cell", NULL), "none-none");
+    ck_assert_str_eq(su_str(matrix, "cells", "1", "name", NULL), "sidecar_only_mitigation-none");
+    ck_assert_str_eq(su_str(matrix, "cells", "1", "mitigations", "0", NULL),
                      "sidecar_only_mitigation");
-    ck_assert_str_eq(pu_str(matrix, "cells", "1", "resolved_env_vars", "SIDECAR_ONLY_FLAG", NULL),
+    ck_assert_str_eq(su_str(matrix, "cells", "1", "resolved_env_vars", "SIDECAR_ONLY_FLAG", NULL),
                      "1");
-    ck_assert_uint_eq(aorta_json_object_count(pu_at(matrix, "cells", "0", "resolved_env_vars",
+    ck_assert_uint_eq(aorta_json_object_count(su_at(matrix, "cells", "0", "resolved_env_vars",
                                                     NULL)),
                       0);
     aorta_json_free(matrix);
-    aorta_json_t *result = pu_json(run, "sidecar_only_mitigation-none/trial_0/result.json");
-    ck_assert_str_eq(pu_str(result, "env", "SIDECAR_ONLY_FLAG", NULL), "1");
+    aorta_json_t *result = su_json(run, "sidecar_only_mitigation-none/trial_0/result.json");
+    ck_assert_str_eq(su_str(result, "env", "SIDECAR_ONLY_FLAG", NULL), "1");
     aorta_json_free(result);
     free(out);
     free(err);
@@ -130,10 +131,10 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
     char *out = NULL, *err = NULL;
     char *script = "echo \"tf32=${TF32-} verbose=${AORTA_VERBOSE-} launched=$LAUNCHED\"; "
                    "test -z \"$TF32\"";
-    ck_assert_int_eq(pu_aorta((char *[]){"--plugin-dir", modules, "--recipe", "recipe.yaml",
+    ck_assert_int_eq(su_aorta((char *[]){"TF32", "AORTA_VERBOSE", "LAUNCHED", NULL},
+                              (char *[]){"--plugin-dir", modules, "--recipe", "recipe.yaml",
                                          "--mitigations-file", "sidecar.json", "--output", "out",
-                                         "--", "sh", "-c", script, NULL},
-                              (char *[]){"TF32", "AORTA_VERBOSE", "LAUNCHED", NULL}, &out, &err),
+                                         "--", "sh", "-c", script, NULL}, &out, &err),
                      0);
     ck_assert_ptr_nonnull(strstr(out, "Sweep summary: 4 cell(s) -- 2 clean, 2 with failing "
                                       "trials, 0 with errors.\n"
@@ -142,23 +143,23 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
                                       "  [fail] tf32_off-verbose: 2 failed of 2 trial(s) (exit code "
                                       "1) -> tf32_off-verbose/\n"));
     const char *run = "out/TWO-AXIS";
-    aorta_json_t *matrix = pu_json(run, "matrix.json");
+    aorta_json_t *matrix = su_json(run, "matrix.json");
     ck_assert_uint_eq(aorta_json_length(aorta_json_get(matrix, "cells")), 4);
     for (size_t c = 0; c < 4; c++) {
         char index[4];
         snprintf(index, sizeof index, "%zu", c);
-        aorta_json_t *cell = pu_at(matrix, "cells", index, NULL);
+        aorta_json_t *cell = su_at(matrix, "cells", index, NULL);
         int fails = c >= 2;
-        ck_assert_str_eq(pu_str(cell, "name", NULL), cells[c]);
+        ck_assert_str_eq(su_str(cell, "name", NULL), cells[c]);
         ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
         ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "failed_count")), fails ? 2 : 0);
         aorta_json_t *summary = aorta_json_get(cell, "metrics_summary");
         if (fails) {
             ck_assert_uint_eq(aorta_json_object_count(summary), 0);
         } else {
-            ck_assert(aorta_json_get_double(pu_at(summary, "scribe_file_count", "mean", NULL))
+            ck_assert(aorta_json_get_double(su_at(summary, "scribe_file_count", "mean", NULL))
                       == 4.0);
-            ck_assert(aorta_json_get_double(pu_at(summary, "scribe_attempts", "max", NULL)) == 1.0);
+            ck_assert(aorta_json_get_double(su_at(summary, "scribe_attempts", "max", NULL)) == 1.0);
             ck_assert_ptr_nonnull(aorta_json_get(summary, "exit_code"));
         }
         for (int t = 0; t < 2; t++) {
@@ -180,11 +181,11 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
             free(rel);
             /* Retention by verdict, on both trees. */
             rel = aorta_xasprintf("%s/trial_%d/result.json", cells[c], t);
-            aorta_json_t *result = pu_json(run, rel);
-            ck_assert_str_eq(pu_str(result, "capture", "retention", "level", NULL),
+            aorta_json_t *result = su_json(run, rel);
+            ck_assert_str_eq(su_str(result, "capture", "retention", "level", NULL),
                              fails ? "full" : "summary");
-            ck_assert_str_eq(pu_str(result, "argv", "0", NULL), "env");
-            ck_assert_str_eq(pu_str(result, "env_passthrough_mode", NULL), "file");
+            ck_assert_str_eq(su_str(result, "argv", "0", NULL), "env");
+            ck_assert_str_eq(su_str(result, "env_passthrough_mode", NULL), "file");
             aorta_json_free(result);
             free(rel);
             /* Under a launcher, the collector's artifacts are per rank; env(1)
@@ -200,14 +201,14 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
             free(trace);
             free(stats);
             rel = aorta_xasprintf("%s/_subprocess/trial_d0_m0_t%d.json", cells[c], t);
-            aorta_json_t *trial = pu_json(run, rel);
-            ck_assert_str_eq(pu_str(trial, "config", "_aorta_collect_options", "scribe", "wrapper",
+            aorta_json_t *trial = su_json(run, rel);
+            ck_assert_str_eq(su_str(trial, "config", "_aorta_collect_options", "scribe", "wrapper",
                                     NULL),
                              wrapper);
-            ck_assert(aorta_json_get_double(pu_at(trial, "config", "_aorta_probe_extras",
+            ck_assert(aorta_json_get_double(su_at(trial, "config", "_aorta_probe_extras",
                                                   "timeout_per_trial", NULL))
                       == 30.0);
-            ck_assert_str_eq(pu_str(trial, "config", "_aorta_probe_extras", "retain", "on_error",
+            ck_assert_str_eq(su_str(trial, "config", "_aorta_probe_extras", "retain", "on_error",
                                     NULL),
                              "full");
             aorta_json_free(trial);
@@ -241,19 +242,19 @@ START_TEST(stop_after_from_a_recipe_bounds_each_cell)
                           "stop_after: {events: 2, max_trials: 4}\n");
     char *out = NULL, *err = NULL;
     /* "other" fails every trial; none passes every trial. */
-    ck_assert_int_eq(pu_aorta((char *[]){"--recipe", "stop.yaml", "--output", "out", "-v", "--",
-                                         "sh", "-c", "test -z \"$OTHER\"", NULL},
-                              (char *[]){"OTHER", NULL}, &out, &err),
+    ck_assert_int_eq(su_aorta((char *[]){"OTHER", NULL},
+                              (char *[]){"--recipe", "stop.yaml", "--output", "out", "-v", "--",
+                                         "sh", "-c", "test -z \"$OTHER\"", NULL}, &out, &err),
                      0);
     ck_assert_ptr_nonnull(strstr(err, "stop_after: 2 'fail' event(s) observed in 2 trial(s) "
                                       "(target 2, cap 4) -- stopping cell early"));
-    aorta_json_t *matrix = pu_json("out/STOP", "matrix.json");
+    aorta_json_t *matrix = su_json("out/STOP", "matrix.json");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 4);
-    ck_assert_str_eq(pu_str(matrix, "stop_after", "event_verdict", NULL), "fail");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "trials", NULL)), 4);
-    ck_assert_ptr_null(pu_at(matrix, "cells", "0", "stop_after_note", NULL));
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "1", "trials", NULL)), 2);
-    ck_assert_ptr_nonnull(pu_str(matrix, "cells", "1", "stop_after_note", NULL));
+    ck_assert_str_eq(su_str(matrix, "stop_after", "event_verdict", NULL), "fail");
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 4);
+    ck_assert_ptr_null(su_at(matrix, "cells", "0", "stop_after_note", NULL));
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "1", "trials", NULL)), 2);
+    ck_assert_ptr_nonnull(su_str(matrix, "cells", "1", "stop_after_note", NULL));
     aorta_json_free(matrix);
     char *perf = read_in("out/STOP", "perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "| other-none           | 2      |"));

@@ -13,10 +13,19 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
+#include "commands.h"
 #include "sweeputil.h"
 #include "sweep/sweep.h"
-#include "sweep/spawn.h"
+#include "sys/spawn.h"
 #include "xalloc.h"
+
+/* The exit status aorta-run gives a sweep of plan (cmd_run.c). */
+static int sweep_status(const aorta_plan_t *plan)
+{
+    aorta_sweep_end_t end;
+    aorta_sweep_run(plan, &end);
+    return aorta_cmd_sweep_status(&end);
+}
 
 static char *dir;
 static char *err_path;
@@ -28,7 +37,7 @@ static void setup(void)
     err_path = tu_join(dir, "stderr.txt");
     registry = tu_registry("tests/fake-collectors");
     aorta_spawn_block_signals();
-    pu_quiet(err_path);
+    su_quiet(err_path);
 }
 
 static void teardown(void)
@@ -48,7 +57,7 @@ static char *stderr_text(void)
 static aorta_plan_t *plan_in(const char *name, char *const *argv)
 {
     char *run_dir = tu_join(dir, name);
-    aorta_plan_t *plan = pu_plan(run_dir, argv);
+    aorta_plan_t *plan = su_plan(run_dir, argv);
     free(run_dir);
     return plan;
 }
@@ -58,7 +67,7 @@ static void add_scribe(aorta_plan_t *plan, const char *refuse)
     char *wrapper = tu_srcdir("tests/fake-collectors/scribe-wrapper");
     char *option = aorta_xasprintf("wrapper=%s", wrapper);
     char *refusal = aorta_xasprintf("refuse=%s", refuse);
-    pu_plan_collect(plan, registry, "scribe", (char *[]){option, refusal, NULL});
+    su_plan_collect(plan, registry, "scribe", (char *[]){option, refusal, NULL});
     free(refusal);
     free(option);
     free(wrapper);
@@ -93,12 +102,12 @@ START_TEST(retention_applies_each_level_to_both_trees)
     char *argv[] = {"sh", "-c", "echo out; echo err >&2", NULL};
     aorta_plan_t *full = plan_in("full", argv);
     add_scribe(full, "no");
-    pu_plan_retain(full, AORTA_RETAIN_FULL, AORTA_RETAIN_FULL, AORTA_RETAIN_FULL);
-    ck_assert_int_eq(aorta_sweep_run(full), 0);
-    aorta_json_t *record = pu_json(full->run_dir, TRIAL0 "result.json");
-    ck_assert_str_eq(pu_str(record, "capture", "retention", "level", NULL), "full");
-    ck_assert_uint_eq(aorta_json_length(pu_at(record, "capture", "retention", "deleted", NULL)), 0);
-    ck_assert_int_eq(aorta_json_get_int(pu_at(record, "capture", "retention", "freed_bytes", NULL)),
+    su_plan_retain(full, AORTA_RETAIN_FULL, AORTA_RETAIN_FULL, AORTA_RETAIN_FULL);
+    ck_assert_int_eq(sweep_status(full), 0);
+    aorta_json_t *record = su_json(full->run_dir, TRIAL0 "result.json");
+    ck_assert_str_eq(su_str(record, "capture", "retention", "level", NULL), "full");
+    ck_assert_uint_eq(aorta_json_length(su_at(record, "capture", "retention", "deleted", NULL)), 0);
+    ck_assert_int_eq(aorta_json_get_int(su_at(record, "capture", "retention", "freed_bytes", NULL)),
                      0);
     aorta_json_free(record);
     off_t sizes[4], log_bytes = size_of(full, TRIAL0 "stdout.log") + size_of(full, TRIAL0 "stderr.log");
@@ -115,11 +124,11 @@ START_TEST(retention_applies_each_level_to_both_trees)
     for (size_t l = 0; l < 3; l++) {
         aorta_plan_t *plan = plan_in(level_names[l], argv);
         add_scribe(plan, "no");
-        pu_plan_retain(plan, levels[l], AORTA_RETAIN_FULL, AORTA_RETAIN_FULL);
-        ck_assert_int_eq(aorta_sweep_run(plan), 0);
-        aorta_json_t *result = pu_json(plan->run_dir, TRIAL0 "result.json");
-        aorta_json_t *retention = pu_at(result, "capture", "retention", NULL);
-        ck_assert_str_eq(pu_str(retention, "level", NULL), level_names[l]);
+        su_plan_retain(plan, levels[l], AORTA_RETAIN_FULL, AORTA_RETAIN_FULL);
+        ck_assert_int_eq(sweep_status(plan), 0);
+        aorta_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
+        aorta_json_t *retention = su_at(result, "capture", "retention", NULL);
+        ck_assert_str_eq(su_str(retention, "level", NULL), level_names[l]);
         aorta_json_t *deleted = aorta_json_get(retention, "deleted");
         off_t freed = 0;
         size_t at = 0;
@@ -155,10 +164,10 @@ START_TEST(retention_applies_each_level_to_both_trees)
         ck_assert(exists(plan, "none-none/_subprocess/trial_d0_m0_t0"));
         aorta_json_free(result);
         /* The metrics were parsed before the pruning. */
-        aorta_json_t *trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
-        aorta_json_t *metrics = pu_at(trial, "result", "metrics", NULL);
+        aorta_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+        aorta_json_t *metrics = su_at(trial, "result", "metrics", NULL);
         ck_assert_int_eq(aorta_json_get_int(aorta_json_get(metrics, "scribe_file_count")), 4);
-        ck_assert_str_eq(pu_str(trial, "config", "_aorta_probe_extras", "retain", "on_pass", NULL),
+        ck_assert_str_eq(su_str(trial, "config", "_aorta_probe_extras", "retain", "on_pass", NULL),
                          level_names[l]);
         aorta_json_free(trial);
         aorta_plan_free(plan);
@@ -174,11 +183,11 @@ START_TEST(retention_follows_the_verdict_and_never_a_symlink)
     aorta_plan_t *plan = plan_in("verdicts", (char *[]){"sh", "-c", "exit $0", "1", NULL});
     aorta_env_set(plan->cells[0].env, "SCRIBE_SYMLINK", victim);
     add_scribe(plan, "no");
-    pu_plan_retain(plan, AORTA_RETAIN_FULL, AORTA_RETAIN_NONE, AORTA_RETAIN_FULL);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
-    aorta_json_t *result = pu_json(plan->run_dir, TRIAL0 "result.json");
-    ck_assert_str_eq(pu_str(result, "verdict", NULL), "fail");
-    ck_assert_str_eq(pu_str(result, "capture", "retention", "level", NULL), "none");
+    su_plan_retain(plan, AORTA_RETAIN_FULL, AORTA_RETAIN_NONE, AORTA_RETAIN_FULL);
+    ck_assert_int_eq(sweep_status(plan), 0);
+    aorta_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
+    ck_assert_str_eq(su_str(result, "verdict", NULL), "fail");
+    ck_assert_str_eq(su_str(result, "capture", "retention", "level", NULL), "none");
     ck_assert(exists(plan, COLLECT0 "outside-link")); /* kept, not followed */
     char *text = tu_read(victim);
     ck_assert_str_eq(text, "keep me\n");
@@ -197,28 +206,28 @@ START_TEST(a_crashing_parse_leaves_only_its_artifact_dir_and_the_sweep_goes_on)
     aorta_plan_t *plan = plan_in("crash", (char *[]){"true", NULL});
     plan->trials = 2;
     add_scribe(plan, "no");
-    pu_plan_collect(plan, registry, "badparse", (char *[]){"behaviour=crash", NULL});
+    su_plan_collect(plan, registry, "badparse", (char *[]){"behaviour=crash", NULL});
     ck_assert_str_eq(plan->collectors[0].module->collector.name, "scribe");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     for (int t = 0; t < 2; t++) {
         char *rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
-        aorta_json_t *trial = pu_json(plan->run_dir, rel);
-        aorta_json_t *metrics = pu_at(trial, "result", "metrics", NULL);
-        const char *badparse_dir = pu_str(metrics, "badparse_artifact_dir", NULL);
+        aorta_json_t *trial = su_json(plan->run_dir, rel);
+        aorta_json_t *metrics = su_at(trial, "result", "metrics", NULL);
+        const char *badparse_dir = su_str(metrics, "badparse_artifact_dir", NULL);
         ck_assert_ptr_nonnull(badparse_dir);
         ck_assert_ptr_nonnull(strstr(badparse_dir, "/badparse"));
         ck_assert(badparse_dir[0] == '/');
         ck_assert(!aorta_json_has(metrics, "badparse_kernel_count"));
         ck_assert_int_eq(aorta_json_get_int(aorta_json_get(metrics, "scribe_file_count")), 4);
-        ck_assert_str_eq(pu_str(metrics, "verdict", NULL), "pass");
+        ck_assert_str_eq(su_str(metrics, "verdict", NULL), "pass");
         /* Collector keys first (plan order), then the platform's. */
         char *text = aorta_json_dump(metrics, 0);
         ck_assert(strstr(text, "\"scribe_artifact_dir\"") < strstr(text, "\"badparse_artifact_dir\""));
         ck_assert(strstr(text, "\"badparse_artifact_dir\"") < strstr(text, "\"verdict\""));
         free(text);
-        ck_assert_str_eq(pu_str(trial, "config", "_aorta_collect", "0", NULL), "scribe");
-        ck_assert_str_eq(pu_str(trial, "config", "_aorta_collect", "1", NULL), "badparse");
-        ck_assert_str_eq(pu_str(trial, "config", "_aorta_collect_options", "badparse", "behaviour",
+        ck_assert_str_eq(su_str(trial, "config", "_aorta_collect", "0", NULL), "scribe");
+        ck_assert_str_eq(su_str(trial, "config", "_aorta_collect", "1", NULL), "badparse");
+        ck_assert_str_eq(su_str(trial, "config", "_aorta_collect_options", "badparse", "behaviour",
                                 NULL),
                          "crash");
         aorta_json_free(trial);
@@ -230,9 +239,9 @@ START_TEST(a_crashing_parse_leaves_only_its_artifact_dir_and_the_sweep_goes_on)
                           + tu_count(err, "badparse summary parsing failed"),
                       2);
     free(err);
-    aorta_json_t *matrix = pu_json(plan->run_dir, "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "passed_count", NULL)), 2);
-    aorta_json_t *summary = pu_at(matrix, "cells", "0", "metrics_summary", NULL);
+    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "passed_count", NULL)), 2);
+    aorta_json_t *summary = su_at(matrix, "cells", "0", "metrics_summary", NULL);
     ck_assert_ptr_nonnull(aorta_json_get(summary, "scribe_file_count"));
     ck_assert_ptr_null(aorta_json_get(summary, "scribe_artifact_dir"));
     aorta_json_free(matrix);
@@ -246,44 +255,44 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     aorta_plan_t *plan = plan_in("setup", (char *[]){"touch", marker, NULL});
     plan->trials = 2;
     add_scribe(plan, "yes");
-    pu_plan_cell(plan, "other", "none", NULL);
+    su_plan_cell(plan, "other", "none", NULL);
     /* A stale result.json of an earlier attempt must not survive. */
     char *stale = tu_join(plan->run_dir, TRIAL0 "result.json");
     tu_write(stale, "{\"verdict\": \"pass\"}");
     /* Every trial failed its setup: the reports are written, the exit is 1. */
-    ck_assert_int_eq(aorta_sweep_run(plan), 1);
+    ck_assert_int_eq(sweep_status(plan), 1);
     ck_assert(!tu_exists(marker));
     ck_assert(!tu_exists(stale));
     const char *cells[] = {"none-none", "other-none"};
     for (size_t c = 0; c < 2; c++)
         for (int t = 0; t < 2; t++) {
             char *rel = aorta_xasprintf("%s/_subprocess/trial_d0_m0_t%d.json", cells[c], t);
-            aorta_json_t *trial = pu_json(plan->run_dir, rel);
-            ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_setup_failed");
-            ck_assert(!aorta_json_get_bool(pu_at(trial, "result", "passed", NULL)));
-            ck_assert(!aorta_json_get_bool(pu_at(trial, "result", "main_work_started", NULL)));
-            ck_assert_str_eq(pu_str(trial, "result", "failure_details", "0", "phase", NULL), "setup");
-            ck_assert_ptr_nonnull(strstr(pu_str(trial, "result", "failure_details", "0", "error",
+            aorta_json_t *trial = su_json(plan->run_dir, rel);
+            ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_setup_failed");
+            ck_assert(!aorta_json_get_bool(su_at(trial, "result", "passed", NULL)));
+            ck_assert(!aorta_json_get_bool(su_at(trial, "result", "main_work_started", NULL)));
+            ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "phase", NULL), "setup");
+            ck_assert_ptr_nonnull(strstr(su_str(trial, "result", "failure_details", "0", "error",
                                                 NULL),
                                          "scribe: refusing 'touch'"));
-            ck_assert_uint_eq(aorta_json_object_count(pu_at(trial, "result", "metrics", NULL)), 0);
+            ck_assert_uint_eq(aorta_json_object_count(su_at(trial, "result", "metrics", NULL)), 0);
             char *record = aorta_xasprintf("%s/trial_%d/result.json", cells[c], t);
             ck_assert(!exists(plan, record));
             free(record);
             aorta_json_free(trial);
             free(rel);
         }
-    aorta_json_t *matrix = pu_json(plan->run_dir, "matrix.json");
-    aorta_json_t *cell = pu_at(matrix, "cells", "1", NULL);
+    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    aorta_json_t *cell = su_at(matrix, "cells", "1", NULL);
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "error_count")), 2);
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
-    ck_assert_int_eq(aorta_json_get_int(pu_at(cell, "exit_status_counts", "workload_setup_failed",
+    ck_assert_int_eq(aorta_json_get_int(su_at(cell, "exit_status_counts", "workload_setup_failed",
                                               NULL)),
                      2);
-    ck_assert_str_eq(pu_str(cell, "step_time_source", NULL), "missing");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(cell, "outcome_counts", "did_not_run", NULL)), 2);
-    ck_assert_ptr_nonnull(strstr(pu_str(cell, "failure_hints", "0", "0", NULL), "setup failed:"));
-    ck_assert_str_eq(pu_str(cell, "confound", NULL), "did_not_run");
+    ck_assert_str_eq(su_str(cell, "step_time_source", NULL), "missing");
+    ck_assert_int_eq(aorta_json_get_int(su_at(cell, "outcome_counts", "did_not_run", NULL)), 2);
+    ck_assert_ptr_nonnull(strstr(su_str(cell, "failure_hints", "0", "0", NULL), "setup failed:"));
+    ck_assert_str_eq(su_str(cell, "confound", NULL), "did_not_run");
     aorta_json_free(matrix);
     char *err = stderr_text();
     ck_assert_uint_eq(tu_count(err, "setup failed: scribe: refusing"), 4);
@@ -298,10 +307,10 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     ck_assert_int_eq(tu_run(cmd_mkdir, NULL, NULL, NULL), 0);
     char *link = tu_join(parent, "scribe");
     ck_assert_int_eq(symlink(dir, link), 0);
-    ck_assert_int_eq(aorta_sweep_run(plan), 1);
-    aorta_json_t *trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_setup_failed");
-    ck_assert_ptr_nonnull(strstr(pu_str(trial, "result", "failure_details", "0", "error", NULL),
+    ck_assert_int_eq(sweep_status(plan), 1);
+    aorta_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_setup_failed");
+    ck_assert_ptr_nonnull(strstr(su_str(trial, "result", "failure_details", "0", "error", NULL),
                                  "cannot prepare the scribe artifact directory"));
     ck_assert(!tu_exists(marker));
     aorta_json_free(trial);
@@ -314,10 +323,10 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     add_scribe(plan, "no");
     char *filed = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0");
     tu_write(filed, "keep me\n");
-    ck_assert_int_eq(aorta_sweep_run(plan), 1);
-    trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "exit_status", NULL), "workload_setup_failed");
-    ck_assert_ptr_nonnull(strstr(pu_str(trial, "result", "failure_details", "0", "error", NULL),
+    ck_assert_int_eq(sweep_status(plan), 1);
+    trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_setup_failed");
+    ck_assert_ptr_nonnull(strstr(su_str(trial, "result", "failure_details", "0", "error", NULL),
                                  "collect: cannot prepare the scribe artifact directory "));
     char *kept = tu_read(filed);
     ck_assert_str_eq(kept, "keep me\n");
@@ -343,30 +352,30 @@ START_TEST(stop_after_ends_a_cell_and_resume_honours_it)
     plan->stop_max_trials = 5;
     plan->trials = 5;
     plan->stop_event_verdict = aorta_xstrdup("fail");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     char *text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 2);
     free(text);
-    aorta_json_t *matrix = pu_json(plan->run_dir, "matrix.json");
+    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 5);
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "stop_after", "events", NULL)), 2);
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "stop_after", "max_trials", NULL)), 5);
-    ck_assert_str_eq(pu_str(matrix, "stop_after", "event_verdict", NULL), "fail");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "trials", NULL)), 2);
-    ck_assert_ptr_nonnull(strstr(pu_str(matrix, "cells", "0", "stop_after_note", NULL),
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "stop_after", "events", NULL)), 2);
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "stop_after", "max_trials", NULL)), 5);
+    ck_assert_str_eq(su_str(matrix, "stop_after", "event_verdict", NULL), "fail");
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 2);
+    ck_assert_ptr_nonnull(strstr(su_str(matrix, "cells", "0", "stop_after_note", NULL),
                                  "2 'fail' event(s) in 2 trial(s)"));
     aorta_json_free(matrix);
     ck_assert(!exists(plan, "none-none/trial_2"));
 
     /* The complete prefix reached the events: nothing re-runs. */
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 2);
     free(text);
-    matrix = pu_json(plan->run_dir, "matrix.json");
-    ck_assert(aorta_json_get_bool(pu_at(matrix, "cells", "0", "resumed", NULL)));
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "failed_count", NULL)), 2);
-    ck_assert_ptr_nonnull(pu_str(matrix, "cells", "0", "stop_after_note", NULL));
+    matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert(aorta_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "failed_count", NULL)), 2);
+    ck_assert_ptr_nonnull(su_str(matrix, "cells", "0", "stop_after_note", NULL));
     aorta_json_free(matrix);
 
     /* Events that never come: the cap bounds the cell. */
@@ -375,10 +384,10 @@ START_TEST(stop_after_ends_a_cell_and_resume_honours_it)
     plan->stop_max_trials = plan->trials = 3;
     free(plan->run_dir);
     plan->run_dir = tu_join(dir, "stop-cap");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
-    matrix = pu_json(plan->run_dir, "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(pu_at(matrix, "cells", "0", "trials", NULL)), 3);
-    ck_assert_ptr_null(pu_at(matrix, "cells", "0", "stop_after_note", NULL));
+    ck_assert_int_eq(sweep_status(plan), 0);
+    matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 3);
+    ck_assert_ptr_null(su_at(matrix, "cells", "0", "stop_after_note", NULL));
     aorta_json_free(matrix);
     aorta_plan_free(plan);
     free(counter);
@@ -390,8 +399,8 @@ START_TEST(cells_carry_their_variables_to_the_command_only)
     unsetenv("AORTA_TEST_TF32");
     aorta_plan_t *plan = plan_in("cells", (char *[]){"sh", "-c", "echo \"v=${AORTA_TEST_TF32-unset}\"",
                                                      NULL});
-    pu_plan_cell(plan, "tf32_off", "dbg", (char *[]){"AORTA_TEST_TF32=0", "OTHER=x y", NULL});
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    su_plan_cell(plan, "tf32_off", "dbg", (char *[]){"AORTA_TEST_TF32=0", "OTHER=x y", NULL});
+    ck_assert_int_eq(sweep_status(plan), 0);
     ck_assert_ptr_null(getenv("AORTA_TEST_TF32"));
     char *base = tu_join(plan->run_dir, "none-none/trial_0/stdout.log");
     char *cell = tu_join(plan->run_dir, "tf32_off-dbg/trial_0/stdout.log");
@@ -401,24 +410,24 @@ START_TEST(cells_carry_their_variables_to_the_command_only)
     text = tu_read(cell);
     ck_assert_str_eq(text, "v=0\n");
     free(text);
-    aorta_json_t *result = pu_json(plan->run_dir, "tf32_off-dbg/trial_0/result.json");
-    ck_assert_str_eq(pu_str(result, "env", "AORTA_TEST_TF32", NULL), "0");
-    ck_assert_str_eq(pu_str(result, "cell_name", NULL), "tf32_off-dbg");
+    aorta_json_t *result = su_json(plan->run_dir, "tf32_off-dbg/trial_0/result.json");
+    ck_assert_str_eq(su_str(result, "env", "AORTA_TEST_TF32", NULL), "0");
+    ck_assert_str_eq(su_str(result, "cell_name", NULL), "tf32_off-dbg");
     aorta_json_free(result);
-    aorta_json_t *trial = pu_json(plan->run_dir, "tf32_off-dbg/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "mitigations_applied", "0", NULL), "tf32_off");
-    ck_assert_str_eq(pu_str(trial, "mitigations_applied", "1", NULL), "dbg");
-    ck_assert_str_eq(pu_str(trial, "config", "_aorta_trial_env", "OTHER", NULL), "x y");
-    ck_assert_str_eq(pu_str(trial, "config", "_aorta_probe_extras", "cell_env_vars",
+    aorta_json_t *trial = su_json(plan->run_dir, "tf32_off-dbg/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "mitigations_applied", "0", NULL), "tf32_off");
+    ck_assert_str_eq(su_str(trial, "mitigations_applied", "1", NULL), "dbg");
+    ck_assert_str_eq(su_str(trial, "config", "_aorta_trial_env", "OTHER", NULL), "x y");
+    ck_assert_str_eq(su_str(trial, "config", "_aorta_probe_extras", "cell_env_vars",
                             "AORTA_TEST_TF32", NULL),
                      "0");
     aorta_json_free(trial);
-    aorta_json_t *matrix = pu_json(plan->run_dir, "matrix.json");
-    ck_assert_str_eq(pu_str(matrix, "baseline_cell", NULL), "none-none");
-    ck_assert_str_eq(pu_str(matrix, "cells", "0", "confound", NULL), "(baseline)");
-    ck_assert_str_eq(pu_str(matrix, "cells", "1", "name", NULL), "tf32_off-dbg");
-    ck_assert_str_eq(pu_str(matrix, "cells", "1", "confound", NULL), "n/a");
-    ck_assert_str_eq(pu_str(matrix, "cells", "1", "resolved_env_vars", "OTHER", NULL), "x y");
+    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert_str_eq(su_str(matrix, "baseline_cell", NULL), "none-none");
+    ck_assert_str_eq(su_str(matrix, "cells", "0", "confound", NULL), "(baseline)");
+    ck_assert_str_eq(su_str(matrix, "cells", "1", "name", NULL), "tf32_off-dbg");
+    ck_assert_str_eq(su_str(matrix, "cells", "1", "confound", NULL), "n/a");
+    ck_assert_str_eq(su_str(matrix, "cells", "1", "resolved_env_vars", "OTHER", NULL), "x y");
     aorta_json_free(matrix);
     free(base);
     free(cell);
@@ -434,7 +443,7 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     plan->env_passthrough_mode = aorta_xstrdup("file");
     aorta_env_set(plan->cells[0].env, "ZED", "last");
     aorta_env_set(plan->cells[0].env, "ALPHA", "first value");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     char *env_file = tu_join(plan->run_dir, TRIAL0 "probe.env");
     char *text = tu_read(env_file);
     ck_assert_str_eq(text, "ALPHA=first value\nZED=last\n");
@@ -447,8 +456,8 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     ck_assert(text[0] == '/');
     ck_assert_ptr_nonnull(strstr(text, "/envfile/none-none/trial_0/probe.env"));
     free(text);
-    aorta_json_t *result = pu_json(plan->run_dir, TRIAL0 "result.json");
-    ck_assert_str_eq(pu_str(result, "env_passthrough_mode", NULL), "file");
+    aorta_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
+    ck_assert_str_eq(su_str(result, "env_passthrough_mode", NULL), "file");
     aorta_json_free(result);
 
     /* Back to inherit: the stale probe.env goes. */
@@ -456,7 +465,7 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     plan->env_passthrough_mode = aorta_xstrdup("inherit");
     char *record = tu_join(plan->run_dir, TRIAL0 "result.json");
     unlink(record);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     ck_assert(!tu_exists(env_file));
     text = tu_read(out);
     ck_assert_str_eq(text, "");
@@ -467,13 +476,13 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     plan->env_passthrough_mode = aorta_xstrdup("file");
     aorta_env_set(plan->cells[0].env, "BAD", "two\nlines");
     unlink(record);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
-    result = pu_json(plan->run_dir, TRIAL0 "result.json");
-    ck_assert_str_eq(pu_str(result, "verdict", NULL), "error");
+    ck_assert_int_eq(sweep_status(plan), 0);
+    result = su_json(plan->run_dir, TRIAL0 "result.json");
+    ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 2);
-    ck_assert_str_eq(pu_str(result, "failure_type", NULL), "env_file_validation_failed");
-    ck_assert_ptr_nonnull(strstr(pu_str(result, "error_message", NULL), "'BAD'"));
-    ck_assert_str_eq(pu_str(result, "error_detectors_fired", "0", NULL),
+    ck_assert_str_eq(su_str(result, "failure_type", NULL), "env_file_validation_failed");
+    ck_assert_ptr_nonnull(strstr(su_str(result, "error_message", NULL), "'BAD'"));
+    ck_assert_str_eq(su_str(result, "error_detectors_fired", "0", NULL),
                      "meta:env_file_validation_failed");
     aorta_json_free(result);
     ck_assert_int_eq(size_of(plan, TRIAL0 "stdout.log"), -1);
@@ -495,28 +504,28 @@ START_TEST(the_launcher_goes_outside_the_collectors)
     char *libexec = tu_builddir("core");
     setenv("AORTA_LIBEXEC_DIR", libexec, 1);
     free(libexec);
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     unsetenv("AORTA_LIBEXEC_DIR");
     char *out = tu_join(plan->run_dir, TRIAL0 "stdout.log");
     char *text = tu_read(out);
     ck_assert_str_eq(text, "yes\n");
     free(text);
     free(out);
-    aorta_json_t *result = pu_json(plan->run_dir, TRIAL0 "result.json");
-    ck_assert_str_eq(pu_str(result, "argv", "0", NULL), "env");
+    aorta_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
+    ck_assert_str_eq(su_str(result, "argv", "0", NULL), "env");
     /* Just inside the launcher, the per-rank step; a launcher that sets no
      * rank variable runs one process: rank 0. */
-    ck_assert_ptr_nonnull(strstr(pu_str(result, "argv", "2", NULL), "aorta-rank-exec"));
-    ck_assert_ptr_nonnull(strstr(pu_str(result, "argv", "4", NULL), "/scribe/rank%AORTA_RANK%"));
-    ck_assert_ptr_nonnull(strstr(pu_str(result, "argv", "6", NULL), "scribe-wrapper"));
-    ck_assert_str_eq(pu_str(result, "argv", "9", NULL), "sh");
+    ck_assert_ptr_nonnull(strstr(su_str(result, "argv", "2", NULL), "aorta-rank-exec"));
+    ck_assert_ptr_nonnull(strstr(su_str(result, "argv", "4", NULL), "/scribe/rank%AORTA_RANK%"));
+    ck_assert_ptr_nonnull(strstr(su_str(result, "argv", "6", NULL), "scribe-wrapper"));
+    ck_assert_str_eq(su_str(result, "argv", "9", NULL), "sh");
     char *rank0 = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0/scribe/rank0");
     ck_assert(tu_exists(rank0));
     free(rank0);
     aorta_json_free(result);
-    aorta_json_t *trial = pu_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_str_eq(pu_str(trial, "config", "_aorta_subprocess_argv", "0", NULL), "sh");
-    ck_assert_str_eq(pu_str(trial, "config", "_aorta_probe_extras", "launcher", "0", NULL), "env");
+    aorta_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "config", "_aorta_subprocess_argv", "0", NULL), "sh");
+    ck_assert_str_eq(su_str(trial, "config", "_aorta_probe_extras", "launcher", "0", NULL), "env");
     aorta_json_free(trial);
     aorta_plan_free(plan);
 }
@@ -528,33 +537,33 @@ START_TEST(an_incomplete_cell_reruns_from_trial_zero_into_emptied_collector_dirs
     aorta_plan_t *plan = plan_in("rerun", (char *[]){"sh", "-c", "echo x >> \"$0\"", counter, NULL});
     plan->trials = 2;
     add_scribe(plan, "no");
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     char *record = tu_join(plan->run_dir, "none-none/trial_1/result.json");
     tu_write(record, "{\"verdict\": \"\"}"); /* no verdict: incomplete */
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     char *text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 4);
     free(text);
     for (int t = 0; t < 2; t++) {
         char *rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
-        aorta_json_t *trial = pu_json(plan->run_dir, rel);
-        ck_assert_int_eq(aorta_json_get_int(pu_at(trial, "result", "metrics", "scribe_attempts",
+        aorta_json_t *trial = su_json(plan->run_dir, rel);
+        ck_assert_int_eq(aorta_json_get_int(su_at(trial, "result", "metrics", "scribe_attempts",
                                                   NULL)),
                          1);
         aorta_json_free(trial);
         free(rel);
     }
-    aorta_json_t *matrix = pu_json(plan->run_dir, "matrix.json");
-    ck_assert(!aorta_json_get_bool(pu_at(matrix, "cells", "0", "resumed", NULL)));
+    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert(!aorta_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
     aorta_json_free(matrix);
     /* Complete now: skipped, aggregated from the files (metrics too). */
-    ck_assert_int_eq(aorta_sweep_run(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 0);
     text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 4);
     free(text);
-    matrix = pu_json(plan->run_dir, "matrix.json");
-    ck_assert(aorta_json_get_bool(pu_at(matrix, "cells", "0", "resumed", NULL)));
-    ck_assert(aorta_json_get_double(pu_at(matrix, "cells", "0", "metrics_summary",
+    matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert(aorta_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
+    ck_assert(aorta_json_get_double(su_at(matrix, "cells", "0", "metrics_summary",
                                           "scribe_file_count", "n", NULL))
               == 2.0);
     aorta_json_free(matrix);

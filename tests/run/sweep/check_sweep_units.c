@@ -17,14 +17,14 @@
 #include "output/host_env.h"
 #include "sweep/lock.h"
 #include "output/matrix.h"
-#include "output/outcome.h"
+#include "record/outcome.h"
 #include "output/perf_md.h"
 #include "sweeputil.h"
 #include "sweep/rank.h"
-#include "sweep/retention.h"
+#include "record/retention.h"
 #include "output/sha256.h"
 #include "output/summary.h"
-#include "output/trial_json.h"
+#include "record/trial_json.h"
 #include "xalloc.h"
 
 static void digest_of(const char *data, size_t len, size_t chunk, char out[65])
@@ -240,9 +240,9 @@ START_TEST(a_collector_key_never_shadows_a_platform_key)
     aorta_classification_t classification = {"fail", {"tier1:exit_nonzero", NULL}, {NULL}};
     aorta_json_t *metrics = aorta_trial_metrics(collected, &classification, 3, "/r/result.json");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(metrics, "exit_code")), 3);
-    ck_assert_str_eq(pu_str(metrics, "verdict", NULL), "fail");
-    ck_assert_str_eq(pu_str(metrics, "result_json_path", NULL), "/r/result.json");
-    ck_assert_str_eq(pu_str(metrics, "failure_detectors_fired", "0", NULL), "tier1:exit_nonzero");
+    ck_assert_str_eq(su_str(metrics, "verdict", NULL), "fail");
+    ck_assert_str_eq(su_str(metrics, "result_json_path", NULL), "/r/result.json");
+    ck_assert_str_eq(su_str(metrics, "failure_detectors_fired", "0", NULL), "tier1:exit_nonzero");
     ck_assert_uint_eq(aorta_json_length(aorta_json_get(metrics, "error_detectors_fired")), 0);
     ck_assert_uint_eq(aorta_json_length(aorta_json_get(metrics, "warn_detectors_fired")), 0);
     char *text = aorta_json_dump(metrics, 0);
@@ -450,7 +450,7 @@ START_TEST(a_manifest_reclassifies_all_but_the_record)
     /* A malformed manifest: the names decide. */
     tree_make(&tree, "[not a manifest");
     char *err_path = tu_join(tree.dir, "stderr");
-    pu_quiet(err_path);
+    su_quiet(err_path);
     aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
     fflush(stderr);
     char *err = tu_read(err_path);
@@ -470,7 +470,7 @@ START_TEST(a_manifest_reclassifies_all_but_the_record)
     char *manifest = tu_join(tree.trial, "artifacts.json");
     ck_assert_int_eq(symlink(target, manifest), 0);
     err_path = tu_join(tree.dir, "stderr");
-    pu_quiet(err_path);
+    su_quiet(err_path);
     aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
     fflush(stderr);
     err = tu_read(err_path);
@@ -528,7 +528,7 @@ START_TEST(the_lock_refuses_live_and_foreign_holders_and_takes_over_stale_ones)
 {
     char *dir = tu_tmpdir();
     char *err_path = tu_join(dir, "stderr");
-    pu_quiet(err_path);
+    su_quiet(err_path);
     char host[256];
     gethostname(host, sizeof host);
     char *lock_path = tu_join(dir, AORTA_LOCK_NAME);
@@ -538,10 +538,10 @@ START_TEST(the_lock_refuses_live_and_foreign_holders_and_takes_over_stale_ones)
     struct stat st;
     ck_assert_int_eq(lstat(lock_path, &st), 0);
     ck_assert_int_eq(st.st_mode & 0777, 0600);
-    aorta_json_t *held = pu_json(dir, AORTA_LOCK_NAME);
+    aorta_json_t *held = su_json(dir, AORTA_LOCK_NAME);
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(held, "pid")), getpid());
-    ck_assert_str_eq(pu_str(held, "host", NULL), host);
-    ck_assert_ptr_nonnull(pu_str(held, "started_at", NULL));
+    ck_assert_str_eq(su_str(held, "host", NULL), host);
+    ck_assert_ptr_nonnull(su_str(held, "started_at", NULL));
     aorta_json_free(held);
     aorta_lock_release(lock);
     ck_assert(!tu_exists(lock_path));

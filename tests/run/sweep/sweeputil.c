@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sweeputil.c - helpers of the platform suites. */
+/* sweeputil.c - the sweep suites' kit (sweeputil.h). */
 #include "config.h"
 
 #include "sweeputil.h"
@@ -30,7 +30,7 @@ static char **argv_of(char *const *args)
     return argv;
 }
 
-int pu_aorta(char *const *args, char *const *env_changes, char **out, char **err)
+int su_aorta(char *const *env_changes, char *const *args, char **out, char **err)
 {
     char **argv = argv_of(args);
     int status = tu_run(argv, env_changes, out, err);
@@ -39,7 +39,7 @@ int pu_aorta(char *const *args, char *const *env_changes, char **out, char **err
     return status;
 }
 
-pid_t pu_aorta_start(char *const *args, char *const *env_changes, const char *out_path,
+pid_t su_aorta_start(char *const *env_changes, char *const *args, const char *out_path,
                      const char *err_path)
 {
     char **argv = argv_of(args);
@@ -54,7 +54,7 @@ pid_t pu_aorta_start(char *const *args, char *const *env_changes, const char *ou
     return pid;
 }
 
-int pu_wait_for(const char *path, double seconds)
+int su_wait_for(const char *path, double seconds)
 {
     struct timespec step = {0, 10 * 1000 * 1000};
     for (double waited = 0; waited < seconds; waited += 0.01) {
@@ -65,7 +65,7 @@ int pu_wait_for(const char *path, double seconds)
     return tu_exists(path);
 }
 
-aorta_json_t *pu_json(const char *dir, const char *rel)
+aorta_json_t *su_json(const char *dir, const char *rel)
 {
     char *path = tu_join(dir, rel);
     aorta_json_t *json = aorta_json_read_file(path, 64u << 20, 64);
@@ -87,7 +87,7 @@ static aorta_json_t *walk(const aorta_json_t *obj, va_list args)
     return cursor;
 }
 
-aorta_json_t *pu_at(const aorta_json_t *obj, ...)
+aorta_json_t *su_at(const aorta_json_t *obj, ...)
 {
     va_list args;
     va_start(args, obj);
@@ -96,7 +96,7 @@ aorta_json_t *pu_at(const aorta_json_t *obj, ...)
     return value;
 }
 
-const char *pu_str(const aorta_json_t *obj, ...)
+const char *su_str(const aorta_json_t *obj, ...)
 {
     va_list args;
     va_start(args, obj);
@@ -105,7 +105,7 @@ const char *pu_str(const aorta_json_t *obj, ...)
     return aorta_json_get_string(value);
 }
 
-aorta_plan_t *pu_plan(const char *run_dir, char *const *argv)
+aorta_plan_t *su_plan(const char *run_dir, char *const *argv)
 {
     aorta_plan_t *plan = aorta_xcalloc(1, sizeof *plan);
     plan->trials = 1;
@@ -117,11 +117,11 @@ aorta_plan_t *pu_plan(const char *run_dir, char *const *argv)
         n++;
     plan->command = aorta_argv_from(argv, n);
     plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AORTA_RETAIN_FULL;
-    pu_plan_cell(plan, "none", "none", NULL);
+    su_plan_cell(plan, "none", "none", NULL);
     return plan;
 }
 
-void pu_plan_cell(aorta_plan_t *plan, const char *mitigation, const char *diagnostic,
+void su_plan_cell(aorta_plan_t *plan, const char *mitigation, const char *diagnostic,
                   char *const *vars)
 {
     plan->cells = aorta_xrealloc(plan->cells, (plan->cell_count + 1) * sizeof *plan->cells);
@@ -138,10 +138,10 @@ void pu_plan_cell(aorta_plan_t *plan, const char *mitigation, const char *diagno
     }
 }
 
-void pu_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const char *name,
+void su_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const char *name,
                      char *const *options)
 {
-    const aorta_module_t *module = aorta_registry_find(registry, name);
+    const aorta_module_t *module = aorta_registry_open(registry, name);
     ck_assert_msg(module != NULL, "test collector %s is not built", name);
     aorta_collect_entry_t entry = {module, aorta_options_new(), NULL};
     for (size_t i = 0; options && options[i]; i++) {
@@ -166,7 +166,7 @@ void pu_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const
     plan->collector_count++;
 }
 
-void pu_plan_retain(aorta_plan_t *plan, aorta_retain_level_t on_pass, aorta_retain_level_t on_fail,
+void su_plan_retain(aorta_plan_t *plan, aorta_retain_level_t on_pass, aorta_retain_level_t on_fail,
                     aorta_retain_level_t on_error)
 {
     plan->has_retain = 1;
@@ -175,7 +175,7 @@ void pu_plan_retain(aorta_plan_t *plan, aorta_retain_level_t on_pass, aorta_reta
     plan->retain_on_error = on_error;
 }
 
-void pu_quiet(const char *stderr_path)
+void su_quiet(const char *stderr_path)
 {
     fflush(stdout);
     fflush(stderr);

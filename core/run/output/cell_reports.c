@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* cell_reports.c - the kernel tables' reports per cell, from the records alone. */
+#include "config.h"
+
+#include "output/cell_reports.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/kernel_agg.h"
+#include "output/kernel_md.h"
+#include "output/kernel_names.h"
+#include "output/report_html.h"
+#include "sys/files.h"
+#include "sys/spawn.h"
+#include "sys/nofollow.h"
+#include "xalloc.h"
+
+/* Cells are independent once the baseline cell is in: each worker takes
+ * the next one, reads its trials, writes its kernels.json and renders its
+ * perf.md tables, so every CPU stays busy until only report.html is left.
+ * Reading the tables (json-c) is most of a large run's time; nothing but
+ * the counter and the first error is shared. */
+#define MAX_WORKERS 8
+
+typedef struct work {
+    int run_fd;
+    const char *display_dir;
+    const aorta_json_t *cells;
+    aorta_kagg_run_t *run;
+    const aorta_kagg_cell_t *baseline;   /* loaded before the workers start, or NULL */
+    char **sections;                     /* each cell's perf.md tables */
+    size_t next;
+    int interrupted;                     /* the signal that stopped the work, else 0 */
+    char *error;
+    pthread_mutex_t lock;
+} work_t;
+
+/* What one worker reuses from cell to cell. */
+typedef struct tools {
+    aorta_kagg_reader_t *reader;
+    aorta_json_writer_t *writer;
+    aorta_kernel_names_t *names;
+} tools_t;
+
+static void tools_init(tools_t *tools)
+{
+    tools->reader = aorta_kagg_reader_new();
+    tools->writer = aorta_json_writer_new();
+    tools->names = aorta_kernel_names_new();
+}
+
+static void tools_clear(tools_t *tools)
+{
+    aorta_kagg_reader_free(tools->reader);
+    aorta_json_writer_free(tools->writer);
+    aorta_kernel_names_free(tools->names);
+}
+
+static void note_failure(work_t *work, const char *cell, const char *why)
+{
+    pthread_mutex_lock(&work->lock);
+    if (!work->error)
+        work->error = aorta_xasprintf("cannot write %s/%s/kernels.json: %s", work->display_dir,
+                                      cell, why);
+    pthread_mutex_unlock(&work->lock);
+}
+
+static void load_and_write(work_t *work, size_t i, tools_t *tools)
+{
+    aorta_kagg_cell_t *cell = &work->run->cells[i];
+    aorta_kagg_load_cell(work->run_fd, aorta_json_at(work->cells, i), cell, tools->reader);
+    if (cell->count == 0)
+        return;
+    /* Below the run directory without following a symlink, whatever the
+     * payload made of its cell. */
+    char *why = NULL;
+    int cell_fd = aorta_nofollow_open_dir(work->run_fd, cell->name, 0, &why);
+    if (cell_fd < 0) {
+        note_failure(work, cell->name, why);
+    } else if (aorta_kagg_cell_write_at(cell_fd, "kernels.json", cell, tools->writer, &why) != 0) {
+        note_failure(work, cell->name, why);
+    }
+    if (cell_fd >= 0)
+        close(cell_fd);
+    free(why);
+}
+
+static void render(work_t *work, size_t i, tools_t *tools)
+{
+    work->sections[i] = aorta_kernel_md_cell(&work->run->cells[i], work->baseline, tools->names);
+}
+
+static void *worker(void *user)
+{
+    work_t *work = user;
+    tools_t tools;
+    tools_init(&tools);
+    for (;;) {
+        /* The user asked to stop: no cell more (a cell takes milliseconds). */
+        int sig = aorta_spawn_peek_interrupt();
+        pthread_mutex_lock(&work->lock);
+        if (sig && !work->interrupted)
+            work->interrupted = sig;
+        size_t i = work->interrupted ? work->run->count : work->next++;
+        pthread_mutex_unlock(&work->lock);
+        if (i >= work->run->count)
+            break;
+        if (&work->run->cells[i] == work->baseline)
+            continue; /* done before the workers started */
+        load_and_write(work, i, &tools);
+        render(work, i, &tools);
+    }
+    tools_clear(&tools);
+    return NULL;
+}
+
+/* The first cell named as aorta_kagg_pick_baseline() picks, before any is
+ * loaded (a cell is named "?" without a name), or SIZE_MAX. */
+static size_t baseline_index(const aorta_json_t *cells, const aorta_json_t *matrix,
+                             const char *baseline)
+{
+    if (!baseline)
+        baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
+    for (size_t i = 0; i < aorta_json_length(cells); i++) {
+        const char *name = aorta_json_get_string(aorta_json_get(aorta_json_at(cells, i), "name"));
+        if (!baseline || !strcmp(name ? name : "?", baseline))
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+char *aorta_cell_reports_write(int run_fd, const char *display_dir, const aorta_json_t *matrix,
+                               const char *baseline, char **error, int *interrupted)
+{
+    aorta_kagg_run_t run = {0};
+    work_t work = {.run_fd = run_fd, .display_dir = display_dir,
+                   .cells = aorta_json_get(matrix, "cells"), .run = &run};
+    pthread_mutex_init(&work.lock, NULL);
+    run.count = aorta_json_length(work.cells);
+    run.cells = aorta_xcalloc(run.count ? run.count : 1, sizeof *run.cells);
+    work.sections = aorta_xcalloc(run.count ? run.count : 1, sizeof *work.sections);
+    /* The baseline first: every other cell's tables compare with it. */
+    size_t base = baseline_index(work.cells, matrix, baseline);
+    if (base < run.count) {
+        tools_t tools;
+        tools_init(&tools);
+        load_and_write(&work, base, &tools);
+        work.baseline = &run.cells[base];
+        render(&work, base, &tools);
+        tools_clear(&tools);
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t workers = cpus > 1 ? (size_t)cpus : 1;
+    if (workers > MAX_WORKERS)
+        workers = MAX_WORKERS;
+    if (workers > run.count / 16 + 1) /* a small run is not worth a thread */
+        workers = run.count / 16 + 1;
+    pthread_t threads[MAX_WORKERS];
+    size_t started = 0;
+    for (size_t i = 1; i < workers; i++)
+        if (pthread_create(&threads[started], NULL, worker, &work) == 0)
+            started++;
+    worker(&work);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    pthread_mutex_destroy(&work.lock);
+    *error = work.error;
+    *interrupted = work.interrupted;
+    if (work.interrupted) {
+        for (size_t i = 0; i < run.count; i++)
+            free(work.sections[i]);
+        free(work.sections);
+        aorta_kagg_run_clear(&run);
+        return NULL;
+    }
+    aorta_kagg_pick_baseline(&run, matrix, baseline);
+    char *html = aorta_report_html(matrix, &run);
+    if (aorta_write_file_atomic_at(run_fd, "report.html", html, strlen(html)) != 0 && !*error)
+        *error = aorta_xasprintf("cannot write %s/report.html: %s", display_dir, strerror(errno));
+    free(html);
+    /* perf.md's section: the opening paragraph before the first cell with
+     * a table, then every cell's tables in matrix.json's order. */
+    size_t len = 0;
+    for (size_t i = 0; i < run.count; i++)
+        len += strlen(work.sections[i]);
+    char *intro = len ? aorta_kernel_md_intro(run.baseline) : aorta_xstrdup("");
+    size_t intro_len = strlen(intro);
+    char *section = aorta_xmalloc(intro_len + len + 1);
+    memcpy(section, intro, intro_len);
+    len = intro_len;
+    for (size_t i = 0; i < run.count; i++) {
+        size_t part = strlen(work.sections[i]);
+        memcpy(section + len, work.sections[i], part);
+        len += part;
+        free(work.sections[i]);
+    }
+    section[len] = '\0';
+    free(intro);
+    free(work.sections);
+    aorta_kagg_run_clear(&run);
+    return section;
+}

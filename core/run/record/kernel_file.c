@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel_file.c - a trial's kernel tables as JSON: per collector the raw
+ * names, totals and launches as three arrays in first-seen order (schema
+ * 2); schema 1, an object of [total, launches] pairs keyed by the raw name,
+ * is still read. */
+#include "config.h"
+
+#include "record/kernel_file.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/files.h"
+#include "xalloc.h"
+
+char *aorta_kernel_file_path(const char *trial_json_path)
+{
+    size_t len = strlen(trial_json_path);
+    if (len >= 5 && !strcmp(trial_json_path + len - 5, ".json"))
+        len -= 5;
+    return aorta_xasprintf("%.*s.kernels.json", (int)len, trial_json_path);
+}
+
+aorta_json_t *aorta_kernel_file_new(int trial_index)
+{
+    aorta_json_t *file = aorta_json_object();
+    aorta_json_set(file, "schema_version", aorta_json_int(AORTA_KERNEL_FILE_SCHEMA));
+    aorta_json_set(file, "trial_index", aorta_json_int(trial_index));
+    aorta_json_set(file, "collectors", aorta_json_object());
+    return file;
+}
+
+/* One table's columns from the name-keyed object: json-c has merged the
+ * names that are one key (cut at a NUL, U+FFFD for what is not UTF-8), the
+ * first one's place with the last one's figures, as schema 1 kept them. */
+typedef struct columns {
+    aorta_json_t *names, *total_ms, *launches;
+} columns_t;
+
+static int add_column_row(const char *name, aorta_json_t *row, void *user)
+{
+    columns_t *columns = user;
+    aorta_json_append(columns->names, aorta_json_string(name));
+    aorta_json_append(columns->total_ms, aorta_json_ref(aorta_json_at(row, 0)));
+    aorta_json_append(columns->launches, aorta_json_ref(aorta_json_at(row, 1)));
+    return 0;
+}
+
+void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
+                           const aorta_kernels_t *kernels)
+{
+    if (!kernels)
+        return;
+    aorta_json_t *table = aorta_json_object();
+    for (size_t i = 0; i < aorta_kernels_count(kernels); i++) {
+        double ms = aorta_kernels_time_at(kernels, i);
+        int64_t count = aorta_kernels_launches_at(kernels, i);
+        if (!isfinite(ms))
+            continue;
+        aorta_json_t *row = aorta_json_array();
+        aorta_json_append(row, aorta_json_double(ms));
+        aorta_json_append(row, count >= 0 ? aorta_json_int(count) : NULL);
+        aorta_json_set(table, aorta_kernels_name_at(kernels, i, NULL), row);
+    }
+    /* Three arrays, not an object of pairs: a run holds millions of rows,
+     * and an object of them is what json-c reads slowest (a hash table
+     * grown and a pair allocated per row). */
+    columns_t columns = {aorta_json_array(), aorta_json_array(), aorta_json_array()};
+    aorta_json_foreach(table, add_column_row, &columns);
+    aorta_json_free(table);
+    aorta_json_t *entry = aorta_json_object();
+    aorta_json_set(entry, "names", columns.names);
+    aorta_json_set(entry, "total_ms", columns.total_ms);
+    aorta_json_set(entry, "launches", columns.launches);
+    aorta_json_set(aorta_json_get(file, "collectors"), collector, entry);
+}
+
+int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file,
+                               char **error)
+{
+    if (aorta_json_write_line_at(dir_fd, name, file, 0) == 0)
+        return 0;
+    *error = aorta_xstrdup(strerror(errno));
+    return -1;
+}
+
+const aorta_json_t *aorta_kernel_file_collectors(const aorta_json_t *json, int *schema)
+{
+    const aorta_json_t *version = aorta_json_get(json, "schema_version");
+    const aorta_json_t *collectors = aorta_json_get(json, "collectors");
+    int64_t number = aorta_json_type(version) == AORTA_JSON_INT ? aorta_json_get_int(version) : 0;
+    if ((number != 1 && number != AORTA_KERNEL_FILE_SCHEMA)
+        || aorta_json_type(collectors) != AORTA_JSON_OBJECT)
+        return NULL;
+    *schema = (int)number;
+    return collectors;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* parse_reply.h - the parse child's reply: the collector's metrics and, when
+ * it attached one (aorta_metrics_set_kernels()), its whole kernel table. */
+#ifndef AORTA_PARSE_REPLY_H
+#define AORTA_PARSE_REPLY_H
+
+#include "aorta/collector.h"
+#include "sys/json.h"
+
+/* {"metrics": {...}, "kernels": [[name, total_ms, launches or null], ...]};
+ * "kernels" only when a table is attached, in its first-seen order. */
+aorta_json_t *aorta_parse_reply_to_json(const aorta_metrics_t *metrics);
+
+/* The metrics of reply into metrics (aorta_metrics_from_json()'s rules),
+ * and its table attached to it.  0, or -1 at the first member that is not
+ * what the reply must hold. */
+int aorta_parse_reply_from_json(aorta_metrics_t *metrics, const aorta_json_t *reply);
+
+#endif

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* rank_record.c - per-rank trial records of an --all-ranks run
+ * (rank_record.h). */
+#include "config.h"
+
+#include "record/rank_record.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "sys/clock.h"
+#include "sys/knobs.h"
+#include "record/trial_json.h"
+#include "xalloc.h"
+
+#define RECORD_MAX_BYTES (1u << 20)
+#define RECORD_MAX_DEPTH 16
+/* How often rank 0 looks for the records it waits for (seconds). */
+#define POLL_SEC 0.05
+
+double aorta_rank_wait_sec(double trial_timeout_sec)
+{
+    return aorta_knob_seconds("AORTA_RANK_WAIT", trial_timeout_sec > 0 ? trial_timeout_sec + 60 : 600,
+                              0);
+}
+
+const char *aorta_rank_job_token(void)
+{
+    static char slurm[128];
+    const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
+    if (job && job[0]) {
+        snprintf(slurm, sizeof slurm, "slurm:%s.%s", job, step ? step : "");
+        return slurm;
+    }
+    static const char *const vars[] = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
+                                       "TORCHELASTIC_RUN_ID", NULL};
+    for (size_t i = 0; vars[i]; i++) {
+        const char *value = getenv(vars[i]);
+        if (value && value[0])
+            return value;
+    }
+    return NULL;
+}
+
+char *aorta_rank_record_rel(const char *cell, int trial, long rank)
+{
+    return aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d.rank%ld.json", cell, trial,
+                           rank);
+}
+
+aorta_json_t *aorta_rank_record_json(long rank, long world_size, const char *cell, int trial,
+                                     const char *verdict, const aorta_spawn_result_t *spawn,
+                                     const char *error)
+{
+    aorta_json_t *json = aorta_json_object();
+    aorta_json_set(json, "schema_version", aorta_json_int(AORTA_RANK_RECORD_SCHEMA));
+    aorta_json_set(json, "rank", aorta_json_int(rank));
+    aorta_json_set(json, "world_size", aorta_json_int(world_size));
+    const char *token = aorta_rank_job_token();
+    aorta_json_set(json, "job", token ? aorta_json_string(token) : NULL);
+    aorta_json_set(json, "cell", aorta_json_string(cell));
+    aorta_json_set(json, "trial", aorta_json_int(trial));
+    aorta_json_set(json, "verdict", aorta_json_string(verdict));
+    aorta_json_set(json, "written_at", aorta_json_double((double)time(NULL)));
+    if (spawn) {
+        aorta_json_set(json, "launched", aorta_json_bool(spawn->launched));
+        aorta_json_set(json, "exit_code", aorta_json_int(spawn->exit_code));
+        aorta_json_set(json, "timed_out", aorta_json_bool(spawn->timed_out));
+        aorta_json_set(json, "elapsed_sec", aorta_json_double(spawn->walltime_sec));
+    }
+    if (error)
+        aorta_json_set(json, "error", aorta_json_string(error));
+    return json;
+}
+
+aorta_json_t *aorta_rank_record_load(const char *path, long rank, const char *cell, int trial,
+                                     double not_before)
+{
+    aorta_json_t *json = aorta_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+    if (!json)
+        return NULL;
+    const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
+    const char *token = aorta_json_get_string(aorta_json_get(json, "job"));
+    const char *mine = aorta_rank_job_token();
+    const char *its_cell = aorta_json_get_string(aorta_json_get(json, "cell"));
+    int ok = aorta_json_get_int(aorta_json_get(json, "schema_version")) == AORTA_RANK_RECORD_SCHEMA
+          && aorta_json_get_int(aorta_json_get(json, "rank")) == rank
+          && aorta_json_get_int(aorta_json_get(json, "trial")) == trial && its_cell
+          && strcmp(its_cell, cell) == 0 && verdict && verdict[0];
+    if (ok && not_before > 0) {
+        /* A record of this job, or (no launcher id to compare) one written
+         * since this trial began on rank 0. */
+        if (mine || token)
+            ok = mine && token && strcmp(mine, token) == 0;
+        else
+            ok = aorta_json_get_double(aorta_json_get(json, "written_at")) >= floor(not_before);
+    }
+    if (!ok) {
+        aorta_json_free(json);
+        return NULL;
+    }
+    return json;
+}
+
+static int interrupt_pending(void)
+{
+    sigset_t pending;
+    sigpending(&pending);
+    return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
+}
+
+size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
+                               long world_size, double not_before, double wait_sec,
+                               aorta_json_t **records)
+{
+    double deadline = aorta_clock_monotonic() + wait_sec;
+    size_t missing = 0;
+    for (;;) {
+        missing = 0;
+        for (long k = 1; k < world_size; k++) {
+            if (records[k])
+                continue;
+            char *rel = aorta_rank_record_rel(cell, trial, k);
+            char *path = aorta_xasprintf("%s/%s", run_dir, rel);
+            records[k] = aorta_rank_record_load(path, k, cell, trial, not_before);
+            missing += records[k] == NULL;
+            free(path);
+            free(rel);
+        }
+        if (missing == 0 || aorta_clock_monotonic() >= deadline || interrupt_pending())
+            return missing;
+        struct timespec ts = {0, (long)(POLL_SEC * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int aorta_rank_records_complete(const char *run_dir, const char *cell, long trials,
+                                long world_size)
+{
+    for (long t = 0; t < trials; t++) {
+        for (long k = 1; k < world_size; k++) {
+            char *rel = aorta_rank_record_rel(cell, (int)t, k);
+            char *path = aorta_xasprintf("%s/%s", run_dir, rel);
+            aorta_json_t *json = aorta_rank_record_load(path, k, cell, (int)t, 0);
+            free(path);
+            free(rel);
+            if (!json)
+                return 0;
+            aorta_json_free(json);
+        }
+    }
+    return 1;
+}
+
+int aorta_rank_results_complete(const char *run_dir, const char *cell, long trials)
+{
+    for (long t = 0; t < trials; t++) {
+        char *path = aorta_xasprintf("%s/%s/trial_%ld/result.json", run_dir, cell, t);
+        aorta_json_t *json = aorta_json_read_file(path, RECORD_MAX_BYTES << 2, 64);
+        const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
+        int complete = verdict && verdict[0];
+        aorta_json_free(json);
+        free(path);
+        /* rank 0 also needs its trial JSON to resume (resume.c) */
+        path = aorta_xasprintf("%s/%s/" AORTA_WORKLOAD "/trial_d0_m0_t%ld.json", run_dir, cell, t);
+        json = complete ? aorta_json_read_file(path, RECORD_MAX_BYTES << 2, 64) : NULL;
+        complete = json != NULL;
+        aorta_json_free(json);
+        free(path);
+        if (!complete)
+            return 0;
+    }
+    return 1;
+}

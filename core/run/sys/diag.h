@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* diag.h - aorta-run's diagnostics: every error and warning it prints goes
+ * through here, as one line on stderr ("aorta-run: ..." or "aorta-run:
+ * warning: ..."), and so do the collectors' warnings (through the SDK's
+ * warning channel).  Beneath it, three error conventions
+ * (docs/architecture.md, Rules): the ABI's aorta_error_t; the runner's
+ * 0, or -1 with one line in char **error (the caller frees it); POSIX -1
+ * with errno, in sys/ only.  A stage prints warnings and its own errors
+ * through these functions and returns what happened; only the command
+ * layer decides the exit status.  Out of memory stops aorta-run with one
+ * line (xalloc.h). */
+#ifndef AORTA_DIAG_H
+#define AORTA_DIAG_H
+
+#include <stdio.h>
+
+#include "aorta/collector.h"
+
+/* Where every line goes: stderr, unless a test or a fuzz harness points
+ * them elsewhere (NULL: stderr again). */
+void aorta_diag_set_stream(FILE *out);
+/* "aorta-run: <message>" on stderr: an error that ends the request. */
+void aorta_diag_error(const char *fmt, ...) AORTA_PRINTF(1, 2);
+/* "aorta-run: warning: <message>" on stderr: the run goes on. */
+void aorta_diag_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
+/* The host's warning handler for the SDK (aorta_warning_set_handler()): a
+ * collector's aorta_warn() reads "aorta-run: warning: <source>: <message>". */
+void aorta_diag_collector_warning(const char *source, const char *message, void *user);
+/* The error of a report phase stopped by SIGINT or SIGTERM (run_dir as the
+ * user named it): what is missing and the command that writes it. */
+void aorta_diag_reports_interrupted(int sig, const char *run_dir);
+
+#endif

@@ -1,0 +1,683 @@
+/* SPDX-License-Identifier: MIT */
+/* json.c - the core's one layer over json-c. */
+#include "config.h"
+
+#include "sys/json.h"
+
+#include <errno.h>
+#include <fcntl.h> /* AT_FDCWD */
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <json-c/printbuf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aorta/collector.h"
+#include "sys/files.h"
+#include "xalloc.h"
+
+aorta_json_t *aorta_json_object(void)
+{
+    return json_object_new_object();
+}
+
+aorta_json_t *aorta_json_array(void)
+{
+    return json_object_new_array();
+}
+
+/* text when it is UTF-8, else a copy with U+FFFD for each byte that is not
+ * (an argument, an environment variable or a collector's string may hold
+ * any byte; json-c writes bytes as they are, and readers decode strictly). */
+static char *utf8_or_null(const char *text)
+{
+    size_t len = strlen(text);
+    size_t valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
+    if (valid == len)
+        return NULL;
+    char *out = aorta_xmalloc(len * 3 + 1), *cursor = out;
+    while (len > 0) {
+        memcpy(cursor, text, valid);
+        cursor += valid;
+        text += valid;
+        len -= valid;
+        if (len == 0)
+            break;
+        memcpy(cursor, "\xef\xbf\xbd", 3);
+        cursor += 3;
+        text++;
+        len--;
+        valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
+    }
+    *cursor = '\0';
+    return out;
+}
+
+aorta_json_t *aorta_json_string(const char *text)
+{
+    char *fixed = utf8_or_null(text ? text : "");
+    aorta_json_t *value = json_object_new_string(fixed ? fixed : text ? text : "");
+    free(fixed);
+    return value;
+}
+
+aorta_json_t *aorta_json_int(int64_t value)
+{
+    return json_object_new_int64(value);
+}
+
+/* Python's repr(float): the shortest digits that read back to the same
+ * double, positional for exponents -4..15, scientific otherwise, and always
+ * with a '.' or an exponent. */
+static void format_double(double value, char *out, size_t size)
+{
+    char digits[40];
+    /* The fewest digits that read back, by bisection: a precision that
+     * reads back implies every larger one does (the closer rounding of p+1
+     * digits is at least as near as the p digits, padded), and 17 always
+     * does.  A kernel table writes hundreds of thousands of these. */
+    int low = 1, high = 17;
+    while (low < high) {
+        int mid = (low + high) / 2;
+        snprintf(digits, sizeof digits, "%.*e", mid - 1, value);
+        if (strtod(digits, NULL) == value)
+            high = mid;
+        else
+            low = mid + 1;
+    }
+    snprintf(digits, sizeof digits, "%.*e", low - 1, value);
+    /* digits is "[-]d.ddde[+-]XX": split mantissa digits and exponent. */
+    const char *cursor = digits;
+    int negative = 0;
+    if (*cursor == '-') {
+        negative = 1;
+        cursor++;
+    }
+    char mantissa[20];
+    size_t count = 0;
+    for (; *cursor && *cursor != 'e'; cursor++)
+        if (*cursor != '.')
+            mantissa[count++] = *cursor;
+    while (count > 1 && mantissa[count - 1] == '0')
+        count--;
+    mantissa[count] = '\0';
+    int exponent = atoi(cursor + 1);
+    size_t len = 0;
+    if (negative)
+        out[len++] = '-';
+    if (exponent >= -4 && exponent < 16) {
+        if (exponent < 0) {
+            len += (size_t)snprintf(out + len, size - len, "0.");
+            for (int i = -1; i > exponent; i--)
+                out[len++] = '0';
+            len += (size_t)snprintf(out + len, size - len, "%s", mantissa);
+        } else {
+            for (int i = 0; i <= exponent || i < (int)count; i++) {
+                if (i == exponent + 1)
+                    out[len++] = '.';
+                out[len++] = i < (int)count ? mantissa[i] : '0';
+            }
+            if ((int)count <= exponent + 1) {
+                out[len++] = '.';
+                out[len++] = '0';
+            }
+            out[len] = '\0';
+        }
+    } else {
+        out[len++] = mantissa[0];
+        if (count > 1) {
+            out[len++] = '.';
+            memcpy(out + len, mantissa + 1, count - 1);
+            len += count - 1;
+        }
+        snprintf(out + len, size - len, "e%c%02d", exponent < 0 ? '-' : '+', abs(exponent));
+    }
+}
+
+aorta_json_t *aorta_json_double(double value)
+{
+    if (!isfinite(value))
+        return NULL; /* JSON has no NaN/Infinity; callers never report them */
+    char text[64];
+    format_double(value, text, sizeof text);
+    return json_object_new_double_s(value, text);
+}
+
+/* Decimal digits of value at out; their count. */
+static size_t put_uint(char *out, uint64_t value)
+{
+    char digits[20];
+    size_t count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    for (size_t i = 0; i < count; i++)
+        out[i] = digits[count - 1 - i];
+    return count;
+}
+
+/* What json-c writes for an int64 ("%" PRId64). */
+static size_t put_int(char *out, int64_t value)
+{
+    if (value >= 0)
+        return put_uint(out, (uint64_t)value);
+    out[0] = '-';
+    return 1 + put_uint(out + 1, 0 - (uint64_t)value);
+}
+
+#define MICRO_TEXT_MAX 400
+
+/* aorta_json_micro()'s text of a finite value at out (MICRO_TEXT_MAX
+ * bytes) and the double it stands for in *rounded; its length, or 0 when
+ * it does not fit. */
+static size_t micro_text(double value, char *out, double *rounded)
+{
+    size_t len;
+    double scaled = round(fabs(value) * 1e6);
+    if (scaled < 9e15) {
+        *rounded = copysign(scaled / 1e6, value) + 0.0;
+        /* Integer digits: printf's %f takes the multi-precision path, and
+         * a run writes a million of these. */
+        uint64_t micro = (uint64_t)scaled;
+        len = 0;
+        if (value < 0)
+            out[len++] = '-';
+        len += put_uint(out + len, micro / 1000000u);
+        out[len++] = '.';
+        unsigned fraction = (unsigned)(micro % 1000000u);
+        for (unsigned scale = 100000; scale; scale /= 10)
+            out[len++] = (char)('0' + fraction / scale % 10);
+    } else {
+        int printed = snprintf(out, MICRO_TEXT_MAX, "%.6f", value);
+        if (printed <= 0 || (size_t)printed >= MICRO_TEXT_MAX)
+            return 0;
+        len = (size_t)printed;
+        *rounded = NAN; /* read back below */
+    }
+    while (len > 2 && out[len - 1] == '0' && out[len - 2] != '.')
+        len--;
+    out[len] = '\0';
+    if (!strcmp(out, "-0.0")) {
+        strcpy(out, "0.0");
+        len = 3;
+    }
+    if (isnan(*rounded))
+        *rounded = strtod(out, NULL);
+    return len;
+}
+
+aorta_json_t *aorta_json_micro(double value)
+{
+    if (!isfinite(value))
+        return NULL;
+    char text[MICRO_TEXT_MAX];
+    double rounded;
+    if (!micro_text(value, text, &rounded))
+        return aorta_json_double(value);
+    return json_object_new_double_s(rounded, text);
+}
+
+aorta_json_t *aorta_json_bool(int value)
+{
+    return json_object_new_boolean(value ? 1 : 0);
+}
+
+aorta_json_t *aorta_json_strings(char *const *items, size_t count)
+{
+    aorta_json_t *array = json_object_new_array_ext((int)count);
+    for (size_t i = 0; i < count; i++)
+        json_object_array_add(array, aorta_json_string(items[i]));
+    return array;
+}
+
+aorta_json_t *aorta_json_strings_n(char *const *items, const size_t *lengths, size_t count)
+{
+    aorta_json_t *array = json_object_new_array_ext((int)count);
+    for (size_t i = 0; i < count; i++)
+        json_object_array_add(array, lengths ? json_object_new_string_len(items[i],
+                                                                          (int)lengths[i])
+                                             : aorta_json_string(items[i]));
+    return array;
+}
+
+void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
+{
+    char *fixed = utf8_or_null(key);
+    json_object_object_add(obj, fixed ? fixed : key, value);
+    free(fixed);
+}
+
+void aorta_json_append(aorta_json_t *array, aorta_json_t *value)
+{
+    json_object_array_add(array, value);
+}
+
+aorta_json_t *aorta_json_ref(aorta_json_t *value)
+{
+    return json_object_get(value);
+}
+
+void aorta_json_free(aorta_json_t *value)
+{
+    json_object_put(value);
+}
+
+aorta_json_type_t aorta_json_type(const aorta_json_t *value)
+{
+    switch (json_object_get_type(value)) {
+    case json_type_boolean:
+        return AORTA_JSON_BOOL;
+    case json_type_int:
+        return AORTA_JSON_INT;
+    case json_type_double:
+        return AORTA_JSON_DOUBLE;
+    case json_type_string:
+        return AORTA_JSON_STRING;
+    case json_type_array:
+        return AORTA_JSON_ARRAY;
+    case json_type_object:
+        return AORTA_JSON_OBJECT;
+    case json_type_null:
+    default:
+        return AORTA_JSON_NULL;
+    }
+}
+
+aorta_json_t *aorta_json_get(const aorta_json_t *obj, const char *key)
+{
+    struct json_object *member = NULL;
+    if (!json_object_is_type(obj, json_type_object))
+        return NULL;
+    return json_object_object_get_ex(obj, key, &member) ? member : NULL;
+}
+
+int aorta_json_has(const aorta_json_t *obj, const char *key)
+{
+    return json_object_is_type(obj, json_type_object)
+        && json_object_object_get_ex(obj, key, NULL);
+}
+
+const char *aorta_json_get_string_len(const aorta_json_t *value, size_t *len)
+{
+    *len = 0;
+    if (!json_object_is_type(value, json_type_string))
+        return NULL;
+    int n = json_object_get_string_len((aorta_json_t *)value);
+    *len = n > 0 ? (size_t)n : 0;
+    return json_object_get_string((aorta_json_t *)value);
+}
+
+const char *aorta_json_get_string(const aorta_json_t *value)
+{
+    return json_object_is_type(value, json_type_string) ? json_object_get_string((aorta_json_t *)value)
+                                                        : NULL;
+}
+
+int64_t aorta_json_get_int(const aorta_json_t *value)
+{
+    return json_object_get_int64(value);
+}
+
+double aorta_json_get_double(const aorta_json_t *value)
+{
+    return json_object_get_double(value);
+}
+
+int aorta_json_get_bool(const aorta_json_t *value)
+{
+    return json_object_get_boolean(value);
+}
+
+size_t aorta_json_length(const aorta_json_t *array)
+{
+    return json_object_is_type(array, json_type_array) ? json_object_array_length(array) : 0;
+}
+
+aorta_json_t *aorta_json_at(const aorta_json_t *array, size_t index)
+{
+    return json_object_is_type(array, json_type_array) ? json_object_array_get_idx(array, index)
+                                                       : NULL;
+}
+
+size_t aorta_json_object_count(const aorta_json_t *obj)
+{
+    return json_object_is_type(obj, json_type_object) ? (size_t)json_object_object_length(obj) : 0;
+}
+
+void aorta_json_foreach(const aorta_json_t *obj,
+                        int (*fn)(const char *key, aorta_json_t *value, void *user), void *user)
+{
+    if (!json_object_is_type(obj, json_type_object))
+        return;
+    struct json_object_iterator it = json_object_iter_begin((aorta_json_t *)obj);
+    struct json_object_iterator end = json_object_iter_end(obj);
+    while (!json_object_iter_equal(&it, &end)) {
+        if (fn(json_object_iter_peek_name(&it), json_object_iter_peek_value(&it), user))
+            return;
+        json_object_iter_next(&it);
+    }
+}
+
+static int dump_flags(int pretty)
+{
+    return JSON_C_TO_STRING_NOSLASHESCAPE
+         | (pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
+}
+
+char *aorta_json_dump(const aorta_json_t *value, int pretty)
+{
+    return aorta_xstrdup(json_object_to_json_string_ext((aorta_json_t *)value, dump_flags(pretty)));
+}
+
+int aorta_json_write_line_at(int dir_fd, const char *name, const aorta_json_t *value, int pretty)
+{
+    size_t len;
+    const char *dumped = aorta_xcheck((void *)json_object_to_json_string_length(
+        (aorta_json_t *)value, dump_flags(pretty), &len));
+    /* One copy with the newline: the text can be megabytes. */
+    char *text = aorta_xmalloc(len + 1);
+    memcpy(text, dumped, len);
+    text[len] = '\n';
+    int status = aorta_write_file_atomic_at(dir_fd, name, text, len + 1);
+    int saved = errno;
+    free(text);
+    errno = saved;
+    return status;
+}
+
+int aorta_json_write_file(const char *path, const aorta_json_t *value)
+{
+    return aorta_json_write_file_at(AT_FDCWD, path, value);
+}
+
+int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *value)
+{
+    return aorta_json_write_line_at(dir_fd, name, value, 1);
+}
+
+/* text as one value through tokener (fresh or reset); NULL on an error. */
+static aorta_json_t *parse_with(struct json_tokener *tokener, const char *text, size_t len)
+{
+    aorta_json_t *value = json_tokener_parse_ex(tokener, text, (int)len);
+    enum json_tokener_error error = json_tokener_get_error(tokener);
+    /* The whole text must be one value (trailing whitespace allowed). */
+    if (error == json_tokener_success) {
+        size_t used = json_tokener_get_parse_end(tokener);
+        for (; used < len; used++)
+            if (text[used] != ' ' && text[used] != '\t' && text[used] != '\r'
+                && text[used] != '\n')
+                break;
+        if (used != len) {
+            json_object_put(value);
+            value = NULL;
+        }
+    } else {
+        json_object_put(value);
+        value = NULL;
+    }
+    return value;
+}
+
+aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
+{
+    return aorta_json_parse_strict(text, len, max_depth, 0);
+}
+
+aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict)
+{
+    struct json_tokener *tokener = json_tokener_new_ex(max_depth);
+    if (!tokener)
+        return NULL;
+    if (strict)
+        json_tokener_set_flags(tokener, JSON_TOKENER_STRICT);
+    aorta_json_t *value = parse_with(tokener, text, len);
+    json_tokener_free(tokener);
+    return value;
+}
+
+aorta_json_t *aorta_json_read_file(const char *path, size_t max_bytes, int max_depth)
+{
+    return aorta_json_read_file_at(AT_FDCWD, path, max_bytes, max_depth);
+}
+
+aorta_json_t *aorta_json_read_file_at(int dir_fd, const char *name, size_t max_bytes,
+                                      int max_depth)
+{
+    size_t len;
+    char *text = aorta_read_file_at(dir_fd, name, max_bytes, &len);
+    if (!text)
+        return NULL;
+    aorta_json_t *value = aorta_json_parse(text, len, max_depth);
+    free(text);
+    return value;
+}
+
+struct aorta_json_reader {
+    struct json_tokener *tokener;
+    char *buffer;
+    size_t capacity;
+};
+
+aorta_json_reader_t *aorta_json_reader_new(int max_depth)
+{
+    aorta_json_reader_t *reader = aorta_xcalloc(1, sizeof *reader);
+    reader->tokener = aorta_xcheck(json_tokener_new_ex(max_depth));
+    return reader;
+}
+
+void aorta_json_reader_free(aorta_json_reader_t *reader)
+{
+    if (!reader)
+        return;
+    json_tokener_free(reader->tokener);
+    free(reader->buffer);
+    free(reader);
+}
+
+aorta_json_t *aorta_json_reader_read_at(aorta_json_reader_t *reader, int dir_fd,
+                                        const char *name, size_t max_bytes)
+{
+    size_t len;
+    if (aorta_read_file_into_at(dir_fd, name, max_bytes, &reader->buffer, &reader->capacity,
+                                &len) != 0)
+        return NULL;
+    json_tokener_reset(reader->tokener);
+    return parse_with(reader->tokener, reader->buffer, len);
+}
+
+/* The writer: json-c's own buffer, and a string object reused to escape
+ * each key and string the way json-c escapes them in a tree. */
+#define WRITER_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define WRITER_MAX_DEPTH 64
+
+struct aorta_json_writer {
+    struct printbuf *text;
+    aorta_json_t *scratch;
+    int depth;
+    unsigned char has_member[WRITER_MAX_DEPTH];
+};
+
+aorta_json_writer_t *aorta_json_writer_new(void)
+{
+    aorta_json_writer_t *writer = aorta_xcalloc(1, sizeof *writer);
+    writer->text = aorta_xcheck(printbuf_new());
+    writer->scratch = aorta_xcheck(json_object_new_string(""));
+    return writer;
+}
+
+void aorta_json_writer_free(aorta_json_writer_t *writer)
+{
+    if (!writer)
+        return;
+    printbuf_free(writer->text);
+    json_object_put(writer->scratch);
+    free(writer);
+}
+
+void aorta_json_writer_reset(aorta_json_writer_t *writer)
+{
+    printbuf_reset(writer->text);
+    writer->depth = 0;
+    writer->has_member[0] = 0;
+}
+
+static void append(aorta_json_writer_t *writer, const char *text, size_t len)
+{
+    struct printbuf *buffer = writer->text;
+    if (buffer->size - buffer->bpos > (int)len) { /* json-c's printbuf_memappend_fast() */
+        memcpy(buffer->buf + buffer->bpos, text, len);
+        buffer->bpos += (int)len;
+        buffer->buf[buffer->bpos] = '\0';
+    } else if (printbuf_memappend(buffer, text, (int)len) < 0) {
+        abort(); /* out of memory, as aorta_xmalloc() */
+    }
+}
+
+void aorta_json_writer_begin_object(aorta_json_writer_t *writer)
+{
+    append(writer, "{", 1);
+    if (writer->depth + 1 >= WRITER_MAX_DEPTH)
+        abort(); /* a caller's bug: the files written this way are shallow */
+    writer->has_member[++writer->depth] = 0;
+}
+
+void aorta_json_writer_end_object(aorta_json_writer_t *writer)
+{
+    append(writer, "}", 1);
+    writer->depth--;
+}
+
+/* text as json-c writes a string of it, quotes included. */
+static void put_string(aorta_json_writer_t *writer, const char *text, size_t len)
+{
+    json_object_set_string_len(writer->scratch, text, (int)len);
+    size_t escaped_len;
+    const char *escaped = json_object_to_json_string_length(writer->scratch, WRITER_FLAGS,
+                                                            &escaped_len);
+    append(writer, escaped, escaped_len);
+}
+
+#define BYTES(c) (0x0101010101010101ULL * (uint64_t)(c))
+#define HIGH BYTES(0x80)
+
+/* Whether some byte of x is below n (n <= 0x80): the classic test, exact
+ * about whether any is (x - n borrows into the high bit of such a byte). */
+static uint64_t has_below(uint64_t x, unsigned n)
+{
+    return (x - BYTES(n)) & ~x & HIGH;
+}
+
+/* Whether some byte of word is a control, '"', '\\' or '/' (a byte equal
+ * to c is a zero byte of word ^ c). */
+static int word_needs_escape(uint64_t word)
+{
+    return (has_below(word, 0x20) | has_below(word ^ BYTES('"'), 1)
+            | has_below(word ^ BYTES('\\'), 1) | has_below(word ^ BYTES('/'), 1)) != 0;
+}
+
+/* Whether text is ASCII with no byte any JSON writer escapes (a control,
+ * '"', '\\', '/'): json-c would copy it as it is. */
+static int plain_ascii(const char *text, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, text + i, 8);
+        if ((word & HIGH) || word_needs_escape(word))
+            return 0;
+    }
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '/')
+            return 0;
+    }
+    return 1;
+}
+
+/* text (UTF-8 fixed as aorta_json_string() fixes it) as a JSON string. */
+static void put_text(aorta_json_writer_t *writer, const char *text)
+{
+    size_t len = strlen(text);
+    if (plain_ascii(text, len)) { /* nearly every name: copied here */
+        append(writer, "\"", 1);
+        append(writer, text, len);
+        append(writer, "\"", 1);
+    } else if (aorta_utf8_valid_prefix(text, len, NULL, NULL) == len) {
+        put_string(writer, text, len);
+    } else {
+        char *fixed = utf8_or_null(text);
+        put_string(writer, fixed, strlen(fixed));
+        free(fixed);
+    }
+}
+
+void aorta_json_writer_key(aorta_json_writer_t *writer, const char *key)
+{
+    if (writer->has_member[writer->depth])
+        append(writer, ",", 1);
+    writer->has_member[writer->depth] = 1;
+    put_text(writer, key);
+    append(writer, ":", 1);
+}
+
+void aorta_json_writer_string(aorta_json_writer_t *writer, const char *text)
+{
+    put_text(writer, text ? text : "");
+}
+
+void aorta_json_writer_int(aorta_json_writer_t *writer, int64_t value)
+{
+    char text[24];
+    append(writer, text, put_int(text, value));
+}
+
+void aorta_json_writer_micro(aorta_json_writer_t *writer, double value)
+{
+    char text[MICRO_TEXT_MAX];
+    double rounded;
+    size_t len = isfinite(value) ? micro_text(value, text, &rounded) : 0;
+    if (len) {
+        append(writer, text, len);
+        return;
+    }
+    aorta_json_t *json = aorta_json_micro(value); /* NULL (null) or the repr */
+    aorta_json_writer_value(writer, json);
+    aorta_json_free(json);
+}
+
+void aorta_json_writer_null(aorta_json_writer_t *writer)
+{
+    append(writer, "null", 4);
+}
+
+void aorta_json_writer_value(aorta_json_writer_t *writer, const aorta_json_t *value)
+{
+    size_t len;
+    const char *text = json_object_to_json_string_length((aorta_json_t *)value, WRITER_FLAGS,
+                                                         &len);
+    append(writer, text, len);
+}
+
+int aorta_json_writer_write_at(aorta_json_writer_t *writer, int dir_fd, const char *name)
+{
+    append(writer, "\n", 1);
+    int status = aorta_update_file_at(dir_fd, name, writer->text->buf,
+                                            (size_t)printbuf_length(writer->text));
+    writer->text->buf[--writer->text->bpos] = '\0';
+    return status;
+}
+
+int aorta_json_key_is_kept(const char *key)
+{
+    size_t len = strlen(key);
+    return aorta_utf8_valid_prefix(key, len, NULL, NULL) == len;
+}
+
+const char *aorta_json_writer_text(const aorta_json_writer_t *writer, size_t *len)
+{
+    *len = (size_t)printbuf_length(writer->text);
+    return writer->text->buf;
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* live.c - the sweep's progress display (live.h). */
+#include "config.h"
+
+#include "sys/live.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "sys/clock.h"
+
+/* One sweep per process: the display is process state, like stderr. */
+static struct {
+    FILE *out;
+    int on, tty, shown;       /* shown: the live line is on the terminal */
+    size_t cells, cell;
+    long budget, trial, planned, done;
+    char name[128];
+    size_t pass, fail, error;
+    double started, trial_sum, last_print;
+    int pending;              /* a finished trial not printed yet (rate limit) */
+    const char *last_verdict;
+    char state[32];           /* what the live line says of the trial */
+} live;
+
+/* "12.3s", "4:05", "1:02:03". */
+static void duration(char *buf, size_t size, double sec)
+{
+    if (sec < 0)
+        sec = 0;
+    if (sec < 60) {
+        snprintf(buf, size, "%.1fs", sec);
+        return;
+    }
+    long whole = (long)(sec + 0.5);
+    if (whole < 3600)
+        snprintf(buf, size, "%ld:%02ld", whole / 60, whole % 60);
+    else
+        snprintf(buf, size, "%ld:%02ld:%02ld", whole / 3600, whole / 60 % 60, whole % 60);
+}
+
+/* The status text, without the line's framing. */
+static void status(char *buf, size_t size, const char *state)
+{
+    char elapsed[32], eta[32] = "--";
+    duration(elapsed, sizeof elapsed, aorta_clock_monotonic() - live.started);
+    long left = live.planned - live.done;
+    /* From the trials so far: their mean time for each trial still due. */
+    if (live.done > 0)
+        duration(eta, sizeof eta, live.trial_sum / (double)live.done * (double)(left > 0 ? left : 0));
+    snprintf(buf, size,
+             "cell %zu/%zu %s, trial %ld/%ld %s | elapsed %s, ETA %s | %zu pass, %zu fail, "
+             "%zu error",
+             live.cell + 1, live.cells, live.name, live.trial + 1, live.budget, state, elapsed,
+             eta, live.pass, live.fail, live.error);
+}
+
+static void draw(const char *state)
+{
+    char text[512];
+    if (state != live.state)
+        snprintf(live.state, sizeof live.state, "%s", state);
+    status(text, sizeof text, live.state);
+    /* \r and erase-to-end: the line rewrites itself. */
+    fprintf(live.out, "\r\033[Kaorta-run: %s", text);
+    fflush(live.out);
+    live.shown = 1;
+}
+
+static void print_done(void)
+{
+    char text[512], state[32];
+    snprintf(state, sizeof state, "done (%s)", live.last_verdict ? live.last_verdict : "?");
+    status(text, sizeof text, state);
+    fprintf(live.out, "aorta-run: %s\n", text);
+    fflush(live.out);
+    live.last_print = aorta_clock_monotonic();
+    live.pending = 0;
+}
+
+/* Printable ASCII only, so a cell name cannot carry a control character. */
+static void copy_name(const char *name)
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)name; *c && n + 1 < sizeof live.name; c++)
+        live.name[n++] = *c >= 0x20 && *c < 0x7f ? (char)*c : '?';
+    live.name[n] = '\0';
+}
+
+void aorta_live_begin(FILE *out, int fd, int quiet, size_t cells, long trials_per_cell)
+{
+    memset(&live, 0, sizeof live);
+    live.out = out;
+    live.on = !quiet;
+    live.tty = isatty(fd);
+    live.cells = cells;
+    live.budget = trials_per_cell;
+    live.planned = (long)cells * trials_per_cell;
+    live.started = aorta_clock_monotonic();
+    live.last_print = -1;
+}
+
+void aorta_live_trial_start(size_t cell, const char *name, long trial)
+{
+    live.cell = cell;
+    live.trial = trial;
+    copy_name(name);
+    if (live.on && live.tty)
+        draw("running");
+}
+
+void aorta_live_trial_done(const char *verdict, double sec)
+{
+    live.done++;
+    live.trial_sum += sec;
+    live.last_verdict = !strcmp(verdict, "pass")   ? "pass"
+                        : !strcmp(verdict, "fail") ? "fail"
+                                                   : "error";
+    live.pass += live.last_verdict[0] == 'p';
+    live.fail += live.last_verdict[0] == 'f';
+    live.error += live.last_verdict[0] == 'e';
+    if (!live.on)
+        return;
+    if (live.tty) {
+        char state[32];
+        snprintf(state, sizeof state, "done (%s)", live.last_verdict);
+        draw(state);
+        return;
+    }
+    live.pending = 1;
+    if (live.last_print < 0 || aorta_clock_monotonic() - live.last_print >= 1.0)
+        print_done();
+}
+
+void aorta_live_cell_done(long ran)
+{
+    if (ran < live.budget)
+        live.planned -= live.budget - ran;
+}
+
+void aorta_live_end(void)
+{
+    if (!live.on)
+        return;
+    if (live.tty && live.shown) {
+        fputc('\n', live.out);
+        fflush(live.out);
+        live.shown = 0;
+    } else if (!live.tty && live.pending) {
+        print_done();
+    }
+    live.on = 0;
+}
+
+void aorta_live_suspend(void)
+{
+    if (live.on && live.tty && live.shown) {
+        fputs("\r\033[K", live.out);
+        fflush(live.out);
+    }
+}
+
+void aorta_live_resume(void)
+{
+    if (live.on && live.tty && live.shown)
+        draw(live.state);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* aorta-run's diagnostics (sys/diag.h): an error and a warning are one line
+ * each on stderr, and aorta-run's handler of the SDK's warning channel
+ * writes a collector's aorta_warn() as "aorta-run: warning: SOURCE: ...". */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aorta/collector.h"
+#include "sys/diag.h"
+#include "testutil.h"
+
+
+static void error_and_warning(void *user)
+{
+    (void)user;
+    aorta_diag_error("cannot write %s: %s", "/r/matrix.json", "No space left on device");
+    aorta_diag_warn("skipping %s: %d", "x.so", 3);
+}
+
+START_TEST(one_line_each)
+{
+    char *text = tu_stderr_of(error_and_warning, NULL);
+    ck_assert_str_eq(text, "aorta-run: cannot write /r/matrix.json: No space left on device\n"
+                           "aorta-run: warning: skipping x.so: 3\n");
+    free(text);
+}
+END_TEST
+
+static void warn_as_aorta_run(void *user)
+{
+    (void)user;
+    aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
+    aorta_warn("proton", "could not read an interpreter from %s", "'pytest'");
+    aorta_warning_set_handler(NULL, NULL);
+}
+
+START_TEST(aorta_run_prefixes_its_name)
+{
+    char *text = tu_stderr_of(warn_as_aorta_run, NULL);
+    ck_assert_str_eq(text,
+                     "aorta-run: warning: proton: could not read an interpreter from 'pytest'\n");
+    free(text);
+}
+END_TEST
+
+static Suite *diag_suite(void)
+{
+    Suite *suite = suite_create("diag");
+    TCase *tc = tcase_create("diag");
+    tcase_add_test(tc, one_line_each);
+    tcase_add_test(tc, aorta_run_prefixes_its_name);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(diag_suite)

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/* The core's JSON layer: Python-style floats, atomic writes, strict parsing. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sys/json.h"
+#include "testutil.h"
+
+static void expect_double(double value, const char *text)
+{
+    aorta_json_t *json = aorta_json_double(value);
+    char *dumped = aorta_json_dump(json, 0);
+    ck_assert_msg(strcmp(dumped, text) == 0, "%.17g dumped as %s, expected %s", value, dumped,
+                  text);
+    free(dumped);
+    aorta_json_free(json);
+}
+
+START_TEST(doubles_print_like_python_repr)
+{
+    expect_double(0.539404, "0.539404");
+    expect_double(3.0, "3.0");
+    expect_double(0.0, "0.0");
+    expect_double(-0.0, "-0.0");
+    expect_double(1e-05, "1e-05");
+    expect_double(0.0001, "0.0001");
+    expect_double(1400.926, "1400.926");
+    expect_double(0.05440199999999999, "0.05440199999999999");
+    expect_double(1e16, "1e+16");
+    expect_double(1e15, "1000000000000000.0");
+    expect_double(123456789012.0, "123456789012.0");
+    expect_double(-2.5e-300, "-2.5e-300");
+    expect_double(0.1 + 0.2, "0.30000000000000004");
+    ck_assert_ptr_null(aorta_json_double(NAN));
+}
+END_TEST
+
+START_TEST(objects_keep_order_and_round_trip)
+{
+    aorta_json_t *obj = aorta_json_object();
+    aorta_json_set(obj, "verdict", aorta_json_string("pass"));
+    aorta_json_set(obj, "exit_code", aorta_json_int(0));
+    aorta_json_set(obj, "peak_vram_mib", NULL);
+    char *items[] = {"a/b", "c"};
+    aorta_json_set(obj, "argv", aorta_json_strings(items, 2));
+    char *text = aorta_json_dump(obj, 0);
+    ck_assert_str_eq(text, "{\"verdict\":\"pass\",\"exit_code\":0,\"peak_vram_mib\":null,"
+                           "\"argv\":[\"a/b\",\"c\"]}");
+    aorta_json_t *back = aorta_json_parse(text, strlen(text), 32);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(back, "verdict")), "pass");
+    ck_assert_int_eq(aorta_json_type(aorta_json_get(back, "peak_vram_mib")), AORTA_JSON_NULL);
+    ck_assert(aorta_json_has(back, "peak_vram_mib"));
+    ck_assert(!aorta_json_has(back, "missing"));
+    ck_assert_uint_eq(aorta_json_length(aorta_json_get(back, "argv")), 2);
+    ck_assert_uint_eq(aorta_json_object_count(back), 4);
+    free(text);
+    aorta_json_free(back);
+    aorta_json_free(obj);
+}
+END_TEST
+
+START_TEST(parse_rejects_garbage_and_depth)
+{
+    ck_assert_ptr_null(aorta_json_parse("{not json", 9, 32));
+    ck_assert_ptr_null(aorta_json_parse("{} trailing", 11, 32));
+    ck_assert_ptr_null(aorta_json_parse("{}\0", 3, 32)); /* a NUL is not whitespace */
+    aorta_json_t *ok = aorta_json_parse("{}  \n", 5, 32);
+    ck_assert_ptr_nonnull(ok);
+    aorta_json_free(ok);
+    ck_assert_ptr_null(aorta_json_parse("[[[[1]]]]", 9, 3));
+    ok = aorta_json_parse("[[[[1]]]]", 9, 10);
+    ck_assert_ptr_nonnull(ok);
+    aorta_json_free(ok);
+}
+END_TEST
+
+START_TEST(write_file_is_atomic_and_refuses_symlinks)
+{
+    char *dir = tu_tmpdir();
+    char *path = tu_join(dir, "result.json");
+    aorta_json_t *obj = aorta_json_object();
+    aorta_json_set(obj, "verdict", aorta_json_string("pass"));
+    ck_assert_int_eq(aorta_json_write_file(path, obj), 0);
+    char *text = tu_read(path);
+    ck_assert_ptr_nonnull(strstr(text, "\"verdict\": \"pass\""));
+    ck_assert_int_eq(text[strlen(text) - 1], '\n');
+    aorta_json_t *back = aorta_json_read_file(path, 1 << 20, 32);
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(back, "verdict")), "pass");
+    aorta_json_free(back);
+    /* Too large, or a symlink: not read. */
+    ck_assert_ptr_null(aorta_json_read_file(path, 4, 32));
+    char *link = tu_join(dir, "link.json");
+    ck_assert_int_eq(symlink(path, link), 0);
+    ck_assert_ptr_null(aorta_json_read_file(link, 1 << 20, 32));
+    free(text);
+    free(link);
+    aorta_json_free(obj);
+    tu_rmtree(dir);
+    free(path);
+    free(dir);
+}
+END_TEST
+
+static char *dumped_micro(double value)
+{
+    aorta_json_t *json = aorta_json_micro(value);
+    char *text = aorta_json_dump(json, 0);
+    aorta_json_free(json);
+    return text;
+}
+
+static char *written(void (*put)(aorta_json_writer_t *, double), double value)
+{
+    aorta_json_writer_t *writer = aorta_json_writer_new();
+    put(writer, value);
+    size_t len;
+    char *text = strdup(aorta_json_writer_text(writer, &len));
+    ck_assert_uint_eq(len, strlen(text));
+    aorta_json_writer_free(writer);
+    return text;
+}
+
+START_TEST(micro_rounds_to_six_decimals_the_same_in_a_tree_and_a_writer)
+{
+    static const struct {
+        double value;
+        const char *text;
+    } cases[] = {{1.5, "1.5"}, {3.0, "3.0"}, {0.0, "0.0"}, {-0.0, "0.0"}, {-1e-9, "0.0"},
+                 {1e-6, "0.000001"}, {0.0000015, "0.000002"}, {-2.25, "-2.25"},
+                 {123456789.1234567, "123456789.123457"}, {1e10, "10000000000.0"},
+                 {9e9, "9000000000.0"}, {4534.798123456, "4534.798123"}, {NAN, "null"},
+                 {INFINITY, "null"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *tree = dumped_micro(cases[i].value), *stream = written(aorta_json_writer_micro,
+                                                                     cases[i].value);
+        ck_assert_str_eq(tree, cases[i].text);
+        ck_assert_str_eq(stream, cases[i].text);
+        free(tree);
+        free(stream);
+    }
+    /* Every magnitude, both signs: the writer's digits are the tree's. */
+    unsigned seed = 7;
+    for (int i = 0; i < 20000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        double value = ldexp((double)(seed >> 8) / (1 << 24), (int)(seed % 120) - 30);
+        if (seed & 1)
+            value = -value;
+        char *tree = dumped_micro(value), *stream = written(aorta_json_writer_micro, value);
+        ck_assert_msg(!strcmp(tree, stream), "%.17g: %s in a tree, %s written", value, tree,
+                      stream);
+        ck_assert(fabs(strtod(tree, NULL) - value) <= 5e-7 + fabs(value) * 1e-15);
+        free(tree);
+        free(stream);
+    }
+}
+END_TEST
+
+static void put_int(aorta_json_writer_t *writer, double value)
+{
+    aorta_json_writer_int(writer, (int64_t)value);
+}
+
+START_TEST(the_writer_writes_what_the_tree_dumps)
+{
+    aorta_json_t *tree = aorta_json_object();
+    aorta_json_t *inner = aorta_json_object();
+    aorta_json_set(inner, "n", aorta_json_int(INT64_MIN));
+    aorta_json_set(inner, "s", aorta_json_string("q\"u\\o/te\x01\t\xc3\xa9 \xff"));
+    aorta_json_set(inner, "empty", aorta_json_object());
+    aorta_json_set(tree, "in\xfener", inner);
+    aorta_json_set(tree, "null", NULL);
+    aorta_json_set(tree, "big", aorta_json_int(INT64_MAX));
+    aorta_json_set(tree, "list", aorta_json_strings((char *[]){"a", "b/c"}, 2));
+    aorta_json_set(tree, "plain_key_of_some_length_0123456789", aorta_json_micro(0.5));
+    char *want = aorta_json_dump(tree, 0);
+
+    aorta_json_writer_t *writer = aorta_json_writer_new();
+    for (int pass = 0; pass < 2; pass++) { /* reused: the second document is the same */
+        aorta_json_writer_reset(writer);
+        aorta_json_writer_begin_object(writer);
+        aorta_json_writer_key(writer, "in\xfener");
+        aorta_json_writer_begin_object(writer);
+        aorta_json_writer_key(writer, "n");
+        aorta_json_writer_int(writer, INT64_MIN);
+        aorta_json_writer_key(writer, "s");
+        aorta_json_writer_string(writer, "q\"u\\o/te\x01\t\xc3\xa9 \xff");
+        aorta_json_writer_key(writer, "empty");
+        aorta_json_writer_begin_object(writer);
+        aorta_json_writer_end_object(writer);
+        aorta_json_writer_end_object(writer);
+        aorta_json_writer_key(writer, "null");
+        aorta_json_writer_null(writer);
+        aorta_json_writer_key(writer, "big");
+        aorta_json_writer_int(writer, INT64_MAX);
+        aorta_json_writer_key(writer, "list");
+        aorta_json_writer_value(writer, aorta_json_get(tree, "list"));
+        aorta_json_writer_key(writer, "plain_key_of_some_length_0123456789");
+        aorta_json_writer_micro(writer, 0.5);
+        aorta_json_writer_end_object(writer);
+        size_t len;
+        ck_assert_str_eq(aorta_json_writer_text(writer, &len), want);
+        ck_assert_uint_eq(len, strlen(want));
+    }
+    char *zero = written(put_int, 0), *minus = written(put_int, -42);
+    ck_assert_str_eq(zero, "0");
+    ck_assert_str_eq(minus, "-42");
+    free(zero);
+    free(minus);
+    ck_assert(aorta_json_key_is_kept("\xc3\xa9t\xc3\xa9"));
+    ck_assert(!aorta_json_key_is_kept("a\xff"));
+
+    /* To a file: the text and a newline, the writer's text unchanged. */
+    char *dir = tu_tmpdir();
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_eq(aorta_json_writer_write_at(writer, fd, "out.json"), 0);
+    char *path = tu_join(dir, "out.json"), *text = tu_read(path);
+    char *line = malloc(strlen(want) + 2);
+    sprintf(line, "%s\n", want);
+    ck_assert_str_eq(text, line);
+    size_t len;
+    ck_assert_str_eq(aorta_json_writer_text(writer, &len), want);
+    free(line);
+    free(text);
+    free(path);
+    close(fd);
+    tu_rmtree(dir);
+    free(dir);
+    aorta_json_writer_free(writer);
+    free(want);
+    aorta_json_free(tree);
+}
+END_TEST
+
+/* One reader, file after file: a bad file or a missing one leaves nothing
+ * behind for the next, a larger file grows the buffer, the depth holds. */
+START_TEST(a_reader_reads_file_after_file)
+{
+    char *dir = tu_tmpdir();
+    char *small = tu_join(dir, "small.json"), *bad = tu_join(dir, "bad.json");
+    char *deep = tu_join(dir, "deep.json"), *large = tu_join(dir, "large.json");
+    tu_write(small, "{\"a\": 1}\n");
+    tu_write(bad, "{\"a\": [1, ");
+    tu_write(deep, "[[[[1]]]]");
+    char big[8192] = "{\"k\": \"";
+    memset(big + 7, 'x', 8000);
+    strcpy(big + 8007, "\"}");
+    tu_write(large, big);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    aorta_json_reader_t *reader = aorta_json_reader_new(3);
+    for (int round = 0; round < 2; round++) {
+        aorta_json_t *json = aorta_json_reader_read_at(reader, fd, "small.json", 1 << 20);
+        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(json, "a")), 1);
+        aorta_json_free(json);
+        ck_assert_ptr_null(aorta_json_reader_read_at(reader, fd, "bad.json", 1 << 20));
+        ck_assert_ptr_null(aorta_json_reader_read_at(reader, fd, "deep.json", 1 << 20));
+        errno = 0;
+        ck_assert_ptr_null(aorta_json_reader_read_at(reader, fd, "missing.json", 1 << 20));
+        ck_assert_int_eq(errno, ENOENT);
+        ck_assert_ptr_null(aorta_json_reader_read_at(reader, fd, "large.json", 100));
+        json = aorta_json_reader_read_at(reader, fd, "large.json", 1 << 20);
+        ck_assert_uint_eq(strlen(aorta_json_get_string(aorta_json_get(json, "k"))), 8000);
+        aorta_json_free(json);
+    }
+    aorta_json_reader_free(reader);
+    close(fd);
+    tu_rmtree(dir);
+    free(small);
+    free(bad);
+    free(deep);
+    free(large);
+    free(dir);
+}
+END_TEST
+
+static Suite *json_suite(void)
+{
+    Suite *suite = suite_create("json");
+    TCase *tc = tcase_create("json");
+    tcase_add_test(tc, doubles_print_like_python_repr);
+    tcase_add_test(tc, objects_keep_order_and_round_trip);
+    tcase_add_test(tc, parse_rejects_garbage_and_depth);
+    tcase_add_test(tc, write_file_is_atomic_and_refuses_symlinks);
+    tcase_add_test(tc, micro_rounds_to_six_decimals_the_same_in_a_tree_and_a_writer);
+    tcase_add_test(tc, the_writer_writes_what_the_tree_dumps);
+    tcase_add_test(tc, a_reader_reads_file_after_file);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(json_suite)
