@@ -6,6 +6,7 @@
  * collector of several files are not: the build line must still export
  * only the entry point. */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "aorta/collector.h"
@@ -39,7 +40,11 @@ static int mandemo_wrap(const aorta_options_t *options, const char *out_dir,
         return -1;
     }
     char setting[4096];
-    snprintf(setting, sizeof setting, "MANDEMO_DIR=%s", out_dir);
+    if ((size_t)snprintf(setting, sizeof setting, "MANDEMO_DIR=%s", out_dir) >= sizeof setting) {
+        aorta_free(tool);
+        aorta_error_set(err, "mandemo: the output directory is too long (%zu bytes)", strlen(out_dir));
+        return -1;
+    }
     aorta_argv_push(out, tool);
     aorta_free(tool);
     aorta_argv_push(out, setting);
@@ -67,9 +72,12 @@ static void mandemo_parse(const aorta_options_t *options, const char *dir,
 {
     (void)options;
     int64_t seen[2] = {0, 0};
-    if (aorta_walk_files(dir, ".rss", mandemo_read_kb, seen) != AORTA_WALK_OK)
+    aorta_walk_status_t status = aorta_walk_files(dir, ".rss", mandemo_read_kb, seen);
+    if (status != AORTA_WALK_OK && status != AORTA_WALK_NO_FDS)
         return;
     aorta_metrics_set_string(metrics, "mandemo_artifact_dir", dir);
+    if (status == AORTA_WALK_NO_FDS) /* a partial peak would look complete */
+        return;
     aorta_metrics_set_int(metrics, "mandemo_samples", seen[1]);
     if (seen[1] > 0)
         aorta_metrics_set_int(metrics, "mandemo_max_rss_kb", seen[0]);

@@ -67,11 +67,14 @@ void cxx_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t 
                 static_cast<tally *>(user)->lines += chunk[i] == '\n';
         return 0;
     };
-    if (aorta_walk_files(dir, ".cxx", count_lines, &counted) != AORTA_WALK_OK)
+    const aorta_walk_status_t status = aorta_walk_files(dir, ".cxx", count_lines, &counted);
+    if (status != AORTA_WALK_OK && status != AORTA_WALK_NO_FDS)
         return;
     char *artifact_dir = aorta_path_join(dir, nullptr);
     aorta_metrics_set_string(metrics, "cxxdemo_artifact_dir", artifact_dir);
     aorta_free(artifact_dir);
+    if (status == AORTA_WALK_NO_FDS) // partial counts would look complete
+        return;
     const long long lines =
         counted.lines * std::strtoll(aorta_options_get(options, "scale"), nullptr, 10);
     aorta_metrics_set_int(metrics, "cxxdemo_lines", lines);
