@@ -63,15 +63,52 @@ const char *proton_value_name(const proton_value_t *value, size_t *len, char **o
 typedef enum proton_read {
     PROTON_READ_OK,        /* the leaves are in the table */
     PROTON_READ_REFUSED,   /* not a readable profile (the table may hold part of it) */
-    PROTON_READ_UNSURE,    /* valid, but the json-c reader must decide */
+    PROTON_READ_UNSURE,    /* valid, but one pass cannot decide (the table may hold part) */
     PROTON_READ_NO_MEMORY, /* it did not fit in the memory at hand */
 } proton_read_t;
 
-/* ---- hatchet_stream.c: the tree in one pass ------------------------------ */
+/* ---- a sink: what a profile's values mean --------------------------------- */
 
-/* Count the leaves of the .hatchet open at fd into kernels (reads of block
- * bytes), exactly as proton_hatchet_walk() of proton_hatchet_read() would,
- * keeping only the path to the node being read. */
+/* A reader of a format (json_stream.c, hatchet_msgpack.c) walks a file and
+ * tells a sink (hatchet_tree.c, trace_stream.c) of the containers and
+ * members it cares about: the sink gives each container a role and each
+ * member a slot, and hears nothing of a container of role
+ * PROTON_ROLE_PLAIN (nor of anything inside it) or of a member of slot 0.
+ * The document around the top value has PROTON_ROLE_DOCUMENT, a list's
+ * elements and the top value PROTON_SLOT_ELEMENT. */
+#define PROTON_ROLE_PLAIN 0
+#define PROTON_ROLE_DOCUMENT 1
+#define PROTON_SLOT_ELEMENT 1
+/* Returned instead of a role or a slot: the sink is unsure (the reader
+ * checks the rest and ends PROTON_READ_UNSURE), or out of memory. */
+#define PROTON_STOP_UNSURE (-1)
+#define PROTON_STOP_NO_MEMORY (-2)
+
+typedef struct proton_sink {
+    /* A key of an object of this role (its escapes undone): the member's
+     * slot, 0, or a PROTON_STOP_. */
+    int (*key)(void *user, int role, const char *key, size_t len);
+    /* A container in this slot: its role, or a PROTON_STOP_. */
+    int (*open)(void *user, int role, int slot, int object);
+    /* A scalar in this slot: 0, or a PROTON_STOP_. */
+    int (*scalar)(void *user, int role, int slot, const proton_value_t *value);
+    /* A container of this role has closed: 0, or a PROTON_STOP_. */
+    int (*close)(void *user, int role);
+    void *user;
+} proton_sink_t;
+
+/* ---- hatchet_tree.c: the tree's leaves, keeping only the path ------------ */
+
+typedef struct proton_tree proton_tree_t;
+
+/* A sink counting a tree's leaves into kernels, exactly as
+ * proton_hatchet_walk() of the same value would; NULL without memory. */
+proton_tree_t *proton_tree_new(aorta_kernels_t *kernels);
+void proton_tree_sink(proton_tree_t *tree, proton_sink_t *sink);
+void proton_tree_free(proton_tree_t *tree);
+
+/* The .hatchet open at fd in one strict pass of reads of block bytes
+ * (json_stream.c), its leaves into kernels. */
 proton_read_t proton_hatchet_stream(int fd, aorta_kernels_t *kernels, size_t block);
 
 /* ---- hatchet_count.c: one .hatchet into the run's totals ----------------- */
@@ -79,6 +116,21 @@ proton_read_t proton_hatchet_stream(int fd, aorta_kernels_t *kernels, size_t blo
 /* The streaming read, and the json-c one where it is unsure; the file's
  * sums are added to kernels only when it is readable. */
 proton_read_t proton_hatchet_count(int fd, aorta_kernels_t *kernels);
+
+/* ---- trace_stream.c: the Chrome trace of data: trace ---------------------- */
+
+/* The kernel launches of the .chrome_trace open at fd into kernels (reads of
+ * block bytes); PROTON_READ_UNSURE is a file one pass cannot read. */
+proton_read_t proton_trace_stream(int fd, aorta_kernels_t *kernels, size_t block);
+
+/* ---- hatchet_msgpack.c: the tree as hatchet_msgpack ----------------------- */
+
+/* Whether this build reads hatchet_msgpack (msgpack-c was found). */
+int proton_msgpack_available(void);
+/* The leaves of the .hatchet_msgpack open at fd into kernels, as Python's
+ * msgpack.unpackb() and the walk would count them (PROTON_READ_REFUSED
+ * without msgpack-c). */
+proton_read_t proton_msgpack_read(int fd, aorta_kernels_t *kernels);
 
 /* ---- hatchet_read.c: the whole value, through json-c --------------------- */
 

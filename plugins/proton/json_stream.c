@@ -49,7 +49,8 @@ enum state {
 
 typedef struct stream {
     int fd;
-    const json_sink_t *sink;
+    const proton_sink_t *sink;
+    json_scratch_t scratch; /* a key or string undone of its escapes */
     int sequence;
     int mute; /* the sink stopped listening: the rest is only checked */
     json_status_t status;
@@ -107,7 +108,7 @@ static int invalid(stream_t *s)
  * (unsure: checking only from now on), 1 to stop. */
 static int stopped(stream_t *s, int result)
 {
-    if (result == JSON_STOP_UNSURE) {
+    if (result == PROTON_STOP_UNSURE) {
         s->mute = 1;
         return 0;
     }
@@ -116,18 +117,18 @@ static int stopped(stream_t *s, int result)
 
 static int parent_role(const stream_t *s)
 {
-    return s->depth ? s->role[s->depth - 1] : JSON_ROLE_DOCUMENT;
+    return s->depth ? s->role[s->depth - 1] : PROTON_ROLE_DOCUMENT;
 }
 
 static int parent_slot(const stream_t *s)
 {
-    return s->depth ? s->slot[s->depth - 1] : JSON_SLOT_ELEMENT;
+    return s->depth ? s->slot[s->depth - 1] : PROTON_SLOT_ELEMENT;
 }
 
 /* Whether the sink hears of the value that starts now. */
 static int value_wanted(const stream_t *s)
 {
-    return !s->mute && parent_role(s) != JSON_ROLE_PLAIN && parent_slot(s) != 0;
+    return !s->mute && parent_role(s) != PROTON_ROLE_PLAIN && parent_slot(s) != 0;
 }
 
 static void after_value(stream_t *s)
@@ -140,7 +141,7 @@ static int open_container(stream_t *s, int object)
     /* The top value is level 0; json-c refuses a value at PROTON_JSON_DEPTH. */
     if (s->depth >= PROTON_JSON_DEPTH)
         return invalid(s);
-    int role = JSON_ROLE_PLAIN;
+    int role = PROTON_ROLE_PLAIN;
     if (value_wanted(s)) {
         int result = s->sink->open(s->sink->user, parent_role(s), parent_slot(s), object);
         if (result >= 0)
@@ -150,7 +151,7 @@ static int open_container(stream_t *s, int object)
     }
     s->object[s->depth] = (unsigned char)object;
     s->role[s->depth] = (unsigned char)role;
-    s->slot[s->depth] = object ? 0 : JSON_SLOT_ELEMENT;
+    s->slot[s->depth] = object ? 0 : PROTON_SLOT_ELEMENT;
     s->depth++;
     s->state = object ? ST_KEY_OR_CLOSE : ST_VALUE_OR_CLOSE;
     return 0;
@@ -163,7 +164,7 @@ static int close_container(stream_t *s, unsigned char c)
     size_t top = s->depth - 1;
     if (s->object[top] != (c == '}'))
         return invalid(s);
-    if (!s->mute && s->role[top] != JSON_ROLE_PLAIN) {
+    if (!s->mute && s->role[top] != PROTON_ROLE_PLAIN) {
         int result = s->sink->close(s->sink->user, s->role[top]);
         if (result < 0 && stopped(s, result))
             return 1;
@@ -211,6 +212,8 @@ static const unsigned char *number_end(const unsigned char *p, int *is_double)
     return p;
 }
 
+static int deliver(stream_t *s, const json_token_t *token);
+
 /* The number or literal whose run starts at start (the run ends at the
  * next structural byte, whitespace, or the padding after the last byte). */
 static int scalar(stream_t *s, size_t start)
@@ -251,13 +254,20 @@ static int scalar(stream_t *s, size_t start)
     if (!end || !delimiter[*end] || s->depth >= PROTON_JSON_DEPTH)
         return invalid(s);
     token.len = (size_t)(end - p);
-    if (value_wanted(s)) {
-        int result = s->sink->scalar(s->sink->user, parent_role(s), parent_slot(s), &token);
-        if (result < 0 && stopped(s, result))
-            return 1;
-    }
+    if (value_wanted(s) && deliver(s, &token))
+        return 1;
     after_value(s);
     return 0;
+}
+
+/* A scalar to the sink, as json-c's value. */
+static int deliver(stream_t *s, const json_token_t *token)
+{
+    proton_value_t value;
+    if (json_token_value(token, &value, &s->scratch) != 0)
+        return fail(s, JSON_NO_MEMORY);
+    int result = s->sink->scalar(s->sink->user, parent_role(s), parent_slot(s), &value);
+    return result < 0 && stopped(s, result);
 }
 
 /* The string value opened at token closes at pos. */
@@ -267,8 +277,7 @@ static int string_value(stream_t *s, size_t pos)
         json_token_t token = {.kind = JSON_TOKEN_STRING,
                               .text = (const char *)s->buf + s->token + 1,
                               .len = pos - s->token - 1};
-        int result = s->sink->scalar(s->sink->user, parent_role(s), parent_slot(s), &token);
-        if (result < 0 && stopped(s, result))
+        if (deliver(s, &token))
             return 1;
     }
     after_value(s);
@@ -280,8 +289,19 @@ static int key(stream_t *s, size_t pos)
 {
     int slot = 0;
     if (s->token_needed && !s->mute) {
-        int result = s->sink->key(s->sink->user, s->role[s->depth - 1],
-                                  (const char *)s->buf + s->token + 1, pos - s->token - 1);
+        const char *text = (const char *)s->buf + s->token + 1;
+        size_t len = pos - s->token - 1;
+        if (memchr(text, '\\', len)) {
+            /* json-c keeps a key up to its first NUL. */
+            json_token_t token = {.kind = JSON_TOKEN_STRING, .text = text, .len = len};
+            proton_value_t value;
+            if (json_token_value(&token, &value, &s->scratch) != 0)
+                return fail(s, JSON_NO_MEMORY);
+            const char *nul = memchr(value.text, '\0', value.len);
+            text = value.text;
+            len = nul ? (size_t)(nul - value.text) : value.len;
+        }
+        int result = s->sink->key(s->sink->user, s->role[s->depth - 1], text, len);
         if (result >= 0)
             slot = result;
         else if (stopped(s, result))
@@ -347,7 +367,7 @@ static inline int step(stream_t *s, size_t pos)
                 return invalid(s); /* 'key', a trailing comma */
             s->state = ST_KEY_STRING;
             s->token = pos;
-            s->token_needed = !s->mute && s->role[s->depth - 1] != JSON_ROLE_PLAIN;
+            s->token_needed = !s->mute && s->role[s->depth - 1] != PROTON_ROLE_PLAIN;
             return 0;
         case ST_COLON:
             if (c != ':')
@@ -551,7 +571,7 @@ static void read_all(stream_t *s)
     }
 }
 
-json_status_t json_stream_read(int fd, const json_sink_t *sink, size_t block, int sequence)
+json_status_t json_stream_read(int fd, const proton_sink_t *sink, size_t block, int sequence)
 {
     stream_t s = {.fd = fd, .sink = sink, .sequence = sequence, .state = ST_VALUE,
                   .block = block ? block : 1};
@@ -568,7 +588,22 @@ json_status_t json_stream_read(int fd, const json_sink_t *sink, size_t block, in
     }
     free(s.buf);
     free(s.object);
+    free(s.scratch.data);
     return s.status;
+}
+
+proton_read_t json_stream_profile(int fd, const proton_sink_t *sink, size_t block, int sequence)
+{
+    switch (json_stream_read(fd, sink, block, sequence)) {
+    case JSON_OK:
+        return PROTON_READ_OK;
+    case JSON_UNSURE:
+        return PROTON_READ_UNSURE;
+    case JSON_NO_MEMORY:
+        return PROTON_READ_NO_MEMORY;
+    default:
+        return PROTON_READ_REFUSED;
+    }
 }
 
 /* ---- the values, as json-c builds them ---------------------------------- */

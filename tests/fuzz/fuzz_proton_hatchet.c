@@ -12,7 +12,9 @@
  * blocks of a size drawn too) it reads as json-c's walk counts it, bit for
  * bit; whatever json-c refuses it refuses (it is stricter, as Python is:
  * check_proton_stream holds that side to Python); and two different read
- * patterns give the same verdict and the same table. */
+ * patterns give the same verdict and the same table.  The same bytes are
+ * read as a Chrome trace and as hatchet_msgpack too: the verdict and table
+ * of each must not depend on where reads end either. */
 #include "config.h"
 
 #include <math.h>
@@ -209,10 +211,44 @@ static void stream_matches_whole(const uint8_t *data, size_t size)
     aorta_kernels_free(whole);
 }
 
+typedef proton_read_t (*reader_fn)(int fd, aorta_kernels_t *kernels, size_t block);
+
+static proton_read_t trace_reader(int fd, aorta_kernels_t *kernels, size_t block)
+{
+    return proton_trace_stream(fd, kernels, block);
+}
+
+static proton_read_t msgpack_reader(int fd, aorta_kernels_t *kernels, size_t block)
+{
+    (void)block;
+    return proton_msgpack_read(fd, kernels);
+}
+
+/* The other forms: whole reads against reads cut where the input says. */
+static void other_forms_are_stable(const uint8_t *data, size_t size)
+{
+    static const reader_fn readers[] = {trace_reader, msgpack_reader};
+    uint32_t seed = fz_hash(data, size) * 40503u;
+    for (size_t i = 0; i < 2; i++) {
+        aorta_kernels_t *whole = aorta_kernels_new(0), *cut = aorta_kernels_new(0);
+        int fd = fz_chunked_fd(data, size, 1, 0);
+        proton_read_t a = readers[i](fd, whole, JSON_STREAM_BLOCK);
+        close(fd);
+        fd = fz_chunked_fd(data, size, 2 + seed % 20, seed);
+        proton_read_t b = readers[i](fd, cut, JSON_STREAM_BLOCK);
+        close(fd);
+        if (a != b || (a == PROTON_READ_OK && !same_kernels(whole, cut)))
+            fz_fail("the %s reader depends on where reads end", i ? "msgpack" : "trace");
+        aorta_kernels_free(whole);
+        aorta_kernels_free(cut);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     parse_directory(data, size);
     read_both_ways(data, size);
     stream_matches_whole(data, size);
+    other_forms_are_stable(data, size);
     return 0;
 }

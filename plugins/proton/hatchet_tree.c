@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* hatchet_stream.c - a .hatchet tree in one pass: the leaves, as the walk
- * of the whole value counts them (hatchet_walk.c), from json_stream.c's
- * strict read of the file, holding only the path to the node being read.
+/* hatchet_tree.c - a Proton tree's leaves, as the walk of the whole value
+ * counts them (hatchet_walk.c), from a reader that walks the file once and
+ * tells this sink of it (json_stream.c for .hatchet, hatchet_msgpack.c for
+ * .hatchet_msgpack), holding only the path to the node being read.
  *
  * The walk visits a node (an object at the top, in the top-level list, or
  * in a visited node's "children" list) and counts it when its "children"
@@ -15,8 +16,8 @@
  * One thing a single pass cannot undo: leaves counted inside a "children"
  * list that a second "children" of the same node then replaces.  That, and
  * more than TIME_KEYS_MAX distinct time keys in one metrics object, is
- * JSON_STOP_UNSURE: the file is checked to its end and handed to the json-c
- * reader (hatchet_count.c). */
+ * PROTON_STOP_UNSURE: a .hatchet is then checked to its end and handed to
+ * the json-c reader (hatchet_count.c). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -26,9 +27,9 @@
 #include "json_stream.h"
 #include "proton.h"
 
-/* Roles (json_stream.h) of the containers the tree gives a meaning to. */
+/* Roles (hatchet.h) of the containers the tree gives a meaning to. */
 enum role {
-    R_TOP_LIST = JSON_ROLE_DOCUMENT + 1, /* the top-level list: its objects are nodes */
+    R_TOP_LIST = PROTON_ROLE_DOCUMENT + 1, /* the top-level list: its objects are nodes */
     R_NODE,
     R_CHILDREN, /* a node's "children" list: its objects are nodes */
     R_FRAME,
@@ -81,12 +82,11 @@ typedef struct time_key {
     double ms;
 } time_key_t;
 
-typedef struct tree {
+struct proton_tree {
     aorta_kernels_t *kernels;
     size_t counted; /* leaves added so far */
     node_t *nodes;
     size_t depth, cap;
-    json_scratch_t scratch;
     /* The frame being read: its name. */
     text_t name;
     /* The metrics object being read. */
@@ -94,7 +94,9 @@ typedef struct tree {
     time_key_t times[TIME_KEYS_MAX];
     size_t ntimes, current;
     text_t keys; /* the time keys' bytes */
-} tree_t;
+};
+
+typedef struct proton_tree tree_t;
 
 /* Room for need bytes in text, what it holds kept. */
 static int text_room(text_t *text, size_t need)
@@ -106,7 +108,7 @@ static int text_room(text_t *text, size_t need)
         cap = cap <= SIZE_MAX / 2 ? cap * 2 : need;
     char *more = realloc(text->data, cap);
     if (!more)
-        return JSON_STOP_NO_MEMORY;
+        return PROTON_STOP_NO_MEMORY;
     text->data = more;
     text->cap = cap;
     return 0;
@@ -115,7 +117,7 @@ static int text_room(text_t *text, size_t need)
 static int text_set(text_t *text, const char *data, size_t len)
 {
     if (text_room(text, len + 1) != 0)
-        return JSON_STOP_NO_MEMORY;
+        return PROTON_STOP_NO_MEMORY;
     memcpy(text->data, data, len);
     text->len = len;
     return 0;
@@ -124,7 +126,7 @@ static int text_set(text_t *text, const char *data, size_t len)
 static int text_append(text_t *text, const char *data, size_t len)
 {
     if (text_room(text, text->len + len + 1) != 0)
-        return JSON_STOP_NO_MEMORY;
+        return PROTON_STOP_NO_MEMORY;
     memcpy(text->data + text->len, data, len);
     text->len += len;
     return 0;
@@ -141,7 +143,7 @@ static int push_node(tree_t *tree)
         size_t cap = tree->cap ? tree->cap * 2 : 64;
         node_t *more = realloc(tree->nodes, cap * sizeof *more);
         if (!more)
-            return JSON_STOP_NO_MEMORY;
+            return PROTON_STOP_NO_MEMORY;
         memset(more + tree->cap, 0, (cap - tree->cap) * sizeof *more);
         tree->nodes = more;
         tree->cap = cap;
@@ -151,20 +153,6 @@ static int push_node(tree_t *tree)
     *node = (node_t){.count = -1, .name = name};
     node->name.len = 0;
     return R_NODE;
-}
-
-/* A key, undone of its escapes and cut at a NUL as json-c keeps keys. */
-static const char *key_text(tree_t *tree, const char *raw, size_t *len)
-{
-    if (!memchr(raw, '\\', *len))
-        return raw;
-    json_token_t token = {.kind = JSON_TOKEN_STRING, .text = raw, .len = *len};
-    proton_value_t value;
-    if (json_token_value(&token, &value, &tree->scratch) != 0)
-        return NULL;
-    const char *nul = memchr(value.text, '\0', value.len);
-    *len = nul ? (size_t)(nul - value.text) : value.len;
-    return value.text;
 }
 
 static int same(const char *text, size_t len, const char *word)
@@ -183,21 +171,18 @@ static int time_key(tree_t *tree, const char *text, size_t len, double factor)
         }
     }
     if (tree->ntimes == TIME_KEYS_MAX)
-        return JSON_STOP_UNSURE;
+        return PROTON_STOP_UNSURE;
     size_t at = tree->keys.len;
     if (text_append(&tree->keys, text, len) != 0)
-        return JSON_STOP_NO_MEMORY;
+        return PROTON_STOP_NO_MEMORY;
     tree->times[tree->ntimes] = (time_key_t){.at = at, .len = len, .factor = factor};
     tree->current = tree->ntimes++;
     return S_TIME;
 }
 
-static int on_key(void *user, int role, const char *raw, size_t len)
+static int on_key(void *user, int role, const char *text, size_t len)
 {
     tree_t *tree = user;
-    const char *text = key_text(tree, raw, &len);
-    if (!text)
-        return JSON_STOP_NO_MEMORY;
     switch (role) {
     case R_NODE:
         if (same(text, len, "children"))
@@ -223,7 +208,7 @@ static int on_key(void *user, int role, const char *raw, size_t len)
 static int children_again(node_t *node)
 {
     if (node->seen && node->committed)
-        return JSON_STOP_UNSURE;
+        return PROTON_STOP_UNSURE;
     node->seen = 1;
     node->committed = 0;
     return 0;
@@ -233,44 +218,44 @@ static int on_open(void *user, int role, int slot, int object)
 {
     tree_t *tree = user;
     switch (role) {
-    case JSON_ROLE_DOCUMENT:
+    case PROTON_ROLE_DOCUMENT:
         return object ? push_node(tree) : R_TOP_LIST;
     case R_TOP_LIST:
-        return object ? push_node(tree) : JSON_ROLE_PLAIN;
+        return object ? push_node(tree) : PROTON_ROLE_PLAIN;
     case R_CHILDREN:
         top_node(tree)->children = C_NON_EMPTY;
-        return object ? push_node(tree) : JSON_ROLE_PLAIN;
+        return object ? push_node(tree) : PROTON_ROLE_PLAIN;
     case R_NODE: {
         node_t *node = top_node(tree);
         if (slot == S_CHILDREN) {
             if (children_again(node) != 0)
-                return JSON_STOP_UNSURE;
+                return PROTON_STOP_UNSURE;
             node->children = object ? C_NONE : C_EMPTY;
             node->mark = tree->counted;
-            return object ? JSON_ROLE_PLAIN : R_CHILDREN;
+            return object ? PROTON_ROLE_PLAIN : R_CHILDREN;
         }
         if (slot == S_FRAME) {
             node->frame_ok = 0;
             tree->name.len = 0; /* no "name": "" */
-            return object ? R_FRAME : JSON_ROLE_PLAIN;
+            return object ? R_FRAME : PROTON_ROLE_PLAIN;
         }
         node->metrics_ok = 0;
         tree->count = -1;
         tree->ntimes = 0;
         tree->keys.len = 0;
-        return object ? R_METRICS : JSON_ROLE_PLAIN;
+        return object ? R_METRICS : PROTON_ROLE_PLAIN;
     }
     case R_FRAME:
         tree->name.len = 0; /* a list or an object names no kernel */
-        return JSON_ROLE_PLAIN;
+        return PROTON_ROLE_PLAIN;
     case R_METRICS:
         if (slot == S_COUNT)
             tree->count = -1;
         else
             tree->times[tree->current].usable = 0;
-        return JSON_ROLE_PLAIN;
+        return PROTON_ROLE_PLAIN;
     default:
-        return JSON_ROLE_PLAIN;
+        return PROTON_ROLE_PLAIN;
     }
 }
 
@@ -284,10 +269,9 @@ static int frame_name(tree_t *tree, const proton_value_t *value)
     return status;
 }
 
-static int on_scalar(void *user, int role, int slot, const json_token_t *token)
+static int on_scalar(void *user, int role, int slot, const proton_value_t *value)
 {
     tree_t *tree = user;
-    proton_value_t value;
     switch (role) {
     case R_CHILDREN:
         top_node(tree)->children = C_NON_EMPTY;
@@ -296,7 +280,7 @@ static int on_scalar(void *user, int role, int slot, const json_token_t *token)
         node_t *node = top_node(tree);
         if (slot == S_CHILDREN) {
             if (children_again(node) != 0)
-                return JSON_STOP_UNSURE;
+                return PROTON_STOP_UNSURE;
             node->children = C_NONE;
         } else if (slot == S_FRAME) {
             node->frame_ok = 0;
@@ -306,17 +290,13 @@ static int on_scalar(void *user, int role, int slot, const json_token_t *token)
         return 0;
     }
     case R_FRAME:
-        if (json_token_value(token, &value, &tree->scratch) != 0)
-            return JSON_STOP_NO_MEMORY;
-        return frame_name(tree, &value);
+        return frame_name(tree, value);
     case R_METRICS:
-        if (json_token_value(token, &value, &tree->scratch) != 0)
-            return JSON_STOP_NO_MEMORY;
         if (slot == S_COUNT) {
-            tree->count = proton_value_count(&value);
+            tree->count = proton_value_count(value);
         } else {
             time_key_t *time = &tree->times[tree->current];
-            time->usable = proton_value_time(&value, time->factor, &time->ms);
+            time->usable = proton_value_time(value, time->factor, &time->ms);
         }
         return 0;
     default:
@@ -378,25 +358,39 @@ static int on_close(void *user, int role)
     }
 }
 
+proton_tree_t *proton_tree_new(aorta_kernels_t *kernels)
+{
+    tree_t *tree = calloc(1, sizeof *tree);
+    if (tree)
+        tree->kernels = kernels;
+    return tree;
+}
+
+void proton_tree_sink(proton_tree_t *tree, proton_sink_t *sink)
+{
+    *sink = (proton_sink_t){on_key, on_open, on_scalar, on_close, tree};
+}
+
+void proton_tree_free(proton_tree_t *tree)
+{
+    if (!tree)
+        return;
+    for (size_t i = 0; i < tree->cap; i++)
+        free(tree->nodes[i].name.data);
+    free(tree->nodes);
+    free(tree->name.data);
+    free(tree->keys.data);
+    free(tree);
+}
+
 proton_read_t proton_hatchet_stream(int fd, aorta_kernels_t *kernels, size_t block)
 {
-    tree_t tree = {.kernels = kernels};
-    json_sink_t sink = {on_key, on_open, on_scalar, on_close, &tree};
-    json_status_t status = json_stream_read(fd, &sink, block, 0);
-    for (size_t i = 0; i < tree.cap; i++)
-        free(tree.nodes[i].name.data);
-    free(tree.nodes);
-    free(tree.name.data);
-    free(tree.keys.data);
-    free(tree.scratch.data);
-    switch (status) {
-    case JSON_OK:
-        return PROTON_READ_OK;
-    case JSON_UNSURE:
-        return PROTON_READ_UNSURE;
-    case JSON_NO_MEMORY:
+    proton_tree_t *tree = proton_tree_new(kernels);
+    if (!tree)
         return PROTON_READ_NO_MEMORY;
-    default:
-        return PROTON_READ_REFUSED;
-    }
+    proton_sink_t sink;
+    proton_tree_sink(tree, &sink);
+    proton_read_t status = json_stream_profile(fd, &sink, block, 0);
+    proton_tree_free(tree);
+    return status;
 }
