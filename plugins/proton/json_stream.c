@@ -68,6 +68,7 @@ typedef struct stream {
     /* The parse. */
     enum state state;
     size_t token;     /* where the open string or scalar began */
+    size_t backslash; /* past the last backslash the windows read (0: none yet) */
     int token_needed; /* whether its bytes must stay in buf */
     size_t depth;
     unsigned char *object; /* per open container: 1 object, 0 list */
@@ -131,11 +132,6 @@ static int value_wanted(const stream_t *s)
     return !s->mute && parent_role(s) != PROTON_ROLE_PLAIN && parent_slot(s) != 0;
 }
 
-static void after_value(stream_t *s)
-{
-    s->state = s->depth ? ST_AFTER : ST_DONE;
-}
-
 static int open_container(stream_t *s, int object)
 {
     /* The top value is level 0; json-c refuses a value at PROTON_JSON_DEPTH. */
@@ -153,7 +149,6 @@ static int open_container(stream_t *s, int object)
     s->role[s->depth] = (unsigned char)role;
     s->slot[s->depth] = object ? 0 : PROTON_SLOT_ELEMENT;
     s->depth++;
-    s->state = object ? ST_KEY_OR_CLOSE : ST_VALUE_OR_CLOSE;
     return 0;
 }
 
@@ -170,7 +165,6 @@ static int close_container(stream_t *s, unsigned char c)
             return 1;
     }
     s->depth = top;
-    after_value(s);
     return 0;
 }
 
@@ -254,17 +248,23 @@ static int scalar(stream_t *s, size_t start)
     if (!end || !delimiter[*end] || s->depth >= PROTON_JSON_DEPTH)
         return invalid(s);
     token.len = (size_t)(end - p);
-    if (value_wanted(s) && deliver(s, &token))
-        return 1;
-    after_value(s);
-    return 0;
+    return value_wanted(s) && deliver(s, &token);
+}
+
+/* Whether the string of the len bytes at text may hold an escape: only
+ * when a backslash was seen after its opening quote. */
+static int may_escape(const stream_t *s, const char *text)
+{
+    return s->backslash > (size_t)((const unsigned char *)text - s->buf);
 }
 
 /* A scalar to the sink, as json-c's value. */
 static int deliver(stream_t *s, const json_token_t *token)
 {
     proton_value_t value;
-    if (json_token_value(token, &value, &s->scratch) != 0)
+    if (token->kind == JSON_TOKEN_STRING && !may_escape(s, token->text))
+        value = (proton_value_t){.kind = PROTON_STRING, .text = token->text, .len = token->len};
+    else if (json_token_value(token, &value, &s->scratch) != 0)
         return fail(s, JSON_NO_MEMORY);
     int result = s->sink->scalar(s->sink->user, parent_role(s), parent_slot(s), &value);
     return result < 0 && stopped(s, result);
@@ -280,7 +280,6 @@ static int string_value(stream_t *s, size_t pos)
         if (deliver(s, &token))
             return 1;
     }
-    after_value(s);
     return 0;
 }
 
@@ -291,7 +290,7 @@ static int key(stream_t *s, size_t pos)
     if (s->token_needed && !s->mute) {
         const char *text = (const char *)s->buf + s->token + 1;
         size_t len = pos - s->token - 1;
-        if (memchr(text, '\\', len)) {
+        if (may_escape(s, text) && memchr(text, '\\', len)) {
             /* json-c keeps a key up to its first NUL. */
             json_token_t token = {.kind = JSON_TOKEN_STRING, .text = text, .len = len};
             proton_value_t value;
@@ -308,87 +307,134 @@ static int key(stream_t *s, size_t pos)
             return 1;
     }
     s->slot[s->depth - 1] = (unsigned char)slot;
-    s->state = ST_COLON;
     return 0;
 }
 
-static int value(stream_t *s, size_t pos, unsigned char c)
+/* The next structural byte of the window into pos and c; when the window
+ * has no more, the state to resume in is saved and the window is done. */
+#define NEXT(resume)                                      \
+    do {                                                  \
+        if (!bits) {                                      \
+            s->state = (resume);                          \
+            return 0;                                     \
+        }                                                 \
+        pos = at + (size_t)__builtin_ctzll(bits);         \
+        bits &= bits - 1;                                 \
+        c = s->buf[pos];                                  \
+    } while (0)
+
+/* The state machine over the window's structural bytes (bits, from at).
+ * Within a window the states are places in the code, each reached by a
+ * jump from the one before (as simdjson's stage 2); s->state only carries
+ * the place from one window to the next. */
+static int structure(stream_t *s, size_t at, uint64_t bits)
 {
+    size_t pos = 0;
+    unsigned char c = 0;
+    switch (s->state) {
+    case ST_VALUE: goto value;
+    case ST_VALUE_OR_CLOSE: goto value_or_close;
+    case ST_KEY: goto key_next;
+    case ST_KEY_OR_CLOSE: goto key_or_close;
+    case ST_COLON: goto colon;
+    case ST_AFTER: goto after;
+    case ST_DONE: goto done;
+    case ST_STRING: goto string;
+    case ST_KEY_STRING: goto key_string;
+    case ST_SCALAR: goto scalar_end;
+    }
+value:
+    NEXT(ST_VALUE);
+value_have:
     switch (c) {
     case '{':
+        if (open_container(s, 1))
+            return 1;
+        goto key_or_close;
     case '[':
-        return open_container(s, c == '{');
+        if (open_container(s, 0))
+            return 1;
+        goto value_or_close;
     case '"':
         if (s->depth >= PROTON_JSON_DEPTH)
             return invalid(s);
-        s->state = ST_STRING;
         s->token = pos;
         s->token_needed = value_wanted(s);
-        return 0;
+        goto string;
     case ']':
     case '}':
     case ',':
     case ':':
         return invalid(s);
     default:
-        s->state = ST_SCALAR;
         s->token = pos;
         s->token_needed = 1; /* its run is read whole to check it */
-        return 0;
+        goto scalar_end;
     }
-}
-
-/* One structural byte. */
-static inline int step(stream_t *s, size_t pos)
-{
-    unsigned char c = s->buf[pos];
-    for (;;) {
-        switch (s->state) {
-        case ST_STRING: /* c is its closing quote: nothing else is structural inside */
-            return string_value(s, pos);
-        case ST_KEY_STRING:
-            return key(s, pos);
-        case ST_SCALAR:
-            if (scalar(s, s->token))
-                return 1;
-            continue; /* c follows the run: read it in the state after the value */
-        case ST_VALUE_OR_CLOSE:
-            if (c == ']')
-                return close_container(s, c);
-            return value(s, pos, c);
-        case ST_VALUE:
-            return value(s, pos, c);
-        case ST_KEY_OR_CLOSE:
-            if (c == '}')
-                return close_container(s, c);
-            /* fall through */
-        case ST_KEY:
-            if (c != '"')
-                return invalid(s); /* 'key', a trailing comma */
-            s->state = ST_KEY_STRING;
-            s->token = pos;
-            s->token_needed = !s->mute && s->role[s->depth - 1] != PROTON_ROLE_PLAIN;
-            return 0;
-        case ST_COLON:
-            if (c != ':')
-                return invalid(s);
-            s->state = ST_VALUE;
-            return 0;
-        case ST_AFTER:
-            if (c == ',') {
-                s->state = s->object[s->depth - 1] ? ST_KEY : ST_VALUE;
-                return 0;
-            }
-            if (c == '}' || c == ']')
-                return close_container(s, c);
-            return invalid(s);
-        case ST_DONE:
-            if (!s->sequence)
-                return invalid(s); /* Python's "Extra data" */
-            s->state = ST_VALUE;
-            continue;
-        }
+value_or_close:
+    NEXT(ST_VALUE_OR_CLOSE);
+    if (c != ']')
+        goto value_have;
+    if (close_container(s, c))
+        return 1;
+    goto after_value;
+string: /* the next structural byte is its closing quote */
+    NEXT(ST_STRING);
+    if (string_value(s, pos))
+        return 1;
+    goto after_value;
+scalar_end: /* the next structural byte follows its run */
+    NEXT(ST_SCALAR);
+    if (scalar(s, s->token))
+        return 1;
+    if (!s->depth)
+        goto done_have;
+    goto after_have;
+key_or_close:
+    NEXT(ST_KEY_OR_CLOSE);
+    if (c != '}')
+        goto key_have;
+    if (close_container(s, c))
+        return 1;
+    goto after_value;
+key_next:
+    NEXT(ST_KEY);
+key_have:
+    if (c != '"')
+        return invalid(s); /* 'key', a trailing comma */
+    s->token = pos;
+    s->token_needed = !s->mute && s->role[s->depth - 1] != PROTON_ROLE_PLAIN;
+key_string:
+    NEXT(ST_KEY_STRING);
+    if (key(s, pos))
+        return 1;
+colon:
+    NEXT(ST_COLON);
+    if (c != ':')
+        return invalid(s);
+    goto value;
+after_value:
+    if (!s->depth)
+        goto done;
+after:
+    NEXT(ST_AFTER);
+after_have:
+    if (c == ',') {
+        if (s->object[s->depth - 1])
+            goto key_next;
+        goto value;
     }
+    if (c != '}' && c != ']')
+        return invalid(s);
+    if (close_container(s, c))
+        return 1;
+    goto after_value;
+done:
+    NEXT(ST_DONE);
+done_have:
+    if (!s->sequence)
+        return invalid(s); /* Python's "Extra data" */
+    goto value_have;
 }
 
 /* The bits of the bytes a backslash escapes, from the backslashes' mask;
@@ -476,8 +522,11 @@ static int window(stream_t *s, size_t at)
     if ((w.high || s->utf8_need) && !utf8_valid(s, p))
         return invalid(s);
     uint64_t escaped = 0;
-    if (w.backslash | s->escaped)
+    if (w.backslash | s->escaped) {
         escaped = escapes(w.backslash, &s->escaped);
+        if (w.backslash)
+            s->backslash = at + 64 - (size_t)__builtin_clzll(w.backslash);
+    }
     uint64_t quote = w.quote & ~escaped;
     uint64_t inside = json_prefix_xor(quote) ^ s->in_string; /* an opening quote to its closing one */
     s->in_string = (uint64_t)((int64_t)inside >> 63);
@@ -489,14 +538,7 @@ static int window(stream_t *s, size_t at)
     uint64_t part = ~(w.space | w.op | quote | inside);
     uint64_t starts = part & ~((part << 1) | s->scalar);
     s->scalar = part >> 63;
-    uint64_t structural = (w.op & ~inside) | quote | starts;
-    while (structural) {
-        size_t pos = at + (size_t)__builtin_ctzll(structural);
-        structural &= structural - 1;
-        if (step(s, pos))
-            return 1;
-    }
-    return 0;
+    return structure(s, at, (w.op & ~inside) | quote | starts);
 }
 
 /* Room for the next read: the bytes still needed moved to the front, the
@@ -513,6 +555,7 @@ static int make_room(stream_t *s)
         s->front -= keep;
         if (pending && s->token_needed)
             s->token -= keep;
+        s->backslash = s->backslash > keep ? s->backslash - keep : 0;
     }
     if (s->cap - s->have >= s->block)
         return 0;
@@ -533,8 +576,11 @@ static int make_room(stream_t *s)
 static int finish(stream_t *s)
 {
     /* A number or literal at the very end (a top-level 5). */
-    if (s->state == ST_SCALAR && scalar(s, s->token))
-        return 1;
+    if (s->state == ST_SCALAR) {
+        if (scalar(s, s->token))
+            return 1;
+        s->state = s->depth ? ST_AFTER : ST_DONE;
+    }
     if (s->state != ST_DONE)
         return invalid(s); /* the file ends inside its value, or holds none */
     s->status = s->mute ? JSON_UNSURE : JSON_OK;
