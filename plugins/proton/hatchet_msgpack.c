@@ -9,7 +9,8 @@
  * stops at 32 levels, where a context: python tree is deeper).  What
  * Python's msgpack.unpackb() refuses is refused: a string that is not
  * UTF-8, a map key that is neither a string nor bytes, nesting past 1,024
- * containers, bytes after the value, a cut file, a byte no type has.
+ * containers, bytes after the value, a cut file, a byte no type has, a
+ * timestamp (extension -1) that is none.
  * Reads are of a fixed block size; a scalar longer than the buffer is held
  * whole.  A bytes key never names a member, a bytes or ext value is
  * neither name nor number (docs/collectors/proton.md). */
@@ -142,6 +143,20 @@ static int container_header(reader_t *r, uint32_t *count, int *object)
     return 1;
 }
 
+/* Extension type -1, msgpack's timestamp, as Python's reads it: 4, 8 or
+ * 12 bytes, the nanoseconds below 10^9. */
+static int timestamp_valid(const char *data, uint32_t size)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    if (size == 4)
+        return 1;
+    if (size == 8)
+        return big_endian(p, 4) >> 2 < 1000000000u;
+    if (size == 12)
+        return big_endian(p, 4) < 1000000000u;
+    return 0;
+}
+
 /* The scalar at at, through msgpack-c, as Python reads it: *value set (its
  * text, if any, borrowed until the next read), at moved past it. */
 static int scalar(reader_t *r, proton_value_t *value, msgpack_object_type *type)
@@ -194,8 +209,12 @@ static int scalar(reader_t *r, proton_value_t *value, msgpack_object_type *type)
             value->text = o->via.str.ptr;
             value->len = o->via.str.size;
             break;
+        case MSGPACK_OBJECT_EXT:
+            if (o->via.ext.type == -1 && !timestamp_valid(o->via.ext.ptr, o->via.ext.size))
+                return fail(r, PROTON_READ_REFUSED);
+            break;
         default:
-            break; /* bytes, ext */
+            break; /* bytes */
         }
         r->at += off;
         return 0;

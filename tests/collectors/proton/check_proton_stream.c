@@ -1013,6 +1013,207 @@ START_TEST(a_token_longer_than_the_block_is_held_whole)
 }
 END_TEST
 
+/* ---- hatchet_msgpack against Python's msgpack ---------------------------- */
+
+#if HAVE_MSGPACK
+/* Python's reading of inputs[0..n) (msgpack_verdicts.py): per input, read,
+ * launches, ms and kernels; NULL when python3-msgpack is missing. */
+typedef struct mp_verdict {
+    int read;
+    long long launches;
+    double ms;
+    size_t kernels;
+} mp_verdict_t;
+
+static mp_verdict_t *msgpack_verdicts(char **inputs, const size_t *lens, size_t n)
+{
+    char *dir = tu_tmpdir();
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%08zu", i);
+        char *path = tu_join(dir, name);
+        FILE *out = fopen(path, "wb");
+        ck_assert_ptr_nonnull(out);
+        ck_assert_uint_eq(fwrite(inputs[i], 1, lens[i], out), lens[i]);
+        fclose(out);
+        free(path);
+    }
+    char *script = tu_srcdir("tests/collectors/proton/msgpack_verdicts.py");
+    char *argv[] = {PYTHON, script, dir, NULL};
+    char *out = NULL, *err = NULL;
+    int status = tu_run(argv, NULL, &out, &err);
+    mp_verdict_t *verdicts = NULL;
+    if (status != 77) {
+        ck_assert_msg(status == 0, "msgpack_verdicts.py: %d %s", status, err ? err : "");
+        verdicts = calloc(n, sizeof *verdicts);
+        const char *line = out;
+        for (size_t i = 0; i < n; i++) {
+            size_t index;
+            int got = sscanf(line, "%zu %d %lld %lf %zu", &index, &verdicts[i].read,
+                             &verdicts[i].launches, &verdicts[i].ms, &verdicts[i].kernels);
+            ck_assert_int_ge(got, 2);
+            ck_assert_uint_eq(index, i);
+            line = strchr(line, '\n');
+            ck_assert_ptr_nonnull(line);
+            line++;
+        }
+    }
+    free(out);
+    free(err);
+    free(script);
+    tu_rmtree(dir);
+    free(dir);
+    return verdicts;
+}
+
+/* The msgpack reader's verdict and table of one input. */
+static proton_read_t msgpack_read(const char *data, size_t len, aorta_kernels_t *kernels)
+{
+    int fd = file_of(data, len);
+    proton_read_t status = proton_msgpack_read(fd, kernels);
+    close(fd);
+    return status;
+}
+
+START_TEST(hatchet_msgpack_is_read_as_python_s_msgpack_reads_it)
+{
+    if (!have_python())
+        return;
+    char *path = tu_srcdir("tests/collectors/proton/fixtures/generated/msgpack/proton.hatchet_msgpack");
+    FILE *in = fopen(path, "rb");
+    ck_assert_ptr_nonnull(in);
+    char base[16384];
+    size_t base_len = fread(base, 1, sizeof base, in);
+    fclose(in);
+    free(path);
+    ck_assert_uint_gt(base_len, 1000);
+    /* The bytes a mutation writes: types next to each other, and a few
+     * Python refuses (0xc1, an int map key, a string not UTF-8). */
+    static const unsigned char special[] = {0xc1, 0xc0, 0xc2, 0xc3, 0xc4, 0xd4, 0xd6, 0xd7,
+                                            0xc7, 0xff, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa1,
+                                            0xa8, 0xd9, 0xcc, 0xcd, 0xce, 0xcf, 0xd3, 0xca,
+                                            0xcb, 0xde, 0xdc, 0xed, 0xe0, 0x00, 0x7f};
+    /* One leaf beside an extension value: msgpack's timestamp (type -1)
+     * is 4, 8 or 12 bytes with nanoseconds below 10^9, or Python refuses
+     * the file; other types are any bytes. */
+    static const struct {
+        const char *ext;
+        size_t len;
+    } exts[] = {
+        {"\xd6\xff\x00\x00\x00\x00", 6},
+        {"\xd4\xff\x00", 3},
+        {"\xd5\xff\x00\x00", 4},
+        {"\xd7\xff\x00\x00\x00\x14\x00\x00\x00\x07", 10},
+        {"\xd7\xff\xee\x6b\x28\x00\x00\x00\x00\x07", 10},
+        {"\xc7\x0c\xff\x3b\x9a\xc9\xff\x00\x00\x00\x00\x00\x00\x00\x07", 15},
+        {"\xc7\x0c\xff\x3b\x9a\xca\x00\x00\x00\x00\x00\x00\x00\x00\x07", 15},
+        {"\xd4\x05\x00", 3},
+    };
+    enum { ROUNDS = 800, EXTS = sizeof exts / sizeof exts[0] };
+    char *inputs[ROUNDS + 1 + EXTS];
+    size_t lens[ROUNDS + 1 + EXTS];
+    static const char head[] = "\x91\x83\xa5" "frame\x81\xa4" "name\xa1k\xa7" "metrics\x82\xa9"
+                               "time (ns)\x05\xa1x";
+    static const char tail[] = "\xa8" "children\x90";
+    for (size_t e = 0; e < EXTS; e++) {
+        size_t len = sizeof head - 1 + exts[e].len + sizeof tail - 1;
+        char *data = malloc(len);
+        memcpy(data, head, sizeof head - 1);
+        memcpy(data + sizeof head - 1, exts[e].ext, exts[e].len);
+        memcpy(data + sizeof head - 1 + exts[e].len, tail, sizeof tail - 1);
+        inputs[ROUNDS + 1 + e] = data;
+        lens[ROUNDS + 1 + e] = len;
+    }
+    for (unsigned r = 0; r < ROUNDS; r++) {
+        char *data = malloc(base_len + 8);
+        memcpy(data, base, base_len);
+        size_t len = base_len;
+        for (unsigned m = 0, n = 1 + pick(3); m < n && len > 2; m++) {
+            size_t at = pick((unsigned)len);
+            if (pick(2) && (unsigned char)data[at] >= 0x20 && (unsigned char)data[at] < 0x7f) {
+                /* Text stays text: a name or a key changes, the structure
+                 * stays (a control character or a multibyte lead now and
+                 * then). */
+                static const char text[] = " \t\x1c\xc3\xe2" "aZ09_.()nsumt-+";
+                data[at] = text[pick(sizeof text - 1)];
+                continue;
+            }
+            switch (pick(6)) {
+            case 0:
+                len = at + 1; /* cut short */
+                break;
+            case 1:
+                memmove(data + at + 1, data + at, len - at);
+                data[at] = (char)PICK(special);
+                len++;
+                break;
+            case 2:
+                memmove(data + at, data + at + 1, len - at - 1);
+                len--;
+                break;
+            case 3:
+                data[at] = (char)pick(256);
+                break;
+            default:
+                data[at] = (char)PICK(special);
+                break;
+            }
+        }
+        inputs[r] = data;
+        lens[r] = len;
+    }
+    /* A leaf name that is not UTF-8: Python refuses the whole file. */
+    inputs[ROUNDS] = malloc(base_len);
+    memcpy(inputs[ROUNDS], base, base_len);
+    lens[ROUNDS] = base_len;
+    char *add = memmem(inputs[ROUNDS], base_len, "add_kernel", 10);
+    ck_assert_ptr_nonnull(add);
+    add[0] = (char)0xff;
+    mp_verdict_t *verdicts = msgpack_verdicts(inputs, lens, ROUNDS + 1 + EXTS);
+    if (!verdicts) {
+        fprintf(stderr, "check_proton_stream: no python3-msgpack: msgpack verdicts skipped\n");
+    } else {
+        unsigned read = 0, refused = 0;
+        for (unsigned r = 0; r < ROUNDS + 1 + EXTS; r++) {
+            aorta_kernels_t *kernels = aorta_kernels_new(0);
+            proton_read_t status = msgpack_read(inputs[r], lens[r], kernels);
+            if (!verdicts[r].read) {
+                ck_assert_msg(status == PROTON_READ_REFUSED, "round %u: read what Python refuses", r);
+                refused++;
+            } else if (status != PROTON_READ_UNSURE) {
+                ck_assert_msg(status == PROTON_READ_OK, "round %u: refused what Python reads", r);
+                int64_t launches = 0;
+                double ms = 0;
+                for (size_t i = 0; i < aorta_kernels_count(kernels); i++) {
+                    int64_t n = aorta_kernels_launches_at(kernels, i);
+                    launches = launches < 0 || n < 0 ? -1 : launches + n;
+                    ms += aorta_kernels_time_at(kernels, i);
+                }
+                ck_assert_msg(verdicts[r].kernels == aorta_kernels_count(kernels)
+                                  && verdicts[r].launches == launches && verdicts[r].ms == ms,
+                              "round %u: %lld launches, %.17g ms, %zu kernels; Python %lld, %.17g, %zu",
+                              r, (long long)launches, ms, aorta_kernels_count(kernels),
+                              verdicts[r].launches, verdicts[r].ms, verdicts[r].kernels);
+                read++;
+            }
+            aorta_kernels_free(kernels);
+        }
+        ck_assert(!verdicts[ROUNDS].read);
+        /* Valid and invalid timestamps, and another extension type. */
+        ck_assert(verdicts[ROUNDS + 1].read && !verdicts[ROUNDS + 2].read);
+        ck_assert(verdicts[ROUNDS + 4].read && !verdicts[ROUNDS + 5].read);
+        ck_assert(verdicts[ROUNDS + 6].read && !verdicts[ROUNDS + 7].read);
+        ck_assert(verdicts[ROUNDS + EXTS].read);
+        ck_assert_uint_gt(read, 50);
+        ck_assert_uint_gt(refused, 200);
+        free(verdicts);
+    }
+    for (unsigned r = 0; r < ROUNDS + 1 + EXTS; r++)
+        free(inputs[r]);
+}
+END_TEST
+#endif
+
 START_TEST(the_window_masks_are_the_byte_loop_s)
 {
     unsigned char bytes[JSON_WINDOW];
@@ -1055,6 +1256,9 @@ static Suite *proton_stream_suite(void)
     tcase_add_test(rules, every_block_size_reads_the_same);
     tcase_add_test(rules, a_token_longer_than_the_block_is_held_whole);
     tcase_add_test(rules, the_window_masks_are_the_byte_loop_s);
+#if HAVE_MSGPACK
+    tcase_add_test(tc, hatchet_msgpack_is_read_as_python_s_msgpack_reads_it);
+#endif
     suite_add_tcase(suite, rules);
     return suite;
 }
