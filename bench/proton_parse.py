@@ -30,7 +30,7 @@ Each reader runs --repeat times; the best wall time gives the throughput,
   reply of a large kernel table costs the core on both sides).
 
 usage: proton_parse.py --builddir DIR [--size-mb 60] [--large-mb 1000]
-                       [--repeat 3] [--keep]
+                       [--repeat 5] [--keep]
 """
 
 import argparse
@@ -286,7 +286,7 @@ def main():
     parser.add_argument("--builddir", required=True)
     parser.add_argument("--size-mb", type=float, default=60.0)
     parser.add_argument("--large-mb", type=float, default=1000.0)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--python", default="/usr/bin/python3",
                         help="the Python timed against (default: Debian's)")
     parser.add_argument("--keep", action="store_true", help="keep the generated profiles")

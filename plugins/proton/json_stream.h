@@ -16,7 +16,7 @@
 #include "hatchet.h"
 
 typedef enum json_token_kind {
-    JSON_TOKEN_STRING, /* text, len: the bytes between the quotes, escapes undone by nobody */
+    JSON_TOKEN_STRING, /* text, len: the bytes between the quotes, escapes as written */
     JSON_TOKEN_NUMBER, /* text, len: the number as written */
     JSON_TOKEN_TRUE,
     JSON_TOKEN_FALSE,

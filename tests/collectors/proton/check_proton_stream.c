@@ -540,8 +540,9 @@ static int have_python(void)
     return access(PYTHON, X_OK) == 0;
 }
 
-/* Python's verdicts on inputs[0..n): 1 reads, 0 refuses. */
-static unsigned char *python_verdicts(char **inputs, const size_t *lens, size_t n)
+/* A fresh directory holding inputs[0..n) as files named by their index, in
+ * order (remove it, and free its path). */
+static char *inputs_dir(char **inputs, const size_t *lens, size_t n)
 {
     char *dir = tu_tmpdir();
     for (size_t i = 0; i < n; i++) {
@@ -554,6 +555,13 @@ static unsigned char *python_verdicts(char **inputs, const size_t *lens, size_t 
         fclose(out);
         free(path);
     }
+    return dir;
+}
+
+/* Python's verdicts on inputs[0..n): 1 reads, 0 refuses. */
+static unsigned char *python_verdicts(char **inputs, const size_t *lens, size_t n)
+{
+    char *dir = inputs_dir(inputs, lens, n);
     char *script = tu_srcdir("tests/collectors/proton/json_verdicts.py");
     char *argv[] = {PYTHON, script, dir, NULL};
     char *out = NULL, *err = NULL;
@@ -1027,17 +1035,7 @@ typedef struct mp_verdict {
 
 static mp_verdict_t *msgpack_verdicts(char **inputs, const size_t *lens, size_t n)
 {
-    char *dir = tu_tmpdir();
-    for (size_t i = 0; i < n; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "%08zu", i);
-        char *path = tu_join(dir, name);
-        FILE *out = fopen(path, "wb");
-        ck_assert_ptr_nonnull(out);
-        ck_assert_uint_eq(fwrite(inputs[i], 1, lens[i], out), lens[i]);
-        fclose(out);
-        free(path);
-    }
+    char *dir = inputs_dir(inputs, lens, n);
     char *script = tu_srcdir("tests/collectors/proton/msgpack_verdicts.py");
     char *argv[] = {PYTHON, script, dir, NULL};
     char *out = NULL, *err = NULL;
