@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* hatchet_read.c - one .hatchet file into a json-c value, fed in chunks so
- * the file itself is never held whole next to the tree json-c builds.  The
- * bytes come from a descriptor, or from memory when hatchet_count.c falls
- * back to the whole value (the same chunks, so the same value). */
+ * the file itself is never held whole next to the tree json-c builds: the
+ * reference the streaming reader is tested against, and its fallback
+ * (hatchet_count.c).  The bytes come from a descriptor, or from memory for
+ * the tests (the same chunks, so the same value). */
 #include "config.h"
 
 #include <errno.h>

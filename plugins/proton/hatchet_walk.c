@@ -9,90 +9,43 @@
  * payload's Python stack, and a hostile file as deep as the reader allows. */
 #include "config.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hatchet.h"
 #include "proton.h"
 
-static int ascii_equal_nocase(const char *text, size_t len, const char *lower)
+/* A json-c value as the leaf rule sees it (hatchet_leaf.c). */
+static void value_of(struct json_object *object, proton_value_t *value)
 {
-    if (strlen(lower) != len)
-        return 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (c >= 'A' && c <= 'Z')
-            c = (char)(c - 'A' + 'a');
-        if (c != lower[i])
-            return 0;
-    }
-    return 1;
-}
-
-/* Milliseconds per unit of a "time (<unit>)" metric key, or 0 for any other
- * key.  As upstream: the part before the first '(' must be "time", the rest
- * without its trailing ')'s must be a unit, both stripped and compared
- * ignoring case; so "cpu_time (ns)" and "time (ns) (inc)" are not times. */
-static double unit_factor(const char *key)
-{
-    const char *paren = strchr(key, '(');
-    if (!paren)
-        return 0;
-    size_t len;
-    const char *head = aorta_text_strip(key, (size_t)(paren - key), &len);
-    if (!ascii_equal_nocase(head, len, "time"))
-        return 0;
-    const char *tail = paren + 1;
-    size_t tail_len = strlen(tail);
-    while (tail_len > 0 && tail[tail_len - 1] == ')')
-        tail_len--;
-    const char *unit = aorta_text_strip(tail, tail_len, &len);
-    if (ascii_equal_nocase(unit, len, "ns"))
-        return 1e-6;
-    if (ascii_equal_nocase(unit, len, "us"))
-        return 1e-3;
-    if (ascii_equal_nocase(unit, len, "ms"))
-        return 1.0;
-    if (ascii_equal_nocase(unit, len, "s"))
-        return 1e3;
-    return 0;
-}
-
-/* json-c saturates an integer literal beyond 64 bits; treat the saturated
- * values as out of range, as Python's float() of such an int overflows. */
-static int int_saturated(struct json_object *value)
-{
-    return json_object_get_int64(value) == INT64_MIN
-        || json_object_get_uint64(value) == UINT64_MAX;
-}
-
-/* Python's float(value): numbers, booleans and numeric strings. */
-static int as_double(struct json_object *value, double *out)
-{
-    switch (json_object_get_type(value)) {
+    *value = (proton_value_t){.kind = PROTON_OTHER};
+    switch (json_object_get_type(object)) {
+    case json_type_null:
+        value->kind = PROTON_NULL;
+        break;
     case json_type_boolean:
-        *out = json_object_get_boolean(value) ? 1.0 : 0.0;
-        return 1;
+        value->kind = PROTON_BOOL;
+        value->boolean = json_object_get_boolean(object);
+        break;
     case json_type_int:
-        if (int_saturated(value))
-            return 0;
-        if (json_object_get_int64(value) == INT64_MAX)
-            *out = (double)json_object_get_uint64(value);
-        else
-            *out = (double)json_object_get_int64(value);
-        return 1;
+        value->kind = PROTON_INT;
+        value->i64 = json_object_get_int64(object);
+        value->u64 = json_object_get_uint64(object);
+        /* json-c saturates a literal beyond 64 bits at these two. */
+        value->saturated = value->i64 == INT64_MIN || value->u64 == UINT64_MAX;
+        break;
     case json_type_double:
-        *out = json_object_get_double(value);
-        return 1;
+        value->kind = PROTON_DOUBLE;
+        value->number = json_object_get_double(object);
+        break;
     case json_type_string:
-        return aorta_number_parse_n(json_object_get_string(value),
-                                    (size_t)json_object_get_string_len(value), out)
-            == 0;
+        value->kind = PROTON_STRING;
+        value->text = json_object_get_string(object);
+        value->len = (size_t)json_object_get_string_len(object);
+        break;
     default:
-        return 0;
+        break;
     }
 }
 
@@ -102,77 +55,37 @@ static int leaf_time(struct json_object *metrics, double *ms)
     struct json_object_iterator it = json_object_iter_begin(metrics);
     struct json_object_iterator end = json_object_iter_end(metrics);
     for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
-        double factor = unit_factor(json_object_iter_peek_name(&it));
-        double value;
-        if (factor == 0 || !as_double(json_object_iter_peek_value(&it), &value))
+        const char *key = json_object_iter_peek_name(&it);
+        double factor = proton_time_factor(key, strlen(key));
+        proton_value_t value;
+        if (factor == 0)
             continue;
-        double scaled = value * factor;
-        /* A NaN or infinity would reach the trial JSON; no kernel runs for a
-         * negative time. */
-        if (isfinite(scaled) && scaled >= 0) {
-            *ms = scaled;
+        value_of(json_object_iter_peek_value(&it), &value);
+        if (proton_value_time(&value, factor, ms))
             return 1;
-        }
     }
     return 0;
 }
 
-/* The leaf's launch count, or -1 when unreadable: missing, not a number, or
- * not a non-negative integer within int64 (not truncated, docs/design.md, Deviation 2). */
+/* The leaf's launch count, or -1 when unreadable. */
 static int64_t leaf_count(struct json_object *metrics)
 {
-    struct json_object *value;
-    if (!json_object_object_get_ex(metrics, "count", &value))
+    struct json_object *object;
+    if (!json_object_object_get_ex(metrics, "count", &object))
         return -1;
-    int64_t count;
-    if (json_object_is_type(value, json_type_int)) {
-        /* Exact, not through a double: every int64 count is representable. */
-        count = json_object_get_int64(value);
-        if (count == INT64_MAX && json_object_get_uint64(value) != (uint64_t)INT64_MAX)
-            return -1;
-        return count >= 0 ? count : -1;
-    }
-    double number;
-    if (!as_double(value, &number) || aorta_count_from_double(number, &count) != 0)
-        return -1;
-    return count;
+    proton_value_t value;
+    value_of(object, &value);
+    return proton_value_count(&value);
 }
 
-/* str(frame.get("name") or "") for the values a name can take.  Falsy
- * values (missing, null, false, 0, 0.0, "") give no name.  An array or an
- * object is no kernel name either (upstream would print its repr).  Returns
- * the text in *owned when it had to be made. */
+/* str(frame.get("name") or "") (hatchet_leaf.c); *owned when it was made. */
 static const char *leaf_name(struct json_object *frame, size_t *len, char **owned)
 {
-    struct json_object *value;
-    *owned = NULL;
-    *len = 0;
-    if (!json_object_object_get_ex(frame, "name", &value) || !value)
-        return "";
-    switch (json_object_get_type(value)) {
-    case json_type_string:
-        *len = (size_t)json_object_get_string_len(value);
-        return json_object_get_string(value);
-    case json_type_boolean:
-        *owned = cc_xstrdup(json_object_get_boolean(value) ? "True" : "");
-        break;
-    case json_type_int:
-        if (json_object_get_int64(value) == INT64_MAX)
-            *owned = cc_xasprintf("%" PRIu64, json_object_get_uint64(value));
-        else if (json_object_get_int64(value) != 0)
-            *owned = cc_xasprintf("%" PRId64, json_object_get_int64(value));
-        else
-            *owned = cc_xstrdup("");
-        break;
-    case json_type_double:
-        *owned = json_object_get_double(value) == 0 ? cc_xstrdup("")
-                                                    : proton_float_str(json_object_get_double(value));
-        break;
-    default:
-        return "";
-    }
-    *len = strlen(*owned);
-    return *owned;
+    struct json_object *object;
+    proton_value_t value = {.kind = PROTON_NULL};
+    if (json_object_object_get_ex(frame, "name", &object))
+        value_of(object, &value);
+    return proton_value_name(&value, len, owned);
 }
 
 static void count_leaf(struct json_object *node, aorta_kernels_t *kernels)

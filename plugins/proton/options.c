@@ -46,7 +46,8 @@ const aorta_option_spec_t proton_option_table[] = {
      "periodic_flushing, roctracer periodic_flushing"},
     {"context", context_values, "shadow", "Proton's --context"},
     {"data", data_values, "tree",
-     "Proton's --data; tree writes the .hatchet profile the metrics come from"},
+     "Proton's --data; the metrics come from tree's <name>.hatchet (or its .part_<N>.hatchet "
+     "phases, or .hatchet_msgpack), else trace's <name>.chrome_trace"},
     {"instrumentation_mode", instrumentation_mode_values, NULL,
      "first part of --mode for backend: instrumentation"},
     {"granularity", granularity_values, NULL,

@@ -6,11 +6,15 @@
  * the metrics must be what the collector promises.  Then the whole-value
  * reader runs twice over the bytes, in whole reads and in pieces cut at
  * places drawn from the input, and must build the same value (compared
- * without recursion: the reader accepts 10,000 levels).  Last, the reader
- * that splits the tree a node at a time must count exactly the leaves the
- * walk of the whole value counts, or refuse the file when that is
- * unreadable: through the descriptor in pieces, and split directly with
- * json-c fed a few bytes at a time (so its reads end everywhere). */
+ * without recursion: the reader accepts 10,000 levels).  Last, the streaming
+ * reader the collector uses is held to the json-c reader: whatever it reads
+ * (through a descriptor whose reads end at places drawn from the input, in
+ * blocks of a size drawn too) it reads as json-c's walk counts it, bit for
+ * bit; whatever json-c refuses it refuses (it is stricter, as Python is:
+ * check_proton_stream holds that side to Python); and two different read
+ * patterns give the same verdict and the same table.  The same bytes are
+ * read as a Chrome trace and as hatchet_msgpack too: the verdict and table
+ * of each must not depend on where reads end either. */
 #include "config.h"
 
 #include <math.h>
@@ -21,6 +25,7 @@
 #include "fuzz_util.h"
 #include "aorta/collector.h"
 #include "hatchet.h"
+#include "json_stream.h"
 
 const struct aorta_collector *aorta_collector_proton_get(void);
 
@@ -138,49 +143,112 @@ static int same_kernels(const aorta_kernels_t *a, const aorta_kernels_t *b)
     return 1;
 }
 
-static void split_matches_whole(const uint8_t *data, size_t size)
+/* Whether the text is the JSON null and whitespace, which json-c gives as
+ * NULL (and Python reads, finding no leaves). */
+static int is_null_document(const uint8_t *data, size_t size)
+{
+    size_t at = 0;
+    while (at < size && strchr(" \t\r\n", data[at]) && data[at])
+        at++;
+    if (size - at < 4 || memcmp(data + at, "null", 4) != 0)
+        return 0;
+    for (at += 4; at < size; at++)
+        if (!strchr(" \t\r\n", data[at]) || !data[at])
+            return 0;
+    return 1;
+}
+
+/* The streaming reader, its reads ending at places drawn from the input:
+ * pieces of a socket read in whole blocks, or a file read in small ones (a
+ * read shorter than a socket's piece would lose the rest of it). */
+static proton_read_t streamed(const uint8_t *data, size_t size, uint32_t seed,
+                              aorta_kernels_t *kernels)
+{
+    static const size_t blocks[] = {1, 3, 64, 65, 1000};
+    int pieces = seed % 2;
+    int fd = pieces ? fz_chunked_fd(data, size, 2 + (seed >> 1) % 20, seed)
+                    : fz_chunked_fd(data, size, 1, 0);
+    size_t block = pieces ? JSON_STREAM_BLOCK : blocks[(seed >> 8) % 5];
+    proton_read_t status = proton_hatchet_stream(fd, kernels, block);
+    close(fd);
+    return status;
+}
+
+static void stream_matches_whole(const uint8_t *data, size_t size)
 {
     uint32_t seed = fz_hash(data, size) * 2654435761u;
     struct json_object *root = proton_hatchet_read_bytes(data, size);
+    int readable = root != NULL || is_null_document(data, size);
     aorta_kernels_t *whole = aorta_kernels_new(0);
     if (root)
         proton_hatchet_walk(root, whole);
     proton_json_free(root);
 
-    aorta_kernels_t *counted = aorta_kernels_new(0);
-    int fd = fz_chunked_fd(data, size, 2 + seed % 20, seed);
-    int status = proton_hatchet_count(fd, counted);
-    close(fd);
-    if ((status == 0) != (root != NULL))
-        fz_fail("split, the file is %s", root ? "unreadable" : "readable");
-    if (!same_kernels(whole, counted))
-        fz_fail("split, the leaves differ from the whole value's");
-    aorta_kernels_free(counted);
+    aorta_kernels_t *first = aorta_kernels_new(0), *second = aorta_kernels_new(0);
+    proton_read_t status = streamed(data, size, seed, first);
+    proton_read_t again = streamed(data, size, seed ^ 0x5bd1e995u, second);
+    if (status != again || (status == PROTON_READ_OK && !same_kernels(first, second)))
+        fz_fail("the streaming reader depends on where reads end");
+    if (status == PROTON_READ_OK && !readable)
+        fz_fail("the streaming reader read what json-c refuses");
+    if (status == PROTON_READ_OK && !same_kernels(whole, first))
+        fz_fail("the streamed leaves differ from the whole value's");
+    if (!readable && status != PROTON_READ_REFUSED)
+        fz_fail("the streaming reader did not refuse what json-c refuses");
+    aorta_kernels_free(first);
+    aorta_kernels_free(second);
 
-    int truncated;
-    if (aorta_utf8_valid_prefix(data, size, &truncated, NULL) == size) {
-        aorta_kernels_t *split = aorta_kernels_new(0);
-        switch (proton_hatchet_split(data, size, split, 2 + (seed >> 8) % 30)) {
-        case PROTON_SPLIT_OK:
-            if (!root || !same_kernels(whole, split))
-                fz_fail("split in small reads, the leaves differ from the whole value's");
-            break;
-        case PROTON_SPLIT_REFUSED:
-            if (root)
-                fz_fail("split in small reads, a readable file was refused");
-            break;
-        case PROTON_SPLIT_UNSURE:
-            break; /* the whole value decides, as above */
-        }
-        aorta_kernels_free(split);
-    }
+    /* The collector's reader (the fallback included) on a regular file. */
+    aorta_kernels_t *counted = aorta_kernels_new(0);
+    int fd = fz_chunked_fd(data, size, 1, 0);
+    proton_read_t verdict = proton_hatchet_count(fd, counted);
+    close(fd);
+    if (verdict == PROTON_READ_OK && (!readable || !same_kernels(whole, counted)))
+        fz_fail("the collector's reader differs from json-c's");
+    if (verdict != PROTON_READ_OK && verdict != PROTON_READ_REFUSED)
+        fz_fail("the collector's reader gave %d", (int)verdict);
+    aorta_kernels_free(counted);
     aorta_kernels_free(whole);
+}
+
+typedef proton_read_t (*reader_fn)(int fd, aorta_kernels_t *kernels, size_t block);
+
+static proton_read_t trace_reader(int fd, aorta_kernels_t *kernels, size_t block)
+{
+    return proton_trace_stream(fd, kernels, block);
+}
+
+static proton_read_t msgpack_reader(int fd, aorta_kernels_t *kernels, size_t block)
+{
+    (void)block;
+    return proton_msgpack_read(fd, kernels);
+}
+
+/* The other forms: whole reads against reads cut where the input says. */
+static void other_forms_are_stable(const uint8_t *data, size_t size)
+{
+    static const reader_fn readers[] = {trace_reader, msgpack_reader};
+    uint32_t seed = fz_hash(data, size) * 40503u;
+    for (size_t i = 0; i < 2; i++) {
+        aorta_kernels_t *whole = aorta_kernels_new(0), *cut = aorta_kernels_new(0);
+        int fd = fz_chunked_fd(data, size, 1, 0);
+        proton_read_t a = readers[i](fd, whole, JSON_STREAM_BLOCK);
+        close(fd);
+        fd = fz_chunked_fd(data, size, 2 + seed % 20, seed);
+        proton_read_t b = readers[i](fd, cut, JSON_STREAM_BLOCK);
+        close(fd);
+        if (a != b || (a == PROTON_READ_OK && !same_kernels(whole, cut)))
+            fz_fail("the %s reader depends on where reads end", i ? "msgpack" : "trace");
+        aorta_kernels_free(whole);
+        aorta_kernels_free(cut);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     parse_directory(data, size);
     read_both_ways(data, size);
-    split_matches_whole(data, size);
+    stream_matches_whole(data, size);
+    other_forms_are_stable(data, size);
     return 0;
 }

@@ -76,6 +76,13 @@ if grep -q '^#define HAVE_SQLITE3 1' "$builddir/config.h"; then
     deps_cflags="$deps_cflags $(pkg-config --cflags sqlite3)"
     deps_libs="$deps_libs $(pkg-config --libs sqlite3)"
 fi
+# proton reads hatchet_msgpack when the build tree was configured with msgpack-c.
+if grep -q '^#define HAVE_MSGPACK 1' "$builddir/config.h"; then
+    msgpack=msgpack-c
+    pkg-config --exists msgpack-c || msgpack=msgpack
+    deps_cflags="$deps_cflags $(pkg-config --cflags $msgpack)"
+    deps_libs="$deps_libs $(pkg-config --libs $msgpack)"
+fi
 cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
     -fno-sanitize-recover=all -I$builddir -I$srcdir/include 
     -I$srcdir/core/libaorta -I$srcdir/core/common -I$srcdir/core/run -I$srcdir/plugins/common
