@@ -4,7 +4,9 @@
 # as it is or below core/run/, core/, core/libaorta/, tests/, docs/ or
 # examples/; a bare `name.c` somewhere in the tree.  What a run writes
 # (`perf.md`, `<cell>/kernels.json`, ...) is not a file of the tree and is
-# passed over.
+# passed over, and so is config.h (generated).  debian/ is the repository's,
+# never the tarball's (make distcheck runs this from the tarball): its names
+# are checked where it is there.
 set -u
 srcdir=${AORTA_TEST_SRCDIR:?}
 cd "$srcdir" || exit 99
@@ -14,8 +16,9 @@ bad() { echo "FAIL: $1"; status=1; }
 
 names=$(grep -o '`[^`]*`' docs/architecture.md | tr -d '`' | sort -u |
     grep -E '^[A-Za-z0-9_./-]+(\.(c|h|md|sh|py|in|sym|inc|am|ac|1|7|png)|/)$' |
-    grep -v -x -e 'perf.md' -e '_subprocess/')
+    grep -v -x -e 'perf.md' -e '_subprocess/' -e 'config.h')
 for name in $names; do
+    case $name in debian/*) [ -d debian ] || continue ;; esac
     checked=$((checked + 1))
     case $name in
     */)

@@ -92,7 +92,7 @@ static void relay_errors(const char *name, const char *dir, const aorta_child_re
         size_t len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
         if (newline && len >= 11 && !memcmp(cursor, "aorta-run: ", 11)
             && aorta_utf8_valid_prefix(cursor, len, NULL, NULL) == len && !memchr(cursor, 0, len)) {
-            fprintf(stderr, "%.*s\n", (int)len, cursor);
+            aorta_diag_relay(cursor, len);
         } else {
             if (!first) {
                 first = cursor;
@@ -103,7 +103,6 @@ static void relay_errors(const char *name, const char *dir, const aorta_child_re
         cursor += len + (newline != NULL);
     }
     other += result->output_total[1] - result->output_len[1];
-    fflush(stderr);
     if (!other)
         return;
     size_t shown = first_len > 120 ? 120 : first_len;

@@ -51,6 +51,17 @@ void aorta_diag_error(const char *fmt, ...)
     va_end(args);
 }
 
+void aorta_diag_relay(const char *text, size_t len)
+{
+    FILE *out = stream ? stream : stderr;
+    if (out == stderr)
+        aorta_live_suspend();
+    fprintf(out, "%.*s\n", (int)len, text);
+    fflush(out);
+    if (out == stderr)
+        aorta_live_resume();
+}
+
 void aorta_diag_warn(const char *fmt, ...)
 {
     va_list args;

@@ -23,6 +23,9 @@ void aorta_diag_set_stream(FILE *out);
 void aorta_diag_error(const char *fmt, ...) AORTA_PRINTF(1, 2);
 /* "aorta-run: warning: <message>" on stderr: the run goes on. */
 void aorta_diag_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
+/* A line another process already wrote as "aorta-run: ..." (a parse
+ * child's warning), relayed as it is: len bytes of text, no newline. */
+void aorta_diag_relay(const char *text, size_t len);
 /* The host's warning handler for the SDK (aorta_warning_set_handler()): a
  * collector's aorta_warn() reads "aorta-run: warning: <source>: <message>". */
 void aorta_diag_collector_warning(const char *source, const char *message, void *user);
