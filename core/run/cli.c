@@ -51,7 +51,13 @@ void aorta_cli_usage(FILE *out)
         "  --compare RUN_A RUN_B    per cell in both, GPU (or step) time and the kernels\n"
         "                           that changed most from RUN_A to RUN_B\n"
         "  --json                   --compare: print JSON instead of text\n"
-        "  --fail-above PCT         --compare: exit 3 when a cell's time grew > PCT%\n"
+        "  --fail-above PCT         --compare: the practical threshold (default 5%); exit 3\n"
+        "                           when a gated measure regressed past it, or B is broken\n"
+        "  --alpha A                --compare: the significance level (default 0.01)\n"
+        "  --min-delta-ms MS        --compare: a change smaller than MS never regresses\n"
+        "  --gate-step-time         --compare: gate the step time (wall clock) too\n"
+        "  --strict                 --compare: an inconclusive gated measure fails too\n"
+        "  --allow-missing          --compare: a cell or collector missing from B passes\n"
         "  -v                       timestamped progress lines on stderr\n"
         "  -q                       no progress display (the live line, or one line\n"
         "                           per trial without a terminal)\n"
@@ -75,7 +81,8 @@ static const option_spec_t OPTIONS[] = {
     {"--dry-run", 0},    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
     {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
-    {"--fail-above", 1}, {"--all-ranks", 0},
+    {"--fail-above", 1}, {"--all-ranks", 0}, {"--alpha", 1},             {"--min-delta-ms", 1},
+    {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -153,19 +160,23 @@ static int parse_timeout(const char *text, double *out, char **error)
     return 0;
 }
 
-static int parse_percent(const char *text, double *out, char **error)
+/* A finite decimal number in [low, high] (open at low when open_low). */
+static int parse_number(const char *flag, const char *what, const char *text, double low,
+                        int open_low, double high, double *out, char **error)
 {
     char *end = NULL;
     errno = 0;
     double value = strtod(text, &end);
-    if (errno || !text[0] || *end || !isfinite(value) || value < 0 || strchr(text, 'x')
-        || strchr(text, 'X')) {
-        *error = aorta_xasprintf("--fail-above: expected a percentage >= 0, got '%s'", text);
+    if (errno || !text[0] || *end || !isfinite(value) || value < low || (open_low && value == low)
+        || value > high || strchr(text, 'x') || strchr(text, 'X')) {
+        *error = aorta_xasprintf("%s: expected %s, got '%s'", flag, what, text);
         return -1;
     }
     *out = value;
     return 0;
 }
+
+static int apply_compare(aorta_cli_t *cli, const char *flag, char **values, char **error);
 
 /* Apply one option with its values. */
 static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error)
@@ -216,14 +227,36 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         cli->baseline = values[0];
     } else if (!strcmp(flag, "--json")) {
         cli->json = 1;
-    } else if (!strcmp(flag, "--fail-above")) {
-        return parse_percent(values[0], &cli->fail_above, error);
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
         cli->verbose++;
     } else if (!strcmp(flag, "--all-ranks")) {
         cli->all_ranks = 1;
     } else if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
         cli->quiet = 1;
+    } else {
+        return apply_compare(cli, flag, values, error);
+    }
+    return 0;
+}
+
+/* The options only --compare takes. */
+static int apply_compare(aorta_cli_t *cli, const char *flag, char **values, char **error)
+{
+    if (!strcmp(flag, "--fail-above")) {
+        return parse_number(flag, "a percentage >= 0", values[0], 0, 0, INFINITY,
+                            &cli->fail_above, error);
+    } else if (!strcmp(flag, "--alpha")) {
+        return parse_number(flag, "a level between 0 and 1 (exclusive)", values[0], 0, 1,
+                            nextafter(1.0, 0.0), &cli->alpha, error);
+    } else if (!strcmp(flag, "--min-delta-ms")) {
+        return parse_number(flag, "milliseconds >= 0", values[0], 0, 0, INFINITY,
+                            &cli->min_delta_ms, error);
+    } else if (!strcmp(flag, "--gate-step-time")) {
+        cli->gate_step_time = 1;
+    } else if (!strcmp(flag, "--strict")) {
+        cli->strict = 1;
+    } else if (!strcmp(flag, "--allow-missing")) {
+        cli->allow_missing = 1;
     }
     return 0;
 }
@@ -282,8 +315,12 @@ static int check_request(const aorta_cli_t *cli, int separator, char **error)
 {
     const char *why = NULL;
     int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
-    if ((cli->json || cli->fail_above >= 0) && cli->mode != AORTA_MODE_COMPARE)
-        why = "--json and --fail-above apply only to --compare";
+    int compare_only = cli->json || cli->fail_above >= 0 || cli->alpha > 0
+                       || cli->min_delta_ms > 0 || cli->gate_step_time || cli->strict
+                       || cli->allow_missing;
+    if (compare_only && cli->mode != AORTA_MODE_COMPARE)
+        why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, --strict and "
+              "--allow-missing apply only to --compare";
     else if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT)
         why = "--baseline applies only to a run and --report";
     else if (!needs_command && separator)

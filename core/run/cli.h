@@ -41,6 +41,11 @@ typedef struct aorta_cli {
     const char *run_a, *run_b;  /* --report's RUN_DIR (run_a); --compare's two */
     int json;                   /* --json: --compare prints JSON */
     double fail_above;          /* --fail-above PCT; < 0 when absent */
+    double alpha;               /* --alpha; 0 when absent */
+    double min_delta_ms;        /* --min-delta-ms; 0 when absent */
+    int gate_step_time;         /* --gate-step-time */
+    int strict;                 /* --strict */
+    int allow_missing;          /* --allow-missing */
     char **command;             /* after "--", NULL-terminated */
     size_t command_count;
 } aorta_cli_t;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_compare.c - --compare RUN_A RUN_B [--json] [--fail-above PCT]. */
+/* cmd_compare.c - --compare RUN_A RUN_B [--json] [--fail-above PCT]
+ * [--alpha A] [--min-delta-ms MS] [--gate-step-time] [--strict]
+ * [--allow-missing]: exit 3 when the gate fails. */
 #include "config.h"
 
 #include "commands.h"
@@ -9,43 +11,68 @@
 
 #include "output/compare.h"
 #include "output/kernel_agg.h"
+#include "sys/diag.h"
 
-int aorta_cmd_compare(const aorta_cli_t *cli)
+/* Both runs' cells with their samples; 0, or -1 after one line. */
+static int load_runs(const aorta_cli_t *cli, aorta_kagg_run_t *ka, aorta_kagg_run_t *kb)
 {
     aorta_json_t *a = aorta_cmd_read_matrix(cli->run_a);
     aorta_json_t *b = a ? aorta_cmd_read_matrix(cli->run_b) : NULL;
-    if (!b) {
-        aorta_json_free(a);
-        return AORTA_EXIT_FAILED;
-    }
-    int fd_a = aorta_cmd_open_run(cli->run_a);
+    int fd_a = b ? aorta_cmd_open_run(cli->run_a) : -1;
     int fd_b = fd_a >= 0 ? aorta_cmd_open_run(cli->run_b) : -1;
-    if (fd_b < 0) {
-        if (fd_a >= 0)
-            close(fd_a);
-        aorta_json_free(a);
-        aorta_json_free(b);
-        return AORTA_EXIT_FAILED;
+    if (fd_b >= 0) {
+        aorta_kagg_load(fd_a, a, NULL, ka);
+        aorta_kagg_load(fd_b, b, NULL, kb);
+        close(fd_b);
     }
-    aorta_kagg_run_t ka, kb;
-    aorta_kagg_load(fd_a, a, NULL, &ka);
-    aorta_kagg_load(fd_b, b, NULL, &kb);
-    close(fd_a);
-    close(fd_b);
-    aorta_json_t *cmp = aorta_compare(cli->run_a, a, &ka, cli->run_b, b, &kb, cli->fail_above);
-    if (cli->json) {
-        char *text = aorta_json_dump(cmp, 1);
-        printf("%s\n", text);
-        free(text);
-    } else {
-        aorta_compare_print(stdout, cmp);
-    }
-    int status = aorta_json_length(aorta_json_get(cmp, "exceeded")) ? AORTA_EXIT_THRESHOLD
-                                                                     : AORTA_EXIT_OK;
-    aorta_json_free(cmp);
-    aorta_kagg_run_clear(&ka);
-    aorta_kagg_run_clear(&kb);
+    if (fd_a >= 0)
+        close(fd_a);
     aorta_json_free(a);
     aorta_json_free(b);
+    return fd_b >= 0 ? 0 : -1;
+}
+
+static aorta_compare_request_t request_of(const aorta_cli_t *cli)
+{
+    aorta_compare_request_t request = {0};
+    request.verdicts.stats = (aorta_stats_options_t)AORTA_STATS_OPTIONS_INIT;
+    if (cli->alpha > 0)
+        request.verdicts.stats.alpha = cli->alpha;
+    if (cli->fail_above >= 0)
+        request.verdicts.stats.threshold_pct = cli->fail_above;
+    request.verdicts.stats.min_delta = cli->min_delta_ms;
+    request.verdicts.gate_step_time = cli->gate_step_time;
+    request.verdicts.kernels = 1;
+    request.gate = cli->fail_above >= 0 || cli->strict;
+    request.strict = cli->strict;
+    request.allow_missing = cli->allow_missing;
+    return request;
+}
+
+int aorta_cmd_compare(const aorta_cli_t *cli)
+{
+    aorta_kagg_run_t ka = {0}, kb = {0};
+    if (load_runs(cli, &ka, &kb) != 0)
+        return AORTA_EXIT_FAILED;
+    aorta_compare_request_t request = request_of(cli);
+    char *error = NULL;
+    aorta_json_t *cmp = aorta_compare(cli->run_a, &ka, cli->run_b, &kb, &request, &error);
+    int status = AORTA_EXIT_FAILED;
+    if (!cmp) {
+        aorta_diag_error("--compare: %s", error);
+        free(error);
+    } else {
+        if (cli->json) {
+            char *text = aorta_json_dump(cmp, 1);
+            printf("%s\n", text);
+            free(text);
+        } else {
+            aorta_compare_print(stdout, cmp);
+        }
+        status = aorta_compare_gate_failed(cmp) ? AORTA_EXIT_THRESHOLD : AORTA_EXIT_OK;
+        aorta_json_free(cmp);
+    }
+    aorta_kagg_run_clear(&ka);
+    aorta_kagg_run_clear(&kb);
     return status;
 }

@@ -18,7 +18,7 @@
  * breaking its contract. */
 #define AORTA_EXIT_FAILED 1
 #define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */
-#define AORTA_EXIT_THRESHOLD 3     /* --compare --fail-above: a cell grew past it */
+#define AORTA_EXIT_THRESHOLD 3     /* a gate failed: --compare's (--fail-above, --strict) */
 
 /* dirs: the directories searched (NULL-terminated), named when none had a collector. */
 int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs);

@@ -1,27 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.h - two runs side by side (--compare): per cell present in both,
- * the GPU time per collector both runs have (else the step time) and the
- * kernels that changed most.  The comparison is built as JSON first
- * (--json prints it); the text is rendered from that same object. */
+ * every measure judged by the statistics module (each collector's GPU
+ * time, each kernel's time, the step time, every other numeric metric),
+ * and the gate: what makes --fail-above or --strict fail.  The comparison
+ * is built as JSON first (--json prints it); the text is rendered from
+ * that same object. */
 #ifndef AORTA_COMPARE_H
 #define AORTA_COMPARE_H
 
 #include <stdio.h>
 
-#include "sys/json.h"
 #include "output/kernel_agg.h"
+#include "output/verdicts.h"
+#include "sys/json.h"
 
-#define AORTA_COMPARE_SCHEMA 1
-/* Kernels listed per cell in each of changed, added, removed. */
+#define AORTA_COMPARE_SCHEMA 2
+/* Kernels the text lists per cell and collector beyond the significant ones. */
 #define AORTA_COMPARE_KERNELS 10
 
-/* The comparison of run a (matrix_a, kernels_a; named label_a) with b.
- * fail_above: the growth in percent past which a cell counts as exceeded
- * (< 0: no threshold). */
-aorta_json_t *aorta_compare(const char *label_a, const aorta_json_t *matrix_a,
-                            const aorta_kagg_run_t *kernels_a, const char *label_b,
-                            const aorta_json_t *matrix_b, const aorta_kagg_run_t *kernels_b,
-                            double fail_above);
+typedef struct aorta_compare_request {
+    aorta_verdict_request_t verdicts; /* alpha, threshold, floor, step time gated */
+    int gate;          /* --fail-above or --strict given: the gate decides the exit */
+    int strict;        /* --strict: an inconclusive gated measure fails the gate */
+    int allow_missing; /* --allow-missing: a cell or collector missing from B passes */
+} aorta_compare_request_t;
+
+/* The comparison of run a (its cells' samples in kernels_a; named label_a)
+ * with b.  NULL with *error set when a measure cannot be judged. */
+aorta_json_t *aorta_compare(const char *label_a, const aorta_kagg_run_t *kernels_a,
+                            const char *label_b, const aorta_kagg_run_t *kernels_b,
+                            const aorta_compare_request_t *request, char **error);
+
+/* Whether the comparison's gate failed (gate.failed). */
+int aorta_compare_gate_failed(const aorta_json_t *comparison);
 
 /* The text form of a comparison. */
 void aorta_compare_print(FILE *out, const aorta_json_t *comparison);

@@ -16,6 +16,7 @@
 #include "record/kernel_file.h"
 #include "record/outcome.h"
 #include "record/layout.h"
+#include "stats/stats.h"
 #include "sys/nofollow.h"
 #include "xalloc.h"
 
@@ -119,6 +120,68 @@ static aorta_kagg_kernel_t *kernel_for(aorta_kagg_table_t *table, const char *na
     return kernel;
 }
 
+/* kernel's value in its table's trial at (0 in the trials before it). */
+static void set_value(aorta_kagg_kernel_t *kernel, size_t at, double value)
+{
+    if (at >= kernel->values_len) {
+        kernel->values = aorta_xrealloc(kernel->values, (at + 1) * sizeof *kernel->values);
+        for (size_t i = kernel->values_len; i <= at; i++)
+            kernel->values[i] = 0.0;
+        kernel->values_len = at + 1;
+    }
+    kernel->values[at] = value;
+}
+
+static void series_add(aorta_kagg_series_t *series, double value)
+{
+    aorta_xgrow((void **)&series->values, &series->capacity, series->count + 1,
+                sizeof *series->values);
+    series->values[series->count++] = value;
+}
+
+static aorta_kagg_series_t *metric_series(aorta_kagg_cell_t *cell, const char *name)
+{
+    for (size_t i = 0; i < cell->metric_count; i++)
+        if (!strcmp(cell->metrics[i].name, name))
+            return &cell->metrics[i];
+    aorta_xgrow((void **)&cell->metrics, &cell->metric_capacity, cell->metric_count + 1,
+                sizeof *cell->metrics);
+    aorta_kagg_series_t *series = &cell->metrics[cell->metric_count++];
+    memset(series, 0, sizeof *series);
+    series->name = aorta_xstrdup(name);
+    return series;
+}
+
+static int add_metric(const char *name, aorta_json_t *value, void *user)
+{
+    aorta_json_type_t type = aorta_json_type(value);
+    if (type != AORTA_JSON_INT && type != AORTA_JSON_DOUBLE)
+        return 0;
+    double number = aorta_json_get_double(value);
+    if (isfinite(number))
+        series_add(metric_series(user, name), number);
+    return 0;
+}
+
+void aorta_kagg_add_passing(aorta_kagg_cell_t *cell, double step_ms, const aorta_json_t *metrics)
+{
+    if (isfinite(step_ms) && step_ms >= 0 && step_ms <= MAX_MS)
+        series_add(&cell->step_ms, step_ms);
+    if (aorta_json_type(metrics) == AORTA_JSON_OBJECT)
+        aorta_json_foreach((aorta_json_t *)metrics, add_metric, cell);
+}
+
+void aorta_kagg_add_samples(aorta_kagg_cell_t *cell, const aorta_json_t *trial_json)
+{
+    const aorta_json_t *wall = aorta_json_get(trial_json, "wall_clock_sec");
+    aorta_json_type_t type = aorta_json_type(wall);
+    double step_ms = type == AORTA_JSON_INT || type == AORTA_JSON_DOUBLE
+                         ? aorta_json_get_double(wall) * 1000.0
+                         : NAN;
+    aorta_kagg_add_passing(cell, step_ms,
+                           aorta_json_get(aorta_json_get(trial_json, "result"), "metrics"));
+}
+
 typedef struct trial_sum {
     aorta_kagg_table_t *table;
     double total;
@@ -152,6 +215,7 @@ static void add_row(trial_sum_t *sum, const char *name, const aorta_json_t *ms,
         kernel->max_ms = value;
     kernel->trials++;
     kernel->sum_ms += value;
+    set_value(kernel, sum->table->trials, value);
     if (aorta_json_type(launches) == AORTA_JSON_INT && aorta_json_get_int(launches) >= 0)
         kernel->launches_sum += (double)aorta_json_get_int(launches);
     else
@@ -199,6 +263,9 @@ static int add_collector(const char *collector, aorta_json_t *entry, void *user)
     else
         add_columns(&sum, names, total_ms, aorta_json_get(entry, "launches"));
     aorta_kagg_table_t *table = sum.table;
+    table->gpu_values = aorta_xrealloc(table->gpu_values,
+                                       (table->trials + 1) * sizeof *table->gpu_values);
+    table->gpu_values[table->trials] = sum.total;
     if (table->trials == 0 || sum.total < table->gpu_min)
         table->gpu_min = sum.total;
     if (table->trials == 0 || sum.total > table->gpu_max)
@@ -236,10 +303,13 @@ void aorta_kagg_finish(aorta_kagg_cell_t *cell)
         aorta_kagg_table_t *table = &cell->tables[t];
         double n = (double)table->trials;
         table->gpu_mean_ms = table->gpu_sum / n;
-        double variance = table->gpu_sumsq / n - table->gpu_mean_ms * table->gpu_mean_ms;
-        table->gpu_std_ms = variance > 0 ? sqrt(variance) : 0.0;
+        /* Exact sums: identical totals have a spread of exactly 0. */
+        table->gpu_std_ms = table->trials ? aorta_stats_pstdev(table->gpu_values, table->trials)
+                                          : 0.0;
         for (size_t k = 0; k < table->count; k++) {
             aorta_kagg_kernel_t *kernel = &table->kernels[k];
+            if (kernel->values_len < table->trials)
+                set_value(kernel, table->trials - 1, 0.0);
             kernel->mean_ms = kernel->sum_ms / n;
             if (kernel->trials < table->trials)
                 kernel->min_ms = 0.0;
@@ -295,10 +365,16 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
         const char *trial_name = strrchr(rel, '/') + 1;
         aorta_json_t *trial = aorta_json_reader_read_at(reader->trial, sub_fd, trial_name,
                                                         TRIAL_MAX_BYTES);
-        if (trial) {
+        const char *verdict = trial ? aorta_outcome_verdict(trial) : "";
+        if (trial && aorta_json_get_bool(aorta_json_get(trial, "warmup"))) {
+            cell->warmup++; /* left out of every statistic and table */
+        } else if (trial) {
             cell->trials++;
-            if (!strcmp(aorta_outcome_verdict(trial), "pass")) {
+            cell->failed += !strcmp(verdict, "fail");
+            cell->errored += !strcmp(verdict, "error");
+            if (!strcmp(verdict, "pass")) {
                 cell->passing++;
+                aorta_kagg_add_samples(cell, trial);
                 char *kname = aorta_kernel_file_path(trial_name);
                 aorta_json_t *file = aorta_json_reader_read_at(reader->kernels, sub_fd, kname,
                                                                AORTA_KERNEL_FILE_MAX_BYTES);
@@ -523,13 +599,22 @@ void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)
     for (size_t t = 0; t < cell->count; t++) {
         aorta_kagg_table_t *table = &cell->tables[t];
         free(table->slots);
-        for (size_t k = 0; k < table->count; k++)
+        for (size_t k = 0; k < table->count; k++) {
             free(table->kernels[k].name);
+            free(table->kernels[k].values);
+        }
         free(table->kernels);
+        free(table->gpu_values);
         free(table->order);
         free(table->collector);
     }
     free(cell->tables);
+    for (size_t i = 0; i < cell->metric_count; i++) {
+        free(cell->metrics[i].name);
+        free(cell->metrics[i].values);
+    }
+    free(cell->metrics);
+    free(cell->step_ms.values);
     free(cell->name);
     memset(cell, 0, sizeof *cell);
 }

@@ -25,6 +25,10 @@ typedef struct aorta_kagg_kernel {
     double launches_sum;
     int launches_unknown;  /* some trial did not know its launches */
     double mean_launches;  /* per trial; < 0 when unknown */
+    double *values;        /* its time in each of the table's trials (0: absent), the
+                            * samples its verdict is judged on; table->trials of them
+                            * once finished */
+    size_t values_len;
 } aorta_kagg_kernel_t;
 
 /* One collector's kernels in one cell. */
@@ -33,6 +37,7 @@ typedef struct aorta_kagg_table {
     size_t trials;         /* passing trials that carried this table */
     double gpu_sum, gpu_sumsq, gpu_min, gpu_max;
     double gpu_mean_ms, gpu_std_ms;  /* population stddev of per-trial totals */
+    double *gpu_values;    /* the per-trial totals, in trial order (trials of them) */
     aorta_kagg_kernel_t *kernels;    /* first-seen order */
     size_t count, capacity;
     size_t *order;         /* by mean_ms, largest first; ties in first-seen order */
@@ -40,9 +45,21 @@ typedef struct aorta_kagg_table {
     size_t slot_count;     /* a power of two, or 0 */
 } aorta_kagg_table_t;
 
+/* A series of per-trial values: a cell's step times, or one numeric metric. */
+typedef struct aorta_kagg_series {
+    char *name;
+    double *values;
+    size_t count, capacity;
+} aorta_kagg_series_t;
+
 typedef struct aorta_kagg_cell {
     char *name;
-    size_t trials, passing;
+    size_t trials, passing;     /* warm-up trials are in neither */
+    size_t failed, errored;     /* the other verdicts' counts */
+    size_t warmup;              /* warm-up trials left out of everything */
+    aorta_kagg_series_t step_ms;  /* each passing trial's step time (its wall clock) */
+    aorta_kagg_series_t *metrics; /* each numeric metric over the passing trials */
+    size_t metric_count, metric_capacity;
     aorta_kagg_table_t *tables;
     size_t count, capacity;
 } aorta_kagg_cell_t;
@@ -59,6 +76,10 @@ typedef struct aorta_kagg_run {
  * "total_ms": [...], "launches": [...]}; an entry of another shape is no
  * table. */
 void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors, int schema);
+/* Add one passing trial's step time (its whole wall clock, in ms) and its
+ * numeric metrics (result.metrics), from its trial JSON or as they are. */
+void aorta_kagg_add_samples(aorta_kagg_cell_t *cell, const aorta_json_t *trial_json);
+void aorta_kagg_add_passing(aorta_kagg_cell_t *cell, double step_ms, const aorta_json_t *metrics);
 /* The means, the spread and the order, once every trial is in. */
 void aorta_kagg_finish(aorta_kagg_cell_t *cell);
 

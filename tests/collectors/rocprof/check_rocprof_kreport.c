@@ -43,16 +43,17 @@ static void teardown(void)
 
 #define ADD "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEESt5arrayIPcLm3EEEEviT0_T1_"
 
-/* A run into OUTPUT whose "slow" cell runs the add kernel for add_ns each. */
-static void sweep_with(const char *output, long add_ns, const char *extra)
+/* A run into OUTPUT of TRIALS trials a cell whose "slow" cell runs the add
+ * kernel for add_ns each. */
+static void sweep_n(const char *output, long add_ns, int trials, const char *extra)
 {
-    char *recipe = tu_fmt("schema_version: 1\nmode: probe\nticket: K\ntrials: 2\n%s"
+    char *recipe = tu_fmt("schema_version: 1\nmode: probe\nticket: K\ntrials: %d\n%s"
                           "mitigation_axis: [none, slow]\ndiagnostic_axis: [none]\n"
                           "mitigations:\n  slow: {AORTA_FAKE_KERNELS: \"10:%ld:" ADD
                           "\\n2:500:Cijk_gemm\\n\"}\n"
                           "retain: {on_pass: none}\n"
                           "collect: {rocprof: {trace: \"kernel,hip\"}}\n",
-                          extra, add_ns);
+                          trials, extra, add_ns);
     tu_write("recipe.yaml", recipe);
     char *env[] = {path_env, "AORTA_FAKE_KERNELS=10:1000:" ADD "\n2:500:Cijk_gemm\n",
                    "ROCPROF_BIN", NULL};
@@ -61,6 +62,11 @@ static void sweep_with(const char *output, long add_ns, const char *extra)
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_result_free(&r);
     free(recipe);
+}
+
+static void sweep_with(const char *output, long add_ns, const char *extra)
+{
+    sweep_n(output, add_ns, 2, extra);
 }
 
 static void sweep(const char *output, long add_ns)
@@ -140,21 +146,34 @@ END_TEST
 
 START_TEST(compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold)
 {
-    sweep("A", 1000);
-    sweep("B", 3000);
+    /* Six trials a side: the U test can reach alpha 0.01 after Holm. */
+    sweep_n("A", 1000, 6, "");
+    sweep_n("B", 3000, 6, "");
     tu_result_t r = tu_aorta(NULL, "--compare", "A/K", "B/K", "--fail-above", "50", NULL);
     ck_assert_msg(r.status == 3, "%d %s", r.status, r.err);
-    ck_assert_ptr_nonnull(strstr(r.out, "slow-none\n  rocprof GPU time: 0.011 ms -> 0.031 ms"));
-    ck_assert_ptr_nonnull(strstr(r.out, "ABOVE THRESHOLD"));
+    ck_assert_ptr_nonnull(strstr(r.out, "slow-none\n  trials passed: A 6 of 6, B 6 of 6\n"
+                                        "  rocprof GPU time: 0.011 -> 0.031 ms  regressed +"));
+    ck_assert_ptr_nonnull(strstr(r.out, "Gate FAILED:\n  cell slow-none: rocprof GPU time "
+                                        "regressed"));
     ck_assert_ptr_nonnull(strstr(r.out, "vectorized_elementwise_kernel<4, CUDAFunctor_add<...>"));
+    /* The kernel that grew is named, the one that did not is not. */
+    ck_assert_ptr_nonnull(strstr(r.out, "cell slow-none: rocprof kernel void at::native::"
+                                        "vectorized_elementwise_kernel"));
+    ck_assert_ptr_null(strstr(r.out, "rocprof kernel Cijk_gemm regressed"));
+    ck_assert_ptr_null(strstr(r.out, "cell none-none: rocprof GPU time regressed"));
     tu_result_free(&r);
     r = tu_aorta(NULL, "--compare", "A/K", "B/K", "--json", NULL);
-    ck_assert_int_eq(r.status, 0);
+    ck_assert_int_eq(r.status, 0); /* no gate asked for */
     json_object *cmp = json_tokener_parse(r.out);
     ck_assert_ptr_nonnull(cmp);
-    ck_assert_int_eq(json_object_get_int(tu_at(cmp, "schema_version", NULL)), 1);
-    ck_assert_str_eq(tu_str(cmp, "cells", "1", "measures", "0", "kernels", "changed", "0", "name",
-                            NULL), ADD);
+    ck_assert_int_eq(json_object_get_int(tu_at(cmp, "schema_version", NULL)), 2);
+    ck_assert_str_eq(tu_str(cmp, "cells", "1", "measures", "0", "kernels", "0", "kernel", NULL),
+                     ADD);
+    ck_assert_str_eq(tu_str(cmp, "cells", "1", "measures", "0", "verdict", NULL), "regressed");
+    ck_assert_int_eq(json_object_get_int(tu_at(cmp, "cells", "1", "measures", "0", "n_b", NULL)),
+                     6);
+    ck_assert_int_eq(json_object_get_int(tu_at(cmp, "cells", "1", "b", "passed", NULL)), 6);
+    ck_assert(json_object_get_boolean(tu_at(cmp, "gate", "failed", NULL)) == 0);
     json_object_put(cmp);
     tu_result_free(&r);
     r = tu_aorta(NULL, "--compare", "A/K", "missing", NULL);
@@ -163,8 +182,34 @@ START_TEST(compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold)
     r = tu_aorta(NULL, "--compare", "A/K", "B/K", "--fail-above", "-1", NULL);
     ck_assert_int_eq(r.status, 2);
     tu_result_free(&r);
+    r = tu_aorta(NULL, "--compare", "A/K", "B/K", "--alpha", "1", NULL);
+    ck_assert_int_eq(r.status, 2);
+    tu_result_free(&r);
     r = tu_aorta(NULL, "--report", "A/K", "--json", NULL);
     ck_assert_int_eq(r.status, 2);
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--report", "A/K", "--strict", NULL);
+    ck_assert_int_eq(r.status, 2);
+    tu_result_free(&r);
+}
+END_TEST
+
+START_TEST(two_trials_a_side_are_inconclusive_and_fail_only_under_strict)
+{
+    sweep("A", 1000);
+    sweep("B", 3000);
+    tu_result_t r = tu_aorta(NULL, "--compare", "A/K", "B/K", "--fail-above", "50", NULL);
+    ck_assert_msg(r.status == 0, "%d %s", r.status, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "  rocprof GPU time: 0.011 -> 0.031 ms  inconclusive +"));
+    ck_assert_ptr_nonnull(strstr(r.out, "Inconclusive:\n  cell none-none: "));
+    ck_assert_ptr_nonnull(strstr(r.out, "  cell slow-none: 3 gated measure(s) inconclusive at 2 "
+                                        "vs 2 passing trials; "));
+    ck_assert_ptr_nonnull(strstr(r.out, "per side would settle them"));
+    ck_assert_ptr_nonnull(strstr(r.out, "Gate passed.\n"));
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--compare", "A/K", "B/K", "--strict", NULL);
+    ck_assert_msg(r.status == 3, "%d %s", r.status, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "Gate FAILED:\n"));
     tu_result_free(&r);
 }
 END_TEST
@@ -227,6 +272,7 @@ static Suite *kreport_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, a_sweep_keeps_every_table_past_retention_and_reports_it);
     tcase_add_test(tc, compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold);
+    tcase_add_test(tc, two_trials_a_side_are_inconclusive_and_fail_only_under_strict);
     tcase_add_test(tc, the_recipe_and_the_command_line_name_the_baseline);
     tcase_add_test(tc, report_html_renders_in_a_real_browser);
     suite_add_tcase(suite, tc);

@@ -205,41 +205,147 @@ static void one_cell(aorta_kagg_run_t *run, const char *cell_name, const char *t
     aorta_json_free(json);
 }
 
-START_TEST(compare_lists_added_removed_changed_and_judges_the_threshold)
+typedef struct trial_pick {
+    size_t at;
+    aorta_json_t *into;
+} trial_pick_t;
+
+/* into[collector] = the collector's trial at (an empty table past its end). */
+static int pick_trial(const char *collector, aorta_json_t *trials, void *user)
+{
+    trial_pick_t *pick = user;
+    aorta_json_t *one = aorta_json_at(trials, pick->at);
+    aorta_json_set(pick->into, collector, one ? aorta_json_ref(one) : aorta_json_object());
+    return 0;
+}
+
+static int most_trials(const char *collector, aorta_json_t *trials, void *user)
+{
+    (void)collector;
+    size_t *most = user;
+    if (aorta_json_length(trials) > *most)
+        *most = aorta_json_length(trials);
+    return 0;
+}
+
+/* cell_name's cell in run, with each table's trials given as times:
+ * {"collector": [{"kernel": ms, ...}, ...one object per trial]}. */
+static void trials_cell(aorta_kagg_run_t *run, const char *cell_name, const char *tables)
+{
+    run->cells = realloc(run->cells, (run->count + 1) * sizeof *run->cells);
+    aorta_kagg_cell_t *cell = &run->cells[run->count++];
+    memset(cell, 0, sizeof *cell);
+    cell->name = strdup(cell_name);
+    aorta_json_t *spec = parse(tables);
+    size_t trials = 0;
+    aorta_json_foreach(spec, most_trials, &trials);
+    for (size_t t = 0; t < trials; t++) {
+        aorta_json_t *one = aorta_json_object(), *json = aorta_json_object();
+        trial_pick_t pick = {t, one};
+        aorta_json_foreach(spec, pick_trial, &pick);
+        aorta_json_foreach(one, wrap_collector, json);
+        aorta_kagg_add_trial(cell, json, 1);
+        cell->trials++;
+        cell->passing++;
+        aorta_json_free(one);
+        aorta_json_free(json);
+    }
+    aorta_json_free(spec);
+    aorta_kagg_finish(cell);
+}
+
+static aorta_compare_request_t gate_request(double threshold, int allow_missing)
+{
+    aorta_compare_request_t request = {0};
+    request.verdicts.stats = (aorta_stats_options_t)AORTA_STATS_OPTIONS_INIT;
+    request.verdicts.stats.threshold_pct = threshold;
+    request.verdicts.kernels = 1;
+    request.gate = 1;
+    request.allow_missing = allow_missing;
+    return request;
+}
+
+START_TEST(compare_lists_added_removed_and_judges_each_kernel)
 {
     aorta_kagg_run_t a = {0}, b = {0};
-    one_cell(&a, "x", "{\"r\": {\"k1\": 10.0, \"gone\": 1.0}, \"p\": {\"q\": 1.0}}");
-    one_cell(&a, "old", "{\"r\": {\"k1\": 1.0}}");
-    one_cell(&b, "x", "{\"r\": {\"k1\": 12.0, \"fresh\": 0.5}}");
-    one_cell(&b, "new", "{\"r\": {\"k1\": 1.0}}");
-    aorta_json_t *ma = parse("{\"cells\": []}"), *mb = parse("{\"cells\": []}");
-    aorta_json_t *cmp = aorta_compare("A", ma, &a, "B", mb, &b, 10.0);
+    /* Six trials a side: k1 grows by about 20%, q stays, "gone" and "fresh"
+     * leave and arrive; collector p is missing from B. */
+    trials_cell(&a, "x", "{\"r\": [{\"k1\": 10.0, \"gone\": 1.0}, {\"k1\": 10.2, \"gone\": 1.0},"
+                         " {\"k1\": 9.9, \"gone\": 1.1}, {\"k1\": 10.1, \"gone\": 1.0},"
+                         " {\"k1\": 10.05, \"gone\": 0.9}, {\"k1\": 9.95, \"gone\": 1.0}],"
+                         " \"p\": [{\"q\": 1}, {\"q\": 1}, {\"q\": 1}, {\"q\": 1}, {\"q\": 1},"
+                         " {\"q\": 1}]}");
+    trials_cell(&a, "old", "{\"r\": [{\"k1\": 1.0}]}");
+    trials_cell(&b, "x", "{\"r\": [{\"k1\": 12.0, \"fresh\": 0.5}, {\"k1\": 12.1, \"fresh\": 0.5},"
+                         " {\"k1\": 11.9, \"fresh\": 0.5}, {\"k1\": 12.2, \"fresh\": 0.5},"
+                         " {\"k1\": 12.05, \"fresh\": 0.5}, {\"k1\": 11.95, \"fresh\": 0.5}]}");
+    trials_cell(&b, "new", "{\"r\": [{\"k1\": 1.0}]}");
+    aorta_compare_request_t request = gate_request(10.0, 0);
+    char *error = NULL;
+    aorta_json_t *cmp = aorta_compare("A", &a, "B", &b, &request, &error);
+    ck_assert_ptr_nonnull(cmp);
     char *text = aorta_json_dump(cmp, 0);
-    ck_assert_ptr_nonnull(strstr(text, "\"schema_version\":1"));
+    ck_assert_ptr_nonnull(strstr(text, "\"schema_version\":2"));
     ck_assert_ptr_nonnull(strstr(text, "\"collectors_only_in_a\":[\"p\"]"));
     ck_assert_ptr_nonnull(strstr(text, "\"cells_added\":[\"new\"]"));
     ck_assert_ptr_nonnull(strstr(text, "\"cells_removed\":[\"old\"]"));
-    ck_assert_ptr_nonnull(strstr(text, "\"exceeded\":[\"x\"]"));
+    ck_assert_ptr_nonnull(strstr(text, "\"cell old is missing from B\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"cell x: collector p is missing from B\""));
     free(text);
     aorta_json_t *m = aorta_json_at(aorta_json_get(aorta_json_at(aorta_json_get(cmp, "cells"), 0),
                                                    "measures"), 0);
-    /* 11 ms -> 12.5 ms: +13.6%, past 10%. */
-    ck_assert(fabs(aorta_json_get_double(aorta_json_get(m, "delta_ms")) - 1.5) < 1e-12);
-    ck_assert(aorta_json_get_bool(aorta_json_get(m, "exceeds_threshold")));
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(m, "verdict")), "regressed");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(m, "n_a")), 6);
+    ck_assert(aorta_json_get_double(aorta_json_get(m, "ci_low_pct")) > 10.0);
     aorta_json_t *k = aorta_json_get(m, "kernels");
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(
-                         aorta_json_at(aorta_json_get(k, "changed"), 0), "name")), "k1");
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(
-                         aorta_json_at(aorta_json_get(k, "added"), 0), "name")), "fresh");
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(
-                         aorta_json_at(aorta_json_get(k, "removed"), 0), "name")), "gone");
+    /* The significant kernels first: k1 grew, fresh arrived, gone left. */
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(aorta_json_at(k, 0), "kernel")), "k1");
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(aorta_json_at(k, 0), "status")),
+                     "common");
+    int fresh = 0, gone = 0;
+    for (size_t i = 0; i < aorta_json_length(k); i++) {
+        const char *name = aorta_json_get_string(aorta_json_get(aorta_json_at(k, i), "kernel"));
+        const char *status = aorta_json_get_string(aorta_json_get(aorta_json_at(k, i), "status"));
+        fresh += !strcmp(name, "fresh") && !strcmp(status, "added");
+        gone += !strcmp(name, "gone") && !strcmp(status, "removed");
+    }
+    ck_assert(fresh && gone);
+    ck_assert(aorta_compare_gate_failed(cmp));
     aorta_json_free(cmp);
-    /* The same growth under a 20% threshold exceeds nothing. */
-    cmp = aorta_compare("A", ma, &a, "B", mb, &b, 20.0);
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(cmp, "exceeded")), 0);
+    /* --allow-missing: the missing cell and collector pass; k1's 20% is
+     * within 30%; the kernel that arrived from nothing still regressed. */
+    request = gate_request(30.0, 1);
+    cmp = aorta_compare("A", &a, "B", &b, &request, &error);
+    const aorta_json_t *reasons = aorta_json_get(aorta_json_get(cmp, "gate"), "reasons");
+    ck_assert_uint_eq(aorta_json_length(reasons), 1);
+    ck_assert_ptr_nonnull(strstr(aorta_json_get_string(aorta_json_at(reasons, 0)),
+                                 "cell x: r kernel fresh regressed"));
     aorta_json_free(cmp);
-    aorta_json_free(ma);
-    aorta_json_free(mb);
+    aorta_kagg_run_clear(&a);
+    aorta_kagg_run_clear(&b);
+}
+END_TEST
+
+START_TEST(a_candidate_whose_trials_all_failed_fails_the_gate)
+{
+    aorta_kagg_run_t a = {0}, b = {0};
+    trials_cell(&a, "x", "{\"r\": [{\"k1\": 10.0}, {\"k1\": 10.0}, {\"k1\": 10.0}]}");
+    b.cells = calloc(1, sizeof *b.cells);
+    b.count = 1;
+    b.cells[0].name = strdup("x");
+    b.cells[0].trials = 3;
+    b.cells[0].failed = 3;
+    aorta_compare_request_t request = gate_request(5.0, 1);
+    char *error = NULL;
+    aorta_json_t *cmp = aorta_compare("A", &a, "B", &b, &request, &error);
+    ck_assert(aorta_compare_gate_failed(cmp));
+    char *text = aorta_json_dump(cmp, 0);
+    ck_assert_ptr_nonnull(strstr(text, "cell x: no trial passed in B (3 failed, 0 errored of 3)"));
+    /* Never read as faster: B has no sample, so no effect at all. */
+    ck_assert_ptr_nonnull(strstr(text, "\"n_b\":0"));
+    ck_assert_ptr_null(strstr(text, "\"verdict\":\"improved\""));
+    free(text);
+    aorta_json_free(cmp);
     aorta_kagg_run_clear(&a);
     aorta_kagg_run_clear(&b);
 }
@@ -442,7 +548,8 @@ static Suite *kreport_suite(void)
     tcase_add_test(tc, the_report_attaches_the_whole_table_without_new_metrics);
     tcase_add_test(tc, aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order);
     tcase_add_test(tc, fixture_names_demangle_and_unreadable_ones_stay_raw);
-    tcase_add_test(tc, compare_lists_added_removed_changed_and_judges_the_threshold);
+    tcase_add_test(tc, compare_lists_added_removed_and_judges_each_kernel);
+    tcase_add_test(tc, a_candidate_whose_trials_all_failed_fails_the_gate);
     tcase_add_test(tc, the_perf_section_sorts_regressions_first_and_adds_other);
     tcase_add_test(tc, both_schemas_of_a_trial_file_aggregate_the_same);
     tcase_add_test(tc, the_trial_file_is_written_as_arrays_and_read_back);

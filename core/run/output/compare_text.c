@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* compare_text.c - --compare's text, rendered from the comparison's JSON
+ * (compare.h), so the two never disagree. */
+#include "config.h"
+
+#include "output/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/demangle.h"
+
+static void print_list(FILE *out, const char *label, const aorta_json_t *names)
+{
+    if (aorta_json_length(names) == 0)
+        return;
+    fprintf(out, "%s:", label);
+    for (size_t i = 0; i < aorta_json_length(names); i++)
+        fprintf(out, "%s %s", i ? "," : "", aorta_json_get_string(aorta_json_at(names, i)));
+    fputs("\n", out);
+}
+
+static double number(const aorta_json_t *obj, const char *key)
+{
+    const aorta_json_t *value = aorta_json_get(obj, key);
+    return value ? aorta_json_get_double(value) : NAN;
+}
+
+static void print_pct(FILE *out, double value)
+{
+    if (isnan(value))
+        fputs("?", out);
+    else if (isinf(value))
+        fputs(value > 0 ? "+inf" : "-inf", out);
+    else
+        fprintf(out, "%+.1f%%", value);
+}
+
+/* "regressed +12.3% [+8.1%, +16.9%] p=0.0021 (5 vs 5)". */
+static void print_verdict(FILE *out, const aorta_json_t *m)
+{
+    fputs(aorta_json_get_string(aorta_json_get(m, "verdict")), out);
+    if (aorta_json_get(m, "effect_pct")) {
+        fputs(" ", out);
+        print_pct(out, number(m, "effect_pct"));
+        fputs(" [", out);
+        /* An interval the sizes cannot close is open: null in the JSON. */
+        print_pct(out, aorta_json_get(m, "ci_low_pct") ? number(m, "ci_low_pct") : -INFINITY);
+        fputs(", ", out);
+        print_pct(out, aorta_json_get(m, "ci_high_pct") ? number(m, "ci_high_pct") : INFINITY);
+        fprintf(out, "] p=%.2g", number(m, "p_value"));
+    }
+    fprintf(out, " (n %lld vs %lld)", (long long)aorta_json_get_int(aorta_json_get(m, "n_a")),
+            (long long)aorta_json_get_int(aorta_json_get(m, "n_b")));
+    if (!aorta_json_get_bool(aorta_json_get(m, "gated")))
+        fputs(", not gated", out);
+}
+
+static void print_value(FILE *out, const aorta_json_t *m, const char *key)
+{
+    if (aorta_json_get(m, key))
+        fprintf(out, "%.3f", number(m, key));
+    else
+        fputs("-", out);
+}
+
+static void print_kernels(FILE *out, const aorta_json_t *kernels)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < aorta_json_length(kernels); i++) {
+        const aorta_json_t *k = aorta_json_at(kernels, i);
+        const char *verdict = aorta_json_get_string(aorta_json_get(k, "verdict"));
+        int significant = !strcmp(verdict, "regressed") || !strcmp(verdict, "improved");
+        if (!significant && shown >= AORTA_COMPARE_KERNELS)
+            break;
+        const char *display = aorta_json_get_string(aorta_json_get(k, "display"));
+        const char *raw = aorta_json_get_string(aorta_json_get(k, "kernel"));
+        char *brief = aorta_kernel_short(display, AORTA_KERNEL_NAME_WIDTH);
+        fprintf(out, "      %-*s  ", (int)AORTA_KERNEL_NAME_WIDTH, brief);
+        print_value(out, k, "mean_a");
+        fputs(" -> ", out);
+        print_value(out, k, "mean_b");
+        fprintf(out, " ms  %s  ", aorta_json_get_string(aorta_json_get(k, "status")));
+        print_verdict(out, k);
+        if (strcmp(display, raw) != 0)
+            fprintf(out, "  [%s]", raw);
+        fputs("\n", out);
+        free(brief);
+        shown++;
+    }
+    if (shown < aorta_json_length(kernels))
+        fprintf(out, "      (%zu more kernel(s) in --json)\n",
+                aorta_json_length(kernels) - shown);
+}
+
+static void print_measure(FILE *out, const aorta_json_t *m)
+{
+    const char *measure = aorta_json_get_string(aorta_json_get(m, "measure"));
+    const aorta_json_t *collector = aorta_json_get(m, "collector");
+    if (!strcmp(measure, "gpu_time_ms"))
+        fprintf(out, "  %s GPU time: ", aorta_json_get_string(collector));
+    else if (!strcmp(measure, "step_time_ms"))
+        fputs("  step time: ", out);
+    else
+        fprintf(out, "  %s: ", measure);
+    print_value(out, m, "mean_a");
+    fputs(" -> ", out);
+    print_value(out, m, "mean_b");
+    fputs(strstr(measure, "_ms") ? " ms  " : "  ", out);
+    print_verdict(out, m);
+    fputs("\n", out);
+    const aorta_json_t *kernels = aorta_json_get(m, "kernels");
+    if (aorta_json_length(kernels))
+        print_kernels(out, kernels);
+}
+
+static void print_cell(FILE *out, const aorta_json_t *cell)
+{
+    const aorta_json_t *a = aorta_json_get(cell, "a"), *b = aorta_json_get(cell, "b");
+    fprintf(out, "\n%s\n", aorta_json_get_string(aorta_json_get(cell, "name")));
+    fprintf(out, "  trials passed: A %lld of %lld, B %lld of %lld\n",
+            (long long)aorta_json_get_int(aorta_json_get(a, "passed")),
+            (long long)aorta_json_get_int(aorta_json_get(a, "trials")),
+            (long long)aorta_json_get_int(aorta_json_get(b, "passed")),
+            (long long)aorta_json_get_int(aorta_json_get(b, "trials")));
+    const aorta_json_t *measures = aorta_json_get(cell, "measures");
+    for (size_t m = 0; m < aorta_json_length(measures); m++)
+        print_measure(out, aorta_json_at(measures, m));
+}
+
+static void print_lines(FILE *out, const char *title, const aorta_json_t *lines)
+{
+    if (aorta_json_length(lines) == 0)
+        return;
+    fprintf(out, "%s:\n", title);
+    for (size_t i = 0; i < aorta_json_length(lines); i++)
+        fprintf(out, "  %s\n", aorta_json_get_string(aorta_json_at(lines, i)));
+}
+
+void aorta_compare_print(FILE *out, const aorta_json_t *cmp)
+{
+    fprintf(out, "Comparing %s -> %s (Mann-Whitney U, Holm, alpha %g, threshold %g%%)\n",
+            aorta_json_get_string(aorta_json_get(cmp, "run_a")),
+            aorta_json_get_string(aorta_json_get(cmp, "run_b")), number(cmp, "alpha"),
+            number(cmp, "threshold_pct"));
+    print_list(out, "Collectors only in A", aorta_json_get(cmp, "collectors_only_in_a"));
+    print_list(out, "Collectors only in B", aorta_json_get(cmp, "collectors_only_in_b"));
+    print_list(out, "Cells added (only in B)", aorta_json_get(cmp, "cells_added"));
+    print_list(out, "Cells removed (only in A)", aorta_json_get(cmp, "cells_removed"));
+    const aorta_json_t *cells = aorta_json_get(cmp, "cells");
+    for (size_t i = 0; i < aorta_json_length(cells); i++)
+        print_cell(out, aorta_json_at(cells, i));
+    const aorta_json_t *gate = aorta_json_get(cmp, "gate");
+    fputs("\n", out);
+    print_lines(out, "Inconclusive", aorta_json_get(gate, "inconclusive"));
+    const aorta_json_t *reasons = aorta_json_get(gate, "reasons");
+    if (!aorta_json_get_bool(aorta_json_get(gate, "active")))
+        print_lines(out, "Would fail a gate", reasons);
+    else if (aorta_json_get_bool(aorta_json_get(gate, "failed")))
+        print_lines(out, "Gate FAILED", reasons);
+    else
+        fputs("Gate passed.\n", out);
+}

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/* verdicts.c - a comparison's measures, their families and their one JSON
+ * form (verdicts.h). */
+#include "config.h"
+
+#include "output/verdicts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+static double *copy_values(const double *values, size_t n)
+{
+    double *copy = aorta_xcalloc(n ? n : 1, sizeof *copy);
+    if (n)
+        memcpy(copy, values, n * sizeof *copy);
+    return copy;
+}
+
+static char *copy_text(const char *text)
+{
+    return text ? aorta_xstrdup(text) : NULL;
+}
+
+size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *measure,
+                          const char *collector, const char *kernel, const char *family,
+                          const double *a, size_t n_a, const double *b, size_t n_b,
+                          aorta_stats_better_t better, int gated)
+{
+    aorta_xgrow((void **)&set->items, &set->capacity, set->count + 1, sizeof *set->items);
+    aorta_measure_t *m = &set->items[set->count];
+    memset(m, 0, sizeof *m);
+    m->cell = copy_text(cell);
+    m->measure = copy_text(measure);
+    m->collector = copy_text(collector);
+    m->kernel = copy_text(kernel);
+    m->family = copy_text(family);
+    m->a = copy_values(a, n_a);
+    m->b = copy_values(b, n_b);
+    m->n_a = n_a;
+    m->n_b = n_b;
+    m->better = better;
+    m->gated = gated;
+    set->judged = 0;
+    return set->count++;
+}
+
+/* A kernel's samples in a table: its per-trial values, or the table's
+ * trials as zeros when it did not run there at all (NULL table: none). */
+static const double *kernel_values(const aorta_kagg_table_t *table, const aorta_kagg_kernel_t *k,
+                                   double *zeros, size_t *n)
+{
+    *n = table ? table->trials : 0;
+    return k ? k->values : zeros;
+}
+
+static void add_kernels(aorta_measures_t *set, const char *cell, const aorta_kagg_table_t *ta,
+                        const aorta_kagg_table_t *tb)
+{
+    char *family = aorta_xasprintf("kernels:%s/%s", cell, ta->collector);
+    size_t most = ta->trials > tb->trials ? ta->trials : tb->trials;
+    double *zeros = aorta_xcalloc(most ? most : 1, sizeof *zeros);
+    for (size_t side = 0; side < 2; side++) {
+        const aorta_kagg_table_t *own = side ? tb : ta, *other = side ? ta : tb;
+        for (size_t k = 0; k < own->count; k++) {
+            const aorta_kagg_kernel_t *kernel = &own->kernels[own->order[k]];
+            const aorta_kagg_kernel_t *twin = aorta_kagg_kernel(other, kernel->name);
+            if (side && twin)
+                continue; /* counted from A's side */
+            size_t n_own, n_other;
+            const double *v_own = kernel_values(own, kernel, zeros, &n_own);
+            const double *v_other = kernel_values(other, twin, zeros, &n_other);
+            aorta_measures_add(set, cell, "kernel_time_ms", ta->collector, kernel->name, family,
+                               side ? v_other : v_own, side ? n_other : n_own,
+                               side ? v_own : v_other, side ? n_own : n_other,
+                               AORTA_STATS_BETTER_LOWER, 1);
+        }
+    }
+    free(zeros);
+    free(family);
+}
+
+static const aorta_kagg_series_t *series_of(const aorta_kagg_cell_t *cell, const char *name)
+{
+    for (size_t i = 0; i < cell->metric_count; i++)
+        if (!strcmp(cell->metrics[i].name, name))
+            return &cell->metrics[i];
+    return NULL;
+}
+
+/* A collector's own GPU time metric is its table's total, already judged. */
+static int is_table_total(const aorta_kagg_cell_t *cell, const char *metric)
+{
+    for (size_t t = 0; t < cell->count; t++) {
+        size_t len = strlen(cell->tables[t].collector);
+        if (!strncmp(metric, cell->tables[t].collector, len)
+            && !strcmp(metric + len, "_gpu_time_ms"))
+            return 1;
+    }
+    return 0;
+}
+
+static void add_metrics(aorta_measures_t *set, const aorta_kagg_cell_t *a,
+                        const aorta_kagg_cell_t *b)
+{
+    for (size_t i = 0; i < b->metric_count; i++) {
+        const aorta_kagg_series_t *sb = &b->metrics[i], *sa = series_of(a, sb->name);
+        if (!sa || is_table_total(b, sb->name))
+            continue;
+        char *family = aorta_xasprintf("metric:%s", sb->name);
+        aorta_measures_add(set, b->name, sb->name, NULL, NULL, family, sa->values, sa->count,
+                           sb->values, sb->count, AORTA_STATS_BETTER_NONE, 0);
+        free(family);
+    }
+}
+
+void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
+                              const aorta_kagg_cell_t *b, const aorta_verdict_request_t *request)
+{
+    for (size_t t = 0; t < a->count; t++) {
+        const aorta_kagg_table_t *ta = &a->tables[t], *tb = aorta_kagg_table(b, ta->collector);
+        /* A collector B lacks compares with nothing: an empty side. */
+        aorta_measures_add(set, b->name, "gpu_time_ms", ta->collector, NULL,
+                           AORTA_FAMILY_HEADLINE, ta->gpu_values, ta->trials,
+                           tb ? tb->gpu_values : NULL, tb ? tb->trials : 0,
+                           AORTA_STATS_BETTER_LOWER, 1);
+        if (request->kernels && tb)
+            add_kernels(set, b->name, ta, tb);
+    }
+    for (size_t t = 0; t < b->count; t++)
+        if (!aorta_kagg_table(a, b->tables[t].collector))
+            aorta_measures_add(set, b->name, "gpu_time_ms", b->tables[t].collector, NULL,
+                               AORTA_FAMILY_HEADLINE, NULL, 0, b->tables[t].gpu_values,
+                               b->tables[t].trials, AORTA_STATS_BETTER_LOWER, 1);
+    aorta_measures_add(set, b->name, "step_time_ms", NULL, NULL, AORTA_FAMILY_STEP,
+                       a->step_ms.values, a->step_ms.count, b->step_ms.values, b->step_ms.count,
+                       AORTA_STATS_BETTER_LOWER, request->gate_step_time);
+    add_metrics(set, a, b);
+}
+
+static int by_family(const void *left, const void *right, void *user)
+{
+    const aorta_measure_t *items = user;
+    size_t x = *(const size_t *)left, y = *(const size_t *)right;
+    int order = strcmp(items[x].family, items[y].family);
+    return order ? order : (x > y) - (x < y);
+}
+
+/* Judge the measures order[from, to), one family. */
+static int judge_family(aorta_measures_t *set, const size_t *order, size_t from, size_t to,
+                        const aorta_stats_options_t *options, char **error)
+{
+    size_t count = to - from, bad = 0;
+    aorta_stats_measure_t *in = aorta_xcalloc(count, sizeof *in);
+    aorta_stats_result_t *out = aorta_xcalloc(count, sizeof *out);
+    for (size_t i = 0; i < count; i++) {
+        const aorta_measure_t *m = &set->items[order[from + i]];
+        in[i] = (aorta_stats_measure_t){m->a, m->n_a, m->b, m->n_b, m->better, m->gated};
+    }
+    aorta_stats_status_t status = aorta_stats_judge(in, count, options, out, &bad);
+    if (status == AORTA_STATS_OK)
+        for (size_t i = 0; i < count; i++)
+            set->items[order[from + i]].result = out[i];
+    else if (bad < count)
+        *error = aorta_xasprintf("cannot judge %s of cell %s: %s",
+                                 set->items[order[from + bad]].measure,
+                                 set->items[order[from + bad]].cell,
+                                 aorta_stats_status_text(status));
+    else
+        *error = aorta_xasprintf("cannot judge: %s", aorta_stats_status_text(status));
+    free(in);
+    free(out);
+    return status == AORTA_STATS_OK ? 0 : -1;
+}
+
+/* qsort_r is a GNU extension; the families are few, a stable insertion
+ * sort by family would be quadratic in the kernels, so sort with a context
+ * the portable way: a static-free merge of index runs. */
+static void sort_by_family(size_t *order, size_t count, const aorta_measure_t *items)
+{
+    size_t *tmp = aorta_xcalloc(count ? count : 1, sizeof *tmp);
+    for (size_t width = 1; width < count; width *= 2) {
+        for (size_t lo = 0; lo < count; lo += 2 * width) {
+            size_t mid = lo + width < count ? lo + width : count;
+            size_t hi = lo + 2 * width < count ? lo + 2 * width : count;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = by_family(&order[j], &order[i], (void *)items) < 0 ? order[j++]
+                                                                              : order[i++];
+            while (i < mid)
+                tmp[k++] = order[i++];
+            while (j < hi)
+                tmp[k++] = order[j++];
+        }
+        memcpy(order, tmp, count * sizeof *order);
+    }
+    free(tmp);
+}
+
+int aorta_measures_judge(aorta_measures_t *set, const aorta_stats_options_t *options,
+                         char **error)
+{
+    size_t *order = aorta_xcalloc(set->count ? set->count : 1, sizeof *order);
+    for (size_t i = 0; i < set->count; i++)
+        order[i] = i;
+    sort_by_family(order, set->count, set->items);
+    int status = 0;
+    for (size_t from = 0; from < set->count && status == 0;) {
+        size_t to = from + 1;
+        while (to < set->count
+               && !strcmp(set->items[order[to]].family, set->items[order[from]].family))
+            to++;
+        status = judge_family(set, order, from, to, options, error);
+        from = to;
+    }
+    free(order);
+    set->judged = status == 0;
+    return status;
+}
+
+/* A number, or null where it is not one (an empty side, an open interval). */
+static aorta_json_t *number(double value)
+{
+    return isfinite(value) ? aorta_json_double(value) : NULL;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+    return n ? aorta_stats_mean(x, n) : NAN;
+}
+
+aorta_json_t *aorta_measure_json(const aorta_measure_t *m)
+{
+    const aorta_stats_result_t *r = &m->result;
+    aorta_json_t *obj = aorta_json_object();
+    aorta_json_set(obj, "measure", aorta_json_string(m->measure));
+    aorta_json_set(obj, "collector", m->collector ? aorta_json_string(m->collector) : NULL);
+    if (m->kernel)
+        aorta_json_set(obj, "kernel", aorta_json_string(m->kernel));
+    double mean_a = mean_of(m->a, m->n_a), mean_b = mean_of(m->b, m->n_b);
+    aorta_json_set(obj, "n_a", aorta_json_int((int64_t)m->n_a));
+    aorta_json_set(obj, "n_b", aorta_json_int((int64_t)m->n_b));
+    aorta_json_set(obj, "mean_a", number(mean_a));
+    aorta_json_set(obj, "mean_b", number(mean_b));
+    aorta_json_set(obj, "delta", number(mean_b - mean_a));
+    aorta_json_set(obj, "p_value", number(r->p_value));
+    aorta_json_set(obj, "p_raw", number(r->p_raw));
+    aorta_json_set(obj, "effect_pct", number(r->effect_pct));
+    aorta_json_set(obj, "ci_low_pct", number(r->ci_low_pct));
+    aorta_json_set(obj, "ci_high_pct", number(r->ci_high_pct));
+    aorta_json_set(obj, "verdict", aorta_json_string(aorta_verdict_name(r->verdict)));
+    aorta_json_set(obj, "gated", aorta_json_bool(m->gated));
+    aorta_json_set(obj, "trials_needed",
+                   r->trials_needed ? aorta_json_int((int64_t)r->trials_needed) : NULL);
+    return obj;
+}
+
+/* A percentage for people: "+12.3%", "-inf" spelled as such. */
+static void pct_text(char *out, size_t size, double value)
+{
+    if (isnan(value))
+        snprintf(out, size, "?");
+    else if (isinf(value))
+        snprintf(out, size, "%s", value > 0 ? "+inf" : "-inf");
+    else
+        snprintf(out, size, "%+.1f%%", value);
+}
+
+void aorta_measure_text(const aorta_measure_t *m, char *buffer, size_t size)
+{
+    const aorta_stats_result_t *r = &m->result;
+    const char *verdict = aorta_verdict_name(r->verdict);
+    if (isnan(r->effect_pct)) {
+        snprintf(buffer, size, "%s (n=%zu vs %zu)", verdict, m->n_a, m->n_b);
+        return;
+    }
+    char effect[32], low[32], high[32];
+    pct_text(effect, sizeof effect, r->effect_pct);
+    pct_text(low, sizeof low, r->ci_low_pct);
+    pct_text(high, sizeof high, r->ci_high_pct);
+    snprintf(buffer, size, "%s %s [%s, %s] p=%.2g", verdict, effect, low, high, r->p_value);
+}
+
+void aorta_measures_clear(aorta_measures_t *set)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        aorta_measure_t *m = &set->items[i];
+        free(m->cell);
+        free(m->measure);
+        free(m->collector);
+        free(m->kernel);
+        free(m->family);
+        free(m->a);
+        free(m->b);
+    }
+    free(set->items);
+    memset(set, 0, sizeof *set);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* verdicts.h - the measures of a comparison, judged by the statistics
+ * module and written the one way every output writes them: cell against
+ * baseline (matrix.json's vs_baseline, perf.md, report.html) and run
+ * against run (--compare).  A measure is a sample per side (one value per
+ * passing trial) and a family: Holm's correction runs within a family
+ * (docs/design.md, Statistics). */
+#ifndef AORTA_VERDICTS_H
+#define AORTA_VERDICTS_H
+
+#include <stddef.h>
+
+#include "output/kernel_agg.h"
+#include "stats/stats.h"
+#include "sys/json.h"
+
+/* The families. */
+#define AORTA_FAMILY_HEADLINE "gpu_time"  /* each collector's GPU time, across the cells */
+#define AORTA_FAMILY_STEP "step_time"     /* the step time, across the cells */
+
+typedef struct aorta_measure {
+    char *cell;        /* the cell compared (B's, or the non-baseline cell) */
+    char *measure;     /* "gpu_time_ms", "kernel_time_ms", "step_time_ms" or a metric's name */
+    char *collector;   /* its collector, or NULL */
+    char *kernel;      /* a kernel's name, or NULL */
+    char *family;      /* the Holm family */
+    double *a, *b;     /* the samples (owned) */
+    size_t n_a, n_b;
+    aorta_stats_better_t better;
+    int gated;
+    aorta_stats_result_t result; /* once judged */
+} aorta_measure_t;
+
+typedef struct aorta_measures {
+    aorta_measure_t *items;
+    size_t count, capacity;
+    int judged;
+} aorta_measures_t;
+
+/* What a comparison judges and how. */
+typedef struct aorta_verdict_request {
+    aorta_stats_options_t stats;
+    int gate_step_time;   /* --gate-step-time: the step time is gated too */
+    int kernels;          /* judge each kernel (a family per cell and collector) */
+} aorta_verdict_request_t;
+
+/* Append a measure (the samples are copied); returns its index. */
+size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *measure,
+                          const char *collector, const char *kernel, const char *family,
+                          const double *a, size_t n_a, const double *b, size_t n_b,
+                          aorta_stats_better_t better, int gated);
+
+/* Every measure of cell b against cell a: each collector's GPU time (both
+ * sides' tables), each kernel's time when request->kernels, the step time,
+ * and every other numeric metric (compared, shown, never gated: their
+ * better direction is not known). */
+void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
+                              const aorta_kagg_cell_t *b, const aorta_verdict_request_t *request);
+
+/* Judge every family.  0, or -1 with *error set (a value not finite, an
+ * option out of range). */
+int aorta_measures_judge(aorta_measures_t *set, const aorta_stats_options_t *options,
+                         char **error);
+
+/* The one writer of a judged measure's numbers: measure, collector, kernel,
+ * n_a, n_b, mean_a, mean_b, delta, p_value (corrected), p_raw, effect_pct,
+ * ci_low_pct, ci_high_pct, verdict, gated, trials_needed (NaN and infinite
+ * values as null). */
+aorta_json_t *aorta_measure_json(const aorta_measure_t *measure);
+
+/* The verdict with its effect, interval and p, for people:
+ * "regressed +12.3% [+8.1%, +16.9%] p=0.0021" (buffer of size bytes). */
+void aorta_measure_text(const aorta_measure_t *measure, char *buffer, size_t size);
+
+void aorta_measures_clear(aorta_measures_t *set);
+
+#endif
