@@ -11,6 +11,8 @@
 
 #include "aorta/collector.h"
 #include "keyindex.h"
+#include "output/kernel_agg.h"
+#include "output/verdicts.h"
 #include "record/trial_json.h"
 #include "xalloc.h"
 
@@ -387,6 +389,52 @@ static aorta_json_t *cell_json(const aorta_plan_t *plan, size_t index,
     return obj;
 }
 
+/* Each non-baseline cell's vs_baseline: its measures against the baseline
+ * cell's (the collectors' GPU times, the step time, every other numeric
+ * metric), judged by the statistics module with its defaults. */
+static void add_vs_baseline(aorta_json_t *cells, const aorta_plan_t *plan,
+                            const aorta_cell_result_t *results, const char *baseline)
+{
+    size_t base = plan->cell_count;
+    aorta_kagg_cell_t *samples = aorta_xcalloc(plan->cell_count + 1, sizeof *samples);
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        samples[i].name = aorta_xstrdup(plan->cells[i].name);
+        if (baseline && !strcmp(plan->cells[i].name, baseline))
+            base = i;
+        for (size_t t = 0; t < results[i].count; t++) {
+            const aorta_outcome_t *o = &results[i].outcomes[t];
+            if (o->verdict && !strcmp(o->verdict, "pass"))
+                aorta_kagg_add_passing(&samples[i], aorta_round3(o->wall_clock_sec * 1000.0),
+                                       o->metrics);
+        }
+    }
+    aorta_measures_t set = {0};
+    size_t *from = aorta_xcalloc(plan->cell_count + 1, sizeof *from);
+    aorta_verdict_request_t request = {AORTA_STATS_OPTIONS_INIT, 0, 0};
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        from[i] = set.count;
+        if (base < plan->cell_count && i != base)
+            aorta_measures_add_cells(&set, &samples[base], &samples[i], &request);
+    }
+    from[plan->cell_count] = set.count;
+    char *error = NULL;
+    if (aorta_measures_judge(&set, &request.stats, &error) == 0)
+        for (size_t i = 0; i < plan->cell_count; i++) {
+            if (i == base || base == plan->cell_count)
+                continue;
+            aorta_json_t *array = aorta_json_array();
+            for (size_t m = from[i]; m < from[i + 1]; m++)
+                aorta_json_append(array, aorta_measure_json(&set.items[m]));
+            aorta_json_set(aorta_json_at(cells, i), "vs_baseline", array);
+        }
+    free(error); /* the samples are finite by construction */
+    aorta_measures_clear(&set);
+    for (size_t i = 0; i < plan->cell_count; i++)
+        aorta_kagg_cell_clear(&samples[i]);
+    free(samples);
+    free(from);
+}
+
 aorta_json_t *aorta_matrix_json(const aorta_plan_t *plan, const aorta_cell_result_t *results,
                                 const char *run_timestamp, aorta_json_t *warnings,
                                 const char *recipe_sha256)
@@ -424,6 +472,7 @@ aorta_json_t *aorta_matrix_json(const aorta_plan_t *plan, const aorta_cell_resul
     aorta_json_t *cells = aorta_json_array();
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_json_append(cells, cell_json(plan, i, &results[i], baseline));
+    add_vs_baseline(cells, plan, results, baseline);
     aorta_json_set(obj, "cells", cells);
     return obj;
 }

@@ -103,6 +103,15 @@ static int is_table_total(const aorta_kagg_cell_t *cell, const char *metric)
     return 0;
 }
 
+/* "<c>_gpu_time_ms": collector c's GPU time (the five metrics every
+ * collector's kernel accumulator reports); its length of c, else 0. */
+static size_t gpu_time_prefix(const char *metric)
+{
+    static const char suffix[] = "_gpu_time_ms";
+    size_t len = strlen(metric), cut = sizeof suffix - 1;
+    return len > cut && !strcmp(metric + len - cut, suffix) ? len - cut : 0;
+}
+
 static void add_metrics(aorta_measures_t *set, const aorta_kagg_cell_t *a,
                         const aorta_kagg_cell_t *b)
 {
@@ -110,6 +119,15 @@ static void add_metrics(aorta_measures_t *set, const aorta_kagg_cell_t *a,
         const aorta_kagg_series_t *sb = &b->metrics[i], *sa = series_of(a, sb->name);
         if (!sa || is_table_total(b, sb->name))
             continue;
+        size_t prefix = gpu_time_prefix(sb->name);
+        if (prefix) { /* a headline measure without a kernel table */
+            char *collector = aorta_xstrndup(sb->name, prefix);
+            aorta_measures_add(set, b->name, "gpu_time_ms", collector, NULL,
+                               AORTA_FAMILY_HEADLINE, sa->values, sa->count, sb->values,
+                               sb->count, AORTA_STATS_BETTER_LOWER, 1);
+            free(collector);
+            continue;
+        }
         char *family = aorta_xasprintf("metric:%s", sb->name);
         aorta_measures_add(set, b->name, sb->name, NULL, NULL, family, sa->values, sa->count,
                            sb->values, sb->count, AORTA_STATS_BETTER_NONE, 0);

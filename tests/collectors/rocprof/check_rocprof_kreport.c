@@ -194,6 +194,68 @@ START_TEST(compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold)
 }
 END_TEST
 
+/* Five kernels with seeded noise (3% a capture, 3% a dispatch), eight
+ * trials a side; B runs k3 10% longer.  The stand-in's noise is drawn per
+ * ticket, cell, trial and name, as real trials differ. */
+static void noisy_run(const char *ticket, long k3_ns)
+{
+    char *recipe = tu_fmt("schema_version: 1\nmode: probe\nticket: %s\ntrials: 8\n"
+                          "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                          "retain: {on_pass: none}\n"
+                          "collect: {rocprof: {trace: \"kernel\"}}\n",
+                          ticket);
+    tu_write("noisy.yaml", recipe);
+    char *kernels = tu_fmt("AORTA_FAKE_KERNELS=20:100000~3:k1\n20:200000~3:k2\n"
+                           "20:%ld~3:k3\n20:50000~3:k4\n20:400000~3:k5\n",
+                           k3_ns);
+    char *env[] = {path_env, kernels, "ROCPROF_BIN", NULL};
+    tu_result_t r = tu_aorta(env, "--recipe", "noisy.yaml", "--output", "N", "-q", "--",
+                             "/bin/sh", "-c", "exit 0", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_result_free(&r);
+    free(kernels);
+    free(recipe);
+}
+
+START_TEST(a_shift_in_one_kernel_of_five_is_that_kernel_s_alone)
+{
+    noisy_run("A", 300000);
+    noisy_run("B", 330000);
+    noisy_run("C", 300000);
+    tu_result_t r = tu_aorta(NULL, "--compare", "N/A", "N/B", "--json", "--fail-above", "5",
+                             NULL);
+    ck_assert_msg(r.status == 3, "%d %s", r.status, r.err);
+    json_object *cmp = json_tokener_parse(r.out);
+    ck_assert_ptr_nonnull(cmp);
+    json_object *kernels = tu_at(cmp, "cells", "0", "measures", "0", "kernels", NULL);
+    ck_assert_uint_eq(json_object_array_length(kernels), 5);
+    for (size_t i = 0; i < 5; i++) {
+        json_object *k = json_object_array_get_idx(kernels, i);
+        const char *name = json_object_get_string(tu_at(k, "kernel", NULL));
+        const char *verdict = json_object_get_string(tu_at(k, "verdict", NULL));
+        if (!strcmp(name, "k3")) {
+            ck_assert_str_eq(verdict, "regressed");
+            double effect = json_object_get_double(tu_at(k, "effect_pct", NULL));
+            ck_assert_msg(effect > 7 && effect < 13, "k3 %+.2f%%", effect);
+        } else {
+            ck_assert_msg(strcmp(verdict, "regressed") && strcmp(verdict, "improved"),
+                          "%s %s", name, verdict);
+        }
+    }
+    json_object *reasons = tu_at(cmp, "gate", "reasons", NULL);
+    ck_assert_uint_eq(json_object_array_length(reasons), 1);
+    ck_assert_ptr_nonnull(strstr(json_object_get_string(json_object_array_get_idx(reasons, 0)),
+                                 "rocprof kernel k3 regressed"));
+    json_object_put(cmp);
+    tu_result_free(&r);
+    /* Two runs of the same payload: nothing changed, the gate passes. */
+    r = tu_aorta(NULL, "--compare", "N/A", "N/C", "--fail-above", "5", NULL);
+    ck_assert_msg(r.status == 0, "%d %s", r.status, r.out);
+    ck_assert_ptr_null(strstr(r.out, "regressed +"));
+    tu_result_free(&r);
+}
+END_TEST
+
 START_TEST(two_trials_a_side_are_inconclusive_and_fail_only_under_strict)
 {
     sweep("A", 1000);
@@ -273,6 +335,7 @@ static Suite *kreport_suite(void)
     tcase_add_test(tc, a_sweep_keeps_every_table_past_retention_and_reports_it);
     tcase_add_test(tc, compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold);
     tcase_add_test(tc, two_trials_a_side_are_inconclusive_and_fail_only_under_strict);
+    tcase_add_test(tc, a_shift_in_one_kernel_of_five_is_that_kernel_s_alone);
     tcase_add_test(tc, the_recipe_and_the_command_line_name_the_baseline);
     tcase_add_test(tc, report_html_renders_in_a_real_browser);
     suite_add_tcase(suite, tc);
