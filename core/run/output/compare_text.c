@@ -27,29 +27,15 @@ static double number(const aorta_json_t *obj, const char *key)
     return value ? aorta_json_get_double(value) : NAN;
 }
 
-static void print_pct(FILE *out, double value)
-{
-    if (isnan(value))
-        fputs("?", out);
-    else if (isinf(value))
-        fputs(value > 0 ? "+inf" : "-inf", out);
-    else
-        fprintf(out, "%+.1f%%", value);
-}
-
-/* "regressed +12.3% [+8.1%, +16.9%] p=0.0021 (5 vs 5)". */
+/* "regressed +12.3% [+8.1%, +16.9%] p=0.0021 (n 5 vs 5)". */
 static void print_verdict(FILE *out, const aorta_json_t *m)
 {
     fputs(aorta_json_get_string(aorta_json_get(m, "verdict")), out);
     if (aorta_json_get(m, "effect_pct")) {
-        fputs(" ", out);
-        print_pct(out, number(m, "effect_pct"));
-        fputs(" [", out);
-        /* An interval the sizes cannot close is open: null in the JSON. */
-        print_pct(out, aorta_json_get(m, "ci_low_pct") ? number(m, "ci_low_pct") : -INFINITY);
-        fputs(", ", out);
-        print_pct(out, aorta_json_get(m, "ci_high_pct") ? number(m, "ci_high_pct") : INFINITY);
-        fprintf(out, "] p=%.2g", number(m, "p_value"));
+        char *effect = aorta_measure_effect_text(m), *p = aorta_measure_p_text(m);
+        fprintf(out, " %s p=%s", effect, p);
+        free(effect);
+        free(p);
     }
     fprintf(out, " (n %lld vs %lld)", (long long)aorta_json_get_int(aorta_json_get(m, "n_a")),
             (long long)aorta_json_get_int(aorta_json_get(m, "n_b")));

@@ -17,6 +17,7 @@
 #include "output/kernel_names.h"
 #include "output/matrix.h"
 #include "output/md_table.h"
+#include "output/verdicts.h"
 #include "xalloc.h"
 
 /* A table cell never holds a bare '|'. */
@@ -39,7 +40,42 @@ typedef struct row {
     const aorta_kagg_kernel_t *kernel;
     const aorta_kagg_kernel_t *base;   /* the same kernel in the baseline, or NULL */
     double delta;                      /* ms; the kernel's whole mean when new */
+    aorta_json_t *verdict;             /* its measure against the baseline, or NULL */
 } row_t;
+
+/* Each shown kernel's verdict against the baseline's table: the cell's
+ * kernels of this collector are one family. */
+static void judge_rows(row_t *rows, size_t shown, const aorta_kagg_cell_t *cell,
+                       const aorta_kagg_table_t *table, const aorta_kagg_table_t *base)
+{
+    aorta_measures_t set = {0};
+    aorta_measures_add_kernels(&set, cell->name, base, table);
+    aorta_stats_options_t options = AORTA_STATS_OPTIONS_INIT;
+    char *error = NULL;
+    if (aorta_measures_judge(&set, &options, &error) == 0)
+        for (size_t i = 0; i < shown; i++)
+            for (size_t m = 0; m < set.count; m++)
+                if (!strcmp(set.items[m].kernel, rows[i].kernel->name)) {
+                    rows[i].verdict = aorta_measure_json(&set.items[m]);
+                    break;
+                }
+    free(error); /* the tables hold finite times only */
+    aorta_measures_clear(&set);
+}
+
+/* The verdict, its effect with the interval, and p; dashes without one. */
+static void add_verdict(aorta_md_table_t *md, const aorta_json_t *verdict)
+{
+    if (!verdict) {
+        for (size_t i = 0; i < 3; i++)
+            aorta_md_table_add(md, aorta_xstrdup(AORTA_EM_DASH));
+        return;
+    }
+    aorta_md_table_add(md, aorta_xstrdup(aorta_json_get_string(aorta_json_get(verdict,
+                                                                              "verdict"))));
+    aorta_md_table_add(md, aorta_measure_effect_text(verdict));
+    aorta_md_table_add(md, aorta_measure_p_text(verdict));
+}
 
 static int by_delta(const void *left, const void *right)
 {
@@ -58,6 +94,24 @@ static char *launches_text(double launches)
                                        : aorta_xasprintf("%.1f", launches);
 }
 
+/* The full names of the rows a table shortened or demangled. */
+static void full_names(FILE *out, const row_t *rows, const aorta_kernel_name_t **names,
+                       size_t shown)
+{
+    int listed = 0;
+    for (size_t i = 0; i < shown; i++) {
+        const char *raw = rows[i].kernel->name, *full = names[i]->full;
+        if (!strcmp(full, raw) && strlen(raw) <= AORTA_KERNEL_NAME_WIDTH)
+            continue;
+        if (!listed++)
+            fputs("\n", out);
+        if (strcmp(full, raw) != 0)
+            fprintf(out, "- %zu: `%s` (raw `%s`)\n", i + 1, full, raw);
+        else
+            fprintf(out, "- %zu: `%s`\n", i + 1, raw);
+    }
+}
+
 static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg_table_t *table,
                       const aorta_kagg_table_t *base, int is_baseline,
                       aorta_kernel_names_t *names)
@@ -71,14 +125,17 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
     }
     if (!is_baseline && base && shown > 1)
         qsort(rows, shown, sizeof *rows, by_delta);
+    if (!is_baseline && base)
+        judge_rows(rows, shown, cell, table, base);
     fprintf(out, "### %s%s \xe2\x80\x94 %s\n\n", cell->name, is_baseline ? " (baseline)" : "",
             table->collector);
     fprintf(out, "GPU time %.3f ms (min %.3f, max %.3f) over %zu passing trial(s), %zu kernel(s).\n\n",
             table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->trials, table->count);
-    static const char *const headers[] = {"#", "Kernel", "Mean (ms)", "Share", "Launches",
-                                          "\xce\x94 ms", "\xce\x94 %", "Trials"};
-    aorta_md_table_t md = {.columns = 8};
-    for (size_t i = 0; i < 8; i++)
+    static const char *const headers[] = {"#",       "Kernel",          "Mean (ms)", "Share",
+                                          "Launches", "\xce\x94 ms",      "\xce\x94 %",
+                                          "Verdict", "Effect [95% CI]", "p",         "Trials"};
+    aorta_md_table_t md = {.columns = 11};
+    for (size_t i = 0; i < 11; i++)
         aorta_md_table_add(&md, aorta_xstrdup(headers[i]));
     double total = table->gpu_mean_ms, rest = total;
     const aorta_kernel_name_t **shown_names = aorta_xcalloc(shown ? shown : 1,
@@ -106,6 +163,7 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
                                                                          / rows[i].base->mean_ms)
                                         : aorta_xstrdup(AORTA_EM_DASH));
         }
+        add_verdict(&md, rows[i].verdict);
         aorta_md_table_add(&md, aorta_xasprintf("%zu/%zu", kernel->trials, table->trials));
     }
     if (table->count > shown) {
@@ -116,23 +174,14 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
         aorta_md_table_add(&md, aorta_xasprintf("%.3f", rest));
         aorta_md_table_add(&md, total > 0 ? aorta_xasprintf("%.1f%%", 100.0 * rest / total)
                                           : aorta_xstrdup(AORTA_EM_DASH));
-        for (size_t i = 0; i < 4; i++)
+        for (size_t i = 0; i < 7; i++)
             aorta_md_table_add(&md, aorta_xstrdup(""));
     }
     aorta_md_table_render(out, &md);
-    int listed = 0;
-    for (size_t i = 0; i < shown; i++) {
-        const char *raw = rows[i].kernel->name, *full = shown_names[i]->full;
-        if (!strcmp(full, raw) && strlen(raw) <= AORTA_KERNEL_NAME_WIDTH)
-            continue;
-        if (!listed++)
-            fputs("\n", out);
-        if (strcmp(full, raw) != 0)
-            fprintf(out, "- %zu: `%s` (raw `%s`)\n", i + 1, full, raw);
-        else
-            fprintf(out, "- %zu: `%s`\n", i + 1, raw);
-    }
+    full_names(out, rows, shown_names, shown);
     fputs("\n", out);
+    for (size_t i = 0; i < shown; i++)
+        aorta_json_free(rows[i].verdict);
     free(shown_names);
     free(rows);
 }
@@ -144,7 +193,11 @@ char *aorta_kernel_md_intro(const char *baseline)
         "The %d largest kernels of each cell and collector, from the "
         "`.kernels.json` tables of its passing trials (a kernel missing from a "
         "trial counts 0 ms there); \xce\x94 against the baseline cell `%s`, "
-        "largest growth first; `new`: not in the baseline. Every kernel per "
+        "largest growth first; `new`: not in the baseline. The verdict is the "
+        "two-sided Mann-Whitney U test of the kernel's per-trial times against "
+        "the baseline's, Holm-corrected over the cell's kernels (alpha 0.01, "
+        "threshold 5%%), with the effect's 95%% interval and the corrected p; "
+        "`inconclusive` when the trials cannot tell. Every kernel per "
         "cell: `<cell>/kernels.json`; the same as a page: `report.html`.\n\n",
         AORTA_KERNEL_MD_TOP, baseline ? baseline : "(none)");
 }

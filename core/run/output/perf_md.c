@@ -14,6 +14,7 @@
 #include "keyindex.h"
 #include "output/matrix.h"
 #include "output/md_table.h"
+#include "output/verdicts.h"
 #include "xalloc.h"
 
 char *aorta_perf_thousands(double value)
@@ -141,6 +142,70 @@ static int metrics_table(FILE *out, const aorta_json_t *cells, const char *basel
     return 1;
 }
 
+/* What a measure of vs_baseline is called: "rocprof GPU time (ms)". */
+static char *measure_name(const aorta_json_t *m)
+{
+    const char *measure = aorta_json_get_string(aorta_json_get(m, "measure"));
+    if (!strcmp(measure, "gpu_time_ms"))
+        return aorta_xasprintf("%s GPU time (ms)",
+                               aorta_json_get_string(aorta_json_get(m, "collector")));
+    if (!strcmp(measure, "step_time_ms"))
+        return aorta_xstrdup("step time (ms)");
+    return aorta_xstrdup(measure);
+}
+
+static char *mean_text(const aorta_json_t *m, const char *key)
+{
+    const aorta_json_t *value = aorta_json_get(m, key);
+    return value ? aorta_perf_thousands(aorta_json_get_double(value))
+                 : aorta_xstrdup(AORTA_EM_DASH);
+}
+
+/* Each non-baseline cell's measures against the baseline (vs_baseline);
+ * returns whether any was written. */
+static int verdict_table(FILE *out, const aorta_json_t *cells)
+{
+    static const char *const headers[] = {"Cell",    "Measure",         "Baseline", "Cell mean",
+                                          "Verdict", "Effect [95% CI]", "p",        "n",
+                                          "Gated"};
+    aorta_md_table_t table = {.columns = 9};
+    for (size_t i = 0; i < 9; i++)
+        aorta_md_table_add(&table, aorta_xstrdup(headers[i]));
+    size_t rows = 0;
+    for (size_t i = 0; i < aorta_json_length(cells); i++) {
+        const aorta_json_t *cell = aorta_json_at(cells, i);
+        const aorta_json_t *measures = aorta_json_get(cell, "vs_baseline");
+        for (size_t m = 0; m < aorta_json_length(measures); m++, rows++) {
+            const aorta_json_t *measure = aorta_json_at(measures, m);
+            aorta_md_table_add(&table, aorta_xstrdup(aorta_json_get_string(
+                                           aorta_json_get(cell, "name"))));
+            aorta_md_table_add(&table, measure_name(measure));
+            aorta_md_table_add(&table, mean_text(measure, "mean_a"));
+            aorta_md_table_add(&table, mean_text(measure, "mean_b"));
+            aorta_md_table_add(&table, aorta_xstrdup(aorta_json_get_string(
+                                           aorta_json_get(measure, "verdict"))));
+            aorta_md_table_add(&table, aorta_measure_effect_text(measure));
+            aorta_md_table_add(&table, aorta_measure_p_text(measure));
+            aorta_md_table_add(&table, aorta_xasprintf(
+                                           "%lld vs %lld",
+                                           (long long)aorta_json_get_int(aorta_json_get(measure, "n_a")),
+                                           (long long)aorta_json_get_int(aorta_json_get(measure, "n_b"))));
+            aorta_md_table_add(&table, aorta_xstrdup(aorta_json_get_bool(aorta_json_get(
+                                                         measure, "gated"))
+                                                         ? "yes"
+                                                         : "no"));
+        }
+    }
+    if (rows) {
+        aorta_md_table_render(out, &table);
+    } else {
+        for (size_t i = 0; i < table.count; i++)
+            free(table.cells[i]);
+        free(table.cells);
+    }
+    return rows > 0;
+}
+
 char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
 {
     char *text = NULL;
@@ -175,6 +240,16 @@ char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
         fputs("\n> Values are means over each cell's passing trials; min, max and n are in "
               "`matrix.json` (`metrics_summary`); \xe2\x80\x94 = not reported.\n\n",
               out);
+    fputs("## Against the baseline\n\n", out);
+    if (!verdict_table(out, cells))
+        fputs("No cell to compare with the baseline.\n", out);
+    fputs("\n> Each measure over the cell's passing trials against the baseline's: the "
+          "two-sided Mann-Whitney U test, Holm-corrected within its family (the collectors' GPU "
+          "times across the cells; each other measure across the cells), the effect in percent "
+          "with its 95% interval (Hodges-Lehmann), at alpha 0.01 and a 5% threshold. "
+          "`inconclusive`: too few trials to tell (`matrix.json`'s `vs_baseline` says how many "
+          "would). The step time moves with the machine's load and is not gated.\n\n",
+          out);
     fputs("## Notes\n\n", out);
     fputs("- A trial is one step: its step time is the trial's whole wall clock (command, "
           "collectors' parse and bookkeeping), so Iters reads `1/1` for a cell whose trials "

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "output/kernel_names.h"
+#include "output/verdicts.h"
 #include "xalloc.h"
 
 static const char *const palette[AORTA_REPORT_STACKED] = {
@@ -199,6 +200,64 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
     fputs("</div>\n", out);
 }
 
+/* A verdict as a person who cannot tell red from green still reads it: a
+ * glyph and a word, on a blue or orange ground (docs/design.md). */
+static const char *verdict_glyph(const char *verdict)
+{
+    return !strcmp(verdict, "regressed")      ? "\xe2\x96\xb2 "  /* ▲ */
+           : !strcmp(verdict, "improved")     ? "\xe2\x96\xbc "  /* ▼ */
+           : !strcmp(verdict, "inconclusive") ? "? "
+                                              : "= ";
+}
+
+/* Each shown cell's kernels judged against the baseline's (a family per
+ * cell and collector); entries stay empty for the baseline itself. */
+static aorta_measures_t *judge_columns(const aorta_kagg_run_t *run, const char *collector,
+                                       const aorta_kagg_table_t *base, size_t columns)
+{
+    aorta_measures_t *sets = aorta_xcalloc(columns ? columns : 1, sizeof *sets);
+    aorta_stats_options_t options = AORTA_STATS_OPTIONS_INIT;
+    for (size_t c = 0; base && c < columns; c++) {
+        const aorta_kagg_cell_t *cell = &run->cells[c];
+        const aorta_kagg_table_t *table = aorta_kagg_table(cell, collector);
+        if (!table || (run->baseline && !strcmp(cell->name, run->baseline)))
+            continue;
+        aorta_measures_add_kernels(&sets[c], cell->name, base, table);
+        char *error = NULL;
+        if (aorta_measures_judge(&sets[c], &options, &error) != 0)
+            aorta_measures_clear(&sets[c]); /* finite times only: not reached */
+        free(error);
+    }
+    return sets;
+}
+
+static const aorta_measure_t *find_kernel(const aorta_measures_t *set, const char *name)
+{
+    for (size_t m = 0; m < set->count; m++)
+        if (!strcmp(set->items[m].kernel, name))
+            return &set->items[m];
+    return NULL;
+}
+
+/* The change under a value: the verdict's glyph and effect, its interval
+ * and p in the title. */
+static void put_change(FILE *out, const aorta_measure_t *m)
+{
+    aorta_json_t *json = aorta_measure_json(m);
+    const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
+    char *effect = aorta_measure_effect_text(json), *p = aorta_measure_p_text(json);
+    fprintf(out, "<br><small class=\"v-%s\" title=\"%s %s p=%s\">%s", verdict, verdict,
+            effect, p, verdict_glyph(verdict));
+    if (m->result.effect_pct == m->result.effect_pct && m->n_a && !isinf(m->result.effect_pct))
+        fprintf(out, "%+.1f%%", m->result.effect_pct);
+    else
+        fputs(m->n_a ? "?" : "new", out);
+    fputs("</small>", out);
+    free(effect);
+    free(p);
+    aorta_json_free(json);
+}
+
 static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *collector,
                        const ranking_t *ranking, aorta_kernel_names_t *names)
 {
@@ -208,10 +267,17 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
     size_t columns = run->count < AORTA_REPORT_COLUMNS ? run->count : AORTA_REPORT_COLUMNS;
     fputs("<h2>Kernels across cells: ", out);
     put_escaped(out, collector);
-    fprintf(out, "</h2>\n<p>Mean ms over each cell's passing trials; the change against the "
-                 "baseline below each value. The top %zu of %zu kernels and the first %zu of "
-                 "%zu cells; every kernel is in <code>&lt;cell&gt;/kernels.json</code>.</p>\n",
+    fprintf(out, "</h2>\n<p>Mean ms over each cell's passing trials; below each value its "
+                 "verdict against the baseline (U test, Holm over the cell's kernels, alpha "
+                 "0.01, threshold 5%%; the interval and p in its tooltip): "
+                 "<span class=\"v-regressed\">\xe2\x96\xb2 regressed</span> "
+                 "<span class=\"v-improved\">\xe2\x96\xbc improved</span> "
+                 "<span class=\"v-unchanged\">= unchanged</span> "
+                 "<span class=\"v-inconclusive\">? inconclusive</span>. The top %zu of %zu "
+                 "kernels and the first %zu of %zu cells; every kernel is in "
+                 "<code>&lt;cell&gt;/kernels.json</code>.</p>\n",
             rows, ranking->count, columns, run->count);
+    aorta_measures_t *judged = judge_columns(run, collector, base, columns);
     fputs("<table class=\"cmp\"><thead><tr><th>Kernel</th>", out);
     for (size_t c = 0; c < columns; c++) {
         fputs("<th>", out);
@@ -221,7 +287,6 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
     fputs("</tr></thead><tbody>\n", out);
     for (size_t r = 0; r < rows; r++) {
         const char *name = ranking->items[r].kernel->name;
-        const aorta_kagg_kernel_t *b = aorta_kagg_kernel(base, name);
         /* The same colour as in the bars: the ranking is the same. */
         fprintf(out, "<tr><td class=\"name\"><i class=\"sw\" style=\"background:%s\"></i>",
                 r < AORTA_REPORT_STACKED ? palette[r] : OTHER_COLOUR);
@@ -236,18 +301,65 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
                 continue;
             }
             fprintf(out, "<td>%.3f", kernel->mean_ms);
-            if (base && cell->name && run->baseline && strcmp(cell->name, run->baseline) != 0) {
-                if (!b)
-                    fputs("<br><small class=\"up\">new</small>", out);
-                else if (b->mean_ms > 0) {
-                    double pct = 100.0 * (kernel->mean_ms - b->mean_ms) / b->mean_ms;
-                    fprintf(out, "<br><small class=\"%s\">%+.1f%%</small>",
-                            pct > 5 ? "up" : pct < -5 ? "down" : "same", pct);
-                }
-            }
+            const aorta_measure_t *m = find_kernel(&judged[c], name);
+            if (m)
+                put_change(out, m);
             fputs("</td>", out);
         }
         fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+    for (size_t c = 0; c < columns; c++)
+        aorta_measures_clear(&judged[c]);
+    free(judged);
+}
+
+/* The cells' measures against the baseline: matrix.json's vs_baseline. */
+static void verdicts(FILE *out, const aorta_json_t *matrix)
+{
+    const aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    fputs("<h2>Against the baseline</h2>\n<p>Each measure over the cell's passing trials "
+          "against the baseline's: two-sided Mann-Whitney U test, Holm-corrected within its "
+          "family, the effect with its 95% interval; the step time is not gated.</p>\n"
+          "<table class=\"cmp\"><thead><tr><th>Cell</th><th>Measure</th><th>Baseline</th>"
+          "<th>Cell</th><th>Verdict</th><th>Effect [95% CI]</th><th>p</th><th>n</th>"
+          "</tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < aorta_json_length(cells); i++) {
+        const aorta_json_t *cell = aorta_json_at(cells, i);
+        const aorta_json_t *measures = aorta_json_get(cell, "vs_baseline");
+        for (size_t m = 0; m < aorta_json_length(measures); m++) {
+            const aorta_json_t *e = aorta_json_at(measures, m);
+            const char *verdict = aorta_json_get_string(aorta_json_get(e, "verdict"));
+            const aorta_json_t *collector = aorta_json_get(e, "collector");
+            fputs("<tr><td class=\"name\">", out);
+            put_escaped(out, aorta_json_get_string(aorta_json_get(cell, "name")));
+            fputs("</td><td class=\"name\">", out);
+            if (collector) {
+                put_escaped(out, aorta_json_get_string(collector));
+                fputs(" ", out);
+            }
+            put_escaped(out, aorta_json_get_string(aorta_json_get(e, "measure")));
+            if (!aorta_json_get_bool(aorta_json_get(e, "gated")))
+                fputs(" <small>(not gated)</small>", out);
+            fputs("</td>", out);
+            static const char *const means[] = {"mean_a", "mean_b"};
+            for (size_t k = 0; k < 2; k++) {
+                const aorta_json_t *value = aorta_json_get(e, means[k]);
+                if (value)
+                    fprintf(out, "<td>%.3f</td>", aorta_json_get_double(value));
+                else
+                    fputs("<td class=\"absent\">\xe2\x80\x94</td>", out);
+            }
+            char *effect = aorta_measure_effect_text(e), *p = aorta_measure_p_text(e);
+            fprintf(out, "<td class=\"v-%s\">%s%s</td><td>%s</td><td>%s</td>"
+                         "<td>%lld vs %lld</td></tr>\n",
+                    verdict, verdict_glyph(verdict), verdict, effect, p,
+                    (long long)aorta_json_get_int(aorta_json_get(e, "n_a")),
+                    (long long)aorta_json_get_int(aorta_json_get(e, "n_b")));
+            free(effect);
+            free(p);
+        }
     }
     fputs("</tbody></table>\n", out);
 }
@@ -297,6 +409,11 @@ static const char style[] =
     ".cmp th,.cmp td{border:1px solid #ddd;padding:2px 6px;text-align:right;vertical-align:top}"
     ".cmp td.name,.cmp th:first-child{text-align:left}.absent{color:#999}"
     ".up{color:#b00}.down{color:#070}.same{color:#666}summary{cursor:pointer}"
+    /* Verdicts: a glyph and a word, blue or orange (safe for red-green
+     * colour blindness), and a regression in bold. */
+    ".v-regressed{background:#fdd9b5;color:#7a3300;font-weight:bold;padding:0 .2em}"
+    ".v-improved{background:#cfe3f7;color:#0b3d73;padding:0 .2em}"
+    ".v-unchanged{color:#555}.v-inconclusive{color:#555;font-style:italic}"
     "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
     "@media print{body{margin:0;max-width:none}details{page-break-inside:avoid}}";
 
@@ -348,6 +465,7 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
     }
     aorta_kernel_names_free(names);
     free(collectors);
+    verdicts(out, matrix);
     step_timing(out, matrix);
     fputs("<p class=\"meta\">Written by aorta-run from the run's trial records; "
           "<code>aorta-run --report DIR</code> writes it again.</p>\n</body></html>\n",

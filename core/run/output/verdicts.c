@@ -57,8 +57,8 @@ static const double *kernel_values(const aorta_kagg_table_t *table, const aorta_
     return k ? k->values : zeros;
 }
 
-static void add_kernels(aorta_measures_t *set, const char *cell, const aorta_kagg_table_t *ta,
-                        const aorta_kagg_table_t *tb)
+void aorta_measures_add_kernels(aorta_measures_t *set, const char *cell,
+                                const aorta_kagg_table_t *ta, const aorta_kagg_table_t *tb)
 {
     char *family = aorta_xasprintf("kernels:%s/%s", cell, ta->collector);
     size_t most = ta->trials > tb->trials ? ta->trials : tb->trials;
@@ -112,15 +112,17 @@ static size_t gpu_time_prefix(const char *metric)
     return len > cut && !strcmp(metric + len - cut, suffix) ? len - cut : 0;
 }
 
+/* The metrics both cells have: the collectors' GPU times without a kernel
+ * table (headline), or every other one. */
 static void add_metrics(aorta_measures_t *set, const aorta_kagg_cell_t *a,
-                        const aorta_kagg_cell_t *b)
+                        const aorta_kagg_cell_t *b, int headline)
 {
     for (size_t i = 0; i < b->metric_count; i++) {
         const aorta_kagg_series_t *sb = &b->metrics[i], *sa = series_of(a, sb->name);
-        if (!sa || is_table_total(b, sb->name))
-            continue;
         size_t prefix = gpu_time_prefix(sb->name);
-        if (prefix) { /* a headline measure without a kernel table */
+        if (!sa || is_table_total(b, sb->name) || (prefix != 0) != headline)
+            continue;
+        if (prefix) {
             char *collector = aorta_xstrndup(sb->name, prefix);
             aorta_measures_add(set, b->name, "gpu_time_ms", collector, NULL,
                                AORTA_FAMILY_HEADLINE, sa->values, sa->count, sb->values,
@@ -146,17 +148,18 @@ void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
                            tb ? tb->gpu_values : NULL, tb ? tb->trials : 0,
                            AORTA_STATS_BETTER_LOWER, 1);
         if (request->kernels && tb)
-            add_kernels(set, b->name, ta, tb);
+            aorta_measures_add_kernels(set, b->name, ta, tb);
     }
     for (size_t t = 0; t < b->count; t++)
         if (!aorta_kagg_table(a, b->tables[t].collector))
             aorta_measures_add(set, b->name, "gpu_time_ms", b->tables[t].collector, NULL,
                                AORTA_FAMILY_HEADLINE, NULL, 0, b->tables[t].gpu_values,
                                b->tables[t].trials, AORTA_STATS_BETTER_LOWER, 1);
+    add_metrics(set, a, b, 1);
     aorta_measures_add(set, b->name, "step_time_ms", NULL, NULL, AORTA_FAMILY_STEP,
                        a->step_ms.values, a->step_ms.count, b->step_ms.values, b->step_ms.count,
                        AORTA_STATS_BETTER_LOWER, request->gate_step_time);
-    add_metrics(set, a, b);
+    add_metrics(set, a, b, 0);
 }
 
 static int by_family(const void *left, const void *right, void *user)
@@ -300,6 +303,30 @@ void aorta_measure_text(const aorta_measure_t *m, char *buffer, size_t size)
     pct_text(low, sizeof low, r->ci_low_pct);
     pct_text(high, sizeof high, r->ci_high_pct);
     snprintf(buffer, size, "%s %s [%s, %s] p=%.2g", verdict, effect, low, high, r->p_value);
+}
+
+static double member(const aorta_json_t *obj, const char *key, double absent)
+{
+    const aorta_json_t *value = aorta_json_get(obj, key);
+    return value ? aorta_json_get_double(value) : absent;
+}
+
+char *aorta_measure_effect_text(const aorta_json_t *m)
+{
+    if (!aorta_json_get(m, "effect_pct"))
+        return aorta_xstrdup("?");
+    char effect[32], low[32], high[32];
+    pct_text(effect, sizeof effect, member(m, "effect_pct", NAN));
+    /* An interval the sizes cannot close is open: null in the JSON. */
+    pct_text(low, sizeof low, member(m, "ci_low_pct", -INFINITY));
+    pct_text(high, sizeof high, member(m, "ci_high_pct", INFINITY));
+    return aorta_xasprintf("%s [%s, %s]", effect, low, high);
+}
+
+char *aorta_measure_p_text(const aorta_json_t *m)
+{
+    return aorta_json_get(m, "p_value") ? aorta_xasprintf("%.2g", member(m, "p_value", NAN))
+                                        : aorta_xstrdup("?");
 }
 
 void aorta_measures_clear(aorta_measures_t *set)

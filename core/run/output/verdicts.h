@@ -57,6 +57,11 @@ size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *m
 void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
                               const aorta_kagg_cell_t *b, const aorta_verdict_request_t *request);
 
+/* Each kernel of one collector's tables, b against a (a family of its own:
+ * "kernels:<cell>/<collector>"). */
+void aorta_measures_add_kernels(aorta_measures_t *set, const char *cell,
+                                const aorta_kagg_table_t *a, const aorta_kagg_table_t *b);
+
 /* Judge every family.  0, or -1 with *error set (a value not finite, an
  * option out of range). */
 int aorta_measures_judge(aorta_measures_t *set, const aorta_stats_options_t *options,
@@ -71,6 +76,12 @@ aorta_json_t *aorta_measure_json(const aorta_measure_t *measure);
 /* The verdict with its effect, interval and p, for people:
  * "regressed +12.3% [+8.1%, +16.9%] p=0.0021" (buffer of size bytes). */
 void aorta_measure_text(const aorta_measure_t *measure, char *buffer, size_t size);
+
+/* The same parts from a measure's JSON (aorta_measure_json()), for the
+ * reports: "+12.3% [+8.1%, +16.9%]" (an open end as -inf or +inf; "?"
+ * without an effect) and "0.0021" ("?" without a p).  Free them. */
+char *aorta_measure_effect_text(const aorta_json_t *measure);
+char *aorta_measure_p_text(const aorta_json_t *measure);
 
 void aorta_measures_clear(aorta_measures_t *set);
 
