@@ -35,6 +35,8 @@ void aorta_cli_usage(FILE *out)
         "  --ticket ID              run directory name (overrides the recipe's ticket)\n"
         "  --trials N               trials per cell, without --recipe (default 1)\n"
         "  --timeout SEC            per-trial timeout, without --recipe\n"
+        "  --warmup N               N warm-up trials per cell first, left out of every\n"
+        "                           statistic (overrides the recipe's warmup_trials)\n"
         "  --dry-run                validate and print each cell's plan; write nothing\n"
         "  --all-ranks              started once per rank: every rank profiles itself\n"
         "  --list-collectors        list every collector candidate and its status\n"
@@ -78,7 +80,8 @@ typedef struct option_spec {
 static const option_spec_t OPTIONS[] = {
     {"--plugin-dir", 1}, {"--recipe", 1},  {"--mitigations-file", 1}, {"--collect", 1},
     {"--output", 1},     {"--ticket", 1},  {"--trials", 1},           {"--timeout", 1},
-    {"--dry-run", 0},    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
+    {"--warmup", 1},     {"--dry-run", 0},
+    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
     {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
     {"--fail-above", 1}, {"--all-ranks", 0}, {"--alpha", 1},             {"--min-delta-ms", 1},
@@ -146,6 +149,20 @@ static int parse_trials(const char *text, long *out, char **error)
     return 0;
 }
 
+static int parse_warmup(const char *text, long *out, char **error)
+{
+    char *end = NULL;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno || !text[0] || *end || value < 0 || value > 1000000) {
+        *error = aorta_xasprintf("--warmup: expected a whole number of trials >= 0, got '%s'",
+                                 text);
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
 static int parse_timeout(const char *text, double *out, char **error)
 {
     char *end = NULL;
@@ -201,6 +218,8 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         return parse_trials(values[0], &cli->trials, error);
     } else if (!strcmp(flag, "--timeout")) {
         return parse_timeout(values[0], &cli->timeout, error);
+    } else if (!strcmp(flag, "--warmup")) {
+        return parse_warmup(values[0], &cli->warmup, error);
     } else if (!strcmp(flag, "--dry-run")) {
         return set_mode(cli, AORTA_MODE_DRY_RUN, flag, error);
     } else if (!strcmp(flag, "--list-collectors")) {
@@ -323,6 +342,8 @@ static int check_request(const aorta_cli_t *cli, int separator, char **error)
               "--allow-missing apply only to --compare";
     else if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT)
         why = "--baseline applies only to a run and --report";
+    else if (cli->warmup >= 0 && !needs_command)
+        why = "--warmup applies only to a run and --dry-run";
     else if (!needs_command && separator)
         why = "a command after '--' makes no sense with --list-collectors, --describe, --parse, "
               "--env or --check-collector";
@@ -350,6 +371,7 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
     memset(cli, 0, sizeof *cli);
     cli->mode = AORTA_MODE_RUN;
     cli->fail_above = -1;
+    cli->warmup = -1;
     *error = NULL;
     int help = 0, version = 0, separator = 0;
     int i = 1;

@@ -32,6 +32,7 @@ typedef struct aorta_cli {
     const char *ticket;         /* --ticket; NULL = the recipe's */
     long trials;                /* --trials; 0 when absent */
     double timeout;             /* --timeout seconds; 0 when absent */
+    long warmup;                /* --warmup N; < 0 when absent */
     int verbose;                /* -v count */
     int all_ranks;              /* --all-ranks */
     int quiet;                  /* -q: no progress display */

@@ -24,6 +24,8 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
         .ticket = cli->ticket,
         .trials = cli->trials,
         .timeout = cli->timeout,
+        .warmup_given = cli->warmup >= 0,
+        .warmup = cli->warmup,
         .verbose = cli->verbose,
         .all_ranks = cli->all_ranks,
         .quiet = cli->quiet,

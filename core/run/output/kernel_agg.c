@@ -357,6 +357,8 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     const char *name = aorta_json_get_string(aorta_json_get(json, "name"));
     cell->name = aorta_xstrdup(name ? name : "?");
     int64_t trials = aorta_json_get_int(aorta_json_get(json, "trials"));
+    int64_t warmup = aorta_json_get_int(aorta_json_get(json, "warmup_trials"));
+    cell->warmup = warmup > 0 ? (size_t)warmup : 0; /* their records are not read */
     char *sub_rel = aorta_workload_dir_rel(cell->name);
     char *why = NULL;
     int sub_fd = name ? aorta_nofollow_open_dir(run_fd, sub_rel, 0, &why) : -1;
@@ -366,9 +368,8 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
         aorta_json_t *trial = aorta_json_reader_read_at(reader->trial, sub_fd, trial_name,
                                                         TRIAL_MAX_BYTES);
         const char *verdict = trial ? aorta_outcome_verdict(trial) : "";
-        if (trial && aorta_json_get_bool(aorta_json_get(trial, "warmup"))) {
-            cell->warmup++; /* left out of every statistic and table */
-        } else if (trial) {
+        /* A warm-up record where a measured one should be: left out. */
+        if (trial && !aorta_json_get_bool(aorta_json_get(trial, "warmup"))) {
             cell->trials++;
             cell->failed += !strcmp(verdict, "fail");
             cell->errored += !strcmp(verdict, "error");

@@ -445,6 +445,8 @@ aorta_json_t *aorta_matrix_json(const aorta_plan_t *plan, const aorta_cell_resul
     aorta_json_set(obj, "workload", aorta_json_string(AORTA_WORKLOAD));
     aorta_json_set(obj, "ticket", plan->ticket ? aorta_json_string(plan->ticket) : NULL);
     aorta_json_set(obj, "trials_per_cell", aorta_json_int(aorta_plan_trial_budget(plan)));
+    if (plan->warmup_trials > 0) /* written only when there are: older files stay as they were */
+        aorta_json_set(obj, "warmup_trials", aorta_json_int(plan->warmup_trials));
     aorta_json_set(obj, "steps_per_trial", aorta_json_int(1));
     aorta_json_set(obj, "run_timestamp", aorta_json_string(run_timestamp));
     aorta_json_set(obj, "baseline_cell", baseline ? aorta_json_string(baseline) : NULL);
@@ -473,6 +475,10 @@ aorta_json_t *aorta_matrix_json(const aorta_plan_t *plan, const aorta_cell_resul
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_json_append(cells, cell_json(plan, i, &results[i], baseline));
     add_vs_baseline(cells, plan, results, baseline);
+    for (size_t i = 0; plan->warmup_trials > 0 && i < plan->cell_count; i++)
+        if (!results[i].resumed)
+            aorta_json_set(aorta_json_at(cells, i), "warmup_trials",
+                           aorta_json_int(plan->warmup_trials));
     aorta_json_set(obj, "cells", cells);
     return obj;
 }

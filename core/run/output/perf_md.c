@@ -228,6 +228,10 @@ char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
         run_wall_sec = aorta_json_get_double(recorded);
     if (run_wall_sec >= 0)
         fprintf(out, "**Run wall time**: %.3f s  \n", run_wall_sec);
+    const aorta_json_t *warmup = aorta_json_get(matrix, "warmup_trials");
+    if (warmup && aorta_json_get_int(warmup) > 0)
+        fprintf(out, "**Warm-up trials**: %lld per cell, left out of every statistic and table  \n",
+                (long long)aorta_json_get_int(warmup));
     fputs("\n", out);
     fputs("Step timing and workload metrics of every cell, aggregated from the trial JSON "
           "files under `<cell>/_subprocess/`. Verdicts, counts, failure hints and the full "

@@ -14,6 +14,7 @@
 #include "aorta/collector.h"
 #include "recipe/mitigations.h"
 #include "recipe/recipe.h"
+#include "sys/diag.h"
 #include "xalloc.h"
 
 static void add_cell(aorta_plan_t *plan, const char *mitigation, const char *diagnostic)
@@ -37,6 +38,7 @@ static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
     plan->ticket = recipe->ticket;
     recipe->ticket = NULL;
     plan->trials = recipe->trials;
+    plan->warmup_trials = recipe->warmup_trials;
     plan->timeout_sec = recipe->timeout_sec;
     plan->env_passthrough_mode = recipe->env_passthrough_mode;
     recipe->env_passthrough_mode = NULL;
@@ -74,6 +76,17 @@ static int load_recipe(const aorta_plan_request_t *request, aorta_recipe_t **rec
     return status;
 }
 
+/* --warmup over the recipe's warmup_trials, saying so when they differ. */
+static void apply_warmup(aorta_plan_t *plan, const aorta_plan_request_t *request)
+{
+    if (!request->warmup_given)
+        return;
+    if (request->recipe && request->warmup != plan->warmup_trials)
+        aorta_diag_warn("--warmup %ld overrides the recipe's warmup_trials (%ld)", request->warmup,
+                        plan->warmup_trials);
+    plan->warmup_trials = request->warmup;
+}
+
 int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
                      aorta_plan_t **out, char **error)
 {
@@ -105,6 +118,7 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
         plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AORTA_RETAIN_FULL;
         add_cell(plan, "none", "none");
     }
+    apply_warmup(plan, request);
     if (request->ticket) {
         free(plan->ticket);
         plan->ticket = aorta_xstrdup(request->ticket);

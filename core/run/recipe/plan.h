@@ -22,6 +22,8 @@ typedef struct aorta_plan_request {
     const char *output;              /* results root; NULL: AORTA_DEFAULT_OUTPUT */
     const char *ticket;              /* overrides the recipe's */
     long trials;                     /* without a recipe; 0: one */
+    int warmup_given;                /* --warmup was given: */
+    long warmup;                     /* its N, over the recipe's warmup_trials */
     double timeout;                  /* without a recipe; 0: none */
     int verbose;
     int all_ranks;                   /* --all-ranks */
@@ -37,6 +39,8 @@ typedef struct aorta_plan {
     char *recipe_path;               /* NULL without --recipe */
     char *ticket;                    /* NULL: no ticket */
     long trials;                     /* per cell (stop_after.max_trials when set) */
+    long warmup_trials;              /* run before them per cell, left out of every
+                                      * statistic (indices -1 .. -warmup_trials) */
     double timeout_sec;              /* per trial; 0 = no limit */
     char *env_passthrough_mode;      /* "inherit" or "file" */
     aorta_cell_t *cells;             /* in recipe order */

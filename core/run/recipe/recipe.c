@@ -21,7 +21,7 @@
 static const char *const RECIPE_KEYS[] = {
     "schema_version", "mode", "ticket", "trials", "mitigation_axis", "diagnostic_axis",
     "mitigations", "timeout_per_trial", "env_passthrough_mode", "collect", "retain",
-    "stop_after", "launcher", "baseline", "all_ranks", NULL,
+    "stop_after", "launcher", "baseline", "all_ranks", "warmup_trials", NULL,
 };
 /* Upstream keys of features aorta-run does not have: read past, with a warning. */
 static const char *const IGNORED_KEYS[] = {
@@ -287,6 +287,9 @@ static int read_scalars(reader_t *r, const aorta_yaml_node_t *root)
         && read_string(r, node, "recipe.ticket", &recipe->ticket) != 0)
         return -1;
     if (read_int(r, aorta_yaml_get(root, "trials"), "recipe.trials", 1, &recipe->trials) != 0)
+        return -1;
+    node = aorta_yaml_get(root, "warmup_trials");
+    if (node && read_int(r, node, "recipe.warmup_trials", 0, &recipe->warmup_trials) != 0)
         return -1;
     node = aorta_yaml_get(root, "timeout_per_trial");
     if (node && !is_null(node)) {

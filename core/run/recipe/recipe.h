@@ -45,6 +45,7 @@ typedef struct aorta_recipe {
     char *path;
     char *ticket;                    /* NULL: none */
     long trials;                     /* stop_after.max_trials when stop_after is set */
+    long warmup_trials;              /* warmup_trials: run first per cell, left out */
     double timeout_sec;              /* 0: no limit */
     char *env_passthrough_mode;      /* "inherit" or "file" */
     aorta_cell_t *cells;             /* m x d, in order */

@@ -16,7 +16,12 @@
  * "workload" of matrix.json and the trial JSON. */
 #define AORTA_WORKLOAD "_subprocess"
 
-/* "<cell>/trial_<t>" */
+/* Warm-up trials (recipe warmup_trials, --warmup) have negative indices,
+ * the k-th (from 1) -k, and names of their own that no statistic reads:
+ * "<cell>/warmup_<k>/", "<cell>/_subprocess/trial_d0_m0_w<k>.json".
+ * "t<t>", or "w<k>" for a warm-up trial. */
+char *aorta_trial_tag(int trial_index);
+/* "<cell>/trial_<t>" ("<cell>/warmup_<k>") */
 char *aorta_trial_dir_rel(const char *cell, int trial_index);
 /* "<cell>/_subprocess" */
 char *aorta_workload_dir_rel(const char *cell);

@@ -49,8 +49,11 @@ const char *aorta_rank_job_token(void)
 
 char *aorta_rank_record_rel(const char *cell, int trial, long rank)
 {
-    return aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_t%d.rank%ld.json", cell, trial,
-                           rank);
+    char *tag = aorta_trial_tag(trial);
+    char *rel = aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_%s.rank%ld.json", cell, tag,
+                                rank);
+    free(tag);
+    return rel;
 }
 
 aorta_json_t *aorta_rank_record_json(long rank, long world_size, const char *cell, int trial,

@@ -132,9 +132,13 @@ aorta_json_t *aorta_trial_json(const aorta_trial_json_t *trial)
 {
     aorta_json_t *obj = aorta_json_object();
     aorta_json_set(obj, "schema_version", aorta_json_string("0.1"));
-    char *trial_id = aorta_xasprintf(AORTA_WORKLOAD "_d0_m0_t%d", trial->trial_index);
+    char *tag = aorta_trial_tag(trial->trial_index);
+    char *trial_id = aorta_xasprintf(AORTA_WORKLOAD "_d0_m0_%s", tag);
     aorta_json_set(obj, "trial_id", aorta_json_string(trial_id));
     free(trial_id);
+    free(tag);
+    if (trial->trial_index < 0) /* left out of every statistic and table */
+        aorta_json_set(obj, "warmup", aorta_json_bool(1));
     aorta_json_set(obj, "workload", aorta_json_string(AORTA_WORKLOAD));
     aorta_json_set(obj, "execution_env", aorta_trial_environment());
     aorta_json_t *applied = aorta_json_array();

@@ -24,7 +24,12 @@ aorta_json_t *aorta_trial_record_json(const aorta_trial_record_t *record)
         aorta_json_append(argv, aorta_json_string(aorta_argv_at(record->argv, i)));
     aorta_json_set(obj, "argv", argv);
     aorta_json_set(obj, "cell_name", aorta_json_string(record->cell_name));
-    aorta_json_set(obj, "trial_index", aorta_json_int(record->trial_index));
+    /* A warm-up trial: its place among the warm-ups (from 0), marked. */
+    aorta_json_set(obj, "trial_index", aorta_json_int(record->trial_index < 0
+                                                          ? -record->trial_index - 1
+                                                          : record->trial_index));
+    if (record->trial_index < 0)
+        aorta_json_set(obj, "warmup", aorta_json_bool(1));
     aorta_json_set(obj, "failure_detectors_fired",
                    detector_list(record->classification->failure_detectors));
     aorta_json_set(obj, "error_detectors_fired",

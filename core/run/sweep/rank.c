@@ -64,7 +64,8 @@ int aorta_rank_run_bare(const aorta_plan_t *plan)
         for (size_t i = 0; i < aorta_env_count(cell_env); i++)
             aorta_env_set(env, aorta_env_name_at(cell_env, i), aorta_env_value_at(cell_env, i));
         char **envp = aorta_env_to_envp(env);
-        for (long t = 0; t < aorta_plan_trial_budget(plan) && !interrupted; t++) {
+        for (long t = -plan->warmup_trials; t < aorta_plan_trial_budget(plan) && !interrupted;
+             t++) {
             interrupted = aorta_spawn_take_interrupt();
             aorta_spawn_result_t result;
             if (!interrupted
@@ -98,9 +99,11 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, const aor
         aorta_env_set(env, aorta_env_name_at(cell->env, i), aorta_env_value_at(cell->env, i));
     if (strcmp(plan->env_passthrough_mode, "file") == 0) {
         /* Rank 0 writes the file; every rank's command reads the same one. */
-        char *path = aorta_xasprintf("%s/%s/trial_%d/probe.env", run_dir, cell->name, trial);
+        char *trial_rel = aorta_trial_dir_rel(cell->name, trial);
+        char *path = aorta_xasprintf("%s/%s/probe.env", run_dir, trial_rel);
         aorta_env_set(env, "AORTA_ENV_FILE", path);
         free(path);
+        free(trial_rel);
     }
     char *error = NULL;
     aorta_argv_t *argv = NULL;
@@ -167,7 +170,7 @@ int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupte
         if (aorta_rank_results_complete(run_dir, cell, budget)
             && aorta_rank_records_complete(run_dir, cell, budget, world))
             continue; /* rank 0 resumes it too */
-        for (long t = 0; t < budget && !interrupted; t++) {
+        for (long t = -plan->warmup_trials; t < budget && !interrupted; t++) {
             interrupted = aorta_spawn_take_interrupt();
             if (!interrupted)
                 interrupted = follow_trial(plan, run_dir, base, c, (int)t, rank, world, grace);

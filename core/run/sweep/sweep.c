@@ -55,6 +55,27 @@ static void log_trial(const aorta_plan_t *plan, int index, long total,
                    outcome->wall_clock_sec, outcome->exit_status);
 }
 
+/* The cell's warm-up trials (indices -1, -2, ...): recorded as such, left
+ * out of its result.  Returns the interrupting signal, else 0. */
+static int run_warmups(const aorta_run_ctx_t *ctx, size_t index)
+{
+    const aorta_plan_t *plan = ctx->plan;
+    for (long w = 1; w <= plan->warmup_trials; w++) {
+        int interrupted = aorta_spawn_take_interrupt();
+        if (interrupted)
+            return interrupted;
+        aorta_progress(plan->verbose, "warm-up trial %ld/%ld: starting", w, plan->warmup_trials);
+        aorta_outcome_t outcome;
+        interrupted = aorta_trial_run(ctx, index, (int)-w, &outcome);
+        aorta_progress(plan->verbose, "warm-up trial %ld/%ld: %s (left out)", w,
+                       plan->warmup_trials, outcome.verdict);
+        aorta_outcome_clear(&outcome);
+        if (interrupted)
+            return interrupted;
+    }
+    return 0;
+}
+
 /* Run cell index from trial 0; returns the interrupting signal, else 0. */
 static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_t *result)
 {
@@ -66,6 +87,9 @@ static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_
                    "'%s'] trials=%ld steps=1",
                    cell->mitigation, cell->diagnostic, total);
     long events = 0;
+    int warm_interrupt = run_warmups(ctx, index);
+    if (warm_interrupt)
+        return warm_interrupt;
     for (long t = 0; t < total; t++) {
         int interrupted = aorta_spawn_take_interrupt();
         if (interrupted)

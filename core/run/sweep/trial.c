@@ -488,7 +488,9 @@ static void apply_retention(trial_t *trial)
                     trial->display_dir, why);
         free(why);
     }
-    char *prefix = aorta_xasprintf("../" AORTA_WORKLOAD "/trial_d0_m0_t%d/", trial->index);
+    char *tag = aorta_trial_tag(trial->index);
+    char *prefix = aorta_xasprintf("../" AORTA_WORKLOAD "/trial_d0_m0_%s/", tag);
+    free(tag);
     aorta_retention_apply(trial->trial_fd, collect_fd, prefix, names, plan->collector_count,
                           trial->level, trial->display_dir, &trial->retention);
     trial->retained = 1;

@@ -105,6 +105,59 @@ static void assert_strict_trial(const aorta_json_t *trial)
     }
 }
 
+START_TEST(warmup_trials_run_first_and_are_left_out_of_everything)
+{
+    /* The first trial (a cold cache, a JIT) is slow: a warm-up takes it. */
+    tu_write("w.yaml", "schema_version: 1\nmode: probe\nticket: W\ntrials: 2\n"
+                       "warmup_trials: 1\nmitigation_axis: [none]\ndiagnostic_axis: [none]\n");
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--recipe", "w.yaml", "--", "sh", "-c",
+                                         "test -e marker && exit 0; touch marker; exit 1", NULL},
+                              &out, &err),
+                     0);
+    /* The warm-up failed (no marker yet); the measured trials passed. */
+    ck_assert_ptr_nonnull(strstr(out, "Sweep summary: all 1 cell(s) passed.\n"));
+    aorta_json_t *warm = su_json("out/W", "none-none/_subprocess/trial_d0_m0_w1.json");
+    ck_assert(aorta_json_get_bool(aorta_json_get(warm, "warmup")));
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(warm, "trial_id")),
+                     "_subprocess_d0_m0_w1");
+    aorta_json_t *result = su_json("out/W", "none-none/warmup_1/result.json");
+    ck_assert(aorta_json_get_bool(aorta_json_get(result, "warmup")));
+    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(result, "verdict")), "fail");
+    aorta_json_t *measured = su_json("out/W", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_ptr_null(aorta_json_get(measured, "warmup"));
+    aorta_json_t *matrix = su_json("out/W", "matrix.json");
+    const aorta_json_t *cell = su_at(matrix, "cells", "0", NULL);
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "passed_count")), 2);
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "warmup_trials")), 1);
+    char *perf = tu_read("out/W/perf.md");
+    ck_assert_ptr_nonnull(strstr(perf, "**Warm-up trials**: 1 per cell, left out of every "
+                                       "statistic and table  \n"));
+    free(perf);
+    free(out);
+    free(err);
+    /* --warmup overrides the recipe's, with one line saying so. */
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "W2", "--recipe", "w.yaml",
+                                         "--warmup", "2", "--", "true", NULL},
+                              &out, &err),
+                     0);
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --warmup 2 overrides the recipe's "
+                                      "warmup_trials (1)\n"));
+    aorta_json_t *second = su_json("out/W2", "none-none/_subprocess/trial_d0_m0_w2.json");
+    ck_assert_ptr_nonnull(second);
+    aorta_json_free(second);
+    aorta_json_free(warm);
+    aorta_json_free(result);
+    aorta_json_free(measured);
+    aorta_json_free(matrix);
+    free(out);
+    free(err);
+}
+END_TEST
+
 START_TEST(true_is_recorded_in_every_file_and_field)
 {
     char *out = NULL, *err = NULL;
@@ -878,6 +931,7 @@ static Suite *e2e_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, true_is_recorded_in_every_file_and_field);
+    tcase_add_test(tc, warmup_trials_run_first_and_are_left_out_of_everything);
     tcase_add_test(tc, false_and_a_missing_command_are_recorded);
     tcase_add_test(tc, a_trial_past_its_timeout_is_terminated_then_killed);
     tcase_add_test(tc, megabytes_of_output_are_captured_whole);
