@@ -11,12 +11,11 @@ kernels share one seeded lognormal factor, so the cell's GPU time (the sum
 of its kernels) has exactly the coefficient of variation asked for, and B's
 factor carries the true shift.
 
-Judging: each pair compared on the cell's GPU time, lower is better, alpha
-0.01, threshold 5%.  Until --compare is wired to the statistics module
-(issue 21), the judge reads the per-trial GPU times back from the two run
-directories as aorta-run's kernel aggregate does and hands them to the
-module through tests/run/stats/stats_driver; judge() is the one function
-that becomes `aorta-run --compare A B --json`.
+Judging: each pair compared by `aorta-run --compare A B --json`, as a user's
+gate runs it; the figures are read off the cell's rocprof GPU time (lower is
+better, alpha 0.01, threshold 5%): its verdict, effect and interval.  Two
+comparisons run at once (the machine's two cores); the real binary is run
+when the build tree has it (core/.libs/aorta-run), not libtool's wrapper.
 
 Figures, each a budget (exit 1 when one is missed):
   A/A at CV 5%:          regressed or improved in at most 1.5%
@@ -96,39 +95,46 @@ def synthesize(root, rng, cv, shift, comparisons, trials):
 
 # ---- Judging ---------------------------------------------------------------
 
-def gpu_times(run_dir):
-    """Each passing trial's GPU time of rocprof: the sum of its kernels."""
-    sub = os.path.join(run_dir, "none-none", "_subprocess")
-    times = []
-    for t in range(10 ** 6):
-        path = os.path.join(sub, "trial_d0_m0_t%d.json" % t)
-        if not os.path.exists(path):
-            break
-        with open(path) as f:
-            if json.load(f)["result"]["metrics"]["verdict"] != "pass":
-                continue
-        with open(os.path.join(sub, "trial_d0_m0_t%d.kernels.json" % t)) as f:
-            times.append(sum(json.load(f)["collectors"]["rocprof"]["total_ms"]))
-    return times
+def runner(builddir):
+    """aorta-run and its environment: the real binary beside libaorta.so."""
+    real = os.path.join(builddir, "core", ".libs", "aorta-run")
+    env = dict(os.environ)
+    if os.path.exists(real):
+        lib = os.path.join(builddir, "core", "libaorta", ".libs")
+        env["LD_LIBRARY_PATH"] = lib + (":" + env["LD_LIBRARY_PATH"]
+                                        if env.get("LD_LIBRARY_PATH") else "")
+        return real, env
+    return os.path.join(builddir, "core", "aorta-run"), env
+
+
+def headline(text):
+    """The rocprof GPU time's measure of the one cell of a comparison."""
+    comparison = json.loads(text)
+    for measure in comparison["cells"][0]["measures"]:
+        if measure["measure"] == "gpu_time_ms" and measure["collector"] == "rocprof":
+            return measure
+    sys.exit("verdicts.py: no rocprof GPU time in the comparison")
 
 
 def judge(builddir, pairs):
     """The verdict, effect and interval of the GPU time of each (A, B)."""
-    driver = os.path.join(builddir, "tests", "run", "stats", "stats_driver")
-    lines = []
-    for a, b in pairs:
-        xa, xb = gpu_times(a), gpu_times(b)
-        lines.append(" ".join(["judge", str(len(xa)), str(len(xb))] + [repr(v) for v in xa + xb]))
-    done = subprocess.run([driver], input="\n".join(lines) + "\n", capture_output=True,
-                          text=True)
-    if done.returncode != 0:
-        sys.exit("verdicts.py: stats_driver failed: %s" % done.stderr.strip())
+    program, env = runner(builddir)
     results = []
-    for row in done.stdout.splitlines():
-        verdict, _, effect, low, high, needed = row.split()
-        results.append({"verdict": verdict, "effect_pct": float(effect),
-                        "ci_low_pct": float(low), "ci_high_pct": float(high),
-                        "trials_needed": int(needed)})
+    for start in range(0, len(pairs), 2):
+        running = [subprocess.Popen([program, "--compare", a, b, "--json"], env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                   for a, b in pairs[start:start + 2]]
+        for process in running:
+            out, err = process.communicate()
+            if process.returncode != 0:
+                sys.exit("verdicts.py: aorta-run --compare failed: %s" % err.strip())
+            m = headline(out)
+            results.append({"verdict": m["verdict"], "effect_pct": m["effect_pct"],
+                            "ci_low_pct": m["ci_low_pct"] if m["ci_low_pct"] is not None
+                            else -math.inf,
+                            "ci_high_pct": m["ci_high_pct"] if m["ci_high_pct"] is not None
+                            else math.inf,
+                            "trials_needed": m["trials_needed"] or 0})
     return results
 
 
