@@ -376,7 +376,9 @@ AORTA_EXPORT const char *aorta_env_value_at(const aorta_env_t *env, size_t index
  * unchanged when @p key is NULL or outside the sink's prefix (see
  * aorta_metrics_new(); aorta-run's sink takes "<name>_" and longer), when a
  * double is not finite (non-finite numbers are never reported), or when a
- * string, @p values with @p count > 0, or one of its items is NULL. */
+ * string, @p values with @p count > 0, or one of its items is NULL.  A key
+ * outside the prefix is also a warning (aorta_warn(), from "<name>"), once
+ * per key and sink: aorta-run shows it, in a run and in --parse. */
 AORTA_EXPORT int aorta_metrics_set_int(aorta_metrics_t *metrics, const char *key, int64_t value);
 AORTA_EXPORT int aorta_metrics_set_double(aorta_metrics_t *metrics, const char *key, double value);
 AORTA_EXPORT int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const char *value);
