@@ -219,7 +219,8 @@ struct aorta_collector {
      * Mandatory.  Read the artifacts under @p dir and report metrics named
      * "<name>_*" into @p metrics.  Never fails: unreadable input reports
      * fewer metrics.  Report "<name>_artifact_dir" whenever @p dir is an
-     * existing directory.  Runs in a child process.
+     * existing directory, and nothing at all when it is missing or not a
+     * directory.  Runs in a child process.
      */
     void (*parse)(const aorta_options_t *options, const char *dir,
                   aorta_metrics_t *metrics);
