@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The out-of-tree collector template (examples/collector-template) builds
- * against the public header alone, loads, its callbacks behave, and
+ * against the public header alone, loads, its callbacks behave (a plain
+ * metric of its own beside the kernel accumulator's), and
  * `aorta-run --check-collector` finds it keeping the collector contract. */
 #include "config.h"
 
@@ -60,6 +61,11 @@ START_TEST(template_collector_loads_and_works)
     ck_assert_str_eq(top->strings[1], "relu");
     /* c.kernels.tsv gives no launch count: the count is omitted, not guessed. */
     ck_assert_ptr_null(aorta_metrics_find(metrics, "mycollector_kernel_count"));
+    /* Its own plain metric, beside the accumulator's. */
+    const aorta_metric_t *files = aorta_metrics_find(metrics, "mycollector_files");
+    ck_assert_ptr_nonnull(files);
+    ck_assert_int_eq(files->type, AORTA_METRIC_INT);
+    ck_assert_int_eq(files->int_value, 2);
     free(other);
 
     aorta_metrics_free(metrics);
