@@ -3,16 +3,40 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sdk.h"
 #include "xalloc.h"
 
+/* The keys outside its prefix a sink names in a warning each; past them,
+ * one warning says that more were dropped. */
+#define DROPS_NAMED 16
+
+/* What a sink with a prefix keeps beyond struct aorta_metrics, whose layout
+ * the ABI baseline (tests/abi/libaorta.abi) holds: the prefix's allocation
+ * carries the keys dropped so far. */
+typedef struct sink_extra {
+    aorta_strmap_t dropped; /* keys outside the prefix, each warned about once */
+    int more;               /* past DROPS_NAMED: warned about once */
+    char prefix[];
+} sink_extra_t;
+
+static sink_extra_t *extra_of(const aorta_metrics_t *metrics)
+{
+    return (sink_extra_t *)(metrics->prefix - offsetof(sink_extra_t, prefix));
+}
+
 aorta_metrics_t *aorta_metrics_new(const char *prefix)
 {
     aorta_metrics_t *metrics = aorta_xcalloc(1, sizeof *metrics);
-    metrics->prefix = prefix ? aorta_xstrdup(prefix) : NULL;
+    if (prefix) {
+        size_t len = strlen(prefix);
+        sink_extra_t *extra = aorta_xcalloc(1, sizeof *extra + len + 1);
+        memcpy(extra->prefix, prefix, len + 1);
+        metrics->prefix = extra->prefix;
+    }
     return metrics;
 }
 
@@ -40,7 +64,11 @@ void aorta_metrics_free(aorta_metrics_t *metrics)
     free(metrics->items);
     aorta_keyindex_clear(&metrics->index);
     aorta_kernels_free(metrics->kernels);
-    free(metrics->prefix);
+    if (metrics->prefix) {
+        sink_extra_t *extra = extra_of(metrics);
+        aorta_strmap_clear(&extra->dropped);
+        free(extra);
+    }
     free(metrics);
 }
 
@@ -60,14 +88,47 @@ const aorta_metric_t *aorta_metrics_find(const aorta_metrics_t *metrics, const c
     return position == AORTA_KEYINDEX_NONE ? NULL : &metrics->items[position];
 }
 
+/* A key outside the prefix is a collector's mistake that would otherwise
+ * go unseen: one warning per key and sink (one parse), from the collector
+ * the prefix names ("<name>_"), the first DROPS_NAMED keys by name, then
+ * one for the rest. */
+static void warn_dropped(aorta_metrics_t *metrics, const char *key)
+{
+    const char *prefix = metrics->prefix;
+    if (!prefix || !prefix[0])
+        return;
+    sink_extra_t *extra = extra_of(metrics);
+    if (extra->more || aorta_strmap_find(&extra->dropped, key) != (size_t)-1)
+        return;
+    size_t name_len = strlen(prefix);
+    if (prefix[name_len - 1] == '_')
+        name_len--;
+    char *source = aorta_xstrndup(prefix, name_len);
+    if (extra->dropped.count < DROPS_NAMED) {
+        aorta_strmap_set(&extra->dropped, key, "");
+        char *shown = aorta_text_repr(key, strlen(key));
+        aorta_warn(source, "dropped the metric %s: outside the prefix '%s'", shown, prefix);
+        free(shown);
+    } else {
+        extra->more = 1;
+        aorta_warn(source, "dropped more metrics outside the prefix '%s' (the first %d are "
+                           "named above)", prefix, DROPS_NAMED);
+    }
+    free(source);
+}
+
 /* The slot for key (emptied, keeping its position), or NULL when the key is
- * outside the sink's namespace. */
+ * outside the sink's namespace (with a warning, key given). */
 static aorta_metric_t *metric_slot(aorta_metrics_t *metrics, const char *key)
 {
     size_t prefix_len = metrics->prefix ? strlen(metrics->prefix) : 0;
-    if (!key || strncmp(key, metrics->prefix ? metrics->prefix : "", prefix_len) != 0
-        || key[prefix_len] == '\0')
+    if (!key)
         return NULL;
+    if (strncmp(key, metrics->prefix ? metrics->prefix : "", prefix_len) != 0
+        || key[prefix_len] == '\0') {
+        warn_dropped(metrics, key);
+        return NULL;
+    }
     aorta_metric_t *metric = (aorta_metric_t *)aorta_metrics_find(metrics, key);
     if (metric) {
         metric_release_value(metric);

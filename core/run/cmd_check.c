@@ -84,7 +84,7 @@ typedef struct step {
     const char *subject;       /* what it is called on, for messages */
     char *const *command;      /* wrap: the sample command */
     const char *dir;           /* wrap and env: out_dir; parse: the directory */
-    int require_artifact_dir;  /* parse: dir is an existing directory */
+    int is_dir;                /* parse: dir is a directory (else nothing may be reported) */
 } step_t;
 
 /* ------------------------------------------------------------------------ */
@@ -456,11 +456,12 @@ static void child_parse(const step_t *step, reply_t *reply)
     }
     char *artifact_key = aorta_xasprintf("%sartifact_dir", check->prefix);
     const aorta_metric_t *artifact = aorta_metrics_find(metrics, artifact_key);
-    if (step->require_artifact_dir && !artifact)
+    if (!step->is_dir && aorta_metrics_count(metrics) > 0)
+        say(reply, "FAIL", "parse: on %s it reports %s (nothing at all is reported when the "
+                           "directory is not one)", step->subject, names);
+    else if (step->is_dir && !artifact)
         say(reply, "FAIL", "parse: on %s it reports no '%s' (required whenever the directory "
                            "exists)", step->subject, artifact_key);
-    else if (artifact && !step->require_artifact_dir && access(step->dir, F_OK) != 0)
-        say(reply, "note", "parse: on %s it still reports '%s'", step->subject, artifact_key);
     else if (artifact && artifact->type != AORTA_METRIC_STRING)
         say(reply, "FAIL", "parse: on %s its '%s' is not a string", step->subject,
             artifact_key);
@@ -830,34 +831,55 @@ static int check_env(check_t *check)
     return status;
 }
 
-/* parse() on an empty directory, a missing one and DIR when given. */
+/* A fresh empty file <tmp>/name, where parse() is given a directory; NULL
+ * after reporting.  Free it. */
+static char *scratch_file(const check_t *check, const char *name)
+{
+    char *path = aorta_xasprintf("%s/%s", check->tmp, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        aorta_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
+        free(path);
+        return NULL;
+    }
+    close(fd);
+    return path;
+}
+
+/* parse() on an empty directory, a missing one, a file in place of one and
+ * DIR when given. */
 static int check_parse(check_t *check, const char *dir, const char *dir_given)
 {
     char *empty = scratch_dir(check, "parse-empty");
-    if (!empty)
+    char *file = empty ? scratch_file(check, "parse-file") : NULL;
+    if (!file) {
+        free(empty);
         return -1;
+    }
     char *missing = aorta_xasprintf("%s/missing", check->tmp);
     char *given = dir ? aorta_xasprintf("DIR %s", dir_given) : NULL;
     struct {
         step_kind_t kind;
         const char *subject;
         const char *dir;
-        int require;
+        int is_dir;
     } parses[] = {
         {STEP_PARSE, "an empty directory", empty, 1},
         {STEP_PARSE, "a missing directory", missing, 0},
+        {STEP_PARSE, "a file in place of the directory", file, 0},
         {STEP_PARSE_NO_FDS, "a directory while no file descriptor is left", empty, 1},
         {STEP_PARSE, given, dir, 1}, /* dir is resolved: a directory, no symbolic link */
     };
     int status = 0;
-    for (size_t i = 0; i < 4 && !status && parses[i].dir; i++) {
+    for (size_t i = 0; i < sizeof parses / sizeof parses[0] && !status && parses[i].dir; i++) {
         step_t step = {check, parses[i].kind, "parse", parses[i].subject, NULL, parses[i].dir,
-                       parses[i].require};
+                       parses[i].is_dir};
         outcome_t outcome;
         status = run_step(check, &step, outcome);
     }
     free(given);
     free(missing);
+    free(file);
     free(empty);
     return status;
 }

@@ -8,7 +8,8 @@
  * that directory -- lines of `<kernel name>\t<total ns>[\t<launches>]` --
  * into the SDK's per-kernel accumulator, which reports the five standard
  * metrics: mycollector_kernel_count, _gpu_time_ms, _top_kernel_ms,
- * _top_kernels and _artifact_dir.  Replace the wrap and the file format
+ * _top_kernels and _artifact_dir; beside them, a plain number of its own,
+ * mycollector_files.  Replace the wrap and the file format
  * with your profiler's; rename "mycollector" everywhere (file stem, symbol,
  * metric prefix) to make it yours.  `aorta-run --check-collector
  * mycollector` checks the result against the collector contract.
@@ -60,6 +61,12 @@ static int mycollector_wrap(const aorta_options_t *options, const char *out_dir,
     return status == 0 ? 0 : -1;
 }
 
+/* What parse() gathers: the kernels, and one plain number of its own. */
+typedef struct tally {
+    aorta_kernels_t *kernels;
+    int64_t files;
+} tally_t;
+
 /* One `name\tns[\tlaunches]` line into the accumulator; others are skipped. */
 static void add_line(aorta_kernels_t *kernels, char *line)
 {
@@ -81,6 +88,8 @@ static void add_line(aorta_kernels_t *kernels, char *line)
 static int read_file(const char *path, int fd, void *user)
 {
     (void)path;
+    tally_t *tally = user;
+    tally->files++;
     /* The walk closes fd; the stream gets a copy of its own. */
     int copy = dup(fd);
     FILE *file = copy >= 0 ? fdopen(copy, "r") : NULL;
@@ -95,7 +104,7 @@ static int read_file(const char *path, int fd, void *user)
     while ((len = getline(&line, &size, file)) > 0) {
         if (line[len - 1] == '\n')
             line[len - 1] = '\0';
-        add_line(user, line);
+        add_line(tally->kernels, line);
     }
     free(line);
     fclose(file);
@@ -108,10 +117,12 @@ static void mycollector_parse(const aorta_options_t *options, const char *dir,
                               aorta_metrics_t *metrics)
 {
     (void)options;
-    aorta_kernels_t *kernels = aorta_kernels_new(0);
-    aorta_walk_status_t status = aorta_walk_files(dir, ".kernels.tsv", read_file, kernels);
+    tally_t tally = {aorta_kernels_new(0), 0};
+    aorta_walk_status_t status = aorta_walk_files(dir, ".kernels.tsv", read_file, &tally);
     if (status == AORTA_WALK_OK) {
-        aorta_kernels_report(kernels, metrics, "mycollector", 1e6 /* ns per ms */, dir);
+        aorta_kernels_report(tally.kernels, metrics, "mycollector", 1e6 /* ns per ms */, dir);
+        /* A metric of its own: any name under the prefix, int, double or string. */
+        aorta_metrics_set_int(metrics, "mycollector_files", tally.files);
     } else if (status == AORTA_WALK_NO_FDS) {
         /* Totals of part of the files would look complete: the directory alone. */
         aorta_warn("mycollector", "out of file descriptors reading %s; no totals", dir);
@@ -119,7 +130,7 @@ static void mycollector_parse(const aorta_options_t *options, const char *dir,
     } else if (status == AORTA_WALK_SYMLINK) {
         aorta_warn("mycollector", "%s is a symbolic link; not followed", dir);
     } /* AORTA_WALK_NOT_DIR: no directory, no metrics, nothing to say */
-    aorta_kernels_free(kernels);
+    aorta_kernels_free(tally.kernels);
 }
 
 AORTA_COLLECTOR_DEFINE(mycollector,

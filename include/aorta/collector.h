@@ -219,7 +219,8 @@ struct aorta_collector {
      * Mandatory.  Read the artifacts under @p dir and report metrics named
      * "<name>_*" into @p metrics.  Never fails: unreadable input reports
      * fewer metrics.  Report "<name>_artifact_dir" whenever @p dir is an
-     * existing directory.  Runs in a child process.
+     * existing directory, and nothing at all when it is missing or not a
+     * directory.  Runs in a child process.
      */
     void (*parse)(const aorta_options_t *options, const char *dir,
                   aorta_metrics_t *metrics);
@@ -376,7 +377,9 @@ AORTA_EXPORT const char *aorta_env_value_at(const aorta_env_t *env, size_t index
  * unchanged when @p key is NULL or outside the sink's prefix (see
  * aorta_metrics_new(); aorta-run's sink takes "<name>_" and longer), when a
  * double is not finite (non-finite numbers are never reported), or when a
- * string, @p values with @p count > 0, or one of its items is NULL. */
+ * string, @p values with @p count > 0, or one of its items is NULL.  A key
+ * outside the prefix is also a warning (aorta_warn(), from "<name>"), once
+ * per key and sink: aorta-run shows it, in a run and in --parse. */
 AORTA_EXPORT int aorta_metrics_set_int(aorta_metrics_t *metrics, const char *key, int64_t value);
 AORTA_EXPORT int aorta_metrics_set_double(aorta_metrics_t *metrics, const char *key, double value);
 AORTA_EXPORT int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const char *value);

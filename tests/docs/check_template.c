@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The out-of-tree collector template (examples/collector-template) builds
- * against the public header alone, loads, its callbacks behave, and
- * `aorta-run --check-collector` finds it keeping the collector contract. */
+ * against the public header alone, loads, its callbacks behave (a plain
+ * metric of its own beside the kernel accumulator's), and
+ * `aorta-run --check-collector` finds it keeping the collector contract.
+ * Built out of tree as an author builds it, against this build staged with
+ * DESTDIR: its `make check` runs --check-collector (and fails a broken
+ * copy), its `make install` leaves no libtool archive, its `make uninstall`
+ * nothing at all. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -60,6 +65,11 @@ START_TEST(template_collector_loads_and_works)
     ck_assert_str_eq(top->strings[1], "relu");
     /* c.kernels.tsv gives no launch count: the count is omitted, not guessed. */
     ck_assert_ptr_null(aorta_metrics_find(metrics, "mycollector_kernel_count"));
+    /* Its own plain metric, beside the accumulator's. */
+    const aorta_metric_t *files = aorta_metrics_find(metrics, "mycollector_files");
+    ck_assert_ptr_nonnull(files);
+    ck_assert_int_eq(files->type, AORTA_METRIC_INT);
+    ck_assert_int_eq(files->int_value, 2);
     free(other);
 
     aorta_metrics_free(metrics);
@@ -100,6 +110,79 @@ START_TEST(template_collector_passes_the_self_check)
 }
 END_TEST
 
+/* The author's build, as a script: $BUILD staged into $WORK/stage, the
+ * template's files from $SRC built in $WORK/src with autoreconf and its
+ * configure, then make check, install and uninstall into $WORK/inst, and a
+ * copy that names a metric outside its prefix, whose make check must fail.
+ * A step that fails prints its log. */
+static const char OUT_OF_TREE[] =
+    "set -u\n"
+    "for tool in autoreconf pkg-config; do\n"
+    "  command -v $tool >/dev/null || { echo \"SKIP: no $tool\"; exit 0; }\n"
+    "done\n"
+    "make=${AORTA_TEST_MAKE:-make}\n"
+    "step() { log=$WORK/$1.log; shift; \"$@\" >\"$log\" 2>&1 || { cat \"$log\"; exit 1; }; }\n"
+    "cd \"$BUILD\" && step stage $make -s install DESTDIR=\"$WORK/stage\"\n"
+    "pc=$(find \"$WORK/stage\" -name aorta.pc -path '*/pkgconfig/*' | head -1)\n"
+    "export PKG_CONFIG_SYSROOT_DIR=\"$WORK/stage\" PKG_CONFIG_PATH=\"${pc%/*}\"\n"
+    "mkdir \"$WORK/src\" && cd \"$WORK/src\"\n"
+    "cp \"$SRC/configure.ac\" \"$SRC/Makefile.am\" \"$SRC/mycollector.c\" \"$SRC/README.md\" .\n"
+    "chmod u+w ./* && mkdir -p m4\n"
+    "step autoreconf autoreconf -fi\n"
+    "step configure ./configure CC=\"${AORTA_TEST_CC:-cc}\" AORTA_RUN=\"$AORTA_RUN\"\n"
+    "step build $make\n"
+    "step check $make check\n"
+    "cat \"$WORK/check.log\"\n"
+    "step install $make install DESTDIR=\"$WORK/inst\"\n"
+    "echo \"installed: $(find \"$WORK/inst\" ! -type d | sed 's|.*/||' | sort | tr '\\n' ' ')\"\n"
+    "step uninstall $make uninstall DESTDIR=\"$WORK/inst\"\n"
+    "echo \"left: $(find \"$WORK/inst\" ! -type d | wc -l)\"\n"
+    "sed 's/\"mycollector_files\"/\"files\"/' mycollector.c >broken.c && mv broken.c mycollector.c\n"
+    "if $make check >\"$WORK/broken.log\" 2>&1; then echo 'broken: passed'; "
+    "else echo 'broken: failed'; fi\n"
+    "grep '^FAIL' \"$WORK/broken.log\"\n"
+    "exit 0\n";
+
+START_TEST(template_builds_installs_and_checks_out_of_tree)
+{
+    char *work = tu_tmpdir();
+    char *build = tu_builddir(".");
+    char *src = tu_srcdir("examples/collector-template");
+    char *binary = tu_aorta_run();
+    char *work_env = tu_join("WORK=", work), *build_env = tu_join("BUILD=", build);
+    char *src_env = tu_join("SRC=", src), *run_env = tu_join("AORTA_RUN=", binary);
+    char *argv[] = {"/bin/sh", "-c", (char *)OUT_OF_TREE, NULL};
+    char *env[] = {work_env, build_env, src_env, run_env, "MAKEFLAGS", "MAKELEVEL", "MFLAGS",
+                   NULL};
+    char *out = NULL, *err = NULL;
+    int status = tu_run(argv, env, &out, &err);
+    ck_assert_msg(status == 0, "exit %d:\n%s%s", status, out, err);
+    if (strncmp(out, "SKIP: ", 6) != 0) {
+        ck_assert_msg(strstr(out, "\nok   parse: an empty directory: 2 metrics: "
+                                  "mycollector_artifact_dir, mycollector_files\n"),
+                      "%s", out);
+        ck_assert_msg(strstr(out, "\nmycollector: 0 violations, "), "%s", out);
+        ck_assert_msg(strstr(out, "\ninstalled: mycollector.so \n"), "%s", out);
+        ck_assert_msg(strstr(out, "\nleft: 0\n"), "%s", out);
+        ck_assert_msg(strstr(out, "\nbroken: failed\nFAIL parse: on an empty directory it "
+                                  "reports the metric 'files', not prefixed by "
+                                  "'mycollector_'"),
+                      "%s", out);
+    }
+    free(out);
+    free(err);
+    tu_rmtree(work);
+    free(work_env);
+    free(build_env);
+    free(src_env);
+    free(run_env);
+    free(binary);
+    free(src);
+    free(build);
+    free(work);
+}
+END_TEST
+
 static Suite *template_suite(void)
 {
     Suite *suite = suite_create("template");
@@ -107,6 +190,11 @@ static Suite *template_suite(void)
     tcase_add_test(tc, template_collector_loads_and_works);
     tcase_add_test(tc, template_collector_passes_the_self_check);
     suite_add_tcase(suite, tc);
+    /* Staging, autoreconf and two builds: minutes on a loaded machine. */
+    TCase *out_of_tree = tcase_create("out_of_tree");
+    tcase_set_timeout(out_of_tree, 900);
+    tcase_add_test(out_of_tree, template_builds_installs_and_checks_out_of_tree);
+    suite_add_tcase(suite, out_of_tree);
     return suite;
 }
 

@@ -7,7 +7,7 @@
  * (aborting when an allocation fails, as a parser would), "daemon" starts a
  * setsid daemon that sleeps and writes its pid to DIR/daemon.pid, "ready"
  * creates DIR/parsing and then hangs, anything else reports normally.  It also reports a key outside its namespace, which the core
- * must drop. */
+ * must drop, with a warning. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +101,7 @@ static void badparse_parse(const aorta_options_t *options, const char *dir,
     aorta_metrics_set_double(metrics, "badparse_gpu_time_ms", 1.5);
     const char *top[] = {"k1", "k2"};
     aorta_metrics_set_strings(metrics, "badparse_top_kernels", top, 2);
-    aorta_metrics_set_int(metrics, "verdict", 1); /* refused by the sink */
+    aorta_metrics_set_int(metrics, "verdict", 1); /* dropped by the sink, with a warning */
 }
 
 AORTA_COLLECTOR_DEFINE(badparse,

@@ -9,6 +9,8 @@
  *   exit        wrap() calls exit(0)
  *   stray       wrap() writes a file into the current directory
  *   unprefixed  parse() reports "kernel_count" and no breaker_artifact_dir
+ *   nodir       parse() reports metrics for what is not a directory (a
+ *               missing one, a file)
  *   crash       parse() raises SIGSEGV
  *   hang        parse() never returns
  *   load        the module crashes as it is loaded
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "aorta/collector.h"
@@ -118,6 +121,10 @@ static void breaker_parse(const aorta_options_t *options, const char *dir,
         aorta_metrics_set_int(metrics, "kernel_count", 3);
         return;
     }
+    struct stat st;
+    int is_dir = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (!is_dir && !breaks("nodir"))
+        return; /* not a directory: nothing at all */
     if (access(dir, F_OK) == 0)
         aorta_metrics_set_string(metrics, "breaker_artifact_dir", dir);
     aorta_metrics_set_int(metrics, "breaker_kernel_count", 3);

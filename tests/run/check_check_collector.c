@@ -176,7 +176,8 @@ START_TEST(a_collector_that_keeps_the_contract_passes)
                    "['aorta_check_no_such_option']");
     expect_in(out, "\nok   wrap: ['python3', 'script.py', '--flag'] -> ['");
     expect_in(out, "\nok   env: 1 variable: BREAKER_DIR\n");
-    expect_in(out, "\nok   parse: a missing directory: 1 metric: breaker_kernel_count\n");
+    expect_in(out, "\nok   parse: a missing directory: 0 metrics\n");
+    expect_in(out, "\nok   parse: a file in place of the directory: 0 metrics\n");
     expect_in(out, "\nbreaker: 0 violations, 0 notes\n");
     ck_assert_str_eq(err, "");
     free(out);
@@ -201,6 +202,11 @@ START_TEST(each_broken_rule_is_caught)
                                 "'kernel_count', not prefixed by 'breaker_'");
     expect_caught("unprefixed", "parse: on an empty directory it reports no "
                                 "'breaker_artifact_dir'");
+    expect_caught("nodir", "parse: on a missing directory it reports breaker_kernel_count "
+                           "(nothing at all is reported when the directory is not one)\n");
+    expect_caught("nodir", "parse: on a file in place of the directory it reports "
+                           "breaker_artifact_dir, breaker_kernel_count (nothing at all is "
+                           "reported when the directory is not one)\n");
     expect_caught("crash", "parse: crashed with signal 11 (Segmentation fault) on an empty "
                            "directory\n");
     expect_caught("hang", "parse: did not return within 1 s on an empty directory (killed; "

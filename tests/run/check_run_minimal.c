@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* aorta-run end to end: --list-collectors over the test modules, --describe,
- * --version/--help, usage errors, and the one-trial run. */
+ * --version/--help, usage errors, the one-trial run, and the warning for a
+ * metric outside a collector's prefix. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -231,6 +232,56 @@ START_TEST(one_trial_is_run_and_recorded)
 }
 END_TEST
 
+static size_t count_of(const char *text, const char *needle)
+{
+    size_t count = 0;
+    for (const char *at = text; (at = strstr(at, needle)) != NULL; at += strlen(needle))
+        count++;
+    return count;
+}
+
+#define DROPPED_CYCLES "aorta-run: warning: offprefix: dropped the metric 'cycles': outside " \
+                       "the prefix 'offprefix_'\n"
+#define DROPPED_OTHER "aorta-run: warning: offprefix: dropped the metric 'other_ms': outside " \
+                      "the prefix 'offprefix_'\n"
+
+/* A metric outside the collector's prefix is dropped and said: one warning
+ * per name and parse, in a run (each trial's parse) and in --parse. */
+START_TEST(a_metric_outside_the_prefix_is_one_warning_per_parse)
+{
+    char *dir = tu_tmpdir();
+    char *modules = tu_builddir("tests/fake-collectors/prefix");
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", modules, "--output", dir,
+                                                  "--ticket", "P", "--collect", "offprefix",
+                                                  "--trials", "2", "-q", "--", "true", NULL}),
+                     0);
+    ck_assert_uint_eq(count_of(err, DROPPED_CYCLES), 2);
+    ck_assert_uint_eq(count_of(err, DROPPED_OTHER), 2);
+    ck_assert_uint_eq(count_of(err, "aorta-run: "), 4);
+    char *trial_json = tu_join(dir, "P/none-none/_subprocess/trial_d0_m0_t1.json");
+    char *text = tu_read(trial_json);
+    ck_assert_ptr_nonnull(strstr(text, "\"offprefix_launches\""));
+    ck_assert_ptr_null(strstr(text, "cycles"));
+    free(text);
+    free(trial_json);
+    free(out);
+    free(err);
+
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--plugin-dir", modules, "--parse",
+                                                  "offprefix", dir, NULL}),
+                     0);
+    ck_assert_str_eq(err, DROPPED_CYCLES DROPPED_OTHER);
+    ck_assert_ptr_nonnull(strstr(out, "\"offprefix_launches\":3"));
+    ck_assert_ptr_null(strstr(out, "cycles"));
+    free(out);
+    free(err);
+    tu_rmtree(dir);
+    free(modules);
+    free(dir);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
     Suite *suite = suite_create("aorta-run");
@@ -239,6 +290,7 @@ static Suite *run_suite(void)
     tcase_add_test(tc, other_modes_open_only_what_they_need_and_warn_once_per_broken_module);
     tcase_add_test(tc, version_help_and_usage_errors);
     tcase_add_test(tc, one_trial_is_run_and_recorded);
+    tcase_add_test(tc, a_metric_outside_the_prefix_is_one_warning_per_parse);
     suite_add_tcase(suite, tc);
     return suite;
 }

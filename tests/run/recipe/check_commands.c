@@ -462,7 +462,9 @@ START_TEST(parse_prints_the_metrics_as_one_object)
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(aorta(&out, &err, NULL, (char *[]){"--parse", "badparse", artifacts, NULL}),
                      0);
-    expect_no_error(err);
+    /* Its key outside the prefix is dropped, and said. */
+    expect_one_error(err, "aorta-run: warning: badparse: dropped the metric 'verdict': outside "
+                          "the prefix 'badparse_'");
     char *expected = aorta_xasprintf("{\"badparse_artifact_dir\":\"%s\",\"badparse_kernel_count\""
                                      ":7,\"badparse_gpu_time_ms\":1.5,\"badparse_top_kernels\":"
                                      "[\"k1\",\"k2\"]}\n",
