@@ -334,6 +334,29 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     ck_assert(!tu_exists(marker));
     aorta_json_free(trial);
     aorta_plan_free(plan);
+
+    /* A regular file exactly at the collector's artifact path: the same
+     * setup failure, and the file is left as it was (issue 25). */
+    plan = plan_in("filed-leaf", (char *[]){"touch", marker, NULL});
+    add_scribe(plan, "no");
+    char *leaf_parent = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0");
+    char *cmd_leaf[] = {"mkdir", "-p", leaf_parent, NULL};
+    ck_assert_int_eq(tu_run(cmd_leaf, NULL, NULL, NULL), 0);
+    char *leaf = tu_join(leaf_parent, "scribe");
+    tu_write(leaf, "keep me too\n");
+    ck_assert_int_eq(sweep_status(plan), 1);
+    trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_setup_failed");
+    ck_assert_ptr_nonnull(strstr(su_str(trial, "result", "failure_details", "0", "error", NULL),
+                                 "collect: cannot prepare the scribe artifact directory "));
+    kept = tu_read(leaf);
+    ck_assert_str_eq(kept, "keep me too\n");
+    free(kept);
+    ck_assert(!tu_exists(marker));
+    aorta_json_free(trial);
+    aorta_plan_free(plan);
+    free(leaf);
+    free(leaf_parent);
     free(filed);
     free(link);
     free(parent);
