@@ -41,6 +41,8 @@ typedef struct aorta_cli {
     const char *run_a, *run_b;  /* --report's RUN_DIR (run_a); --compare's two */
     int json;                   /* --json: --compare prints JSON */
     double fail_above;          /* --fail-above PCT; < 0 when absent */
+    int fail_on_fail;           /* --fail-on-fail: a run with a failing trial exits 3 */
+    int fresh;                  /* --fresh: empty the run directory's cells first */
     char **command;             /* after "--", NULL-terminated */
     size_t command_count;
 } aorta_cli_t;

@@ -61,6 +61,29 @@ int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_re
     return trials > 0;
 }
 
+int aorta_summary_none_started(const aorta_plan_t *plan, const aorta_cell_result_t *results)
+{
+    size_t trials = 0;
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        for (size_t t = 0; t < results[i].count; t++) {
+            if (results[i].outcomes[t].launched)
+                return 0;
+            trials++;
+        }
+    }
+    return trials > 0;
+}
+
+size_t aorta_summary_failed_trials(const aorta_plan_t *plan, const aorta_cell_result_t *results)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < plan->cell_count; i++)
+        for (size_t t = 0; t < results[i].count; t++)
+            failed += results[i].outcomes[t].verdict
+                      && !strcmp(results[i].outcomes[t].verdict, "fail");
+    return failed;
+}
+
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
                          const char *run_dir, int interrupted, int missing, double wall_sec)
 {
@@ -94,6 +117,10 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
         if (aorta_summary_all_setup_failed(plan, results))
             fputs("Nothing ran: every trial was a setup failure (reasons below); the command was "
                   "never started, so aorta-run exits 1.\n",
+                  out);
+        else if (aorta_summary_none_started(plan, results))
+            fputs("Nothing ran: no trial's command could start (reasons below), so aorta-run "
+                  "exits 1.\n",
                   out);
         for (size_t i = 0; i < plan->cell_count; i++) {
             aorta_cell_counts_t counts;

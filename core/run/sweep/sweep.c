@@ -251,7 +251,8 @@ static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
     end->incomplete = missing != 0;
     /* Nothing was measured: a run is not "completed" then (docs/design.md,
      * Exit status). */
-    end->nothing_measured = aorta_summary_all_setup_failed(plan, results);
+    end->nothing_measured = aorta_summary_none_started(plan, results);
+    end->failed_trials = aorta_summary_failed_trials(plan, results);
     aorta_json_free(warnings);
     aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
@@ -263,7 +264,7 @@ static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
 
 void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end)
 {
-    *end = (aorta_sweep_end_t){0, 0, 0};
+    *end = (aorta_sweep_end_t){0, 0, 0, 0};
     long rank = aorta_rank_detect();
     if (rank != 0 && plan->all_ranks) {
         end->incomplete = aorta_rank_run_follower(plan, rank, &end->interrupted) != 0;

@@ -508,6 +508,17 @@ static const char *signal_name(int sig)
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal";
 }
 
+/* Why the command could not be executed, as the summary shows it. */
+static aorta_json_t *exec_error(const trial_t *trial)
+{
+    const aorta_argv_t *argv = trial->argv ? trial->argv : trial->plan->command;
+    char *text = aorta_xasprintf("cannot execute '%s': %s", aorta_argv_items(argv)[0],
+                                 strerror(trial->spawn.exec_errno));
+    aorta_json_t *json = aorta_json_string(text);
+    free(text);
+    return json;
+}
+
 /* The one failure_details entry of a trial that did not pass. */
 static aorta_json_t *failure_detail(const trial_t *trial)
 {
@@ -540,6 +551,8 @@ static aorta_json_t *failure_detail(const trial_t *trial)
     aorta_json_set(detail, "failure_detectors_fired", detectors);
     if (trial->env_file_error)
         aorta_json_set(detail, "error", aorta_json_string(trial->env_file_error));
+    else if (!spawn->launched && spawn->exec_errno && !spawn->interrupted)
+        aorta_json_set(detail, "error", exec_error(trial));
     if (spawn->interrupted)
         aorta_json_set(detail, "signal", aorta_json_string(signal_name(spawn->interrupted)));
     if (trial->ranks_missing)

@@ -297,12 +297,37 @@ START_TEST(false_and_a_missing_command_are_recorded)
     free(out);
     free(err);
 
+    /* --fail-on-fail: the failing verdict is a gate (exit 3); without it, 0. */
     ck_assert_int_eq(su_aorta(NULL,
-                              (char *[]){"--output", "out", "--ticket", "M", "--",
-                                         "no-such-command-4f1e", "arg", NULL}, &out, &err),
+                              (char *[]){"--output", "out", "--ticket", "G", "--fail-on-fail",
+                                         "--", "false", NULL}, &out, &err),
+                     3);
+    free(out);
+    free(err);
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "H", "--fail-on-fail",
+                                         "--", "true", NULL}, &out, &err),
                      0);
-    ck_assert_ptr_nonnull(strstr(out, "  [error] none-none: 1 errored of 1 trial(s) (command could "
-                                      "not be executed, exit 127) -> none-none/\n"));
+    free(out);
+    free(err);
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--fail-on-fail", "--list-collectors", NULL}, &out,
+                                         &err),
+                     2);
+    ck_assert_ptr_nonnull(strstr(err, "--fail-on-fail applies only to a run"));
+    free(out);
+    free(err);
+
+    /* No trial's command could start: the summary says why, exit 1 (and 1
+     * wins over --fail-on-fail's 3). */
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "M", "--fail-on-fail",
+                                         "--", "no-such-command-4f1e", "arg", NULL}, &out, &err),
+                     1);
+    ck_assert_ptr_nonnull(strstr(out, "Nothing ran: no trial's command could start"));
+    ck_assert_ptr_nonnull(strstr(out, "  [error] none-none: 1 errored of 1 trial(s) (cannot "
+                                      "execute 'no-such-command-4f1e': No such file or "
+                                      "directory) -> none-none/\n"));
     result = one_trial("M", "none-none/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 127);

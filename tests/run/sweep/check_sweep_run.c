@@ -24,7 +24,7 @@ static int sweep_status(const aorta_plan_t *plan)
 {
     aorta_sweep_end_t end;
     aorta_sweep_run(plan, &end);
-    return aorta_cmd_sweep_status(&end);
+    return aorta_cmd_sweep_status(&end, 0);
 }
 
 static char *dir;
@@ -494,12 +494,13 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     ck_assert_str_eq(text, "");
     free(text);
 
-    /* A value a line cannot carry: refused, exit 2, an error, not run. */
+    /* A value a line cannot carry: refused, exit 2, an error, not run; as
+     * no trial's command started, the run exits 1. */
     free(plan->env_passthrough_mode);
     plan->env_passthrough_mode = aorta_xstrdup("file");
     aorta_env_set(plan->cells[0].env, "BAD", "two\nlines");
     unlink(record);
-    ck_assert_int_eq(sweep_status(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 1);
     result = su_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 2);

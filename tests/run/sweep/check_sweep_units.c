@@ -613,7 +613,8 @@ static void add_trials(aorta_cell_result_t *result, const char *const *statuses)
     for (int t = 0; statuses[t]; t++) {
         aorta_outcome_t outcome = {.trial_index = t,
                                    .verdict = aorta_xstrdup("error"),
-                                   .exit_status = aorta_xstrdup(statuses[t])};
+                                   .exit_status = aorta_xstrdup(statuses[t]),
+                                   .launched = strcmp(statuses[t], "workload_setup_failed") != 0};
         aorta_cell_result_add(result, &outcome);
     }
 }
@@ -647,8 +648,37 @@ START_TEST(a_run_of_setup_failures_only_says_nothing_ran)
     /* No trial at all (every cell interrupted before it ran) is not "setup". */
     aorta_cell_result_t none[2] = {{0}};
     ck_assert(!aorta_summary_all_setup_failed(&plan, none));
+    ck_assert(!aorta_summary_none_started(&plan, none));
     for (int i = 0; i < 2; i++)
         aorta_cell_result_clear(&results[i]);
+}
+END_TEST
+
+START_TEST(a_run_whose_commands_never_started_says_nothing_ran)
+{
+    aorta_plan_t plan = {.cell_count = 1, .run_dir = "R"};
+    aorta_cell_t cells[1] = {{.name = "none-none"}};
+    plan.cells = cells;
+    aorta_cell_result_t results[1] = {{0}};
+    /* A command that cannot be executed: workload_failed, never launched. */
+    aorta_outcome_t outcome = {.verdict = aorta_xstrdup("error"),
+                               .exit_status = aorta_xstrdup("workload_failed"),
+                               .hint = aorta_xstrdup("cannot execute 'nosuchcmd_xyz': No such "
+                                                     "file or directory")};
+    aorta_cell_result_add(&results[0], &outcome);
+    ck_assert(aorta_summary_none_started(&plan, results));
+    ck_assert(!aorta_summary_all_setup_failed(&plan, results));
+    ck_assert_uint_eq(aorta_summary_failed_trials(&plan, results), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    aorta_summary_print(out, &plan, results, "R", 0, 0, 1.0);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "\nNothing ran: no trial's command could start"));
+    ck_assert_ptr_nonnull(strstr(text, "(cannot execute 'nosuchcmd_xyz': No such file or "
+                                       "directory)"));
+    free(text);
+    aorta_cell_result_clear(&results[0]);
 }
 END_TEST
 
@@ -671,6 +701,7 @@ static Suite *units_suite(void)
     tcase_add_test(tc, the_rank_comes_from_the_first_variable_set);
     tcase_add_test(tc, python_interpreters_are_recognised);
     tcase_add_test(tc, a_run_of_setup_failures_only_says_nothing_ran);
+    tcase_add_test(tc, a_run_whose_commands_never_started_says_nothing_ran);
     suite_add_tcase(suite, tc);
     return suite;
 }
