@@ -35,8 +35,10 @@ void aorta_cli_usage(FILE *out)
         "  --ticket ID              run directory name (overrides the recipe's ticket)\n"
         "  --trials N               trials per cell, without --recipe (default 1)\n"
         "  --timeout SEC            per-trial timeout, without --recipe\n"
+        "  --fresh                  empty the run directory's cells first (no resume)\n"
         "  --fail-on-fail           exit 3 when a trial's verdict is fail\n"
-        "  --dry-run                validate and print each cell's plan; write nothing\n"
+        "  --dry-run                validate and print each cell's plan and whether it\n"
+        "                           would be resumed; write nothing\n"
         "  --all-ranks              started once per rank: every rank profiles itself\n"
         "  --list-collectors        list every collector candidate and its status\n"
         "  --describe NAME          print collector NAME's options\n"
@@ -76,7 +78,7 @@ static const option_spec_t OPTIONS[] = {
     {"--dry-run", 0},    {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
     {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
-    {"--fail-above", 1}, {"--all-ranks", 0}, {"--fail-on-fail", 0},
+    {"--fail-above", 1}, {"--all-ranks", 0}, {"--fresh", 0}, {"--fail-on-fail", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -291,6 +293,8 @@ static int check_request(const aorta_cli_t *cli, int separator, char **error)
         why = "--json and --fail-above apply only to --compare";
     else if (cli->fail_on_fail && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
+    else if (cli->fresh && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_DRY_RUN)
+        why = "--fresh applies only to a run";
     else if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT)
         why = "--baseline applies only to a run and --report";
     else if (!needs_command && separator)

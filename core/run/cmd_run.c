@@ -39,6 +39,9 @@ int aorta_cmd_sweep_status(const aorta_sweep_end_t *end, int fail_on_fail)
 {
     if (end->interrupted)
         return 128 + end->interrupted;
+    /* Stale trials in the run directory: what was asked cannot be resumed. */
+    if (end->stale)
+        return AORTA_EXIT_USAGE;
     /* 1 wins over 3: a run that did not come off says so before any gate. */
     if (end->incomplete || end->nothing_measured)
         return AORTA_EXIT_FAILED;

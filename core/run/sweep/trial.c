@@ -620,6 +620,33 @@ static void execute(trial_t *trial)
         apply_retention(trial);
 }
 
+/* Write the trial JSON and read back what the matrix needs of it. */
+static void write_trial_json(const trial_t *trial, aorta_json_t *json, aorta_outcome_t *out)
+{
+    const aorta_run_ctx_t *ctx = trial->ctx;
+    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
+    /* Reached from the run directory without following a symlink, whatever
+     * the payload made of the cell or its _subprocess. */
+    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
+    char *why = NULL;
+    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    const char *json_name = strrchr(json_rel, '/') + 1;
+    if (sub_fd < 0 || aorta_json_write_file_at(sub_fd, json_name, json) != 0) {
+        aorta_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,
+                         sub_fd < 0 ? why : strerror(errno));
+        if (ctx->write_failed)
+            *ctx->write_failed = 1;
+    }
+    if (sub_fd >= 0)
+        close(sub_fd);
+    free(why);
+    free(sub_rel);
+    char *display = aorta_xasprintf("%s/%s", ctx->display_dir, json_rel);
+    aorta_outcome_from_json(json, trial->index, display, out);
+    free(display);
+    free(json_rel);
+}
+
 static void finish(trial_t *trial, double started, aorta_outcome_t *out)
 {
     const aorta_run_ctx_t *ctx = trial->ctx;
@@ -666,29 +693,16 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
         .metrics = metrics,
         .failure_detail = detail,
     };
-    aorta_json_t *json = aorta_trial_json(&shape);
-    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
-    /* Reached from the run directory without following a symlink, whatever
-     * the payload made of the cell or its _subprocess. */
-    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
-    char *why = NULL;
-    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
-    const char *json_name = strrchr(json_rel, '/') + 1;
-    if (sub_fd < 0 || aorta_json_write_file_at(sub_fd, json_name, json) != 0) {
-        aorta_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,
-                         sub_fd < 0 ? why : strerror(errno));
-        if (ctx->write_failed)
-            *ctx->write_failed = 1;
+    aorta_json_t *request = NULL;
+    if (ctx->requests) {
+        const aorta_request_t *cell_request = &ctx->requests[trial->cell - trial->plan->cells];
+        shape.request_fingerprint = cell_request->fingerprint;
+        shape.request = request = aorta_request_json(cell_request);
     }
-    if (sub_fd >= 0)
-        close(sub_fd);
-    free(why);
-    free(sub_rel);
-    char *display = aorta_xasprintf("%s/%s", ctx->display_dir, json_rel);
-    aorta_outcome_from_json(json, trial->index, display, out);
-    free(display);
-    free(json_rel);
+    aorta_json_t *json = aorta_trial_json(&shape);
+    write_trial_json(trial, json, out);
     aorta_json_free(json);
+    aorta_json_free(request);
     aorta_json_free(detail);
     aorta_json_free(metrics);
 }

@@ -237,7 +237,7 @@ START_TEST(dry_run_without_a_profiler_is_a_setup_failure)
                                                              "true", NULL}),
                      1);
     json_object *line = parse_json(out);
-    ck_assert_int_eq(json_object_object_length(line), 2);
+    ck_assert_int_eq(json_object_object_length(line), 3); /* cell, error, resumed */
     ck_assert_str_eq(json_object_get_string(json_object_object_get(line, "error")), message);
     ck_assert_ptr_nonnull(strstr(err, message));
     json_object_put(line);

@@ -24,6 +24,7 @@
 #include "record/retention.h"
 #include "output/sha256.h"
 #include "output/summary.h"
+#include "sweep/fingerprint.h"
 #include "record/trial_json.h"
 #include "xalloc.h"
 
@@ -682,6 +683,68 @@ START_TEST(a_run_whose_commands_never_started_says_nothing_ran)
 }
 END_TEST
 
+START_TEST(a_request_fingerprint_names_each_part_that_changed)
+{
+    aorta_registry_t *registry = tu_registry("tests/fake-collectors");
+    aorta_plan_t *plan = su_plan("R", (char *[]){"true", NULL});
+    su_plan_cell(plan, "tf32", "none", (char *[]){"TF32=0", NULL});
+    aorta_request_t *before = aorta_request_compute(plan);
+    /* Same plan, same fingerprints; the cells differ by their variables. */
+    aorta_request_t *again = aorta_request_compute(plan);
+    ck_assert_str_eq(before[0].fingerprint, again[0].fingerprint);
+    ck_assert_str_ne(before[0].fingerprint, before[1].fingerprint);
+    ck_assert_str_eq(before[0].command, before[1].command);
+    free(again);
+    aorta_json_t *recorded = aorta_json_object();
+    aorta_json_set(recorded, "request_fingerprint", aorta_json_string(before[1].fingerprint));
+    aorta_json_t *config = aorta_json_object();
+    aorta_json_set(config, "_aorta_request", aorta_request_json(&before[1]));
+    aorta_json_set(recorded, "config", config);
+    ck_assert_ptr_null(aorta_request_mismatch(&before[1], recorded));
+
+    /* The cell's variables, then the collectors and their options. */
+    aorta_env_set(plan->cells[1].env, "TF32", "1");
+    aorta_request_t *now = aorta_request_compute(plan);
+    char *changed = aorta_request_mismatch(&now[1], recorded);
+    ck_assert_str_eq(changed, "the cell's variables changed");
+    free(changed);
+    free(now);
+    su_plan_collect(plan, registry, "good", NULL);
+    now = aorta_request_compute(plan);
+    changed = aorta_request_mismatch(&now[1], recorded);
+    ck_assert_str_eq(changed, "the cell's variables and the collectors or their options changed");
+    free(changed);
+    free(now);
+    /* The command, and a recipe where there was none. */
+    plan->recipe_path = tu_srcdir("configure.ac");
+    aorta_argv_free(plan->command);
+    plan->command = aorta_argv_from((char *[]){"false", NULL}, 1);
+    now = aorta_request_compute(plan);
+    ck_assert_uint_eq(strlen(now[0].recipe), 64);
+    changed = aorta_request_mismatch(&now[1], recorded);
+    ck_assert_str_eq(changed, "the command, the recipe, the cell's variables and the collectors "
+                              "or their options changed");
+    free(changed);
+    /* aorta's version alone. */
+    aorta_json_set(aorta_json_get(config, "_aorta_request"), "aorta_version",
+                   aorta_json_string("0.0.1"));
+    aorta_json_set(recorded, "request_fingerprint", aorta_json_string("0"));
+    changed = aorta_request_mismatch(&before[1], recorded);
+    ck_assert_str_eq(changed, "aorta's version changed");
+    free(changed);
+    /* An older record: no fingerprint at all. */
+    aorta_json_set(recorded, "request_fingerprint", NULL);
+    changed = aorta_request_mismatch(&before[1], recorded);
+    ck_assert_ptr_nonnull(strstr(changed, "without a request fingerprint"));
+    free(changed);
+    free(now);
+    free(before);
+    aorta_json_free(recorded);
+    aorta_plan_free(plan);
+    aorta_registry_free(registry);
+}
+END_TEST
+
 static Suite *units_suite(void)
 {
     Suite *suite = suite_create("platform units");
@@ -702,6 +765,7 @@ static Suite *units_suite(void)
     tcase_add_test(tc, python_interpreters_are_recognised);
     tcase_add_test(tc, a_run_of_setup_failures_only_says_nothing_ran);
     tcase_add_test(tc, a_run_whose_commands_never_started_says_nothing_ran);
+    tcase_add_test(tc, a_request_fingerprint_names_each_part_that_changed);
     suite_add_tcase(suite, tc);
     return suite;
 }
