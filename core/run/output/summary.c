@@ -135,8 +135,9 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
     if (!(missing & AORTA_SUMMARY_NO_PERF))
         fprintf(out, "Performance report: %s/perf.md\n", run_dir);
     if (resumed)
-        fprintf(out, "Note: resumed cells reused cached artifacts under %s; delete that directory "
-                     "or use a new --ticket/--output to force a fresh run.\n",
+        fprintf(out, "Note: resumed cells reused cached artifacts under %s, recorded for this "
+                     "same request; use --fresh or a new --ticket/--output to force a fresh "
+                     "run.\n",
                 run_dir);
     if (clean != plan->cell_count && !plan->verbose)
         fputs("Tip: re-run with -v to stream per-cell progress live.\n", out);

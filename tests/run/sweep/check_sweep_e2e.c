@@ -648,8 +648,9 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                           "Wall time: T\n"
                           "Full matrix: out/I/matrix.json\n"
                           "Performance report: out/I/perf.md\n"
-                          "Note: resumed cells reused cached artifacts under out/I; delete that "
-                          "directory or use a new --ticket/--output to force a fresh run.\n"
+                          "Note: resumed cells reused cached artifacts under out/I, recorded for "
+                          "this same request; use --fresh or a new --ticket/--output to force a "
+                          "fresh run.\n"
                           "Wrote run artifacts to out/I\n");
     free(out);
     matrix = one_trial("I", "matrix.json");
