@@ -845,6 +845,20 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
     aorta_json_free(trial);
     free(out);
     free(err);
+    /* A complete cell: rank 1 skips it, unless --fresh has every rank run
+     * every cell (rank 0 empties them). */
+    const char *attempts = "out/R/none-none/_subprocess/trial_d0_m0_t0/scribe/rank1/attempts";
+    ck_assert_int_eq(unlink(attempts), 0);
+    ck_assert_int_eq(su_aorta(rank1, args, &out, &err), 0);
+    ck_assert(!tu_exists(attempts));
+    free(out);
+    free(err);
+    char *fresh[] = {"--fresh", "--plugin-dir", plugins, "--recipe", "r.yaml", "--output", "out",
+                     "--", "true", NULL};
+    ck_assert_int_eq(su_aorta(rank1, fresh, &out, &err), 0);
+    ck_assert(tu_exists(attempts));
+    free(out);
+    free(err);
     /* Another job: rank 1's record is a former job's, so rank 1 is missing. */
     tu_rmtree("out/R/none-none/trial_0");
     char *other[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2",
