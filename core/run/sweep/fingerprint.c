@@ -128,6 +128,9 @@ char *aorta_request_mismatch(const aorta_request_t *request, const aorta_json_t 
         return aorta_xstrdup("it was recorded without a request fingerprint (by an older "
                              "aorta-run, or not by aorta-run)");
     aorta_json_t *recorded = aorta_json_get(aorta_json_get(trial_json, "config"), "_aorta_request");
+    if (aorta_json_type(recorded) != AORTA_JSON_OBJECT)
+        return aorta_xstrdup("it was recorded for another request (its parts are not on "
+                             "record)");
     const char *names[5];
     size_t count = 0;
     if (differs(recorded, "command_sha256", request->command))

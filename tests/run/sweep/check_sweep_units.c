@@ -732,6 +732,14 @@ START_TEST(a_request_fingerprint_names_each_part_that_changed)
     changed = aorta_request_mismatch(&before[1], recorded);
     ck_assert_str_eq(changed, "aorta's version changed");
     free(changed);
+    /* Another fingerprint, its parts not on record. */
+    aorta_json_t *bare = aorta_json_object();
+    aorta_json_set(bare, "request_fingerprint", aorta_json_string("0"));
+    changed = aorta_request_mismatch(&before[1], bare);
+    ck_assert_str_eq(changed, "it was recorded for another request (its parts are not on "
+                              "record)");
+    free(changed);
+    aorta_json_free(bare);
     /* An older record: no fingerprint at all. */
     aorta_json_set(recorded, "request_fingerprint", NULL);
     changed = aorta_request_mismatch(&before[1], recorded);
