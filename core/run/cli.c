@@ -37,7 +37,10 @@ void aorta_cli_usage(FILE *out)
         "  --timeout SEC            per-trial timeout, without --recipe\n"
         "  --warmup N               N warm-up trials per cell first, left out of every\n"
         "                           statistic (overrides the recipe's warmup_trials)\n"
-        "  --dry-run                validate and print each cell's plan; write nothing\n"
+        "  --fresh                  empty the run directory's cells first (no resume)\n"
+        "  --fail-on-fail           exit 3 when a trial's verdict is fail\n"
+        "  --dry-run                validate and print each cell's plan and whether it\n"
+        "                           would be resumed; write nothing\n"
         "  --all-ranks              started once per rank: every rank profiles itself\n"
         "  --list-collectors        list every collector candidate and its status\n"
         "  --describe NAME          print collector NAME's options\n"
@@ -86,6 +89,7 @@ static const option_spec_t OPTIONS[] = {
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
     {"--fail-above", 1}, {"--all-ranks", 0}, {"--alpha", 1},             {"--min-delta-ms", 1},
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
+    {"--fresh", 0},      {"--fail-on-fail", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -248,6 +252,10 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         cli->json = 1;
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
         cli->verbose++;
+    } else if (!strcmp(flag, "--fresh")) {
+        cli->fresh = 1;
+    } else if (!strcmp(flag, "--fail-on-fail")) {
+        cli->fail_on_fail = 1;
     } else if (!strcmp(flag, "--all-ranks")) {
         cli->all_ranks = 1;
     } else if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
@@ -340,6 +348,10 @@ static int check_request(const aorta_cli_t *cli, int separator, char **error)
     if (compare_only && cli->mode != AORTA_MODE_COMPARE)
         why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, --strict and "
               "--allow-missing apply only to --compare";
+    else if (cli->fail_on_fail && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_DRY_RUN)
+        why = "--fail-on-fail applies only to a run";
+    else if (cli->fresh && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_DRY_RUN)
+        why = "--fresh applies only to a run";
     else if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT)
         why = "--baseline applies only to a run and --report";
     else if (cli->warmup >= 0 && !needs_command)

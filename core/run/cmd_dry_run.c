@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_dry_run.c - `aorta-run --dry-run`: check everything, write nothing,
- * and print one compact JSON object per cell, one per line (docs/design.md, Command line). */
+ * and print one compact JSON object per cell, one per line (docs/design.md, Command line),
+ * saying too whether a run would resume the cell from the run directory. */
 #include "config.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "commands.h"
 #include "sweep/compose.h"
 #include "sweep/rank.h"
+#include "sweep/resume.h"
 #include "aorta/collector.h"
 #include "sys/json.h"
 #include "recipe/plan.h"
@@ -55,6 +57,16 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
     return line;
 }
 
+/* Whether a run would skip cell index, its trials all done for this request. */
+static int would_resume(const aorta_run_ctx_t *ctx, size_t index)
+{
+    aorta_cell_result_t result = {0};
+    int resumed = aorta_resume_cell(ctx, index, &result);
+    if (resumed)
+        aorta_cell_result_clear(&result);
+    return resumed;
+}
+
 int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
 {
     aorta_plan_t *plan = NULL;
@@ -63,16 +75,32 @@ int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
         return status;
     char *run_dir = aorta_plan_absolute_run_dir(plan);
     int refused = 0;
+    /* What a run would find in the run directory: read, never written. */
+    aorta_request_t *requests = aorta_request_compute(plan);
+    aorta_run_ctx_t ctx = {.plan = plan, .run_dir = run_dir, .display_dir = plan->run_dir,
+                           .run_fd = -1, .self_rank = -1, .requests = requests};
+    char *stale = NULL;
+    if (!plan->fresh && run_dir)
+        aorta_resume_check(&ctx, &stale);
     for (size_t i = 0; i < plan->cell_count; i++) {
         aorta_json_t *line = cell_line(plan, &plan->cells[i], run_dir, &refused);
+        aorta_json_set(line, "resumed", aorta_json_bool(!plan->fresh && run_dir
+                                                         && would_resume(&ctx, i)));
         char *text = aorta_json_dump(line, 0);
         printf("%s\n", text);
         free(text);
         aorta_json_free(line);
     }
     fflush(stdout);
+    free(requests);
     free(run_dir);
     aorta_plan_free(plan);
+    /* Trials of another request: the run would refuse them (exit 2). */
+    if (stale) {
+        aorta_diag_error("%s", stale);
+        free(stale);
+        return AORTA_EXIT_USAGE;
+    }
     /* A refused wrap is a setup failure, found without running: the run would
      * exit 1 for it, so the dry run does too. */
     return refused ? AORTA_EXIT_FAILED : AORTA_EXIT_OK;

@@ -29,6 +29,7 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
         .verbose = cli->verbose,
         .all_ranks = cli->all_ranks,
         .quiet = cli->quiet,
+        .fresh = cli->fresh,
         .command = cli->command,
         .command_count = cli->command_count,
     };

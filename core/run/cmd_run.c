@@ -32,12 +32,20 @@ int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
     aorta_sweep_end_t end;
     aorta_sweep_run(plan, &end);
     aorta_plan_free(plan);
-    return aorta_cmd_sweep_status(&end);
+    return aorta_cmd_sweep_status(&end, cli->fail_on_fail);
 }
 
-int aorta_cmd_sweep_status(const aorta_sweep_end_t *end)
+int aorta_cmd_sweep_status(const aorta_sweep_end_t *end, int fail_on_fail)
 {
     if (end->interrupted)
         return 128 + end->interrupted;
-    return end->incomplete || end->nothing_measured ? AORTA_EXIT_FAILED : AORTA_EXIT_OK;
+    /* Stale trials in the run directory: what was asked cannot be resumed. */
+    if (end->stale)
+        return AORTA_EXIT_USAGE;
+    /* 1 wins over 3: a run that did not come off says so before any gate. */
+    if (end->incomplete || end->nothing_measured)
+        return AORTA_EXIT_FAILED;
+    if (fail_on_fail && end->failed_trials > 0)
+        return AORTA_EXIT_THRESHOLD;
+    return AORTA_EXIT_OK;
 }

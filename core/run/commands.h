@@ -18,7 +18,9 @@
  * breaking its contract. */
 #define AORTA_EXIT_FAILED 1
 #define AORTA_EXIT_USAGE 2         /* anything wrong in what was asked */
-#define AORTA_EXIT_THRESHOLD 3     /* a gate failed: --compare's (--fail-above, --strict) */
+/* A gate failed: --compare's (--fail-above, --strict), a run's failing
+ * trial under --fail-on-fail. */
+#define AORTA_EXIT_THRESHOLD 3
 
 /* dirs: the directories searched (NULL-terminated), named when none had a collector. */
 int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs);
@@ -45,8 +47,10 @@ int aorta_cmd_unknown_collector(const aorta_registry_t *registry, const char *fl
                                 const char *name);
 
 /* The exit status of a sweep that ended so: 128 + the interrupting signal;
- * 1 when it is incomplete or measured nothing; else 0 (cmd_run.c). */
-int aorta_cmd_sweep_status(const aorta_sweep_end_t *end);
+ * 1 when it is incomplete or no trial's command started; 3 when
+ * fail_on_fail (--fail-on-fail) and a trial's verdict is "fail"; else 0
+ * (cmd_run.c). */
+int aorta_cmd_sweep_status(const aorta_sweep_end_t *end, int fail_on_fail);
 
 /* The plan of the command line's request (recipe, --collect, ...), or the
  * exit status after reporting what is wrong (cmd_plan.c). */

@@ -182,17 +182,20 @@ START_TEST(one_trial_is_run_and_recorded)
     free(out);
     free(err);
 
-    /* A command that does not exist is recorded as an error (127). */
-    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--output", dir, "--ticket", "T/1", "--",
+    /* A command that does not exist is recorded as an error (127); as no
+     * trial's command could start, the run exits 1 and says why. */
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--output", dir, "--ticket", "M", "--",
                                                   "definitely-not-a-command-9f8d7", NULL}),
-                     0);
-    char *missing = tu_join(dir, "T_1/none-none/trial_0/result.json");
+                     1);
+    ck_assert_ptr_nonnull(strstr(out, "cannot execute 'definitely-not-a-command-9f8d7': No such "
+                                      "file or directory"));
+    char *missing = tu_join(dir, "M/none-none/trial_0/result.json");
     result = aorta_json_read_file(missing, 1 << 20, 32);
     ck_assert_ptr_nonnull(result);
     ck_assert_str_eq(aorta_json_get_string(aorta_json_get(result, "verdict")), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 127);
     aorta_json_free(result);
-    char *missing_err = tu_join(dir, "T_1/none-none/trial_0/stderr.log");
+    char *missing_err = tu_join(dir, "M/none-none/trial_0/stderr.log");
     text = tu_read(missing_err);
     ck_assert_ptr_nonnull(strstr(text, "cannot execute 'definitely-not-a-command-9f8d7'"));
     free(text);

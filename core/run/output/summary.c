@@ -61,6 +61,29 @@ int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_re
     return trials > 0;
 }
 
+int aorta_summary_none_started(const aorta_plan_t *plan, const aorta_cell_result_t *results)
+{
+    size_t trials = 0;
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        for (size_t t = 0; t < results[i].count; t++) {
+            if (results[i].outcomes[t].launched)
+                return 0;
+            trials++;
+        }
+    }
+    return trials > 0;
+}
+
+size_t aorta_summary_failed_trials(const aorta_plan_t *plan, const aorta_cell_result_t *results)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < plan->cell_count; i++)
+        for (size_t t = 0; t < results[i].count; t++)
+            failed += results[i].outcomes[t].verdict
+                      && !strcmp(results[i].outcomes[t].verdict, "fail");
+    return failed;
+}
+
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
                          const char *run_dir, int interrupted, int missing, double wall_sec)
 {
@@ -95,6 +118,10 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
             fputs("Nothing ran: every trial was a setup failure (reasons below); the command was "
                   "never started, so aorta-run exits 1.\n",
                   out);
+        else if (aorta_summary_none_started(plan, results))
+            fputs("Nothing ran: no trial's command could start (reasons below), so aorta-run "
+                  "exits 1.\n",
+                  out);
         for (size_t i = 0; i < plan->cell_count; i++) {
             aorta_cell_counts_t counts;
             aorta_cell_counts(&results[i], &counts);
@@ -108,8 +135,9 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
     if (!(missing & AORTA_SUMMARY_NO_PERF))
         fprintf(out, "Performance report: %s/perf.md\n", run_dir);
     if (resumed)
-        fprintf(out, "Note: resumed cells reused cached artifacts under %s; delete that directory "
-                     "or use a new --ticket/--output to force a fresh run.\n",
+        fprintf(out, "Note: resumed cells reused cached artifacts under %s, recorded for this "
+                     "same request; use --fresh or a new --ticket/--output to force a fresh "
+                     "run.\n",
                 run_dir);
     if (clean != plan->cell_count && !plan->verbose)
         fputs("Tip: re-run with -v to stream per-cell progress live.\n", out);

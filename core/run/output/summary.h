@@ -25,4 +25,11 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
  * (nothing was measured: the run exits 1). */
 int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_result_t *results);
 
+/* Whether the sweep has trials and not one of them started its command
+ * (setup failures, a command that cannot be executed): the run exits 1. */
+int aorta_summary_none_started(const aorta_plan_t *plan, const aorta_cell_result_t *results);
+
+/* How many trials, resumed ones included, have the verdict "fail". */
+size_t aorta_summary_failed_trials(const aorta_plan_t *plan, const aorta_cell_result_t *results);
+
 #endif

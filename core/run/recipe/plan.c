@@ -130,6 +130,7 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
     plan->command = aorta_argv_from(request->command, request->command_count);
     plan->verbose = request->verbose;
     plan->quiet = request->quiet;
+    plan->fresh = request->fresh;
     plan->all_ranks = plan->all_ranks || request->all_ranks;
     if (request->all_ranks && (plan->launcher || plan->has_stop_after)) {
         *error = aorta_xasprintf("--all-ranks: cannot be combined with the recipe's %s: %s",

@@ -28,6 +28,7 @@ typedef struct aorta_plan_request {
     int verbose;
     int all_ranks;                   /* --all-ranks */
     int quiet;                       /* -q */
+    int fresh;                       /* --fresh */
     char *const *command;            /* the user's command */
     size_t command_count;
 } aorta_plan_request_t;
@@ -63,6 +64,7 @@ typedef struct aorta_plan {
     int all_ranks;                   /* --all-ranks or all_ranks: true: started once per
                                       * rank, every rank profiles itself */
     int quiet;                       /* -q: no progress display */
+    int fresh;                       /* --fresh: empty the run directory's cells first */
 } aorta_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set

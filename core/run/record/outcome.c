@@ -40,8 +40,10 @@ static char *hint_of(const aorta_json_t *detail)
     aorta_json_t *code_json = aorta_json_get(detail, "exit_code");
     long long code =
         aorta_json_type(code_json) == AORTA_JSON_INT ? (long long)aorta_json_get_int(code_json) : 0;
+    const char *error = aorta_json_get_string(aorta_json_get(detail, "error"));
     if (!strcmp(type, "subprocess_exec_failed"))
-        return aorta_xasprintf("command could not be executed, exit %lld", code);
+        return error ? aorta_xstrdup(error)
+                     : aorta_xasprintf("command could not be executed, exit %lld", code);
     if (!strcmp(type, "subprocess_timeout"))
         return aorta_xstrdup("timed out");
     if (!strcmp(type, "subprocess_interrupted"))
@@ -54,7 +56,6 @@ static char *hint_of(const aorta_json_t *detail)
             aorta_json_at(aorta_json_get(detail, "failure_detectors_fired"), 0));
         return aorta_xasprintf("detector %s", id ? id : "?");
     }
-    const char *error = aorta_json_get_string(aorta_json_get(detail, "error"));
     if (!strcmp(type, "setup_failed"))
         return aorta_xasprintf("setup failed: %s", error ? error : "?");
     return error ? aorta_xasprintf("%s: %s", type, error) : aorta_xstrdup(type);

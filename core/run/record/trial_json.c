@@ -104,6 +104,8 @@ static aorta_json_t *config_object(const aorta_trial_json_t *trial)
     aorta_json_set(config, "_aorta_trial_env", aorta_trial_env_object(trial->trial_env));
     aorta_json_set(config, "_aorta_save_logs", aorta_json_bool(1));
     aorta_json_set(config, "_aorta_log_prefix", aorta_json_string(trial->log_prefix));
+    if (trial->request)
+        aorta_json_set(config, "_aorta_request", aorta_json_ref(trial->request));
     return config;
 }
 
@@ -150,7 +152,9 @@ aorta_json_t *aorta_trial_json(const aorta_trial_json_t *trial)
     aorta_json_set(obj, "result", result_object(trial));
     aorta_json_set(obj, "wall_clock_sec", aorta_json_double(trial->wall_clock_sec));
     aorta_json_set(obj, "exit_status", aorta_json_string(trial->exit_status));
-    aorta_json_set(obj, "request_fingerprint", NULL);
+    aorta_json_set(obj, "request_fingerprint",
+                   trial->request_fingerprint ? aorta_json_string(trial->request_fingerprint)
+                                              : NULL);
     return obj;
 }
 

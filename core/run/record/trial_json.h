@@ -36,6 +36,8 @@ typedef struct aorta_trial_json {
     double wall_clock_sec;         /* the whole trial */
     aorta_json_t *metrics;         /* .result.metrics (borrowed) */
     aorta_json_t *failure_detail;  /* the one failure_details entry, or NULL (borrowed) */
+    const char *request_fingerprint; /* the cell's, 64 hex digits; NULL: JSON null */
+    aorta_json_t *request;         /* config._aorta_request, its parts, or NULL (borrowed) */
 } aorta_trial_json_t;
 
 aorta_json_t *aorta_trial_json(const aorta_trial_json_t *trial);

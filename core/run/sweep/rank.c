@@ -167,7 +167,9 @@ int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupte
     int interrupted = 0;
     for (size_t c = 0; c < plan->cell_count && !interrupted; c++) {
         const char *cell = plan->cells[c].name;
-        if (aorta_rank_results_complete(run_dir, cell, budget)
+        /* Rank 0 resumes it too; with --fresh it empties the cells and
+         * resumes none. */
+        if (!plan->fresh && aorta_rank_results_complete(run_dir, cell, budget)
             && aorta_rank_records_complete(run_dir, cell, budget, world))
             continue; /* rank 0 resumes it too */
         for (long t = -plan->warmup_trials; t < budget && !interrupted; t++) {

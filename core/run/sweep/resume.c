@@ -31,18 +31,16 @@ static char *complete_verdict(const aorta_run_ctx_t *ctx, const char *cell, int 
     return copy;
 }
 
-char *aorta_resume_stop_note(const aorta_plan_t *plan, long events, long trials)
-{
-    return aorta_xasprintf("stopped after %ld '%s' event(s) in %ld trial(s) (cap %ld)", events,
-                           plan->stop_event_verdict, trials, plan->stop_max_trials);
-}
-
-int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_result_t *result)
+/* How many trials of cell cell_index a run would take from disk: its
+ * budget when all are complete, the stop_after prefix when that reached the
+ * events or the cap; 0 when the cell re-runs.  *events: the prefix's
+ * events. */
+static long done_trials(const aorta_run_ctx_t *ctx, size_t cell_index, long *events)
 {
     const aorta_plan_t *plan = ctx->plan;
     const char *cell = plan->cells[cell_index].name;
-    long take = 0, events = 0;
-    int done = 0;
+    long take = 0;
+    *events = 0;
     /* --all-ranks: done only with every rank's records too, the rule every
      * rank applies (sweep/rank.c), so all of them skip the same cells. */
     if (ctx->world_size > 1
@@ -57,20 +55,95 @@ int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_
             if (!complete)
                 return 0;
         }
-        done = 1;
-    } else {
-        while (take < plan->stop_max_trials && events < plan->stop_events) {
-            char *verdict = complete_verdict(ctx, cell, (int)take);
-            if (!verdict)
-                break;
-            events += strcmp(verdict, plan->stop_event_verdict) == 0;
-            free(verdict);
-            take++;
-        }
-        done = events >= plan->stop_events || take >= plan->stop_max_trials;
+        return take;
     }
-    if (!done || take == 0)
+    while (take < plan->stop_max_trials && *events < plan->stop_events) {
+        char *verdict = complete_verdict(ctx, cell, (int)take);
+        if (!verdict)
+            break;
+        *events += strcmp(verdict, plan->stop_event_verdict) == 0;
+        free(verdict);
+        take++;
+    }
+    return *events >= plan->stop_events || take >= plan->stop_max_trials ? take : 0;
+}
+
+/* What changed since the first of trials 0..take-1 of cell cell_index that
+ * was recorded for another request, or NULL when all are this one's. */
+static char *cell_mismatch(const aorta_run_ctx_t *ctx, size_t cell_index, long take)
+{
+    const char *cell = ctx->plan->cells[cell_index].name;
+    char *changed = NULL;
+    for (long t = 0; !changed && t < take; t++) {
+        char *rel = aorta_trial_json_rel(cell, (int)t);
+        char *path = aorta_xasprintf("%s/%s", ctx->run_dir, rel);
+        aorta_json_t *json = aorta_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+        /* A trial JSON that is not there, or not JSON, makes the cell
+         * re-run (aorta_resume_cell()): never served. */
+        if (json)
+            changed = aorta_request_mismatch(&ctx->requests[cell_index], json);
+        aorta_json_free(json);
+        free(path);
+        free(rel);
+    }
+    return changed;
+}
+
+/* What changed, when a run would resume cell cell_index (it is done) but
+ * its trials are another request's; else NULL. */
+static char *stale_cell(const aorta_run_ctx_t *ctx, size_t cell_index)
+{
+    long events;
+    long take = ctx->requests ? done_trials(ctx, cell_index, &events) : 0;
+    return take > 0 ? cell_mismatch(ctx, cell_index, take) : NULL;
+}
+
+int aorta_resume_check(const aorta_run_ctx_t *ctx, char **error)
+{
+    size_t stale = 0, first = 0;
+    char *changed = NULL;
+    for (size_t c = 0; c < ctx->plan->cell_count; c++) {
+        char *why = stale_cell(ctx, c);
+        if (why && !changed) {
+            changed = why;
+            first = c;
+        } else {
+            free(why);
+        }
+        stale += why != NULL;
+    }
+    if (!changed)
         return 0;
+    char *more = stale > 1 ? aorta_xasprintf(" (and %zu more cell(s))", stale - 1) : NULL;
+    *error = aorta_xasprintf("cannot resume %s/%s: %s%s; use a new --ticket or --output, or "
+                             "--fresh to empty the run directory's cells first",
+                             ctx->display_dir, ctx->plan->cells[first].name, changed,
+                             more ? more : "");
+    free(more);
+    free(changed);
+    return -1;
+}
+
+char *aorta_resume_stop_note(const aorta_plan_t *plan, long events, long trials)
+{
+    return aorta_xasprintf("stopped after %ld '%s' event(s) in %ld trial(s) (cap %ld)", events,
+                           plan->stop_event_verdict, trials, plan->stop_max_trials);
+}
+
+int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_result_t *result)
+{
+    const aorta_plan_t *plan = ctx->plan;
+    const char *cell = plan->cells[cell_index].name;
+    long events = 0;
+    long take = done_trials(ctx, cell_index, &events);
+    if (take == 0)
+        return 0;
+    /* Never another request's trials (the sweep refused those already). */
+    char *changed = ctx->requests ? cell_mismatch(ctx, cell_index, take) : NULL;
+    if (changed) {
+        free(changed);
+        return 0;
+    }
 
     aorta_cell_result_t loaded = {0};
     for (long i = 0; i < take; i++) {

@@ -5,7 +5,9 @@
  * whose trial JSONs all load, is skipped and aggregated from those files;
  * any other cell re-runs from trial 0.  With stop_after, the contiguous
  * prefix of complete trials counts: the cell is done once that prefix
- * reached the events or the cap. */
+ * reached the events or the cap.  Only trials of the cell's request are
+ * resumed: the sweep refuses a run directory holding others first
+ * (aorta_resume_check()). */
 #ifndef AORTA_RESUME_H
 #define AORTA_RESUME_H
 
@@ -15,6 +17,15 @@
 /* When cell cell_index is complete, fill *result from disk (resumed set)
  * and return 1; else return 0 with *result untouched. */
 int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_result_t *result);
+
+/* Before anything runs: 0 when no cell of the plan that a run would
+ * resume (its trials complete) holds a trial JSON recorded for another
+ * request than the cell's (ctx->requests; NULL checks nothing), else -1
+ * with *error the one line naming the first such cell, what changed, and
+ * the fix.  A trial JSON without a fingerprint (an older aorta-run's) does
+ * not match.  An incomplete cell re-runs from trial 0 whatever its trials
+ * were, as before. */
+int aorta_resume_check(const aorta_run_ctx_t *ctx, char **error);
 
 /* The note of a cell that stop_after ended (events reached) in matrix.json. */
 char *aorta_resume_stop_note(const aorta_plan_t *plan, long events, long trials);

@@ -8,6 +8,7 @@
 #include "aorta/collector.h"
 #include "output/host_env.h"
 #include "recipe/plan.h"
+#include "sweep/fingerprint.h"
 #include "sys/json.h"
 
 typedef struct aorta_run_ctx {
@@ -21,6 +22,7 @@ typedef struct aorta_run_ctx {
     int *write_failed;          /* set when a file could not be written (reported); may be NULL */
     long self_rank;             /* rank 0 of an --all-ranks run: 0; otherwise -1 */
     long world_size;            /* with --all-ranks, the ranks rank 0 waits for; else 0 */
+    const aorta_request_t *requests; /* each cell's request fingerprint, in cell order */
 } aorta_run_ctx_t;
 
 /* The run's environment snapshot, complete: the first call collects the

@@ -34,6 +34,7 @@
 #include "sweep/rank_env.h"
 #include "sweep/resume.h"
 #include "output/sha256.h"
+#include "sys/nofollow.h"
 #include "sys/spawn.h"
 #include "output/summary.h"
 #include "sweep/trial.h"
@@ -275,7 +276,8 @@ static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
     end->incomplete = missing != 0;
     /* Nothing was measured: a run is not "completed" then (docs/design.md,
      * Exit status). */
-    end->nothing_measured = aorta_summary_all_setup_failed(plan, results);
+    end->nothing_measured = aorta_summary_none_started(plan, results);
+    end->failed_trials = aorta_summary_failed_trials(plan, results);
     aorta_json_free(warnings);
     aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
@@ -285,9 +287,36 @@ static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
     end->interrupted = interrupted ? interrupted : report_interrupt;
 }
 
+/* Under the lock, before anything runs: --fresh empties the plan's cell
+ * directories (nothing else of the run directory, no symlink followed);
+ * then a cell holding another request's trials refuses the run.  0, or -1
+ * with the reason reported and *end set. */
+static int prepare_cells(const aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
+{
+    const aorta_plan_t *plan = ctx->plan;
+    for (size_t c = 0; plan->fresh && c < plan->cell_count; c++) {
+        char *why = NULL;
+        if (aorta_nofollow_remove_tree_at(ctx->run_fd, plan->cells[c].name, &why) != 0) {
+            aorta_diag_error("--fresh: cannot empty %s/%s: %s", ctx->display_dir,
+                             plan->cells[c].name, why);
+            free(why);
+            end->incomplete = 1;
+            return -1;
+        }
+    }
+    char *error = NULL;
+    if (aorta_resume_check(ctx, &error) != 0) {
+        aorta_diag_error("%s", error);
+        free(error);
+        end->stale = 1;
+        return -1;
+    }
+    return 0;
+}
+
 void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end)
 {
-    *end = (aorta_sweep_end_t){0, 0, 0};
+    *end = (aorta_sweep_end_t){0, 0, 0, 0, 0};
     long rank = aorta_rank_detect();
     if (rank != 0 && plan->all_ranks) {
         end->incomplete = aorta_rank_run_follower(plan, rank, &end->interrupted) != 0;
@@ -320,12 +349,16 @@ void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end)
     }
     aorta_lock_t *lock = aorta_lock_acquire(ctx.run_dir);
     end->incomplete = lock == NULL;
-    if (lock) {
+    aorta_request_t *requests = aorta_request_compute(plan);
+    ctx.requests = requests;
+    if (lock && prepare_cells(&ctx, end) == 0) {
         ctx.base_env = aorta_env_from_environ(environ);
         ctx.kill_grace_sec = aorta_run_kill_grace();
         locked_run(&ctx, end);
-        aorta_lock_release(lock);
     }
+    if (lock)
+        aorta_lock_release(lock);
+    free(requests);
     aorta_host_env_free(ctx.host_env);
     aorta_env_free(ctx.base_env);
     close(ctx.run_fd);

@@ -11,7 +11,11 @@ typedef struct aorta_sweep_end {
     int interrupted;       /* SIGINT or SIGTERM that stopped the sweep or its reports, else 0 */
     int incomplete;        /* the run directory could not be made or was locked, or a file
                             * of the run could not be written (each reported) */
-    int nothing_measured;  /* trials ran and every one was a setup failure */
+    int nothing_measured;  /* trials ran and not one started its command (setup failures,
+                            * a command that cannot be executed) */
+    size_t failed_trials;  /* trials whose verdict is "fail", resumed ones included */
+    int stale;             /* the run directory holds a cell's trials of another request
+                            * (reported, one line): nothing ran */
 } aorta_sweep_end_t;
 
 /* Run the plan and say in *end how it ended (the verdicts aside).  The

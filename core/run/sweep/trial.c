@@ -510,6 +510,17 @@ static const char *signal_name(int sig)
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal";
 }
 
+/* Why the command could not be executed, as the summary shows it. */
+static aorta_json_t *exec_error(const trial_t *trial)
+{
+    const aorta_argv_t *argv = trial->argv ? trial->argv : trial->plan->command;
+    char *text = aorta_xasprintf("cannot execute '%s': %s", aorta_argv_items(argv)[0],
+                                 strerror(trial->spawn.exec_errno));
+    aorta_json_t *json = aorta_json_string(text);
+    free(text);
+    return json;
+}
+
 /* The one failure_details entry of a trial that did not pass. */
 static aorta_json_t *failure_detail(const trial_t *trial)
 {
@@ -542,6 +553,8 @@ static aorta_json_t *failure_detail(const trial_t *trial)
     aorta_json_set(detail, "failure_detectors_fired", detectors);
     if (trial->env_file_error)
         aorta_json_set(detail, "error", aorta_json_string(trial->env_file_error));
+    else if (!spawn->launched && spawn->exec_errno && !spawn->interrupted)
+        aorta_json_set(detail, "error", exec_error(trial));
     if (spawn->interrupted)
         aorta_json_set(detail, "signal", aorta_json_string(signal_name(spawn->interrupted)));
     if (trial->ranks_missing)
@@ -609,6 +622,33 @@ static void execute(trial_t *trial)
         apply_retention(trial);
 }
 
+/* Write the trial JSON and read back what the matrix needs of it. */
+static void write_trial_json(const trial_t *trial, aorta_json_t *json, aorta_outcome_t *out)
+{
+    const aorta_run_ctx_t *ctx = trial->ctx;
+    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
+    /* Reached from the run directory without following a symlink, whatever
+     * the payload made of the cell or its _subprocess. */
+    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
+    char *why = NULL;
+    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    const char *json_name = strrchr(json_rel, '/') + 1;
+    if (sub_fd < 0 || aorta_json_write_file_at(sub_fd, json_name, json) != 0) {
+        aorta_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,
+                         sub_fd < 0 ? why : strerror(errno));
+        if (ctx->write_failed)
+            *ctx->write_failed = 1;
+    }
+    if (sub_fd >= 0)
+        close(sub_fd);
+    free(why);
+    free(sub_rel);
+    char *display = aorta_xasprintf("%s/%s", ctx->display_dir, json_rel);
+    aorta_outcome_from_json(json, trial->index, display, out);
+    free(display);
+    free(json_rel);
+}
+
 static void finish(trial_t *trial, double started, aorta_outcome_t *out)
 {
     const aorta_run_ctx_t *ctx = trial->ctx;
@@ -655,29 +695,16 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
         .metrics = metrics,
         .failure_detail = detail,
     };
-    aorta_json_t *json = aorta_trial_json(&shape);
-    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
-    /* Reached from the run directory without following a symlink, whatever
-     * the payload made of the cell or its _subprocess. */
-    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
-    char *why = NULL;
-    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
-    const char *json_name = strrchr(json_rel, '/') + 1;
-    if (sub_fd < 0 || aorta_json_write_file_at(sub_fd, json_name, json) != 0) {
-        aorta_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,
-                         sub_fd < 0 ? why : strerror(errno));
-        if (ctx->write_failed)
-            *ctx->write_failed = 1;
+    aorta_json_t *request = NULL;
+    if (ctx->requests) {
+        const aorta_request_t *cell_request = &ctx->requests[trial->cell - trial->plan->cells];
+        shape.request_fingerprint = cell_request->fingerprint;
+        shape.request = request = aorta_request_json(cell_request);
     }
-    if (sub_fd >= 0)
-        close(sub_fd);
-    free(why);
-    free(sub_rel);
-    char *display = aorta_xasprintf("%s/%s", ctx->display_dir, json_rel);
-    aorta_outcome_from_json(json, trial->index, display, out);
-    free(display);
-    free(json_rel);
+    aorta_json_t *json = aorta_trial_json(&shape);
+    write_trial_json(trial, json, out);
     aorta_json_free(json);
+    aorta_json_free(request);
     aorta_json_free(detail);
     aorta_json_free(metrics);
 }

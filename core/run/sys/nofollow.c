@@ -130,6 +130,12 @@ int aorta_nofollow_empty_dir_at(int dir_fd, const char *name, char **error)
             *error = aorta_xstrdup("it is a symbolic link (refused)");
             return -1;
         }
+        /* Upstream's reference refuses a file where the directory goes and
+         * leaves it: it may be someone's data, not a capture of ours. */
+        if (!S_ISDIR(st.st_mode)) {
+            *error = aorta_xstrdup("it is not a directory (left as it is)");
+            return -1;
+        }
         if (remove_tree(dir_fd, name) != 0) {
             *error = aorta_xasprintf("cannot remove what is there: %s", strerror(errno));
             return -1;

@@ -19,8 +19,9 @@ int aorta_nofollow_open_dir(int base_fd, const char *rel, int create, char **err
  * strerror() of the first failure. */
 int aorta_nofollow_remove_tree_at(int dir_fd, const char *name, char **error);
 
-/* Make name below dir_fd an empty directory: whatever was there (a file,
- * a directory tree) is removed first; a symlink there is refused. */
+/* Make name below dir_fd an empty directory: a directory tree there is
+ * emptied first; a symlink or anything else that is not a directory (a
+ * regular file, a FIFO) is refused and left as it is. */
 int aorta_nofollow_empty_dir_at(int dir_fd, const char *name, char **error);
 
 #endif

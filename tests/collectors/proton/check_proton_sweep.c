@@ -417,7 +417,7 @@ static void expect_refused(char *const *command, const char *const *needles)
     json_object *cell = json_tokener_parse(r.out);
     ck_assert_msg(cell != NULL && tu_count(r.out, "\n") == 1, "%s", r.out);
     char *keys = tu_keys(cell);
-    ck_assert_str_eq(keys, "cell error");
+    ck_assert_str_eq(keys, "cell error resumed");
     free(keys);
     ck_assert_str_eq(tu_str(cell, "cell", NULL), "none-none");
     ck_assert_str_eq(tu_str(cell, "error", NULL), refusal);

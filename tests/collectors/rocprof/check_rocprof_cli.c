@@ -191,6 +191,30 @@ START_TEST(a_missing_column_is_named_in_a_run)
 }
 END_TEST
 
+/* Issue 25: a regular file exactly at the rocprof artifact path fails that
+ * trial's setup, as upstream's reference does, and is left as it was. */
+START_TEST(a_file_at_the_artifact_path_fails_the_setup_and_is_kept)
+{
+    const char *blocker = "res/_no_ticket_/none-none/_subprocess/trial_d0_m0_t0/rocprof";
+    tu_write(blocker, "not a directory\n"); /* its parents made */
+    char *bin_env = format_text("ROCPROF_BIN=%s", standin);
+    char *env[] = {bin_env, "AORTA_FAKE_KERNELS=2:1000:sgemm", NULL};
+    char *out = NULL, *err = NULL;
+    /* The only trial never started: exit 1. */
+    ck_assert_int_eq(aorta(env, &out, &err, (const char *[]){"--collect", "rocprof", "--output",
+                                                             "res", "--", "true", NULL}),
+                     1);
+    ck_assert_msg(strstr(err, "collect: cannot prepare the rocprof artifact directory ") != NULL,
+                  "stderr: %s", err);
+    char *kept = tu_read(blocker);
+    ck_assert_str_eq(kept, "not a directory\n");
+    free(kept);
+    free(out);
+    free(err);
+    free(bin_env);
+}
+END_TEST
+
 START_TEST(dry_run_shows_the_wrapped_argv)
 {
     char *bin_env = NULL;
@@ -237,7 +261,7 @@ START_TEST(dry_run_without_a_profiler_is_a_setup_failure)
                                                              "true", NULL}),
                      1);
     json_object *line = parse_json(out);
-    ck_assert_int_eq(json_object_object_length(line), 2);
+    ck_assert_int_eq(json_object_object_length(line), 3); /* cell, error, resumed */
     ck_assert_str_eq(json_object_get_string(json_object_object_get(line, "error")), message);
     ck_assert_ptr_nonnull(strstr(err, message));
     json_object_put(line);
@@ -440,6 +464,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, bad_options_stop_the_recipe);
     tcase_add_test(tc, with_proton);
     tcase_add_test(tc, no_environment_bundle);
+    tcase_add_test(tc, a_file_at_the_artifact_path_fails_the_setup_and_is_kept);
     suite_add_tcase(suite, tc);
     return suite;
 }

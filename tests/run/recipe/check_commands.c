@@ -144,8 +144,8 @@ static void expect_no_error(const char *err)
     ck_assert_msg(ru_error_lines(err, NULL) == 0, "stderr: %s", err);
 }
 
-static const char *const CELL_KEYS[] = {"cell", "env", "argv", "collect_dir", NULL};
-static const char *const ERROR_KEYS[] = {"cell", "error", NULL};
+static const char *const CELL_KEYS[] = {"cell", "env", "argv", "collect_dir", "resumed", NULL};
+static const char *const ERROR_KEYS[] = {"cell", "error", "resumed", NULL};
 
 /* ------------------------------------------------------------------------ */
 /* --dry-run                                                                 */

@@ -350,12 +350,37 @@ START_TEST(false_and_a_missing_command_are_recorded)
     free(out);
     free(err);
 
+    /* --fail-on-fail: the failing verdict is a gate (exit 3); without it, 0. */
     ck_assert_int_eq(su_aorta(NULL,
-                              (char *[]){"--output", "out", "--ticket", "M", "--",
-                                         "no-such-command-4f1e", "arg", NULL}, &out, &err),
+                              (char *[]){"--output", "out", "--ticket", "G", "--fail-on-fail",
+                                         "--", "false", NULL}, &out, &err),
+                     3);
+    free(out);
+    free(err);
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "H", "--fail-on-fail",
+                                         "--", "true", NULL}, &out, &err),
                      0);
-    ck_assert_ptr_nonnull(strstr(out, "  [error] none-none: 1 errored of 1 trial(s) (command could "
-                                      "not be executed, exit 127) -> none-none/\n"));
+    free(out);
+    free(err);
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--fail-on-fail", "--list-collectors", NULL}, &out,
+                                         &err),
+                     2);
+    ck_assert_ptr_nonnull(strstr(err, "--fail-on-fail applies only to a run"));
+    free(out);
+    free(err);
+
+    /* No trial's command could start: the summary says why, exit 1 (and 1
+     * wins over --fail-on-fail's 3). */
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "M", "--fail-on-fail",
+                                         "--", "no-such-command-4f1e", "arg", NULL}, &out, &err),
+                     1);
+    ck_assert_ptr_nonnull(strstr(out, "Nothing ran: no trial's command could start"));
+    ck_assert_ptr_nonnull(strstr(out, "  [error] none-none: 1 errored of 1 trial(s) (cannot "
+                                      "execute 'no-such-command-4f1e': No such file or "
+                                      "directory) -> none-none/\n"));
     result = one_trial("M", "none-none/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 127);
@@ -380,6 +405,133 @@ START_TEST(false_and_a_missing_command_are_recorded)
     char *perf = tu_read("out/M/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "| n/a  | n/a | n/a | n/a | n/a | n/a | n/a |"));
     free(perf);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* Run aorta-run in out/ with args, then -- and the command; its status. */
+static int run_in_out(char *const *args, char *const *command, char **out, char **err)
+{
+    char *argv[32];
+    size_t n = 0;
+    argv[n++] = "--output";
+    argv[n++] = "out";
+    for (size_t i = 0; args && args[i]; i++)
+        argv[n++] = args[i];
+    argv[n++] = "--";
+    for (size_t i = 0; command[i]; i++)
+        argv[n++] = command[i];
+    argv[n] = NULL;
+    return su_aorta(NULL, argv, out, err);
+}
+
+START_TEST(a_rerun_of_another_request_is_refused_and_fresh_starts_over)
+{
+    char *hello[] = {"sh", "-c", "echo hello", NULL};
+    char *fails[] = {"sh", "-c", "exit 1", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_in_out(NULL, hello, &out, &err), 0);
+    free(out);
+    free(err);
+    /* The trial JSON carries the request's fingerprint and its parts. */
+    aorta_json_t *trial = one_trial("_no_ticket_", "none-none/_subprocess/trial_d0_m0_t0.json");
+    assert_strict_trial(trial);
+    const char *fingerprint = su_str(trial, "request_fingerprint", NULL);
+    ck_assert_ptr_nonnull(fingerprint);
+    ck_assert_uint_eq(strlen(fingerprint), 64);
+    ck_assert_uint_eq(strspn(fingerprint, "0123456789abcdef"), 64);
+    ck_assert_uint_eq(strlen(su_str(trial, "config", "_aorta_request", "command_sha256", NULL)),
+                      64);
+    ck_assert_str_eq(su_str(trial, "config", "_aorta_request", "aorta_version", NULL),
+                     PACKAGE_VERSION);
+    ck_assert_ptr_null(su_str(trial, "config", "_aorta_request", "recipe_sha256", NULL));
+    char *first = aorta_xstrdup(fingerprint);
+    aorta_json_free(trial);
+
+    /* The dry run says the same request would be resumed. */
+    ck_assert_int_eq(run_in_out((char *[]){"--dry-run", NULL}, hello, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"resumed\":true}"));
+    free(out);
+    free(err);
+
+    /* Another command in the same run directory: refused with one line
+     * before anything runs (issue 25: it used to serve "hello"). */
+    ck_assert_int_eq(run_in_out(NULL, fails, &out, &err), 2);
+    ck_assert_str_eq(err, "aorta-run: cannot resume out/_no_ticket_/none-none: the command "
+                          "changed; use a new --ticket or --output, or --fresh to empty the run "
+                          "directory's cells first\n");
+    ck_assert_str_eq(out, "");
+    free(out);
+    free(err);
+    char *log = tu_read("out/_no_ticket_/none-none/trial_0/stdout.log");
+    ck_assert_str_eq(log, "hello\n");
+    free(log);
+    ck_assert(!tu_exists("out/_no_ticket_/.aorta-run.lock"));
+    /* --dry-run says so too, and would resume nothing with --fresh. */
+    ck_assert_int_eq(run_in_out((char *[]){"--dry-run", NULL}, fails, &out, &err), 2);
+    ck_assert_ptr_nonnull(strstr(out, "\"resumed\":false}"));
+    ck_assert_ptr_nonnull(strstr(err, "the command changed"));
+    free(out);
+    free(err);
+    ck_assert_int_eq(run_in_out((char *[]){"--dry-run", "--fresh", NULL}, fails, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"resumed\":false}"));
+    free(out);
+    free(err);
+
+    /* --fresh empties the plan's cells and nothing else: not a file of the
+     * run directory, not another cell, not what a symlink in a cell points
+     * to. */
+    tu_write("out/_no_ticket_/notes.txt", "mine\n");
+    ck_assert_int_eq(mkdir("out/_no_ticket_/other-none", 0755), 0);
+    tu_write("out/_no_ticket_/other-none/keep", "kept\n");
+    ck_assert_int_eq(mkdir("precious", 0755), 0);
+    tu_write("precious/data", "data\n");
+    char *target = tu_join(dir, "precious");
+    ck_assert_int_eq(symlink(target, "out/_no_ticket_/none-none/link"), 0);
+    free(target);
+    ck_assert_int_eq(run_in_out((char *[]){"--fresh", NULL}, fails, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "[fail] none-none"));
+    ck_assert_ptr_null(strstr(out, "resumed"));
+    free(out);
+    free(err);
+    log = tu_read("out/_no_ticket_/none-none/trial_0/stdout.log");
+    ck_assert_str_eq(log, "");
+    free(log);
+    ck_assert(!tu_exists("out/_no_ticket_/none-none/link"));
+    ck_assert(tu_exists("precious/data"));
+    ck_assert(tu_exists("out/_no_ticket_/notes.txt"));
+    ck_assert(tu_exists("out/_no_ticket_/other-none/keep"));
+    trial = one_trial("_no_ticket_", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_ne(su_str(trial, "request_fingerprint", NULL), first);
+    aorta_json_free(trial);
+    free(first);
+
+    /* The same request again resumes. */
+    ck_assert_int_eq(run_in_out(NULL, fails, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "[resumed]"));
+    free(out);
+    free(err);
+
+    /* A trial JSON without a fingerprint (an older aorta-run's) is never
+     * resumed: refused, naming why. */
+    trial = one_trial("_no_ticket_", "none-none/_subprocess/trial_d0_m0_t0.json");
+    aorta_json_set(trial, "request_fingerprint", NULL);
+    ck_assert_int_eq(aorta_json_write_file("out/_no_ticket_/none-none/_subprocess/"
+                                           "trial_d0_m0_t0.json",
+                                           trial),
+                     0);
+    aorta_json_free(trial);
+    ck_assert_int_eq(run_in_out(NULL, fails, &out, &err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "cannot resume out/_no_ticket_/none-none: it was recorded "
+                                      "without a request fingerprint"));
+    ck_assert_uint_eq(tu_count(err, "\n"), 1);
+    free(out);
+    free(err);
+
+    /* A new --ticket is a new run directory: nothing to resume or refuse
+     * (the other parts of a request: check_sweep_units). */
+    ck_assert_int_eq(run_in_out((char *[]){"--ticket", "other", NULL}, fails, &out, &err), 0);
     free(out);
     free(err);
 }
@@ -549,8 +701,9 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                           "Wall time: T\n"
                           "Full matrix: out/I/matrix.json\n"
                           "Performance report: out/I/perf.md\n"
-                          "Note: resumed cells reused cached artifacts under out/I; delete that "
-                          "directory or use a new --ticket/--output to force a fresh run.\n"
+                          "Note: resumed cells reused cached artifacts under out/I, recorded for "
+                          "this same request; use --fresh or a new --ticket/--output to force a "
+                          "fresh run.\n"
                           "Wrote run artifacts to out/I\n");
     free(out);
     matrix = one_trial("I", "matrix.json");
@@ -745,6 +898,20 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
     aorta_json_free(trial);
     free(out);
     free(err);
+    /* A complete cell: rank 1 skips it, unless --fresh has every rank run
+     * every cell (rank 0 empties them). */
+    const char *attempts = "out/R/none-none/_subprocess/trial_d0_m0_t0/scribe/rank1/attempts";
+    ck_assert_int_eq(unlink(attempts), 0);
+    ck_assert_int_eq(su_aorta(rank1, args, &out, &err), 0);
+    ck_assert(!tu_exists(attempts));
+    free(out);
+    free(err);
+    char *fresh[] = {"--fresh", "--plugin-dir", plugins, "--recipe", "r.yaml", "--output", "out",
+                     "--", "true", NULL};
+    ck_assert_int_eq(su_aorta(rank1, fresh, &out, &err), 0);
+    ck_assert(tu_exists(attempts));
+    free(out);
+    free(err);
     /* Another job: rank 1's record is a former job's, so rank 1 is missing. */
     tu_rmtree("out/R/none-none/trial_0");
     char *other[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2",
@@ -933,6 +1100,7 @@ static Suite *e2e_suite(void)
     tcase_add_test(tc, true_is_recorded_in_every_file_and_field);
     tcase_add_test(tc, warmup_trials_run_first_and_are_left_out_of_everything);
     tcase_add_test(tc, false_and_a_missing_command_are_recorded);
+    tcase_add_test(tc, a_rerun_of_another_request_is_refused_and_fresh_starts_over);
     tcase_add_test(tc, a_trial_past_its_timeout_is_terminated_then_killed);
     tcase_add_test(tc, megabytes_of_output_are_captured_whole);
     tcase_add_test(tc, sigint_during_a_trial_records_an_error_and_the_next_run_resumes);

@@ -24,7 +24,7 @@ static int sweep_status(const aorta_plan_t *plan)
 {
     aorta_sweep_end_t end;
     aorta_sweep_run(plan, &end);
-    return aorta_cmd_sweep_status(&end);
+    return aorta_cmd_sweep_status(&end, 0);
 }
 
 static char *dir;
@@ -334,6 +334,29 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     ck_assert(!tu_exists(marker));
     aorta_json_free(trial);
     aorta_plan_free(plan);
+
+    /* A regular file exactly at the collector's artifact path: the same
+     * setup failure, and the file is left as it was (issue 25). */
+    plan = plan_in("filed-leaf", (char *[]){"touch", marker, NULL});
+    add_scribe(plan, "no");
+    char *leaf_parent = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0");
+    char *cmd_leaf[] = {"mkdir", "-p", leaf_parent, NULL};
+    ck_assert_int_eq(tu_run(cmd_leaf, NULL, NULL, NULL), 0);
+    char *leaf = tu_join(leaf_parent, "scribe");
+    tu_write(leaf, "keep me too\n");
+    ck_assert_int_eq(sweep_status(plan), 1);
+    trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_setup_failed");
+    ck_assert_ptr_nonnull(strstr(su_str(trial, "result", "failure_details", "0", "error", NULL),
+                                 "collect: cannot prepare the scribe artifact directory "));
+    kept = tu_read(leaf);
+    ck_assert_str_eq(kept, "keep me too\n");
+    free(kept);
+    ck_assert(!tu_exists(marker));
+    aorta_json_free(trial);
+    aorta_plan_free(plan);
+    free(leaf);
+    free(leaf_parent);
     free(filed);
     free(link);
     free(parent);
@@ -471,12 +494,13 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     ck_assert_str_eq(text, "");
     free(text);
 
-    /* A value a line cannot carry: refused, exit 2, an error, not run. */
+    /* A value a line cannot carry: refused, exit 2, an error, not run; as
+     * no trial's command started, the run exits 1. */
     free(plan->env_passthrough_mode);
     plan->env_passthrough_mode = aorta_xstrdup("file");
     aorta_env_set(plan->cells[0].env, "BAD", "two\nlines");
     unlink(record);
-    ck_assert_int_eq(sweep_status(plan), 0);
+    ck_assert_int_eq(sweep_status(plan), 1);
     result = su_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 2);

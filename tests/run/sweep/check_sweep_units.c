@@ -24,6 +24,7 @@
 #include "record/retention.h"
 #include "output/sha256.h"
 #include "output/summary.h"
+#include "sweep/fingerprint.h"
 #include "record/trial_json.h"
 #include "xalloc.h"
 
@@ -624,7 +625,8 @@ static void add_trials(aorta_cell_result_t *result, const char *const *statuses)
     for (int t = 0; statuses[t]; t++) {
         aorta_outcome_t outcome = {.trial_index = t,
                                    .verdict = aorta_xstrdup("error"),
-                                   .exit_status = aorta_xstrdup(statuses[t])};
+                                   .exit_status = aorta_xstrdup(statuses[t]),
+                                   .launched = strcmp(statuses[t], "workload_setup_failed") != 0};
         aorta_cell_result_add(result, &outcome);
     }
 }
@@ -658,8 +660,107 @@ START_TEST(a_run_of_setup_failures_only_says_nothing_ran)
     /* No trial at all (every cell interrupted before it ran) is not "setup". */
     aorta_cell_result_t none[2] = {{0}};
     ck_assert(!aorta_summary_all_setup_failed(&plan, none));
+    ck_assert(!aorta_summary_none_started(&plan, none));
     for (int i = 0; i < 2; i++)
         aorta_cell_result_clear(&results[i]);
+}
+END_TEST
+
+START_TEST(a_run_whose_commands_never_started_says_nothing_ran)
+{
+    aorta_plan_t plan = {.cell_count = 1, .run_dir = "R"};
+    aorta_cell_t cells[1] = {{.name = "none-none"}};
+    plan.cells = cells;
+    aorta_cell_result_t results[1] = {{0}};
+    /* A command that cannot be executed: workload_failed, never launched. */
+    aorta_outcome_t outcome = {.verdict = aorta_xstrdup("error"),
+                               .exit_status = aorta_xstrdup("workload_failed"),
+                               .hint = aorta_xstrdup("cannot execute 'nosuchcmd_xyz': No such "
+                                                     "file or directory")};
+    aorta_cell_result_add(&results[0], &outcome);
+    ck_assert(aorta_summary_none_started(&plan, results));
+    ck_assert(!aorta_summary_all_setup_failed(&plan, results));
+    ck_assert_uint_eq(aorta_summary_failed_trials(&plan, results), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    aorta_summary_print(out, &plan, results, "R", 0, 0, 1.0);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "\nNothing ran: no trial's command could start"));
+    ck_assert_ptr_nonnull(strstr(text, "(cannot execute 'nosuchcmd_xyz': No such file or "
+                                       "directory)"));
+    free(text);
+    aorta_cell_result_clear(&results[0]);
+}
+END_TEST
+
+START_TEST(a_request_fingerprint_names_each_part_that_changed)
+{
+    aorta_registry_t *registry = tu_registry("tests/fake-collectors");
+    aorta_plan_t *plan = su_plan("R", (char *[]){"true", NULL});
+    su_plan_cell(plan, "tf32", "none", (char *[]){"TF32=0", NULL});
+    aorta_request_t *before = aorta_request_compute(plan);
+    /* Same plan, same fingerprints; the cells differ by their variables. */
+    aorta_request_t *again = aorta_request_compute(plan);
+    ck_assert_str_eq(before[0].fingerprint, again[0].fingerprint);
+    ck_assert_str_ne(before[0].fingerprint, before[1].fingerprint);
+    ck_assert_str_eq(before[0].command, before[1].command);
+    free(again);
+    aorta_json_t *recorded = aorta_json_object();
+    aorta_json_set(recorded, "request_fingerprint", aorta_json_string(before[1].fingerprint));
+    aorta_json_t *config = aorta_json_object();
+    aorta_json_set(config, "_aorta_request", aorta_request_json(&before[1]));
+    aorta_json_set(recorded, "config", config);
+    ck_assert_ptr_null(aorta_request_mismatch(&before[1], recorded));
+
+    /* The cell's variables, then the collectors and their options. */
+    aorta_env_set(plan->cells[1].env, "TF32", "1");
+    aorta_request_t *now = aorta_request_compute(plan);
+    char *changed = aorta_request_mismatch(&now[1], recorded);
+    ck_assert_str_eq(changed, "the cell's variables changed");
+    free(changed);
+    free(now);
+    su_plan_collect(plan, registry, "good", NULL);
+    now = aorta_request_compute(plan);
+    changed = aorta_request_mismatch(&now[1], recorded);
+    ck_assert_str_eq(changed, "the cell's variables and the collectors or their options changed");
+    free(changed);
+    free(now);
+    /* The command, and a recipe where there was none. */
+    plan->recipe_path = tu_srcdir("configure.ac");
+    aorta_argv_free(plan->command);
+    plan->command = aorta_argv_from((char *[]){"false", NULL}, 1);
+    now = aorta_request_compute(plan);
+    ck_assert_uint_eq(strlen(now[0].recipe), 64);
+    changed = aorta_request_mismatch(&now[1], recorded);
+    ck_assert_str_eq(changed, "the command, the recipe, the cell's variables and the collectors "
+                              "or their options changed");
+    free(changed);
+    /* aorta's version alone. */
+    aorta_json_set(aorta_json_get(config, "_aorta_request"), "aorta_version",
+                   aorta_json_string("0.0.1"));
+    aorta_json_set(recorded, "request_fingerprint", aorta_json_string("0"));
+    changed = aorta_request_mismatch(&before[1], recorded);
+    ck_assert_str_eq(changed, "aorta's version changed");
+    free(changed);
+    /* Another fingerprint, its parts not on record. */
+    aorta_json_t *bare = aorta_json_object();
+    aorta_json_set(bare, "request_fingerprint", aorta_json_string("0"));
+    changed = aorta_request_mismatch(&before[1], bare);
+    ck_assert_str_eq(changed, "it was recorded for another request (its parts are not on "
+                              "record)");
+    free(changed);
+    aorta_json_free(bare);
+    /* An older record: no fingerprint at all. */
+    aorta_json_set(recorded, "request_fingerprint", NULL);
+    changed = aorta_request_mismatch(&before[1], recorded);
+    ck_assert_ptr_nonnull(strstr(changed, "without a request fingerprint"));
+    free(changed);
+    free(now);
+    free(before);
+    aorta_json_free(recorded);
+    aorta_plan_free(plan);
+    aorta_registry_free(registry);
 }
 END_TEST
 
@@ -682,6 +783,8 @@ static Suite *units_suite(void)
     tcase_add_test(tc, the_rank_comes_from_the_first_variable_set);
     tcase_add_test(tc, python_interpreters_are_recognised);
     tcase_add_test(tc, a_run_of_setup_failures_only_says_nothing_ran);
+    tcase_add_test(tc, a_run_whose_commands_never_started_says_nothing_ran);
+    tcase_add_test(tc, a_request_fingerprint_names_each_part_that_changed);
     suite_add_tcase(suite, tc);
     return suite;
 }
