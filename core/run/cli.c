@@ -63,6 +63,8 @@ void aorta_cli_usage(FILE *out)
         "  --gate-step-time         --compare: gate the step time (wall clock) too\n"
         "  --strict                 --compare: an inconclusive gated measure fails too\n"
         "  --allow-missing          --compare: a cell or collector missing from B passes\n"
+        "  --allow-mismatch         --compare: judge and gate runs of another command or\n"
+        "                           profiler version too\n"
         "  -v                       timestamped progress lines on stderr\n"
         "  -q                       no progress display (the live line, or one line\n"
         "                           per trial without a terminal)\n"
@@ -89,7 +91,7 @@ static const option_spec_t OPTIONS[] = {
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
     {"--fail-above", 1}, {"--all-ranks", 0}, {"--alpha", 1},             {"--min-delta-ms", 1},
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
-    {"--fresh", 0},      {"--fail-on-fail", 0},
+    {"--fresh", 0},      {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -284,6 +286,8 @@ static int apply_compare(aorta_cli_t *cli, const char *flag, char **values, char
         cli->strict = 1;
     } else if (!strcmp(flag, "--allow-missing")) {
         cli->allow_missing = 1;
+    } else if (!strcmp(flag, "--allow-mismatch")) {
+        cli->allow_mismatch = 1;
     }
     return 0;
 }
@@ -344,10 +348,10 @@ static int check_request(const aorta_cli_t *cli, int separator, char **error)
     int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
     int compare_only = cli->json || cli->fail_above >= 0 || cli->alpha > 0
                        || cli->min_delta_ms > 0 || cli->gate_step_time || cli->strict
-                       || cli->allow_missing;
+                       || cli->allow_missing || cli->allow_mismatch;
     if (compare_only && cli->mode != AORTA_MODE_COMPARE)
-        why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, --strict and "
-              "--allow-missing apply only to --compare";
+        why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, --strict, "
+              "--allow-missing and --allow-mismatch apply only to --compare";
     else if (cli->fail_on_fail && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
     else if (cli->fresh && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_DRY_RUN)

@@ -47,6 +47,7 @@ typedef struct aorta_cli {
     int gate_step_time;         /* --gate-step-time */
     int strict;                 /* --strict */
     int allow_missing;          /* --allow-missing */
+    int allow_mismatch;         /* --allow-mismatch */
     int fail_on_fail;           /* --fail-on-fail: a run with a failing trial exits 3 */
     int fresh;                  /* --fresh: empty the run directory's cells first */
     char **command;             /* after "--", NULL-terminated */

@@ -13,8 +13,10 @@
 #include "output/kernel_agg.h"
 #include "sys/diag.h"
 
-/* Both runs' cells with their samples; 0, or -1 after one line. */
-static int load_runs(const aorta_cli_t *cli, aorta_kagg_run_t *ka, aorta_kagg_run_t *kb)
+/* Both runs' cells with their samples, and their provenance (NULL when a
+ * run has none: written before it was recorded); 0, or -1 after one line. */
+static int load_runs(const aorta_cli_t *cli, aorta_kagg_run_t *ka, aorta_kagg_run_t *kb,
+                     aorta_json_t **pa, aorta_json_t **pb)
 {
     aorta_json_t *a = aorta_cmd_read_matrix(cli->run_a);
     aorta_json_t *b = a ? aorta_cmd_read_matrix(cli->run_b) : NULL;
@@ -24,6 +26,10 @@ static int load_runs(const aorta_cli_t *cli, aorta_kagg_run_t *ka, aorta_kagg_ru
         aorta_kagg_load(fd_a, a, NULL, ka);
         aorta_kagg_load(fd_b, b, NULL, kb);
         close(fd_b);
+        const aorta_json_t *va = aorta_json_get(a, "provenance");
+        const aorta_json_t *vb = aorta_json_get(b, "provenance");
+        *pa = va ? aorta_json_ref((aorta_json_t *)va) : NULL;
+        *pb = vb ? aorta_json_ref((aorta_json_t *)vb) : NULL;
     }
     if (fd_a >= 0)
         close(fd_a);
@@ -46,15 +52,19 @@ static aorta_compare_request_t request_of(const aorta_cli_t *cli)
     request.gate = cli->fail_above >= 0 || cli->strict;
     request.strict = cli->strict;
     request.allow_missing = cli->allow_missing;
+    request.allow_mismatch = cli->allow_mismatch;
     return request;
 }
 
 int aorta_cmd_compare(const aorta_cli_t *cli)
 {
     aorta_kagg_run_t ka = {0}, kb = {0};
-    if (load_runs(cli, &ka, &kb) != 0)
+    aorta_json_t *pa = NULL, *pb = NULL;
+    if (load_runs(cli, &ka, &kb, &pa, &pb) != 0)
         return AORTA_EXIT_FAILED;
     aorta_compare_request_t request = request_of(cli);
+    request.provenance_a = pa;
+    request.provenance_b = pb;
     char *error = NULL;
     aorta_json_t *cmp = aorta_compare(cli->run_a, &ka, cli->run_b, &kb, &request, &error);
     int status = AORTA_EXIT_FAILED;
@@ -74,5 +84,7 @@ int aorta_cmd_compare(const aorta_cli_t *cli)
     }
     aorta_kagg_run_clear(&ka);
     aorta_kagg_run_clear(&kb);
+    aorta_json_free(pa);
+    aorta_json_free(pb);
     return status;
 }

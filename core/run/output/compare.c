@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "output/demangle.h"
+#include "output/provenance.h"
 #include "xalloc.h"
 
 static int has_string(const aorta_json_t *array, const char *text)
@@ -281,19 +282,72 @@ static aorta_json_t *header(const char *label_a, const char *label_b,
     return out;
 }
 
+/* Whether measure m is one a mismatch concerns: "*" every measure, else
+ * a collector's own (its GPU time, kernels, "<c>_" metrics). */
+static int concerns(const aorta_measure_t *m, const char *collector)
+{
+    if (!strcmp(collector, "*"))
+        return 1;
+    if (m->collector)
+        return !strcmp(m->collector, collector);
+    size_t len = strlen(collector);
+    return !strncmp(m->measure, collector, len) && m->measure[len] == '_';
+}
+
+/* Measures whose runs differ in command or profiler version are
+ * incomparable (not gated), unless --allow-mismatch. */
+static void mark_incomparable(aorta_measures_t *set, const aorta_json_t *mismatches,
+                              const aorta_compare_request_t *request)
+{
+    for (size_t i = 0; !request->allow_mismatch && i < aorta_json_length(mismatches); i++) {
+        const aorta_json_t *entry = aorta_json_at(mismatches, i);
+        const char *collector = aorta_json_get_string(aorta_json_get(entry, "collector"));
+        if (!aorta_json_get_bool(aorta_json_get(entry, "incomparable")) || !collector)
+            continue;
+        for (size_t m = 0; m < set->count; m++)
+            if (concerns(&set->items[m], collector))
+                set->items[m].result.verdict = AORTA_VERDICT_INCOMPARABLE;
+    }
+}
+
+static int copy_member(const char *key, aorta_json_t *value, void *user)
+{
+    aorta_json_set(user, key, aorta_json_ref(value));
+    return 0;
+}
+
+/* The metrics either run's collectors declared, B's over A's. */
+static aorta_json_t *declared_of(const aorta_compare_request_t *request)
+{
+    aorta_json_t *declared = aorta_provenance_declared(request->provenance_a);
+    aorta_json_t *b = aorta_provenance_declared(request->provenance_b);
+    aorta_json_foreach(b, copy_member, declared);
+    aorta_json_free(b);
+    return declared;
+}
+
 aorta_json_t *aorta_compare(const char *label_a, const aorta_kagg_run_t *kernels_a,
                             const char *label_b, const aorta_kagg_run_t *kernels_b,
                             const aorta_compare_request_t *request, char **error)
 {
     aorta_measures_t set = {0};
     size_t npairs = 0;
-    pair_t *pairs = pair_cells(kernels_a, kernels_b, request, &set, &npairs);
+    aorta_compare_request_t own = *request;
+    aorta_json_t *declared = declared_of(request);
+    own.verdicts.declared = declared;
+    pair_t *pairs = pair_cells(kernels_a, kernels_b, &own, &set, &npairs);
+    aorta_json_free(declared);
     if (aorta_measures_judge(&set, &request->verdicts.stats, error) != 0) {
         free(pairs);
         aorta_measures_clear(&set);
         return NULL;
     }
+    aorta_json_t *mismatches = aorta_provenance_mismatches(request->provenance_a,
+                                                           request->provenance_b);
+    mark_incomparable(&set, mismatches, request);
     aorta_json_t *out = header(label_a, label_b, request);
+    aorta_json_set(out, "mismatches", mismatches);
+    aorta_json_set(out, "allow_mismatch", aorta_json_bool(request->allow_mismatch));
     set_collectors(out, kernels_a, kernels_b);
     gate_t gate = {request, aorta_json_array(), aorta_json_array()};
     set_cells_only(out, kernels_a, kernels_b, &gate);

@@ -23,6 +23,8 @@ typedef struct aorta_compare_request {
     int gate;          /* --fail-above or --strict given: the gate decides the exit */
     int strict;        /* --strict: an inconclusive gated measure fails the gate */
     int allow_missing; /* --allow-missing: a cell or collector missing from B passes */
+    int allow_mismatch; /* --allow-mismatch: judge and gate what provenance makes incomparable */
+    const aorta_json_t *provenance_a, *provenance_b; /* matrix.json's, or NULL */
 } aorta_compare_request_t;
 
 /* The comparison of run a (its cells' samples in kernels_a; named label_a)

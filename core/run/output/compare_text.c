@@ -124,12 +124,37 @@ static void print_lines(FILE *out, const char *title, const aorta_json_t *lines)
         fprintf(out, "  %s\n", aorta_json_get_string(aorta_json_at(lines, i)));
 }
 
+/* What differs between the runs' provenance, and what it makes
+ * incomparable. */
+static void print_mismatches(FILE *out, const aorta_json_t *cmp)
+{
+    const aorta_json_t *list = aorta_json_get(cmp, "mismatches");
+    if (aorta_json_length(list) == 0)
+        return;
+    int allowed = aorta_json_get_bool(aorta_json_get(cmp, "allow_mismatch"));
+    fputs("Not the same request (provenance):\n", out);
+    for (size_t i = 0; i < aorta_json_length(list); i++) {
+        const aorta_json_t *m = aorta_json_at(list, i);
+        const aorta_json_t *a = aorta_json_get(m, "a"), *b = aorta_json_get(m, "b");
+        char *ta = a ? aorta_json_dump((aorta_json_t *)a, 0) : NULL;
+        char *tb = b ? aorta_json_dump((aorta_json_t *)b, 0) : NULL;
+        fprintf(out, "  %s: A %s, B %s", aorta_json_get_string(aorta_json_get(m, "what")),
+                ta ? ta : "unknown", tb ? tb : "unknown");
+        if (aorta_json_get_bool(aorta_json_get(m, "incomparable")))
+            fputs(allowed ? " (compared anyway: --allow-mismatch)" : " -> incomparable", out);
+        fputs("\n", out);
+        free(ta);
+        free(tb);
+    }
+}
+
 void aorta_compare_print(FILE *out, const aorta_json_t *cmp)
 {
     fprintf(out, "Comparing %s -> %s (Mann-Whitney U, Holm, alpha %g, threshold %g%%)\n",
             aorta_json_get_string(aorta_json_get(cmp, "run_a")),
             aorta_json_get_string(aorta_json_get(cmp, "run_b")), number(cmp, "alpha"),
             number(cmp, "threshold_pct"));
+    print_mismatches(out, cmp);
     print_list(out, "Collectors only in A", aorta_json_get(cmp, "collectors_only_in_a"));
     print_list(out, "Collectors only in B", aorta_json_get(cmp, "collectors_only_in_b"));
     print_list(out, "Cells added (only in B)", aorta_json_get(cmp, "cells_added"));

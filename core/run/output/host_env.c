@@ -75,6 +75,32 @@ static char *first_line(const char *path)
     return line;
 }
 
+char *aorta_host_env_ask(char *const *argv, double timeout_sec)
+{
+    FILE *capture = tmpfile();
+    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    aorta_spawn_child_t child;
+    aorta_spawn_result_t result;
+    char *line = NULL;
+    if (capture && null_fd >= 0
+        && aorta_spawn_start_fds(argv, environ, fileno(capture), null_fd, &child, &result) == 0
+        && result.launched) {
+        aorta_spawn_wait(&child, timeout_sec, TRITON_PROBE_GRACE_SEC, &result);
+        if (!result.interrupted && !result.timed_out && result.exit_code == 0) {
+            lseek(fileno(capture), 0, SEEK_SET);
+            line = first_line_fd(fileno(capture));
+        }
+        /* The interrupt belongs to the sweep, as the probe's does. */
+        if (result.interrupted)
+            raise(result.interrupted);
+    }
+    if (null_fd >= 0)
+        close(null_fd);
+    if (capture)
+        fclose(capture);
+    return line;
+}
+
 static aorta_json_t *string_or_null(char *text)
 {
     aorta_json_t *value = text ? aorta_json_string(text) : NULL;

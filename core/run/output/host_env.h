@@ -35,6 +35,12 @@ aorta_json_t *aorta_host_env_snapshot(const aorta_host_env_t *env);
 /* Kill a probe still running, and free.  NULL is a no-op. */
 void aorta_host_env_free(aorta_host_env_t *env);
 
+/* Run argv (found on PATH) with aorta-run's environment and no input, at
+ * most timeout_sec, and return the first line it printed when it exited 0,
+ * stripped; NULL otherwise (not found, failed, timed out, said nothing).
+ * Free it.  An interrupt that arrives meanwhile is left pending. */
+char *aorta_host_env_ask(char *const *argv, double timeout_sec);
+
 /* Whether name (a path's last component) is a Python interpreter:
  * "python", "python3", "python3.12", ... */
 int aorta_host_env_is_python(const char *argv0);

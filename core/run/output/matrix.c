@@ -12,6 +12,7 @@
 #include "aorta/collector.h"
 #include "keyindex.h"
 #include "output/kernel_agg.h"
+#include "output/provenance.h"
 #include "output/verdicts.h"
 #include "record/trial_json.h"
 #include "xalloc.h"
@@ -410,7 +411,8 @@ static void add_vs_baseline(aorta_json_t *cells, const aorta_plan_t *plan,
     }
     aorta_measures_t set = {0};
     size_t *from = aorta_xcalloc(plan->cell_count + 1, sizeof *from);
-    aorta_verdict_request_t request = {AORTA_STATS_OPTIONS_INIT, 0, 0};
+    aorta_json_t *declared = aorta_provenance_plan_declared(plan);
+    aorta_verdict_request_t request = {AORTA_STATS_OPTIONS_INIT, 0, 0, declared};
     for (size_t i = 0; i < plan->cell_count; i++) {
         from[i] = set.count;
         if (base < plan->cell_count && i != base)
@@ -429,6 +431,7 @@ static void add_vs_baseline(aorta_json_t *cells, const aorta_plan_t *plan,
         }
     free(error); /* the samples are finite by construction */
     aorta_measures_clear(&set);
+    aorta_json_free(declared);
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_kagg_cell_clear(&samples[i]);
     free(samples);

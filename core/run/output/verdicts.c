@@ -114,8 +114,19 @@ static size_t gpu_time_prefix(const char *metric)
 
 /* The metrics both cells have: the collectors' GPU times without a kernel
  * table (headline), or every other one. */
+/* A metric's direction as its collector declared it; gated when it has one. */
+static aorta_stats_better_t declared_better(const aorta_json_t *declared, const char *metric,
+                                            int *gated)
+{
+    const char *better = aorta_json_get_string(aorta_json_get(declared, metric));
+    *gated = better && (!strcmp(better, "lower") || !strcmp(better, "higher"));
+    return !*gated ? AORTA_STATS_BETTER_NONE
+           : !strcmp(better, "lower") ? AORTA_STATS_BETTER_LOWER
+                                      : AORTA_STATS_BETTER_HIGHER;
+}
+
 static void add_metrics(aorta_measures_t *set, const aorta_kagg_cell_t *a,
-                        const aorta_kagg_cell_t *b, int headline)
+                        const aorta_kagg_cell_t *b, int headline, const aorta_json_t *declared)
 {
     for (size_t i = 0; i < b->metric_count; i++) {
         const aorta_kagg_series_t *sb = &b->metrics[i], *sa = series_of(a, sb->name);
@@ -131,8 +142,10 @@ static void add_metrics(aorta_measures_t *set, const aorta_kagg_cell_t *a,
             continue;
         }
         char *family = aorta_xasprintf("metric:%s", sb->name);
+        int gated = 0;
+        aorta_stats_better_t better = declared_better(declared, sb->name, &gated);
         aorta_measures_add(set, b->name, sb->name, NULL, NULL, family, sa->values, sa->count,
-                           sb->values, sb->count, AORTA_STATS_BETTER_NONE, 0);
+                           sb->values, sb->count, better, gated);
         free(family);
     }
 }
@@ -155,11 +168,11 @@ void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
             aorta_measures_add(set, b->name, "gpu_time_ms", b->tables[t].collector, NULL,
                                AORTA_FAMILY_HEADLINE, NULL, 0, b->tables[t].gpu_values,
                                b->tables[t].trials, AORTA_STATS_BETTER_LOWER, 1);
-    add_metrics(set, a, b, 1);
+    add_metrics(set, a, b, 1, request->declared);
     aorta_measures_add(set, b->name, "step_time_ms", NULL, NULL, AORTA_FAMILY_STEP,
                        a->step_ms.values, a->step_ms.count, b->step_ms.values, b->step_ms.count,
                        AORTA_STATS_BETTER_LOWER, request->gate_step_time);
-    add_metrics(set, a, b, 0);
+    add_metrics(set, a, b, 0, request->declared);
 }
 
 static int by_family(const void *left, const void *right, void *user)

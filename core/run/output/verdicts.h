@@ -42,6 +42,11 @@ typedef struct aorta_verdict_request {
     aorta_stats_options_t stats;
     int gate_step_time;   /* --gate-step-time: the step time is gated too */
     int kernels;          /* judge each kernel (a family per cell and collector) */
+    /* The collectors' declared metrics, {metric: "lower" | "higher" |
+     * "none"} (ABI 1.2 metric tables, as provenance records them), or NULL:
+     * a declared direction is judged and gated, any other metric compared
+     * and shown only. */
+    const aorta_json_t *declared;
 } aorta_verdict_request_t;
 
 /* Append a measure (the samples are copied); returns its index. */

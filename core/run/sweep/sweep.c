@@ -28,6 +28,7 @@
 #include "output/matrix.h"
 #include "output/cell_reports.h"
 #include "output/perf_md.h"
+#include "output/provenance.h"
 #include "sys/live.h"
 #include "sweep/progress.h"
 #include "sweep/rank.h"
@@ -144,6 +145,36 @@ static void snapshot_warning(aorta_json_t *warnings, aorta_json_t *snapshot)
     free(joined);
 }
 
+/* The program a wrapped trial ran first when it is not the command's own:
+ * the outermost profiler (argv[0] of the first result.json that has one),
+ * else NULL.  Read below the run directory without following a link. */
+static char *profiler_program(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results)
+{
+    const aorta_plan_t *plan = ctx->plan;
+    char *program = NULL;
+    aorta_json_reader_t *reader = aorta_json_reader_new(16);
+    for (size_t c = 0; plan->collector_count && !program && c < plan->cell_count; c++) {
+        if (results[c].count == 0)
+            continue;
+        char *rel = aorta_trial_dir_rel(plan->cells[c].name, results[c].outcomes[0].trial_index);
+        char *why = NULL;
+        int fd = aorta_nofollow_open_dir(ctx->run_fd, rel, 0, &why);
+        aorta_json_t *record = fd >= 0 ? aorta_json_reader_read_at(reader, fd, "result.json",
+                                                                   1u << 20)
+                                       : NULL;
+        const char *first = aorta_json_get_string(aorta_json_at(aorta_json_get(record, "argv"), 0));
+        if (first && strcmp(first, aorta_argv_at(plan->command, 0)) != 0)
+            program = aorta_xstrdup(first);
+        aorta_json_free(record);
+        if (fd >= 0)
+            close(fd);
+        free(why);
+        free(rel);
+    }
+    aorta_json_reader_free(reader);
+    return program;
+}
+
 /* matrix.json, then the kernel reports and perf.md, each reported when it
  * fails; returns the AORTA_SUMMARY_NO_* flags of those not written.  A
  * signal during the kernel reports stops them (*interrupted set): matrix.json
@@ -160,6 +191,10 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     /* On record, so --report rebuilds perf.md with it (this project's key,
      * after upstream's). */
     aorta_json_set(matrix, "run_wall_clock_sec", aorta_json_double(wall_sec));
+    char *program = profiler_program(ctx, results);
+    aorta_json_set(matrix, "provenance",
+                   aorta_provenance_json(plan, aorta_run_snapshot(ctx, 0), program));
+    free(program);
     int status = 0;
     char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
     if (aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {

@@ -12,10 +12,13 @@ Exception, not SystemExit, around the script, so a SystemExit on success
 skips finalize() and the profile is never written.  Failures still exit
 non-zero.
 
-Standalone: python3 vecadd.py [--size N] [--iters K]
+Standalone: python3 vecadd.py [--size N] [--iters K]; VECADD_ITERS sets the
+default of --iters (a change of the payload under the same command, as
+docs/design.md's verdict run on an H200 uses it).
 """
 
 import argparse
+import os
 
 import torch
 import triton
@@ -58,7 +61,8 @@ def run(size, iters):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1 << 20, help="elements per vector")
-    parser.add_argument("--iters", type=int, default=6, help="add_kernel launches")
+    parser.add_argument("--iters", type=int, default=int(os.environ.get("VECADD_ITERS", "6")),
+                        help="add_kernel launches (default $VECADD_ITERS, else 6)")
     args = parser.parse_args()
     failure = run(args.size, args.iters)
     if failure:

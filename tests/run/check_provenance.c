@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/* Comparable or not, end to end: a run records its provenance in
+ * matrix.json; --compare lists what differs between two runs, calls the
+ * measures of runs of different commands incomparable and does not gate
+ * them unless --allow-mismatch; a third party's declared metrics (ABI 1.2,
+ * tests/fake-collectors/declared.c) are judged by their direction and
+ * gated, an undirected one compared only; report.html shows them (headless
+ * Chromium, 77 without it). */
+#include "config.h"
+
+#include <check.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sweeptest.h"
+#include "testutil.h"
+
+static char *dir, *plugins;
+
+static void setup(void)
+{
+    dir = tu_tmpdir();
+    ck_assert_int_eq(chdir(dir), 0);
+    plugins = tu_builddir("tests/fake-collectors/declared");
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(chdir("/"), 0);
+    tu_rmtree(dir);
+    free(dir);
+    free(plugins);
+}
+
+/* The payload writes the collector's numbers: RATE (from the cell, else
+ * aorta-run's environment) give or take a little per trial. */
+#define PAYLOAD "echo \"$((RATE + $$ % 5)) $((1000 + $$ % 7)) $(($$ % 3))\" > \"$DECLARED_OUT/numbers\""
+
+/* A run of six trials a cell into out/TICKET; tail is appended to the
+ * payload's script (another command when it differs). */
+static void run(const char *ticket, const char *rate, const char *tail, const char *cells)
+{
+    char *recipe = tu_fmt("schema_version: 1\nmode: probe\nticket: %s\ntrials: 6\n%s"
+                          "diagnostic_axis: [none]\ncollect: {declared: {}}\n",
+                          ticket, cells);
+    tu_write("r.yaml", recipe);
+    char *env_rate = tu_fmt("RATE=%s", rate);
+    char *script = tu_fmt("%s%s", PAYLOAD, tail);
+    char *env[] = {env_rate, NULL};
+    tu_result_t r = tu_aorta(env, "--plugin-dir", plugins, "--recipe", "r.yaml", "--output",
+                             "out", "-q", "--", "sh", "-c", script, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_result_free(&r);
+    free(script);
+    free(env_rate);
+    free(recipe);
+}
+
+#define ONE_CELL "mitigation_axis: [none]\n"
+
+START_TEST(a_run_records_what_it_ran_with)
+{
+    run("A", "100", "", "mitigation_axis: [none, slow]\nmitigations:\n  slow: {RATE: \"80\"}\n");
+    json_object *matrix = tu_json("out/A/matrix.json");
+    ck_assert_str_eq(tu_str(matrix, "provenance", "command", "0", NULL), "sh");
+    ck_assert_str_eq(tu_str(matrix, "provenance", "cells", "slow-none", "RATE", NULL), "80");
+    ck_assert_str_eq(tu_str(matrix, "provenance", "collectors", "declared", "version", NULL),
+                     "1.0");
+    ck_assert_str_eq(tu_str(matrix, "provenance", "collectors", "declared", "metrics",
+                            "declared_rate", "better", NULL),
+                     "higher");
+    ck_assert_str_eq(tu_str(matrix, "provenance", "profiler", "program", NULL), "env");
+    /* Versions that cannot be read are unknown, never an error. */
+    ck_assert_ptr_null(tu_at(matrix, "provenance", "triton_version", NULL));
+    ck_assert_ptr_nonnull(tu_at(matrix, "provenance", "gpu", NULL));
+    /* The cell's own verdicts: the declared rate fell 20%. */
+    json_object *measures = tu_at(matrix, "cells", "1", "vs_baseline", NULL);
+    int rate = 0, colour = 0;
+    for (size_t i = 0; i < json_object_array_length(measures); i++) {
+        json_object *m = json_object_array_get_idx(measures, i);
+        const char *name = json_object_get_string(tu_at(m, "measure", NULL));
+        const char *verdict = json_object_get_string(tu_at(m, "verdict", NULL));
+        int gated = json_object_get_boolean(tu_at(m, "gated", NULL));
+        if (!strcmp(name, "declared_rate")) {
+            rate = 1;
+            ck_assert_str_eq(verdict, "regressed");
+            ck_assert(gated);
+        } else if (!strcmp(name, "declared_colour")) {
+            colour = 1;
+            ck_assert(!gated);
+        }
+    }
+    ck_assert(rate && colour);
+    char *perf = tu_read("out/A/perf.md");
+    ck_assert_ptr_nonnull(strstr(perf, "| slow-none | declared_rate"));
+    free(perf);
+    json_object_put(matrix);
+}
+END_TEST
+
+START_TEST(a_higher_is_better_metric_that_falls_regressed)
+{
+    run("A", "100", "", ONE_CELL);
+    run("B", "80", "", ONE_CELL);
+    tu_result_t r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--fail-above", "5", NULL);
+    ck_assert_msg(r.status == 3, "%d %s", r.status, r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "  cell none-none: declared_rate regressed -"));
+    /* Lower memory is no regression, and a number with no direction is
+     * compared and shown, never gated. */
+    ck_assert_ptr_null(strstr(r.out, "cell none-none: declared_rss_kb"));
+    ck_assert_ptr_null(strstr(r.out, "cell none-none: declared_colour"));
+    ck_assert_ptr_nonnull(strstr(r.out, "  declared_colour: "));
+    tu_result_free(&r);
+}
+END_TEST
+
+START_TEST(runs_of_different_commands_are_incomparable_unless_allowed)
+{
+    run("A", "100", "", ONE_CELL);
+    run("B", "80", "; true", ONE_CELL);
+    tu_result_t r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--fail-above", "5", NULL);
+    ck_assert_msg(r.status == 0, "%d %s", r.status, r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "Not the same request (provenance):\n  command: A "));
+    ck_assert_ptr_nonnull(strstr(r.out, " -> incomparable\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "  declared_rate: "));
+    ck_assert_ptr_nonnull(strstr(r.out, "incomparable -"));
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--json", NULL);
+    json_object *cmp = json_tokener_parse(r.out);
+    ck_assert_ptr_nonnull(cmp);
+    ck_assert_str_eq(tu_str(cmp, "mismatches", "0", "what", NULL), "command");
+    ck_assert(json_object_get_boolean(tu_at(cmp, "mismatches", "0", "incomparable", NULL)));
+    json_object_put(cmp);
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--fail-above", "5", "--allow-mismatch",
+                 NULL);
+    ck_assert_msg(r.status == 3, "%d %s", r.status, r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "(compared anyway: --allow-mismatch)"));
+    ck_assert_ptr_nonnull(strstr(r.out, "cell none-none: declared_rate regressed"));
+    tu_result_free(&r);
+}
+END_TEST
+
+START_TEST(report_html_shows_third_party_metrics_in_a_real_browser)
+{
+    char *argv0[] = {"sh", "-c", "command -v chromium", NULL};
+    char *found = NULL;
+    if (tu_run(argv0, NULL, &found, NULL) != 0) {
+        free(found);
+        exit(77);
+    }
+    free(found);
+    run("A", "100", "", "mitigation_axis: [none, slow]\nmitigations:\n  slow: {RATE: \"80\"}\n");
+    char *url = tu_fmt("file://%s/out/A/report.html", dir);
+    char *dump[] = {"chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--dump-dom", url, NULL};
+    char *dom = NULL;
+    ck_assert_int_eq(tu_run(dump, NULL, &dom, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(dom, "Against the baseline"));
+    ck_assert_ptr_nonnull(strstr(dom, "<td class=\"name\">declared_rate</td>"));
+    ck_assert_ptr_nonnull(strstr(dom, "class=\"v-regressed\""));
+    ck_assert_ptr_nonnull(strstr(dom, "declared_colour <small>(not gated)</small>"));
+    free(dom);
+    free(url);
+}
+END_TEST
+
+static Suite *provenance_suite(void)
+{
+    Suite *s = suite_create("provenance");
+    TCase *tc = tcase_create("provenance");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, a_run_records_what_it_ran_with);
+    tcase_add_test(tc, a_higher_is_better_metric_that_falls_regressed);
+    tcase_add_test(tc, runs_of_different_commands_are_incomparable_unless_allowed);
+    tcase_add_test(tc, report_html_shows_third_party_metrics_in_a_real_browser);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+AORTA_CHECK_MAIN(provenance_suite)
