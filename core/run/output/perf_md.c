@@ -142,6 +142,51 @@ static int metrics_table(FILE *out, const aorta_json_t *cells, const char *basel
     return 1;
 }
 
+/* The command and each cell's variables, as provenance recorded them. */
+static void what_ran(FILE *out, const aorta_json_t *provenance)
+{
+    const aorta_json_t *command = aorta_json_get(provenance, "command");
+    if (!command)
+        return;
+    fputs("**Command**: `", out);
+    for (size_t i = 0; i < aorta_json_length(command); i++)
+        fprintf(out, "%s%s", i ? " " : "", aorta_json_get_string(aorta_json_at(command, i)));
+    fputs("`  \n", out);
+}
+
+typedef struct vars_line {
+    FILE *out;
+    size_t count;
+} vars_line_t;
+
+static int variable(const char *name, aorta_json_t *value, void *user)
+{
+    vars_line_t *line = user;
+    fprintf(line->out, "%s `%s=%s`", line->count++ ? "," : "", name,
+            aorta_json_get_string(value) ? aorta_json_get_string(value) : "");
+    return 0;
+}
+
+static int cell_variables(const char *cell, aorta_json_t *vars, void *user)
+{
+    vars_line_t line = {user, 0};
+    fprintf(line.out, "- `%s`:", cell);
+    aorta_json_foreach(vars, variable, &line);
+    fputs(line.count ? "\n" : " no variables\n", line.out);
+    return 0;
+}
+
+/* "## Cells": each cell's variables (provenance's cells). */
+static void cells_section(FILE *out, const aorta_json_t *provenance)
+{
+    const aorta_json_t *cells = aorta_json_get(provenance, "cells");
+    if (aorta_json_type(cells) != AORTA_JSON_OBJECT)
+        return;
+    fputs("## Cells\n\nThe variables each cell sets for its trials.\n\n", out);
+    aorta_json_foreach(cells, cell_variables, out);
+    fputs("\n", out);
+}
+
 /* What a measure of vs_baseline is called: "rocprof GPU time (ms)". */
 static char *measure_name(const aorta_json_t *m)
 {
@@ -222,6 +267,7 @@ char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
     fprintf(out, "**Workload**: %s  \n", workload);
     fprintf(out, "**Run timestamp**: %s  \n", stamp ? stamp : "?");
     fprintf(out, "**Baseline cell**: %s  \n", baseline ? baseline : "(none)");
+    what_ran(out, aorta_json_get(matrix, "provenance"));
     /* Given by the sweep, else matrix.json's record of it (--report). */
     aorta_json_t *recorded = aorta_json_get(matrix, "run_wall_clock_sec");
     if (run_wall_sec < 0 && recorded)
@@ -237,6 +283,7 @@ char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
           "files under `<cell>/_subprocess/`. Verdicts, counts, failure hints and the full "
           "metric statistics are in `matrix.json`.\n\n",
           out);
+    cells_section(out, aorta_json_get(matrix, "provenance"));
     fputs("## Step timing (ms)\n\n", out);
     step_table(out, cells, baseline);
     fputs("\n", out);

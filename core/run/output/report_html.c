@@ -314,6 +314,46 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
     free(judged);
 }
 
+static int html_variable(const char *name, aorta_json_t *value, void *user)
+{
+    FILE *out = user;
+    fputs(" <code>", out);
+    put_escaped(out, name);
+    fputs("=", out);
+    put_escaped(out, aorta_json_get_string(value) ? aorta_json_get_string(value) : "");
+    fputs("</code>", out);
+    return 0;
+}
+
+static int html_cell(const char *cell, aorta_json_t *vars, void *user)
+{
+    FILE *out = user;
+    fputs("<li><b>", out);
+    put_escaped(out, cell);
+    fputs("</b>:", out);
+    aorta_json_foreach(vars, html_variable, out);
+    fputs("</li>\n", out);
+    return 0;
+}
+
+/* The command and each cell's variables (matrix.json's provenance). */
+static void what_ran(FILE *out, const aorta_json_t *matrix)
+{
+    const aorta_json_t *provenance = aorta_json_get(matrix, "provenance");
+    const aorta_json_t *command = aorta_json_get(provenance, "command");
+    if (!command)
+        return;
+    fputs("<p class=\"meta\">Command: <code>", out);
+    for (size_t i = 0; i < aorta_json_length(command); i++) {
+        if (i)
+            fputs(" ", out);
+        put_escaped(out, aorta_json_get_string(aorta_json_at(command, i)));
+    }
+    fputs("</code></p>\n<ul class=\"meta\">\n", out);
+    aorta_json_foreach(aorta_json_get(provenance, "cells"), html_cell, out);
+    fputs("</ul>\n", out);
+}
+
 /* The cells' measures against the baseline: matrix.json's vs_baseline. */
 static void verdicts(FILE *out, const aorta_json_t *matrix)
 {
@@ -437,6 +477,7 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
     fprintf(out, ", %zu cell(s), baseline <b>", run->count);
     put_escaped(out, run->baseline ? run->baseline : "(none)");
     fputs("</b>.</p>\n", out);
+    what_ran(out, matrix);
     /* The collectors in the order cells first name them. */
     const char **collectors = NULL;
     size_t ncollectors = 0, capacity = 0;

@@ -5,7 +5,10 @@
  * (TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1).  `aorta-run --report` rebuilds the
  * per-cell kernel tables, perf.md's kernel section and report.html from the
  * records alone, and they show the GEMM kernel the mitigation swapped in.
- * And a real two-rank torchrun capture, merged. */
+ * And a real two-rank torchrun capture, merged; and the verdicts of real
+ * runs (fixtures/h200_verdicts): two runs of one payload are unchanged,
+ * the payload with 10% more launches regressed, in the kernel it launches
+ * more. */
 #include "config.h"
 
 #include <math.h>
@@ -135,12 +138,48 @@ START_TEST(a_real_two_rank_capture_merges_to_the_sum_of_its_ranks)
 }
 END_TEST
 
+START_TEST(real_h200_runs_are_unchanged_or_regressed_in_the_kernel_that_grew)
+{
+    char *a = tu_srcdir("tests/collectors/proton/fixtures/h200_verdicts/a");
+    char *a2 = tu_srcdir("tests/collectors/proton/fixtures/h200_verdicts/a2");
+    char *b = tu_srcdir("tests/collectors/proton/fixtures/h200_verdicts/b");
+    tu_result_t r = tu_aorta(NULL, "--compare", a, a2, "--fail-above", "5", NULL);
+    ck_assert_msg(r.status == 0, "%d %s", r.status, r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "  proton GPU time: 0.068 -> 0.068 ms  unchanged "));
+    ck_assert_ptr_nonnull(strstr(r.out, "Gate passed.\n"));
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--compare", a, b, "--fail-above", "5", NULL);
+    ck_assert_msg(r.status == 3, "%d %s", r.status, r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "  proton GPU time: 0.068 -> 0.073 ms  regressed +"));
+    ck_assert_ptr_nonnull(strstr(r.out, "  cell none-none: proton kernel add_kernel regressed +"));
+    /* Only the kernel launched more often is named. */
+    const char *gate = strstr(r.out, "Gate FAILED:\n");
+    ck_assert_ptr_nonnull(gate);
+    ck_assert_ptr_null(strstr(gate, "vectorized_elementwise"));
+    ck_assert_ptr_null(strstr(gate, "reduce_kernel"));
+    tu_result_free(&r);
+    /* The same Triton and GPU on both sides: nothing makes them incomparable. */
+    r = tu_aorta(NULL, "--compare", a, b, "--json", NULL);
+    json_object *cmp = json_tokener_parse(r.out);
+    ck_assert_ptr_nonnull(cmp);
+    ck_assert_uint_eq(json_object_array_length(tu_at(cmp, "mismatches", NULL)), 0);
+    ck_assert_int_eq(json_object_get_int(tu_at(cmp, "cells", "0", "measures", "0", "n_a", NULL)),
+                     8);
+    json_object_put(cmp);
+    tu_result_free(&r);
+    free(a);
+    free(a2);
+    free(b);
+}
+END_TEST
+
 static Suite *h200_suite(void)
 {
     Suite *suite = suite_create("proton-h200-sweep");
     TCase *tc = tcase_create("report");
     tcase_add_test(tc, the_report_of_a_real_h200_sweep_shows_the_swapped_gemm);
     tcase_add_test(tc, a_real_two_rank_capture_merges_to_the_sum_of_its_ranks);
+    tcase_add_test(tc, real_h200_runs_are_unchanged_or_regressed_in_the_kernel_that_grew);
     suite_add_tcase(suite, tc);
     return suite;
 }
