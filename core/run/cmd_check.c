@@ -704,6 +704,22 @@ static void check_table(check_t *check)
                 count ? ", defaults among their values" : "");
 }
 
+/* The metric table (ABI 1.2): a row that declares nothing breaks the
+ * contract (aorta-run warns for it and leaves that metric ungated). */
+static void check_metrics(check_t *check)
+{
+    const struct aorta_collector *collector = &check->module->collector;
+    size_t count = aorta_collector_metric_count(collector), before = check->violations;
+    for (size_t i = 0; i < count; i++) {
+        aorta_error_t *why = aorta_error_new();
+        if (aorta_collector_metric_check(collector, i, why) != 0)
+            finding(check, "FAIL", "metrics: %s", aorta_error_message(why));
+        aorta_error_free(why);
+    }
+    if (check->violations == before)
+        finding(check, "ok", "metrics: %zu declared", count);
+}
+
 /* Whether outcome is word. */
 static int ended(const outcome_t outcome, const char *word)
 {
@@ -887,6 +903,7 @@ static int check_parse(check_t *check, const char *dir, const char *dir_given)
 static int run_checks(check_t *check, const char *dir, const char *dir_given)
 {
     check_table(check);
+    check_metrics(check);
     int status = check_validate(check);
     if (!status && !check->accepts_none && !check->accepts_defaults) {
         /* aorta-run never calls them with options validate() refused. */

@@ -61,6 +61,33 @@ int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
     return AORTA_EXIT_OK;
 }
 
+/* The metrics the collector declares (ABI 1.2): unit and better direction,
+ * the rows it declares nothing by named as such. */
+static void describe_metrics(const struct aorta_collector *collector)
+{
+    size_t count = aorta_collector_metric_count(collector);
+    if (!count) {
+        printf("\nmetrics: none declared (every metric is compared and shown, never gated)\n");
+        return;
+    }
+    printf("\nmetrics:\n");
+    for (size_t i = 0; i < count; i++) {
+        const aorta_metric_spec_t *row = aorta_collector_metric_at(collector, i);
+        aorta_error_t *why = aorta_error_new();
+        if (aorta_collector_metric_check(collector, i, why) != 0) {
+            printf("  row %zu: declares nothing: %s\n", i, aorta_error_message(why));
+        } else {
+            static const char *const better[] = {"none: compared and shown, never gated",
+                                                 "lower is better", "higher is better"};
+            printf("  %s%s%s%s: %s\n", row->key, row->unit ? " (" : "",
+                   row->unit ? row->unit : "", row->unit ? ")" : "", better[row->better]);
+            if (row->help && row->help[0])
+                printf("      %s\n", row->help);
+        }
+        aorta_error_free(why);
+    }
+}
+
 int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
 {
     const aorta_module_t *module = aorta_registry_open(registry, name);
@@ -72,6 +99,7 @@ int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
     if (collector->description[0])
         printf("  %s\n", collector->description);
     printf("  from %s\n", module->path);
+    describe_metrics(collector);
     if (!collector->options || !collector->options[0].key) {
         printf("\nno options\n");
         return AORTA_EXIT_OK;

@@ -9,7 +9,9 @@
  * into the SDK's per-kernel accumulator, which reports the five standard
  * metrics: mycollector_kernel_count, _gpu_time_ms, _top_kernel_ms,
  * _top_kernels and _artifact_dir; beside them, a plain number of its own,
- * mycollector_files.  Replace the wrap and the file format
+ * mycollector_files.  Its metric table says which way each number is
+ * better, so that `aorta-run --compare` judges and gates it.  Replace the
+ * wrap and the file format
  * with your profiler's; rename "mycollector" everywhere (file stem, symbol,
  * metric prefix) to make it yours.  `aorta-run --check-collector
  * mycollector` checks the result against the collector contract.
@@ -27,6 +29,16 @@ static const char *const verbosity_values[] = {"quiet", "loud", NULL};
 static const aorta_option_spec_t mycollector_options[] = {
     {"verbosity", verbosity_values, "quiet", "how chatty the payload should be"},
     {NULL, NULL, NULL, NULL},
+};
+
+/* The metric table (ABI 1.2): each metric's unit and better direction.
+ * --compare judges a declared metric that way and its gate fails on a
+ * regression; a metric without a row, or with AORTA_BETTER_NONE, is
+ * compared and shown, never gated.  `aorta-run --describe` lists it. */
+static const aorta_metric_spec_t mycollector_metrics[] = {
+    {"mycollector_gpu_time_ms", "ms", AORTA_BETTER_LOWER, "GPU time of every kernel"},
+    {"mycollector_files", NULL, AORTA_BETTER_NONE, "result files read"},
+    {NULL, NULL, AORTA_BETTER_NONE, NULL},
 };
 
 /* At recipe load: unknown keys and values outside the table are refused
@@ -138,6 +150,7 @@ AORTA_COLLECTOR_DEFINE(mycollector,
     .description = "template collector: reads <kernel>\\t<ns> files its payload leaves",
     .wrap_rank = 30,
     .options = mycollector_options,
+    .metrics = mycollector_metrics,
     .validate = mycollector_validate,
     .wrap = mycollector_wrap,
     .parse = mycollector_parse)

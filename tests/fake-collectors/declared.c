@@ -18,6 +18,11 @@ static const aorta_metric_spec_t declared_metrics[] = {
     {"declared_rate", "items/s", AORTA_BETTER_HIGHER, "items processed per second"},
     {"declared_rss_kb", "KiB", AORTA_BETTER_LOWER, "peak resident memory"},
     {"declared_colour", NULL, AORTA_BETTER_NONE, "a number with no better direction"},
+#ifdef DECLARED_BAD_ROW
+    /* Built so into tests/fake-collectors/badrow/: a row outside the
+     * prefix, which declares nothing. */
+    {"other_metric", "ms", AORTA_BETTER_LOWER, NULL},
+#endif
     {NULL, NULL, AORTA_BETTER_NONE, NULL},
 };
 

@@ -167,6 +167,28 @@ START_TEST(report_html_shows_third_party_metrics_in_a_real_browser)
 }
 END_TEST
 
+START_TEST(describe_lists_the_declared_metrics_and_a_row_that_declares_nothing)
+{
+    tu_result_t r = tu_aorta(NULL, "--plugin-dir", plugins, "--describe", "declared", NULL);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "  declared_rate (items/s): higher is better\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "  declared_colour: none: compared and shown, never gated"));
+    tu_result_free(&r);
+    char *bad = tu_builddir("tests/fake-collectors/badrow");
+    r = tu_aorta(NULL, "--plugin-dir", bad, "--describe", "declared", NULL);
+    ck_assert_ptr_nonnull(strstr(r.out, "  row 3: declares nothing: "));
+    /* Opening it warns once for the row; the checker fails it. */
+    ck_assert_ptr_nonnull(strstr(r.err, "aorta-run: warning: declared: metric row 3 "));
+    ck_assert_ptr_nonnull(strstr(r.err, "that metric is compared and shown, never gated\n"));
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--plugin-dir", bad, "--check-collector", "declared", NULL);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_ptr_nonnull(strstr(r.out, "FAIL metrics: metric row 3 "));
+    tu_result_free(&r);
+    free(bad);
+}
+END_TEST
+
 static Suite *provenance_suite(void)
 {
     Suite *s = suite_create("provenance");
@@ -177,6 +199,7 @@ static Suite *provenance_suite(void)
     tcase_add_test(tc, a_higher_is_better_metric_that_falls_regressed);
     tcase_add_test(tc, runs_of_different_commands_are_incomparable_unless_allowed);
     tcase_add_test(tc, report_html_shows_third_party_metrics_in_a_real_browser);
+    tcase_add_test(tc, describe_lists_the_declared_metrics_and_a_row_that_declares_nothing);
     suite_add_tcase(s, tc);
     return s;
 }

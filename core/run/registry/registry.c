@@ -331,6 +331,21 @@ static char *load_check(const aorta_module_t *module)
 
 /* Bring candidate index from UNCHECKED to what it is, the earlier ones of
  * its name first (whether it is shadowed depends on them). */
+/* Once, as the collector is opened: each row of its metric table (ABI 1.2)
+ * that declares nothing, and why; the metric is then compared and shown,
+ * never gated. */
+static void warn_metric_rows(const aorta_module_t *module)
+{
+    const struct aorta_collector *collector = &module->collector;
+    for (size_t i = 0; i < aorta_collector_metric_count(collector); i++) {
+        aorta_error_t *why = aorta_error_new();
+        if (aorta_collector_metric_check(collector, i, why) != 0)
+            aorta_diag_warn("%s: %s; that metric is compared and shown, never gated",
+                            collector->name, aorta_error_message(why));
+        aorta_error_free(why);
+    }
+}
+
 static void check_candidate(const aorta_registry_t *registry, size_t index)
 {
     aorta_module_t *module = &registry->modules[index];
@@ -348,6 +363,8 @@ static void check_candidate(const aorta_registry_t *registry, size_t index)
         module->status = AORTA_MODULE_SHADOWED;
     if (module->status == AORTA_MODULE_FAILED && registry->warn)
         aorta_diag_warn("skipping %s: %s", module->path, module->reason);
+    if (module->status == AORTA_MODULE_OK && registry->warn)
+        warn_metric_rows(module);
 }
 
 void aorta_registry_check_all(const aorta_registry_t *registry)
