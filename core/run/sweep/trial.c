@@ -20,9 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -125,22 +123,6 @@ static void prepare_dirs(trial_t *trial)
         unlinkat(trial->trial_fd, ENV_FILE_NAME, 0);
 }
 
-/* A file of the trial to write: never a symlink, and a FIFO or device
- * planted there is refused instead of blocking the open or being written. */
-static int open_output(int dir_fd, const char *name, int flags, mode_t mode)
-{
-    int fd = openat(dir_fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode);
-    struct stat st;
-    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
-        close(fd);
-        errno = EINVAL;
-        return -1;
-    }
-    if (fd >= 0)
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    return fd;
-}
-
 /* env_passthrough_mode file: the cell's variables, sorted, one KEY=VALUE
  * per line, 0600; a variable a line cannot carry refuses the file. */
 /* "NAME=VALUE" lines by NAME (names hold no '='), byte-wise. */
@@ -183,7 +165,7 @@ static void write_env_file(trial_t *trial)
         free(lines[i]);
     }
     free(lines);
-    int fd = open_output(trial->trial_fd, ENV_FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int fd = aorta_open_output_at(trial->trial_fd, ENV_FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0 || fchmod(fd, 0600) != 0 || aorta_write_all(fd, text, len) != 0)
         set_setup_error(trial, aorta_xasprintf("cannot write %s/" ENV_FILE_NAME ": %s",
                                                trial->trial_dir, strerror(errno)));
@@ -222,26 +204,7 @@ static void compose(trial_t *trial)
 
 static int open_capture(int dir_fd, const char *name)
 {
-    return open_output(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-}
-
-/* Whether the payload's output in fd was cut short by a full disk or a file
- * size limit: its own writes failed, so only the result tells. */
-static int capture_cut(int fd)
-{
-    struct stat st;
-    struct rlimit limit;
-    if (fstat(fd, &st) == 0 && getrlimit(RLIMIT_FSIZE, &limit) == 0
-        && limit.rlim_cur != RLIM_INFINITY && (rlim_t)st.st_size >= limit.rlim_cur) {
-        errno = EFBIG;
-        return 1;
-    }
-    struct statvfs fs;
-    if (fstatvfs(fd, &fs) == 0 && fs.f_bavail == 0) {
-        errno = ENOSPC;
-        return 1;
-    }
-    return 0;
+    return aorta_open_output_at(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
 }
 
 static void run_command(trial_t *trial)
@@ -257,10 +220,10 @@ static void run_command(trial_t *trial)
                                                trial->trial_dir, strerror(errno)));
     aorta_env_free_envp(envp);
     if (!trial->setup_error) {
-        if (capture_cut(out))
+        if (aorta_fd_filled(out))
             write_failed(trial, "stdout.log", "the payload's output may be cut short: "
                                                "the disk is full or a file size limit was hit");
-        else if (capture_cut(err))
+        else if (aorta_fd_filled(err))
             write_failed(trial, "stderr.log", "the payload's output may be cut short: "
                                                "the disk is full or a file size limit was hit");
     }

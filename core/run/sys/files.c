@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "xalloc.h"
@@ -277,4 +279,39 @@ char *aorta_slug(const char *text)
               || *c == '_' || *c == '.' || *c == '-'))
             *c = '_';
     return slug;
+}
+
+/* Never a symlink; a FIFO or device planted there is refused instead of
+ * blocking the open or being written. */
+int aorta_open_output_at(int dir_fd, const char *name, int flags, mode_t mode)
+{
+    int fd = openat(dir_fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    if (fd >= 0)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+/* Its own writes failed (a full disk, a file size limit), so only the
+ * result tells. */
+int aorta_fd_filled(int fd)
+{
+    struct stat st;
+    struct rlimit limit;
+    if (fstat(fd, &st) == 0 && getrlimit(RLIMIT_FSIZE, &limit) == 0
+        && limit.rlim_cur != RLIM_INFINITY && (rlim_t)st.st_size >= limit.rlim_cur) {
+        errno = EFBIG;
+        return 1;
+    }
+    struct statvfs fs;
+    if (fstatvfs(fd, &fs) == 0 && fs.f_bavail == 0) {
+        errno = ENOSPC;
+        return 1;
+    }
+    return 0;
 }

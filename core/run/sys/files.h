@@ -14,6 +14,14 @@ int aorta_mkdir_p(const char *path, mode_t mode);
 /* Write all len bytes at data to fd, through short writes and EINTR: 0, or
  * -1 with errno set (EIO when write() wrote nothing). */
 int aorta_write_all(int fd, const void *data, size_t len);
+/* Open name below dir_fd to write, as openat() with flags and mode: never
+ * through a symlink, and only a regular file (a FIFO or device there is
+ * -1 with EINVAL, never opened to block).  -1 with errno on failure. */
+int aorta_open_output_at(int dir_fd, const char *name, int flags, mode_t mode);
+/* 1 when the file open as fd reached the file size limit (errno EFBIG) or
+ * its filesystem is full (ENOSPC): what a process writing it may have
+ * lost; else 0. */
+int aorta_fd_filled(int fd);
 
 /* Write the len bytes at data to path whole or not at all: a temporary file
  * next to it (opened without following a symlink), then rename() over path.

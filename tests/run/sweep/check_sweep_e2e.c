@@ -246,7 +246,7 @@ START_TEST(true_is_recorded_in_every_file_and_field)
     ck_assert_str_eq(keys_of(matrix, &keys),
                      "schema_version workload ticket trials_per_cell steps_per_trial "
                      "run_timestamp baseline_cell confound stop_after warnings recipe_source "
-                     "cells run_wall_clock_sec");
+                     "cells run_wall_clock_sec provenance");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "schema_version")), 1);
     ck_assert_str_eq(su_str(matrix, "ticket", NULL), "T 1/x");
     ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 2);
