@@ -264,6 +264,30 @@ START_TEST(a_shift_in_one_kernel_of_five_is_that_kernel_s_alone)
 }
 END_TEST
 
+START_TEST(a_candidate_whose_trials_all_failed_fails_the_gate_end_to_end)
+{
+    sweep_n("A", 1000, 2, "");
+    /* B's payload fails every trial: its step time is no sample, never
+     * read as faster. */
+    char *recipe = tu_fmt("schema_version: 1\nmode: probe\nticket: K\ntrials: 2\n"
+                          "mitigation_axis: [none, slow]\ndiagnostic_axis: [none]\n"
+                          "mitigations:\n  slow: {X: \"1\"}\n"
+                          "collect: {rocprof: {trace: \"kernel,hip\"}}\n");
+    tu_write("broken.yaml", recipe);
+    char *env[] = {path_env, "AORTA_FAKE_KERNELS=10:1000:" ADD "\n", "ROCPROF_BIN", NULL};
+    tu_result_t r = tu_aorta(env, "--recipe", "broken.yaml", "--output", "B", "--", "sh", "-c",
+                             "exit 1", NULL);
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--compare", "A/K", "B/K", "--fail-above", "5", "--allow-mismatch", NULL);
+    ck_assert_msg(r.status == 3, "%d %s", r.status, r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "  cell none-none: no trial passed in B (2 failed, 0 "
+                                        "errored of 2)\n"));
+    ck_assert_ptr_null(strstr(r.out, "improved"));
+    tu_result_free(&r);
+    free(recipe);
+}
+END_TEST
+
 START_TEST(two_trials_a_side_are_inconclusive_and_fail_only_under_strict)
 {
     sweep("A", 1000);
@@ -344,6 +368,7 @@ static Suite *kreport_suite(void)
     tcase_add_test(tc, compare_names_the_kernel_that_grew_and_exits_3_past_the_threshold);
     tcase_add_test(tc, two_trials_a_side_are_inconclusive_and_fail_only_under_strict);
     tcase_add_test(tc, a_shift_in_one_kernel_of_five_is_that_kernel_s_alone);
+    tcase_add_test(tc, a_candidate_whose_trials_all_failed_fails_the_gate_end_to_end);
     tcase_add_test(tc, the_recipe_and_the_command_line_name_the_baseline);
     tcase_add_test(tc, report_html_renders_in_a_real_browser);
     suite_add_tcase(suite, tc);
