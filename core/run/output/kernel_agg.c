@@ -422,10 +422,20 @@ void aorta_kagg_pick_baseline(aorta_kagg_run_t *run, const aorta_json_t *matrix,
         baseline = run->cells[0].name;
     free(run->baseline);
     run->baseline = baseline ? aorta_xstrdup(baseline) : NULL;
+    /* Looked up by name once per cell and run compared: an index keeps
+     * --compare of many cells linear. */
+    aorta_keyindex_clear(&run->names);
+    for (size_t i = 0; i < run->count; i++)
+        aorta_keyindex_add(&run->names, run->cells[i].name, i);
+    run->indexed = 1;
 }
 
 const aorta_kagg_cell_t *aorta_kagg_cell(const aorta_kagg_run_t *run, const char *name)
 {
+    if (name && run->indexed) {
+        size_t at = aorta_keyindex_find(&run->names, name);
+        return at == AORTA_KEYINDEX_NONE ? NULL : &run->cells[at];
+    }
     for (size_t i = 0; name && i < run->count; i++)
         if (!strcmp(run->cells[i].name, name))
             return &run->cells[i];
@@ -628,5 +638,6 @@ void aorta_kagg_run_clear(aorta_kagg_run_t *run)
         aorta_kagg_cell_clear(&run->cells[i]);
     free(run->cells);
     free(run->baseline);
+    aorta_keyindex_clear(&run->names);
     memset(run, 0, sizeof *run);
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keyindex.h"
 #include "sys/json.h"
 
 #define AORTA_CELL_KERNELS_SCHEMA 1
@@ -68,6 +69,8 @@ typedef struct aorta_kagg_run {
     aorta_kagg_cell_t *cells;   /* matrix.json's order */
     size_t count;
     char *baseline;             /* the cell the kernel deltas compare with, or NULL */
+    aorta_keyindex_t names;     /* cell names to positions, once every cell is in */
+    int indexed;                /* names is built (aorta_kagg_pick_baseline()) */
 } aorta_kagg_run_t;
 
 /* Add one passing trial's "collectors" object of a file of that schema

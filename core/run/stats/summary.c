@@ -52,6 +52,26 @@ aorta_stats_status_t aorta_stats_summarize(const double *x, size_t n, aorta_stat
     return isnan(out->mean) || isnan(out->std) ? AORTA_STATS_NO_MEMORY : AORTA_STATS_OK;
 }
 
+/* The same places without printing, for values whose decimal fits in 15
+ * places and 2^53: the first d for which value rounded to d places reads
+ * back as value (a division correctly rounded is what reading the decimal
+ * gives); -1 when none does.  A comparison of many cells asks it for
+ * every sample. */
+static int places_scaled(double value)
+{
+    static const double ten[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    double magnitude = fabs(value);
+    for (int d = 0; d < 16; d++) {
+        double scaled = magnitude * ten[d];
+        if (scaled >= 4e15)
+            return -1;
+        if (nearbyint(scaled) / ten[d] == magnitude)
+            return d;
+    }
+    return -1;
+}
+
 /* The decimal places of value's shortest round-trip text: its significant
  * digits (the fewest that read back, found by bisection as 17 always do)
  * less those before the point. */
@@ -59,6 +79,9 @@ static int places_of(double value)
 {
     if (value == 0.0 || !isfinite(value))
         return 0;
+    int scaled = places_scaled(value);
+    if (scaled >= 0)
+        return scaled;
     char text[40];
     int low = 1, high = 17;
     while (low < high) {

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -818,6 +819,55 @@ START_TEST(normal_tail_and_its_inverse)
 }
 END_TEST
 
+/* The places of a value's shortest round-trip text, found the slow way:
+ * every precision printed and read back. */
+static int places_by_printing(double value)
+{
+    if (value == 0.0 || !isfinite(value))
+        return 0;
+    char text[40];
+    int digits = 1;
+    for (; digits < 17; digits++) {
+        snprintf(text, sizeof text, "%.*e", digits - 1, value);
+        if (strtod(text, NULL) == value)
+            break;
+    }
+    snprintf(text, sizeof text, "%.*e", digits - 1, value);
+    char *exponent = strchr(text, 'e');
+    int count = 0;
+    for (const char *c = text; c < exponent; c++)
+        count += *c >= '0' && *c <= '9';
+    for (const char *c = exponent - 1; *c == '0'; c--)
+        count--;
+    int places = count - 1 - atoi(exponent + 1);
+    return places > 0 ? places : 0;
+}
+
+START_TEST(decimals_without_printing_agree_with_printing)
+{
+    /* Decimals of every length and magnitude, as trials record them, and
+     * arbitrary doubles; the fast path must agree with the printed one. */
+    uint64_t state = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < 200000; i++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        double value;
+        if (i % 2) {
+            int places = (int)((state >> 33) % 12);
+            double digits = (double)((state >> 5) % 100000000ULL);
+            value = digits / pow(10.0, places) * ((state >> 40) % 2 ? -1 : 1);
+        } else {
+            uint64_t bits = state;
+            memcpy(&value, &bits, sizeof value);
+            if (!isfinite(value))
+                continue;
+        }
+        int got = aorta_stats_decimals(&value, 1);
+        ck_assert_msg(got == places_by_printing(value), "%.17g: %d vs %d", value, got,
+                      places_by_printing(value));
+    }
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
     Suite *suite = suite_create("stats");
@@ -858,6 +908,7 @@ static Suite *stats_suite(void)
     tcase_add_test(verdict, holm_decides_within_a_family);
     tcase_add_test(verdict, headline_family_across_cells);
     tcase_add_test(verdict, judge_refuses_bad_input_and_names_it);
+    tcase_add_test(verdict, decimals_without_printing_agree_with_printing);
     suite_add_tcase(suite, verdict);
     return suite;
 }
