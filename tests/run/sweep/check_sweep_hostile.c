@@ -670,6 +670,51 @@ START_TEST(a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside
 }
 END_TEST
 
+/* Rank k > 0 of an --all-ranks run writes its record beside rank 0's
+ * trial JSON: through descriptors opened from the run directory down, so a
+ * payload that swaps the cell's _subprocess (or the cell) for a symlink
+ * makes the record an error of that rank, never a file elsewhere. */
+static void follower_case(const char *script, const char *expected)
+{
+    tu_rmtree("out");
+    tu_rmtree("outside");
+    tu_write("outside/keep", "keep\n");
+    tu_write("recipe.yaml", "schema_version: 1\nmode: probe\ntrials: 1\nall_ranks: true\n"
+                            "mitigation_axis: [none]\ndiagnostic_axis: [none]\n");
+    char *args[] = {"--recipe", "recipe.yaml", "--output", "out", "--ticket", "T", "--", "sh",
+                    "-c", (char *)script, NULL};
+    char *out = NULL, *err = NULL;
+    su_aorta((char *[]){"RANK=1", "WORLD_SIZE=2", NULL}, args, &out, &err);
+    ck_assert_msg(strstr(err, expected), "%s: stderr: %s", script, err);
+    expect_outside_untouched();
+    free(out);
+    free(err);
+}
+
+START_TEST(an_all_ranks_follower_never_writes_through_a_swapped_symlink)
+{
+    follower_case("rm -rf " CELL "/_subprocess && ln -s ../../../outside " CELL "/_subprocess",
+                  "aorta-run: warning: rank 1: cannot write "
+                  "out/T/none-none/_subprocess/trial_d0_m0_t0.rank1.json: '_subprocess' in "
+                  "'none-none/_subprocess' is a symbolic link (refused)");
+    /* A second run finds the link left there: a setup failure, nothing run. */
+    tu_rmtree("outside");
+    tu_write("outside/keep", "keep\n");
+    char *args[] = {"--recipe", "recipe.yaml", "--output", "out", "--ticket", "T", "--", "sh",
+                    "-c", "touch outside/ran", NULL};
+    char *out = NULL, *err = NULL;
+    su_aorta((char *[]){"RANK=1", "WORLD_SIZE=2", NULL}, args, &out, &err);
+    ck_assert_msg(strstr(err, "rank 1: none-none/trial_0: setup failed: '_subprocess' in "
+                              "'none-none/_subprocess' is a symbolic link (refused)"),
+                  "%s", err);
+    expect_outside_untouched();
+    free(out);
+    free(err);
+    follower_case("mv " CELL " out/T/moved && ln -s ../../outside " CELL,
+                  "'none-none' in 'none-none/_subprocess' is a symbolic link (refused)");
+}
+END_TEST
+
 /* FIFOs planted at the names aorta-run writes (the payload knows its pid)
  * would block an open for ever, in the report phase too. */
 START_TEST(fifos_planted_where_aorta_run_writes_block_nothing)
@@ -898,6 +943,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, a_parse_past_its_memory_limit_costs_only_its_metrics);
     tcase_add_test(tc, the_parse_memory_limit_reads_bytes_and_suffixes);
     tcase_add_test(tc, a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside);
+    tcase_add_test(tc, an_all_ranks_follower_never_writes_through_a_swapped_symlink);
     tcase_add_test(tc, symlinks_planted_before_the_run_are_never_written_through);
     tcase_add_test(tc, fifos_planted_where_aorta_run_writes_block_nothing);
     tcase_add_test(tc, a_write_past_a_file_size_limit_is_one_line_and_exit_1);
