@@ -117,29 +117,67 @@ static int interrupt_pending(void)
     return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
 }
 
+/* How many ranks one round looks at between two looks at the clock and
+ * the pending signals: a round over a large world stays within the wait. */
+#define CHECK_EVERY 256
+
+static int past(double deadline)
+{
+    return aorta_clock_monotonic() >= deadline || interrupt_pending();
+}
+
 size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
                                long world_size, double not_before, double wait_sec,
                                aorta_json_t **records)
 {
     double deadline = aorta_clock_monotonic() + wait_sec;
-    size_t missing = 0;
     for (;;) {
-        missing = 0;
+        size_t missing = 0;
+        int stopped = 0;
         for (long k = 1; k < world_size; k++) {
             if (records[k])
                 continue;
-            char *rel = aorta_rank_record_rel(cell, trial, k);
-            char *path = aorta_xasprintf("%s/%s", run_dir, rel);
-            records[k] = aorta_rank_record_load(path, k, cell, trial, not_before);
+            if (!stopped) {
+                char *rel = aorta_rank_record_rel(cell, trial, k);
+                char *path = aorta_xasprintf("%s/%s", run_dir, rel);
+                records[k] = aorta_rank_record_load(path, k, cell, trial, not_before);
+                free(path);
+                free(rel);
+                stopped = k % CHECK_EVERY == 0 && past(deadline);
+            }
             missing += records[k] == NULL;
-            free(path);
-            free(rel);
         }
-        if (missing == 0 || aorta_clock_monotonic() >= deadline || interrupt_pending())
+        if (missing == 0 || stopped || past(deadline))
             return missing;
         struct timespec ts = {0, (long)(POLL_SEC * 1e9)};
         nanosleep(&ts, NULL);
     }
+}
+
+char *aorta_rank_missing_list(aorta_json_t *const *records, long world_size)
+{
+    size_t len = 0, capacity = 0;
+    char *list = NULL;
+    aorta_xgrow((void **)&list, &capacity, 1, 1);
+    list[0] = '\0';
+    for (long k = 1; k < world_size; k++) {
+        if (records[k])
+            continue;
+        long last = k;
+        while (last + 1 < world_size && !records[last + 1])
+            last++;
+        char item[64];
+        int n = last == k        ? snprintf(item, sizeof item, "%s%ld", len ? ", " : "", k)
+              : last == k + 1    ? snprintf(item, sizeof item, "%s%ld, %ld", len ? ", " : "", k,
+                                            last)
+                                 : snprintf(item, sizeof item, "%s%ld-%ld", len ? ", " : "", k,
+                                            last);
+        aorta_xgrow((void **)&list, &capacity, len + (size_t)n + 1, 1);
+        memcpy(list + len, item, (size_t)n + 1);
+        len += (size_t)n;
+        k = last;
+    }
+    return list;
 }
 
 int aorta_rank_records_complete(const char *run_dir, const char *cell, long trials,

@@ -44,6 +44,10 @@ size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
                                long world_size, double not_before, double wait_sec,
                                aorta_json_t **records);
 
+/* The ranks 1..world_size-1 without a record, in order, runs of three or
+ * more as a range: "1, 3-7, 9" (linear in world_size).  Free it. */
+char *aorta_rank_missing_list(aorta_json_t *const *records, long world_size);
+
 
 /* Whether every rank 1..world_size-1 has a record of each of trials trials
  * of cell (any job): half of the resume rule of an --all-ranks run, the

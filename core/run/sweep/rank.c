@@ -32,11 +32,21 @@ long aorta_rank_detect(void)
     long rank = 0;
     const char *var = NULL, *text = NULL;
     if (aorta_rank_read(&rank, &var, &text) < 0) {
-        aorta_diag_warn("%s='%s' is not a rank (a non-negative integer); running as rank 0", var,
-                        text);
+        aorta_diag_warn("%s='%s' is not a rank (an integer from 0 to %d); running as rank 0", var,
+                        text, AORTA_RANK_MAX - 1);
         return 0;
     }
     return rank;
+}
+
+long aorta_rank_world(void)
+{
+    const char *var = NULL, *text = NULL;
+    long world = aorta_rank_world_size(&var, &text);
+    if (var)
+        aorta_diag_warn("%s='%s' is more ranks than aorta-run supports; using its maximum, %d",
+                        var, text, AORTA_RANK_MAX);
+    return world;
 }
 
 int aorta_rank_is_launched(void)
@@ -194,7 +204,7 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, int run_f
 int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupted_by)
 {
     *interrupted_by = 0;
-    long world = aorta_rank_world_size();
+    long world = aorta_rank_world();
     if (world <= rank)
         world = rank + 1;
     char *run_dir = aorta_plan_absolute_run_dir(plan);

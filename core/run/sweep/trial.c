@@ -346,16 +346,10 @@ static void gather_ranks(trial_t *trial)
                                              aorta_rank_wait_sec(trial->plan->timeout_sec),
                                              records);
     int failed = 0;
-    size_t len = 0;
-    char *list = aorta_xstrdup("");
+    char *list = aorta_rank_missing_list(records, ctx->world_size);
     for (long k = 1; k < ctx->world_size; k++) {
-        if (!records[k]) {
-            char *next = aorta_xasprintf("%s%s%ld", list, len ? ", " : "", k);
-            free(list);
-            list = next;
-            len++;
+        if (!records[k])
             continue;
-        }
         const char *verdict = aorta_json_get_string(aorta_json_get(records[k], "verdict"));
         failed |= !verdict || strcmp(verdict, "pass") != 0;
         aorta_json_free(records[k]);
