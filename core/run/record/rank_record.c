@@ -6,7 +6,6 @@
 #include "record/rank_record.h"
 
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +28,13 @@ double aorta_rank_wait_sec(double trial_timeout_sec)
                               0);
 }
 
-const char *aorta_rank_job_token(void)
+/* The launcher's id of this job, and whether it is one every job of that
+ * launcher gets (torchrun's TORCHELASTIC_RUN_ID=none without --rdzv-id or
+ * --standalone): such an id says nothing about which run wrote a record. */
+static const char *job_token(int *a_default)
 {
     static char slurm[128];
+    *a_default = 0;
     const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
     if (job && job[0]) {
         snprintf(slurm, sizeof slurm, "slurm:%s.%s", job, step ? step : "");
@@ -41,10 +44,18 @@ const char *aorta_rank_job_token(void)
                                        "TORCHELASTIC_RUN_ID", NULL};
     for (size_t i = 0; vars[i]; i++) {
         const char *value = getenv(vars[i]);
-        if (value && value[0])
+        if (value && value[0]) {
+            *a_default = !strcmp(vars[i], "TORCHELASTIC_RUN_ID") && !strcmp(value, "none");
             return value;
+        }
     }
     return NULL;
+}
+
+const char *aorta_rank_job_token(void)
+{
+    int a_default = 0;
+    return job_token(&a_default);
 }
 
 char *aorta_rank_record_rel(const char *cell, int trial, long rank)
@@ -69,7 +80,7 @@ aorta_json_t *aorta_rank_record_json(long rank, long world_size, const char *cel
     aorta_json_set(json, "cell", aorta_json_string(cell));
     aorta_json_set(json, "trial", aorta_json_int(trial));
     aorta_json_set(json, "verdict", aorta_json_string(verdict));
-    aorta_json_set(json, "written_at", aorta_json_double((double)time(NULL)));
+    aorta_json_set(json, "written_at", aorta_json_double(aorta_clock_wall()));
     if (spawn) {
         aorta_json_set(json, "launched", aorta_json_bool(spawn->launched));
         aorta_json_set(json, "exit_code", aorta_json_int(spawn->exit_code));
@@ -89,19 +100,21 @@ aorta_json_t *aorta_rank_record_load(const char *path, long rank, const char *ce
         return NULL;
     const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
     const char *token = aorta_json_get_string(aorta_json_get(json, "job"));
-    const char *mine = aorta_rank_job_token();
+    int a_default = 0;
+    const char *mine = job_token(&a_default);
     const char *its_cell = aorta_json_get_string(aorta_json_get(json, "cell"));
     int ok = aorta_json_get_int(aorta_json_get(json, "schema_version")) == AORTA_RANK_RECORD_SCHEMA
           && aorta_json_get_int(aorta_json_get(json, "rank")) == rank
           && aorta_json_get_int(aorta_json_get(json, "trial")) == trial && its_cell
           && strcmp(its_cell, cell) == 0 && verdict && verdict[0];
     if (ok && not_before > 0) {
-        /* A record of this job, or (no launcher id to compare) one written
-         * since this trial began on rank 0. */
+        /* A record of this job: the same launcher id, and (no id, or one
+         * every job gets) written since rank 0 began this run.  A rank
+         * that never ran leaves only an earlier run's record. */
         if (mine || token)
             ok = mine && token && strcmp(mine, token) == 0;
-        else
-            ok = aorta_json_get_double(aorta_json_get(json, "written_at")) >= floor(not_before);
+        if (ok && (!mine || a_default))
+            ok = aorta_json_get_double(aorta_json_get(json, "written_at")) >= not_before;
     }
     if (!ok) {
         aorta_json_free(json);

@@ -933,6 +933,48 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
 }
 END_TEST
 
+/* torchrun without --rdzv-id or --standalone sets TORCHELASTIC_RUN_ID=none
+ * in every run: that id names no job, so a record of it counts only when
+ * written since rank 0 began this run.  An earlier run's record of a rank
+ * that never ran now is not taken for a pass. */
+START_TEST(torchruns_default_run_id_takes_only_this_runs_records)
+{
+    tu_write("r.yaml", "schema_version: 1\nmode: probe\nticket: N\ntrials: 1\n"
+                       "mitigation_axis: [none]\ndiagnostic_axis: [none]\nall_ranks: true\n");
+    char *args[] = {"--recipe", "r.yaml", "--output", "out", "--", "true", NULL};
+    /* An earlier run's record of rank 1, with the same default id. */
+    tu_write("out/N/none-none/_subprocess/trial_d0_m0_t0.rank1.json",
+             "{\"schema_version\": 1, \"rank\": 1, \"world_size\": 2, \"job\": \"none\", "
+             "\"cell\": \"none-none\", \"trial\": 0, \"verdict\": \"pass\", \"launched\": true, "
+             "\"exit_code\": 0, \"timed_out\": false, \"elapsed_sec\": 0.1, "
+             "\"written_at\": 1000000000.0}\n");
+    char *rank0[] = {"RANK=0", "WORLD_SIZE=2", "TORCHELASTIC_RUN_ID=none", "AORTA_RANK_WAIT=0.5",
+                     NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta(rank0, args, &out, &err), 0);
+    ck_assert_msg(strstr(err, "no record from rank(s) 1 after"), "%s", err);
+    aorta_json_t *trial = su_json("out/N", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
+    aorta_json_free(trial);
+    free(out);
+    free(err);
+    /* Both ranks of one run, started together: rank 1's record counts. */
+    tu_rmtree("out");
+    char *waiting[] = {"RANK=0", "WORLD_SIZE=2", "TORCHELASTIC_RUN_ID=none", "AORTA_RANK_WAIT=30",
+                       NULL};
+    pid_t pid = su_aorta_start(waiting, args, "out0.log", "err0.log");
+    ck_assert(su_wait_for("out/N/.aorta-run.lock", 20));
+    char *rank1[] = {"RANK=1", "WORLD_SIZE=2", "TORCHELASTIC_RUN_ID=none", NULL};
+    ck_assert_int_eq(su_aorta(rank1, args, &out, &err), 0);
+    ck_assert_int_eq(tu_wait(pid), 0);
+    trial = su_json("out/N", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "pass");
+    aorta_json_free(trial);
+    free(out);
+    free(err);
+}
+END_TEST
+
 /* A hostile or mistaken world size: capped at 65536 with one line (not an
  * allocation of 2^63 records), the missing ranks listed as ranges in linear
  * time, and the wait for them bounded by AORTA_RANK_WAIT and by SIGTERM. */
@@ -1166,6 +1208,7 @@ static Suite *e2e_suite(void)
     tcase_add_test(tc, a_nonzero_rank_runs_the_command_bare_and_writes_nothing);
     tcase_add_test(tc, all_ranks_records_per_rank_and_a_missing_rank_is_an_error);
     tcase_add_test(tc, a_huge_world_size_is_capped_and_its_wait_stays_bounded);
+    tcase_add_test(tc, torchruns_default_run_id_takes_only_this_runs_records);
     tcase_add_test(tc, missing_ranks_are_listed_with_ranges);
     tcase_add_test(tc, verbose_progress_goes_to_stderr_line_by_line);
     tcase_add_test(tc, host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once);
