@@ -397,6 +397,62 @@ START_TEST(a_signal_during_the_reports_is_prompt)
 }
 END_TEST
 
+/* A demangler bomb in a capture: 30 levels of B<P, P> through
+ * back-references, about 300 bytes that demangle to 14 GB.  --report shows
+ * it raw, fast, with one warning, and its files stay small. */
+START_TEST(a_demangler_bomb_leaves_the_reports_small_and_fast)
+{
+    static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    char *bomb = aorta_xstrdup("_Z1f1A");
+    for (int k = 1; k <= 30; k++) {
+        int id = 2 * k - 2;
+        char ref[16];
+        if (id == 0)
+            snprintf(ref, sizeof ref, "S_");
+        else if (id - 1 < 36)
+            snprintf(ref, sizeof ref, "S%c_", digits[id - 1]);
+        else
+            snprintf(ref, sizeof ref, "S%c%c_", digits[(id - 1) / 36], digits[(id - 1) % 36]);
+        char *next = aorta_xasprintf("%s1BI%s%sE", bomb, ref, ref);
+        free(bomb);
+        bomb = next;
+    }
+    tu_write("out/B/c-none/_subprocess/trial_d0_m0_t0.json",
+             "{\"exit_status\": \"ok\", \"result\": {\"metrics\": {\"verdict\": \"pass\"}}}");
+    char *table = aorta_xasprintf("{\"schema_version\": 1, \"trial_index\": 0, \"collectors\": "
+                                  "{\"rocprof\": {\"kernels\": {\"%s\": [2.5, 1], "
+                                  "\"_Z6kernelv\": [1.0, 1]}}}}\n",
+                                  bomb);
+    tu_write("out/B/c-none/_subprocess/trial_d0_m0_t0.kernels.json", table);
+    tu_write("out/B/matrix.json",
+             "{\"workload\": \"_subprocess\", \"ticket\": \"B\", \"run_timestamp\": \"now\", "
+             "\"cells\": [{\"name\": \"c-none\", \"trials\": 1, \"passed_count\": 1, "
+             "\"iters_display\": \"1/1\", \"step_time_source\": \"missing\"}]}");
+    char *args[] = {"--report", "out/B", NULL};
+    char *out = NULL, *err = NULL;
+    double started = now();
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 0);
+    ck_assert_msg(now() - started < 20, "%.1f s", now() - started);
+    const char *note = strstr(err, "aorta-run: warning: a kernel name of ");
+    ck_assert_msg(note && !strstr(note + 40, "a kernel name of "), "%s", err);
+    ck_assert_uint_eq(error_lines(err), 0);
+    struct stat st;
+    ck_assert_int_eq(stat("out/B/report.html", &st), 0);
+    ck_assert_msg(st.st_size < (1 << 20), "report.html: %lld bytes", (long long)st.st_size);
+    ck_assert_int_eq(stat("out/B/perf.md", &st), 0);
+    ck_assert_msg(st.st_size < (1 << 20), "perf.md: %lld bytes", (long long)st.st_size);
+    /* The raw name is there; the ordinary one is demangled as ever. */
+    char *html = tu_read("out/B/report.html");
+    ck_assert_ptr_nonnull(strstr(html, bomb));
+    ck_assert_ptr_nonnull(strstr(html, "kernel()"));
+    free(html);
+    free(out);
+    free(err);
+    free(table);
+    free(bomb);
+}
+END_TEST
+
 START_TEST(a_signal_during_a_trial_is_prompt)
 {
     char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
@@ -936,6 +992,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, a_signal_while_the_probe_is_awaited_is_prompt);
     tcase_add_test(tc, a_signal_during_a_trial_is_prompt);
     tcase_add_test(tc, a_signal_during_the_reports_is_prompt);
+    tcase_add_test(tc, a_demangler_bomb_leaves_the_reports_small_and_fast);
     tcase_add_test(tc, a_payload_that_ignores_sigterm_is_killed_after_the_grace);
     tcase_add_test(tc, what_a_payload_leaves_running_is_killed_with_a_warning);
     tcase_add_test(tc, a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart);
