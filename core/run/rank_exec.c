@@ -67,9 +67,9 @@ int main(int argc, char **argv)
     long rank = 0;
     const char *var = NULL, *text = NULL;
     if (aorta_rank_read(&rank, &var, &text) < 0) {
-        aorta_diag_error("aorta-rank-exec: %s='%s' is not a rank (a non-negative integer); "
+        aorta_diag_error("aorta-rank-exec: %s='%s' is not a rank (an integer from 0 to %d); "
                          "refusing to guess where this process's captures go",
-                         var, text);
+                         var, text, AORTA_RANK_MAX - 1);
         return EXIT_OWN;
     }
     /* No variable set: a launcher of one process (taskset, numactl): rank 0. */

@@ -11,9 +11,13 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/child.h"
+#include "sys/clock.h"
+#include "sys/diag.h"
 #include "xalloc.h"
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buffer, size_t *length,
@@ -43,21 +47,152 @@ static cxa_demangle_fn demangler(void)
     return demangle_fn;
 }
 
+/* A demangler bomb: a name of a few hundred bytes whose back-references
+ * double at each level demangles to 2^n characters, and __cxa_demangle
+ * builds all of them (a 210-byte name gave a 243 MB report.html, 250 bytes
+ * ran for minutes).  So: a mangled name longer than MANGLED_MAX stays raw;
+ * one whose back-references could not make it longer than IN_PROCESS_BOUND
+ * is demangled here; any other in a child (sys/child.c) under a deadline,
+ * a memory limit and a reply limit, all of them together at most
+ * CHILD_BUDGET seconds per process.  A demangled name longer than
+ * DEMANGLED_MAX is not shown either: the raw one is, with one warning. */
+#define MANGLED_MAX 4096
+#define DEMANGLED_MAX (64 * 1024)
+#define IN_PROCESS_BOUND (1u << 20)
+/* The most characters one mangled character prints as ("Sd" is
+ * "std::basic_iostream<char, std::char_traits<char> >"). */
+#define EXPANSION 40
+#define CHILD_TIMEOUT_SEC 1.0
+#define CHILD_MEMORY ((uint64_t)256 << 20)
+#define CHILD_BUDGET_SEC 10.0
+
+/* ASan reserves terabytes of address space: RLIMIT_AS would stop it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MEMORY_LIMITED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MEMORY_LIMITED 0
+#endif
+#endif
+#ifndef MEMORY_LIMITED
+#define MEMORY_LIMITED 1
+#endif
+
+/* Whether name's back-references (S_, S<id>_, T_, T<n>_), each at most
+ * doubling what came before, keep its demangled form under
+ * IN_PROCESS_BOUND.  Counted wherever they appear, so an identifier that
+ * holds one only makes the bound larger. */
+static int small_enough(const char *name, size_t len)
+{
+    uint64_t bound = (uint64_t)len * EXPANSION;
+    for (size_t i = 0; i + 1 < len && bound <= IN_PROCESS_BOUND; i++) {
+        if (name[i] != 'S' && name[i] != 'T')
+            continue;
+        size_t j = i + 1;
+        while (j < len
+               && (isdigit((unsigned char)name[j])
+                   || (name[i] == 'S' && isupper((unsigned char)name[j]))))
+            j++;
+        if (j < len && name[j] == '_')
+            bound *= 2;
+    }
+    return bound <= IN_PROCESS_BOUND;
+}
+
+/* One warning per process: a user sees why a name is raw, a hostile
+ * capture cannot flood stderr. */
+static void note_raw(size_t len, const char *why)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static int said;
+    pthread_mutex_lock(&lock);
+    int first = !said;
+    said = 1;
+    pthread_mutex_unlock(&lock);
+    if (first)
+        aorta_diag_warn("a kernel name of %zu bytes is shown mangled: demangling it %s (at most "
+                        "%d characters, %.0f s; a demangler bomb?); any other such name is too, "
+                        "without a word",
+                        len, why, DEMANGLED_MAX, CHILD_TIMEOUT_SEC);
+}
+
+/* The demangler's text (malloc'd by it), or NULL. */
+static char *demangle_raw(const char *name)
+{
+    int status = -1;
+    char *text = demangler()(name, NULL, NULL, &status);
+    if (status != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void demangle_in_child(void *user, int reply_fd)
+{
+    char *text = demangle_raw(user);
+    if (text)
+        aorta_child_reply(reply_fd, text, strlen(text));
+    free(text);
+}
+
+/* Seconds of demangling children left to this process; -1 once spent. */
+static int take_budget(double spent)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static double used;
+    pthread_mutex_lock(&lock);
+    used += spent;
+    int left = used < CHILD_BUDGET_SEC;
+    pthread_mutex_unlock(&lock);
+    return left;
+}
+
+/* name demangled in a child, or NULL (with the note when a limit ended it). */
+static char *demangle_bounded(const char *name, size_t len)
+{
+    if (!take_budget(0)) {
+        note_raw(len, "is past the time all such names may take");
+        return NULL;
+    }
+    aorta_child_spec_t spec = {.fn = demangle_in_child, .user = (void *)name,
+                               .timeout_sec = CHILD_TIMEOUT_SEC, .reply_limit = DEMANGLED_MAX,
+                               .memory_limit = MEMORY_LIMITED ? CHILD_MEMORY : 0,
+                               .flags = AORTA_CHILD_CAPTURE_OUTPUT};
+    aorta_child_result_t result;
+    double started = aorta_clock_monotonic();
+    aorta_child_run(&spec, &result);
+    take_budget(aorta_clock_monotonic() - started);
+    char *text = NULL;
+    if (result.end == AORTA_CHILD_REPLIED && result.len > 0)
+        text = aorta_xstrdup(result.reply);
+    else if (result.end != AORTA_CHILD_REPLIED && result.end != AORTA_CHILD_INTERRUPTED)
+        note_raw(len, result.end == AORTA_CHILD_TOO_MUCH ? "gives too many characters"
+                      : result.end == AORTA_CHILD_TIMED_OUT ? "takes too long"
+                                                           : "fails in its child");
+    aorta_child_result_free(&result);
+    return text;
+}
+
 char *aorta_demangle(const char *name)
 {
-    if (!name || strncmp(name, "_Z", 2) != 0)
+    if (!name || strncmp(name, "_Z", 2) != 0 || !demangler())
         return NULL;
-    cxa_demangle_fn fn = demangler();
-    if (!fn)
+    size_t len = strlen(name);
+    if (len > MANGLED_MAX) {
+        note_raw(len, "is not tried past 4096 bytes");
         return NULL;
-    int status = -1;
-    char *text = fn(name, NULL, NULL, &status);
-    if (status != 0 || !text) {
+    }
+    if (!small_enough(name, len))
+        return demangle_bounded(name, len);
+    char *text = demangle_raw(name);
+    if (text && strlen(text) > DEMANGLED_MAX) {
+        note_raw(len, "gives too many characters");
         free(text);
         return NULL;
     }
     /* Ours to free with free(): __cxa_demangle allocates with malloc. */
-    char *copy = aorta_xstrdup(text);
+    char *copy = text ? aorta_xstrdup(text) : NULL;
     free(text);
     return copy;
 }

@@ -17,6 +17,7 @@
 #include "record/outcome.h"
 #include "record/layout.h"
 #include "stats/stats.h"
+#include "sys/json.h"
 #include "sys/nofollow.h"
 #include "xalloc.h"
 
@@ -202,7 +203,11 @@ static void add_row(trial_sum_t *sum, const char *name, const aorta_json_t *ms,
      * squares could overflow into one. */
     if (!name || !isfinite(value) || value < 0 || value > MAX_MS)
         return;
-    aorta_kagg_kernel_t *kernel = kernel_for(sum->table, name, row_at);
+    /* As the cell's table will write it: names that differ only in invalid
+     * bytes are one name (its first row counts) from this first read on. */
+    char *fixed = aorta_json_utf8_or_null(name);
+    aorta_kagg_kernel_t *kernel = kernel_for(sum->table, fixed ? fixed : name, row_at);
+    free(fixed);
     /* A name twice in one table (schema 2's arrays can say so; schema 1's
      * object cannot): the first row counts. */
     size_t stamp = sum->table->trials + 1;

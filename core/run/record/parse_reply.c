@@ -7,6 +7,7 @@
 #include "record/parse_reply.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "record/metrics_json.h"
@@ -68,7 +69,13 @@ int aorta_parse_reply_from_json(aorta_metrics_t *metrics, const aorta_json_t *re
             break;
         }
         int64_t launches = count ? aorta_json_get_int(count) : -1;
+        /* As it will be written: names that differ only in invalid bytes
+         * are one kernel (summed) now, not on a later read. */
+        char *fixed = aorta_json_utf8_or_null(name);
+        if (fixed)
+            name = fixed;
         status = aorta_kernels_add(kernels, name, strlen(name), ms, launches < 0 ? -1 : launches);
+        free(fixed);
     }
     if (status == 0)
         aorta_metrics_set_kernels(metrics, kernels, 1.0);

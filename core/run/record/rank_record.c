@@ -6,7 +6,6 @@
 #include "record/rank_record.h"
 
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +28,13 @@ double aorta_rank_wait_sec(double trial_timeout_sec)
                               0);
 }
 
-const char *aorta_rank_job_token(void)
+/* The launcher's id of this job, and whether it is one every job of that
+ * launcher gets (torchrun's TORCHELASTIC_RUN_ID=none without --rdzv-id or
+ * --standalone): such an id says nothing about which run wrote a record. */
+static const char *job_token(int *a_default)
 {
     static char slurm[128];
+    *a_default = 0;
     const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
     if (job && job[0]) {
         snprintf(slurm, sizeof slurm, "slurm:%s.%s", job, step ? step : "");
@@ -41,10 +44,18 @@ const char *aorta_rank_job_token(void)
                                        "TORCHELASTIC_RUN_ID", NULL};
     for (size_t i = 0; vars[i]; i++) {
         const char *value = getenv(vars[i]);
-        if (value && value[0])
+        if (value && value[0]) {
+            *a_default = !strcmp(vars[i], "TORCHELASTIC_RUN_ID") && !strcmp(value, "none");
             return value;
+        }
     }
     return NULL;
+}
+
+const char *aorta_rank_job_token(void)
+{
+    int a_default = 0;
+    return job_token(&a_default);
 }
 
 char *aorta_rank_record_rel(const char *cell, int trial, long rank)
@@ -69,7 +80,7 @@ aorta_json_t *aorta_rank_record_json(long rank, long world_size, const char *cel
     aorta_json_set(json, "cell", aorta_json_string(cell));
     aorta_json_set(json, "trial", aorta_json_int(trial));
     aorta_json_set(json, "verdict", aorta_json_string(verdict));
-    aorta_json_set(json, "written_at", aorta_json_double((double)time(NULL)));
+    aorta_json_set(json, "written_at", aorta_json_double(aorta_clock_wall()));
     if (spawn) {
         aorta_json_set(json, "launched", aorta_json_bool(spawn->launched));
         aorta_json_set(json, "exit_code", aorta_json_int(spawn->exit_code));
@@ -89,19 +100,21 @@ aorta_json_t *aorta_rank_record_load(const char *path, long rank, const char *ce
         return NULL;
     const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
     const char *token = aorta_json_get_string(aorta_json_get(json, "job"));
-    const char *mine = aorta_rank_job_token();
+    int a_default = 0;
+    const char *mine = job_token(&a_default);
     const char *its_cell = aorta_json_get_string(aorta_json_get(json, "cell"));
     int ok = aorta_json_get_int(aorta_json_get(json, "schema_version")) == AORTA_RANK_RECORD_SCHEMA
           && aorta_json_get_int(aorta_json_get(json, "rank")) == rank
           && aorta_json_get_int(aorta_json_get(json, "trial")) == trial && its_cell
           && strcmp(its_cell, cell) == 0 && verdict && verdict[0];
     if (ok && not_before > 0) {
-        /* A record of this job, or (no launcher id to compare) one written
-         * since this trial began on rank 0. */
+        /* A record of this job: the same launcher id, and (no id, or one
+         * every job gets) written since rank 0 began this run.  A rank
+         * that never ran leaves only an earlier run's record. */
         if (mine || token)
             ok = mine && token && strcmp(mine, token) == 0;
-        else
-            ok = aorta_json_get_double(aorta_json_get(json, "written_at")) >= floor(not_before);
+        if (ok && (!mine || a_default))
+            ok = aorta_json_get_double(aorta_json_get(json, "written_at")) >= not_before;
     }
     if (!ok) {
         aorta_json_free(json);
@@ -117,29 +130,67 @@ static int interrupt_pending(void)
     return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
 }
 
+/* How many ranks one round looks at between two looks at the clock and
+ * the pending signals: a round over a large world stays within the wait. */
+#define CHECK_EVERY 256
+
+static int past(double deadline)
+{
+    return aorta_clock_monotonic() >= deadline || interrupt_pending();
+}
+
 size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
                                long world_size, double not_before, double wait_sec,
                                aorta_json_t **records)
 {
     double deadline = aorta_clock_monotonic() + wait_sec;
-    size_t missing = 0;
     for (;;) {
-        missing = 0;
+        size_t missing = 0;
+        int stopped = 0;
         for (long k = 1; k < world_size; k++) {
             if (records[k])
                 continue;
-            char *rel = aorta_rank_record_rel(cell, trial, k);
-            char *path = aorta_xasprintf("%s/%s", run_dir, rel);
-            records[k] = aorta_rank_record_load(path, k, cell, trial, not_before);
+            if (!stopped) {
+                char *rel = aorta_rank_record_rel(cell, trial, k);
+                char *path = aorta_xasprintf("%s/%s", run_dir, rel);
+                records[k] = aorta_rank_record_load(path, k, cell, trial, not_before);
+                free(path);
+                free(rel);
+                stopped = k % CHECK_EVERY == 0 && past(deadline);
+            }
             missing += records[k] == NULL;
-            free(path);
-            free(rel);
         }
-        if (missing == 0 || aorta_clock_monotonic() >= deadline || interrupt_pending())
+        if (missing == 0 || stopped || past(deadline))
             return missing;
         struct timespec ts = {0, (long)(POLL_SEC * 1e9)};
         nanosleep(&ts, NULL);
     }
+}
+
+char *aorta_rank_missing_list(aorta_json_t *const *records, long world_size)
+{
+    size_t len = 0, capacity = 0;
+    char *list = NULL;
+    aorta_xgrow((void **)&list, &capacity, 1, 1);
+    list[0] = '\0';
+    for (long k = 1; k < world_size; k++) {
+        if (records[k])
+            continue;
+        long last = k;
+        while (last + 1 < world_size && !records[last + 1])
+            last++;
+        char item[64];
+        int n = last == k        ? snprintf(item, sizeof item, "%s%ld", len ? ", " : "", k)
+              : last == k + 1    ? snprintf(item, sizeof item, "%s%ld, %ld", len ? ", " : "", k,
+                                            last)
+                                 : snprintf(item, sizeof item, "%s%ld-%ld", len ? ", " : "", k,
+                                            last);
+        aorta_xgrow((void **)&list, &capacity, len + (size_t)n + 1, 1);
+        memcpy(list + len, item, (size_t)n + 1);
+        len += (size_t)n;
+        k = last;
+    }
+    return list;
 }
 
 int aorta_rank_records_complete(const char *run_dir, const char *cell, long trials,

@@ -18,7 +18,8 @@ double aorta_rank_wait_sec(double trial_timeout_sec);
 /* What names this job to every rank (the launcher's own id:
  * SLURM_JOB_ID.SLURM_STEP_ID, PMIX_NAMESPACE, OMPI_MCA_ess_base_jobid,
  * TORCHELASTIC_RUN_ID), so rank 0 never takes a record a former job left;
- * NULL when there is none.  Borrowed from the environment or static. */
+ * NULL when there is none.  torchrun's default "none" is returned too, but
+ * names no job: its records must also be fresh (aorta_rank_record_load()).  Borrowed from the environment or static. */
 const char *aorta_rank_job_token(void);
 
 /* "<cell>/_subprocess/trial_d0_m0_t<t>.rank<k>.json", relative to the run
@@ -32,8 +33,10 @@ aorta_json_t *aorta_rank_record_json(long rank, long world_size, const char *cel
                                      const char *error);
 
 /* The record at path when it is one of ours for this rank, cell and trial
- * and this job (the token, or without one: written at or after not_before,
- * a wall-clock time); NULL otherwise.  Free it. */
+ * and this job: the same launcher id, and, without one or with one every
+ * job gets (torchrun's TORCHELASTIC_RUN_ID=none), written at or after
+ * not_before, the wall-clock time rank 0 began the run; not_before 0 takes
+ * any job's.  NULL otherwise.  Free it. */
 aorta_json_t *aorta_rank_record_load(const char *path, long rank, const char *cell, int trial,
                                      double not_before);
 
@@ -43,6 +46,10 @@ aorta_json_t *aorta_rank_record_load(const char *path, long rank, const char *ce
 size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
                                long world_size, double not_before, double wait_sec,
                                aorta_json_t **records);
+
+/* The ranks 1..world_size-1 without a record, in order, runs of three or
+ * more as a range: "1, 3-7, 9" (linear in world_size).  Free it. */
+char *aorta_rank_missing_list(aorta_json_t *const *records, long world_size);
 
 
 /* Whether every rank 1..world_size-1 has a record of each of trials trials

@@ -6,6 +6,7 @@
 #include "sweep/rank.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "sweep/compose.h"
 #include "record/rank_record.h"
 #include "sys/files.h"
+#include "sys/nofollow.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -30,11 +32,21 @@ long aorta_rank_detect(void)
     long rank = 0;
     const char *var = NULL, *text = NULL;
     if (aorta_rank_read(&rank, &var, &text) < 0) {
-        aorta_diag_warn("%s='%s' is not a rank (a non-negative integer); running as rank 0", var,
-                        text);
+        aorta_diag_warn("%s='%s' is not a rank (an integer from 0 to %d); running as rank 0", var,
+                        text, AORTA_RANK_MAX - 1);
         return 0;
     }
     return rank;
+}
+
+long aorta_rank_world(void)
+{
+    const char *var = NULL, *text = NULL;
+    long world = aorta_rank_world_size(&var, &text);
+    if (var)
+        aorta_diag_warn("%s='%s' is more ranks than aorta-run supports; using its maximum, %d",
+                        var, text, AORTA_RANK_MAX);
+    return world;
 }
 
 int aorta_rank_is_launched(void)
@@ -82,18 +94,48 @@ int aorta_rank_run_bare(const aorta_plan_t *plan)
     return interrupted;
 }
 
-/* One trial of rank rank > 0 of an --all-ranks run: its captures under
- * each collector's rank<rank>/, its record beside rank 0's trial JSON.
- * Returns the interrupting signal, else 0. */
-static int follow_trial(const aorta_plan_t *plan, const char *run_dir, const aorta_env_t *base,
-                        size_t cell_index, int trial, long rank, long world, double grace)
+/* The record's folder <cell>/_subprocess, opened (created) from the run
+ * directory down without following a symlink: the payload may have swapped
+ * any component for one.  -1 with *error set. */
+static int open_record_dir(int run_fd, const char *cell, char **error)
 {
-    const aorta_cell_t *cell = &plan->cells[cell_index];
-    char *record_rel = aorta_rank_record_rel(cell->name, trial, rank);
-    char *record_path = aorta_xasprintf("%s/%s", run_dir, record_rel);
-    char *sub_dir = aorta_xasprintf("%s/%s/" AORTA_WORKLOAD, run_dir, cell->name);
-    char *collect_rel = aorta_trial_collect_rel(cell->name, trial);
-    unlink(record_path); /* the last attempt's; rank 0 must not take it for this one */
+    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, cell);
+    int fd = aorta_nofollow_open_dir(run_fd, sub_rel, 1, error);
+    free(sub_rel);
+    return fd;
+}
+
+/* Write rank's record of a trial that was not interrupted, through a
+ * descriptor opened again now (the payload ran in between): a symlink
+ * where a folder goes is a warning, never a write elsewhere. */
+static void write_record(const aorta_plan_t *plan, int run_fd, size_t cell_index, int trial,
+                         long rank, long world, const char *verdict,
+                         const aorta_spawn_result_t *result, const char *error)
+{
+    const char *cell = plan->cells[cell_index].name;
+    char *rel = aorta_rank_record_rel(cell, trial, rank);
+    const char *name = strrchr(rel, '/') + 1;
+    char *why = NULL;
+    int fd = open_record_dir(run_fd, cell, &why);
+    if (fd >= 0) {
+        aorta_json_t *json = aorta_rank_record_json(rank, world, cell, trial, verdict,
+                                                    error ? NULL : result, error);
+        if (aorta_json_write_file_at(fd, name, json) != 0)
+            why = aorta_xstrdup(strerror(errno));
+        aorta_json_free(json);
+        close(fd);
+    }
+    if (why)
+        aorta_diag_warn("rank %ld: cannot write %s/%s: %s", rank, plan->run_dir, rel, why);
+    free(why);
+    free(rel);
+}
+
+/* The trial's environment: the launcher's, the cell's variables, and
+ * under env_passthrough_mode: file the probe.env rank 0 writes. */
+static aorta_env_t *trial_env(const aorta_plan_t *plan, const char *run_dir,
+                              const aorta_env_t *base, const aorta_cell_t *cell, int trial)
+{
     aorta_env_t *env = aorta_env_dup(base);
     for (size_t i = 0; i < aorta_env_count(cell->env); i++)
         aorta_env_set(env, aorta_env_name_at(cell->env, i), aorta_env_value_at(cell->env, i));
@@ -105,11 +147,31 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, const aor
         free(path);
         free(trial_rel);
     }
+    return env;
+}
+
+/* One trial of rank rank > 0 of an --all-ranks run: its captures under
+ * each collector's rank<rank>/, its record beside rank 0's trial JSON,
+ * every write below the run directory through descriptors opened without
+ * following a symlink.  Returns the interrupting signal, else 0. */
+static int follow_trial(const aorta_plan_t *plan, const char *run_dir, int run_fd,
+                        const aorta_env_t *base, size_t cell_index, int trial, long rank,
+                        long world, double grace)
+{
+    const aorta_cell_t *cell = &plan->cells[cell_index];
+    char *collect_rel = aorta_trial_collect_rel(cell->name, trial);
     char *error = NULL;
+    int sub_fd = open_record_dir(run_fd, cell->name, &error);
+    if (sub_fd >= 0) {
+        /* the last attempt's; rank 0 must not take it for this one */
+        char *rel = aorta_rank_record_rel(cell->name, trial, rank);
+        unlinkat(sub_fd, strrchr(rel, '/') + 1, 0);
+        free(rel);
+        close(sub_fd);
+    }
+    aorta_env_t *env = trial_env(plan, run_dir, base, cell, trial);
     aorta_argv_t *argv = NULL;
-    if (aorta_mkdir_p(sub_dir, 0755) != 0)
-        error = aorta_xasprintf("cannot create %s: %s", sub_dir, strerror(errno));
-    else
+    if (!error)
         aorta_compose(plan, plan->command, run_dir, collect_rel, env, 1, rank, &argv, &error);
     aorta_spawn_result_t result;
     memset(&result, 0, sizeof result);
@@ -130,32 +192,26 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, const aor
     int interrupted = error ? 0 : result.interrupted;
     /* Interrupted: no record, as rank 0 leaves no result.json; a later run
      * retries the cell. */
-    if (!interrupted) {
-        aorta_json_t *json = aorta_rank_record_json(rank, world, cell->name, trial, verdict,
-                                                    error ? NULL : &result, error);
-        if (aorta_json_write_file(record_path, json) != 0)
-            aorta_diag_warn("rank %ld: cannot write %s: %s", rank, record_path, strerror(errno));
-        aorta_json_free(json);
-    }
+    if (!interrupted)
+        write_record(plan, run_fd, cell_index, trial, rank, world, verdict, &result, error);
     aorta_argv_free(argv);
     aorta_env_free(env);
     free(error);
     free(collect_rel);
-    free(sub_dir);
-    free(record_path);
-    free(record_rel);
     return interrupted;
 }
 
 int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupted_by)
 {
     *interrupted_by = 0;
-    long world = aorta_rank_world_size();
+    long world = aorta_rank_world();
     if (world <= rank)
         world = rank + 1;
     char *run_dir = aorta_plan_absolute_run_dir(plan);
+    int run_fd = -1;
     /* Rank 0 holds the lock; the others only make sure the tree exists. */
-    if (!run_dir || aorta_mkdir_p(run_dir, 0755) != 0) {
+    if (!run_dir || aorta_mkdir_p(run_dir, 0755) != 0
+        || (run_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
         aorta_diag_error("rank %ld: cannot create the run directory %s: %s", rank, plan->run_dir,
                          strerror(errno));
         free(run_dir);
@@ -175,10 +231,12 @@ int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupte
         for (long t = -plan->warmup_trials; t < budget && !interrupted; t++) {
             interrupted = aorta_spawn_take_interrupt();
             if (!interrupted)
-                interrupted = follow_trial(plan, run_dir, base, c, (int)t, rank, world, grace);
+                interrupted = follow_trial(plan, run_dir, run_fd, base, c, (int)t, rank, world,
+                                           grace);
         }
     }
     aorta_env_free(base);
+    close(run_fd);
     free(run_dir);
     fflush(stdout);
     *interrupted_by = interrupted;

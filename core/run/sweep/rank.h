@@ -19,6 +19,10 @@ int aorta_rank_run_bare(const aorta_plan_t *plan);
 /* Whether a launcher set one of the rank variables. */
 int aorta_rank_is_launched(void);
 
+/* The world size (aorta_rank_world_size()), capped at AORTA_RANK_MAX with
+ * one warning naming the variable; 0 when none is set. */
+long aorta_rank_world(void);
+
 /* The one line a non-zero rank without --all-ranks prints: it runs bare,
  * rank 0 records. */
 void aorta_rank_note_bare(long rank);

@@ -18,13 +18,19 @@ const char *const aorta_rank_vars[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK
 static const char *const size_vars[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
                                         "SLURM_NTASKS", NULL};
 
+/* A non-negative decimal integer: 0, 1 when it is more than AORTA_RANK_MAX
+ * (*out is then AORTA_RANK_MAX), -1 when it is not one. */
 static int read_long(const char *text, long *out)
 {
     char *end = NULL;
     errno = 0;
     long value = strtol(text, &end, 10);
-    if (errno || end == text || *end || value < 0)
+    if (end == text || *end || value < 0 || (errno && errno != ERANGE))
         return -1;
+    if (errno == ERANGE || value > AORTA_RANK_MAX) {
+        *out = AORTA_RANK_MAX;
+        return 1;
+    }
     *out = value;
     return 0;
 }
@@ -37,17 +43,23 @@ int aorta_rank_read(long *rank, const char **var, const char **text)
             continue;
         *var = aorta_rank_vars[i];
         *text = value;
-        return read_long(value, rank) == 0 ? 1 : -1;
+        return read_long(value, rank) == 0 && *rank < AORTA_RANK_MAX ? 1 : -1;
     }
     return 0;
 }
 
-long aorta_rank_world_size(void)
+long aorta_rank_world_size(const char **var, const char **text)
 {
+    *var = *text = NULL;
     for (size_t i = 0; size_vars[i]; i++) {
         const char *value = getenv(size_vars[i]);
         long size = 0;
-        if (value && read_long(value, &size) == 0 && size > 0)
+        int status = value ? read_long(value, &size) : -1;
+        if (status == 1) {
+            *var = size_vars[i];
+            *text = value;
+        }
+        if (status >= 0 && size > 0)
             return size;
     }
     return 0;

@@ -11,17 +11,25 @@
  * and environment value. */
 #define AORTA_RANK_PLACEHOLDER "%AORTA_RANK%"
 
+/* The most ranks a job may have: a rank is below it, a world size at most
+ * it.  A larger value is a launcher's mistake or a hostile environment; it
+ * must not size an allocation or a wait (aorta-run(1), docs/multi-rank.md). */
+#define AORTA_RANK_MAX 65536
+
 /* RANK (torchrun), OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH, Intel
  * MPI), SLURM_PROCID (srun): the first one set wins. */
 extern const char *const aorta_rank_vars[];
 
 /* The rank: 1 with *rank set, 0 when no variable is set, -1 when the first
- * one set is not a non-negative integer (*var names it, *text its value). */
+ * one set is not an integer from 0 to AORTA_RANK_MAX - 1 (*var names it,
+ * *text its value). */
 int aorta_rank_read(long *rank, const char **var, const char **text);
 
 /* The world size from WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE,
- * SLURM_NTASKS (the first one set that is a positive integer), else 0. */
-long aorta_rank_world_size(void);
+ * SLURM_NTASKS (the first one set that is a positive integer), else 0.
+ * One larger than AORTA_RANK_MAX gives AORTA_RANK_MAX, with *var and *text
+ * set (else NULL) for the caller's warning. */
+long aorta_rank_world_size(const char **var, const char **text);
 
 /* text with every AORTA_RANK_PLACEHOLDER replaced by rank.  Free it. */
 char *aorta_rank_expand(const char *text, long rank);

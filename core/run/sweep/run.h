@@ -22,6 +22,8 @@ typedef struct aorta_run_ctx {
     int *write_failed;          /* set when a file could not be written (reported); may be NULL */
     long self_rank;             /* rank 0 of an --all-ranks run: 0; otherwise -1 */
     long world_size;            /* with --all-ranks, the ranks rank 0 waits for; else 0 */
+    double wall_started;        /* the wall clock when rank 0 began: a rank record before it is
+                                   an earlier run's (without a launcher id of this job) */
     const aorta_request_t *requests; /* each cell's request fingerprint, in cell order */
 } aorta_run_ctx_t;
 

@@ -368,7 +368,8 @@ void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end)
     if (plan->all_ranks && aorta_rank_is_launched()) {
         /* Rank 0 of --all-ranks: its captures in rank0/, the others' awaited. */
         ctx.self_rank = 0;
-        ctx.world_size = aorta_rank_world_size();
+        ctx.wall_started = aorta_clock_wall();
+        ctx.world_size = aorta_rank_world();
         if (ctx.world_size == 0)
             aorta_diag_warn("--all-ranks: no WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or "
                             "SLURM_NTASKS; rank 0 records its own captures and waits for no "

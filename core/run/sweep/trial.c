@@ -60,7 +60,6 @@ typedef struct trial {
     aorta_argv_t *argv;                  /* what ran */
     char *setup_error;                   /* why the command could not be set up */
     char *env_file_error;                /* why probe.env was refused */
-    double wall_started;                 /* time(NULL) at the start, for rank records */
     char *ranks_missing;                 /* --all-ranks: "1, 3", the ranks without a record */
     char *record_error;                  /* why a file of the trial could not be written */
     aorta_spawn_result_t spawn;
@@ -305,20 +304,14 @@ static void gather_ranks(trial_t *trial)
         return;
     aorta_json_t **records = aorta_xcalloc((size_t)ctx->world_size, sizeof *records);
     size_t missing = aorta_rank_records_wait(ctx->run_dir, trial->cell->name, trial->index,
-                                             ctx->world_size, trial->wall_started,
+                                             ctx->world_size, ctx->wall_started,
                                              aorta_rank_wait_sec(trial->plan->timeout_sec),
                                              records);
     int failed = 0;
-    size_t len = 0;
-    char *list = aorta_xstrdup("");
+    char *list = aorta_rank_missing_list(records, ctx->world_size);
     for (long k = 1; k < ctx->world_size; k++) {
-        if (!records[k]) {
-            char *next = aorta_xasprintf("%s%s%ld", list, len ? ", " : "", k);
-            free(list);
-            list = next;
-            len++;
+        if (!records[k])
             continue;
-        }
         const char *verdict = aorta_json_get_string(aorta_json_get(records[k], "verdict"));
         failed |= !verdict || strcmp(verdict, "pass") != 0;
         aorta_json_free(records[k]);
@@ -691,7 +684,6 @@ int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_ind
     trial.json_path = aorta_xasprintf("%s.json", trial.log_prefix);
     trial.display_dir = aorta_xasprintf("%s/%s", ctx->display_dir, trial.trial_rel);
 
-    trial.wall_started = (double)time(NULL);
     prepare_dirs(&trial);
     build_env(&trial);
     compose(&trial);

@@ -19,6 +19,13 @@ void aorta_clock_stamp_utc(time_t when, char out[AORTA_CLOCK_TEXT])
         out[0] = '\0';
 }
 
+double aorta_clock_wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 double aorta_clock_monotonic(void)
 {
     struct timespec ts;

@@ -11,6 +11,9 @@
 void aorta_clock_iso_utc(time_t when, char out[AORTA_CLOCK_TEXT]);
 /* "2026-06-01T10-00-00" (UTC): matrix.json's run_timestamp. */
 void aorta_clock_stamp_utc(time_t when, char out[AORTA_CLOCK_TEXT]);
+/* Seconds since the epoch on CLOCK_REALTIME, with their fraction. */
+double aorta_clock_wall(void);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double aorta_clock_monotonic(void);
 

@@ -31,7 +31,7 @@ aorta_json_t *aorta_json_array(void)
 /* text when it is UTF-8, else a copy with U+FFFD for each byte that is not
  * (an argument, an environment variable or a collector's string may hold
  * any byte; json-c writes bytes as they are, and readers decode strictly). */
-static char *utf8_or_null(const char *text)
+char *aorta_json_utf8_or_null(const char *text)
 {
     size_t len = strlen(text);
     size_t valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
@@ -57,7 +57,7 @@ static char *utf8_or_null(const char *text)
 
 aorta_json_t *aorta_json_string(const char *text)
 {
-    char *fixed = utf8_or_null(text ? text : "");
+    char *fixed = aorta_json_utf8_or_null(text ? text : "");
     aorta_json_t *value = json_object_new_string(fixed ? fixed : text ? text : "");
     free(fixed);
     return value;
@@ -245,7 +245,7 @@ aorta_json_t *aorta_json_strings_n(char *const *items, const size_t *lengths, si
 
 void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
 {
-    char *fixed = utf8_or_null(key);
+    char *fixed = aorta_json_utf8_or_null(key);
     json_object_object_add(obj, fixed ? fixed : key, value);
     free(fixed);
 }
@@ -608,7 +608,7 @@ static void put_text(aorta_json_writer_t *writer, const char *text)
     } else if (aorta_utf8_valid_prefix(text, len, NULL, NULL) == len) {
         put_string(writer, text, len);
     } else {
-        char *fixed = utf8_or_null(text);
+        char *fixed = aorta_json_utf8_or_null(text);
         put_string(writer, fixed, strlen(fixed));
         free(fixed);
     }

@@ -14,6 +14,11 @@ typedef struct json_object aorta_json_t;
 aorta_json_t *aorta_json_object(void);
 aorta_json_t *aorta_json_array(void);
 aorta_json_t *aorta_json_string(const char *text);
+/* NULL when text is UTF-8, else a copy with U+FFFD for each byte that is
+ * not (what aorta_json_string() writes).  A reader keying by a name it will
+ * write back uses this name, so that two names that differ only in invalid
+ * bytes are one name from the first read on.  Free it. */
+char *aorta_json_utf8_or_null(const char *text);
 aorta_json_t *aorta_json_int(int64_t value);
 /* Written the way Python's repr() writes a float ("0.5", "3.0", "1e-05"). */
 aorta_json_t *aorta_json_double(double value);

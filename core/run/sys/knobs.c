@@ -158,10 +158,15 @@ long aorta_knob_count(const char *name, long fallback)
         return fallback;
     uint64_t value = 0;
     const char *end = text;
-    if (read_digits(text, LONG_MAX, &value, &end) == 0 && !*end && value > 0)
+    int digits = read_digits(text, LONG_MAX, &value, &end) == 0 && !*end && value > 0;
+    if (digits && value <= AORTA_KNOB_COUNT_MAX)
         return (long)value;
+    /* Too many (LONG_MAX or more among them) is capped, not ignored. */
+    size_t len = strlen(text);
+    int too_many = digits || (strspn(text, "0123456789") == len && strspn(text, "0") != len);
+    long result = too_many ? AORTA_KNOB_COUNT_MAX : fallback;
     char used[32];
-    snprintf(used, sizeof used, "%ld", fallback);
-    refuse(name, text, "a whole number > 0", used);
-    return fallback;
+    snprintf(used, sizeof used, "%ld", result);
+    refuse(name, text, "a whole number from 1 to " AORTA_KNOB_COUNT_MAX_TEXT, used);
+    return result;
 }

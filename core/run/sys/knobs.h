@@ -33,7 +33,13 @@ double aorta_knob_seconds(const char *name, double fallback, int flags);
  * fallback. */
 uint64_t aorta_knob_size(const char *name, uint64_t fallback);
 
-/* A count: decimal digits, more than 0 and at most LONG_MAX; else
+/* Counts at most this: a larger one is a typo or a hostile environment,
+ * and must not size a loop or an allocation. */
+#define AORTA_KNOB_COUNT_MAX 1024
+#define AORTA_KNOB_COUNT_MAX_TEXT "1024"
+
+/* A count: decimal digits, more than 0; more than AORTA_KNOB_COUNT_MAX
+ * (however many digits) gives AORTA_KNOB_COUNT_MAX with a warning; else
  * fallback. */
 long aorta_knob_count(const char *name, long fallback);
 

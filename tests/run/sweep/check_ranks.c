@@ -70,9 +70,41 @@ START_TEST(the_first_rank_variable_set_wins)
     setenv("RANK", "-1", 1);
     ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), -1);
     ck_assert_str_eq(var, "RANK");
+    /* A rank past the documented maximum is not a rank either. */
+    setenv("RANK", "65535", 1);
+    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), 1);
+    ck_assert_int_eq(rank, 65535);
+    setenv("RANK", "65536", 1);
+    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), -1);
+    setenv("RANK", "9223372036854775808", 1);
+    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), -1);
     unsetenv("RANK");
     unsetenv("OMPI_COMM_WORLD_RANK");
     unsetenv("SLURM_PROCID");
+}
+END_TEST
+
+/* The world size is capped at AORTA_RANK_MAX, naming the variable that
+ * was past it; garbage is skipped for the next variable. */
+START_TEST(the_world_size_is_capped)
+{
+    const char *var = NULL, *text = NULL;
+    setenv("WORLD_SIZE", "4", 1);
+    ck_assert_int_eq(aorta_rank_world_size(&var, &text), 4);
+    ck_assert_ptr_null(var);
+    setenv("WORLD_SIZE", "65536", 1);
+    ck_assert_int_eq(aorta_rank_world_size(&var, &text), 65536);
+    ck_assert_ptr_null(var);
+    setenv("WORLD_SIZE", "9223372036854775807", 1);
+    ck_assert_int_eq(aorta_rank_world_size(&var, &text), AORTA_RANK_MAX);
+    ck_assert_str_eq(var, "WORLD_SIZE");
+    setenv("WORLD_SIZE", "99999999999999999999999", 1);
+    ck_assert_int_eq(aorta_rank_world_size(&var, &text), AORTA_RANK_MAX);
+    setenv("WORLD_SIZE", "x", 1);
+    setenv("PMI_SIZE", "3", 1);
+    ck_assert_int_eq(aorta_rank_world_size(&var, &text), 3);
+    unsetenv("WORLD_SIZE");
+    unsetenv("PMI_SIZE");
 }
 END_TEST
 
@@ -297,6 +329,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, the_placeholder_is_replaced_everywhere);
     tcase_add_test(tc, the_first_rank_variable_set_wins);
+    tcase_add_test(tc, the_world_size_is_capped);
     tcase_add_test(tc, relative_dir_from_bindir_to_libexec);
     tcase_add_test(tc, libexec_override_is_used_alone);
     tcase_add_test(tc, the_helper_creates_the_rank_dir_and_fills_argv_and_env);

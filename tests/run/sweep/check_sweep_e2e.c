@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sweeputil.h"
+#include "record/rank_record.h"
 #include "xalloc.h"
 
 static char *dir;
@@ -932,6 +933,104 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
 }
 END_TEST
 
+/* torchrun without --rdzv-id or --standalone sets TORCHELASTIC_RUN_ID=none
+ * in every run: that id names no job, so a record of it counts only when
+ * written since rank 0 began this run.  An earlier run's record of a rank
+ * that never ran now is not taken for a pass. */
+START_TEST(torchruns_default_run_id_takes_only_this_runs_records)
+{
+    tu_write("r.yaml", "schema_version: 1\nmode: probe\nticket: N\ntrials: 1\n"
+                       "mitigation_axis: [none]\ndiagnostic_axis: [none]\nall_ranks: true\n");
+    char *args[] = {"--recipe", "r.yaml", "--output", "out", "--", "true", NULL};
+    /* An earlier run's record of rank 1, with the same default id. */
+    tu_write("out/N/none-none/_subprocess/trial_d0_m0_t0.rank1.json",
+             "{\"schema_version\": 1, \"rank\": 1, \"world_size\": 2, \"job\": \"none\", "
+             "\"cell\": \"none-none\", \"trial\": 0, \"verdict\": \"pass\", \"launched\": true, "
+             "\"exit_code\": 0, \"timed_out\": false, \"elapsed_sec\": 0.1, "
+             "\"written_at\": 1000000000.0}\n");
+    char *rank0[] = {"RANK=0", "WORLD_SIZE=2", "TORCHELASTIC_RUN_ID=none", "AORTA_RANK_WAIT=0.5",
+                     NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta(rank0, args, &out, &err), 0);
+    ck_assert_msg(strstr(err, "no record from rank(s) 1 after"), "%s", err);
+    aorta_json_t *trial = su_json("out/N", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
+    aorta_json_free(trial);
+    free(out);
+    free(err);
+    /* Both ranks of one run, started together: rank 1's record counts. */
+    tu_rmtree("out");
+    char *waiting[] = {"RANK=0", "WORLD_SIZE=2", "TORCHELASTIC_RUN_ID=none", "AORTA_RANK_WAIT=30",
+                       NULL};
+    pid_t pid = su_aorta_start(waiting, args, "out0.log", "err0.log");
+    ck_assert(su_wait_for("out/N/.aorta-run.lock", 20));
+    char *rank1[] = {"RANK=1", "WORLD_SIZE=2", "TORCHELASTIC_RUN_ID=none", NULL};
+    ck_assert_int_eq(su_aorta(rank1, args, &out, &err), 0);
+    ck_assert_int_eq(tu_wait(pid), 0);
+    trial = su_json("out/N", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "pass");
+    aorta_json_free(trial);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* A hostile or mistaken world size: capped at 65536 with one line (not an
+ * allocation of 2^63 records), the missing ranks listed as ranges in linear
+ * time, and the wait for them bounded by AORTA_RANK_WAIT and by SIGTERM. */
+START_TEST(a_huge_world_size_is_capped_and_its_wait_stays_bounded)
+{
+    tu_write("r.yaml", "schema_version: 1\nmode: probe\nticket: W\ntrials: 1\n"
+                       "mitigation_axis: [none]\ndiagnostic_axis: [none]\nall_ranks: true\n");
+    char *args[] = {"--recipe", "r.yaml", "--output", "out", "--", "touch", "started", NULL};
+    char *env[] = {"RANK=0", "WORLD_SIZE=9223372036854775807", "PMIX_NAMESPACE=w1",
+                   "AORTA_RANK_WAIT=1", NULL};
+    char *out = NULL, *err = NULL;
+    double started = now();
+    ck_assert_int_eq(su_aorta(env, args, &out, &err), 0);
+    ck_assert_msg(now() - started < 30, "%.1f s", now() - started);
+    ck_assert_msg(strstr(err, "aorta-run: warning: WORLD_SIZE='9223372036854775807' is more "
+                              "ranks than aorta-run supports; using its maximum, 65536\n"),
+                  "%s", err);
+    ck_assert_msg(strstr(err, "no record from rank(s) 1-65535 after 1 s"), "%s", err);
+    aorta_json_t *trial = su_json("out/W", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
+    ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "ranks_missing", NULL),
+                     "1-65535");
+    aorta_json_free(trial);
+    free(out);
+    free(err);
+    /* A wait of 600 s over the most ranks ends at SIGTERM. */
+    tu_rmtree("out");
+    char *waiting[] = {"RANK=0", "WORLD_SIZE=65536", "PMIX_NAMESPACE=w2", "AORTA_RANK_WAIT=600",
+                       NULL};
+    unlink("started");
+    pid_t pid = su_aorta_start(waiting, args, "out.log", "err.log");
+    ck_assert(su_wait_for("started", 20));
+    sleep(1); /* rank 0 is waiting for the other ranks' records */
+    started = now();
+    kill(pid, SIGTERM);
+    ck_assert_int_eq(tu_wait(pid), 143);
+    ck_assert_msg(now() - started < 10, "%.1f s after SIGTERM", now() - started);
+}
+END_TEST
+
+/* Ranks in the missing list: one, two, then a run as a range. */
+START_TEST(missing_ranks_are_listed_with_ranges)
+{
+    aorta_json_t *some = aorta_json_object();
+    aorta_json_t *records[10] = {NULL};
+    records[3] = records[5] = records[9] = some;
+    char *list = aorta_rank_missing_list(records, 10);
+    ck_assert_str_eq(list, "1, 2, 4, 6-8");
+    free(list);
+    list = aorta_rank_missing_list(records, 1);
+    ck_assert_str_eq(list, "");
+    free(list);
+    aorta_json_free(some);
+}
+END_TEST
+
 static int is_progress_line(const char *line)
 {
     return strlen(line) > 11 && line[0] == '[' && line[3] == ':' && line[6] == ':'
@@ -1108,6 +1207,9 @@ static Suite *e2e_suite(void)
     tcase_add_test(tc, a_locked_run_directory_is_refused_and_a_stale_lock_taken_over);
     tcase_add_test(tc, a_nonzero_rank_runs_the_command_bare_and_writes_nothing);
     tcase_add_test(tc, all_ranks_records_per_rank_and_a_missing_rank_is_an_error);
+    tcase_add_test(tc, a_huge_world_size_is_capped_and_its_wait_stays_bounded);
+    tcase_add_test(tc, torchruns_default_run_id_takes_only_this_runs_records);
+    tcase_add_test(tc, missing_ranks_are_listed_with_ranges);
     tcase_add_test(tc, verbose_progress_goes_to_stderr_line_by_line);
     tcase_add_test(tc, host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once);
     tcase_add_test(tc, the_triton_probe_runs_beside_the_first_trial);

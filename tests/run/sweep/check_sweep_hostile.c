@@ -397,6 +397,62 @@ START_TEST(a_signal_during_the_reports_is_prompt)
 }
 END_TEST
 
+/* A demangler bomb in a capture: 30 levels of B<P, P> through
+ * back-references, about 300 bytes that demangle to 14 GB.  --report shows
+ * it raw, fast, with one warning, and its files stay small. */
+START_TEST(a_demangler_bomb_leaves_the_reports_small_and_fast)
+{
+    static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    char *bomb = aorta_xstrdup("_Z1f1A");
+    for (int k = 1; k <= 30; k++) {
+        int id = 2 * k - 2;
+        char ref[16];
+        if (id == 0)
+            snprintf(ref, sizeof ref, "S_");
+        else if (id - 1 < 36)
+            snprintf(ref, sizeof ref, "S%c_", digits[id - 1]);
+        else
+            snprintf(ref, sizeof ref, "S%c%c_", digits[(id - 1) / 36], digits[(id - 1) % 36]);
+        char *next = aorta_xasprintf("%s1BI%s%sE", bomb, ref, ref);
+        free(bomb);
+        bomb = next;
+    }
+    tu_write("out/B/c-none/_subprocess/trial_d0_m0_t0.json",
+             "{\"exit_status\": \"ok\", \"result\": {\"metrics\": {\"verdict\": \"pass\"}}}");
+    char *table = aorta_xasprintf("{\"schema_version\": 1, \"trial_index\": 0, \"collectors\": "
+                                  "{\"rocprof\": {\"kernels\": {\"%s\": [2.5, 1], "
+                                  "\"_Z6kernelv\": [1.0, 1]}}}}\n",
+                                  bomb);
+    tu_write("out/B/c-none/_subprocess/trial_d0_m0_t0.kernels.json", table);
+    tu_write("out/B/matrix.json",
+             "{\"workload\": \"_subprocess\", \"ticket\": \"B\", \"run_timestamp\": \"now\", "
+             "\"cells\": [{\"name\": \"c-none\", \"trials\": 1, \"passed_count\": 1, "
+             "\"iters_display\": \"1/1\", \"step_time_source\": \"missing\"}]}");
+    char *args[] = {"--report", "out/B", NULL};
+    char *out = NULL, *err = NULL;
+    double started = now();
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 0);
+    ck_assert_msg(now() - started < 20, "%.1f s", now() - started);
+    const char *note = strstr(err, "aorta-run: warning: a kernel name of ");
+    ck_assert_msg(note && !strstr(note + 40, "a kernel name of "), "%s", err);
+    ck_assert_uint_eq(error_lines(err), 0);
+    struct stat st;
+    ck_assert_int_eq(stat("out/B/report.html", &st), 0);
+    ck_assert_msg(st.st_size < (1 << 20), "report.html: %lld bytes", (long long)st.st_size);
+    ck_assert_int_eq(stat("out/B/perf.md", &st), 0);
+    ck_assert_msg(st.st_size < (1 << 20), "perf.md: %lld bytes", (long long)st.st_size);
+    /* The raw name is there; the ordinary one is demangled as ever. */
+    char *html = tu_read("out/B/report.html");
+    ck_assert_ptr_nonnull(strstr(html, bomb));
+    ck_assert_ptr_nonnull(strstr(html, "kernel()"));
+    free(html);
+    free(out);
+    free(err);
+    free(table);
+    free(bomb);
+}
+END_TEST
+
 START_TEST(a_signal_during_a_trial_is_prompt)
 {
     char *args[] = {"--output", "out", "--ticket", "T", "--", "sh", "-c",
@@ -670,6 +726,51 @@ START_TEST(a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside
 }
 END_TEST
 
+/* Rank k > 0 of an --all-ranks run writes its record beside rank 0's
+ * trial JSON: through descriptors opened from the run directory down, so a
+ * payload that swaps the cell's _subprocess (or the cell) for a symlink
+ * makes the record an error of that rank, never a file elsewhere. */
+static void follower_case(const char *script, const char *expected)
+{
+    tu_rmtree("out");
+    tu_rmtree("outside");
+    tu_write("outside/keep", "keep\n");
+    tu_write("recipe.yaml", "schema_version: 1\nmode: probe\ntrials: 1\nall_ranks: true\n"
+                            "mitigation_axis: [none]\ndiagnostic_axis: [none]\n");
+    char *args[] = {"--recipe", "recipe.yaml", "--output", "out", "--ticket", "T", "--", "sh",
+                    "-c", (char *)script, NULL};
+    char *out = NULL, *err = NULL;
+    su_aorta((char *[]){"RANK=1", "WORLD_SIZE=2", NULL}, args, &out, &err);
+    ck_assert_msg(strstr(err, expected), "%s: stderr: %s", script, err);
+    expect_outside_untouched();
+    free(out);
+    free(err);
+}
+
+START_TEST(an_all_ranks_follower_never_writes_through_a_swapped_symlink)
+{
+    follower_case("rm -rf " CELL "/_subprocess && ln -s ../../../outside " CELL "/_subprocess",
+                  "aorta-run: warning: rank 1: cannot write "
+                  "out/T/none-none/_subprocess/trial_d0_m0_t0.rank1.json: '_subprocess' in "
+                  "'none-none/_subprocess' is a symbolic link (refused)");
+    /* A second run finds the link left there: a setup failure, nothing run. */
+    tu_rmtree("outside");
+    tu_write("outside/keep", "keep\n");
+    char *args[] = {"--recipe", "recipe.yaml", "--output", "out", "--ticket", "T", "--", "sh",
+                    "-c", "touch outside/ran", NULL};
+    char *out = NULL, *err = NULL;
+    su_aorta((char *[]){"RANK=1", "WORLD_SIZE=2", NULL}, args, &out, &err);
+    ck_assert_msg(strstr(err, "rank 1: none-none/trial_0: setup failed: '_subprocess' in "
+                              "'none-none/_subprocess' is a symbolic link (refused)"),
+                  "%s", err);
+    expect_outside_untouched();
+    free(out);
+    free(err);
+    follower_case("mv " CELL " out/T/moved && ln -s ../../outside " CELL,
+                  "'none-none' in 'none-none/_subprocess' is a symbolic link (refused)");
+}
+END_TEST
+
 /* FIFOs planted at the names aorta-run writes (the payload knows its pid)
  * would block an open for ever, in the report phase too. */
 START_TEST(fifos_planted_where_aorta_run_writes_block_nothing)
@@ -891,6 +992,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, a_signal_while_the_probe_is_awaited_is_prompt);
     tcase_add_test(tc, a_signal_during_a_trial_is_prompt);
     tcase_add_test(tc, a_signal_during_the_reports_is_prompt);
+    tcase_add_test(tc, a_demangler_bomb_leaves_the_reports_small_and_fast);
     tcase_add_test(tc, a_payload_that_ignores_sigterm_is_killed_after_the_grace);
     tcase_add_test(tc, what_a_payload_leaves_running_is_killed_with_a_warning);
     tcase_add_test(tc, a_daemon_a_parse_starts_is_killed_and_its_stdout_kept_apart);
@@ -898,6 +1000,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, a_parse_past_its_memory_limit_costs_only_its_metrics);
     tcase_add_test(tc, the_parse_memory_limit_reads_bytes_and_suffixes);
     tcase_add_test(tc, a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside);
+    tcase_add_test(tc, an_all_ranks_follower_never_writes_through_a_swapped_symlink);
     tcase_add_test(tc, symlinks_planted_before_the_run_are_never_written_through);
     tcase_add_test(tc, fifos_planted_where_aorta_run_writes_block_nothing);
     tcase_add_test(tc, a_write_past_a_file_size_limit_is_one_line_and_exit_1);

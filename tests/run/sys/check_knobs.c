@@ -177,7 +177,10 @@ START_TEST(counts_take_a_whole_number)
     } cases[] = {
         {"1", 1, 0},     {"64", 64, 0},  {"", 3, 0},    {"0", 3, 1},
         {"-2", 3, 1},    {"+2", 3, 1},   {"2.5", 3, 1}, {"many", 3, 1},
-        {"99999999999999999999", 3, 1},
+        {"1024", 1024, 0},
+        /* More than the cap, LONG_MAX and past it among them: the cap, said once. */
+        {"1025", 1024, 1}, {"9223372036854775807", 1024, 1}, {"99999999999999999999", 1024, 1},
+        {"000", 3, 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         setenv("AORTA_TEST_COUNT", cases[i].text, 1);
@@ -185,8 +188,8 @@ START_TEST(counts_take_a_whole_number)
         char *err = tu_stderr_of(read_count, &got);
         ck_assert_msg(got == cases[i].want, "'%s': %ld", cases[i].text, got);
         char *want = cases[i].warns ? tu_fmt("aorta-run: warning: AORTA_TEST_COUNT='%s' is not "
-                                             "a whole number > 0; using 3\n",
-                                             cases[i].text)
+                                             "a whole number from 1 to 1024; using %ld\n",
+                                             cases[i].text, cases[i].want)
                                     : strdup("");
         ck_assert_str_eq(err, want);
         free(want);
@@ -238,7 +241,7 @@ START_TEST(each_knob_read_in_process)
         {"AORTA_KILL_GRACE", read_kill_grace, 10, "a number of seconds >= 0", "10"},
         {"AORTA_RANK_WAIT", read_rank_wait, 90, "a number of seconds > 0", "90"},
         {"AORTA_PARSE_JOBS", read_parse_jobs, (double)(cpus > 0 ? cpus : 1),
-         "a whole number > 0", jobs_used},
+         "a whole number from 1 to 1024", jobs_used},
         {"AORTA_PARSE_MEMORY", read_parse_memory, TU_UNDER_ASAN ? 0 : (double)(UINT64_C(4) << 30),
          "a size in bytes (a whole number > 0, or with K, M or G)", "4G"},
     };
