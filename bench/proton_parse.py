@@ -272,7 +272,9 @@ def measure(args, work, name, size_mb, indent, kernels, repeat):
     mbps, speedup = mb / stream[1], python_seconds / stream[1]
     min_mbps, min_speedup = BUDGETS[name]
     checks = [(alone[2] / 1024 <= MAX_RSS_MIB,
-               f"streaming reader's peak RSS <= {MAX_RSS_MIB:.0f} MiB")]
+               f"streaming reader's peak RSS <= {MAX_RSS_MIB:.0f} MiB"),
+              (stream[2] / 1024 <= MAX_RSS_MIB,
+               f"aorta-run --parse's peak RSS <= {MAX_RSS_MIB:.0f} MiB")]
     if min_mbps:
         checks.append((mbps >= min_mbps, f">= {min_mbps:.0f} MB/s"))
         checks.append((speedup >= min_speedup, f">= {min_speedup:.0f}x Python"))

@@ -19,6 +19,25 @@
 
 #define REPLY_DEPTH 64
 
+/* The reply as the child sends it, a row a line: it reads back to the
+ * same reply as the tree. */
+static void lines(const aorta_metrics_t *metrics, const char *tree_text)
+{
+    size_t len;
+    char *text = aorta_parse_reply_text(metrics, &len);
+    aorta_metrics_t *copy = aorta_metrics_new("rocprof_");
+    if (aorta_parse_reply_read(copy, text, len) != 0)
+        fz_fail("the reply's lines do not read back: %s", text);
+    aorta_json_t *out = aorta_parse_reply_to_json(copy);
+    char *again = aorta_json_dump(out, 0);
+    if (strcmp(tree_text, again) != 0)
+        fz_fail("the reply changes through its lines: %s -> %s", tree_text, again);
+    free(again);
+    aorta_json_free(out);
+    aorta_metrics_free(copy);
+    free(text);
+}
+
 static void reply(const aorta_json_t *json)
 {
     aorta_metrics_t *metrics = aorta_metrics_new("rocprof_");
@@ -36,6 +55,7 @@ static void reply(const aorta_json_t *json)
         free(text2);
         aorta_json_free(out2);
         aorta_metrics_free(copy);
+        lines(metrics, text);
         aorta_json_free(again);
         free(text);
         aorta_json_free(out);
@@ -97,6 +117,10 @@ static void cell(const aorta_json_t *json)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* The input as the lines of a reply: read or refused, never a crash. */
+    aorta_metrics_t *metrics = aorta_metrics_new("rocprof_");
+    (void)aorta_parse_reply_read(metrics, (const char *)data, size);
+    aorta_metrics_free(metrics);
     aorta_json_t *json = aorta_json_parse((const char *)data, size, REPLY_DEPTH);
     if (json) {
         reply(json);

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* parse_reply.c - the parse child's reply.  The table travels as rows of
  * three, not as an object keyed by name: a name may hold anything, and rows
- * keep the first-seen order without relying on the JSON library's. */
+ * keep the first-seen order without relying on the JSON library's.
+ *
+ * Between the child and aorta-run the reply is text, one row a line after
+ * a head line (aorta_parse_reply_text()), so that neither side holds the
+ * table as a JSON tree: with 100,000 kernel names the trees of the whole
+ * reply were most of aorta-run's peak memory (docs/design.md, Budgets). */
 #include "config.h"
 
 #include "record/parse_reply.h"
@@ -11,6 +16,22 @@
 #include <string.h>
 
 #include "record/metrics_json.h"
+#include "xalloc.h"
+
+/* Row i of the table as [name, total_ms, launches or null]; NULL when the
+ * total is not finite (JSON has no infinity: not a number to show). */
+static aorta_json_t *row_json(const aorta_kernels_t *kernels, size_t i)
+{
+    double ms = aorta_kernels_time_at(kernels, i);
+    int64_t launches = aorta_kernels_launches_at(kernels, i);
+    if (!isfinite(ms))
+        return NULL;
+    aorta_json_t *row = aorta_json_array();
+    aorta_json_append(row, aorta_json_string(aorta_kernels_name_at(kernels, i, NULL)));
+    aorta_json_append(row, aorta_json_double(ms));
+    aorta_json_append(row, launches >= 0 ? aorta_json_int(launches) : NULL);
+    return row;
+}
 
 aorta_json_t *aorta_parse_reply_to_json(const aorta_metrics_t *metrics)
 {
@@ -21,16 +42,9 @@ aorta_json_t *aorta_parse_reply_to_json(const aorta_metrics_t *metrics)
         return reply;
     aorta_json_t *rows = aorta_json_array();
     for (size_t i = 0; i < aorta_kernels_count(kernels); i++) {
-        double ms = aorta_kernels_time_at(kernels, i);
-        int64_t launches = aorta_kernels_launches_at(kernels, i);
-        /* JSON has no infinity: an overflowed total is not a number to show. */
-        if (!isfinite(ms))
-            continue;
-        aorta_json_t *row = aorta_json_array();
-        aorta_json_append(row, aorta_json_string(aorta_kernels_name_at(kernels, i, NULL)));
-        aorta_json_append(row, aorta_json_double(ms));
-        aorta_json_append(row, launches >= 0 ? aorta_json_int(launches) : NULL);
-        aorta_json_append(rows, row);
+        aorta_json_t *row = row_json(kernels, i);
+        if (row)
+            aorta_json_append(rows, row);
     }
     aorta_json_set(reply, "kernels", rows);
     return reply;
@@ -45,6 +59,27 @@ static int number(const aorta_json_t *value, double *out)
     return isfinite(*out) && *out >= 0 ? 0 : -1;
 }
 
+/* One row into kernels: 0, or -1 when it is not [name, ms >= 0, int or null]. */
+static int add_row(aorta_kernels_t *kernels, const aorta_json_t *row)
+{
+    const char *name = aorta_json_get_string(aorta_json_at(row, 0));
+    const aorta_json_t *count = aorta_json_at(row, 2);
+    double ms;
+    if (aorta_json_type(row) != AORTA_JSON_ARRAY || aorta_json_length(row) != 3 || !name
+        || number(aorta_json_at(row, 1), &ms) != 0
+        || (count && aorta_json_type(count) != AORTA_JSON_INT))
+        return -1;
+    int64_t launches = count ? aorta_json_get_int(count) : -1;
+    /* As it will be written: names that differ only in invalid bytes are
+     * one kernel (summed) now, not on a later read. */
+    char *fixed = aorta_json_utf8_or_null(name);
+    if (fixed)
+        name = fixed;
+    int status = aorta_kernels_add(kernels, name, strlen(name), ms, launches < 0 ? -1 : launches);
+    free(fixed);
+    return status;
+}
+
 int aorta_parse_reply_from_json(aorta_metrics_t *metrics, const aorta_json_t *reply)
 {
     if (aorta_json_type(reply) != AORTA_JSON_OBJECT
@@ -57,28 +92,98 @@ int aorta_parse_reply_from_json(aorta_metrics_t *metrics, const aorta_json_t *re
         return -1;
     aorta_kernels_t *kernels = aorta_kernels_new(0);
     int status = 0;
-    for (size_t i = 0; i < aorta_json_length(rows) && status == 0; i++) {
-        const aorta_json_t *row = aorta_json_at(rows, i);
-        const char *name = aorta_json_get_string(aorta_json_at(row, 0));
-        const aorta_json_t *count = aorta_json_at(row, 2);
-        double ms;
-        if (aorta_json_type(row) != AORTA_JSON_ARRAY || aorta_json_length(row) != 3 || !name
-            || number(aorta_json_at(row, 1), &ms) != 0
-            || (count && aorta_json_type(count) != AORTA_JSON_INT)) {
-            status = -1;
-            break;
-        }
-        int64_t launches = count ? aorta_json_get_int(count) : -1;
-        /* As it will be written: names that differ only in invalid bytes
-         * are one kernel (summed) now, not on a later read. */
-        char *fixed = aorta_json_utf8_or_null(name);
-        if (fixed)
-            name = fixed;
-        status = aorta_kernels_add(kernels, name, strlen(name), ms, launches < 0 ? -1 : launches);
-        free(fixed);
-    }
+    for (size_t i = 0; i < aorta_json_length(rows) && status == 0; i++)
+        status = add_row(kernels, aorta_json_at(rows, i));
     if (status == 0)
         aorta_metrics_set_kernels(metrics, kernels, 1.0);
     aorta_kernels_free(kernels);
+    return status;
+}
+
+typedef struct text {
+    char *data;
+    size_t len, cap;
+} text_t;
+
+/* value's compact JSON and a newline onto out. */
+static void put_line(text_t *out, const aorta_json_t *value)
+{
+    char *line = aorta_json_dump(value, 0);
+    size_t len = strlen(line);
+    aorta_xgrow((void **)&out->data, &out->cap, out->len + len + 2, 1);
+    memcpy(out->data + out->len, line, len);
+    out->len += len;
+    out->data[out->len++] = '\n';
+    out->data[out->len] = '\0';
+    free(line);
+}
+
+char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t *len)
+{
+    text_t out = {0};
+    const aorta_kernels_t *kernels = aorta_metrics_kernels(metrics);
+    size_t rows = 0;
+    for (size_t i = 0; kernels && i < aorta_kernels_count(kernels); i++)
+        rows += isfinite(aorta_kernels_time_at(kernels, i)) != 0;
+    aorta_json_t *head = aorta_json_object();
+    aorta_json_set(head, "metrics", aorta_metrics_to_json(metrics));
+    if (kernels)
+        aorta_json_set(head, "rows", aorta_json_int((int64_t)rows));
+    put_line(&out, head);
+    aorta_json_free(head);
+    for (size_t i = 0; kernels && i < aorta_kernels_count(kernels); i++) {
+        aorta_json_t *row = row_json(kernels, i);
+        if (row)
+            put_line(&out, row);
+        aorta_json_free(row);
+    }
+    *len = out.len;
+    return out.data;
+}
+
+/* The line at *at (up to its newline, which must be there) parsed; *at past it. */
+static aorta_json_t *next_line(const char *text, size_t len, size_t *at)
+{
+    const char *start = text + *at;
+    const char *newline = memchr(start, '\n', len - *at);
+    if (!newline)
+        return NULL;
+    *at = (size_t)(newline - text) + 1;
+    return aorta_json_parse(start, (size_t)(newline - start), 64);
+}
+
+/* The rows lines after the head into a table attached to metrics. */
+static int read_rows(aorta_metrics_t *metrics, const char *text, size_t len, size_t at,
+                     int64_t rows)
+{
+    aorta_kernels_t *kernels = aorta_kernels_new(0);
+    int status = 0;
+    for (int64_t i = 0; i < rows && status == 0; i++) {
+        aorta_json_t *row = at < len ? next_line(text, len, &at) : NULL;
+        status = row ? add_row(kernels, row) : -1;
+        aorta_json_free(row);
+    }
+    if (status == 0 && at != len)
+        status = -1; /* more than the head said */
+    if (status == 0)
+        aorta_metrics_set_kernels(metrics, kernels, 1.0);
+    aorta_kernels_free(kernels);
+    return status;
+}
+
+int aorta_parse_reply_read(aorta_metrics_t *metrics, const char *text, size_t len)
+{
+    size_t at = 0;
+    aorta_json_t *head = next_line(text, len, &at);
+    int status = -1;
+    if (aorta_json_type(head) == AORTA_JSON_OBJECT
+        && aorta_metrics_from_json(metrics, aorta_json_get(head, "metrics")) == 0) {
+        const aorta_json_t *rows = aorta_json_get(head, "rows");
+        if (!aorta_json_has(head, "rows"))
+            status = at == len ? 0 : -1;
+        else if (aorta_json_type(rows) == AORTA_JSON_INT && aorta_json_get_int(rows) >= 0)
+            status = read_rows(metrics, text, len, at, aorta_json_get_int(rows));
+    }
+    aorta_json_free(head);
     return status;
 }

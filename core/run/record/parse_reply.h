@@ -16,4 +16,16 @@ aorta_json_t *aorta_parse_reply_to_json(const aorta_metrics_t *metrics);
  * what the reply must hold. */
 int aorta_parse_reply_from_json(aorta_metrics_t *metrics, const aorta_json_t *reply);
 
+/* The reply as the child sends it, so that neither side holds the table as
+ * a tree: a head line {"metrics": {...}, "rows": N} ("rows" only when a
+ * table is attached), then N lines of one row each, [name, total_ms,
+ * launches or null]; every line compact JSON ended by '\n'.  Malloc'd,
+ * its length in *len. */
+char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t *len);
+
+/* That text into metrics, as aorta_parse_reply_from_json() reads the tree:
+ * 0, or -1 when it is not such a reply (a row short or too many, a line
+ * cut, a member that is not what it must be). */
+int aorta_parse_reply_read(aorta_metrics_t *metrics, const char *text, size_t len);
+
 #endif

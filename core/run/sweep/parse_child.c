@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* parse_child.c - a collector's parse() run in a child process
  * (sys/child.c): the child serialises its metrics and kernel table through
- * the core's JSON layer as its reply (record/parse_reply.c); the parent
- * checks every member, and relays what the collector printed. */
+ * the core's JSON layer as its reply, a kernel row a line
+ * (record/parse_reply.c); the parent checks every member, and relays what
+ * the collector printed. */
 #include "config.h"
 
 #include "sweep/parse_child.h"
@@ -17,7 +18,6 @@
 #include "record/parse_reply.h"
 #include "sys/child.h"
 #include "sys/diag.h"
-#include "sys/json.h"
 #include "sys/knobs.h"
 #include "sys/quote.h"
 #include "sys/spawn.h"
@@ -130,9 +130,9 @@ static void parse_in_child(void *user, int reply_fd)
     call->module->collector.parse(call->options, call->dir, metrics);
     fflush(stdout);
     fflush(stderr);
-    aorta_json_t *json = aorta_parse_reply_to_json(metrics);
-    char *text = aorta_json_dump(json, 0);
-    aorta_child_reply(reply_fd, text, strlen(text));
+    size_t len;
+    char *text = aorta_parse_reply_text(metrics, &len);
+    aorta_child_reply(reply_fd, text, len);
 }
 
 /* The reply into metrics; NULL, or the problem of a reply that is not one. */
@@ -141,9 +141,7 @@ static const char *read_reply(const aorta_child_result_t *result, aorta_metrics_
     if (result->end != AORTA_CHILD_REPLIED)
         return result->end == AORTA_CHILD_INTERRUPTED ? "was interrupted"
                                                       : aorta_child_problem(result);
-    aorta_json_t *json = aorta_json_parse(result->reply, result->len, 64);
-    int readable = json && aorta_parse_reply_from_json(metrics, json) == 0;
-    aorta_json_free(json);
+    int readable = aorta_parse_reply_read(metrics, result->reply, result->len) == 0;
     return readable ? NULL : "sent an unreadable reply";
 }
 

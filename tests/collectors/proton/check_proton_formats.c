@@ -217,6 +217,8 @@ START_TEST(only_complete_kernel_events_are_launches)
 {
     write_text("proton.chrome_trace",
                "{\"displayTimeUnit\":\"us\",\"traceEvents\":[" EVENT("k", "kernel", "X", "2.5") ","
+               /* No "ph": nothing carried over from the event before. */
+               "{\"name\":\"k\",\"cat\":\"kernel\",\"dur\":100},"
                EVENT("k", "scope", "X", "100") "," EVENT("k", "kernel", "B", "100") ","
                EVENT("k", "flow", "s", "100") "," EVENT(" k ", "kernel", "X", "\"1.5\"") ","
                EVENT("", "kernel", "X", "100") "," EVENT("k", "kernel", "X", "-1") ","

@@ -29,6 +29,7 @@
 #include "hatchet.h"
 #include "json_stream.h"
 #include "json_window.h"
+#include "sessions.h"
 #include "testutil.h"
 
 #define PYTHON "/usr/bin/python3"
@@ -865,6 +866,74 @@ START_TEST(repeated_members_take_the_last_value_in_the_first_place)
 }
 END_TEST
 
+/* Up to 32 distinct time keys in one metrics object are read in the one
+ * pass; more go to json-c (TIME_KEYS_MAX). */
+static char *time_keys(int n)
+{
+    text_t t = {0};
+    add(&t, "[{\"frame\":{\"name\":\"k\"},\"metrics\":{");
+    for (int i = 0; i < n; i++)
+        add(&t, "%s\"time%*s(ns)\":%s", i ? "," : "", i, "", i == n - 1 ? "7" : "\"x\"");
+    add(&t, "}}]");
+    return t.data;
+}
+
+START_TEST(thirty_two_time_keys_are_read_in_one_pass)
+{
+    for (int n = 31; n <= 33; n++) {
+        char *text = time_keys(n);
+        aorta_kernels_t *kernels = aorta_kernels_new(0);
+        ck_assert_int_eq(streamed(text, strlen(text), JSON_STREAM_BLOCK, kernels),
+                         n <= 32 ? PROTON_READ_OK : PROTON_READ_UNSURE);
+        aorta_kernels_t *expected = reference(text, strlen(text));
+        if (n <= 32)
+            ck_assert(same_kernels(kernels, expected));
+        ck_assert_uint_eq(aorta_kernels_count(expected), 1);
+        aorta_kernels_free(expected);
+        aorta_kernels_free(kernels);
+        free(text);
+    }
+}
+END_TEST
+
+/* A phase number has at most 18 digits; missing phases are named in at
+ * most 8 runs. */
+START_TEST(phase_names_and_missing_runs)
+{
+    long long phase;
+    const char *p18 = "a/proton.part_123456789012345678";
+    ck_assert_uint_eq(proton_profile_name(p18, strlen(p18), &phase), strlen("a/proton"));
+    ck_assert_int_eq(phase, 123456789012345678LL);
+    const char *p19 = "a/proton.part_1234567890123456789";
+    ck_assert_uint_eq(proton_profile_name(p19, strlen(p19), &phase), strlen(p19));
+    ck_assert_int_eq(phase, -1);
+    const char *whole = "a/proton";
+    ck_assert_uint_eq(proton_profile_name(whole, strlen(whole), &phase), strlen(whole));
+    ck_assert_int_eq(phase, -1);
+
+    proton_sessions_t *sessions = proton_sessions_new();
+    proton_session_t *session = proton_sessions_get(sessions, "a/proton", 8);
+    for (long long i = 20; i >= 0; i -= 2)
+        proton_session_add_phase(session, i);
+    char *missing = proton_session_missing(session);
+    ck_assert_str_eq(missing, "1, 3, 5, 7, 9, 11, 13, 15, ...");
+    free(missing);
+    proton_session_t *other = proton_sessions_get(sessions, "b", 1);
+    proton_session_add_phase(other, 0);
+    proton_session_add_phase(other, 4);
+    proton_session_add_phase(other, 2);
+    proton_session_add_phase(other, 3);
+    missing = proton_session_missing(other);
+    ck_assert_str_eq(missing, "1");
+    free(missing);
+    proton_session_add_phase(other, 7);
+    missing = proton_session_missing(other);
+    ck_assert_str_eq(missing, "1, 5-6");
+    free(missing);
+    proton_sessions_free(sessions);
+}
+END_TEST
+
 START_TEST(leaves_replaced_by_a_second_children_go_to_json_c)
 {
     const char *text = "[{\"children\":[{\"frame\":{\"name\":\"a\"},\"metrics\":{\"time (ms)\":1}}],"
@@ -1249,6 +1318,8 @@ static Suite *proton_stream_suite(void)
     tcase_add_test(rules, numeric_strings_edged_with_x1c_x1f_are_no_number);
     tcase_add_test(rules, names_decode_as_json_c_decodes_them);
     tcase_add_test(rules, repeated_members_take_the_last_value_in_the_first_place);
+    tcase_add_test(rules, thirty_two_time_keys_are_read_in_one_pass);
+    tcase_add_test(rules, phase_names_and_missing_runs);
     tcase_add_test(rules, leaves_replaced_by_a_second_children_go_to_json_c);
     tcase_add_test(rules, the_depth_limit_is_json_c_s);
     tcase_add_test(rules, every_block_size_reads_the_same);

@@ -77,6 +77,66 @@ START_TEST(the_report_attaches_the_whole_table_without_new_metrics)
 }
 END_TEST
 
+/* The child's reply is a head line and a row a line; it reads back to the
+ * tree's reply, and anything else in its place is refused. */
+static int read_text(const char *text)
+{
+    aorta_metrics_t *m = aorta_metrics_new("c_");
+    int status = aorta_parse_reply_read(m, text, strlen(text));
+    aorta_metrics_free(m);
+    return status;
+}
+
+START_TEST(the_reply_travels_a_row_a_line_and_reads_back_the_same)
+{
+    aorta_kernels_t *k = aorta_kernels_new(0);
+    const char *odd = "a\nb \"q\"";
+    aorta_kernels_add(k, odd, strlen(odd), 1e6, 2);
+    aorta_kernels_add(k, "k1", 2, 2.5e6, -1);
+    aorta_metrics_t *m = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_kernels_report(k, m, "c", 1e6, NULL), 0);
+    size_t len;
+    char *text = aorta_parse_reply_text(m, &len);
+    ck_assert_uint_eq(len, strlen(text));
+    /* The head, then two rows: a name's newline is escaped, never raw. */
+    const char *second = strchr(text, '\n') + 1;
+    ck_assert_str_eq(second, "[\"a\\nb \\\"q\\\"\",1.0,2]\n[\"k1\",2.5,null]\n");
+    ck_assert_ptr_nonnull(strstr(text, "\"rows\":2}\n"));
+    aorta_metrics_t *back = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_parse_reply_read(back, text, len), 0);
+    aorta_json_t *tree = aorta_parse_reply_to_json(m);
+    aorta_json_t *again = aorta_parse_reply_to_json(back);
+    char *a = aorta_json_dump(tree, 0), *b = aorta_json_dump(again, 0);
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    aorta_json_free(tree);
+    aorta_json_free(again);
+    aorta_metrics_free(back);
+
+    /* Cut anywhere, it is refused; a row more or less than the head says too. */
+    for (size_t cut = 0; cut < len; cut++) {
+        back = aorta_metrics_new("c_");
+        ck_assert_int_eq(aorta_parse_reply_read(back, text, cut), -1);
+        aorta_metrics_free(back);
+    }
+    free(text);
+    ck_assert_int_eq(read_text("{\"metrics\":{}}\n"), 0);
+    ck_assert_int_eq(read_text("{\"metrics\":{},\"rows\":0}\n"), 0);
+    ck_assert_int_eq(read_text("{\"metrics\":{}}\n[\"x\",1.0,1]\n"), -1);
+    ck_assert_int_eq(read_text("{\"metrics\":{},\"rows\":1}\n"), -1);
+    ck_assert_int_eq(read_text("{\"metrics\":{},\"rows\":1}\n[\"x\",1.0,1]\n[\"y\",1.0,1]\n"),
+                     -1);
+    ck_assert_int_eq(read_text("{\"metrics\":{},\"rows\":1}\n[\"x\",-1,1]\n"), -1);
+    ck_assert_int_eq(read_text("{\"metrics\":{},\"rows\":1}\n[\"x\",1.0,1.5]\n"), -1);
+    ck_assert_int_eq(read_text("{\"metrics\":{},\"rows\":-1}\n"), -1);
+    ck_assert_int_eq(read_text("{\"metrics\":{},\"rows\":null}\n"), -1);
+    ck_assert_int_eq(read_text("{\"metrics\":{},\"rows\":1}\n[\"x\",1.0,1]\n"), 0);
+    aorta_metrics_free(m);
+    aorta_kernels_free(k);
+}
+END_TEST
+
 START_TEST(aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order)
 {
     aorta_kagg_cell_t cell = {.name = strdup("c")};
@@ -660,6 +720,7 @@ static Suite *kreport_suite(void)
     Suite *suite = suite_create("kreport");
     TCase *tc = tcase_create("kreport");
     tcase_add_test(tc, the_report_attaches_the_whole_table_without_new_metrics);
+    tcase_add_test(tc, the_reply_travels_a_row_a_line_and_reads_back_the_same);
     tcase_add_test(tc, aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order);
     tcase_add_test(tc, names_differing_only_in_invalid_bytes_are_one_name_from_the_first_read);
     tcase_add_test(tc, fixture_names_demangle_and_unreadable_ones_stay_raw);
