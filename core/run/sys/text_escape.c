@@ -149,13 +149,10 @@ static const char *md_char(const char *text, size_t at)
     case '|': return "\\|";
     case '#': return "\\#";
     case '_': return at > 0 && is_alnum(text[at - 1]) && is_alnum(next) ? NULL : "\\_";
-    case '-': return next == '-' ? "\\-" : NULL;  /* pandoc's dashes */
-    case '.': return next == '.' ? "\\." : NULL;  /* pandoc's ellipsis */
+    case '-': return next == '-' ? "\\-" : NULL; /* pandoc's dashes */
     case '<': return "&lt;";
     case '>': return "&gt;";
     case '&': return "&amp;";
-    case '"': return "&quot;";
-    case '\'': return "&#39;";
     case '$': return "&#36;";
     case '~': return "&#126;";
     case '^': return "&#94;";

@@ -181,10 +181,10 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
     aorta_json_set(matrix, "cells", cells);
     char *text = aorta_perf_md(matrix, 4.25);
     const char *expected =
-        "# Performance Report - _subprocess\n"
+        "# Performance Report - \\_subprocess\n"
         "\n"
         "**Ticket**: PROFILING-HIP-GEMM  \n"
-        "**Workload**: _subprocess  \n"
+        "**Workload**: \\_subprocess  \n"
         "**Run timestamp**: 2026-06-01T10-00-00  \n"
         "**Baseline cell**: none-none  \n"
         "**Run wall time**: 4.250 s  \n"
