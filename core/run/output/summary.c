@@ -96,8 +96,9 @@ size_t aorta_summary_failed_trials(const aorta_plan_t *plan, const aorta_cell_re
 }
 
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
-                         const char *run_dir, int interrupted, int missing, double wall_sec)
+                         const char *raw_run_dir, int interrupted, int missing, double wall_sec)
 {
+    char *run_dir = aorta_text_escape(raw_run_dir); /* --output is the user's */
     size_t clean = 0, failing = 0, erroring = 0, resumed = 0;
     for (size_t i = 0; i < plan->cell_count; i++) {
         aorta_cell_counts_t counts;
@@ -158,4 +159,5 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
                 run_dir);
     else
         fprintf(out, "Wrote run artifacts to %s\n", run_dir);
+    free(run_dir);
 }

@@ -240,6 +240,43 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
 }
 END_TEST
 
+/* The recipe's and the command line's names in perf.md's header, cells and
+ * tables: escaped as Markdown, code spans that a backtick cannot end. */
+START_TEST(perf_md_escapes_the_names_it_shows)
+{
+    const char *cell = "c`|x\r";
+    aorta_json_t *matrix = aorta_json_object();
+    aorta_json_set(matrix, "workload", aorta_json_string("w*"));
+    aorta_json_set(matrix, "ticket", aorta_json_string("T\n# forged <script>x</script>"));
+    aorta_json_set(matrix, "baseline_cell", aorta_json_string(cell));
+    aorta_json_t *cells = aorta_json_array();
+    aorta_json_append(cells, timed_cell(cell));
+    aorta_json_set(matrix, "cells", cells);
+    aorta_json_t *provenance = aorta_json_object();
+    aorta_json_t *command = aorta_json_array();
+    aorta_json_append(command, aorta_json_string("sh"));
+    aorta_json_append(command, aorta_json_string("a`b``c\x1b[2J"));
+    aorta_json_set(provenance, "command", command);
+    aorta_json_t *vars = aorta_json_object();
+    aorta_json_set(vars, "V", aorta_json_string("<b>\xe2\x80\xae"));
+    aorta_json_t *by_cell = aorta_json_object();
+    aorta_json_set(by_cell, cell, vars);
+    aorta_json_set(provenance, "cells", by_cell);
+    aorta_json_set(matrix, "provenance", provenance);
+    char *text = aorta_perf_md(matrix, -1);
+    ck_assert_ptr_nonnull(strstr(text, "# Performance Report - w\\*\n"));
+    ck_assert_ptr_nonnull(strstr(text, "**Ticket**: T\\\\n\\# forged &lt;script&gt;x&lt;/script&gt;  \n"));
+    ck_assert_ptr_nonnull(strstr(text, "**Baseline cell**: c\\`\\|x\\\\r  \n"));
+    ck_assert_ptr_nonnull(strstr(text, "**Command**: ```sh a`b``c\\x1b[2J```  \n"));
+    ck_assert_ptr_nonnull(strstr(text, "- ``c`|x\\r``: `V=<b>\\u202e`\n"));
+    ck_assert_ptr_nonnull(strstr(text, "| c\\`\\|x\\\\r (baseline) |"));
+    ck_assert_ptr_null(strchr(text, '\r'));
+    ck_assert_ptr_null(strchr(text, '\x1b'));
+    free(text);
+    aorta_json_free(matrix);
+}
+END_TEST
+
 START_TEST(a_collector_key_never_shadows_a_platform_key)
 {
     /* A collector named "exit" could report "exit_code" through its own
@@ -773,6 +810,7 @@ static Suite *units_suite(void)
     tcase_add_test(tc, sha256_agrees_with_sha256sum_at_block_boundaries);
     tcase_add_test(tc, thousands_separators_follow_python_format);
     tcase_add_test(tc, perf_md_is_formatted_byte_for_byte);
+    tcase_add_test(tc, perf_md_escapes_the_names_it_shows);
     tcase_add_test(tc, a_collector_key_never_shadows_a_platform_key);
     tcase_add_test(tc, a_verdict_comes_from_the_metrics_or_the_exit_status);
     tcase_add_test(tc, retention_none_keeps_only_the_record);
