@@ -703,6 +703,30 @@ START_TEST(a_run_of_setup_failures_only_says_nothing_ran)
 }
 END_TEST
 
+/* The summary shows a cell name and the run directory with their controls
+ * visible: a name cannot clear the screen or forge a line. */
+START_TEST(the_summary_shows_a_hostile_cell_name_visibly)
+{
+    aorta_plan_t plan = {.cell_count = 1, .run_dir = "R"};
+    aorta_cell_t cells[1] = {{.name = "c\x1b[2J\nSweep summary: all passed\xe2\x80\xae"}};
+    plan.cells = cells;
+    aorta_cell_result_t results[1] = {{0}};
+    add_trials(&results[0], (const char *[]){"workload_failed", NULL});
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    aorta_summary_print(out, &plan, results, "R\r", 0, 0, 1.0);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "  [error] c\\x1b[2J\\nSweep summary: all passed\\u202e: "));
+    ck_assert_ptr_nonnull(strstr(text, "Wrote run artifacts to R\\r\n"));
+    ck_assert_ptr_null(strchr(text, '\x1b'));
+    ck_assert_ptr_null(strchr(text, '\r'));
+    ck_assert_ptr_null(strstr(text, "\nSweep summary: all passed"));
+    free(text);
+    aorta_cell_result_clear(&results[0]);
+}
+END_TEST
+
 START_TEST(a_run_whose_commands_never_started_says_nothing_ran)
 {
     aorta_plan_t plan = {.cell_count = 1, .run_dir = "R"};
@@ -821,6 +845,7 @@ static Suite *units_suite(void)
     tcase_add_test(tc, the_rank_comes_from_the_first_variable_set);
     tcase_add_test(tc, python_interpreters_are_recognised);
     tcase_add_test(tc, a_run_of_setup_failures_only_says_nothing_ran);
+    tcase_add_test(tc, the_summary_shows_a_hostile_cell_name_visibly);
     tcase_add_test(tc, a_run_whose_commands_never_started_says_nothing_ran);
     tcase_add_test(tc, a_request_fingerprint_names_each_part_that_changed);
     suite_add_tcase(suite, tc);
