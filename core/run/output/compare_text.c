@@ -10,14 +10,17 @@
 #include <string.h>
 
 #include "output/demangle.h"
+#include "sys/text_escape.h"
 
 static void print_list(FILE *out, const char *label, const aorta_json_t *names)
 {
     if (aorta_json_length(names) == 0)
         return;
     fprintf(out, "%s:", label);
-    for (size_t i = 0; i < aorta_json_length(names); i++)
-        fprintf(out, "%s %s", i ? "," : "", aorta_json_get_string(aorta_json_at(names, i)));
+    for (size_t i = 0; i < aorta_json_length(names); i++) {
+        fputs(i ? ", " : " ", out);
+        aorta_text_put(out, aorta_json_get_string(aorta_json_at(names, i)));
+    }
     fputs("\n", out);
 }
 
@@ -62,15 +65,20 @@ static void print_kernels(FILE *out, const aorta_json_t *kernels)
             break;
         const char *display = aorta_json_get_string(aorta_json_get(k, "display"));
         const char *raw = aorta_json_get_string(aorta_json_get(k, "kernel"));
-        char *brief = aorta_kernel_short(display, AORTA_KERNEL_NAME_WIDTH);
+        char *visible = aorta_text_escape(display);
+        char *brief = aorta_kernel_short(visible, AORTA_KERNEL_NAME_WIDTH);
         fprintf(out, "      %-*s  ", (int)AORTA_KERNEL_NAME_WIDTH, brief);
+        free(visible);
         print_value(out, k, "mean_a");
         fputs(" -> ", out);
         print_value(out, k, "mean_b");
         fprintf(out, " ms  %s  ", aorta_json_get_string(aorta_json_get(k, "status")));
         print_verdict(out, k);
-        if (strcmp(display, raw) != 0)
-            fprintf(out, "  [%s]", raw);
+        if (strcmp(display, raw) != 0) {
+            fputs("  [", out);
+            aorta_text_put(out, raw);
+            fputs("]", out);
+        }
         fputs("\n", out);
         free(brief);
         shown++;
@@ -84,12 +92,16 @@ static void print_measure(FILE *out, const aorta_json_t *m)
 {
     const char *measure = aorta_json_get_string(aorta_json_get(m, "measure"));
     const aorta_json_t *collector = aorta_json_get(m, "collector");
-    if (!strcmp(measure, "gpu_time_ms"))
-        fprintf(out, "  %s GPU time: ", aorta_json_get_string(collector));
-    else if (!strcmp(measure, "step_time_ms"))
-        fputs("  step time: ", out);
-    else
-        fprintf(out, "  %s: ", measure);
+    fputs("  ", out);
+    if (!strcmp(measure, "gpu_time_ms")) {
+        aorta_text_put(out, aorta_json_get_string(collector));
+        fputs(" GPU time: ", out);
+    } else if (!strcmp(measure, "step_time_ms")) {
+        fputs("step time: ", out);
+    } else {
+        aorta_text_put(out, measure);
+        fputs(": ", out);
+    }
     print_value(out, m, "mean_a");
     fputs(" -> ", out);
     print_value(out, m, "mean_b");
@@ -104,7 +116,9 @@ static void print_measure(FILE *out, const aorta_json_t *m)
 static void print_cell(FILE *out, const aorta_json_t *cell)
 {
     const aorta_json_t *a = aorta_json_get(cell, "a"), *b = aorta_json_get(cell, "b");
-    fprintf(out, "\n%s\n", aorta_json_get_string(aorta_json_get(cell, "name")));
+    fputs("\n", out);
+    aorta_text_put(out, aorta_json_get_string(aorta_json_get(cell, "name")));
+    fputs("\n", out);
     fprintf(out, "  trials passed: A %lld of %lld, B %lld of %lld\n",
             (long long)aorta_json_get_int(aorta_json_get(a, "passed")),
             (long long)aorta_json_get_int(aorta_json_get(a, "trials")),
@@ -120,8 +134,11 @@ static void print_lines(FILE *out, const char *title, const aorta_json_t *lines)
     if (aorta_json_length(lines) == 0)
         return;
     fprintf(out, "%s:\n", title);
-    for (size_t i = 0; i < aorta_json_length(lines); i++)
-        fprintf(out, "  %s\n", aorta_json_get_string(aorta_json_at(lines, i)));
+    for (size_t i = 0; i < aorta_json_length(lines); i++) {
+        fputs("  ", out);
+        aorta_text_put(out, aorta_json_get_string(aorta_json_at(lines, i)));
+        fputs("\n", out);
+    }
 }
 
 /* What differs between the runs' provenance, and what it makes
@@ -138,8 +155,12 @@ static void print_mismatches(FILE *out, const aorta_json_t *cmp)
         const aorta_json_t *a = aorta_json_get(m, "a"), *b = aorta_json_get(m, "b");
         char *ta = a ? aorta_json_dump((aorta_json_t *)a, 0) : NULL;
         char *tb = b ? aorta_json_dump((aorta_json_t *)b, 0) : NULL;
-        fprintf(out, "  %s: A %s, B %s", aorta_json_get_string(aorta_json_get(m, "what")),
-                ta ? ta : "unknown", tb ? tb : "unknown");
+        fputs("  ", out);
+        aorta_text_put(out, aorta_json_get_string(aorta_json_get(m, "what")));
+        fputs(": A ", out);
+        aorta_text_put(out, ta ? ta : "unknown");
+        fputs(", B ", out);
+        aorta_text_put(out, tb ? tb : "unknown");
         if (aorta_json_get_bool(aorta_json_get(m, "incomparable")))
             fputs(allowed ? " (compared anyway: --allow-mismatch)" : " -> incomparable", out);
         fputs("\n", out);
@@ -150,9 +171,11 @@ static void print_mismatches(FILE *out, const aorta_json_t *cmp)
 
 void aorta_compare_print(FILE *out, const aorta_json_t *cmp)
 {
-    fprintf(out, "Comparing %s -> %s (Mann-Whitney U, Holm, alpha %g, threshold %g%%)\n",
-            aorta_json_get_string(aorta_json_get(cmp, "run_a")),
-            aorta_json_get_string(aorta_json_get(cmp, "run_b")), number(cmp, "alpha"),
+    fputs("Comparing ", out);
+    aorta_text_put(out, aorta_json_get_string(aorta_json_get(cmp, "run_a")));
+    fputs(" -> ", out);
+    aorta_text_put(out, aorta_json_get_string(aorta_json_get(cmp, "run_b")));
+    fprintf(out, " (Mann-Whitney U, Holm, alpha %g, threshold %g%%)\n", number(cmp, "alpha"),
             number(cmp, "threshold_pct"));
     print_mismatches(out, cmp);
     print_list(out, "Collectors only in A", aorta_json_get(cmp, "collectors_only_in_a"));

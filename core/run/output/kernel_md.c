@@ -18,23 +18,8 @@
 #include "output/matrix.h"
 #include "output/md_table.h"
 #include "output/verdicts.h"
+#include "sys/text_escape.h"
 #include "xalloc.h"
-
-/* A table cell never holds a bare '|'. */
-static char *md_escape(const char *text)
-{
-    size_t len = strlen(text), bars = 0;
-    for (size_t i = 0; i < len; i++)
-        bars += text[i] == '|';
-    char *out = aorta_xmalloc(len + bars + 1), *at = out;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '|')
-            *at++ = '\\';
-        *at++ = text[i];
-    }
-    *at = '\0';
-    return out;
-}
 
 typedef struct row {
     const aorta_kagg_kernel_t *kernel;
@@ -105,10 +90,14 @@ static void full_names(FILE *out, const row_t *rows, const aorta_kernel_name_t *
             continue;
         if (!listed++)
             fputs("\n", out);
-        if (strcmp(full, raw) != 0)
-            fprintf(out, "- %zu: `%s` (raw `%s`)\n", i + 1, full, raw);
-        else
-            fprintf(out, "- %zu: `%s`\n", i + 1, raw);
+        fprintf(out, "- %zu: ", i + 1);
+        aorta_md_code_put(out, full);
+        if (strcmp(full, raw) != 0) {
+            fputs(" (raw ", out);
+            aorta_md_code_put(out, raw);
+            fputs(")", out);
+        }
+        fputs("\n", out);
     }
 }
 
@@ -127,8 +116,11 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
         qsort(rows, shown, sizeof *rows, by_delta);
     if (!is_baseline && base)
         judge_rows(rows, shown, cell, table, base);
-    fprintf(out, "### %s%s \xe2\x80\x94 %s\n\n", cell->name, is_baseline ? " (baseline)" : "",
-            table->collector);
+    fputs("### ", out);
+    aorta_md_put(out, cell->name);
+    fprintf(out, "%s \xe2\x80\x94 ", is_baseline ? " (baseline)" : "");
+    aorta_md_put(out, table->collector);
+    fputs("\n\n", out);
     fprintf(out, "GPU time %.3f ms (min %.3f, max %.3f) over %zu passing trial(s), %zu kernel(s).\n\n",
             table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->trials, table->count);
     static const char *const headers[] = {"#",       "Kernel",          "Mean (ms)", "Share",
@@ -145,7 +137,7 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
         shown_names[i] = aorta_kernel_names_get(names, kernel->name);
         rest -= kernel->mean_ms;
         aorta_md_table_add(&md, aorta_xasprintf("%zu", i + 1));
-        aorta_md_table_add(&md, md_escape(shown_names[i]->brief));
+        aorta_md_table_add(&md, aorta_md_escape(shown_names[i]->brief));
         aorta_md_table_add(&md, aorta_xasprintf("%.3f", kernel->mean_ms));
         aorta_md_table_add(&md, total > 0 ? aorta_xasprintf("%.1f%%", 100.0 * kernel->mean_ms / total)
                                           : aorta_xstrdup(AORTA_EM_DASH));
@@ -188,18 +180,21 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
 
 char *aorta_kernel_md_intro(const char *baseline)
 {
-    return aorta_xasprintf(
+    char *code = aorta_md_code(baseline ? baseline : "(none)");
+    char *intro = aorta_xasprintf(
         "## GPU kernels (mean across passing trials)\n\n"
         "The %d largest kernels of each cell and collector, from the "
         "`.kernels.json` tables of its passing trials (a kernel missing from a "
-        "trial counts 0 ms there); \xce\x94 against the baseline cell `%s`, "
+        "trial counts 0 ms there); \xce\x94 against the baseline cell %s, "
         "largest growth first; `new`: not in the baseline. The verdict is the "
         "two-sided Mann-Whitney U test of the kernel's per-trial times against "
         "the baseline's, Holm-corrected over the cell's kernels (alpha 0.01, "
         "threshold 5%%), with the effect's 95%% interval and the corrected p; "
         "`inconclusive` when the trials cannot tell. Every kernel per "
         "cell: `<cell>/kernels.json`; the same as a page: `report.html`.\n\n",
-        AORTA_KERNEL_MD_TOP, baseline ? baseline : "(none)");
+        AORTA_KERNEL_MD_TOP, code);
+    free(code);
+    return intro;
 }
 
 char *aorta_kernel_md_cell(const aorta_kagg_cell_t *cell, const aorta_kagg_cell_t *baseline,

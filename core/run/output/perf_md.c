@@ -15,6 +15,7 @@
 #include "output/matrix.h"
 #include "output/md_table.h"
 #include "output/verdicts.h"
+#include "sys/text_escape.h"
 #include "xalloc.h"
 
 char *aorta_perf_thousands(double value)
@@ -45,9 +46,12 @@ static char *fixed3(const aorta_json_t *value)
 static char *cell_label(const aorta_json_t *cell, const char *baseline)
 {
     const char *name = aorta_json_get_string(aorta_json_get(cell, "name"));
-    name = name ? name : "?";
-    return baseline && !strcmp(name, baseline) ? aorta_xasprintf("%s (baseline)", name)
-                                               : aorta_xstrdup(name);
+    char *shown = aorta_md_escape(name ? name : "?");
+    if (!name || !baseline || strcmp(name, baseline) != 0)
+        return shown;
+    char *label = aorta_xasprintf("%s (baseline)", shown);
+    free(shown);
+    return label;
 }
 
 static void step_table(FILE *out, const aorta_json_t *cells, const char *baseline)
@@ -123,7 +127,7 @@ static int metrics_table(FILE *out, const aorta_json_t *cells, const char *basel
     aorta_md_table_t table = {.columns = names.count + 1};
     aorta_md_table_add(&table, aorta_xstrdup("Cell"));
     for (size_t n = 0; n < names.count; n++)
-        aorta_md_table_add(&table, aorta_xstrdup(names.items[n]));
+        aorta_md_table_add(&table, aorta_md_escape(names.items[n]));
     for (size_t i = 0; i < aorta_json_length(cells); i++) {
         aorta_json_t *cell = aorta_json_at(cells, i);
         aorta_json_t *summary = aorta_json_get(cell, "metrics_summary");
@@ -148,10 +152,16 @@ static void what_ran(FILE *out, const aorta_json_t *provenance)
     const aorta_json_t *command = aorta_json_get(provenance, "command");
     if (!command)
         return;
-    fputs("**Command**: `", out);
+    char *line = NULL;
+    size_t len = 0;
+    FILE *joined = aorta_xcheck(open_memstream(&line, &len));
     for (size_t i = 0; i < aorta_json_length(command); i++)
-        fprintf(out, "%s%s", i ? " " : "", aorta_json_get_string(aorta_json_at(command, i)));
-    fputs("`  \n", out);
+        fprintf(joined, "%s%s", i ? " " : "", aorta_json_get_string(aorta_json_at(command, i)));
+    fclose(joined);
+    fputs("**Command**: ", out);
+    aorta_md_code_put(out, line);
+    fputs("  \n", out);
+    free(line);
 }
 
 typedef struct vars_line {
@@ -162,15 +172,20 @@ typedef struct vars_line {
 static int variable(const char *name, aorta_json_t *value, void *user)
 {
     vars_line_t *line = user;
-    fprintf(line->out, "%s `%s=%s`", line->count++ ? "," : "", name,
-            aorta_json_get_string(value) ? aorta_json_get_string(value) : "");
+    const char *text = aorta_json_get_string(value);
+    char *pair = aorta_xasprintf("%s=%s", name, text ? text : "");
+    fputs(line->count++ ? ", " : " ", line->out);
+    aorta_md_code_put(line->out, pair);
+    free(pair);
     return 0;
 }
 
 static int cell_variables(const char *cell, aorta_json_t *vars, void *user)
 {
     vars_line_t line = {user, 0};
-    fprintf(line.out, "- `%s`:", cell);
+    fputs("- ", line.out);
+    aorta_md_code_put(line.out, cell);
+    fputs(":", line.out);
     aorta_json_foreach(vars, variable, &line);
     fputs(line.count ? "\n" : " no variables\n", line.out);
     return 0;
@@ -192,11 +207,15 @@ static char *measure_name(const aorta_json_t *m)
 {
     const char *measure = aorta_json_get_string(aorta_json_get(m, "measure"));
     if (!strcmp(measure, "gpu_time_ms"))
-        return aorta_xasprintf("%s GPU time (ms)",
-                               aorta_json_get_string(aorta_json_get(m, "collector")));
+    {
+        char *collector = aorta_md_escape(aorta_json_get_string(aorta_json_get(m, "collector")));
+        char *name = aorta_xasprintf("%s GPU time (ms)", collector);
+        free(collector);
+        return name;
+    }
     if (!strcmp(measure, "step_time_ms"))
         return aorta_xstrdup("step time (ms)");
-    return aorta_xstrdup(measure);
+    return aorta_md_escape(measure);
 }
 
 static char *mean_text(const aorta_json_t *m, const char *key)
@@ -222,7 +241,7 @@ static int verdict_table(FILE *out, const aorta_json_t *cells)
         const aorta_json_t *measures = aorta_json_get(cell, "vs_baseline");
         for (size_t m = 0; m < aorta_json_length(measures); m++, rows++) {
             const aorta_json_t *measure = aorta_json_at(measures, m);
-            aorta_md_table_add(&table, aorta_xstrdup(aorta_json_get_string(
+            aorta_md_table_add(&table, aorta_md_escape(aorta_json_get_string(
                                            aorta_json_get(cell, "name"))));
             aorta_md_table_add(&table, measure_name(measure));
             aorta_md_table_add(&table, mean_text(measure, "mean_a"));
@@ -251,6 +270,14 @@ static int verdict_table(FILE *out, const aorta_json_t *cells)
     return rows > 0;
 }
 
+/* A header line: its label, the value as Markdown text, its end. */
+static void header_line(FILE *out, const char *label, const char *value, const char *end)
+{
+    fputs(label, out);
+    aorta_md_put(out, value);
+    fputs(end, out);
+}
+
 char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
 {
     char *text = NULL;
@@ -262,11 +289,11 @@ char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
     const char *baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
     aorta_json_t *cells = aorta_json_get(matrix, "cells");
     workload = workload ? workload : "?";
-    fprintf(out, "# Performance Report - %s\n\n", workload);
-    fprintf(out, "**Ticket**: %s  \n", ticket ? ticket : "(none)");
-    fprintf(out, "**Workload**: %s  \n", workload);
-    fprintf(out, "**Run timestamp**: %s  \n", stamp ? stamp : "?");
-    fprintf(out, "**Baseline cell**: %s  \n", baseline ? baseline : "(none)");
+    header_line(out, "# Performance Report - ", workload, "\n\n");
+    header_line(out, "**Ticket**: ", ticket ? ticket : "(none)", "  \n");
+    header_line(out, "**Workload**: ", workload, "  \n");
+    header_line(out, "**Run timestamp**: ", stamp ? stamp : "?", "  \n");
+    header_line(out, "**Baseline cell**: ", baseline ? baseline : "(none)", "  \n");
     what_ran(out, aorta_json_get(matrix, "provenance"));
     /* Given by the sweep, else matrix.json's record of it (--report). */
     aorta_json_t *recorded = aorta_json_get(matrix, "run_wall_clock_sec");

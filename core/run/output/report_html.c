@@ -15,32 +15,18 @@
 
 #include "output/kernel_names.h"
 #include "output/verdicts.h"
+#include "sys/text_escape.h"
 #include "xalloc.h"
 
 static const char *const palette[AORTA_REPORT_STACKED] = {
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
 #define OTHER_COLOUR "#bab0ac"
 
+/* Names for people: the entities, control and bidi characters and
+ * invalid UTF-8 shown visibly (sys/text_escape.h). */
 static void put_escaped(FILE *out, const char *text)
 {
-    const char *run = text ? text : "";
-    for (const char *c = run;; c++) {
-        const char *entity;
-        switch (*c) {
-        case '<': entity = "&lt;"; break;
-        case '>': entity = "&gt;"; break;
-        case '&': entity = "&amp;"; break;
-        case '"': entity = "&quot;"; break;
-        case '\0': entity = NULL; break;
-        default: continue;
-        }
-        /* What needs no entity goes out in one piece. */
-        fwrite(run, 1, (size_t)(c - run), out);
-        if (!entity)
-            return;
-        fputs(entity, out);
-        run = c + 1;
-    }
+    aorta_html_put(out, text ? text : "");
 }
 
 /* One kernel name: the short form, the full names one click away. */

@@ -6,7 +6,10 @@
 #include "output/summary.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "sys/text_escape.h"
 
 /* The most frequent hint among the cell's trials (the first among equals). */
 static const char *top_hint(const aorta_cell_result_t *result)
@@ -28,11 +31,15 @@ static const char *top_hint(const aorta_cell_result_t *result)
     return best;
 }
 
-static void cell_line(FILE *out, const char *name, const aorta_cell_result_t *result,
+static void cell_line(FILE *out, const char *raw_name, const aorta_cell_result_t *result,
                       const aorta_cell_counts_t *counts)
 {
+    char *name = aorta_text_escape(raw_name); /* names for people */
     if (result->error) {
-        fprintf(out, "  [error] %s: cell did not run (%s)\n", name, result->error);
+        fprintf(out, "  [error] %s: cell did not run (", name);
+        aorta_text_put(out, result->error);
+        fputs(")\n", out);
+        free(name);
         return;
     }
     const char *hint = top_hint(result);
@@ -42,9 +49,13 @@ static void cell_line(FILE *out, const char *name, const aorta_cell_result_t *re
     else
         fprintf(out, "  [error] %s: %zu errored of %zu trial(s)", name, counts->errors,
                 counts->trials);
-    if (hint)
-        fprintf(out, " (%s)", hint);
+    if (hint) {
+        fputs(" (", out);
+        aorta_text_put(out, hint);
+        fputs(")", out);
+    }
     fprintf(out, "%s -> %s/\n", result->resumed ? " [resumed]" : "", name);
+    free(name);
 }
 
 int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_result_t *results)
@@ -85,8 +96,9 @@ size_t aorta_summary_failed_trials(const aorta_plan_t *plan, const aorta_cell_re
 }
 
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
-                         const char *run_dir, int interrupted, int missing, double wall_sec)
+                         const char *raw_run_dir, int interrupted, int missing, double wall_sec)
 {
+    char *run_dir = aorta_text_escape(raw_run_dir); /* --output is the user's */
     size_t clean = 0, failing = 0, erroring = 0, resumed = 0;
     for (size_t i = 0; i < plan->cell_count; i++) {
         aorta_cell_counts_t counts;
@@ -147,4 +159,5 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
                 run_dir);
     else
         fprintf(out, "Wrote run artifacts to %s\n", run_dir);
+    free(run_dir);
 }

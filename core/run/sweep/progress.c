@@ -9,7 +9,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+
+#include "sys/text_escape.h"
+#include "xalloc.h"
 
 void aorta_progress(int verbose, const char *fmt, ...)
 {
@@ -22,10 +26,13 @@ void aorta_progress(int verbose, const char *fmt, ...)
         strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
     va_list args;
     va_start(args, fmt);
-    aorta_live_suspend();
-    fprintf(stderr, "[%s] ", stamp);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
-    aorta_live_resume();
+    char *message = aorta_xvasprintf(fmt, args);
     va_end(args);
+    /* Cell names and reasons with their controls shown visibly. */
+    char *shown = aorta_text_escape(message);
+    aorta_live_suspend();
+    fprintf(stderr, "[%s] %s\n", stamp, shown);
+    aorta_live_resume();
+    free(shown);
+    free(message);
 }

@@ -11,6 +11,7 @@
 #include "sys/diag.h"
 
 #include "sys/live.h"
+#include "sys/text_escape.h"
 #include "xalloc.h"
 
 /* Where the lines go; NULL: stderr. */
@@ -36,10 +37,14 @@ static void line(const char *kind, const char *fmt, va_list args)
     /* The live progress line steps aside for the message. */
     if (out == stderr)
         aorta_live_suspend();
-    fprintf(out, "aorta-run: %s%s\n", kind, message ? message : "(message lost: out of memory)");
+    /* A name in the message shows its controls visibly: one line stays
+     * one line, and nothing in it reaches the terminal as a control. */
+    char *shown = message ? aorta_text_escape(message) : NULL;
+    fprintf(out, "aorta-run: %s%s\n", kind, shown ? shown : "(message lost: out of memory)");
     fflush(out);
     if (out == stderr)
         aorta_live_resume();
+    free(shown);
     free(message);
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sys/clock.h"
+#include "sys/text_escape.h"
 
 /* One sweep per process: the display is process state, like stderr. */
 static struct {
@@ -78,13 +79,11 @@ static void print_done(void)
     live.pending = 0;
 }
 
-/* Printable ASCII only, so a cell name cannot carry a control character. */
+/* Shown as text_escape.h shows it, so a cell name cannot carry a control
+ * character, a bidi control or a byte that is not UTF-8. */
 static void copy_name(const char *name)
 {
-    size_t n = 0;
-    for (const unsigned char *c = (const unsigned char *)name; *c && n + 1 < sizeof live.name; c++)
-        live.name[n++] = *c >= 0x20 && *c < 0x7f ? (char)*c : '?';
-    live.name[n] = '\0';
+    aorta_text_escape_into(live.name, sizeof live.name, name);
 }
 
 void aorta_live_begin(FILE *out, int fd, int quiet, size_t cells, long trials_per_cell)

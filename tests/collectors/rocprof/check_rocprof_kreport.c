@@ -100,7 +100,7 @@ START_TEST(a_sweep_keeps_every_table_past_retention_and_reports_it)
     json_object_put(cell);
     char *perf = tu_read("A/K/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "## GPU kernels (mean across passing trials)"));
-    ck_assert_ptr_nonnull(strstr(perf, "vectorized_elementwise_kernel<4, CUDAFunctor_add<...>, array<...> >(...)"));
+    ck_assert_ptr_nonnull(strstr(perf, "vectorized_elementwise_kernel&lt;4, CUDAFunctor_add&lt;...&gt;, array&lt;...&gt; &gt;(...)"));
     ck_assert_ptr_nonnull(strstr(perf, "(raw `" ADD "`)"));
     char *html = tu_read("A/K/report.html");
     ck_assert_ptr_nonnull(strstr(html, "<!DOCTYPE html>"));

@@ -181,10 +181,10 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
     aorta_json_set(matrix, "cells", cells);
     char *text = aorta_perf_md(matrix, 4.25);
     const char *expected =
-        "# Performance Report - _subprocess\n"
+        "# Performance Report - \\_subprocess\n"
         "\n"
         "**Ticket**: PROFILING-HIP-GEMM  \n"
-        "**Workload**: _subprocess  \n"
+        "**Workload**: \\_subprocess  \n"
         "**Run timestamp**: 2026-06-01T10-00-00  \n"
         "**Baseline cell**: none-none  \n"
         "**Run wall time**: 4.250 s  \n"
@@ -235,6 +235,43 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
         "- Workload metrics are the collectors' numbers and the platform's `exit_code`; only "
         "passing trials contribute.\n";
     ck_assert_str_eq(text, expected);
+    free(text);
+    aorta_json_free(matrix);
+}
+END_TEST
+
+/* The recipe's and the command line's names in perf.md's header, cells and
+ * tables: escaped as Markdown, code spans that a backtick cannot end. */
+START_TEST(perf_md_escapes_the_names_it_shows)
+{
+    const char *cell = "c`|x\r";
+    aorta_json_t *matrix = aorta_json_object();
+    aorta_json_set(matrix, "workload", aorta_json_string("w*"));
+    aorta_json_set(matrix, "ticket", aorta_json_string("T\n# forged <script>x</script>"));
+    aorta_json_set(matrix, "baseline_cell", aorta_json_string(cell));
+    aorta_json_t *cells = aorta_json_array();
+    aorta_json_append(cells, timed_cell(cell));
+    aorta_json_set(matrix, "cells", cells);
+    aorta_json_t *provenance = aorta_json_object();
+    aorta_json_t *command = aorta_json_array();
+    aorta_json_append(command, aorta_json_string("sh"));
+    aorta_json_append(command, aorta_json_string("a`b``c\x1b[2J"));
+    aorta_json_set(provenance, "command", command);
+    aorta_json_t *vars = aorta_json_object();
+    aorta_json_set(vars, "V", aorta_json_string("<b>\xe2\x80\xae"));
+    aorta_json_t *by_cell = aorta_json_object();
+    aorta_json_set(by_cell, cell, vars);
+    aorta_json_set(provenance, "cells", by_cell);
+    aorta_json_set(matrix, "provenance", provenance);
+    char *text = aorta_perf_md(matrix, -1);
+    ck_assert_ptr_nonnull(strstr(text, "# Performance Report - w\\*\n"));
+    ck_assert_ptr_nonnull(strstr(text, "**Ticket**: T\\\\n\\# forged &lt;script&gt;x&lt;/script&gt;  \n"));
+    ck_assert_ptr_nonnull(strstr(text, "**Baseline cell**: c\\`\\|x\\\\r  \n"));
+    ck_assert_ptr_nonnull(strstr(text, "**Command**: ```sh a`b``c\\x1b[2J```  \n"));
+    ck_assert_ptr_nonnull(strstr(text, "- ``c`|x\\r``: `V=<b>\\u202e`\n"));
+    ck_assert_ptr_nonnull(strstr(text, "| c\\`\\|x\\\\r (baseline) |"));
+    ck_assert_ptr_null(strchr(text, '\r'));
+    ck_assert_ptr_null(strchr(text, '\x1b'));
     free(text);
     aorta_json_free(matrix);
 }
@@ -666,6 +703,30 @@ START_TEST(a_run_of_setup_failures_only_says_nothing_ran)
 }
 END_TEST
 
+/* The summary shows a cell name and the run directory with their controls
+ * visible: a name cannot clear the screen or forge a line. */
+START_TEST(the_summary_shows_a_hostile_cell_name_visibly)
+{
+    aorta_plan_t plan = {.cell_count = 1, .run_dir = "R"};
+    aorta_cell_t cells[1] = {{.name = "c\x1b[2J\nSweep summary: all passed\xe2\x80\xae"}};
+    plan.cells = cells;
+    aorta_cell_result_t results[1] = {{0}};
+    add_trials(&results[0], (const char *[]){"workload_failed", NULL});
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    aorta_summary_print(out, &plan, results, "R\r", 0, 0, 1.0);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "  [error] c\\x1b[2J\\nSweep summary: all passed\\u202e: "));
+    ck_assert_ptr_nonnull(strstr(text, "Wrote run artifacts to R\\r\n"));
+    ck_assert_ptr_null(strchr(text, '\x1b'));
+    ck_assert_ptr_null(strchr(text, '\r'));
+    ck_assert_ptr_null(strstr(text, "\nSweep summary: all passed"));
+    free(text);
+    aorta_cell_result_clear(&results[0]);
+}
+END_TEST
+
 START_TEST(a_run_whose_commands_never_started_says_nothing_ran)
 {
     aorta_plan_t plan = {.cell_count = 1, .run_dir = "R"};
@@ -773,6 +834,7 @@ static Suite *units_suite(void)
     tcase_add_test(tc, sha256_agrees_with_sha256sum_at_block_boundaries);
     tcase_add_test(tc, thousands_separators_follow_python_format);
     tcase_add_test(tc, perf_md_is_formatted_byte_for_byte);
+    tcase_add_test(tc, perf_md_escapes_the_names_it_shows);
     tcase_add_test(tc, a_collector_key_never_shadows_a_platform_key);
     tcase_add_test(tc, a_verdict_comes_from_the_metrics_or_the_exit_status);
     tcase_add_test(tc, retention_none_keeps_only_the_record);
@@ -783,6 +845,7 @@ static Suite *units_suite(void)
     tcase_add_test(tc, the_rank_comes_from_the_first_variable_set);
     tcase_add_test(tc, python_interpreters_are_recognised);
     tcase_add_test(tc, a_run_of_setup_failures_only_says_nothing_ran);
+    tcase_add_test(tc, the_summary_shows_a_hostile_cell_name_visibly);
     tcase_add_test(tc, a_run_whose_commands_never_started_says_nothing_ran);
     tcase_add_test(tc, a_request_fingerprint_names_each_part_that_changed);
     suite_add_tcase(suite, tc);

@@ -39,6 +39,22 @@ static void warn_as_aorta_run(void *user)
     aorta_warning_set_handler(NULL, NULL);
 }
 
+static void warn_with_a_hostile_name(void *user)
+{
+    (void)user;
+    aorta_diag_warn("kernel '%s' skipped", "a\x1b[2J\r\nb\xe2\x80\xae\xff");
+}
+
+/* A name in a message cannot break the line or reach the terminal as a
+ * control: the escapes of sys/text_escape.h. */
+START_TEST(a_name_shows_its_controls_visibly)
+{
+    char *text = tu_stderr_of(warn_with_a_hostile_name, NULL);
+    ck_assert_str_eq(text, "aorta-run: warning: kernel 'a\\x1b[2J\\r\\nb\\u202e\\xff' skipped\n");
+    free(text);
+}
+END_TEST
+
 START_TEST(aorta_run_prefixes_its_name)
 {
     char *text = tu_stderr_of(warn_as_aorta_run, NULL);
@@ -54,6 +70,7 @@ static Suite *diag_suite(void)
     TCase *tc = tcase_create("diag");
     tcase_add_test(tc, one_line_each);
     tcase_add_test(tc, aorta_run_prefixes_its_name);
+    tcase_add_test(tc, a_name_shows_its_controls_visibly);
     suite_add_tcase(suite, tc);
     return suite;
 }
