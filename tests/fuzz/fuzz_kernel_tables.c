@@ -24,7 +24,7 @@
 static void lines(const aorta_metrics_t *metrics, const char *tree_text)
 {
     size_t len;
-    char *text = aorta_parse_reply_text(metrics, &len);
+    char *text = aorta_parse_reply_text(metrics, 0, &len);
     aorta_metrics_t *copy = aorta_metrics_new("rocprof_");
     if (aorta_parse_reply_read(copy, text, len) != 0)
         fz_fail("the reply's lines do not read back: %s", text);

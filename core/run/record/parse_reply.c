@@ -118,27 +118,65 @@ static void put_line(text_t *out, const aorta_json_t *value)
     free(line);
 }
 
-char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t *len)
+/* Room for the head's "rows" and "rows_total" members and their digits. */
+#define HEAD_SLACK 64
+
+char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t limit, size_t *len)
 {
-    text_t out = {0};
     const aorta_kernels_t *kernels = aorta_metrics_kernels(metrics);
-    size_t rows = 0;
-    for (size_t i = 0; kernels && i < aorta_kernels_count(kernels); i++)
-        rows += isfinite(aorta_kernels_time_at(kernels, i)) != 0;
     aorta_json_t *head = aorta_json_object();
     aorta_json_set(head, "metrics", aorta_metrics_to_json(metrics));
-    if (kernels)
-        aorta_json_set(head, "rows", aorta_json_int((int64_t)rows));
-    put_line(&out, head);
-    aorta_json_free(head);
+    char *bare = aorta_json_dump(head, 0);
+    size_t budget = limit > strlen(bare) + HEAD_SLACK ? limit - strlen(bare) - HEAD_SLACK : 0;
+    free(bare);
+    /* The rows while they fit: past the limit the table is cut, never the
+     * metrics (the five figures are in them already). */
+    text_t rows = {0};
+    int64_t kept = 0, total = 0;
     for (size_t i = 0; kernels && i < aorta_kernels_count(kernels); i++) {
         aorta_json_t *row = row_json(kernels, i);
-        if (row)
-            put_line(&out, row);
+        if (!row)
+            continue;
+        total++;
+        size_t before = rows.len;
+        if (kept == total - 1) {
+            put_line(&rows, row);
+            if (limit && rows.len > budget) {
+                rows.len = before; /* this row and every later one are cut */
+                if (rows.data)
+                    rows.data[before] = '\0';
+            } else {
+                kept++;
+            }
+        }
         aorta_json_free(row);
     }
+    if (kernels)
+        aorta_json_set(head, "rows", aorta_json_int(kept));
+    if (kept < total)
+        aorta_json_set(head, "rows_total", aorta_json_int(total));
+    text_t out = {0};
+    put_line(&out, head);
+    aorta_json_free(head);
+    aorta_xgrow((void **)&out.data, &out.cap, out.len + rows.len + 1, 1);
+    if (rows.len)
+        memcpy(out.data + out.len, rows.data, rows.len);
+    out.len += rows.len;
+    out.data[out.len] = '\0';
+    free(rows.data);
     *len = out.len;
     return out.data;
+}
+
+int64_t aorta_parse_reply_rows_cut(const char *text, size_t len, int64_t *kept)
+{
+    const char *newline = memchr(text, '\n', len);
+    aorta_json_t *head = newline ? aorta_json_parse(text, (size_t)(newline - text), 64) : NULL;
+    const aorta_json_t *total = aorta_json_get(head, "rows_total");
+    int64_t all = aorta_json_type(total) == AORTA_JSON_INT ? aorta_json_get_int(total) : 0;
+    *kept = aorta_json_get_int(aorta_json_get(head, "rows"));
+    aorta_json_free(head);
+    return all > *kept ? all : 0;
 }
 
 /* The line at *at (up to its newline, which must be there) parsed; *at past it. */

@@ -131,7 +131,7 @@ static void parse_in_child(void *user, int reply_fd)
     fflush(stdout);
     fflush(stderr);
     size_t len;
-    char *text = aorta_parse_reply_text(metrics, &len);
+    char *text = aorta_parse_reply_text(metrics, REPLY_LIMIT - 1, &len);
     aorta_child_reply(reply_fd, text, len);
 }
 
@@ -143,6 +143,19 @@ static const char *read_reply(const aorta_child_result_t *result, aorta_metrics_
                                                       : aorta_child_problem(result);
     int readable = aorta_parse_reply_read(metrics, result->reply, result->len) == 0;
     return readable ? NULL : "sent an unreadable reply";
+}
+
+/* A table the child had to cut to fit its reply: one warning. */
+static void warn_cut(const char *name, const char *dir, const aorta_child_result_t *result)
+{
+    int64_t kept = 0;
+    int64_t total = result->end == AORTA_CHILD_REPLIED
+                        ? aorta_parse_reply_rows_cut(result->reply, result->len, &kept)
+                        : 0;
+    if (total)
+        aorta_diag_warn("collect: %s's kernel table of %s cut to %lld of its %lld kernels: the "
+                        "parse reply holds at most %u MiB (its five metrics are whole)",
+                        name, dir, (long long)kept, (long long)total, REPLY_LIMIT >> 20);
 }
 
 /* A parse that gave nothing usable: one warning (naming the memory limit
@@ -190,6 +203,8 @@ aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
     aorta_child_run(&spec, &result);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     const char *problem = read_reply(&result, metrics);
+    if (!problem)
+        warn_cut(name, dir, &result);
     /* A parse that ran out of the limit dies one way or another; say why
      * when it had used most of it. */
     int near_limit = limit && result.end != AORTA_CHILD_NOT_STARTED

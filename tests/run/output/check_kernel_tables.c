@@ -21,6 +21,7 @@
 #include "output/kernel_agg.h"
 #include "record/kernel_file.h"
 #include "output/kernel_md.h"
+#include "record/metrics_json.h"
 #include "record/parse_reply.h"
 #include "testutil.h"
 #include "xalloc.h"
@@ -87,6 +88,46 @@ static int read_text(const char *text)
     return status;
 }
 
+START_TEST(a_reply_past_its_limit_cuts_the_table_and_keeps_the_metrics)
+{
+    /* 2,000 kernels of long names; a limit that holds a few hundred rows. */
+    aorta_kernels_t *k = aorta_kernels_new(0);
+    for (int i = 0; i < 2000; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "kernel_with_a_long_templated_name_%04d<float, 128, 64>", i);
+        aorta_kernels_add(k, name, strlen(name), 1000.0 * (i + 1), 1);
+    }
+    aorta_metrics_t *m = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_kernels_report(k, m, "c", 1e6, NULL), 0);
+    size_t whole_len, len;
+    char *whole = aorta_parse_reply_text(m, 0, &whole_len);
+    char *text = aorta_parse_reply_text(m, 32768, &len);
+    ck_assert_uint_le(len, 32768);
+    ck_assert_uint_lt(len, whole_len);
+    int64_t kept = 0;
+    ck_assert_int_eq(aorta_parse_reply_rows_cut(whole, whole_len, &kept), 0);
+    ck_assert_int_eq(aorta_parse_reply_rows_cut(text, len, &kept), 2000);
+    ck_assert(kept > 100 && kept < 2000);
+    /* It reads back: the five metrics whole, the table cut to its rows. */
+    aorta_metrics_t *back = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_parse_reply_read(back, text, len), 0);
+    aorta_json_t *metrics = aorta_metrics_to_json(back), *all = aorta_metrics_to_json(m);
+    char *a = aorta_json_dump(metrics, 0), *b = aorta_json_dump(all, 0);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_nonnull(strstr(a, "\"c_kernel_count\":2000"));
+    ck_assert_uint_eq(aorta_kernels_count(aorta_metrics_kernels(back)), (size_t)kept);
+    free(a);
+    free(b);
+    aorta_json_free(metrics);
+    aorta_json_free(all);
+    aorta_metrics_free(back);
+    free(text);
+    free(whole);
+    aorta_metrics_free(m);
+    aorta_kernels_free(k);
+}
+END_TEST
+
 START_TEST(the_reply_travels_a_row_a_line_and_reads_back_the_same)
 {
     aorta_kernels_t *k = aorta_kernels_new(0);
@@ -96,7 +137,7 @@ START_TEST(the_reply_travels_a_row_a_line_and_reads_back_the_same)
     aorta_metrics_t *m = aorta_metrics_new("c_");
     ck_assert_int_eq(aorta_kernels_report(k, m, "c", 1e6, NULL), 0);
     size_t len;
-    char *text = aorta_parse_reply_text(m, &len);
+    char *text = aorta_parse_reply_text(m, 0, &len);
     ck_assert_uint_eq(len, strlen(text));
     /* The head, then two rows: a name's newline is escaped, never raw. */
     const char *second = strchr(text, '\n') + 1;
@@ -721,6 +762,7 @@ static Suite *kreport_suite(void)
     TCase *tc = tcase_create("kreport");
     tcase_add_test(tc, the_report_attaches_the_whole_table_without_new_metrics);
     tcase_add_test(tc, the_reply_travels_a_row_a_line_and_reads_back_the_same);
+    tcase_add_test(tc, a_reply_past_its_limit_cuts_the_table_and_keeps_the_metrics);
     tcase_add_test(tc, aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order);
     tcase_add_test(tc, names_differing_only_in_invalid_bytes_are_one_name_from_the_first_read);
     tcase_add_test(tc, fixture_names_demangle_and_unreadable_ones_stay_raw);
