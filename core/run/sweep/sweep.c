@@ -314,6 +314,7 @@ static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
     end->nothing_measured = aorta_summary_none_started(plan, results);
     end->failed_trials = aorta_summary_failed_trials(plan, results);
     aorta_json_free(warnings);
+    aorta_summary_print_failure_log(stdout, plan, results, ctx->run_fd, ctx->display_dir);
     aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_cell_result_clear(&results[i]);
