@@ -216,7 +216,7 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
         return status | AORTA_SUMMARY_NO_PERF | AORTA_SUMMARY_INCOMPLETE;
     }
     /* The kernel section only follows what perf.md already says. */
-    char *perf = aorta_perf_md(matrix, wall_sec);
+    char *perf = aorta_perf_md(matrix, wall_sec, NULL);
     perf = aorta_xrealloc(perf, strlen(perf) + strlen(kernels) + 1);
     strcat(perf, kernels);
     free(kernels);
