@@ -33,8 +33,10 @@ void aorta_cli_usage(FILE *out)
         "  --collect NAMES          comma list of collectors; replaces the recipe's\n"
         "  --output DIR             results root (default " AORTA_DEFAULT_OUTPUT ")\n"
         "  --ticket ID              run directory name (overrides the recipe's ticket)\n"
-        "  --trials N               trials per cell, without --recipe (default 1)\n"
-        "  --timeout SEC            per-trial timeout, without --recipe\n"
+        "  --trials N               trials per cell (default 1; overrides the recipe's\n"
+        "                           trials)\n"
+        "  --timeout SEC            per-trial timeout (overrides the recipe's\n"
+        "                           timeout_per_trial)\n"
         "  --warmup N               N warm-up trials per cell first, left out of every\n"
         "                           statistic (overrides the recipe's warmup_trials)\n"
         "  --fresh                  empty the run directory's cells first (no resume)\n"
@@ -373,10 +375,6 @@ static int check_request(const aorta_cli_t *cli, int separator, char **error)
                                  cli->command[0]);
         return -1;
     }
-    if (!why && cli->recipe && cli->trials)
-        why = "--trials applies only without --recipe (the recipe sets 'trials')";
-    else if (!why && cli->recipe && cli->timeout > 0)
-        why = "--timeout applies only without --recipe (the recipe sets 'timeout_per_trial')";
     if (why)
         *error = aorta_xstrdup(why);
     return why ? -1 : 0;

@@ -149,6 +149,23 @@ START_TEST(warmup_trials_run_first_and_are_left_out_of_everything)
     aorta_json_t *second = su_json("out/W2", "none-none/_subprocess/trial_d0_m0_w2.json");
     ck_assert_ptr_nonnull(second);
     aorta_json_free(second);
+    free(out);
+    free(err);
+    /* So do --trials and --timeout, one line each. */
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "W3", "--recipe", "w.yaml",
+                                         "--trials", "3", "--timeout", "30", "--", "true", NULL},
+                              &out, &err),
+                     0);
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --trials 3 overrides the recipe's "
+                                      "trials (2)\n"));
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --timeout 30 overrides the recipe's "
+                                      "timeout_per_trial (none)\n"));
+    aorta_json_t *third = su_json("out/W3", "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(su_at(third, "cells", "0", NULL),
+                                                       "trials")),
+                     3);
+    aorta_json_free(third);
     aorta_json_free(warm);
     aorta_json_free(result);
     aorta_json_free(measured);
