@@ -323,8 +323,11 @@ static int read_option(int argc, char **argv, int *i, aorta_cli_t *cli, int *hel
     } else {
         for (int v = 0; v < spec->values; v++) {
             if (*i + 1 >= argc || strcmp(argv[*i + 1], "--") == 0) {
-                *error = aorta_xasprintf("option '%s' needs %s", spec->name,
-                                         spec->values == 2 ? "NAME and DIR" : "a value");
+                if (!strcmp(spec->name, "--compare"))
+                    *error = aorta_xstrdup("--compare needs RUN_A RUN_B (two run directories)");
+                else
+                    *error = aorta_xasprintf("option '%s' needs %s", spec->name,
+                                             spec->values == 2 ? "NAME and DIR" : "a value");
                 return -1;
             }
             values[v] = argv[++*i];

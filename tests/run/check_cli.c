@@ -174,6 +174,8 @@ END_TEST
 
 START_TEST(usage_errors)
 {
+    expect_error((char *[]){"aorta-run", "--compare", "only-one", NULL},
+                 "--compare needs RUN_A RUN_B");
     expect_error((char *[]){"aorta-run", "true", NULL}, "missing '--' separator");
     expect_error((char *[]){"aorta-run", "--output", "o", "./app", NULL}, "'./app'");
     expect_error((char *[]){"aorta-run", NULL}, "missing command");
