@@ -56,6 +56,8 @@ START_TEST(list_collectors_shows_each_status_and_reason)
                            (char *[]){"--plugin-dir", modules, "--plugin-dir", shadow,
                                       "--list-collectors", NULL}),
                      0);
+    /* A header names the columns. */
+    ck_assert_msg(!strncmp(out, "NAME VERSION ABI STATUS PATH\n", 29), "%s", out);
     struct {
         const char *path;
         const char *line_start;

@@ -473,7 +473,7 @@ START_TEST(parse_prints_the_metrics_as_one_object)
     free(expected);
     free(out);
     free(err);
-    /* A missing directory, or a file: {}. */
+    /* A missing directory, or a file: {}, and one warning saying so. */
     char *missing = tu_join(dir, "missing");
     char *targets[] = {missing, file};
     for (size_t i = 0; i < 2; i++) {
@@ -481,10 +481,31 @@ START_TEST(parse_prints_the_metrics_as_one_object)
                                (char *[]){"--parse", "badparse", targets[i], NULL}),
                          0);
         ck_assert_str_eq(out, "{}\n");
-        expect_no_error(err);
+        char *warning = aorta_xasprintf(i ? "aorta-run: warning: --parse: %s is not a directory; "
+                                            "there is nothing to parse\n"
+                                          : "aorta-run: warning: --parse: %s: No such file or "
+                                            "directory; there is nothing to parse\n",
+                                        targets[i]);
+        ck_assert_str_eq(err, warning);
+        free(warning);
         free(out);
         free(err);
     }
+    /* A run directory is said to be one. */
+    char *run = tu_join(dir, "run");
+    char *matrix = tu_join(run, "matrix.json");
+    tu_write(matrix, "{}");
+    ck_assert_int_eq(aorta(&out, &err, NULL, (char *[]){"--parse", "badparse", run, NULL}), 0);
+    char *warning = aorta_xasprintf("aorta-run: warning: --parse: %s looks like a run directory "
+                                    "(it has matrix.json); a collector's artifacts are in "
+                                    "CELL/_subprocess/trial_d0_m0_tN/badparse/ below it\n",
+                                    run);
+    ck_assert_msg(strstr(err, warning) != NULL, "stderr: %s", err);
+    free(warning);
+    free(matrix);
+    free(run);
+    free(out);
+    free(err);
     expect_refused((char *[]){"--parse", "nope", artifacts, NULL},
                    "aorta-run: --parse: unknown collector 'nope'; available: badparse, good, "
                    "interceptor_a, interceptor_b, scribe");
