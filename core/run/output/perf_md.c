@@ -330,7 +330,14 @@ static void header(FILE *out, const aorta_json_t *matrix, double run_wall_sec,
     fprintf(out, "**Ticket**: %s  \n", ticket ? ticket : "(none)");
     fprintf(out, "**Workload**: %s  \n", workload);
     char *stamp = iso_stamp(aorta_json_get_string(aorta_json_get(matrix, "run_timestamp")));
-    fprintf(out, "**Run timestamp**: %s  \n", stamp);
+    const aorta_json_t *first = aorta_json_get(matrix, "first_run_timestamp");
+    if (first) {
+        char *first_stamp = iso_stamp(aorta_json_get_string(first));
+        fprintf(out, "**Run timestamp**: %s (first run); resumed %s  \n", first_stamp, stamp);
+        free(first_stamp);
+    } else {
+        fprintf(out, "**Run timestamp**: %s  \n", stamp);
+    }
     free(stamp);
     fprintf(out, "**Baseline cell**: %s", baseline ? baseline : "(none)");
     if (baseline && recorded_baseline && strcmp(baseline, recorded_baseline) != 0)
@@ -343,7 +350,11 @@ static void header(FILE *out, const aorta_json_t *matrix, double run_wall_sec,
     aorta_json_t *recorded = aorta_json_get(matrix, "run_wall_clock_sec");
     if (run_wall_sec < 0 && recorded)
         run_wall_sec = aorta_json_get_double(recorded);
-    if (run_wall_sec >= 0)
+    const aorta_json_t *first_wall = aorta_json_get(matrix, "first_run_wall_clock_sec");
+    if (run_wall_sec >= 0 && first_wall)
+        fprintf(out, "**Run wall time**: %.3f s (first run); %.3f s (resume)  \n",
+                aorta_json_get_double(first_wall), run_wall_sec);
+    else if (run_wall_sec >= 0)
         fprintf(out, "**Run wall time**: %.3f s  \n", run_wall_sec);
     const aorta_json_t *warmup = aorta_json_get(matrix, "warmup_trials");
     if (warmup && aorta_json_get_int(warmup) > 0)

@@ -472,6 +472,28 @@ START_TEST(a_rerun_of_another_request_is_refused_and_fresh_starts_over)
     free(out);
     free(err);
 
+    /* A resume keeps the first run's timestamp and wall time beside its own. */
+    aorta_json_t *before = su_json("out/_no_ticket_", "matrix.json");
+    char *first_stamp = aorta_xstrdup(su_str(before, "run_timestamp", NULL));
+    double first_wall = aorta_json_get_double(aorta_json_get(before, "run_wall_clock_sec"));
+    ck_assert_ptr_null(aorta_json_get(before, "first_run_timestamp"));
+    aorta_json_free(before);
+    ck_assert_int_eq(run_in_out(NULL, hello, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "1 resumed from a prior run"));
+    free(out);
+    free(err);
+    aorta_json_t *after = su_json("out/_no_ticket_", "matrix.json");
+    ck_assert_str_eq(su_str(after, "first_run_timestamp", NULL), first_stamp);
+    ck_assert(aorta_json_get_double(aorta_json_get(after, "first_run_wall_clock_sec"))
+              == first_wall);
+    aorta_json_free(after);
+    char *perf = tu_read("out/_no_ticket_/perf.md");
+    ck_assert_msg(strstr(perf, " (first run); resumed ") != NULL, "%s", perf);
+    ck_assert_ptr_nonnull(strstr(perf, " s (first run); "));
+    ck_assert_ptr_nonnull(strstr(perf, " s (resume)  \n"));
+    free(perf);
+    free(first_stamp);
+
     /* Another command in the same run directory: refused with one line
      * before anything runs (issue 25: it used to serve "hello"). */
     ck_assert_int_eq(run_in_out(NULL, fails, &out, &err), 2);
