@@ -91,7 +91,14 @@ static void apply_warmup(aorta_plan_t *plan, const aorta_plan_request_t *request
  * saying so when they differ (as --warmup does). */
 static void apply_trials_timeout(aorta_plan_t *plan, const aorta_plan_request_t *request)
 {
-    if (request->trials > 0) {
+    /* Under stop_after the recipe's cap is its max_trials (its trials are
+     * that cap too): --trials replaces the cap. */
+    if (request->trials > 0 && plan->has_stop_after) {
+        if (request->trials != plan->stop_max_trials)
+            aorta_diag_warn("--trials %ld overrides the recipe's stop_after.max_trials (%ld)",
+                            request->trials, plan->stop_max_trials);
+        plan->trials = plan->stop_max_trials = request->trials;
+    } else if (request->trials > 0) {
         if (request->trials != plan->trials)
             aorta_diag_warn("--trials %ld overrides the recipe's trials (%ld)", request->trials,
                             plan->trials);
