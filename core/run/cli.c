@@ -33,8 +33,10 @@ void aorta_cli_usage(FILE *out)
         "  --collect NAMES          comma list of collectors; replaces the recipe's\n"
         "  --output DIR             results root (default " AORTA_DEFAULT_OUTPUT ")\n"
         "  --ticket ID              run directory name (overrides the recipe's ticket)\n"
-        "  --trials N               trials per cell, without --recipe (default 1)\n"
-        "  --timeout SEC            per-trial timeout, without --recipe\n"
+        "  --trials N               trials per cell (default 1; overrides the recipe's\n"
+        "                           trials)\n"
+        "  --timeout SEC            per-trial timeout (overrides the recipe's\n"
+        "                           timeout_per_trial)\n"
         "  --warmup N               N warm-up trials per cell first, left out of every\n"
         "                           statistic (overrides the recipe's warmup_trials)\n"
         "  --fresh                  empty the run directory's cells first (no resume)\n"
@@ -65,8 +67,8 @@ void aorta_cli_usage(FILE *out)
         "  --allow-missing          --compare: a cell or collector missing from B passes\n"
         "  --allow-mismatch         --compare: judge and gate runs of another command or\n"
         "                           profiler version too\n"
-        "  -v                       timestamped progress lines on stderr\n"
-        "  -q                       no progress display (the live line, or one line\n"
+        "  -v, --verbose            timestamped progress lines on stderr\n"
+        "  -q, --quiet              no progress display (the live line, or one line\n"
         "                           per trial without a terminal)\n"
         "  --version                print the version\n"
         "  --help                   print this help\n"
@@ -321,8 +323,11 @@ static int read_option(int argc, char **argv, int *i, aorta_cli_t *cli, int *hel
     } else {
         for (int v = 0; v < spec->values; v++) {
             if (*i + 1 >= argc || strcmp(argv[*i + 1], "--") == 0) {
-                *error = aorta_xasprintf("option '%s' needs %s", spec->name,
-                                         spec->values == 2 ? "NAME and DIR" : "a value");
+                if (!strcmp(spec->name, "--compare"))
+                    *error = aorta_xstrdup("--compare needs RUN_A RUN_B (two run directories)");
+                else
+                    *error = aorta_xasprintf("option '%s' needs %s", spec->name,
+                                             spec->values == 2 ? "NAME and DIR" : "a value");
                 return -1;
             }
             values[v] = argv[++*i];
@@ -373,10 +378,6 @@ static int check_request(const aorta_cli_t *cli, int separator, char **error)
                                  cli->command[0]);
         return -1;
     }
-    if (!why && cli->recipe && cli->trials)
-        why = "--trials applies only without --recipe (the recipe sets 'trials')";
-    else if (!why && cli->recipe && cli->timeout > 0)
-        why = "--timeout applies only without --recipe (the recipe sets 'timeout_per_trial')";
     if (why)
         *error = aorta_xstrdup(why);
     return why ? -1 : 0;

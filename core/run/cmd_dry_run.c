@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sys/diag.h"
 #include "commands.h"
@@ -57,6 +58,37 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
     return line;
 }
 
+/* Whether the command's program, a name without '/', can be found as the
+ * trials would look it up (the cell's PATH, else aorta-run's; aorta_which()
+ * walks the one PATH search of core/common/path_search.c).  1: found, or a
+ * path, which the dry run leaves to the run. */
+static int command_found(const aorta_plan_t *plan, const aorta_cell_t *cell)
+{
+    const char *name = aorta_argv_at(plan->command, 0);
+    if (strchr(name, '/'))
+        return 1;
+    const char *path = aorta_env_get(cell->env, "PATH");
+    if (!path)
+        path = getenv("PATH");
+    char *found = aorta_which(name, path);
+    free(found);
+    return found != NULL;
+}
+
+/* One warning, for the first cell whose command is not on its PATH: the run
+ * would record every trial as `cannot execute` (exit 127) and exit 1. */
+static void warn_command_not_found(const aorta_plan_t *plan)
+{
+    for (size_t i = 0; i < plan->cell_count; i++) {
+        if (command_found(plan, &plan->cells[i]))
+            continue;
+        aorta_diag_warn("--dry-run: '%s' is not found on PATH; a run would fail with "
+                        "'cannot execute' (check the name, or give its path)",
+                        aorta_argv_at(plan->command, 0));
+        return;
+    }
+}
+
 /* Whether a run would skip cell index, its trials all done for this request. */
 static int would_resume(const aorta_run_ctx_t *ctx, size_t index)
 {
@@ -92,6 +124,7 @@ int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
         aorta_json_free(line);
     }
     fflush(stdout);
+    warn_command_not_found(plan);
     free(requests);
     free(run_dir);
     aorta_plan_free(plan);

@@ -48,6 +48,7 @@ int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
     }
     /* name version ABI status path; a failed one's status is "failed: REASON". */
     aorta_registry_check_all(registry);
+    printf("NAME VERSION ABI STATUS PATH\n");
     for (size_t i = 0; i < registry->count; i++) {
         const aorta_module_t *module = &registry->modules[i];
         if (module->status == AORTA_MODULE_FAILED) {

@@ -4,8 +4,10 @@
  * a directory of rank<k>/ folders, with the per-rank keys. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include "sweep/parse_child.h"
 #include "sweep/rank_parse.h"
 #include "recipe/plan.h"
+#include "xalloc.h"
 
 /* The options NAME runs with: the recipe's (or --collect's) when they name
  * it, else its defaults.  Shared by --parse and --env. */
@@ -48,6 +51,20 @@ int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *
     return AORTA_EXIT_OK;
 }
 
+/* A run directory (it holds matrix.json) is no collector's directory: say
+ * where the artifacts are. */
+static void warn_run_dir(const char *dir, const char *name)
+{
+    char *matrix = aorta_xasprintf("%s/matrix.json", dir);
+    struct stat st;
+    if (lstat(matrix, &st) == 0)
+        aorta_diag_warn("--parse: %s looks like a run directory (it has matrix.json); a "
+                        "collector's artifacts are in CELL/_subprocess/trial_d0_m0_tN/%s/ below "
+                        "it",
+                        dir, name);
+    free(matrix);
+}
+
 int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
 {
     const aorta_module_t *module = NULL;
@@ -59,8 +76,15 @@ int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
     aorta_json_t *json;
     int interrupted = 0;
     if (stat(cli->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (stat(cli->dir, &st) != 0)
+            aorta_diag_warn("--parse: %s: %s; there is nothing to parse", cli->dir,
+                            strerror(errno));
+        else
+            aorta_diag_warn("--parse: %s is not a directory; there is nothing to parse",
+                            cli->dir);
         json = aorta_json_object();
     } else {
+        warn_run_dir(cli->dir, module->name);
         aorta_metrics_t *metrics = aorta_parse_in_child_ex(module, options, cli->dir,
                                                            &interrupted);
         /* A launcher run's directory: the per-rank keys too, as the sweep

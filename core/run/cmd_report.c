@@ -97,7 +97,7 @@ int aorta_cmd_report(const aorta_cli_t *cli)
         aorta_json_free(matrix);
         return 128 + interrupted;
     }
-    char *perf = aorta_perf_md(matrix, -1.0); /* the wall time matrix.json recorded */
+    char *perf = aorta_perf_md(matrix, -1.0, cli->baseline); /* the wall time matrix.json recorded */
     char *text = aorta_xasprintf("%s%s", perf, kernels);
     char *path = aorta_xasprintf("%s/perf.md", run_dir);
     if (aorta_write_file_atomic_at(run_fd, "perf.md", text, strlen(text)) != 0) {

@@ -42,6 +42,12 @@ expect_not --recipe --dry
 expect rocprof --plugin-dir "$builddir/plugins" --describe ro
 expect proton --plugin-dir "$builddir/plugins" --parse p
 expect rocprof,proton --plugin-dir "$builddir/plugins" --collect rocprof,pr
+# No duplicates: a collector the --collect list has, an option given once.
+expect_not rocprof,rocprof --plugin-dir "$builddir/plugins" --collect rocprof,
+expect rocprof,proton --plugin-dir "$builddir/plugins" --collect rocprof,
+expect_not --recipe --recipe x.yaml --re
+expect --plugin-dir --plugin-dir "$builddir/plugins" --plugin
+[ "$(offers --dry | sort | uniq -d)" = "" ] || fail "completing '--dry' offers a word twice"
 # No --plugin-dir and no collector installed for the tests: nothing.
 expect_not rocprof --describe ro
 tmp=$(mktemp -d)
@@ -64,6 +70,16 @@ for option in $options; do
     grep -q -e "$man" -e "\\\\fB$option" "$srcdir/docs/aorta-run.1" || fail "$option (--help) is not in docs/aorta-run.1"
     grep -qF -- "$option" "$srcdir/README.md" || fail "$option (--help) is not in README.md"
 done
+# The long spellings of -v and -q, documented alike.
+for option in --verbose --quiet; do
+    "$aorta" --help | grep -qF -- "$option" || fail "$option is not in --help"
+    man=$(printf '%s' "$option" | sed 's/-/\\\\-/g')
+    grep -q -e "$man" "$srcdir/docs/aorta-run.1" || fail "$option is not in docs/aorta-run.1"
+    grep -qF -- "$option" "$srcdir/README.md" || fail "$option is not in README.md"
+done
+# The man page's examples run from the build tree as written.
+grep -q 'build/plugins' "$srcdir/docs/aorta-run.1" && fail "docs/aorta-run.1 names build/plugins, which no build makes"
+grep -qF 'core/aorta\-run \-\-plugin\-dir plugins' "$srcdir/docs/aorta-run.1" || fail "docs/aorta-run.1's examples lack the in-tree line"
 # And nothing in the completion that --help does not list.
 for option in $_aorta_run_options; do
     echo "$options" | grep -qxF -- "$option" || fail "$option is in the completion but not in --help"

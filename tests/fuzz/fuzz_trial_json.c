@@ -61,7 +61,7 @@ static void report(const aorta_plan_t *plan, const aorta_cell_result_t *result)
         fz_fail("matrix.json does not read back: %s", text);
     aorta_json_free(again);
     free(text);
-    char *perf = aorta_perf_md(matrix, 1.5);
+    char *perf = aorta_perf_md(matrix, 1.5, NULL);
     fputs(perf, sink);
     free(perf);
     aorta_summary_print(sink, plan, result, "run", 0, 0, 1.5);

@@ -163,15 +163,19 @@ START_TEST(trials_and_timeout)
     expect_error((char *[]){"aorta-run", "--trials", "2x", "--", "true", NULL}, "'2x'");
     expect_error((char *[]){"aorta-run", "--timeout", "-1", "--", "true", NULL}, "--timeout");
     expect_error((char *[]){"aorta-run", "--timeout", "0x10", "--", "true", NULL}, "--timeout");
-    expect_error((char *[]){"aorta-run", "--recipe", "r", "--trials", "2", "--", "true", NULL},
-                 "only without --recipe");
-    expect_error((char *[]){"aorta-run", "--recipe", "r", "--timeout", "2", "--", "true", NULL},
-                 "only without --recipe");
+    /* With a recipe they override its values (the plan says so). */
+    char *over[] = {"aorta-run", "--recipe", "r", "--trials", "2", "--timeout", "2", "--",
+                    "true", NULL};
+    ck_assert_int_eq(parse(&cli, &error, over), 0);
+    ck_assert_int_eq(cli.trials, 2);
+    aorta_cli_free(&cli);
 }
 END_TEST
 
 START_TEST(usage_errors)
 {
+    expect_error((char *[]){"aorta-run", "--compare", "only-one", NULL},
+                 "--compare needs RUN_A RUN_B");
     expect_error((char *[]){"aorta-run", "true", NULL}, "missing '--' separator");
     expect_error((char *[]){"aorta-run", "--output", "o", "./app", NULL}, "'./app'");
     expect_error((char *[]){"aorta-run", NULL}, "missing command");

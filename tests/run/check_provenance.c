@@ -95,6 +95,26 @@ START_TEST(a_run_records_what_it_ran_with)
     ck_assert(rate && colour);
     char *perf = tu_read("out/A/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "| slow-none | declared_rate"));
+    /* The title names the command; the timestamp is ISO 8601, in UTC. */
+    ck_assert_msg(!strncmp(perf, "# Performance Report - `sh ", 27), "%s", perf);
+    const char *stamp = strstr(perf, "**Run timestamp**: ");
+    ck_assert_ptr_nonnull(stamp);
+    stamp += strlen("**Run timestamp**: ");
+    ck_assert_msg(stamp[13] == ':' && stamp[16] == ':' && stamp[19] == 'Z', "%.30s", stamp);
+    free(perf);
+    char *html = tu_read("out/A/report.html");
+    ck_assert_ptr_nonnull(strstr(html, "<title>aorta report: sh "));
+    free(html);
+    /* --report --baseline labels that cell the baseline throughout perf.md. */
+    tu_result_t r = tu_aorta(NULL, "--report", "out/A", "--baseline", "slow-none", NULL);
+    ck_assert_msg(r.status == 0, "%d %s", r.status, r.err);
+    tu_result_free(&r);
+    perf = tu_read("out/A/perf.md");
+    ck_assert_ptr_nonnull(strstr(perf, "**Baseline cell**: slow-none (chosen with --report "
+                                       "--baseline; the run's was none-none)"));
+    ck_assert_ptr_nonnull(strstr(perf, "| slow-none (baseline) |"));
+    ck_assert_msg(strstr(perf, "none-none (baseline)") == NULL, "%s", perf);
+    ck_assert_ptr_nonnull(strstr(perf, "against its baseline none-none"));
     free(perf);
     json_object_put(matrix);
 }

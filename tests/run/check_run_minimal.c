@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sys/json.h"
+#include "xalloc.h"
 #include "testutil.h"
 
 /* The ABI this build speaks (and its test collectors are built against). */
@@ -55,6 +56,8 @@ START_TEST(list_collectors_shows_each_status_and_reason)
                            (char *[]){"--plugin-dir", modules, "--plugin-dir", shadow,
                                       "--list-collectors", NULL}),
                      0);
+    /* A header names the columns. */
+    ck_assert_msg(!strncmp(out, "NAME VERSION ABI STATUS PATH\n", 29), "%s", out);
     struct {
         const char *path;
         const char *line_start;
@@ -179,6 +182,28 @@ START_TEST(one_trial_is_run_and_recorded)
                          aorta_json_get(result, "failure_detectors_fired"), 0)),
                      "tier1:exit_nonzero");
     aorta_json_free(result);
+    /* The summary shows the failing trial's stderr and where it is. */
+    char *shown = aorta_xasprintf("First failing trial: the end of %s/_no_ticket_/none-none/"
+                                  "trial_0/stderr.log:\n    | to-err\n",
+                                  dir);
+    ck_assert_msg(strstr(out, shown) != NULL, "stdout: %s", out);
+    free(shown);
+    free(out);
+    free(err);
+
+    /* At most the last 10 lines, control characters escaped. */
+    ck_assert_int_eq(aorta(&out, &err, (char *[]){"--output", dir, "--ticket", "L", "--", "sh",
+                                                  "-c",
+                                                  "for i in 1 2 3 4 5 6 7 8 9 10 11; do echo "
+                                                  "line$i >&2; done; printf 'a\\033[31mb\\r\\n'"
+                                                  " >&2; exit 1",
+                                                  NULL}),
+                     0);
+    ck_assert_msg(strstr(out, "stderr.log:\n    | line3\n    | line4\n") != NULL, "stdout: %s",
+                  out);
+    ck_assert_msg(strstr(out, "    | line11\n    | a\\x1b[31mb\\x0d\n") != NULL, "stdout: %s",
+                  out);
+    ck_assert(strstr(out, "line2\n") == NULL);
     free(out);
     free(err);
 

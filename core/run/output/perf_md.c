@@ -7,6 +7,7 @@
 
 #include "output/perf_md.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,62 @@ char *aorta_perf_thousands(double value)
     }
     strcpy(cursor, digits + int_len);
     return out;
+}
+
+/* Whether a metric's name ends in a unit of measure (_ms, _sec, ...): its
+ * values are measurements, shown to three decimals even when whole. */
+static int measured(const char *name)
+{
+    static const char *const units[] = {"_ms", "_us", "_ns", "_s", "_sec", "_pct", "_percent",
+                                        "_ratio", "_gbps", "_tflops"};
+    size_t len = strlen(name);
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        size_t n = strlen(units[i]);
+        if (len >= n && !strcmp(name + len - n, units[i]))
+            return 1;
+    }
+    return 0;
+}
+
+/* A metrics-table mean: a count (no unit in its name, and its mean, min and
+ * max whole numbers: kernels, launches, an exit code) as an integer with
+ * thousands separators, else ",.3f" (docs/design.md, perf.md). */
+static char *metric_mean_text(const char *name, const aorta_json_t *stats)
+{
+    const aorta_json_t *mean = aorta_json_get(stats, "mean");
+    if (!mean)
+        return aorta_xstrdup(AORTA_EM_DASH);
+    double value = aorta_json_get_double(mean);
+    static const char *const keys[] = {"mean", "min", "max"};
+    int whole = !measured(name);
+    for (size_t i = 0; i < 3; i++) {
+        const aorta_json_t *v = aorta_json_get(stats, keys[i]);
+        double x = v ? aorta_json_get_double(v) : 0.5;
+        whole = whole && x == floor(x) && fabs(x) < 9007199254740992.0;
+    }
+    char *text = aorta_perf_thousands(value);
+    if (whole) {
+        char *dot = strchr(text, '.');
+        if (dot)
+            *dot = '\0';
+    }
+    return text;
+}
+
+/* An upstream run_timestamp ("2026-12-04T21-14-14", UTC) as ISO 8601
+ * ("2026-12-04T21:14:14Z"); anything else as it is. */
+static char *iso_stamp(const char *stamp)
+{
+    if (!stamp)
+        return aorta_xstrdup("?");
+    char *text = aorta_xstrdup(stamp);
+    if (strlen(text) == 19 && text[10] == 'T' && text[13] == '-' && text[16] == '-') {
+        text[13] = text[16] = ':';
+        char *iso = aorta_xasprintf("%sZ", text);
+        free(text);
+        return iso;
+    }
+    return text;
 }
 
 static char *fixed3(const aorta_json_t *value)
@@ -133,9 +190,9 @@ static int metrics_table(FILE *out, const aorta_json_t *cells, const char *basel
         aorta_json_t *summary = aorta_json_get(cell, "metrics_summary");
         aorta_md_table_add(&table, cell_label(cell, baseline));
         for (size_t n = 0; n < names.count; n++) {
-            aorta_json_t *mean = aorta_json_get(aorta_json_get(summary, names.items[n]), "mean");
-            aorta_md_table_add(&table, mean ? aorta_perf_thousands(aorta_json_get_double(mean))
-                                   : aorta_xstrdup(AORTA_EM_DASH));
+            aorta_md_table_add(&table,
+                               metric_mean_text(names.items[n],
+                                                aorta_json_get(summary, names.items[n])));
         }
     }
     fputs("## Workload metrics (mean across trials)\n\n", out);
@@ -146,22 +203,22 @@ static int metrics_table(FILE *out, const aorta_json_t *cells, const char *basel
     return 1;
 }
 
-/* The command and each cell's variables, as provenance recorded them. */
-static void what_ran(FILE *out, const aorta_json_t *provenance)
+/* The command as provenance recorded it, its words joined by spaces; NULL
+ * when matrix.json has none (a run of an older aorta). */
+static char *command_text(const aorta_json_t *provenance)
 {
     const aorta_json_t *command = aorta_json_get(provenance, "command");
-    if (!command)
-        return;
-    char *line = NULL;
+    if (!command || !aorta_json_length(command))
+        return NULL;
+    char *text = NULL;
     size_t len = 0;
-    FILE *joined = aorta_xcheck(open_memstream(&line, &len));
-    for (size_t i = 0; i < aorta_json_length(command); i++)
-        fprintf(joined, "%s%s", i ? " " : "", aorta_json_get_string(aorta_json_at(command, i)));
-    fclose(joined);
-    fputs("**Command**: ", out);
-    aorta_md_code_put(out, line);
-    fputs("  \n", out);
-    free(line);
+    FILE *out = aorta_xcheck(open_memstream(&text, &len));
+    for (size_t i = 0; i < aorta_json_length(command); i++) {
+        const char *word = aorta_json_get_string(aorta_json_at(command, i));
+        fprintf(out, "%s%s", i ? " " : "", word ? word : "");
+    }
+    fclose(out);
+    return text;
 }
 
 typedef struct vars_line {
@@ -278,34 +335,73 @@ static void header_line(FILE *out, const char *label, const char *value, const c
     fputs(end, out);
 }
 
-char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
+/* The title and the header lines.  baseline is the cell shown as the
+ * baseline (--report --baseline), recorded the run's. */
+static void header(FILE *out, const aorta_json_t *matrix, double run_wall_sec,
+                   const char *baseline, const char *recorded_baseline)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = aorta_xcheck(open_memstream(&text, &len)); /* NULL: out of memory */
     const char *workload = aorta_json_get_string(aorta_json_get(matrix, "workload"));
     const char *ticket = aorta_json_get_string(aorta_json_get(matrix, "ticket"));
-    const char *stamp = aorta_json_get_string(aorta_json_get(matrix, "run_timestamp"));
-    const char *baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
-    aorta_json_t *cells = aorta_json_get(matrix, "cells");
     workload = workload ? workload : "?";
-    header_line(out, "# Performance Report - ", workload, "\n\n");
+    char *command = command_text(aorta_json_get(matrix, "provenance"));
+    if (command) {
+        fputs("# Performance Report - ", out);
+        aorta_md_code_put(out, command);
+        fputs("\n\n", out);
+    } else {
+        header_line(out, "# Performance Report - ", workload, "\n\n");
+    }
     header_line(out, "**Ticket**: ", ticket ? ticket : "(none)", "  \n");
     header_line(out, "**Workload**: ", workload, "  \n");
-    header_line(out, "**Run timestamp**: ", stamp ? stamp : "?", "  \n");
-    header_line(out, "**Baseline cell**: ", baseline ? baseline : "(none)", "  \n");
-    what_ran(out, aorta_json_get(matrix, "provenance"));
+    char *stamp = iso_stamp(aorta_json_get_string(aorta_json_get(matrix, "run_timestamp")));
+    const aorta_json_t *first = aorta_json_get(matrix, "first_run_timestamp");
+    if (first) {
+        char *first_stamp = iso_stamp(aorta_json_get_string(first));
+        header_line(out, "**Run timestamp**: ", first_stamp, " (first run); resumed ");
+        header_line(out, "", stamp, "  \n");
+        free(first_stamp);
+    } else {
+        header_line(out, "**Run timestamp**: ", stamp, "  \n");
+    }
+    free(stamp);
+    header_line(out, "**Baseline cell**: ", baseline ? baseline : "(none)", "");
+    if (baseline && recorded_baseline && strcmp(baseline, recorded_baseline) != 0)
+        header_line(out, " (chosen with --report --baseline; the run's was ", recorded_baseline,
+                    ")");
+    fputs("  \n", out);
+    if (command) {
+        fputs("**Command**: ", out);
+        aorta_md_code_put(out, command);
+        fputs("  \n", out);
+    }
+    free(command);
     /* Given by the sweep, else matrix.json's record of it (--report). */
     aorta_json_t *recorded = aorta_json_get(matrix, "run_wall_clock_sec");
     if (run_wall_sec < 0 && recorded)
         run_wall_sec = aorta_json_get_double(recorded);
-    if (run_wall_sec >= 0)
+    const aorta_json_t *first_wall = aorta_json_get(matrix, "first_run_wall_clock_sec");
+    if (run_wall_sec >= 0 && first_wall)
+        fprintf(out, "**Run wall time**: %.3f s (first run); %.3f s (resume)  \n",
+                aorta_json_get_double(first_wall), run_wall_sec);
+    else if (run_wall_sec >= 0)
         fprintf(out, "**Run wall time**: %.3f s  \n", run_wall_sec);
     const aorta_json_t *warmup = aorta_json_get(matrix, "warmup_trials");
     if (warmup && aorta_json_get_int(warmup) > 0)
         fprintf(out, "**Warm-up trials**: %lld per cell, left out of every statistic and table  \n",
                 (long long)aorta_json_get_int(warmup));
     fputs("\n", out);
+}
+
+char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec, const char *baseline)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = aorta_xcheck(open_memstream(&text, &len)); /* NULL: out of memory */
+    const char *recorded_baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
+    if (!baseline)
+        baseline = recorded_baseline;
+    aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    header(out, matrix, run_wall_sec, baseline, recorded_baseline);
     fputs("Step timing and workload metrics of every cell, aggregated from the trial JSON "
           "files under `<cell>/_subprocess/`. Verdicts, counts, failure hints and the full "
           "metric statistics are in `matrix.json`.\n\n",
@@ -319,6 +415,11 @@ char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec)
               "`matrix.json` (`metrics_summary`); \xe2\x80\x94 = not reported.\n\n",
               out);
     fputs("## Against the baseline\n\n", out);
+    if (baseline && recorded_baseline && strcmp(baseline, recorded_baseline) != 0)
+        fprintf(out, "These verdicts were judged when the run ended, against its baseline %s "
+                     "(`matrix.json`'s `vs_baseline`); `aorta-run --compare` judges any two "
+                     "runs.\n\n",
+                recorded_baseline);
     if (!verdict_table(out, cells))
         fputs("No cell to compare with the baseline.\n", out);
     fputs("\n> Each measure over the cell's passing trials against the baseline's: the "

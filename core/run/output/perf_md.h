@@ -8,8 +8,9 @@
 
 /* The report for a matrix.json object, with the run's wall time in the
  * header: run_wall_sec when >= 0, else matrix.json's run_wall_clock_sec
- * when it has one; free it. */
-char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec);
+ * when it has one.  baseline: the cell labelled the baseline throughout
+ * (--report --baseline), NULL for matrix.json's baseline_cell.  Free it. */
+char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec, const char *baseline);
 
 /* Python's format(value, ",.3f"): "12,345.678". Free it. */
 char *aorta_perf_thousands(double value);

@@ -443,6 +443,23 @@ static const char style[] =
     "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
     "@media print{body{margin:0;max-width:none}details{page-break-inside:avoid}}";
 
+/* What the title names: the command as provenance recorded it, else (a run
+ * of an older aorta) the ticket. */
+static void put_title(FILE *out, const aorta_json_t *matrix, const char *ticket)
+{
+    const aorta_json_t *command = aorta_json_get(aorta_json_get(matrix, "provenance"), "command");
+    if (!aorta_json_length(command)) {
+        put_escaped(out, ticket ? ticket : "(no ticket)");
+        return;
+    }
+    for (size_t i = 0; i < aorta_json_length(command); i++) {
+        if (i)
+            fputs(" ", out);
+        const char *word = aorta_json_get_string(aorta_json_at(command, i));
+        put_escaped(out, word ? word : "");
+    }
+}
+
 char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
 {
     char *text = NULL;
@@ -455,10 +472,12 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<meta name=\"viewport\" content=\"width=device-width\"><title>aorta report: ",
           out);
-    put_escaped(out, ticket ? ticket : "(no ticket)");
+    put_title(out, matrix, ticket);
     fprintf(out, "</title><style>%s</style></head><body>\n<h1>aorta report: ", style);
-    put_escaped(out, ticket ? ticket : "(no ticket)");
-    fputs("</h1>\n<p class=\"meta\">Run ", out);
+    put_title(out, matrix, ticket);
+    fputs("</h1>\n<p class=\"meta\">Ticket ", out);
+    put_escaped(out, ticket ? ticket : "(none)");
+    fputs(", run ", out);
     put_escaped(out, stamp ? stamp : "?");
     fprintf(out, ", %zu cell(s), baseline <b>", run->count);
     put_escaped(out, run->baseline ? run->baseline : "(none)");

@@ -5,9 +5,16 @@
 
 #include "output/summary.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record/layout.h"
+#include "sys/files.h"
+#include "sys/nofollow.h"
 
 #include "sys/text_escape.h"
 
@@ -160,4 +167,112 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
     else
         fprintf(out, "Wrote run artifacts to %s\n", run_dir);
     free(run_dir);
+}
+
+/* The first trial of the sweep with that verdict (launched ones only when
+ * asked), its cell in *cell. */
+static const aorta_outcome_t *first_with(const aorta_plan_t *plan,
+                                         const aorta_cell_result_t *results,
+                                         const char *verdict, int launched, size_t *cell)
+{
+    for (size_t i = 0; i < plan->cell_count; i++)
+        for (size_t t = 0; t < results[i].count; t++) {
+            const aorta_outcome_t *o = &results[i].outcomes[t];
+            if (o->verdict && !strcmp(o->verdict, verdict) && (!launched || o->launched)) {
+                *cell = i;
+                return o;
+            }
+        }
+    return NULL;
+}
+
+/* The last AORTA_SUMMARY_TAIL_BYTES of rel/stderr.log below run_fd, never
+ * through a symbolic link and never blocking on a FIFO; NULL when it cannot
+ * be read.  *cut: the file holds more than was read. */
+static char *read_log_tail(int run_fd, const char *rel, size_t *len, int *cut)
+{
+    char *error = NULL;
+    int dir_fd = aorta_nofollow_open_dir(run_fd, rel, 0, &error);
+    free(error);
+    if (dir_fd < 0)
+        return NULL;
+    int fd = openat(dir_fd, "stderr.log", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    close(dir_fd);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        off_t from = st.st_size > AORTA_SUMMARY_TAIL_BYTES ? st.st_size - AORTA_SUMMARY_TAIL_BYTES
+                                                          : 0;
+        *cut = from > 0;
+        if (lseek(fd, from, SEEK_SET) == from)
+            text = aorta_read_fd(fd, AORTA_SUMMARY_TAIL_BYTES, len);
+    }
+    close(fd);
+    return text;
+}
+
+/* One line of the log, its control characters escaped: a tab stays, every
+ * other C0 byte, DEL and a C1 control's UTF-8 form (C2 80..C2 9F) is shown
+ * as \xNN, so no escape sequence reaches the terminal. */
+static void put_escaped_line(FILE *out, const char *line, size_t len)
+{
+    fputs("    | ", out);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c == 0xc2 && i + 1 < len && (unsigned char)line[i + 1] >= 0x80
+            && (unsigned char)line[i + 1] <= 0x9f) {
+            fprintf(out, "\\x%02x\\x%02x", c, (unsigned char)line[i + 1]);
+            i++;
+        } else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            fprintf(out, "\\x%02x", c);
+        } else {
+            fputc(c, out);
+        }
+    }
+    fputc('\n', out);
+}
+
+void aorta_summary_print_failure_log(FILE *out, const aorta_plan_t *plan,
+                                     const aorta_cell_result_t *results, int run_fd,
+                                     const char *run_dir)
+{
+    size_t cell = 0;
+    const aorta_outcome_t *o = first_with(plan, results, "fail", 0, &cell);
+    if (!o)
+        o = first_with(plan, results, "error", 1, &cell);
+    if (!o || run_fd < 0)
+        return;
+    char *rel = aorta_trial_dir_rel(plan->cells[cell].name, o->trial_index);
+    size_t len = 0;
+    int cut = 0;
+    char *text = read_log_tail(run_fd, rel, &len, &cut);
+    if (text) {
+        /* Drop one trailing newline, then keep the last lines. */
+        size_t end = len && text[len - 1] == '\n' ? len - 1 : len;
+        size_t start = end, lines = 0;
+        while (start > 0 && lines < AORTA_SUMMARY_TAIL_LINES) {
+            if (text[start - 1] == '\n' && ++lines == AORTA_SUMMARY_TAIL_LINES)
+                break;
+            start--;
+        }
+        /* A cut file's first line is partial: start after it. */
+        if (cut && start == 0 && lines < AORTA_SUMMARY_TAIL_LINES) {
+            const char *nl = memchr(text, '\n', end);
+            start = nl ? (size_t)(nl - text) + 1 : 0;
+        }
+        if (start >= end)
+            fprintf(out, "First failing trial: %s/%s/stderr.log is empty\n", run_dir, rel);
+        else
+            fprintf(out, "First failing trial: the end of %s/%s/stderr.log:\n", run_dir, rel);
+        for (size_t at = start; at < end;) {
+            const char *nl = memchr(text + at, '\n', end - at);
+            size_t stop = nl ? (size_t)(nl - text) : end;
+            put_escaped_line(out, text + at, stop - at);
+            at = stop + 1;
+        }
+    }
+    free(text);
+    free(rel);
 }

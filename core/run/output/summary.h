@@ -21,6 +21,20 @@
 void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
                          const char *run_dir, int interrupted, int missing, double wall_sec);
 
+/* The last lines (at most AORTA_SUMMARY_TAIL_LINES, read from at most the
+ * last AORTA_SUMMARY_TAIL_BYTES) of the first failing trial's stderr.log
+ * and its path, as `ctest --output-on-failure` shows a failing test's
+ * output: the first trial with the verdict "fail" in plan order, else the
+ * first "error" trial that started its command.  The file is read below
+ * run_fd without following a symbolic link; control characters are shown
+ * escaped (\xNN), so the terminal only ever sees text.  Nothing when every
+ * trial passed or the log cannot be read. */
+#define AORTA_SUMMARY_TAIL_LINES 10
+#define AORTA_SUMMARY_TAIL_BYTES 4096
+void aorta_summary_print_failure_log(FILE *out, const aorta_plan_t *plan,
+                                     const aorta_cell_result_t *results, int run_fd,
+                                     const char *run_dir);
+
 /* Whether the sweep ran trials and every one of them was a setup failure
  * (nothing was measured: the run exits 1). */
 int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_result_t *results);

@@ -320,9 +320,12 @@ static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entri
         char *phrases = join_two(why[0], why[1], " and ");
         char *remedies = join_two(remedy[0], remedy[1], "; ");
         char *way_out = remedies[0]
-                            ? aorta_xasprintf("%s, or run %s and %s as two separate cells.",
-                                              remedies, a, b)
-                            : aorta_xasprintf("Run %s and %s as two separate cells.", a, b);
+                            ? aorta_xasprintf("%s, or run %s and %s as two separate runs "
+                                              "(--collect %s, then --collect %s).",
+                                              remedies, a, b, a, b)
+                            : aorta_xasprintf("Run %s and %s as two separate runs (--collect %s, "
+                                              "then --collect %s).",
+                                              a, b, a, b);
         status = fail(s, s->where,
                       "'%s' and '%s' cannot run together%s%s -- both install an HSA queue "
                       "interceptor and the second one to attach will fail or report nothing. %s",

@@ -16,6 +16,7 @@
 #include "sys/json.h"
 #include "keyindex.h"
 #include "sys/quote.h"
+#include "sys/suggest.h"
 #include "xalloc.h"
 
 /* Like a recipe (1 MiB): mitigations are a few variables each. */
@@ -550,4 +551,15 @@ int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, ch
     free(scan.values3);
     aorta_json_free(json);
     return *error ? -1 : 0;
+}
+
+char *aorta_mitigations_suggest(const aorta_mitigations_t *table, const char *name)
+{
+    const char **names = aorta_xcalloc(table->count + 1, sizeof *names);
+    names[0] = "none";
+    for (size_t i = 0; i < table->count; i++)
+        names[i + 1] = table->items[i].name;
+    char *hint = aorta_suggest_hint(name, names, table->count + 1);
+    free(names);
+    return hint;
 }

@@ -28,4 +28,8 @@ int aorta_mitigations_define(aorta_mitigations_t *table, const char *name, aorta
 /* The variables of name ('none': none), or NULL when it is not defined. */
 const aorta_env_t *aorta_mitigations_find(const aorta_mitigations_t *table, const char *name);
 
+/* " (did you mean 'X'?)" when a defined name (or 'none') is near name, else
+ * "" (sys/suggest.c); free it. */
+char *aorta_mitigations_suggest(const aorta_mitigations_t *table, const char *name);
+
 #endif

@@ -87,6 +87,34 @@ static void apply_warmup(aorta_plan_t *plan, const aorta_plan_request_t *request
     plan->warmup_trials = request->warmup;
 }
 
+/* --trials and --timeout over the recipe's trials and timeout_per_trial,
+ * saying so when they differ (as --warmup does). */
+static void apply_trials_timeout(aorta_plan_t *plan, const aorta_plan_request_t *request)
+{
+    /* Under stop_after the recipe's cap is its max_trials (its trials are
+     * that cap too): --trials replaces the cap. */
+    if (request->trials > 0 && plan->has_stop_after) {
+        if (request->trials != plan->stop_max_trials)
+            aorta_diag_warn("--trials %ld overrides the recipe's stop_after.max_trials (%ld)",
+                            request->trials, plan->stop_max_trials);
+        plan->trials = plan->stop_max_trials = request->trials;
+    } else if (request->trials > 0) {
+        if (request->trials != plan->trials)
+            aorta_diag_warn("--trials %ld overrides the recipe's trials (%ld)", request->trials,
+                            plan->trials);
+        plan->trials = request->trials;
+    }
+    if (request->timeout > 0) {
+        if (request->timeout != plan->timeout_sec && plan->timeout_sec > 0)
+            aorta_diag_warn("--timeout %g overrides the recipe's timeout_per_trial (%g)",
+                            request->timeout, plan->timeout_sec);
+        else if (request->timeout != plan->timeout_sec)
+            aorta_diag_warn("--timeout %g overrides the recipe's timeout_per_trial (none)",
+                            request->timeout);
+        plan->timeout_sec = request->timeout;
+    }
+}
+
 int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
                      aorta_plan_t **out, char **error)
 {
@@ -111,6 +139,7 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
     if (recipe) {
         take_recipe(plan, recipe);
         aorta_recipe_free(recipe);
+        apply_trials_timeout(plan, request);
     } else {
         plan->trials = request->trials > 0 ? request->trials : 1;
         plan->timeout_sec = request->timeout;

@@ -21,10 +21,10 @@ typedef struct aorta_plan_request {
     const char *collect;             /* comma list replacing the recipe's names */
     const char *output;              /* results root; NULL: AORTA_DEFAULT_OUTPUT */
     const char *ticket;              /* overrides the recipe's */
-    long trials;                     /* without a recipe; 0: one */
+    long trials;                     /* over the recipe's trials; 0: the recipe's, else one */
     int warmup_given;                /* --warmup was given: */
     long warmup;                     /* its N, over the recipe's warmup_trials */
-    double timeout;                  /* without a recipe; 0: none */
+    double timeout;                  /* over the recipe's timeout_per_trial; 0: the recipe's */
     int verbose;
     int all_ranks;                   /* --all-ranks */
     int quiet;                       /* -q */

@@ -385,11 +385,14 @@ static int check_defined(reader_t *r, const char *label, char **names, aorta_yam
         if (aorta_mitigations_find(r->mitigations, names[i]))
             continue;
         char *name = aorta_repr_str(names[i]);
+        char *hint = aorta_mitigations_suggest(r->mitigations, names[i]);
         int status = fail(r, nodes[i],
-                          "%s: mitigation %s is not defined ('none' is the only built-in); "
+                          "%s: mitigation %s is not defined%s; "
                           "define it in the recipe under 'mitigations:' (%s: {VAR: \"value\"}) "
                           "or in a --mitigations-file JSON sidecar (%s)",
-                          label, name, name, SIDECAR_SHAPE);
+                          label, name, hint[0] ? hint : " ('none' is the only built-in)", name,
+                          SIDECAR_SHAPE);
+        free(hint);
         free(name);
         return status;
     }
@@ -409,6 +412,16 @@ static int refuse_clash(reader_t *r, const axes_t *axes, size_t m, size_t d, siz
 {
     size_t pm = prior / axes->dcount, pd = prior % axes->dcount;
     int blame_m = pm != m;
+    /* The same value twice on one axis: say that, not the clash it makes. */
+    if (blame_m ? !strcmp(axes->ms[m], axes->ms[pm]) : !strcmp(axes->ds[d], axes->ds[pd])) {
+        char *value = aorta_repr_str(blame_m ? axes->ms[m] : axes->ds[d]);
+        int status = fail(r, blame_m ? axes->mnodes[m] : axes->dnodes[d],
+                          "%s: %s is listed twice (items %zu and %zu); remove one",
+                          blame_m ? "recipe.mitigation_axis" : "recipe.diagnostic_axis", value,
+                          (blame_m ? pm : pd) + 1, (blame_m ? m : d) + 1);
+        free(value);
+        return status;
+    }
     char *a = aorta_repr_str(axes->ms[m]), *b = aorta_repr_str(axes->ds[d]);
     char *pa = aorta_repr_str(axes->ms[pm]), *pb = aorta_repr_str(axes->ds[pd]);
     char *quoted = aorta_repr_str(name);
@@ -691,10 +704,55 @@ static int read_stop_after(reader_t *r, const aorta_yaml_node_t *node)
     return 0;
 }
 
+/* A launcher written as one string ("mpirun -np 2") shown as the list it
+ * should be: its words split at blanks, a word YAML would read as anything
+ * but a string (a number, true, null, ...) or one with a flow character
+ * quoted: [mpirun, -np, "2"]. */
+static char *launcher_as_list(const char *text)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = aorta_xcheck(open_memstream(&out, &len));
+    fputc('[', f);
+    size_t n = 0;
+    for (const char *at = text; *at;) {
+        at += strspn(at, " \t");
+        size_t w = strcspn(at, " \t");
+        if (!w)
+            break;
+        char *word = aorta_xstrndup(at, w);
+        char *end = NULL;
+        strtod(word, &end);
+        int quote = (end && !*end) || strpbrk(word, ",[]{}:#'\"\\") || word[0] == '*'
+                    || word[0] == '&' || word[0] == '!' || word[0] == '|' || word[0] == '>'
+                    || word[0] == '%' || word[0] == '@' || word[0] == '`'
+                    || in_list((const char *const[]){"true", "false", "null", "yes", "no", "on",
+                                                     "off", "~", "True", "False", "Null", NULL},
+                               word);
+        fprintf(f, "%s%s%s%s", n++ ? ", " : "", quote ? "\"" : "", word, quote ? "\"" : "");
+        free(word);
+        at += w;
+    }
+    fputc(']', f);
+    fclose(f);
+    return out;
+}
+
 static int read_launcher(reader_t *r, const aorta_yaml_node_t *node)
 {
     if (!node || is_null(node))
         return 0;
+    if (node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_STR
+        && strpbrk(node->text, " \t") && !strpbrk(node->text, "\"\\")) {
+        char *what = aorta_yaml_describe(node);
+        char *list = launcher_as_list(node->text);
+        int status = fail(r, node, "recipe.launcher: must be a list of strings, got %s; use a "
+                                   "list: launcher: %s",
+                          what, list);
+        free(list);
+        free(what);
+        return status;
+    }
     char **words = NULL;
     size_t count = 0;
     if (read_string_list(r, node, "recipe.launcher", 1, &words, NULL, &count) != 0)

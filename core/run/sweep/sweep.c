@@ -179,6 +179,36 @@ static char *profiler_program(const aorta_run_ctx_t *ctx, const aorta_cell_resul
  * fails; returns the AORTA_SUMMARY_NO_* flags of those not written.  A
  * signal during the kernel reports stops them (*interrupted set): matrix.json
  * is written by then, and --report writes the rest. */
+/* A run that resumed cells keeps its first run's timestamp and wall time
+ * beside its own (docs/design.md, Output tree): first_run_timestamp and
+ * first_run_wall_clock_sec, carried from the matrix.json it resumes (its
+ * own first_run_* when it was a resume too).  Nothing when no cell was
+ * resumed or there is no readable matrix.json. */
+static void carry_first_run(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
+                            aorta_json_t *matrix)
+{
+    size_t resumed = 0;
+    for (size_t i = 0; i < ctx->plan->cell_count; i++)
+        resumed += results[i].resumed != 0;
+    if (!resumed)
+        return;
+    aorta_json_t *prior = aorta_json_read_file_at(ctx->run_fd, "matrix.json", 256u << 20, 64);
+    if (!prior)
+        return;
+    static const char *const keys[][2] = {{"first_run_timestamp", "run_timestamp"},
+                                          {"first_run_wall_clock_sec", "run_wall_clock_sec"}};
+    for (size_t k = 0; k < 2; k++) {
+        aorta_json_t *value = aorta_json_get(prior, keys[k][0]);
+        if (!value)
+            value = aorta_json_get(prior, keys[k][1]);
+        aorta_json_type_t type = aorta_json_type(value);
+        if (k == 0 ? type == AORTA_JSON_STRING
+                   : type == AORTA_JSON_DOUBLE || type == AORTA_JSON_INT)
+            aorta_json_set(matrix, keys[k][0], aorta_json_ref(value));
+    }
+    aorta_json_free(prior);
+}
+
 static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
                          const char *stamp, aorta_json_t *warnings, double wall_sec,
                          int *interrupted)
@@ -191,6 +221,7 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     /* On record, so --report rebuilds perf.md with it (this project's key,
      * after upstream's). */
     aorta_json_set(matrix, "run_wall_clock_sec", aorta_json_double(wall_sec));
+    carry_first_run(ctx, results, matrix);
     char *program = profiler_program(ctx, results);
     aorta_json_set(matrix, "provenance",
                    aorta_provenance_json(plan, aorta_run_snapshot(ctx, 0), program));
@@ -216,7 +247,7 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
         return status | AORTA_SUMMARY_NO_PERF | AORTA_SUMMARY_INCOMPLETE;
     }
     /* The kernel section only follows what perf.md already says. */
-    char *perf = aorta_perf_md(matrix, wall_sec);
+    char *perf = aorta_perf_md(matrix, wall_sec, NULL);
     perf = aorta_xrealloc(perf, strlen(perf) + strlen(kernels) + 1);
     strcat(perf, kernels);
     free(kernels);
@@ -314,6 +345,7 @@ static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
     end->nothing_measured = aorta_summary_none_started(plan, results);
     end->failed_trials = aorta_summary_failed_trials(plan, results);
     aorta_json_free(warnings);
+    aorta_summary_print_failure_log(stdout, plan, results, ctx->run_fd, ctx->display_dir);
     aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
         aorta_cell_result_clear(&results[i]);

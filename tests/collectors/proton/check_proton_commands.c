@@ -261,7 +261,7 @@ START_TEST(intercepting_backends_are_refused_beside_a_rocprof_like_collector)
                        "install an HSA queue interceptor");
     pt_contains(r.err, "Use 'proton: {backend: instrumentation}' (intra-kernel measurement, no "
                        "queue interception) to combine them, or run interceptor_a and proton as "
-                       "two separate cells.");
+                       "two separate runs (--collect interceptor_a, then --collect proton).");
     result_free(&r);
     const char *backends[] = {"roctracer", "rocprofiler"};
     for (size_t i = 0; i < 2; i++) {

@@ -449,7 +449,7 @@ START_TEST(with_rocprof_only_the_instrumentation_backend_runs_inside_it)
                           "HSA queue interceptor and the second one to attach will fail or report "
                           "nothing. Use 'proton: {backend: instrumentation}' (intra-kernel "
                           "measurement, no queue interception) to combine them, or run rocprof "
-                          "and proton as two separate cells.";
+                          "and proton as two separate runs (--collect rocprof, then --collect proton).";
     char *python = tu_join(triton, "python3");
     char *env_plain[] = {"AORTA_PROTON_PYTHON", NULL};
     tu_result_t r = tu_aorta(env_plain, "--collect", "rocprof,proton", "--output", "D", "--",

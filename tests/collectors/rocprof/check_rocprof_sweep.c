@@ -298,7 +298,7 @@ START_TEST(a_command_that_dispatches_gpu_work_is_measured_in_every_file)
                               "rocprof_top_kernel_ms");
     ck_assert_ptr_null(strstr(perf, "rocprof_top_kernels"));
     ck_assert_ptr_null(strstr(perf, "rocprof_artifact_dir"));
-    ck_assert_ptr_nonnull(strstr(perf, "| 25.000 "));
+    ck_assert_ptr_nonnull(strstr(perf, "| 25 ")); /* a count prints as an integer */
     free(columns);
     free(perf);
     tu_result_free(&r);
@@ -447,7 +447,7 @@ START_TEST(recipe_options_reach_every_trial_of_every_cell)
     json_object_put(matrix);
     char *perf = tu_read("D/ROC-SWEEP/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "| reduce-none "));
-    ck_assert_ptr_nonnull(strstr(perf, "| 7.000 ")); /* reduce's kernel count */
+    ck_assert_ptr_nonnull(strstr(perf, "| 7 ")); /* reduce's kernel count, an integer */
     free(perf);
     tu_result_free(&r);
     free(kernels);

@@ -30,7 +30,8 @@
     BACKEND "'" CLAUSE " -- both install an HSA queue interceptor and the second one to "      \
     "attach will fail or report nothing. Use 'interceptor_b: {backend: instrumentation}' "     \
     "(intra-kernel measurement, no queue interception) to combine them, or run interceptor_a " \
-    "and interceptor_b as two separate cells."
+    "and interceptor_b as two separate runs (--collect interceptor_a, then --collect "          \
+    "interceptor_b)."
 #define AUTO_CLAUSE " (which resolves to rocprofiler or roctracer on AMD)"
 
 static aorta_registry_t *registry;
@@ -241,7 +242,8 @@ START_TEST(both_phrases_name_the_cause)
                         "one to attach will fail or report nothing. Use 'interceptor_b: "
                         "{backend: instrumentation}' (intra-kernel measurement, no queue "
                         "interception) to combine them, or run interceptor_a and interceptor_b "
-                        "as two separate cells.");
+                        "as two separate runs (--collect interceptor_a, then --collect "
+                        "interceptor_b).");
 }
 END_TEST
 

@@ -473,7 +473,7 @@ START_TEST(parse_prints_the_metrics_as_one_object)
     free(expected);
     free(out);
     free(err);
-    /* A missing directory, or a file: {}. */
+    /* A missing directory, or a file: {}, and one warning saying so. */
     char *missing = tu_join(dir, "missing");
     char *targets[] = {missing, file};
     for (size_t i = 0; i < 2; i++) {
@@ -481,10 +481,31 @@ START_TEST(parse_prints_the_metrics_as_one_object)
                                (char *[]){"--parse", "badparse", targets[i], NULL}),
                          0);
         ck_assert_str_eq(out, "{}\n");
-        expect_no_error(err);
+        char *warning = aorta_xasprintf(i ? "aorta-run: warning: --parse: %s is not a directory; "
+                                            "there is nothing to parse\n"
+                                          : "aorta-run: warning: --parse: %s: No such file or "
+                                            "directory; there is nothing to parse\n",
+                                        targets[i]);
+        ck_assert_str_eq(err, warning);
+        free(warning);
         free(out);
         free(err);
     }
+    /* A run directory is said to be one. */
+    char *run = tu_join(dir, "run");
+    char *matrix = tu_join(run, "matrix.json");
+    tu_write(matrix, "{}");
+    ck_assert_int_eq(aorta(&out, &err, NULL, (char *[]){"--parse", "badparse", run, NULL}), 0);
+    char *warning = aorta_xasprintf("aorta-run: warning: --parse: %s looks like a run directory "
+                                    "(it has matrix.json); a collector's artifacts are in "
+                                    "CELL/_subprocess/trial_d0_m0_tN/badparse/ below it\n",
+                                    run);
+    ck_assert_msg(strstr(err, warning) != NULL, "stderr: %s", err);
+    free(warning);
+    free(matrix);
+    free(run);
+    free(out);
+    free(err);
     expect_refused((char *[]){"--parse", "nope", artifacts, NULL},
                    "aorta-run: --parse: unknown collector 'nope'; available: badparse, good, "
                    "interceptor_a, interceptor_b, scribe");
@@ -585,6 +606,34 @@ START_TEST(env_prints_the_bundle_one_variable_a_line)
 }
 END_TEST
 
+/* A command the trials could not start is one warning, and the dry run
+ * still prints the cell and exits 0. */
+START_TEST(dry_run_warns_when_the_command_is_not_found)
+{
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(&out, &err, NULL,
+                           (char *[]){"--output", dir, "--dry-run", "--",
+                                      "nosuchcmd-aorta-5c1e", "x", NULL}),
+                     0);
+    ck_assert_str_eq(err, "aorta-run: warning: --dry-run: 'nosuchcmd-aorta-5c1e' is not found "
+                          "on PATH; a run would fail with 'cannot execute' (check the name, "
+                          "or give its path)\n");
+    size_t count = 0;
+    char **lines = split_lines(out, &count);
+    ck_assert_uint_eq(count, 1);
+    free_lines(lines, count);
+    free(out);
+    free(err);
+    /* A command found on PATH is not. */
+    ck_assert_int_eq(aorta(&out, &err, NULL,
+                           (char *[]){"--output", dir, "--dry-run", "--", "true", NULL}),
+                     0);
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+}
+END_TEST
+
 static Suite *commands_suite(void)
 {
     Suite *suite = suite_create("commands");
@@ -592,6 +641,7 @@ static Suite *commands_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, dry_run_prints_each_cell_fully_wrapped);
     tcase_add_test(tc, dry_run_without_a_recipe_is_one_cell);
+    tcase_add_test(tc, dry_run_warns_when_the_command_is_not_found);
     tcase_add_test(tc, a_refused_wrap_prints_the_error_and_exits_1_after_every_cell);
     tcase_add_test(tc, recipe_and_flag_errors_are_one_line_and_exit_2);
     tcase_add_test(tc, fixtures_load_through_aorta_run);

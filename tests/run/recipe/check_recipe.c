@@ -418,8 +418,14 @@ static const error_case_t ERRORS[] = {
     {"schema_version: 1\nmode: probe\ntrials: 1\nmitigation_axis: [none]\n"
      "diagnostic_axis: [x, x]\nmitigations: {x: {}}\n",
      NULL,
-     ":5:22: recipe.diagnostic_axis: cells ('none', 'x') and ('none', 'x') are both named "
-     "'none-x'; rename one of the axis values"},
+     ":5:22: recipe.diagnostic_axis: 'x' is listed twice (items 1 and 2); remove one"},
+    {"schema_version: 1\nmode: probe\ntrials: 1\nmitigation_axis: [tf32_of]\n"
+     "diagnostic_axis: [none]\nmitigations: {tf32_off: {X: '1'}}\n",
+     NULL,
+     ":4:19: recipe.mitigation_axis: mitigation 'tf32_of' is not defined (did you mean "
+     "'tf32_off'?); define it in the recipe under 'mitigations:' ('tf32_of': {VAR: \"value\"}) "
+     "or in a --mitigations-file JSON sidecar ({\"version\": 1, \"mitigations\": {NAME: {VAR: "
+     "\"value\"}}})"},
     {"schema_version: 1\nmode: probe\ntrials: 1\nmitigation_axis: [m]\n"
      "diagnostic_axis: [d]\nmitigations: {m: {X: '1'}, d: {X: '2'}}\n",
      NULL,
@@ -470,6 +476,9 @@ static const error_case_t ERRORS[] = {
     /* launcher */
     {HEAD "launcher: mpirun\n", NULL,
      ":6:11: recipe.launcher: must be a list of strings, got a string ('mpirun')"},
+    {HEAD "launcher: mpirun -np 2\n", NULL,
+     ":6:11: recipe.launcher: must be a list of strings, got a string ('mpirun -np 2'); use a "
+     "list: launcher: [mpirun, -np, \"2\"]"},
     {HEAD "launcher: [mpirun, -np, 2]\n", NULL,
      ":6:25: recipe.launcher[2]: must be a string, got an integer (2); quote it to make it a "
      "string"},

@@ -150,6 +150,23 @@ START_TEST(warmup_trials_run_first_and_are_left_out_of_everything)
     aorta_json_t *second = su_json("out/W2", "none-none/_subprocess/trial_d0_m0_w2.json");
     ck_assert_ptr_nonnull(second);
     aorta_json_free(second);
+    free(out);
+    free(err);
+    /* So do --trials and --timeout, one line each. */
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "W3", "--recipe", "w.yaml",
+                                         "--trials", "3", "--timeout", "30", "--", "true", NULL},
+                              &out, &err),
+                     0);
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --trials 3 overrides the recipe's "
+                                      "trials (2)\n"));
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --timeout 30 overrides the recipe's "
+                                      "timeout_per_trial (none)\n"));
+    aorta_json_t *third = su_json("out/W3", "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(su_at(third, "cells", "0", NULL),
+                                                       "trials")),
+                     3);
+    aorta_json_free(third);
     aorta_json_free(warm);
     aorta_json_free(result);
     aorta_json_free(measured);
@@ -291,7 +308,7 @@ START_TEST(true_is_recorded_in_every_file_and_field)
     char *perf = tu_read("out/T_1_x/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "**Ticket**: T 1/x  \n"));
     ck_assert_ptr_nonnull(strstr(perf, "| none-none (baseline) | 2      | 1/1   | "));
-    ck_assert_ptr_nonnull(strstr(perf, "| none-none (baseline) | 0.000     |"));
+    ck_assert_ptr_nonnull(strstr(perf, "| none-none (baseline) | 0         |"));
     free(perf);
 
     struct utsname uts;
@@ -455,6 +472,28 @@ START_TEST(a_rerun_of_another_request_is_refused_and_fresh_starts_over)
     ck_assert_ptr_nonnull(strstr(out, "\"resumed\":true}"));
     free(out);
     free(err);
+
+    /* A resume keeps the first run's timestamp and wall time beside its own. */
+    aorta_json_t *before = su_json("out/_no_ticket_", "matrix.json");
+    char *first_stamp = aorta_xstrdup(su_str(before, "run_timestamp", NULL));
+    double first_wall = aorta_json_get_double(aorta_json_get(before, "run_wall_clock_sec"));
+    ck_assert_ptr_null(aorta_json_get(before, "first_run_timestamp"));
+    aorta_json_free(before);
+    ck_assert_int_eq(run_in_out(NULL, hello, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "1 resumed from a prior run"));
+    free(out);
+    free(err);
+    aorta_json_t *after = su_json("out/_no_ticket_", "matrix.json");
+    ck_assert_str_eq(su_str(after, "first_run_timestamp", NULL), first_stamp);
+    ck_assert(aorta_json_get_double(aorta_json_get(after, "first_run_wall_clock_sec"))
+              == first_wall);
+    aorta_json_free(after);
+    char *perf = tu_read("out/_no_ticket_/perf.md");
+    ck_assert_msg(strstr(perf, " (first run); resumed ") != NULL, "%s", perf);
+    ck_assert_ptr_nonnull(strstr(perf, " s (first run); "));
+    ck_assert_ptr_nonnull(strstr(perf, " s (resume)  \n"));
+    free(perf);
+    free(first_stamp);
 
     /* Another command in the same run directory: refused with one line
      * before anything runs (issue 25: it used to serve "hello"). */

@@ -261,6 +261,20 @@ START_TEST(stop_after_from_a_recipe_bounds_each_cell)
     free(perf);
     free(out);
     free(err);
+    /* --trials replaces the cap, and says so. */
+    ck_assert_int_eq(su_aorta((char *[]){"OTHER", NULL},
+                              (char *[]){"--recipe", "stop.yaml", "--output", "out", "--ticket",
+                                         "STOP3", "--trials", "3", "--", "sh", "-c",
+                                         "test -z \"$OTHER\"", NULL}, &out, &err),
+                     0);
+    ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --trials 3 overrides the recipe's "
+                                      "stop_after.max_trials (4)\n"));
+    matrix = su_json("out/STOP3", "matrix.json");
+    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 3);
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 3);
+    aorta_json_free(matrix);
+    free(out);
+    free(err);
 }
 END_TEST
 

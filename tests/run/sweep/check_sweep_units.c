@@ -179,13 +179,13 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
     aorta_json_set(broken, "metrics_summary", aorta_json_object());
     aorta_json_append(cells, broken);
     aorta_json_set(matrix, "cells", cells);
-    char *text = aorta_perf_md(matrix, 4.25);
+    char *text = aorta_perf_md(matrix, 4.25, NULL);
     const char *expected =
         "# Performance Report - \\_subprocess\n"
         "\n"
         "**Ticket**: PROFILING-HIP-GEMM  \n"
         "**Workload**: \\_subprocess  \n"
-        "**Run timestamp**: 2026-06-01T10-00-00  \n"
+        "**Run timestamp**: 2026-06-01T10:00:00Z  \n"
         "**Baseline cell**: none-none  \n"
         "**Run wall time**: 4.250 s  \n"
         "\n"
@@ -205,7 +205,7 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
         "\n"
         "| Cell                 | exit_code  | rocprof_gpu_time_ms | rocprof_kernel_count |\n"
         "|----------------------|------------|---------------------|----------------------|\n"
-        "| none-none (baseline) | 0.000      | 12,345.679          | 23.000               |\n"
+        "| none-none (baseline) | 0          | 12,345.679          | 23                   |\n"
         "| x-none               | -1,234.500 | \xe2\x80\x94                   | \xe2\x80\x94                    |\n"
         "| y-none               | \xe2\x80\x94          | \xe2\x80\x94                   | \xe2\x80\x94                    |\n"
         "\n"
@@ -263,8 +263,10 @@ START_TEST(perf_md_escapes_the_names_it_shows)
     aorta_json_set(by_cell, cell, vars);
     aorta_json_set(provenance, "cells", by_cell);
     aorta_json_set(matrix, "provenance", provenance);
-    char *text = aorta_perf_md(matrix, -1);
-    ck_assert_ptr_nonnull(strstr(text, "# Performance Report - w\\*\n"));
+    char *text = aorta_perf_md(matrix, -1, NULL);
+    /* The title names the command (provenance), in a code span too. */
+    ck_assert_ptr_nonnull(strstr(text, "# Performance Report - ```sh a`b``c\\x1b[2J```\n"));
+    ck_assert_ptr_nonnull(strstr(text, "**Workload**: w\\*  \n"));
     ck_assert_ptr_nonnull(strstr(text, "**Ticket**: T\\\\n\\# forged &lt;script&gt;x&lt;/script&gt;  \n"));
     ck_assert_ptr_nonnull(strstr(text, "**Baseline cell**: c\\`\\|x\\\\r  \n"));
     ck_assert_ptr_nonnull(strstr(text, "**Command**: ```sh a`b``c\\x1b[2J```  \n"));
