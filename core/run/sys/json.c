@@ -68,16 +68,48 @@ aorta_json_t *aorta_json_int(int64_t value)
     return json_object_new_int64(value);
 }
 
-/* Python's repr(float): the shortest digits that read back to the same
- * double, positional for exponents -4..15, scientific otherwise, and always
- * with a '.' or an exponent. */
-static void format_double(double value, char *out, size_t size)
+/* The shortest digits of a short decimal without printing: the first
+ * scaling d of |value| by ten whose nearest integer reads back (a division
+ * correctly rounded is what reading the decimal gives) has as few places,
+ * so as few digits, as any text that reads back, and is the nearest of
+ * them.  0, with mantissa (no trailing zeros), its count and the decimal
+ * exponent; -1 when value is 0 or needs more than 15 places or 2^52. */
+static int short_digits(double value, char *mantissa, size_t *count, int *exponent)
+{
+    static const double ten[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    double magnitude = fabs(value);
+    for (int d = 0; magnitude > 0 && d < 16; d++) {
+        double scaled = magnitude * ten[d];
+        if (scaled >= 4e15)
+            return -1;
+        double whole = nearbyint(scaled);
+        if (whole == 0 || whole / ten[d] != magnitude)
+            continue;
+        char reversed[20];
+        size_t n = 0;
+        for (uint64_t left = (uint64_t)whole; left; left /= 10)
+            reversed[n++] = (char)('0' + left % 10);
+        *exponent = (int)n - 1 - d;
+        size_t first = 0;
+        while (first + 1 < n && reversed[first] == '0')
+            first++; /* trailing zeros of the digits */
+        *count = n - first;
+        for (size_t i = 0; i < *count; i++)
+            mantissa[i] = reversed[n - 1 - i];
+        mantissa[*count] = '\0';
+        return 0;
+    }
+    return -1;
+}
+
+/* The shortest digits that read back to value, printed: by bisection, as a
+ * precision that reads back implies every larger one does (the closer
+ * rounding of p+1 digits is at least as near as the p digits, padded), and
+ * 17 always does. */
+static void printed_digits(double value, char *mantissa, size_t *count, int *exponent)
 {
     char digits[40];
-    /* The fewest digits that read back, by bisection: a precision that
-     * reads back implies every larger one does (the closer rounding of p+1
-     * digits is at least as near as the p digits, padded), and 17 always
-     * does.  A kernel table writes hundreds of thousands of these. */
     int low = 1, high = 17;
     while (low < high) {
         int mid = (low + high) / 2;
@@ -89,23 +121,31 @@ static void format_double(double value, char *out, size_t size)
     }
     snprintf(digits, sizeof digits, "%.*e", low - 1, value);
     /* digits is "[-]d.ddde[+-]XX": split mantissa digits and exponent. */
-    const char *cursor = digits;
-    int negative = 0;
-    if (*cursor == '-') {
-        negative = 1;
-        cursor++;
-    }
-    char mantissa[20];
-    size_t count = 0;
+    const char *cursor = digits + (digits[0] == '-');
+    size_t n = 0;
     for (; *cursor && *cursor != 'e'; cursor++)
         if (*cursor != '.')
-            mantissa[count++] = *cursor;
-    while (count > 1 && mantissa[count - 1] == '0')
-        count--;
-    mantissa[count] = '\0';
-    int exponent = atoi(cursor + 1);
+            mantissa[n++] = *cursor;
+    while (n > 1 && mantissa[n - 1] == '0')
+        n--;
+    mantissa[n] = '\0';
+    *count = n;
+    *exponent = atoi(cursor + 1);
+}
+
+/* Python's repr(float): the shortest digits that read back to the same
+ * double, positional for exponents -4..15, scientific otherwise, and always
+ * with a '.' or an exponent.  A kernel table writes hundreds of thousands
+ * of these: most are short decimals, found without printing. */
+static void format_double(double value, char *out, size_t size)
+{
+    char mantissa[20];
+    size_t count = 0;
+    int exponent = 0;
+    if (short_digits(value, mantissa, &count, &exponent) != 0)
+        printed_digits(value, mantissa, &count, &exponent);
     size_t len = 0;
-    if (negative)
+    if (signbit(value))
         out[len++] = '-';
     if (exponent >= -4 && exponent < 16) {
         if (exponent < 0) {

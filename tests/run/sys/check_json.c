@@ -282,6 +282,69 @@ START_TEST(a_reader_reads_file_after_file)
 }
 END_TEST
 
+/* The fewest significant digits that read back to value, found by printing. */
+static int fewest_digits(double value)
+{
+    char text[40];
+    for (int digits = 1; digits < 17; digits++) {
+        snprintf(text, sizeof text, "%.*e", digits - 1, value);
+        if (strtod(text, NULL) == value)
+            return digits;
+    }
+    return 17;
+}
+
+/* The significant digits of a number's text (no sign, point, exponent or
+ * leading zeros; trailing zeros of a whole number's ".0" left out). */
+static int digits_in(const char *text)
+{
+    const char *end = strpbrk(text, "eE");
+    end = end ? end : text + strlen(text);
+    int count = 0, leading = 1, zeros = 0;
+    for (const char *c = text; c < end; c++) {
+        if (*c < '0' || *c > '9')
+            continue;
+        if (leading && *c == '0')
+            continue;
+        leading = 0;
+        count++;
+        zeros = *c == '0' ? zeros + 1 : 0;
+    }
+    return count - zeros > 0 ? count - zeros : 1;
+}
+
+START_TEST(numbers_are_python_s_shortest_repr_without_printing_them)
+{
+    /* Short decimals of every length and scale (the fast path) and
+     * arbitrary doubles (the printed one): each reads back to itself, sign
+     * included, in the fewest digits that can. */
+    uint64_t state = 0x2545f4914f6cdd1dULL;
+    for (int i = 0; i < 200000; i++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        double value;
+        if (i % 2) {
+            int places = (int)((state >> 33) % 16);
+            double digits = (double)((state >> 3) % 10000000000ULL);
+            value = digits / pow(10.0, places) * ((state >> 44) % 2 ? -1 : 1);
+        } else {
+            uint64_t bits = state;
+            memcpy(&value, &bits, sizeof value);
+            if (!isfinite(value))
+                continue;
+        }
+        aorta_json_t *json = aorta_json_double(value);
+        char *text = aorta_json_dump(json, 0);
+        double back = strtod(text, NULL);
+        ck_assert_msg(back == value && signbit(back) == signbit(value), "%.17g wrote %s", value,
+                      text);
+        ck_assert_msg(value == 0 || digits_in(text) == fewest_digits(value),
+                      "%.17g wrote %s, not %d digits", value, text, fewest_digits(value));
+        free(text);
+        aorta_json_free(json);
+    }
+}
+END_TEST
+
 static Suite *json_suite(void)
 {
     Suite *suite = suite_create("json");
@@ -293,6 +356,7 @@ static Suite *json_suite(void)
     tcase_add_test(tc, micro_rounds_to_six_decimals_the_same_in_a_tree_and_a_writer);
     tcase_add_test(tc, the_writer_writes_what_the_tree_dumps);
     tcase_add_test(tc, a_reader_reads_file_after_file);
+    tcase_add_test(tc, numbers_are_python_s_shortest_repr_without_printing_them);
     suite_add_tcase(suite, tc);
     return suite;
 }
