@@ -12,17 +12,19 @@
 
 #include "xalloc.h"
 
-static double *copy_values(const double *values, size_t n)
+/* text kept once in the set: the same as one of the last few kept (a
+ * kernel's cell, collector, family), else a new copy. */
+static const char *keep(aorta_measures_t *set, const char *text)
 {
-    double *copy = aorta_xcalloc(n ? n : 1, sizeof *copy);
-    if (n)
-        memcpy(copy, values, n * sizeof *copy);
-    return copy;
-}
-
-static char *copy_text(const char *text)
-{
-    return text ? aorta_xstrdup(text) : NULL;
+    if (!text)
+        return NULL;
+    for (size_t i = set->string_count, seen = 0; i > 0 && seen < 8; i--, seen++)
+        if (!strcmp(set->strings[i - 1], text))
+            return set->strings[i - 1];
+    aorta_xgrow((void **)&set->strings, &set->string_capacity, set->string_count + 1,
+                sizeof *set->strings);
+    set->strings[set->string_count] = aorta_xstrdup(text);
+    return set->strings[set->string_count++];
 }
 
 size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *measure,
@@ -33,13 +35,17 @@ size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *m
     aorta_xgrow((void **)&set->items, &set->capacity, set->count + 1, sizeof *set->items);
     aorta_measure_t *m = &set->items[set->count];
     memset(m, 0, sizeof *m);
-    m->cell = copy_text(cell);
-    m->measure = copy_text(measure);
-    m->collector = copy_text(collector);
-    m->kernel = copy_text(kernel);
-    m->family = copy_text(family);
-    m->a = copy_values(a, n_a);
-    m->b = copy_values(b, n_b);
+    m->cell = keep(set, cell);
+    m->measure = keep(set, measure);
+    m->collector = keep(set, collector);
+    m->kernel = keep(set, kernel);
+    m->family = keep(set, family);
+    m->a = aorta_xcalloc(n_a + n_b ? n_a + n_b : 1, sizeof *m->a);
+    m->b = m->a + n_a;
+    if (n_a)
+        memcpy(m->a, a, n_a * sizeof *a);
+    if (n_b)
+        memcpy(m->b, b, n_b * sizeof *b);
     m->n_a = n_a;
     m->n_b = n_b;
     m->better = better;
@@ -350,16 +356,11 @@ char *aorta_measure_p_text(const aorta_json_t *m)
 
 void aorta_measures_clear(aorta_measures_t *set)
 {
-    for (size_t i = 0; i < set->count; i++) {
-        aorta_measure_t *m = &set->items[i];
-        free(m->cell);
-        free(m->measure);
-        free(m->collector);
-        free(m->kernel);
-        free(m->family);
-        free(m->a);
-        free(m->b);
-    }
+    for (size_t i = 0; i < set->count; i++)
+        free(set->items[i].a); /* b is in the same block */
+    for (size_t i = 0; i < set->string_count; i++)
+        free(set->strings[i]);
+    free(set->strings);
     free(set->items);
     memset(set, 0, sizeof *set);
 }

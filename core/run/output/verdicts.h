@@ -19,12 +19,13 @@
 #define AORTA_FAMILY_STEP "step_time"     /* the step time, across the cells */
 
 typedef struct aorta_measure {
-    char *cell;        /* the cell compared (B's, or the non-baseline cell) */
-    char *measure;     /* "gpu_time_ms", "kernel_time_ms", "step_time_ms" or a metric's name */
-    char *collector;   /* its collector, or NULL */
-    char *kernel;      /* a kernel's name, or NULL */
-    char *family;      /* the Holm family */
-    double *a, *b;     /* the samples (owned) */
+    /* The set's copies (aorta_measures_t.strings), NULL where none. */
+    const char *cell;      /* the cell compared (B's, or the non-baseline cell) */
+    const char *measure;   /* "gpu_time_ms", "kernel_time_ms", "step_time_ms" or a metric's name */
+    const char *collector; /* its collector, or NULL */
+    const char *kernel;    /* a kernel's name, or NULL */
+    const char *family;    /* the Holm family */
+    double *a, *b;     /* the samples (owned: one block, b after a) */
     size_t n_a, n_b;
     aorta_stats_better_t better;
     int gated;
@@ -35,6 +36,10 @@ typedef struct aorta_measures {
     aorta_measure_t *items;
     size_t count, capacity;
     int judged;
+    /* The strings the measures point to, each kept once: a cell's hundreds
+     * of kernels share their cell, measure, collector and family. */
+    char **strings;
+    size_t string_count, string_capacity;
 } aorta_measures_t;
 
 /* What a comparison judges and how. */
