@@ -31,6 +31,8 @@ void aorta_cli_usage(FILE *out)
         "  --recipe FILE            YAML recipe (mode: probe)\n"
         "  --mitigations-file FILE  JSON mitigation sidecar (repeatable)\n"
         "  --collect NAMES          comma list of collectors; replaces the recipe's\n"
+        "  --option NAME.KEY=VALUE  set collector NAME's option KEY (repeatable; over\n"
+        "                           the recipe's collect:)\n"
         "  --output DIR             results root (default " AORTA_DEFAULT_OUTPUT ")\n"
         "  --ticket ID              run directory name (overrides the recipe's ticket)\n"
         "  --trials N               trials per cell (default 1; overrides the recipe's\n"
@@ -86,6 +88,7 @@ typedef struct option_spec {
 
 static const option_spec_t OPTIONS[] = {
     {"--plugin-dir", 1}, {"--recipe", 1},  {"--mitigations-file", 1}, {"--collect", 1},
+    {"--option", 1},
     {"--output", 1},     {"--ticket", 1},  {"--trials", 1},           {"--timeout", 1},
     {"--warmup", 1},     {"--dry-run", 0},
     {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
@@ -214,6 +217,13 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         push(&cli->mitigation_files, &cli->mitigation_file_count, values[0]);
     } else if (!strcmp(flag, "--collect")) {
         cli->collect = values[0];
+    } else if (!strcmp(flag, "--option")) {
+        const char *dot = strchr(values[0], '.'), *equals = strchr(values[0], '=');
+        if (!dot || !equals || dot == values[0] || equals < dot + 2) {
+            *error = aorta_xasprintf("--option: expected NAME.KEY=VALUE, got '%s'", values[0]);
+            return -1;
+        }
+        push(&cli->options, &cli->option_count, values[0]);
     } else if (!strcmp(flag, "--output")) {
         if (!values[0][0]) {
             *error = aorta_xstrdup("--output: expected a directory, got ''");
@@ -414,6 +424,7 @@ void aorta_cli_free(aorta_cli_t *cli)
 {
     free(cli->plugin_dirs);
     free(cli->mitigation_files);
+    free(cli->options);
     free(cli->command);
     memset(cli, 0, sizeof *cli);
 }

@@ -28,6 +28,8 @@ typedef struct aorta_cli {
     char **mitigation_files;    /* --mitigations-file, in order */
     size_t mitigation_file_count;
     const char *collect;        /* --collect, raw; NULL when absent */
+    char **options;             /* --option NAME.KEY=VALUE, in order */
+    size_t option_count;
     const char *output;         /* --output; NULL = default */
     const char *ticket;         /* --ticket; NULL = the recipe's */
     long trials;                /* --trials; 0 when absent */

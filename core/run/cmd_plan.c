@@ -20,6 +20,8 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
         .mitigation_files = cli->mitigation_files,
         .mitigation_file_count = cli->mitigation_file_count,
         .collect = cli->collect,
+        .options = cli->options,
+        .option_count = cli->option_count,
         .output = cli->output,
         .ticket = cli->ticket,
         .trials = cli->trials,

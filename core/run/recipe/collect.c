@@ -21,6 +21,7 @@ typedef struct request {
     const aorta_options_t *given;   /* NULL: defaults */
     const char *where;              /* "FILE:LINE:COLUMN", or NULL for --collect */
     char *const *option_where;      /* each given option's key position, or NULL */
+    aorta_options_t *owned;         /* given, copied to take --option's values */
 } request_t;
 
 typedef struct selection {
@@ -218,6 +219,45 @@ static const char *option_where(const request_t *request, const char *message)
     return NULL;
 }
 
+/* --option NAME.KEY=VALUE (cli.c checked the form) over the options of
+ * NAME, which must be among the collectors asked for. */
+static int apply_cli_options(selection_t *s, char *const *options, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const char *dot = strchr(options[i], '.'), *equals = strchr(dot, '=');
+        char *name = aorta_xstrndup(options[i], (size_t)(dot - options[i]));
+        char *key = aorta_xstrndup(dot + 1, (size_t)(equals - dot - 1));
+        request_t *request = NULL;
+        for (size_t k = 0; k < s->count && !request; k++)
+            if (strcmp(s->requests[k].name, name) == 0)
+                request = &s->requests[k];
+        if (request) {
+            if (!request->owned)
+                request->owned = request->given ? aorta_options_dup(request->given)
+                                                : aorta_options_new();
+            aorta_options_set(request->owned, key, equals + 1);
+            request->given = request->owned;
+            request->where = NULL; /* its errors are --option's now */
+            request->option_where = NULL;
+        } else {
+            const char **asked = aorta_xcalloc(s->count + 1, sizeof *asked);
+            for (size_t k = 0; k < s->count; k++)
+                asked[k] = s->requests[k].name;
+            char *list = s->count ? aorta_repr_list(asked, s->count) : aorta_xstrdup("none");
+            s->label = "--option";
+            fail(s, NULL, "'%s' is not among the collectors asked for (%s); add it to %s", name,
+                 list, s->count ? "--collect or the recipe's collect:" : "--collect");
+            free(list);
+            free(asked);
+        }
+        free(key);
+        free(name);
+        if (!request)
+            return -1;
+    }
+    return 0;
+}
+
 /* Run each collector's validate() in the order asked. */
 static int validate_all(selection_t *s, const aorta_registry_t *registry,
                         aorta_collect_entry_t *entries)
@@ -236,6 +276,10 @@ static int validate_all(selection_t *s, const aorta_registry_t *registry,
             char *hints = option_hints(entry);
             const char *where = option_where(&s->requests[i], message);
             where = where ? where : s->requests[i].where;
+            if (s->requests[i].owned) {
+                s->label = "--option"; /* the value may be the command line's */
+                where = s->where = NULL;
+            }
             status = fail(s, where ? where : s->where, "%s%s",
                           message && message[0] ? message : "invalid options (no reason given)",
                           hints);
@@ -368,6 +412,7 @@ static int check_conflicts(selection_t *s, const aorta_collect_entry_t *entries,
 }
 
 int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
+                         char *const *cli_options, size_t cli_option_count,
                          const aorta_registry_t *registry, aorta_collect_entry_t **out,
                          size_t *count, char **error)
 {
@@ -407,8 +452,9 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
     int status = 0;
     if (s.count > 0 && check_names(&s, registry) != 0) {
         status = -1;
+    } else if (dedup(&s), apply_cli_options(&s, cli_options, cli_option_count) != 0) {
+        status = -1;
     } else if (s.count > 0) {
-        dedup(&s);
         entries = aorta_xcalloc(s.count, sizeof *entries);
         status = validate_all(&s, registry, entries);
         if (status == 0) {
@@ -426,6 +472,8 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
         *out = entries;
         *count = entries ? s.count : 0;
     }
+    for (size_t i = 0; i < s.count; i++)
+        aorta_options_free(s.requests[i].owned);
     free(s.requests);
     for (size_t i = 0; i < name_count; i++)
         free(names[i]);

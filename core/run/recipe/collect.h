@@ -19,11 +19,13 @@ typedef struct aorta_collect_entry {
 } aorta_collect_entry_t;
 
 /* recipe may be NULL (no --recipe); cli_collect is --collect's raw value or
- * NULL.  On success *out holds *count entries in wrap order (lowest wrap_rank,
+ * NULL; cli_options are --option's NAME.KEY=VALUE values (each with a '.'
+ * before an '='), set over the options of NAME, which must be asked for.  On success *out holds *count entries in wrap order (lowest wrap_rank,
  * the outermost, first; ties keep the order asked), owned by the caller
  * (free each given and effective, then the array).  Returns 0, or -1 with
  * *error set to one line (free it). */
 int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
+                         char *const *cli_options, size_t cli_option_count,
                          const aorta_registry_t *registry, aorta_collect_entry_t **out,
                          size_t *count, char **error);
 

@@ -520,10 +520,18 @@ int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, ch
         return -1;
     }
     /* Strict: the scan below reads only what JSON allows. */
-    aorta_json_t *json = aorta_json_parse_strict(text, len, SIDECAR_MAX_DEPTH, 1);
+    size_t error_at = 0;
+    const char *why = NULL;
+    aorta_json_t *json = aorta_json_parse_where(text, len, SIDECAR_MAX_DEPTH, 1, &error_at, &why);
     scan_t scan = {.text = text, .len = len, .line = 1, .column = 1, .path = path};
-    if (json)
+    if (json) {
         scan_text(&scan);
+    } else if (why) {
+        /* Where json-c stopped, as the recipe's errors say it. */
+        position_t at = position_of(text, error_at);
+        scan.error = aorta_xasprintf("%s:%d:%d: JSON syntax error: %s", path, at.line, at.column,
+                                     why);
+    }
     free(text);
     aorta_json_t *version = aorta_json_get(json, "version");
     aorta_json_t *mitigations = aorta_json_get(json, "mitigations");

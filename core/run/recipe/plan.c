@@ -129,7 +129,8 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
     if (request->recipe && load_recipe(request, &recipe, error) != 0)
         return -1;
     aorta_plan_t *plan = aorta_xcalloc(1, sizeof *plan);
-    if (aorta_collect_select(recipe, request->collect, registry, &plan->collectors,
+    if (aorta_collect_select(recipe, request->collect, request->options, request->option_count,
+                             registry, &plan->collectors,
                              &plan->collector_count, error)
         != 0) {
         aorta_recipe_free(recipe);

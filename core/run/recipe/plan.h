@@ -19,6 +19,8 @@ typedef struct aorta_plan_request {
     char *const *mitigation_files;   /* sidecars, in order */
     size_t mitigation_file_count;
     const char *collect;             /* comma list replacing the recipe's names */
+    char *const *options;            /* --option NAME.KEY=VALUE, in order */
+    size_t option_count;
     const char *output;              /* results root; NULL: AORTA_DEFAULT_OUTPUT */
     const char *ticket;              /* overrides the recipe's */
     long trials;                     /* over the recipe's trials; 0: the recipe's, else one */

@@ -439,24 +439,33 @@ int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *v
 }
 
 /* text as one value through tokener (fresh or reset); NULL on an error. */
-static aorta_json_t *parse_with(struct json_tokener *tokener, const char *text, size_t len)
+/* json-c's tokener over the whole text.  On a syntax error, NULL with
+ * *error_at the byte offset where it was found and *why what it is. */
+static aorta_json_t *parse_with(struct json_tokener *tokener, const char *text, size_t len,
+                                size_t *error_at, const char **why)
 {
     aorta_json_t *value = json_tokener_parse_ex(tokener, text, (int)len);
     enum json_tokener_error error = json_tokener_get_error(tokener);
+    size_t used = json_tokener_get_parse_end(tokener);
+    *why = NULL;
     /* The whole text must be one value (trailing whitespace allowed). */
     if (error == json_tokener_success) {
-        size_t used = json_tokener_get_parse_end(tokener);
         for (; used < len; used++)
             if (text[used] != ' ' && text[used] != '\t' && text[used] != '\r'
                 && text[used] != '\n')
                 break;
-        if (used != len) {
-            json_object_put(value);
-            value = NULL;
-        }
+        if (used != len)
+            *why = "unexpected text after the JSON value";
+    } else if (error == json_tokener_continue) {
+        *why = "unexpected end of data";
+        used = len;
     } else {
+        *why = json_tokener_error_desc(error);
+    }
+    if (*why) {
         json_object_put(value);
         value = NULL;
+        *error_at = used;
     }
     return value;
 }
@@ -468,12 +477,22 @@ aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
 
 aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict)
 {
+    size_t at;
+    const char *why;
+    return aorta_json_parse_where(text, len, max_depth, strict, &at, &why);
+}
+
+aorta_json_t *aorta_json_parse_where(const char *text, size_t len, int max_depth, int strict,
+                                     size_t *error_at, const char **why)
+{
+    *error_at = 0;
+    *why = "out of memory";
     struct json_tokener *tokener = json_tokener_new_ex(max_depth);
     if (!tokener)
         return NULL;
     if (strict)
         json_tokener_set_flags(tokener, JSON_TOKENER_STRICT);
-    aorta_json_t *value = parse_with(tokener, text, len);
+    aorta_json_t *value = parse_with(tokener, text, len, error_at, why);
     json_tokener_free(tokener);
     return value;
 }
@@ -525,7 +544,9 @@ aorta_json_t *aorta_json_reader_read_at(aorta_json_reader_t *reader, int dir_fd,
                                 &len) != 0)
         return NULL;
     json_tokener_reset(reader->tokener);
-    return parse_with(reader->tokener, reader->buffer, len);
+    size_t at;
+    const char *why;
+    return parse_with(reader->tokener, reader->buffer, len, &at, &why);
 }
 
 /* The writer: json-c's own buffer, and a string object reused to escape

@@ -84,6 +84,11 @@ aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth);
 /* The same; strict refuses what JSON does not allow and json-c otherwise
  * accepts (comments, single quotes, NaN, trailing commas). */
 aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict);
+/* The same; on a syntax error (NULL) *error_at is the byte offset where it
+ * was found and *why json-c's words for it ("unexpected character"); for
+ * the text "null", NULL with *why NULL. */
+aorta_json_t *aorta_json_parse_where(const char *text, size_t len, int max_depth, int strict,
+                                     size_t *error_at, const char **why);
 /* Read and parse a regular file (no symlink followed) of at most max_bytes. */
 aorta_json_t *aorta_json_read_file(const char *path, size_t max_bytes, int max_depth);
 /* The same for name below dir_fd. */

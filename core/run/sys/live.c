@@ -4,7 +4,9 @@
 
 #include "sys/live.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "sys/clock.h"
@@ -13,6 +15,7 @@
 /* One sweep per process: the display is process state, like stderr. */
 static struct {
     FILE *out;
+    int fd;                   /* out's descriptor, asked for its width */
     int on, tty, shown;       /* shown: the live line is on the terminal */
     size_t cells, cell;
     long budget, trial, planned, done;
@@ -56,14 +59,66 @@ static void status(char *buf, size_t size, const char *state)
              eta, live.pass, live.fail, live.error);
 }
 
+/* The columns a code point takes: 2 for the East Asian wide and emoji
+ * ranges, else 1 (the text is escaped: no control character reaches it). */
+static size_t code_point_width(unsigned long c)
+{
+    return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF)
+                   || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF)
+                   || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60)
+                   || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1FAFF)
+                   || (c >= 0x20000 && c <= 0x3FFFD)
+               ? 2
+               : 1;
+}
+
+size_t aorta_live_fit(char *text, size_t columns)
+{
+    size_t used = 0, i = 0;
+    while (text[i]) {
+        unsigned char lead = (unsigned char)text[i];
+        size_t len = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        unsigned long c = len == 1 ? lead : lead & (0x7F >> len);
+        size_t k = 1;
+        for (; k < len && ((unsigned char)text[i + k] & 0xC0) == 0x80; k++)
+            c = c << 6 | ((unsigned char)text[i + k] & 0x3F);
+        size_t width = code_point_width(c);
+        if (used + width > columns)
+            break;
+        used += width;
+        i += k; /* a cut-short sequence moves on by what it has */
+    }
+    text[i] = '\0';
+    return used;
+}
+
+/* The terminal's width: TIOCGWINSZ on the display's descriptor, else
+ * COLUMNS; 0 when neither says. */
+static size_t terminal_columns(void)
+{
+    struct winsize size;
+    if (ioctl(live.fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+        return size.ws_col;
+    const char *columns = getenv("COLUMNS");
+    char *end = NULL;
+    long value = columns ? strtol(columns, &end, 10) : 0;
+    return columns && *end == '\0' && value > 0 && value < 100000 ? (size_t)value : 0;
+}
+
 static void draw(const char *state)
 {
-    char text[512];
+    char text[600];
     if (state != live.state)
         snprintf(live.state, sizeof live.state, "%s", state);
-    status(text, sizeof text, live.state);
+    memcpy(text, "aorta-run: ", sizeof "aorta-run: ");
+    status(text + strlen(text), sizeof text - strlen(text), live.state);
+    /* Cut to the terminal: a wrapped line would not be rewritten in
+     * place.  One column spare, so the cursor never waits in the last. */
+    size_t columns = terminal_columns();
+    if (columns > 1)
+        aorta_live_fit(text, columns - 1);
     /* \r and erase-to-end: the line rewrites itself. */
-    fprintf(live.out, "\r\033[Kaorta-run: %s", text);
+    fprintf(live.out, "\r\033[K%s", text);
     fflush(live.out);
     live.shown = 1;
 }
@@ -90,6 +145,7 @@ void aorta_live_begin(FILE *out, int fd, int quiet, size_t cells, long trials_pe
 {
     memset(&live, 0, sizeof live);
     live.out = out;
+    live.fd = fd;
     live.on = !quiet;
     live.tty = isatty(fd);
     live.cells = cells;

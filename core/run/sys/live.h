@@ -2,7 +2,7 @@
 /* live.h - the sweep's progress on stderr, on by default, off with -q.
  *
  * On a terminal: one line that rewrites itself (cell i/N, trial j/M,
- * elapsed, ETA, the verdict counts so far).  Elsewhere (CI logs, a pipe):
+ * elapsed, ETA, the verdict counts so far), cut to the terminal's width.  Elsewhere (CI logs, a pipe):
  * one plain line per finished trial, at most one a second, the first and
  * the last always; never a control character. */
 #ifndef AORTA_LIVE_H
@@ -22,6 +22,11 @@ void aorta_live_trial_done(const char *verdict, double sec);
 void aorta_live_cell_done(long ran);
 /* The sweep is over: the last line is printed (and the live line ended). */
 void aorta_live_end(void);
+
+/* Cut text (UTF-8, no control character) in place to at most columns
+ * terminal columns, never inside a character (East Asian wide ones and
+ * emoji count two).  Returns the columns it takes. */
+size_t aorta_live_fit(char *text, size_t columns);
 
 /* Take the live line off the terminal before another line is printed on
  * stderr, and put it back after; no-ops elsewhere. */

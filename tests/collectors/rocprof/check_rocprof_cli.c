@@ -448,6 +448,83 @@ START_TEST(no_environment_bundle)
 }
 END_TEST
 
+/* Issue 25: --option NAME.KEY=VALUE sets a collector option without a
+ * recipe, or over the recipe's collect:, and goes through validate(). */
+START_TEST(option_flag_reaches_the_argv)
+{
+    char *bin_env = format_text("ROCPROF_BIN=%s", standin);
+    char *env[] = {bin_env, NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(env, &out, &err, (const char *[]){"--output", "res", "--collect", "rocprof",
+                                                             "--option", "rocprof.summary_units=MSEC",
+                                                             "--option", "rocprof.output_format=csv",
+                                                             "--dry-run", "--", "./app", NULL}),
+                     0);
+    char *rocprof_dir = format_text("%s/res/_no_ticket_/none-none/_subprocess/trial_d0_m0_t0/rocprof",
+                                    dir);
+    json_object *line = parse_json(out);
+    expect_argv(line, (const char *[]){standin, "-d", rocprof_dir, "-o", "aorta", "--output-format",
+                                       "csv", "--kernel-trace", "--stats", "-S",
+                                       "--summary-output-file", "rocprof_summary", "-u", "msec",
+                                       "--", "./app", NULL});
+    json_object_put(line);
+    free(out);
+    free(err);
+    /* over the recipe's value of the same key */
+    tu_write("recipe.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                            "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                            "collect:\n  rocprof: {summary_units: \"SEC\", stats: \"off\"}\n");
+    ck_assert_int_eq(aorta(env, &out, &err, (const char *[]){"--recipe", "recipe.yaml", "--output", "res",
+                                                             "--option", "rocprof.summary_units=usec",
+                                                             "--dry-run", "--", "./app", NULL}),
+                     0);
+    line = parse_json(out);
+    expect_argv(line, (const char *[]){standin, "-d", rocprof_dir, "-o", "aorta", "--output-format",
+                                       "csv", "--kernel-trace", "-S", "--summary-output-file",
+                                       "rocprof_summary", "-u", "usec", "--", "./app", NULL});
+    json_object_put(line);
+    free(out);
+    free(err);
+    free(rocprof_dir);
+    free(bin_env);
+}
+END_TEST
+
+START_TEST(option_flag_errors)
+{
+    const char *cases[][2] = {
+        {"rocprof.trace=kernel,gpu",
+         "aorta-run: --option: rocprof option 'trace': unknown domain(s) ['gpu']"},
+        {"proton.mode=x", "aorta-run: --option: 'proton' is not among the collectors asked "
+                          "for (['rocprof']); add it to --collect or the recipe's collect:"},
+        {"rocprof_trace=x", "aorta-run: --option: expected NAME.KEY=VALUE, got "
+                            "'rocprof_trace=x'"},
+        {"rocprof.trace", "aorta-run: --option: expected NAME.KEY=VALUE, got "
+                          "'rocprof.trace'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL, *err = NULL;
+        ck_assert_int_eq(aorta(NULL, &out, &err, (const char *[]){"--collect", "rocprof", "--option",
+                                                                  cases[i][0], "--dry-run", "--",
+                                                                  "./app", NULL}),
+                         2);
+        ck_assert_msg(strncmp(err, cases[i][1], strlen(cases[i][1])) == 0, "stderr: %s", err);
+        ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "not one line: %s", err);
+        free(out);
+        free(err);
+    }
+    /* without any collector */
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(aorta(NULL, &out, &err, (const char *[]){"--option", "rocprof.stats=off",
+                                                              "--dry-run", "--", "./app", NULL}),
+                     2);
+    ck_assert_str_eq(err, "aorta-run: --option: 'rocprof' is not among the collectors asked "
+                          "for (none); add it to --collect\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *suite = suite_create("rocprof_cli");
@@ -462,6 +539,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, dry_run_without_a_profiler_is_a_setup_failure);
     tcase_add_test(tc, recipe_options_reach_the_argv);
     tcase_add_test(tc, bad_options_stop_the_recipe);
+    tcase_add_test(tc, option_flag_reaches_the_argv);
+    tcase_add_test(tc, option_flag_errors);
     tcase_add_test(tc, with_proton);
     tcase_add_test(tc, no_environment_bundle);
     tcase_add_test(tc, a_file_at_the_artifact_path_fails_the_setup_and_is_kept);

@@ -87,7 +87,7 @@ static int select_with(const char *collect_yaml, const char *cli)
         free(text);
         ck_assert_msg(load.error == NULL, "%s", load.error);
     }
-    int status = aorta_collect_select(load.recipe, cli, registry, &entries, &count, &error);
+    int status = aorta_collect_select(load.recipe, cli, NULL, 0, registry, &entries, &count, &error);
     if (status == 0)
         ck_assert_ptr_null(error);
     else

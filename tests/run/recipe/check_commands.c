@@ -366,8 +366,7 @@ START_TEST(recipe_and_flag_errors_are_one_line_and_exit_2)
     char *broken = write_file("broken.json", "{\"version\": 1,");
     char *minimal = write_file("m.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
                                          "mitigation_axis: [none]\ndiagnostic_axis: [none]\n");
-    line = aorta_xasprintf("aorta-run: %s: not a mitigations file: expected a JSON object "
-                           "{\"version\": 1, \"mitigations\": {NAME: {VAR: \"value\"}}}",
+    line = aorta_xasprintf("aorta-run: %s:1:15: JSON syntax error: unexpected end of data",
                            broken);
     expect_refused((char *[]){"--recipe", minimal, "--mitigations-file", broken, "--dry-run",
                               "--", "true", NULL},

@@ -550,7 +550,7 @@ typedef struct sidecar_case {
 #define SHAPE "{\"version\": 1, \"mitigations\": {NAME: {VAR: \"value\"}}}"
 
 static const sidecar_case_t SIDECARS[] = {
-    {"{\"version\": 1, \"mitigations\": ", ": not a mitigations file: expected a JSON object " SHAPE},
+    {"{\"version\": 1, \"mitigations\": ", ":1:31: JSON syntax error: unexpected end of data"},
     {"[1, 2]", ": not a mitigations file: expected a JSON object " SHAPE},
     {"{\"mitigations\": {}}", ": \"version\" must be 1 (" SHAPE ")"},
     {"{\"version\": 2, \"mitigations\": {}}", ":1:13: \"version\" must be 1 (" SHAPE ")"},
@@ -579,15 +579,20 @@ static const sidecar_case_t SIDECARS[] = {
      ":1:43: a string holds a lone surrogate escape, which is not UTF-8"},
     {"{\"version\": 1, \"mitigations\": {\"m\": {\"X\": \"1\",\n  \"\\u0058\": \"2\"}}}",
      ":2:3: duplicate key 'X' (first at line 1, column 38)"},
-    /* What json-c accepts beyond JSON is refused like any syntax error. */
+    /* What json-c accepts beyond JSON is refused like any syntax error;
+     * a syntax error names its line and column (issue 25). */
     {"{\"version\": 1, /* \"mitigations\" */ \"mitigations\": {}}",
-     ": not a mitigations file: expected a JSON object " SHAPE},
+     ":1:16: JSON syntax error: quoted object property name expected"},
     {"{'version': 1, \"mitigations\": {}}", ":1:2: JSON syntax error: a single-quoted string"},
     {"{\"version\": 1, \"mitigations\": {\"m\": {\"A\": 'x'}}}",
-     ": not a mitigations file: expected a JSON object " SHAPE},
-    {"{\"version\": 1, \"mitigations\": {},}", ": not a mitigations file: expected a JSON object " SHAPE},
+     ":1:43: JSON syntax error: unexpected character"},
+    {"{\"version\": 1, \"mitigations\": {},}", ":1:34: JSON syntax error: unexpected character"},
     {"{\"version\": 1, \"mitigations\": {\"m\": {\"A\": \"1\",}}}",
-     ": not a mitigations file: expected a JSON object " SHAPE},
+     ":1:47: JSON syntax error: unexpected character"},
+    {"{\"version\": 1,\n  \"mitigations\": {\"m\": {\"X\" \"1\"}}}",
+     ":2:29: JSON syntax error: object property name separator ':' expected"},
+    {"{\"version\": 1} x", ":1:16: JSON syntax error: unexpected character"},
+    {"", ":1:1: JSON syntax error: unexpected end of data"},
     {"{\"version\": 1, \"mitigations\": {}, \"mitigations\": {\"m\": {}}}",
      ":1:35: duplicate key 'mitigations' (first at line 1, column 16)"},
 };

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sys/live.h"
 #include "testutil.h"
 
 static char *dir;
@@ -184,6 +185,61 @@ START_TEST(q_silences_the_lines_and_v_keeps_its_own)
 }
 END_TEST
 
+/* Issue 25: the live line is cut to the terminal's width, never inside a
+ * UTF-8 character; wide characters count two columns. */
+START_TEST(the_live_line_is_cut_at_a_character)
+{
+    char text[64];
+    strcpy(text, "abcdef");
+    ck_assert_uint_eq(aorta_live_fit(text, 4), 4);
+    ck_assert_str_eq(text, "abcd");
+    strcpy(text, "abc");
+    ck_assert_uint_eq(aorta_live_fit(text, 80), 3);
+    ck_assert_str_eq(text, "abc");
+    strcpy(text, "ab\xc3\xa9\xc3\xa9"); /* abéé: 4 columns, 6 bytes */
+    ck_assert_uint_eq(aorta_live_fit(text, 3), 3);
+    ck_assert_str_eq(text, "ab\xc3\xa9");
+    strcpy(text, "a\xe6\x97\xa5\xe6\x9c\xac"); /* a and two wide CJK characters */
+    ck_assert_uint_eq(aorta_live_fit(text, 4), 3);
+    ck_assert_str_eq(text, "a\xe6\x97\xa5");
+    strcpy(text, "\xf0\x9f\x9a\x80x"); /* an emoji takes two */
+    ck_assert_uint_eq(aorta_live_fit(text, 1), 0);
+    ck_assert_str_eq(text, "");
+    strcpy(text, "abc");
+    ck_assert_uint_eq(aorta_live_fit(text, 0), 0);
+    ck_assert_str_eq(text, "");
+}
+END_TEST
+
+/* On a terminal 40 columns wide (COLUMNS, as the pseudo-terminal here has
+ * no size), a long cell name cannot make the live line wrap. */
+START_TEST(a_terminal_line_fits_its_width)
+{
+    tu_write("r.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                       "mitigations:\n  a_very_long_mitigation_name_that_goes_on_and_on: {X: \"1\"}\n"
+                       "mitigation_axis: [a_very_long_mitigation_name_that_goes_on_and_on]\n"
+                       "diagnostic_axis: [none]\n");
+    ck_assert_int_eq(setenv("COLUMNS", "40", 1), 0);
+    int status = -1;
+    char *text = on_terminal((char *[]){"--recipe", "r.yaml", "--output", "D", "--", "true", NULL},
+                             &status);
+    unsetenv("COLUMNS");
+    ck_assert_int_eq(status, 0);
+    size_t lines = 0;
+    for (const char *at = strstr(text, "\r\033[K"); at; at = strstr(at + 1, "\r\033[K")) {
+        const char *line = at + 4;
+        size_t len = strcspn(line, "\r\n");
+        if (len == 0)
+            continue;
+        lines++;
+        ck_assert_msg(len <= 39, "wider than 39: %.*s", (int)len, line);
+    }
+    ck_assert_uint_gt(lines, 0);
+    ck_assert_ptr_nonnull(strstr(text, "\r\033[Kaorta-run: cell 1/1 a_very_long_mitigat\r"));
+    free(text);
+}
+END_TEST
+
 static Suite *progress_suite(void)
 {
     Suite *suite = suite_create("progress");
@@ -195,6 +251,8 @@ static Suite *progress_suite(void)
     tcase_add_test(tc, without_a_terminal_fast_trials_print_the_first_and_the_last);
     tcase_add_test(tc, without_a_terminal_slow_trials_print_one_line_each);
     tcase_add_test(tc, q_silences_the_lines_and_v_keeps_its_own);
+    tcase_add_test(tc, the_live_line_is_cut_at_a_character);
+    tcase_add_test(tc, a_terminal_line_fits_its_width);
     suite_add_tcase(suite, tc);
     return suite;
 }
