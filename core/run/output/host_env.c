@@ -339,3 +339,8 @@ void aorta_host_env_free(aorta_host_env_t *env)
     aorta_json_free(env->snapshot);
     free(env);
 }
+
+int aorta_host_env_done(const aorta_host_env_t *env)
+{
+    return env->done;
+}

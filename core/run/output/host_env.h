@@ -29,6 +29,10 @@ aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command);
  * for the caller.  Returns 1 on the call that completed it, 0 after. */
 int aorta_host_env_finish(aorta_host_env_t *env, int stop);
 
+/* Whether the snapshot is complete (the probe has answered, or was never
+ * needed), without waiting for it. */
+int aorta_host_env_done(const aorta_host_env_t *env);
+
 /* The snapshot (host_env.json's content): complete once finished. */
 aorta_json_t *aorta_host_env_snapshot(const aorta_host_env_t *env);
 

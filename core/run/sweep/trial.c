@@ -27,6 +27,7 @@
 #include "record/classify.h"
 #include "sys/clock.h"
 #include "sys/files.h"
+#include "sys/knobs.h"
 #include "sweep/compose.h"
 #include "sys/nofollow.h"
 #include "aorta/collector.h"
@@ -518,6 +519,32 @@ static aorta_json_t *failure_detail(const trial_t *trial)
     return detail;
 }
 
+/* A trial that Proton cannot profile: the command's Python cannot import
+ * Triton, as the probe of host_env.json found (once it has answered, so
+ * the first trial is judged after it ran).  Not when AORTA_PROTON_PYTHON
+ * names another interpreter for Proton.  The reason, or NULL. */
+static char *proton_cannot_import(const trial_t *trial)
+{
+    const aorta_plan_t *plan = trial->plan;
+    int proton = 0;
+    for (size_t i = 0; i < plan->collector_count; i++)
+        proton |= !strcmp(plan->collectors[i].module->collector.name, "proton");
+    if (!proton || !aorta_host_env_done(trial->ctx->host_env)
+        || aorta_knob_text("AORTA_PROTON_PYTHON"))
+        return NULL;
+    const aorta_json_t *snapshot = aorta_host_env_snapshot(trial->ctx->host_env);
+    const aorta_json_t *reasons = aorta_json_get(snapshot, "partial_reasons");
+    for (size_t i = 0; i < aorta_json_length(reasons); i++) {
+        const char *reason = aorta_json_get_string(aorta_json_at(reasons, i));
+        if (reason && strstr(reason, " cannot import triton"))
+            return aorta_xasprintf("proton: %s, so Proton cannot profile it; install Triton "
+                                   "into that interpreter, or set AORTA_PROTON_PYTHON to one "
+                                   "that has it",
+                                   reason + (strncmp(reason, "triton: ", 8) ? 0 : 8));
+    }
+    return NULL;
+}
+
 /* Run the command (or record why it was refused) and its aftermath. */
 static void execute(trial_t *trial)
 {
@@ -538,6 +565,8 @@ static void execute(trial_t *trial)
     char *what = aorta_xasprintf("%s: the payload", trial->display_dir);
     aorta_spawn_kill_strays(what);
     free(what);
+    if (!trial->setup_error && !trial->spawn.interrupted)
+        set_setup_error(trial, proton_cannot_import(trial));
     if (trial->setup_error)
         return;
     /* The payload could write there: what retention prunes is reached again
@@ -687,6 +716,8 @@ int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_ind
     prepare_dirs(&trial);
     build_env(&trial);
     compose(&trial);
+    if (!trial.setup_error) /* known once the first trial ran */
+        set_setup_error(&trial, proton_cannot_import(&trial));
     if (!trial.setup_error)
         execute(&trial);
     finish(&trial, started, out);

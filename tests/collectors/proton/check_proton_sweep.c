@@ -442,6 +442,38 @@ START_TEST(an_unwrappable_command_is_a_setup_failure_and_a_dry_run_error)
 }
 END_TEST
 
+START_TEST(a_python_without_triton_is_a_setup_failure_with_the_reason)
+{
+    /* The stand-in python3 answers the version probe as a Python without
+     * Triton does (ModuleNotFoundError, exit 1): the probe beside the first
+     * trial tells, and every trial is a setup failure naming it. */
+    tu_write("s.py", "print(1)\n");
+    char *env[] = {path_env, "AORTA_STANDIN_NO_TRITON=1", "AORTA_PROTON_PYTHON", NULL};
+    tu_result_t r = tu_aorta(env, "--collect", "proton", "--trials", "2", "--output", "N", "--",
+                             "python3", "s.py", NULL);
+    ck_assert_msg(r.status == 1, "%d %s %s", r.status, r.out, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "setup failed: proton: python3 cannot import triton "
+                                        "(exit 1), so Proton cannot profile it; install Triton "
+                                        "into that interpreter"));
+    for (int t = 0; t < 2; t++) {
+        char *rel = tu_fmt("N/_no_ticket_/none-none/_subprocess/trial_d0_m0_t%d.json", t);
+        json_object *trial = tu_json(rel);
+        ck_assert_str_eq(tu_str(trial, "exit_status", NULL), "workload_setup_failed");
+        json_object_put(trial);
+        free(rel);
+    }
+    tu_result_free(&r);
+    /* With Triton there (the stand-in's default), the same run profiles. */
+    char *with[] = {path_env, "AORTA_STANDIN_NO_TRITON", "AORTA_PROTON_PYTHON", NULL};
+    r = tu_aorta(with, "--collect", "proton", "--output", "Y", "--", "python3", "s.py", NULL);
+    ck_assert_msg(r.status == 0, "%d %s %s", r.status, r.out, r.err);
+    json_object *env_json = tu_json("Y/_no_ticket_/host_env.json");
+    ck_assert_str_eq(tu_str(env_json, "triton", "package_version", NULL), "3.6.0");
+    json_object_put(env_json);
+    tu_result_free(&r);
+}
+END_TEST
+
 START_TEST(with_rocprof_only_the_instrumentation_backend_runs_inside_it)
 {
     const char *refusal = "'rocprof' and 'proton' cannot run together with proton backend 'auto' "
@@ -545,6 +577,7 @@ static Suite *proton_sweep_suite(void)
     tcase_add_test(tc, a_mode_env_payload_reads_the_bundle_and_a_pinned_cell_moves_to_rocr);
     tcase_add_test(tc, a_device_pin_from_a_mitigation_reaches_a_cli_trial_as_rocr);
     tcase_add_test(tc, an_unwrappable_command_is_a_setup_failure_and_a_dry_run_error);
+    tcase_add_test(tc, a_python_without_triton_is_a_setup_failure_with_the_reason);
     tcase_add_test(tc, with_rocprof_only_the_instrumentation_backend_runs_inside_it);
     suite_add_tcase(suite, tc);
     return suite;
