@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 
+from verdicts import runner  # the real aorta-run beside libaorta.so
+
 BUDGET_SEC = 2.0
 
 
@@ -49,17 +51,6 @@ def write_run(root, cells, trials, kernels, rng):
         json.dump({"schema_version": 1, "workload": "_subprocess", "ticket": "BENCH",
                    "run_timestamp": "now", "trials_per_cell": trials,
                    "baseline_cell": rows[0]["name"], "cells": rows}, out)
-
-
-def runner(builddir):
-    real = os.path.join(builddir, "core", ".libs", "aorta-run")
-    env = dict(os.environ)
-    if os.path.exists(real):
-        lib = os.path.join(builddir, "core", "libaorta", ".libs")
-        env["LD_LIBRARY_PATH"] = lib + (":" + env["LD_LIBRARY_PATH"]
-                                        if env.get("LD_LIBRARY_PATH") else "")
-        return real, env
-    return os.path.join(builddir, "core", "aorta-run"), env
 
 
 def main():

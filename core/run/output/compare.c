@@ -111,10 +111,10 @@ static void judge_gate(gate_t *gate, const aorta_measure_t *m, size_t *inconclus
         return;
     aorta_verdict_t verdict = m->result.verdict;
     if (verdict == AORTA_VERDICT_REGRESSED) {
-        char text[160], *label = measure_label(m);
-        aorta_measure_text(m, text, sizeof text);
+        char *text = aorta_measure_text(m), *label = measure_label(m);
         reason(gate, 0, aorta_xasprintf("cell %s: %s %s", m->cell, label, text));
         free(label);
+        free(text);
     } else if (verdict == AORTA_VERDICT_INCONCLUSIVE) {
         (*inconclusive)++;
         if (m->result.trials_needed > *needed)

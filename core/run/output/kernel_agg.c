@@ -279,7 +279,6 @@ static int add_collector(const char *collector, aorta_json_t *entry, void *user)
         table->gpu_max = sum.total;
     table->trials++;
     table->gpu_sum += sum.total;
-    table->gpu_sumsq += sum.total * sum.total;
     return 0;
 }
 

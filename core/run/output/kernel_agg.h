@@ -36,7 +36,7 @@ typedef struct aorta_kagg_kernel {
 typedef struct aorta_kagg_table {
     char *collector;
     size_t trials;         /* passing trials that carried this table */
-    double gpu_sum, gpu_sumsq, gpu_min, gpu_max;
+    double gpu_sum, gpu_min, gpu_max;
     double gpu_mean_ms, gpu_std_ms;  /* population stddev of per-trial totals */
     double *gpu_values;    /* the per-trial totals, in trial order (trials of them) */
     aorta_kagg_kernel_t *kernels;    /* first-seen order */

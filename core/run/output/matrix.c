@@ -240,13 +240,6 @@ static int compare_doubles(const void *left, const void *right)
     return a < b ? -1 : a > b;
 }
 
-/* Linear interpolation at index (n-1)*q of the sorted samples. */
-static double percentile(const double *sorted, size_t n, double q)
-{
-    double index = (double)(n - 1) * q;
-    size_t low = (size_t)floor(index), high = (size_t)ceil(index);
-    return sorted[low] + (sorted[high] - sorted[low]) * (index - (double)low);
-}
 
 static aorta_json_t *rounded(double value)
 {
@@ -283,9 +276,9 @@ static void add_step_timing(aorta_json_t *obj, const aorta_cell_result_t *result
                             std,
                             samples[0],
                             samples[n - 1],
-                            percentile(samples, n, 0.5),
-                            percentile(samples, n, 0.9),
-                            percentile(samples, n, 0.99)};
+                            aorta_stats_percentile(samples, n, 0.5),
+                            aorta_stats_percentile(samples, n, 0.9),
+                            aorta_stats_percentile(samples, n, 0.99)};
         for (size_t k = 0; k < 7; k++)
             aorta_json_set(obj, keys[k], rounded(values[k]));
     }

@@ -315,21 +315,6 @@ static void pct_text(char *out, size_t size, double value)
         snprintf(out, size, "%+.1f%%", value);
 }
 
-void aorta_measure_text(const aorta_measure_t *m, char *buffer, size_t size)
-{
-    const aorta_stats_result_t *r = &m->result;
-    const char *verdict = aorta_verdict_name(r->verdict);
-    if (isnan(r->effect_pct)) {
-        snprintf(buffer, size, "%s (n=%zu vs %zu)", verdict, m->n_a, m->n_b);
-        return;
-    }
-    char effect[32], low[32], high[32];
-    pct_text(effect, sizeof effect, r->effect_pct);
-    pct_text(low, sizeof low, r->ci_low_pct);
-    pct_text(high, sizeof high, r->ci_high_pct);
-    snprintf(buffer, size, "%s %s [%s, %s] p=%.2g", verdict, effect, low, high, r->p_value);
-}
-
 static double member(const aorta_json_t *obj, const char *key, double absent)
 {
     const aorta_json_t *value = aorta_json_get(obj, key);
@@ -352,6 +337,20 @@ char *aorta_measure_p_text(const aorta_json_t *m)
 {
     return aorta_json_get(m, "p_value") ? aorta_xasprintf("%.2g", member(m, "p_value", NAN))
                                         : aorta_xstrdup("?");
+}
+
+char *aorta_measure_text(const aorta_measure_t *measure)
+{
+    aorta_json_t *json = aorta_measure_json(measure);
+    const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
+    char *effect = aorta_measure_effect_text(json), *p = aorta_measure_p_text(json);
+    char *text = aorta_json_get(json, "effect_pct")
+                     ? aorta_xasprintf("%s %s p=%s", verdict, effect, p)
+                     : aorta_xasprintf("%s (n=%zu vs %zu)", verdict, measure->n_a, measure->n_b);
+    free(effect);
+    free(p);
+    aorta_json_free(json);
+    return text;
 }
 
 void aorta_measures_clear(aorta_measures_t *set)

@@ -83,15 +83,15 @@ int aorta_measures_judge(aorta_measures_t *set, const aorta_stats_options_t *opt
  * values as null). */
 aorta_json_t *aorta_measure_json(const aorta_measure_t *measure);
 
-/* The verdict with its effect, interval and p, for people:
- * "regressed +12.3% [+8.1%, +16.9%] p=0.0021" (buffer of size bytes). */
-void aorta_measure_text(const aorta_measure_t *measure, char *buffer, size_t size);
 
 /* The same parts from a measure's JSON (aorta_measure_json()), for the
  * reports: "+12.3% [+8.1%, +16.9%]" (an open end as -inf or +inf; "?"
  * without an effect) and "0.0021" ("?" without a p).  Free them. */
 char *aorta_measure_effect_text(const aorta_json_t *measure);
 char *aorta_measure_p_text(const aorta_json_t *measure);
+/* Both with the verdict, for one line: "regressed +12.3% [+8.1%, +16.9%]
+ * p=0.0021", or "inconclusive (n=0 vs 3)" without an effect.  Free it. */
+char *aorta_measure_text(const aorta_measure_t *measure);
 
 void aorta_measures_clear(aorta_measures_t *set);
 
