@@ -77,7 +77,7 @@ static inline uint64_t fold(uint64_t a, uint64_t b)
  * under eight bytes copied into a word.  Unseeded, as the hash before it
  * was: names made to collide cost time, never a wrong total (names are
  * compared whole). */
-static uint64_t hash_name(const char *name, size_t len)
+uint64_t aorta_sdk_name_hash(const char *name, size_t len)
 {
     const char *p = name;
     uint64_t a = K0 ^ len, b = K2, x, y;
@@ -154,7 +154,7 @@ static void grow_slots(aorta_kernels_t *kernels)
 
 static kernel_t *find_or_add(aorta_kernels_t *kernels, const char *name, size_t len)
 {
-    uint64_t hash = hash_name(name, len);
+    uint64_t hash = aorta_sdk_name_hash(name, len);
     if (kernels->slot_count) {
         size_t mask = kernels->slot_count - 1;
         for (size_t slot = (size_t)hash & mask; kernels->slots[slot]; slot = (slot + 1) & mask) {

@@ -64,6 +64,7 @@ void aorta_metrics_free(aorta_metrics_t *metrics)
     free(metrics->items);
     aorta_keyindex_clear(&metrics->index);
     aorta_kernels_free(metrics->kernels);
+    aorta_dispatches_free(metrics->dispatches);
     if (metrics->prefix) {
         sink_extra_t *extra = extra_of(metrics);
         aorta_strmap_clear(&extra->dropped);

@@ -31,10 +31,15 @@ struct aorta_metrics {
     size_t capacity;
     aorta_keyindex_t index; /* key -> position in items: a reply may be large */
     aorta_kernels_t *kernels; /* the attached per-kernel table (ms), or NULL */
+    aorta_dispatches_t *dispatches; /* the attached per-dispatch trace, or NULL */
 };
 
 struct aorta_error {
     char *message;
 };
+
+/* The hash of a kernel's name (kernels.c), which dispatches.c interns
+ * names with too. */
+uint64_t aorta_sdk_name_hash(const char *name, size_t len);
 
 #endif

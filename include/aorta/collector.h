@@ -19,7 +19,9 @@
  *     treats NULL as "use the default".  ABI 1.1 added
  *     queue_interceptor_why.  ABI 1.2 added metrics, the table that
  *     declares each metric's unit and better direction, and the readers
- *     of that table for hosts, aorta_collector_metric_*().
+ *     of that table for hosts, aorta_collector_metric_*().  ABI 1.3
+ *     added the per-dispatch trace, aorta_dispatches_*() and
+ *     aorta_metrics_set_dispatches() / aorta_metrics_dispatches().
  *   - A new accessor function may be added with a MINOR bump.
  *   - Anything else (reordering, retyping or removing a field, changing what
  *     a function means) bumps the MAJOR version.
@@ -84,7 +86,7 @@ extern "C" {
 #endif
 
 #define AORTA_COLLECTOR_ABI_MAJOR 1
-#define AORTA_COLLECTOR_ABI_MINOR 2
+#define AORTA_COLLECTOR_ABI_MINOR 3
 
 /* The minor a collector is built for (see BUILDING FOR AN OLDER AORTA). */
 #ifndef AORTA_COLLECTOR_ABI_TARGET
@@ -92,9 +94,9 @@ extern "C" {
 #endif
 /* Empty: ~(~X + 0) == 0 and ~(~X + 1) == 1 hold together for no number. */
 #if ~(~AORTA_COLLECTOR_ABI_TARGET + 0) == 0 && ~(~AORTA_COLLECTOR_ABI_TARGET + 1) == 1
-#error "AORTA_COLLECTOR_ABI_TARGET is empty: define it to the minor to build for (0, 1 or 2)"
+#error "AORTA_COLLECTOR_ABI_TARGET is empty: define it to the minor to build for (0, 1, 2 or 3)"
 #elif AORTA_COLLECTOR_ABI_TARGET < 0 || AORTA_COLLECTOR_ABI_TARGET > AORTA_COLLECTOR_ABI_MINOR
-#error "AORTA_COLLECTOR_ABI_TARGET must be a minor this header knows: 0, 1 or 2 (AORTA_COLLECTOR_ABI_MINOR)"
+#error "AORTA_COLLECTOR_ABI_TARGET must be a minor this header knows: 0, 1, 2 or 3 (AORTA_COLLECTOR_ABI_MINOR)"
 #endif
 
 #if defined(__GNUC__)
@@ -129,6 +131,12 @@ extern "C" {
     AORTA_UNAVAILABLE_("collector ABI 1.2, newer than AORTA_COLLECTOR_ABI_TARGET")
 #else
 #define AORTA_AVAILABLE_IN_1_2
+#endif
+#if AORTA_COLLECTOR_ABI_TARGET < 3
+#define AORTA_AVAILABLE_IN_1_3 \
+    AORTA_UNAVAILABLE_("collector ABI 1.3, newer than AORTA_COLLECTOR_ABI_TARGET")
+#else
+#define AORTA_AVAILABLE_IN_1_3
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -634,6 +642,103 @@ AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 int aorta_metrics_set_kernels(aorta_metrics_
  *  aorta_kernels_count() and the *_at() accessors), borrowed until the sink
  *  is freed or given another; NULL when none was attached. */
 AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 const aorta_kernels_t *aorta_metrics_kernels(const aorta_metrics_t *metrics);
+
+/* ------------------------------------------------------------------------ */
+/* Per-dispatch trace (ABI 1.3)                                              */
+/* ------------------------------------------------------------------------ */
+
+/** The kernel dispatches of a parse, each with its track (the queue or
+ *  stream it ran on), its kernel's name and its start and end: what
+ *  aorta-run draws the trial's timeline from.  Only kernels, never copies. */
+typedef struct aorta_dispatches aorta_dispatches_t;
+
+/** The most dispatches one accumulator keeps: later adds are dropped (they
+ *  still return 0), counted (aorta_dispatches_dropped()) and warned about
+ *  once, through aorta_warn() as "libaorta". */
+#define AORTA_DISPATCHES_MAX 2000000u
+
+/** Clocks of aorta_dispatches_set_clock(): what the timestamps count from.
+ *  AORTA_CLOCK_HOST: a clock every process of one host shares (rocprof's
+ *  are the host's monotonic clock); AORTA_CLOCK_SESSION: each process's
+ *  own (Proton's Chrome trace counts from its session's start), so two
+ *  processes' timestamps cannot be compared. */
+#define AORTA_CLOCK_HOST 1
+#define AORTA_CLOCK_SESSION 2
+
+/** A new, empty trace of clock AORTA_CLOCK_SESSION; free with
+ *  aorta_dispatches_free(). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 aorta_dispatches_t *aorta_dispatches_new(void);
+/**
+ * Add one dispatch of the kernel named by the @p name_len bytes at @p name
+ * (compared byte for byte, as aorta_kernels_add() does), on the track
+ * named by the string @p track, from @p start_ns to @p end_ns, in the
+ * capture's own clock.  Names and tracks are kept once each (interned), in
+ * first-seen order; dispatches in the order they are added.
+ * @return 0 (also when dropped past AORTA_DISPATCHES_MAX), or -1 with
+ * errno EINVAL (nothing added) when @p dispatches or @p track is NULL,
+ * @p name is NULL with a non-zero @p name_len, or @p end_ns < @p start_ns.
+ */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 int aorta_dispatches_add(aorta_dispatches_t *dispatches,
+                                                              const char *track, const char *name,
+                                                              size_t name_len, uint64_t start_ns,
+                                                              uint64_t end_ns);
+/** Say which clock the timestamps are of: AORTA_CLOCK_HOST or
+ *  AORTA_CLOCK_SESSION.  @return 0, or -1 with errno EINVAL (nothing
+ *  changed) for another value or a NULL @p dispatches. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 int aorta_dispatches_set_clock(aorta_dispatches_t *dispatches,
+                                                                    int clock);
+/** The clock set (AORTA_CLOCK_SESSION when none was); 0 for NULL. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 int aorta_dispatches_clock(const aorta_dispatches_t *dispatches);
+/** Number of dispatches kept (0 for NULL). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 size_t aorta_dispatches_count(const aorta_dispatches_t *dispatches);
+/** Number of dispatches dropped past AORTA_DISPATCHES_MAX (0 for NULL). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 size_t
+aorta_dispatches_dropped(const aorta_dispatches_t *dispatches);
+/** Number of distinct tracks (0 for NULL). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 size_t
+aorta_dispatches_track_count(const aorta_dispatches_t *dispatches);
+/** Track @p track's name (first-seen order), borrowed until
+ *  aorta_dispatches_free(); NULL when out of range. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 const char *
+aorta_dispatches_track_name(const aorta_dispatches_t *dispatches, size_t track);
+/** Number of distinct kernel names (0 for NULL). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 size_t
+aorta_dispatches_name_count(const aorta_dispatches_t *dispatches);
+/** Kernel name @p name (first-seen order), borrowed until
+ *  aorta_dispatches_free(); NUL-terminated after its *@p len bytes (@p len
+ *  may be NULL).  NULL, with *len 0, when out of range. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 const char *
+aorta_dispatches_name(const aorta_dispatches_t *dispatches, size_t name, size_t *len);
+/** Of dispatch @p index (in the order added): its track's number (for
+ *  aorta_dispatches_track_name()); (size_t)-1 when out of range. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 size_t
+aorta_dispatches_track_at(const aorta_dispatches_t *dispatches, size_t index);
+/** Of dispatch @p index: its kernel name's number (for
+ *  aorta_dispatches_name()); (size_t)-1 when out of range. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 size_t
+aorta_dispatches_name_at(const aorta_dispatches_t *dispatches, size_t index);
+/** Of dispatch @p index: its start in ns; 0 when out of range. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 uint64_t
+aorta_dispatches_start_at(const aorta_dispatches_t *dispatches, size_t index);
+/** Of dispatch @p index: its end in ns; 0 when out of range. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 uint64_t
+aorta_dispatches_end_at(const aorta_dispatches_t *dispatches, size_t index);
+/** Free @p dispatches and its names; NULL is allowed. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 void aorta_dispatches_free(aorta_dispatches_t *dispatches);
+/**
+ * Attach a copy of @p dispatches (every dispatch, name and track, its
+ * clock and its dropped count) to @p metrics; replaces a trace attached
+ * before.  Like the kernel table it is not a metric: the sink's count, keys
+ * and order do not change.
+ * @return 0, or -1 with errno EINVAL (nothing changed) when an argument is
+ * NULL.
+ */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 int aorta_metrics_set_dispatches(aorta_metrics_t *metrics,
+                                                                      const aorta_dispatches_t *dispatches);
+/** For hosts: the trace attached to @p metrics, borrowed until the sink is
+ *  freed or given another; NULL when none was attached. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 const aorta_dispatches_t *
+aorta_metrics_dispatches(const aorta_metrics_t *metrics);
 
 /* ------------------------------------------------------------------------ */
 /* Warnings (ABI 1.1)                                                        */

@@ -120,8 +120,11 @@ proton_read_t proton_hatchet_count(int fd, aorta_kernels_t *kernels);
 /* ---- trace_stream.c: the Chrome trace of data: trace ---------------------- */
 
 /* The kernel launches of the .chrome_trace open at fd into kernels (reads of
- * block bytes); PROTON_READ_UNSURE is a file one pass cannot read. */
-proton_read_t proton_trace_stream(int fd, aorta_kernels_t *kernels, size_t block);
+ * block bytes), and each into dispatches when not NULL (its "ts", "dur",
+ * its "tid" as the track "stream <tid>"); PROTON_READ_UNSURE is a file one
+ * pass cannot read. */
+proton_read_t proton_trace_stream(int fd, aorta_kernels_t *kernels,
+                                  aorta_dispatches_t *dispatches, size_t block);
 
 /* ---- hatchet_msgpack.c: the tree as hatchet_msgpack ----------------------- */
 

@@ -27,21 +27,40 @@ static const char *const suffixes[] = {".hatchet", ".hatchet_msgpack", ".chrome_
 typedef struct pass {
     proton_form_t form;
     aorta_kernels_t *kernels;
+    aorta_dispatches_t *dispatches; /* the Chrome traces' launches, for the timeline */
     proton_sessions_t *sessions;
     char *out_of_memory; /* the file that did not fit */
     size_t unread;       /* hatchet_msgpack files this build cannot read */
     char *first_unread;
 } pass_t;
 
-/* One file in its form's reader, its sums into the run's as one group. */
-static proton_read_t read_profile(proton_form_t form, int fd, aorta_kernels_t *kernels)
+/* A readable file's dispatches into the run's. */
+static void add_dispatches(aorta_dispatches_t *into, const aorta_dispatches_t *file)
+{
+    for (size_t i = 0; i < aorta_dispatches_count(file); i++) {
+        size_t len;
+        const char *name = aorta_dispatches_name(file, aorta_dispatches_name_at(file, i), &len);
+        const char *track = aorta_dispatches_track_name(file, aorta_dispatches_track_at(file, i));
+        aorta_dispatches_add(into, track, name, len, aorta_dispatches_start_at(file, i),
+                             aorta_dispatches_end_at(file, i));
+    }
+}
+
+/* One file in its form's reader, its sums into the run's as one group (and
+ * a Chrome trace's dispatches into the run's). */
+static proton_read_t read_profile(proton_form_t form, int fd, aorta_kernels_t *kernels,
+                                  aorta_dispatches_t *dispatches)
 {
     if (form == PROTON_FORM_TREE)
         return proton_hatchet_count(fd, kernels);
     aorta_kernels_t *file = cc_xcheck(aorta_kernels_new(0));
+    aorta_dispatches_t *launches = form == PROTON_FORM_TRACE ? aorta_dispatches_new() : NULL;
     proton_read_t status = form == PROTON_FORM_MSGPACK
                              ? proton_msgpack_read(fd, file)
-                             : proton_trace_stream(fd, file, JSON_STREAM_BLOCK);
+                             : proton_trace_stream(fd, file, launches, JSON_STREAM_BLOCK);
+    if (status == PROTON_READ_OK)
+        add_dispatches(dispatches, launches);
+    aorta_dispatches_free(launches);
     if (status == PROTON_READ_OK) {
         for (size_t i = 0; i < aorta_kernels_count(file); i++) {
             size_t len;
@@ -91,7 +110,7 @@ static int parse_file(const char *path, int fd, void *user)
         session->whole = 1;
     else
         proton_session_add_phase(session, phase);
-    proton_read_t status = read_profile(pass->form, fd, pass->kernels);
+    proton_read_t status = read_profile(pass->form, fd, pass->kernels, pass->dispatches);
     if (status == PROTON_READ_NO_MEMORY) {
         pass->out_of_memory = cc_xstrdup(path);
         return 1;
@@ -140,6 +159,7 @@ void proton_parse(const aorta_options_t *options, const char *dir, aorta_metrics
     /* Upstream adds the kernels' totals one after the other: no
      * compensated sum. */
     pass_t pass = {.kernels = cc_xcheck(aorta_kernels_new(0)),
+                   .dispatches = aorta_dispatches_new(),
                    .sessions = proton_sessions_new()};
     aorta_walk_status_t status = AORTA_WALK_OK;
     for (int form = PROTON_FORM_TREE; form <= PROTON_FORM_TRACE; form++) {
@@ -156,6 +176,10 @@ void proton_parse(const aorta_options_t *options, const char *dir, aorta_metrics
                                  "without msgpack-c (Debian package libmsgpack-dev)",
                        pass.unread, pass.first_unread, pass.unread > 1 ? ", ..." : "");
         aorta_kernels_report(pass.kernels, metrics, "proton", 1.0, dir);
+        /* Each session's "ts" counts from its own start (the default clock,
+         * AORTA_CLOCK_SESSION). */
+        if (aorta_dispatches_count(pass.dispatches) > 0)
+            aorta_metrics_set_dispatches(metrics, pass.dispatches);
         break;
     case AORTA_WALK_STOPPED:
         /* A file past the memory limit: no totals rather than short ones. */
@@ -174,4 +198,5 @@ void proton_parse(const aorta_options_t *options, const char *dir, aorta_metrics
     free(pass.first_unread);
     proton_sessions_free(pass.sessions);
     aorta_kernels_free(pass.kernels);
+    aorta_dispatches_free(pass.dispatches);
 }

@@ -14,9 +14,16 @@
  * is a launch.  A member repeated takes the last value; a second
  * "traceEvents" or a late "displayTimeUnit": "ns" after launches were
  * counted is the one thing a single pass cannot undo: the file is then
- * refused (PROTON_READ_UNSURE), which Proton's writer never gives. */
+ * refused (PROTON_READ_UNSURE), which Proton's writer never gives.
+ *
+ * For the trial's timeline each launch is also a dispatch: its "ts" (µs
+ * from the session's start, Proton's own clock), its "dur", and its "tid"
+ * (the GPU stream) as the track. */
 #include "config.h"
 
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,17 +44,21 @@ enum slot {
     S_CAT,
     S_PH,
     S_DUR,
+    S_TS,
+    S_TID,
 };
 
 typedef struct trace {
     aorta_kernels_t *kernels;
+    aorta_dispatches_t *dispatches; /* NULL: launches only */
     size_t counted;
     /* The top-level object being read. */
     int events_seen, committed, cycles;
     size_t mark;
     /* The event being read. */
-    int kernel, complete, has_time;
-    double ms;
+    int kernel, complete, has_time, has_ts;
+    double ms, ts_us;
+    char track[80];
     char *name;
     size_t name_len, name_cap;
 } trace_t;
@@ -71,6 +82,10 @@ static int on_key(void *user, int role, const char *text, size_t len)
         return S_CAT;
     if (same(text, len, "ph"))
         return S_PH;
+    if (same(text, len, "ts"))
+        return S_TS;
+    if (same(text, len, "tid"))
+        return S_TID;
     return same(text, len, "dur") ? S_DUR : 0;
 }
 
@@ -97,8 +112,9 @@ static int on_open(void *user, int role, int slot, int object)
     case R_EVENTS:
         if (!object)
             return PROTON_ROLE_PLAIN;
-        trace->kernel = trace->complete = trace->has_time = 0;
+        trace->kernel = trace->complete = trace->has_time = trace->has_ts = 0;
         trace->name_len = 0;
+        strcpy(trace->track, "stream ?");
         return R_EVENT;
     case R_EVENT:
         if (slot == S_NAME)
@@ -107,6 +123,10 @@ static int on_open(void *user, int role, int slot, int object)
             trace->kernel = 0;
         else if (slot == S_PH)
             trace->complete = 0;
+        else if (slot == S_TS)
+            trace->has_ts = 0;
+        else if (slot == S_TID)
+            strcpy(trace->track, "stream ?");
         else
             trace->has_time = 0;
         return PROTON_ROLE_PLAIN;
@@ -134,6 +154,19 @@ static int set_name(trace_t *trace, const proton_value_t *value)
     trace->name_len = len;
     free(owned);
     return 0;
+}
+
+/* "stream <tid>": tids are numbers; a string one is kept (cut, control
+ * characters and all: the timeline escapes what it writes). */
+static void set_track(trace_t *trace, const proton_value_t *value)
+{
+    if (value->kind == PROTON_INT)
+        snprintf(trace->track, sizeof trace->track, "stream %" PRId64, value->i64);
+    else if (value->kind == PROTON_STRING && !memchr(value->text, '\0', value->len))
+        snprintf(trace->track, sizeof trace->track, "stream %.*s",
+                 value->len > 64 ? 64 : (int)value->len, value->text);
+    else
+        strcpy(trace->track, "stream ?");
 }
 
 static int is_string(const proton_value_t *value, const char *word)
@@ -168,6 +201,13 @@ static int on_scalar(void *user, int role, int slot, const proton_value_t *value
     case S_PH:
         trace->complete = is_string(value, "X");
         return 0;
+    case S_TS:
+        trace->has_ts = proton_value_double(value, &trace->ts_us) && isfinite(trace->ts_us)
+                        && trace->ts_us >= 0 && trace->ts_us < 1.8e13; /* µs that fit in ns */
+        return 0;
+    case S_TID:
+        set_track(trace, value);
+        return 0;
     default:
         /* Microseconds, as Chrome traces' ts and dur always are. */
         trace->has_time = proton_value_time(value, 1e-3, &trace->ms);
@@ -191,12 +231,21 @@ static int on_close(void *user, int role)
         return 0;
     aorta_kernels_add(trace->kernels, name, len, trace->ms, 1);
     trace->counted++;
+    if (trace->dispatches && trace->has_ts) {
+        /* ts and dur in µs to ns; the end from the rounded start and dur. */
+        uint64_t start = (uint64_t)llround(trace->ts_us * 1e3);
+        double dur = trace->ms * 1e6; /* ms back to ns */
+        if (dur < 1.8e16)
+            aorta_dispatches_add(trace->dispatches, trace->track, name, len, start,
+                                 start + (uint64_t)llround(dur));
+    }
     return 0;
 }
 
-proton_read_t proton_trace_stream(int fd, aorta_kernels_t *kernels, size_t block)
+proton_read_t proton_trace_stream(int fd, aorta_kernels_t *kernels,
+                                  aorta_dispatches_t *dispatches, size_t block)
 {
-    trace_t trace = {.kernels = kernels};
+    trace_t trace = {.kernels = kernels, .dispatches = dispatches};
     proton_sink_t sink = {on_key, on_open, on_scalar, on_close, &trace};
     proton_read_t status = json_stream_profile(fd, &sink, block, 1);
     free(trace.name);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,9 @@ enum { STATS_NAME, STATS_CALLS, STATS_TOTAL };
 static const char *const stats_columns[] = {"Name", "Calls", "TotalDurationNs"};
 #define STATS_REQUIRED ((1u << STATS_NAME) | (1u << STATS_TOTAL))
 
-enum { TRACE_KIND, TRACE_NAME, TRACE_START, TRACE_END };
-static const char *const trace_columns[] = {"Kind", "Kernel_Name", "Start_Timestamp",
-                                            "End_Timestamp"};
+enum { TRACE_KIND, TRACE_NAME, TRACE_START, TRACE_END, TRACE_AGENT, TRACE_QUEUE };
+static const char *const trace_columns[] = {"Kind",          "Kernel_Name", "Start_Timestamp",
+                                            "End_Timestamp", "Agent_Id",    "Queue_Id"};
 #define TRACE_REQUIRED ((1u << TRACE_NAME) | (1u << TRACE_START) | (1u << TRACE_END))
 
 #define KERNEL_DISPATCH "KERNEL_DISPATCH"
@@ -118,9 +119,73 @@ static int number(rocprof_cell_t cell, double *out)
     return cell.len ? aorta_number_parse_n(cell.data, cell.len, out) : -1;
 }
 
+/* The last row's track ("Agent 4 queue 1"): rows of one queue follow each
+ * other, so its name is built once per run of rows. */
+typedef struct track {
+    char agent[32], queue[32];
+    size_t agent_len, queue_len;
+    char name[96];
+} track_t;
+
+static const char *track_of(track_t *track, rocprof_cell_t agent, rocprof_cell_t queue)
+{
+    agent = strip(agent);
+    queue = strip(queue);
+    if (agent.len >= sizeof track->agent || queue.len >= sizeof track->queue)
+        return "queue ?";
+    if (track->name[0] && agent.len == track->agent_len && queue.len == track->queue_len
+        && memcmp(agent.data, track->agent, agent.len) == 0
+        && memcmp(queue.data, track->queue, queue.len) == 0)
+        return track->name;
+    memcpy(track->agent, agent.data, agent.len);
+    memcpy(track->queue, queue.data, queue.len);
+    track->agent_len = agent.len;
+    track->queue_len = queue.len;
+    /* Older traces write the agent as a bare number, newer ones "Agent 4". */
+    int bare = agent.len && agent.data[0] >= '0' && agent.data[0] <= '9';
+    snprintf(track->name, sizeof track->name, "%s%.*s%squeue %.*s", bare ? "Agent " : "",
+             (int)agent.len, agent.data, agent.len ? " " : "", queue.len ? (int)queue.len : 1,
+             queue.len ? queue.data : "?");
+    return track->name;
+}
+
+/* A timestamp exactly, as an integer of ns: plain digits (every real one)
+ * read whole, else the number already read when it is a whole one. */
+static int ns_of(rocprof_cell_t cell, double parsed, uint64_t *out)
+{
+    cell = strip(cell);
+    uint64_t value = 0;
+    size_t i = 0;
+    for (; i < cell.len && i < 19 && cell.data[i] >= '0' && cell.data[i] <= '9'; i++)
+        value = value * 10 + (uint64_t)(cell.data[i] - '0');
+    if (i && i == cell.len) {
+        *out = value;
+        return 0;
+    }
+    if (!(parsed >= 0 && parsed < 18446744073709551616.0) || parsed != floor(parsed))
+        return -1;
+    *out = (uint64_t)parsed;
+    return 0;
+}
+
+typedef struct pass {
+    const char *suffix;
+    const char *const *columns; /* NULL: rocpd databases */
+    size_t count;
+    unsigned required;
+    rocprof_row_fn row;
+    aorta_kernels_t *kernels;
+    size_t files;
+    size_t rows;            /* CSV data rows read, over the pass's files */
+    cc_buf_t why;           /* "FILE (why no kernel came of it)", for the warning */
+    size_t unusable;        /* files with more wrong than no rows */
+    aorta_dispatches_t *dispatches; /* the trace pass: each dispatch, for the timeline */
+    track_t track;
+} pass_t;
+
 static void stats_row(const rocprof_cell_t *cells, void *user)
 {
-    aorta_kernels_t *kernels = user;
+    aorta_kernels_t *kernels = ((pass_t *)user)->kernels;
     rocprof_cell_t name = strip(cells[STATS_NAME]);
     double total = 0;
     if (name.len == 0 || number(cells[STATS_TOTAL], &total) != 0 || total < 0)
@@ -145,7 +210,7 @@ static int is_dispatch(rocprof_cell_t cell)
 
 static void trace_row(const rocprof_cell_t *cells, void *user)
 {
-    aorta_kernels_t *kernels = user;
+    pass_t *pass = user;
     rocprof_cell_t kind = cells[TRACE_KIND];
     if (kind.len && !is_dispatch(kind)) {
         kind = strip(kind);
@@ -157,27 +222,21 @@ static void trace_row(const rocprof_cell_t *cells, void *user)
     if (name.len == 0 || number(cells[TRACE_START], &start) != 0
         || number(cells[TRACE_END], &end) != 0 || end < start)
         return;
-    aorta_kernels_add(kernels, name.data, name.len, end - start, 1);
+    aorta_kernels_add(pass->kernels, name.data, name.len, end - start, 1);
+    uint64_t start_ns, end_ns;
+    if (pass->dispatches && ns_of(cells[TRACE_START], start, &start_ns) == 0
+        && ns_of(cells[TRACE_END], end, &end_ns) == 0)
+        aorta_dispatches_add(pass->dispatches,
+                             track_of(&pass->track, cells[TRACE_AGENT], cells[TRACE_QUEUE]),
+                             name.data, name.len, start_ns, end_ns);
 }
 
-typedef struct pass {
-    const char *suffix;
-    const char *const *columns; /* NULL: rocpd databases */
-    size_t count;
-    unsigned required;
-    rocprof_row_fn row;
-    aorta_kernels_t *kernels;
-    size_t files;
-    size_t rows;            /* CSV data rows read, over the pass's files */
-    cc_buf_t why;           /* "FILE (why no kernel came of it)", for the warning */
-    size_t unusable;        /* files with more wrong than no rows */
-} pass_t;
 
 static void counted_row(const rocprof_cell_t *cells, void *user)
 {
     pass_t *pass = user;
     pass->rows++;
-    pass->row(cells, pass->kernels);
+    pass->row(cells, pass);
 }
 
 /* "the header lacks the column 'X'" (or "the columns 'X', 'Y'"), the
@@ -263,11 +322,17 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
 {
     (void)options;
     pass_t passes[] = {
-        {"_kernel_stats.csv", stats_columns, 3, STATS_REQUIRED, stats_row, NULL, 0, 0, {0}, 0},
-        {"_results.db", NULL, 0, 0, NULL, NULL, 0, 0, {0}, 0},
-        {"_kernel_trace.csv", trace_columns, 4, TRACE_REQUIRED, trace_row, NULL, 0, 0, {0}, 0},
+        {"_kernel_stats.csv", stats_columns, 3, STATS_REQUIRED, stats_row, NULL, 0, 0, {0}, 0,
+         NULL, {{0}, {0}, 0, 0, {0}}},
+        {"_results.db", NULL, 0, 0, NULL, NULL, 0, 0, {0}, 0, NULL, {{0}, {0}, 0, 0, {0}}},
+        {"_kernel_trace.csv", trace_columns, 6, TRACE_REQUIRED, trace_row, NULL, 0, 0, {0}, 0,
+         NULL, {{0}, {0}, 0, 0, {0}}},
     };
     enum { PASSES = sizeof passes / sizeof passes[0] };
+    pass_t *trace = &passes[PASSES - 1];
+    trace->dispatches = aorta_dispatches_new();
+    /* rocprofv3 stamps dispatches with the host's monotonic clock. */
+    aorta_dispatches_set_clock(trace->dispatches, AORTA_CLOCK_HOST);
     pass_t *used = NULL;
     int partial = 0; /* out of descriptors: the directory alone is reported */
     for (size_t i = 0; i < PASSES && !used; i++) {
@@ -307,9 +372,18 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
     char *artifact_dir = aorta_path_join(dir, NULL);
     aorta_kernels_report(used->kernels, metrics, "rocprof", NS_PER_MS, artifact_dir);
     aorta_free(artifact_dir);
+    /* The timeline's dispatches come from the kernel trace alone, also when
+     * the metrics came from an earlier source: read it for them then. */
+    if (!partial && used != trace && run_pass(dir, trace) != 0) {
+        aorta_dispatches_free(trace->dispatches); /* some files only: no timeline */
+        trace->dispatches = NULL;
+    }
+    if (!partial && aorta_dispatches_count(trace->dispatches) > 0)
+        aorta_metrics_set_dispatches(metrics, trace->dispatches);
 done:
     for (size_t i = 0; i < PASSES; i++) {
         aorta_kernels_free(passes[i].kernels);
+        aorta_dispatches_free(passes[i].dispatches);
         cc_buf_free(&passes[i].why);
     }
 }

@@ -215,7 +215,7 @@ typedef proton_read_t (*reader_fn)(int fd, aorta_kernels_t *kernels, size_t bloc
 
 static proton_read_t trace_reader(int fd, aorta_kernels_t *kernels, size_t block)
 {
-    return proton_trace_stream(fd, kernels, block);
+    return proton_trace_stream(fd, kernels, NULL, block);
 }
 
 static proton_read_t msgpack_reader(int fd, aorta_kernels_t *kernels, size_t block)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/dispatch_lines.h"
 #include "record/metrics_json.h"
 #include "xalloc.h"
 
@@ -118,8 +119,27 @@ static void put_line(text_t *out, const aorta_json_t *value)
     free(line);
 }
 
-/* Room for the head's "rows" and "rows_total" members and their digits. */
-#define HEAD_SLACK 64
+/* Room for the head's "rows", "rows_total" and dispatch members and their
+ * digits. */
+#define HEAD_SLACK 256
+
+/* The head's members for the dispatches (none when there are none). */
+static void set_dispatch_head(aorta_json_t *head, const aorta_metrics_t *metrics,
+                              const aorta_dispatch_lines_t *lines)
+{
+    const aorta_dispatches_t *d = aorta_metrics_dispatches(metrics);
+    if (!d || lines->total == 0)
+        return;
+    aorta_json_set(head, "dispatches", aorta_json_int(lines->kept));
+    aorta_json_set(head, "dispatch_tracks", aorta_json_int(lines->tracks));
+    aorta_json_set(head, "dispatch_names", aorta_json_int(lines->names));
+    aorta_json_set(head, "dispatch_clock", aorta_json_string(aorta_dispatches_clock(d)
+                                                                     == AORTA_CLOCK_HOST
+                                                                 ? "host"
+                                                                 : "session"));
+    if (lines->kept < lines->total)
+        aorta_json_set(head, "dispatches_total", aorta_json_int(lines->total));
+}
 
 char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t limit, size_t *len)
 {
@@ -155,28 +175,53 @@ char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t limit, size_
         aorta_json_set(head, "rows", aorta_json_int(kept));
     if (kept < total)
         aorta_json_set(head, "rows_total", aorta_json_int(total));
+    /* The dispatches in what the rows left: they are cut before the rows. */
+    aorta_dispatch_lines_t lines = {0};
+    if (kept == total)
+        aorta_dispatch_lines_make(aorta_metrics_dispatches(metrics),
+                                  limit ? (budget > rows.len ? budget - rows.len : 1) : 0, &lines);
+    else
+        lines.total = (int64_t)aorta_dispatches_count(aorta_metrics_dispatches(metrics));
+    set_dispatch_head(head, metrics, &lines);
     text_t out = {0};
     put_line(&out, head);
     aorta_json_free(head);
-    aorta_xgrow((void **)&out.data, &out.cap, out.len + rows.len + 1, 1);
+    aorta_xgrow((void **)&out.data, &out.cap, out.len + rows.len + lines.len + 1, 1);
     if (rows.len)
         memcpy(out.data + out.len, rows.data, rows.len);
     out.len += rows.len;
+    if (lines.len)
+        memcpy(out.data + out.len, lines.data, lines.len);
+    out.len += lines.len;
     out.data[out.len] = '\0';
     free(rows.data);
+    free(lines.data);
     *len = out.len;
     return out.data;
 }
 
-int64_t aorta_parse_reply_rows_cut(const char *text, size_t len, int64_t *kept)
+/* Of the head line: what member total_key says there were, when more
+ * than member kept_key says were sent (*kept), else 0. */
+static int64_t cut_of(const char *text, size_t len, const char *kept_key, const char *total_key,
+                      int64_t *kept)
 {
     const char *newline = memchr(text, '\n', len);
     aorta_json_t *head = newline ? aorta_json_parse(text, (size_t)(newline - text), 64) : NULL;
-    const aorta_json_t *total = aorta_json_get(head, "rows_total");
+    const aorta_json_t *total = aorta_json_get(head, total_key);
     int64_t all = aorta_json_type(total) == AORTA_JSON_INT ? aorta_json_get_int(total) : 0;
-    *kept = aorta_json_get_int(aorta_json_get(head, "rows"));
+    *kept = aorta_json_get_int(aorta_json_get(head, kept_key));
     aorta_json_free(head);
     return all > *kept ? all : 0;
+}
+
+int64_t aorta_parse_reply_rows_cut(const char *text, size_t len, int64_t *kept)
+{
+    return cut_of(text, len, "rows", "rows_total", kept);
+}
+
+int64_t aorta_parse_reply_dispatches_cut(const char *text, size_t len, int64_t *kept)
+{
+    return cut_of(text, len, "dispatches", "dispatches_total", kept);
 }
 
 /* The line at *at (up to its newline, which must be there) parsed; *at past it. */
@@ -191,21 +236,48 @@ static aorta_json_t *next_line(const char *text, size_t len, size_t *at)
 }
 
 /* The rows lines after the head into a table attached to metrics. */
-static int read_rows(aorta_metrics_t *metrics, const char *text, size_t len, size_t at,
+static int read_rows(aorta_metrics_t *metrics, const char *text, size_t len, size_t *at_,
                      int64_t rows)
 {
     aorta_kernels_t *kernels = aorta_kernels_new(0);
+    size_t at = *at_;
     int status = 0;
     for (int64_t i = 0; i < rows && status == 0; i++) {
         aorta_json_t *row = at < len ? next_line(text, len, &at) : NULL;
         status = row ? add_row(kernels, row) : -1;
         aorta_json_free(row);
     }
-    if (status == 0 && at != len)
-        status = -1; /* more than the head said */
     if (status == 0)
         aorta_metrics_set_kernels(metrics, kernels, 1.0);
     aorta_kernels_free(kernels);
+    *at_ = at;
+    return status;
+}
+
+static int64_t count_of(const aorta_json_t *head, const char *key)
+{
+    const aorta_json_t *value = aorta_json_get(head, key);
+    return aorta_json_type(value) == AORTA_JSON_INT ? aorta_json_get_int(value) : -1;
+}
+
+/* The dispatch lines from at to the end of text, attached to metrics: 0,
+ * or -1 when they are not what the head says. */
+static int read_dispatches(aorta_metrics_t *metrics, const aorta_json_t *head, const char *text,
+                           size_t len, size_t at)
+{
+    if (!aorta_json_has(head, "dispatches"))
+        return at == len ? 0 : -1;
+    const char *clock = aorta_json_get_string(aorta_json_get(head, "dispatch_clock"));
+    if (!clock || (strcmp(clock, "host") && strcmp(clock, "session")))
+        return -1;
+    aorta_dispatches_t *d = aorta_dispatch_lines_read(
+        text, len, &at, count_of(head, "dispatch_tracks"), count_of(head, "dispatch_names"),
+        count_of(head, "dispatches"), !strcmp(clock, "host") ? AORTA_CLOCK_HOST
+                                                             : AORTA_CLOCK_SESSION);
+    int status = d && at == len ? 0 : -1; /* not more than the head said */
+    if (status == 0)
+        aorta_metrics_set_dispatches(metrics, d);
+    aorta_dispatches_free(d);
     return status;
 }
 
@@ -217,10 +289,13 @@ int aorta_parse_reply_read(aorta_metrics_t *metrics, const char *text, size_t le
     if (aorta_json_type(head) == AORTA_JSON_OBJECT
         && aorta_metrics_from_json(metrics, aorta_json_get(head, "metrics")) == 0) {
         const aorta_json_t *rows = aorta_json_get(head, "rows");
-        if (!aorta_json_has(head, "rows"))
-            status = at == len ? 0 : -1;
-        else if (aorta_json_type(rows) == AORTA_JSON_INT && aorta_json_get_int(rows) >= 0)
-            status = read_rows(metrics, text, len, at, aorta_json_get_int(rows));
+        int read = 0;
+        if (aorta_json_has(head, "rows"))
+            read = aorta_json_type(rows) == AORTA_JSON_INT && aorta_json_get_int(rows) >= 0
+                       ? read_rows(metrics, text, len, &at, aorta_json_get_int(rows))
+                       : -1;
+        if (read == 0)
+            status = read_dispatches(metrics, head, text, len, at);
     }
     aorta_json_free(head);
     return status;

@@ -22,12 +22,21 @@ int aorta_parse_reply_from_json(aorta_metrics_t *metrics, const aorta_json_t *re
  * launches or null]; every line compact JSON ended by '\n'.  When the
  * reply would pass limit bytes (0: no limit), the rows that do not fit are
  * cut, never the metrics, and the head says how many there were
- * ("rows_total").  Malloc'd, its length in *len. */
+ * ("rows_total").  Then, when a trace is attached
+ * (aorta_metrics_set_dispatches()), its lines (record/dispatch_lines.h),
+ * which the head counts ("dispatches", "dispatch_tracks", "dispatch_names",
+ * "dispatch_clock": "host" or "session"): they are cut before any row is,
+ * and then the head says how many there were ("dispatches_total").
+ * Malloc'd, its length in *len. */
 char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t limit, size_t *len);
 
 /* Of such a reply: the rows the child had when it cut its table (then
  * *kept is how many it sent), else 0. */
 int64_t aorta_parse_reply_rows_cut(const char *text, size_t len, int64_t *kept);
+
+/* Of such a reply: the dispatches the child had when it cut them (then
+ * *kept is how many it sent), else 0. */
+int64_t aorta_parse_reply_dispatches_cut(const char *text, size_t len, int64_t *kept);
 
 /* That text into metrics, as aorta_parse_reply_from_json() reads the tree:
  * 0, or -1 when it is not such a reply (a row short or too many, a line

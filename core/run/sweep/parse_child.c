@@ -156,6 +156,13 @@ static void warn_cut(const char *name, const char *dir, const aorta_child_result
         aorta_diag_warn("collect: %s's kernel table of %s cut to %lld of its %lld kernels: the "
                         "parse reply holds at most %u MiB (its five metrics are whole)",
                         name, dir, (long long)kept, (long long)total, REPLY_LIMIT >> 20);
+    total = result->end == AORTA_CHILD_REPLIED
+                ? aorta_parse_reply_dispatches_cut(result->reply, result->len, &kept)
+                : 0;
+    if (total)
+        aorta_diag_warn("collect: %s's dispatches of %s cut to the first %lld of %lld for the "
+                        "timeline: the parse reply holds at most %u MiB (its metrics are whole)",
+                        name, dir, (long long)kept, (long long)total, REPLY_LIMIT >> 20);
 }
 
 /* A parse that gave nothing usable: one warning (naming the memory limit
