@@ -611,6 +611,27 @@ void aorta_json_writer_end_object(aorta_json_writer_t *writer)
     writer->depth--;
 }
 
+void aorta_json_writer_begin_array(aorta_json_writer_t *writer)
+{
+    append(writer, "[", 1);
+    if (writer->depth + 1 >= WRITER_MAX_DEPTH)
+        abort(); /* a caller's bug, as for an object */
+    writer->has_member[++writer->depth] = 0;
+}
+
+void aorta_json_writer_end_array(aorta_json_writer_t *writer)
+{
+    append(writer, "]", 1);
+    writer->depth--;
+}
+
+void aorta_json_writer_item(aorta_json_writer_t *writer)
+{
+    if (writer->has_member[writer->depth])
+        append(writer, ",", 1);
+    writer->has_member[writer->depth] = 1;
+}
+
 /* text as json-c writes a string of it, quotes included. */
 static void put_string(aorta_json_writer_t *writer, const char *text, size_t len)
 {

@@ -123,6 +123,10 @@ void aorta_json_writer_free(aorta_json_writer_t *writer);
 void aorta_json_writer_reset(aorta_json_writer_t *writer);
 void aorta_json_writer_begin_object(aorta_json_writer_t *writer);
 void aorta_json_writer_end_object(aorta_json_writer_t *writer);
+/* An array: aorta_json_writer_item() before each of its items. */
+void aorta_json_writer_begin_array(aorta_json_writer_t *writer);
+void aorta_json_writer_end_array(aorta_json_writer_t *writer);
+void aorta_json_writer_item(aorta_json_writer_t *writer);
 /* The next member's key; its value follows. */
 void aorta_json_writer_key(aorta_json_writer_t *writer, const char *key);
 void aorta_json_writer_string(aorta_json_writer_t *writer, const char *text);
