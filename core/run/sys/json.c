@@ -290,6 +290,12 @@ void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
     free(fixed);
 }
 
+void aorta_json_remove(aorta_json_t *obj, const char *key)
+{
+    if (json_object_is_type(obj, json_type_object))
+        json_object_object_del(obj, key);
+}
+
 void aorta_json_append(aorta_json_t *array, aorta_json_t *value)
 {
     json_object_array_add(array, value);
