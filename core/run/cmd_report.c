@@ -83,8 +83,16 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     }
     char *error = NULL;
     int interrupted = 0;
-    char *kernels = aorta_cell_reports_write(run_fd, run_dir, matrix, cli->baseline, &error, &interrupted);
+    size_t rank_cells = 0;
+    char *kernels = aorta_cell_reports_write(run_fd, run_dir, matrix, cli->baseline, &error,
+                                             &interrupted, &rank_cells);
     int status = AORTA_EXIT_OK;
+    /* The rank views are matrix.json's too (docs/multi-rank.md). */
+    if (rank_cells && !interrupted
+        && aorta_json_write_file_at(run_fd, "matrix.json", matrix) != 0) {
+        aorta_diag_error("cannot write %s/matrix.json: %s", run_dir, strerror(errno));
+        status = AORTA_EXIT_FAILED;
+    }
     if (error) {
         aorta_diag_error("%s", error);
         free(error);

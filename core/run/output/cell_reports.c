@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "output/kernel_agg.h"
+#include "output/rank_view.h"
 #include "output/kernel_md.h"
 #include "output/kernel_names.h"
 #include "output/report_html.h"
@@ -34,6 +35,7 @@ typedef struct work {
     aorta_kagg_run_t *run;
     const aorta_kagg_cell_t *baseline;   /* loaded before the workers start, or NULL */
     char **sections;                     /* each cell's perf.md tables */
+    aorta_json_t **rank_views;           /* each cell's rank views for matrix.json, or NULL */
     size_t next;
     int interrupted;                     /* the signal that stopped the work, else 0 */
     char *error;
@@ -76,6 +78,7 @@ static void load_and_write(work_t *work, size_t i, tools_t *tools)
     aorta_kagg_load_cell(work->run_fd, aorta_json_at(work->cells, i), cell, tools->reader);
     if (cell->count == 0)
         return;
+    work->rank_views[i] = aorta_rank_views_json(cell);
     /* Below the run directory without following a symlink, whatever the
      * payload made of its cell. */
     char *why = NULL;
@@ -134,8 +137,28 @@ static size_t baseline_index(const aorta_json_t *cells, const aorta_json_t *matr
     return SIZE_MAX;
 }
 
-char *aorta_cell_reports_write(int run_fd, const char *display_dir, const aorta_json_t *matrix,
-                               const char *baseline, char **error, int *interrupted)
+/* Each cell's rank views into its matrix.json entry (and a stale one out);
+ * the count of cells with one. */
+static size_t attach_rank_views(work_t *work)
+{
+    size_t with = 0;
+    for (size_t i = 0; i < work->run->count; i++) {
+        aorta_json_t *cell = aorta_json_at(work->cells, i);
+        if (work->rank_views[i]) {
+            aorta_json_set(cell, "ranks", work->rank_views[i]);
+            with++;
+        } else if (aorta_json_has(cell, "ranks")) {
+            aorta_json_remove(cell, "ranks");
+        }
+    }
+    free(work->rank_views);
+    work->rank_views = NULL;
+    return with;
+}
+
+char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t *matrix,
+                               const char *baseline, char **error, int *interrupted,
+                               size_t *rank_cells)
 {
     aorta_kagg_run_t run = {0};
     work_t work = {.run_fd = run_fd, .display_dir = display_dir,
@@ -144,6 +167,8 @@ char *aorta_cell_reports_write(int run_fd, const char *display_dir, const aorta_
     run.count = aorta_json_length(work.cells);
     run.cells = aorta_xcalloc(run.count ? run.count : 1, sizeof *run.cells);
     work.sections = aorta_xcalloc(run.count ? run.count : 1, sizeof *work.sections);
+    work.rank_views = aorta_xcalloc(run.count ? run.count : 1, sizeof *work.rank_views);
+    *rank_cells = 0;
     /* The baseline first: every other cell's tables compare with it. */
     size_t base = baseline_index(work.cells, matrix, baseline);
     if (base < run.count) {
@@ -171,6 +196,7 @@ char *aorta_cell_reports_write(int run_fd, const char *display_dir, const aorta_
     pthread_mutex_destroy(&work.lock);
     *error = work.error;
     *interrupted = work.interrupted;
+    *rank_cells = attach_rank_views(&work);
     if (work.interrupted) {
         for (size_t i = 0; i < run.count; i++)
             free(work.sections[i]);

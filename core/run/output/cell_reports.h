@@ -5,6 +5,8 @@
 #ifndef AORTA_CELL_REPORTS_H
 #define AORTA_CELL_REPORTS_H
 
+#include <stddef.h>
+
 #include "sys/json.h"
 
 /* Aggregate the trial records below the run directory run_fd (display_dir:
@@ -15,8 +17,12 @@
  * (the first such; free it) and the rest are still written.  A SIGINT or
  * SIGTERM pending for aorta-run stops the work between two cells (it stays
  * pending): *interrupted is set to it, report.html is not written and NULL
- * is returned; otherwise *interrupted is 0. */
-char *aorta_cell_reports_write(int run_fd, const char *display_dir, const aorta_json_t *matrix,
-                               const char *baseline, char **error, int *interrupted);
+ * is returned; otherwise *interrupted is 0.  Each cell of matrix whose
+ * collectors have ranks gets their rank view as "ranks" ({collector:
+ * view}, output/rank_view.h; removed from a cell without); *rank_cells is
+ * the count of such cells, for the caller to write matrix.json again. */
+char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t *matrix,
+                               const char *baseline, char **error, int *interrupted,
+                               size_t *rank_cells);
 
 #endif

@@ -209,6 +209,19 @@ static aorta_json_t *kernels_of(const aorta_measures_t *set, const pair_t *pair,
     return array;
 }
 
+/* The ranks of one collector in a pair, in rank order. */
+static aorta_json_t *ranks_of(const aorta_measures_t *set, const pair_t *pair,
+                              const char *collector)
+{
+    aorta_json_t *array = aorta_json_array();
+    for (size_t i = pair->from; i < pair->to; i++) {
+        const aorta_measure_t *m = &set->items[i];
+        if (m->rank >= 0 && !strcmp(m->collector, collector))
+            aorta_json_append(array, aorta_measure_json(m));
+    }
+    return array;
+}
+
 static aorta_json_t *cell_json(const aorta_measures_t *set, const pair_t *pair)
 {
     aorta_json_t *cell = aorta_json_object();
@@ -218,11 +231,17 @@ static aorta_json_t *cell_json(const aorta_measures_t *set, const pair_t *pair)
     aorta_json_t *measures = aorta_json_array();
     for (size_t i = pair->from; i < pair->to; i++) {
         const aorta_measure_t *m = &set->items[i];
-        if (m->kernel)
+        if (m->kernel || m->rank >= 0)
             continue;
         aorta_json_t *entry = aorta_measure_json(m);
-        if (!strcmp(m->measure, "gpu_time_ms"))
+        if (!strcmp(m->measure, "gpu_time_ms")) {
             aorta_json_set(entry, "kernels", kernels_of(set, pair, m->collector));
+            aorta_json_t *ranks = ranks_of(set, pair, m->collector);
+            if (aorta_json_length(ranks))
+                aorta_json_set(entry, "ranks", ranks);
+            else
+                aorta_json_free(ranks);
+        }
         aorta_json_append(measures, entry);
     }
     aorta_json_set(cell, "measures", measures);

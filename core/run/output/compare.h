@@ -17,6 +17,8 @@
 #define AORTA_COMPARE_SCHEMA 2
 /* Kernels the text lists per cell and collector beyond the significant ones. */
 #define AORTA_COMPARE_KERNELS 10
+/* Ranks its text shows per collector besides those with a verdict either way. */
+#define AORTA_COMPARE_RANKS 8
 
 typedef struct aorta_compare_request {
     aorta_verdict_request_t verdicts; /* alpha, threshold, floor, step time gated */

@@ -88,6 +88,30 @@ static void print_kernels(FILE *out, const aorta_json_t *kernels)
                 aorta_json_length(kernels) - shown);
 }
 
+/* A collector's ranks: those with a verdict either way, then the first
+ * others up to a few lines. */
+static void print_ranks(FILE *out, const aorta_json_t *ranks)
+{
+    size_t shown = 0, count = aorta_json_length(ranks);
+    for (size_t i = 0; i < count; i++) {
+        const aorta_json_t *r = aorta_json_at(ranks, i);
+        const char *verdict = aorta_json_get_string(aorta_json_get(r, "verdict"));
+        int significant = !strcmp(verdict, "regressed") || !strcmp(verdict, "improved");
+        if (!significant && shown >= AORTA_COMPARE_RANKS)
+            continue;
+        fprintf(out, "      rank %lld: ", (long long)aorta_json_get_int(aorta_json_get(r, "rank")));
+        print_value(out, r, "mean_a");
+        fputs(" -> ", out);
+        print_value(out, r, "mean_b");
+        fputs(" ms  ", out);
+        print_verdict(out, r);
+        fputs("\n", out);
+        shown++;
+    }
+    if (shown < count)
+        fprintf(out, "      (%zu more rank(s) in --json)\n", count - shown);
+}
+
 static void print_measure(FILE *out, const aorta_json_t *m)
 {
     const char *measure = aorta_json_get_string(aorta_json_get(m, "measure"));
@@ -98,6 +122,9 @@ static void print_measure(FILE *out, const aorta_json_t *m)
         fputs(" GPU time: ", out);
     } else if (!strcmp(measure, "step_time_ms")) {
         fputs("step time: ", out);
+    } else if (!strcmp(measure, "rank_imbalance_ms")) {
+        aorta_text_put(out, aorta_json_get_string(collector));
+        fputs(" imbalance (slowest rank - mean): ", out);
     } else {
         aorta_text_put(out, measure);
         fputs(": ", out);
@@ -111,6 +138,8 @@ static void print_measure(FILE *out, const aorta_json_t *m)
     const aorta_json_t *kernels = aorta_json_get(m, "kernels");
     if (aorta_json_length(kernels))
         print_kernels(out, kernels);
+    if (aorta_json_length(aorta_json_get(m, "ranks")))
+        print_ranks(out, aorta_json_get(m, "ranks"));
 }
 
 static void print_cell(FILE *out, const aorta_json_t *cell)

@@ -35,6 +35,26 @@ static aorta_kagg_table_t *table_for(aorta_kagg_cell_t *cell, const char *collec
     aorta_kagg_table_t *table = &cell->tables[cell->count++];
     memset(table, 0, sizeof *table);
     table->collector = aorta_xstrdup(collector);
+    table->rank = -1;
+    return table;
+}
+
+/* The job table's table of rank, new when it has none; at: where the rank
+ * sat in the trial's list, a guess at its index (the lists are in rank
+ * order, so a guess mostly hits). */
+static aorta_kagg_table_t *rank_table_for(aorta_kagg_table_t *job, long rank, size_t at)
+{
+    if (at < job->rank_count && job->ranks[at].rank == rank)
+        return &job->ranks[at];
+    for (size_t i = 0; i < job->rank_count; i++)
+        if (job->ranks[i].rank == rank)
+            return &job->ranks[i];
+    aorta_xgrow((void **)&job->ranks, &job->rank_capacity, job->rank_count + 1,
+                sizeof *job->ranks);
+    aorta_kagg_table_t *table = &job->ranks[job->rank_count++];
+    memset(table, 0, sizeof *table);
+    table->collector = aorta_xstrdup(job->collector);
+    table->rank = rank;
     return table;
 }
 
@@ -251,23 +271,16 @@ typedef struct trial_add {
     int schema;
 } trial_add_t;
 
-static int add_collector(const char *collector, aorta_json_t *entry, void *user)
+/* One table's rows (schema 1 or 2 and later) into table, then its total
+ * as the trial's figure. */
+static double add_table(aorta_kagg_table_t *table, const aorta_json_t *entry, int schema)
 {
-    trial_add_t *add = user;
-    const aorta_json_t *kernels = aorta_json_get(entry, "kernels");
-    const aorta_json_t *names = aorta_json_get(entry, "names");
-    const aorta_json_t *total_ms = aorta_json_get(entry, "total_ms");
-    /* An entry of another shape is not a table. */
-    if (add->schema == 1 ? aorta_json_type(kernels) != AORTA_JSON_OBJECT
-                         : aorta_json_type(names) != AORTA_JSON_ARRAY
-                               || aorta_json_type(total_ms) != AORTA_JSON_ARRAY)
-        return 0;
-    trial_sum_t sum = {table_for(add->cell, collector), 0.0, 0};
-    if (add->schema == 1)
-        aorta_json_foreach(kernels, add_pair, &sum);
+    trial_sum_t sum = {table, 0.0, 0};
+    if (schema == 1)
+        aorta_json_foreach(aorta_json_get(entry, "kernels"), add_pair, &sum);
     else
-        add_columns(&sum, names, total_ms, aorta_json_get(entry, "launches"));
-    aorta_kagg_table_t *table = sum.table;
+        add_columns(&sum, aorta_json_get(entry, "names"), aorta_json_get(entry, "total_ms"),
+                    aorta_json_get(entry, "launches"));
     table->gpu_values = aorta_xrealloc(table->gpu_values,
                                        (table->trials + 1) * sizeof *table->gpu_values);
     /* At the tables' own precision (1e-6 ms): a sum's float noise is no
@@ -279,6 +292,62 @@ static int add_collector(const char *collector, aorta_json_t *entry, void *user)
         table->gpu_max = sum.total;
     table->trials++;
     table->gpu_sum += sum.total;
+    return table->gpu_values[table->trials - 1];
+}
+
+static int rank_entry_ok(const aorta_json_t *entry)
+{
+    const aorta_json_t *rank = aorta_json_get(entry, "rank");
+    return aorta_json_type(rank) == AORTA_JSON_INT && aorta_json_get_int(rank) >= 0
+           && aorta_json_get_int(rank) <= 65535
+           && aorta_json_type(aorta_json_get(entry, "names")) == AORTA_JSON_ARRAY
+           && aorta_json_type(aorta_json_get(entry, "total_ms")) == AORTA_JSON_ARRAY;
+}
+
+/* Schema 3's "ranks": each rank's table into its own, and the trial's
+ * imbalance (its slowest rank's total minus the ranks' mean). */
+static void add_ranks(aorta_kagg_table_t *job, const aorta_json_t *ranks)
+{
+    size_t count = aorta_json_length(ranks), used = 0;
+    double high = 0.0, sum = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        const aorta_json_t *entry = aorta_json_at(ranks, i);
+        if (!rank_entry_ok(entry))
+            continue; /* a hand-edited or foreign entry */
+        aorta_kagg_table_t *table =
+            rank_table_for(job, (long)aorta_json_get_int(aorta_json_get(entry, "rank")), i);
+        if (table->stamp == job->trials + 1)
+            continue; /* a rank listed twice in one trial: the first counts */
+        table->stamp = job->trials + 1;
+        double total = add_table(table, entry, 2);
+        high = used == 0 || total > high ? total : high;
+        sum += total;
+        used++;
+    }
+    if (used < 2)
+        return;
+    job->imbalance_values = aorta_xrealloc(job->imbalance_values,
+                                           (job->imbalance_count + 1) * sizeof(double));
+    job->imbalance_values[job->imbalance_count++] = round((high - sum / used) * 1e6) / 1e6;
+}
+
+static int add_collector(const char *collector, aorta_json_t *entry, void *user)
+{
+    trial_add_t *add = user;
+    const aorta_json_t *kernels = aorta_json_get(entry, "kernels");
+    const aorta_json_t *names = aorta_json_get(entry, "names");
+    const aorta_json_t *total_ms = aorta_json_get(entry, "total_ms");
+    /* An entry of another shape is not a table. */
+    if (add->schema == 1 ? aorta_json_type(kernels) != AORTA_JSON_OBJECT
+                         : aorta_json_type(names) != AORTA_JSON_ARRAY
+                               || aorta_json_type(total_ms) != AORTA_JSON_ARRAY)
+        return 0;
+    aorta_kagg_table_t *table = table_for(add->cell, collector);
+    const aorta_json_t *ranks = add->schema >= 3 ? aorta_json_get(entry, "ranks") : NULL;
+    /* The ranks first: a rank's trial is counted against the job's. */
+    if (aorta_json_type(ranks) == AORTA_JSON_ARRAY)
+        add_ranks(table, ranks);
+    add_table(table, entry, add->schema);
     return 0;
 }
 
@@ -303,34 +372,47 @@ static int by_mean(const void *left, const void *right)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
+static int by_rank(const void *left, const void *right)
+{
+    const aorta_kagg_table_t *a = left, *b = right;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+static void finish_table(aorta_kagg_table_t *table)
+{
+    double n = (double)table->trials;
+    table->gpu_mean_ms = table->trials ? table->gpu_sum / n : 0.0;
+    /* Exact sums: identical totals have a spread of exactly 0. */
+    table->gpu_std_ms = table->trials ? aorta_stats_pstdev(table->gpu_values, table->trials)
+                                      : 0.0;
+    for (size_t k = 0; k < table->count; k++) {
+        aorta_kagg_kernel_t *kernel = &table->kernels[k];
+        if (kernel->values_len < table->trials)
+            set_value(kernel, table->trials - 1, 0.0);
+        kernel->mean_ms = kernel->sum_ms / n;
+        if (kernel->trials < table->trials)
+            kernel->min_ms = 0.0;
+        kernel->mean_launches = kernel->launches_unknown ? -1.0 : kernel->launches_sum / n;
+    }
+    free(table->order);
+    table->order = aorta_xcalloc(table->count ? table->count : 1, sizeof *table->order);
+    ranked_t *ranked = aorta_xcalloc(table->count ? table->count : 1, sizeof *ranked);
+    for (size_t k = 0; k < table->count; k++)
+        ranked[k] = (ranked_t){table->kernels[k].mean_ms, k};
+    qsort(ranked, table->count, sizeof *ranked, by_mean);
+    for (size_t k = 0; k < table->count; k++)
+        table->order[k] = ranked[k].index;
+    free(ranked);
+    for (size_t r = 0; r < table->rank_count; r++)
+        finish_table(&table->ranks[r]);
+    if (table->rank_count > 1)
+        qsort(table->ranks, table->rank_count, sizeof *table->ranks, by_rank);
+}
+
 void aorta_kagg_finish(aorta_kagg_cell_t *cell)
 {
-    for (size_t t = 0; t < cell->count; t++) {
-        aorta_kagg_table_t *table = &cell->tables[t];
-        double n = (double)table->trials;
-        table->gpu_mean_ms = table->gpu_sum / n;
-        /* Exact sums: identical totals have a spread of exactly 0. */
-        table->gpu_std_ms = table->trials ? aorta_stats_pstdev(table->gpu_values, table->trials)
-                                          : 0.0;
-        for (size_t k = 0; k < table->count; k++) {
-            aorta_kagg_kernel_t *kernel = &table->kernels[k];
-            if (kernel->values_len < table->trials)
-                set_value(kernel, table->trials - 1, 0.0);
-            kernel->mean_ms = kernel->sum_ms / n;
-            if (kernel->trials < table->trials)
-                kernel->min_ms = 0.0;
-            kernel->mean_launches = kernel->launches_unknown ? -1.0 : kernel->launches_sum / n;
-        }
-        free(table->order);
-        table->order = aorta_xcalloc(table->count ? table->count : 1, sizeof *table->order);
-        ranked_t *ranked = aorta_xcalloc(table->count ? table->count : 1, sizeof *ranked);
-        for (size_t k = 0; k < table->count; k++)
-            ranked[k] = (ranked_t){table->kernels[k].mean_ms, k};
-        qsort(ranked, table->count, sizeof *ranked, by_mean);
-        for (size_t k = 0; k < table->count; k++)
-            table->order[k] = ranked[k].index;
-        free(ranked);
-    }
+    for (size_t t = 0; t < cell->count; t++)
+        finish_table(&cell->tables[t]);
 }
 
 struct aorta_kagg_reader {
@@ -463,6 +545,21 @@ const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, co
     return table->slots[slot] ? &table->kernels[table->slots[slot] - 1] : NULL;
 }
 
+const aorta_kagg_table_t *aorta_kagg_rank_table(const aorta_kagg_table_t *table, long rank)
+{
+    size_t low = 0, high = table ? table->rank_count : 0;
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        if (table->ranks[mid].rank == rank)
+            return &table->ranks[mid];
+        if (table->ranks[mid].rank < rank)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return NULL;
+}
+
 static aorta_json_t *spread(double mean, double min, double max, double std)
 {
     aorta_json_t *obj = aorta_json_object();
@@ -471,6 +568,24 @@ static aorta_json_t *spread(double mean, double min, double max, double std)
     aorta_json_set(obj, "max", aorta_json_micro(max));
     aorta_json_set(obj, "std", aorta_json_micro(std));
     return obj;
+}
+
+/* A table's rows, largest first, as {name: {mean_ms, ...}}. */
+static aorta_json_t *kernels_json(const aorta_kagg_table_t *table)
+{
+    aorta_json_t *kernels = aorta_json_object();
+    for (size_t k = 0; k < table->count; k++) {
+        const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
+        aorta_json_t *row = aorta_json_object();
+        aorta_json_set(row, "mean_ms", aorta_json_micro(kernel->mean_ms));
+        aorta_json_set(row, "min_ms", aorta_json_micro(kernel->min_ms));
+        aorta_json_set(row, "max_ms", aorta_json_micro(kernel->max_ms));
+        aorta_json_set(row, "mean_launches",
+                       kernel->mean_launches >= 0 ? aorta_json_micro(kernel->mean_launches) : NULL);
+        aorta_json_set(row, "trials", aorta_json_int((int64_t)kernel->trials));
+        aorta_json_set(kernels, kernel->name, row);
+    }
+    return kernels;
 }
 
 aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell)
@@ -487,20 +602,21 @@ aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell)
         aorta_json_set(entry, "trials", aorta_json_int((int64_t)table->trials));
         aorta_json_set(entry, "gpu_time_ms", spread(table->gpu_mean_ms, table->gpu_min,
                                                     table->gpu_max, table->gpu_std_ms));
-        aorta_json_t *kernels = aorta_json_object();
-        for (size_t k = 0; k < table->count; k++) {
-            const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
-            aorta_json_t *row = aorta_json_object();
-            aorta_json_set(row, "mean_ms", aorta_json_micro(kernel->mean_ms));
-            aorta_json_set(row, "min_ms", aorta_json_micro(kernel->min_ms));
-            aorta_json_set(row, "max_ms", aorta_json_micro(kernel->max_ms));
-            aorta_json_set(row, "mean_launches", kernel->mean_launches >= 0
-                                                     ? aorta_json_micro(kernel->mean_launches)
-                                                     : NULL);
-            aorta_json_set(row, "trials", aorta_json_int((int64_t)kernel->trials));
-            aorta_json_set(kernels, kernel->name, row);
+        aorta_json_set(entry, "kernels", kernels_json(table));
+        if (table->rank_count) {
+            aorta_json_t *ranks = aorta_json_array();
+            for (size_t r = 0; r < table->rank_count; r++) {
+                const aorta_kagg_table_t *rank = &table->ranks[r];
+                aorta_json_t *item = aorta_json_object();
+                aorta_json_set(item, "rank", aorta_json_int(rank->rank));
+                aorta_json_set(item, "trials", aorta_json_int((int64_t)rank->trials));
+                aorta_json_set(item, "gpu_time_ms", spread(rank->gpu_mean_ms, rank->gpu_min,
+                                                           rank->gpu_max, rank->gpu_std_ms));
+                aorta_json_set(item, "kernels", kernels_json(rank));
+                aorta_json_append(ranks, item);
+            }
+            aorta_json_set(entry, "ranks", ranks);
         }
-        aorta_json_set(entry, "kernels", kernels);
         aorta_json_set(collectors, table->collector, entry);
     }
     aorta_json_set(obj, "collectors", collectors);
@@ -518,6 +634,10 @@ static int keys_kept(const aorta_kagg_cell_t *cell)
         for (size_t k = 0; k < table->count; k++)
             if (!aorta_json_key_is_kept(table->kernels[k].name))
                 return 0;
+        for (size_t r = 0; r < table->rank_count; r++)
+            for (size_t k = 0; k < table->ranks[r].count; k++)
+                if (!aorta_json_key_is_kept(table->ranks[r].kernels[k].name))
+                    return 0;
     }
     return 1;
 }
@@ -535,6 +655,43 @@ static void write_spread(aorta_json_writer_t *out, double mean, double min, doub
     aorta_json_writer_key(out, "std");
     aorta_json_writer_micro(out, std);
     aorta_json_writer_end_object(out);
+}
+
+/* kernels_json()'s text. */
+static void write_kernels(aorta_json_writer_t *out, const aorta_kagg_table_t *table)
+{
+    aorta_json_writer_begin_object(out);
+    for (size_t k = 0; k < table->count; k++) {
+        const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
+        aorta_json_writer_key(out, kernel->name);
+        aorta_json_writer_begin_object(out);
+        aorta_json_writer_key(out, "mean_ms");
+        aorta_json_writer_micro(out, kernel->mean_ms);
+        aorta_json_writer_key(out, "min_ms");
+        aorta_json_writer_micro(out, kernel->min_ms);
+        aorta_json_writer_key(out, "max_ms");
+        aorta_json_writer_micro(out, kernel->max_ms);
+        aorta_json_writer_key(out, "mean_launches");
+        if (kernel->mean_launches >= 0)
+            aorta_json_writer_micro(out, kernel->mean_launches);
+        else
+            aorta_json_writer_null(out);
+        aorta_json_writer_key(out, "trials");
+        aorta_json_writer_int(out, (int64_t)kernel->trials);
+        aorta_json_writer_end_object(out);
+    }
+    aorta_json_writer_end_object(out);
+}
+
+/* One table's members after its collector's key or inside a rank's item. */
+static void write_table(aorta_json_writer_t *out, const aorta_kagg_table_t *table)
+{
+    aorta_json_writer_key(out, "trials");
+    aorta_json_writer_int(out, (int64_t)table->trials);
+    aorta_json_writer_key(out, "gpu_time_ms");
+    write_spread(out, table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->gpu_std_ms);
+    aorta_json_writer_key(out, "kernels");
+    write_kernels(out, table);
 }
 
 /* aorta_kagg_cell_json()'s text, member by member. */
@@ -556,32 +713,20 @@ static void write_cell(aorta_json_writer_t *out, const aorta_kagg_cell_t *cell)
         const aorta_kagg_table_t *table = &cell->tables[t];
         aorta_json_writer_key(out, table->collector);
         aorta_json_writer_begin_object(out);
-        aorta_json_writer_key(out, "trials");
-        aorta_json_writer_int(out, (int64_t)table->trials);
-        aorta_json_writer_key(out, "gpu_time_ms");
-        write_spread(out, table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->gpu_std_ms);
-        aorta_json_writer_key(out, "kernels");
-        aorta_json_writer_begin_object(out);
-        for (size_t k = 0; k < table->count; k++) {
-            const aorta_kagg_kernel_t *kernel = &table->kernels[table->order[k]];
-            aorta_json_writer_key(out, kernel->name);
-            aorta_json_writer_begin_object(out);
-            aorta_json_writer_key(out, "mean_ms");
-            aorta_json_writer_micro(out, kernel->mean_ms);
-            aorta_json_writer_key(out, "min_ms");
-            aorta_json_writer_micro(out, kernel->min_ms);
-            aorta_json_writer_key(out, "max_ms");
-            aorta_json_writer_micro(out, kernel->max_ms);
-            aorta_json_writer_key(out, "mean_launches");
-            if (kernel->mean_launches >= 0)
-                aorta_json_writer_micro(out, kernel->mean_launches);
-            else
-                aorta_json_writer_null(out);
-            aorta_json_writer_key(out, "trials");
-            aorta_json_writer_int(out, (int64_t)kernel->trials);
-            aorta_json_writer_end_object(out);
+        write_table(out, table);
+        if (table->rank_count) {
+            aorta_json_writer_key(out, "ranks");
+            aorta_json_writer_begin_array(out);
+            for (size_t r = 0; r < table->rank_count; r++) {
+                aorta_json_writer_item(out);
+                aorta_json_writer_begin_object(out);
+                aorta_json_writer_key(out, "rank");
+                aorta_json_writer_int(out, table->ranks[r].rank);
+                write_table(out, &table->ranks[r]);
+                aorta_json_writer_end_object(out);
+            }
+            aorta_json_writer_end_array(out);
         }
-        aorta_json_writer_end_object(out);
         aorta_json_writer_end_object(out);
     }
     aorta_json_writer_end_object(out);
@@ -611,20 +756,27 @@ int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell
     return -1;
 }
 
+static void table_clear(aorta_kagg_table_t *table)
+{
+    free(table->slots);
+    for (size_t k = 0; k < table->count; k++) {
+        free(table->kernels[k].name);
+        free(table->kernels[k].values);
+    }
+    free(table->kernels);
+    free(table->gpu_values);
+    free(table->order);
+    free(table->collector);
+    for (size_t r = 0; r < table->rank_count; r++)
+        table_clear(&table->ranks[r]);
+    free(table->ranks);
+    free(table->imbalance_values);
+}
+
 void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)
 {
-    for (size_t t = 0; t < cell->count; t++) {
-        aorta_kagg_table_t *table = &cell->tables[t];
-        free(table->slots);
-        for (size_t k = 0; k < table->count; k++) {
-            free(table->kernels[k].name);
-            free(table->kernels[k].values);
-        }
-        free(table->kernels);
-        free(table->gpu_values);
-        free(table->order);
-        free(table->collector);
-    }
+    for (size_t t = 0; t < cell->count; t++)
+        table_clear(&cell->tables[t]);
     free(cell->tables);
     for (size_t i = 0; i < cell->metric_count; i++) {
         free(cell->metrics[i].name);

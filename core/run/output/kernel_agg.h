@@ -32,9 +32,10 @@ typedef struct aorta_kagg_kernel {
     size_t values_len;
 } aorta_kagg_kernel_t;
 
-/* One collector's kernels in one cell. */
+/* One collector's kernels in one cell: of the whole job, or of one rank. */
 typedef struct aorta_kagg_table {
     char *collector;
+    long rank;             /* a rank's table: its rank; the job's table: -1 */
     size_t trials;         /* passing trials that carried this table */
     double gpu_sum, gpu_min, gpu_max;
     double gpu_mean_ms, gpu_std_ms;  /* population stddev of per-trial totals */
@@ -44,6 +45,16 @@ typedef struct aorta_kagg_table {
     size_t *order;         /* by mean_ms, largest first; ties in first-seen order */
     uint32_t *slots;       /* open addressing over kernels: index + 1, 0 = empty */
     size_t slot_count;     /* a power of two, or 0 */
+    /* A multi-rank collector's tables per rank (the job's table only),
+     * sorted by rank once finished; a rank's trials are those that carried
+     * its table. */
+    struct aorta_kagg_table *ranks;
+    size_t rank_count, rank_capacity;
+    size_t stamp;          /* a rank's table: 1 + the job's trial that last counted it */
+    /* Per trial that carried ranks: its slowest rank's total minus the
+     * ranks' mean total (ms), the samples the imbalance is judged on. */
+    double *imbalance_values;
+    size_t imbalance_count;
 } aorta_kagg_table_t;
 
 /* A series of per-trial values: a cell's step times, or one numeric metric. */
@@ -76,8 +87,8 @@ typedef struct aorta_kagg_run {
 /* Add one passing trial's "collectors" object of a file of that schema
  * (aorta_kernel_file_collectors()): with schema 1 each collector's entry is
  * {"kernels": {name: [total_ms, launches]}}, with 2 {"names": [...],
- * "total_ms": [...], "launches": [...]}; an entry of another shape is no
- * table. */
+ * "total_ms": [...], "launches": [...]}, with 3 that and each rank's table
+ * in "ranks"; an entry of another shape is no table. */
 void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors, int schema);
 /* Add one passing trial's step time (its whole wall clock, in ms) and its
  * numeric metrics (result.metrics), from its trial JSON or as they are. */
@@ -111,6 +122,8 @@ void aorta_kagg_pick_baseline(aorta_kagg_run_t *run, const aorta_json_t *matrix,
 const aorta_kagg_cell_t *aorta_kagg_cell(const aorta_kagg_run_t *run, const char *name);
 const aorta_kagg_table_t *aorta_kagg_table(const aorta_kagg_cell_t *cell, const char *collector);
 const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, const char *name);
+/* The job table's table of rank (finished), or NULL. */
+const aorta_kagg_table_t *aorta_kagg_rank_table(const aorta_kagg_table_t *table, long rank);
 
 /* <cell>/kernels.json's object. */
 aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell);

@@ -17,6 +17,7 @@
 #include "output/kernel_names.h"
 #include "output/matrix.h"
 #include "output/md_table.h"
+#include "output/rank_md.h"
 #include "output/verdicts.h"
 #include "sys/text_escape.h"
 #include "xalloc.h"
@@ -172,6 +173,7 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
     aorta_md_table_render(out, &md);
     full_names(out, rows, shown_names, shown);
     fputs("\n", out);
+    aorta_rank_md(out, cell, table, names);
     for (size_t i = 0; i < shown; i++)
         aorta_json_free(rows[i].verdict);
     free(shown_names);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "output/kernel_names.h"
+#include "output/rank_html.h"
 #include "output/verdicts.h"
 #include "sys/text_escape.h"
 #include "xalloc.h"
@@ -435,6 +436,9 @@ static const char style[] =
     ".cmp th,.cmp td{border:1px solid #ddd;padding:2px 6px;text-align:right;vertical-align:top}"
     ".cmp td.name,.cmp th:first-child{text-align:left}.absent{color:#999}"
     ".up{color:#b00}.down{color:#070}.same{color:#666}summary{cursor:pointer}"
+    ".heat td{text-align:right}.heat tr.slowest td.name{font-weight:bold}"
+    ".heat caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}"
+    ".rank-bars .slowest .label{font-weight:bold}"
     /* Verdicts: a glyph and a word, blue or orange (safe for red-green
      * colour blindness), and a regression in bold. */
     ".v-regressed{background:#fdd9b5;color:#7a3300;font-weight:bold;padding:0 .2em}"
@@ -507,6 +511,7 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
         rank_kernels(run, collectors[i], &ranking);
         overview(out, run, collectors[i], &ranking, names);
         comparison(out, run, collectors[i], &ranking, names);
+        aorta_rank_html(out, run, collectors[i], names);
         free(ranking.items);
     }
     aorta_kernel_names_free(names);

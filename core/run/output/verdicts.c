@@ -39,6 +39,7 @@ size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *m
     m->measure = keep(set, measure);
     m->collector = keep(set, collector);
     m->kernel = keep(set, kernel);
+    m->rank = -1;
     m->family = keep(set, family);
     m->a = aorta_xcalloc(n_a + n_b ? n_a + n_b : 1, sizeof *m->a);
     m->b = m->a + n_a;
@@ -156,6 +157,30 @@ static void add_metrics(aorta_measures_t *set, const aorta_kagg_cell_t *a,
     }
 }
 
+void aorta_measures_add_ranks(aorta_measures_t *set, const char *cell,
+                              const aorta_kagg_table_t *ta, const aorta_kagg_table_t *tb)
+{
+    if (!ta->rank_count || !tb->rank_count)
+        return;
+    char *family = aorta_xasprintf("imbalance:%s/%s", cell, ta->collector);
+    aorta_measures_add(set, cell, "rank_imbalance_ms", ta->collector, NULL, family,
+                       ta->imbalance_values, ta->imbalance_count, tb->imbalance_values,
+                       tb->imbalance_count, AORTA_STATS_BETTER_LOWER, 0);
+    free(family);
+    family = aorta_xasprintf("ranks:%s/%s", cell, ta->collector);
+    for (size_t r = 0; r < ta->rank_count; r++) {
+        const aorta_kagg_table_t *ra = &ta->ranks[r];
+        const aorta_kagg_table_t *rb = aorta_kagg_rank_table(tb, ra->rank);
+        if (!rb)
+            continue; /* a rank of one run only: nothing to pair it with */
+        size_t at = aorta_measures_add(set, cell, "rank_gpu_time_ms", ta->collector, NULL, family,
+                                       ra->gpu_values, ra->trials, rb->gpu_values, rb->trials,
+                                       AORTA_STATS_BETTER_LOWER, 0);
+        set->items[at].rank = ra->rank;
+    }
+    free(family);
+}
+
 void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
                               const aorta_kagg_cell_t *b, const aorta_verdict_request_t *request)
 {
@@ -168,6 +193,8 @@ void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
                            AORTA_STATS_BETTER_LOWER, 1);
         if (request->kernels && tb)
             aorta_measures_add_kernels(set, b->name, ta, tb);
+        if (request->kernels && tb)
+            aorta_measures_add_ranks(set, b->name, ta, tb);
     }
     for (size_t t = 0; t < b->count; t++)
         if (!aorta_kagg_table(a, b->tables[t].collector))
@@ -286,6 +313,8 @@ aorta_json_t *aorta_measure_json(const aorta_measure_t *m)
     aorta_json_set(obj, "collector", m->collector ? aorta_json_string(m->collector) : NULL);
     if (m->kernel)
         aorta_json_set(obj, "kernel", aorta_json_string(m->kernel));
+    if (m->rank >= 0)
+        aorta_json_set(obj, "rank", aorta_json_int(m->rank));
     double mean_a = mean_of(m->a, m->n_a), mean_b = mean_of(m->b, m->n_b);
     aorta_json_set(obj, "n_a", aorta_json_int((int64_t)m->n_a));
     aorta_json_set(obj, "n_b", aorta_json_int((int64_t)m->n_b));

@@ -24,6 +24,7 @@ typedef struct aorta_measure {
     const char *measure;   /* "gpu_time_ms", "kernel_time_ms", "step_time_ms" or a metric's name */
     const char *collector; /* its collector, or NULL */
     const char *kernel;    /* a kernel's name, or NULL */
+    long rank;             /* a rank's measure: the rank; else -1 */
     const char *family;    /* the Holm family */
     double *a, *b;     /* the samples (owned: one block, b after a) */
     size_t n_a, n_b;
@@ -72,13 +73,21 @@ void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
 void aorta_measures_add_kernels(aorta_measures_t *set, const char *cell,
                                 const aorta_kagg_table_t *a, const aorta_kagg_table_t *b);
 
+/* The ranks of one collector's tables, b against a, when both have ranks:
+ * each rank's GPU time ("rank_gpu_time_ms", the rank in .rank; a family
+ * "ranks:<cell>/<collector>") and the imbalance ("rank_imbalance_ms", the
+ * slowest rank minus the ranks' mean per trial; a family of its own).
+ * Judged and shown, not gated: the collector's GPU time is. */
+void aorta_measures_add_ranks(aorta_measures_t *set, const char *cell,
+                              const aorta_kagg_table_t *a, const aorta_kagg_table_t *b);
+
 /* Judge every family.  0, or -1 with *error set (a value not finite, an
  * option out of range). */
 int aorta_measures_judge(aorta_measures_t *set, const aorta_stats_options_t *options,
                          char **error);
 
-/* The one writer of a judged measure's numbers: measure, collector, kernel,
- * n_a, n_b, mean_a, mean_b, delta, p_value (corrected), p_raw, effect_pct,
+/* The one writer of a judged measure's numbers: measure, collector, kernel
+ * or rank (when it has one), n_a, n_b, mean_a, mean_b, delta, p_value (corrected), p_raw, effect_pct,
  * ci_low_pct, ci_high_pct, verdict, gated, trials_needed (NaN and infinite
  * values as null). */
 aorta_json_t *aorta_measure_json(const aorta_measure_t *measure);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* kernel_file.c - a trial's kernel tables as JSON: per collector the raw
- * names, totals and launches as three arrays in first-seen order (schema
- * 2); schema 1, an object of [total, launches] pairs keyed by the raw name,
- * is still read. */
+ * names, totals and launches as three arrays in first-seen order, and in
+ * a multi-rank trial each rank's table the same way in "ranks" (schema 3;
+ * 2 is 3 without ranks); schema 1, an object of [total, launches] pairs
+ * keyed by the raw name, is still read. */
 #include "config.h"
 
 #include "record/kernel_file.h"
@@ -48,11 +49,9 @@ static int add_column_row(const char *name, aorta_json_t *row, void *user)
     return 0;
 }
 
-void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
-                           const aorta_kernels_t *kernels)
+/* One table as {"names", "total_ms", "launches"}. */
+static aorta_json_t *table_columns(const aorta_kernels_t *kernels)
 {
-    if (!kernels)
-        return;
     aorta_json_t *table = aorta_json_object();
     for (size_t i = 0; i < aorta_kernels_count(kernels); i++) {
         double ms = aorta_kernels_time_at(kernels, i);
@@ -74,7 +73,39 @@ void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
     aorta_json_set(entry, "names", columns.names);
     aorta_json_set(entry, "total_ms", columns.total_ms);
     aorta_json_set(entry, "launches", columns.launches);
-    aorta_json_set(aorta_json_get(file, "collectors"), collector, entry);
+    return entry;
+}
+
+void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
+                           const aorta_kernels_t *kernels)
+{
+    if (!kernels)
+        return;
+    aorta_json_set(aorta_json_get(file, "collectors"), collector, table_columns(kernels));
+}
+
+void aorta_kernel_file_add_rank(aorta_json_t *file, const char *collector, long rank,
+                                const aorta_kernels_t *kernels)
+{
+    aorta_json_t *collectors = aorta_json_get(file, "collectors");
+    aorta_json_t *entry = aorta_json_get(collectors, collector);
+    if (!entry) {
+        entry = aorta_json_object();
+        aorta_json_set(collectors, collector, entry);
+    }
+    aorta_json_t *ranks = aorta_json_get(entry, "ranks");
+    if (!ranks) {
+        ranks = aorta_json_array();
+        aorta_json_set(entry, "ranks", ranks);
+    }
+    aorta_json_t *table = kernels ? table_columns(kernels) : aorta_json_object();
+    if (!kernels) { /* a rank whose parse found no table: no kernels, not unknown */
+        aorta_json_set(table, "names", aorta_json_array());
+        aorta_json_set(table, "total_ms", aorta_json_array());
+        aorta_json_set(table, "launches", aorta_json_array());
+    }
+    aorta_json_set(table, "rank", aorta_json_int(rank));
+    aorta_json_append(ranks, table);
 }
 
 int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t *file,
@@ -91,7 +122,7 @@ const aorta_json_t *aorta_kernel_file_collectors(const aorta_json_t *json, int *
     const aorta_json_t *version = aorta_json_get(json, "schema_version");
     const aorta_json_t *collectors = aorta_json_get(json, "collectors");
     int64_t number = aorta_json_type(version) == AORTA_JSON_INT ? aorta_json_get_int(version) : 0;
-    if ((number != 1 && number != AORTA_KERNEL_FILE_SCHEMA)
+    if ((number < 1 || number > AORTA_KERNEL_FILE_SCHEMA)
         || aorta_json_type(collectors) != AORTA_JSON_OBJECT)
         return NULL;
     *schema = (int)number;

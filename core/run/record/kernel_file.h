@@ -8,8 +8,9 @@
 #include "aorta/collector.h"
 #include "sys/json.h"
 
-/* The schema written; 1 is still read (docs/design.md, Kernel tables). */
-#define AORTA_KERNEL_FILE_SCHEMA 2
+/* The schema written; 1 and 2 are still read (docs/design.md, Kernel
+ * tables). */
+#define AORTA_KERNEL_FILE_SCHEMA 3
 /* Bounds when reading one back (a table of 100,000 long names fits). */
 #define AORTA_KERNEL_FILE_MAX_BYTES (256u << 20)
 #define AORTA_KERNEL_FILE_MAX_DEPTH 8
@@ -28,6 +29,12 @@ aorta_json_t *aorta_kernel_file_new(int trial_index);
 void aorta_kernel_file_add(aorta_json_t *file, const char *collector,
                            const aorta_kernels_t *kernels);
 
+/* One rank's table of a multi-rank trial: appended to the collector's
+ * "ranks" array as {"rank", "names", "total_ms", "launches"} (kernels NULL:
+ * an empty table, a rank that ran no kernel).  Call in rank order. */
+void aorta_kernel_file_add_rank(aorta_json_t *file, const char *collector, long rank,
+                                const aorta_kernels_t *kernels);
+
 /* Write file as name below dir_fd whole or not at all, on one line: the
  * tables are read by programs, and a run holds thousands of them.  0, or -1
  * with *error set (free it). */
@@ -35,7 +42,7 @@ int aorta_kernel_file_write_at(int dir_fd, const char *name, const aorta_json_t 
                                char **error);
 
 /* The "collectors" member of a file read back, its schema_version in
- * *schema (1 or 2: how to read each collector's entry), or NULL when json
+ * *schema (1, 2 or 3: how to read each collector's entry), or NULL when json
  * is not a kernel file of a schema this build reads. */
 const aorta_json_t *aorta_kernel_file_collectors(const aorta_json_t *json, int *schema);
 

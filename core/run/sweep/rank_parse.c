@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/metrics_json.h"
+#include "record/parse_reply.h"
 #include "sweep/parse_child.h"
 #include "sys/child.h"
 #include "sys/diag.h"
@@ -28,9 +28,9 @@
 #include "sys/spawn.h"
 #include "xalloc.h"
 
-/* A reply larger than this is garbage (a few metrics), as for every parse
- * child. */
-#define REPLY_LIMIT (1u << 20)
+/* A rank's reply is a parse reply (record/parse_reply.c): its metrics and
+ * its kernel table, cut past this as the whole directory's is. */
+#define REPLY_LIMIT (16u << 20)
 
 size_t aorta_parse_jobs(void)
 {
@@ -90,7 +90,7 @@ size_t aorta_rank_dirs(int dir_fd, long **ranks)
 }
 
 /* In the child: the collector's parse of one rank directory, its metrics
- * as JSON the reply. */
+ * and kernel table the reply. */
 typedef struct rank_call {
     const aorta_module_t *module;
     const aorta_options_t *options;
@@ -103,9 +103,9 @@ static void parse_rank(void *user, int reply_fd)
     char *prefix = aorta_xasprintf("%s_", call->module->collector.name);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     call->module->collector.parse(call->options, call->path, metrics);
-    aorta_json_t *json = aorta_metrics_to_json(metrics);
-    char *text = aorta_json_dump(json, 0);
-    aorta_child_reply(reply_fd, text, strlen(text));
+    size_t len;
+    char *text = aorta_parse_reply_text(metrics, REPLY_LIMIT - 1, &len);
+    aorta_child_reply(reply_fd, text, len);
 }
 
 typedef struct ranks_run {
@@ -121,12 +121,8 @@ static void rank_done(size_t index, const aorta_child_result_t *child, void *use
     const char *problem = aorta_child_problem(child);
     char *prefix = aorta_xasprintf("%s_", name);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
-    if (!problem) {
-        aorta_json_t *json = aorta_json_parse(child->reply, child->len, 64);
-        if (!json || aorta_metrics_from_json(metrics, json) != 0)
-            problem = "sent an unreadable reply";
-        aorta_json_free(json);
-    }
+    if (!problem && aorta_parse_reply_read(metrics, child->reply, child->len) != 0)
+        problem = "sent an unreadable reply";
     if (problem) {
         aorta_diag_warn("collect: %s summary parsing %s; skipping its metrics for %s.", name,
                         problem, run->calls[index].path);
@@ -142,6 +138,8 @@ static void rank_done(size_t index, const aorta_child_result_t *child, void *use
                 run->results[index].gpu_ms = value;
             }
         }
+        run->results[index].metrics = metrics;
+        metrics = NULL;
     }
     aorta_metrics_free(metrics);
     free(prefix);
@@ -160,7 +158,8 @@ void aorta_rank_parse_all(const aorta_module_t *module, const aorta_options_t *o
     aorta_child_spec_t *specs = aorta_xcalloc(count ? count : 1, sizeof *specs);
     aorta_child_result_t *children = aorta_xcalloc(count ? count : 1, sizeof *children);
     for (size_t i = 0; i < count; i++) {
-        results[i] = (aorta_rank_result_t){.rank = ranks[i], .has_data = 0, .gpu_ms = 0};
+        results[i] = (aorta_rank_result_t){.rank = ranks[i], .has_data = 0, .gpu_ms = 0,
+                                           .metrics = NULL};
         paths[i] = aorta_xasprintf("%s/rank%ld", dir, ranks[i]);
         calls[i] = (rank_call_t){module, options, paths[i]};
         specs[i] = (aorta_child_spec_t){.fn = parse_rank, .user = &calls[i],
@@ -209,16 +208,31 @@ void aorta_rank_merge(const char *name, const aorta_rank_result_t *results, size
     free(key);
 }
 
-void aorta_rank_metrics(const aorta_module_t *plugin, const aorta_options_t *options,
-                        int dir_fd, const char *dir, aorta_metrics_t *metrics)
+void aorta_rank_set_clear(aorta_rank_set_t *set)
 {
-    long *ranks = NULL;
-    size_t count = aorta_rank_dirs(dir_fd, &ranks);
-    if (count == 0)
+    for (size_t i = 0; i < set->count; i++)
+        aorta_metrics_free(set->results[i].metrics);
+    free(set->results);
+    set->results = NULL;
+    set->count = 0;
+}
+
+void aorta_rank_metrics(const aorta_module_t *plugin, const aorta_options_t *options,
+                        int dir_fd, const char *dir, aorta_metrics_t *metrics,
+                        aorta_rank_set_t *ranks)
+{
+    long *numbers = NULL;
+    size_t count = aorta_rank_dirs(dir_fd, &numbers);
+    if (count == 0) {
+        free(numbers);
         return;
-    aorta_rank_result_t *results = aorta_xcalloc(count, sizeof *results);
-    aorta_rank_parse_all(plugin, options, dir, ranks, count, 0, results);
-    aorta_rank_merge(plugin->collector.name, results, count, metrics);
-    free(results);
-    free(ranks);
+    }
+    aorta_rank_set_t set = {aorta_xcalloc(count, sizeof *set.results), count};
+    aorta_rank_parse_all(plugin, options, dir, numbers, count, 0, set.results);
+    aorta_rank_merge(plugin->collector.name, set.results, count, metrics);
+    if (ranks)
+        *ranks = set;
+    else
+        aorta_rank_set_clear(&set);
+    free(numbers);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* rank_parse.h - the per-rank metrics of a launcher run (docs/design.md,
  * Multi-rank runs): each rank<k>/ of a collector's directory parsed in its
- * own parse child, concurrently, then merged into four keys. */
+ * own parse child, concurrently, then merged into four keys; each rank's
+ * kernel table kept for the rank view (docs/multi-rank.md). */
 #ifndef AORTA_RANK_PARSE_H
 #define AORTA_RANK_PARSE_H
 
@@ -15,7 +16,19 @@ typedef struct aorta_rank_result {
     long rank;
     int has_data;     /* its parse reported <c>_gpu_time_ms */
     double gpu_ms;    /* that value, else 0 (a rank that wrote nothing) */
+    aorta_metrics_t *metrics;  /* its whole reply (metrics, kernel table), or NULL
+                                * when its parse gave nothing usable */
 } aorta_rank_result_t;
+
+/* A collector's ranks of one trial, in rank order, for the trial's kernel
+ * file (each rank's table) and the timeline. */
+typedef struct aorta_rank_set {
+    aorta_rank_result_t *results;
+    size_t count;
+} aorta_rank_set_t;
+
+/* Frees the results' metrics and the array; the set is empty after. */
+void aorta_rank_set_clear(aorta_rank_set_t *set);
 
 /* Parse children at once: AORTA_PARSE_JOBS, else the CPUs online (at
  * least 1). */
@@ -30,7 +43,8 @@ size_t aorta_rank_dirs(int dir_fd, long **ranks);
  * (0: aorta_parse_jobs()), each in a child of its own bounded by
  * AORTA_PARSE_TIMEOUT (a crash, a hang or a garbled reply: one warning, and
  * that rank counts as without data); fills results[i] for ranks[i] whatever
- * order the children finish in.  Stops early on a pending SIGINT/SIGTERM,
+ * order the children finish in (free their metrics: aorta_rank_set_clear()
+ * on a set of them).  Stops early on a pending SIGINT/SIGTERM,
  * which stays pending for the caller. */
 void aorta_rank_parse_all(const aorta_module_t *plugin, const aorta_options_t *options,
                           const char *dir, const long *ranks, size_t count, size_t jobs,
@@ -44,8 +58,10 @@ void aorta_rank_merge(const char *name, const aorta_rank_result_t *results, size
                       aorta_metrics_t *metrics);
 
 /* All of it for one collector directory (dir, open at dir_fd): nothing
- * when it holds no rank<k>/. */
+ * when it holds no rank<k>/.  ranks (may be NULL) receives the per-rank
+ * results, each rank's kernel table included. */
 void aorta_rank_metrics(const aorta_module_t *plugin, const aorta_options_t *options,
-                        int dir_fd, const char *dir, aorta_metrics_t *metrics);
+                        int dir_fd, const char *dir, aorta_metrics_t *metrics,
+                        aorta_rank_set_t *ranks);
 
 #endif

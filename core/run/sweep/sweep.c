@@ -234,8 +234,17 @@ static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *
     }
     free(matrix_path);
     char *kernel_error = NULL;
+    size_t rank_cells = 0;
     char *kernels = aorta_cell_reports_write(ctx->run_fd, ctx->display_dir, matrix,
-                                             plan->kernel_baseline, &kernel_error, interrupted);
+                                             plan->kernel_baseline, &kernel_error, interrupted,
+                                             &rank_cells);
+    /* Again, with the rank views the tables gave (matrix.json first, so that
+     * an interrupted report still leaves it). */
+    if (rank_cells && !(status & AORTA_SUMMARY_NO_MATRIX)
+        && aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
+        aorta_diag_error("cannot write %s/matrix.json: %s", ctx->run_dir, strerror(errno));
+        status |= AORTA_SUMMARY_NO_MATRIX;
+    }
     if (kernel_error) {
         aorta_diag_error("%s", kernel_error);
         free(kernel_error);

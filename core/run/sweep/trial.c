@@ -362,6 +362,16 @@ static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables
     free(json_rel);
 }
 
+/* Each rank's table of a multi-rank trial beside the merged one (a rank
+ * whose parse failed has none: its figures are unknown, not zero). */
+static void add_rank_tables(aorta_json_t *tables, const char *name, const aorta_rank_set_t *ranks)
+{
+    for (size_t r = 0; r < ranks->count; r++)
+        if (ranks->results[r].metrics)
+            aorta_kernel_file_add_rank(tables, name, ranks->results[r].rank,
+                                       aorta_metrics_kernels(ranks->results[r].metrics));
+}
+
 /* Each collector's parse, in plan order, reached without following a
  * symlink; a missing directory contributes nothing. */
 static void parse_collectors(trial_t *trial)
@@ -389,13 +399,16 @@ static void parse_collectors(trial_t *trial)
             /* A launcher run, or one of --all-ranks: the per-rank keys too
              * (docs/design.md, Multi-rank runs); an interrupt stops them
              * and stays pending until taken here. */
+            aorta_rank_set_t ranks = {0};
             if (!interrupted && ranked(trial)) {
-                aorta_rank_metrics(entry->module, entry->effective, fd, dir, metrics);
+                aorta_rank_metrics(entry->module, entry->effective, fd, dir, metrics, &ranks);
                 interrupted = aorta_spawn_take_interrupt();
             }
             close(fd);
             merge_metrics(trial->collected, metrics);
             aorta_kernel_file_add(tables, name, aorta_metrics_kernels(metrics));
+            add_rank_tables(tables, name, &ranks);
+            aorta_rank_set_clear(&ranks);
             aorta_metrics_free(metrics);
             if (interrupted) {
                 trial->spawn.interrupted = interrupted;

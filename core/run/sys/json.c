@@ -290,6 +290,12 @@ void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
     free(fixed);
 }
 
+void aorta_json_remove(aorta_json_t *obj, const char *key)
+{
+    if (json_object_is_type(obj, json_type_object))
+        json_object_object_del(obj, key);
+}
+
 void aorta_json_append(aorta_json_t *array, aorta_json_t *value)
 {
     json_object_array_add(array, value);
@@ -609,6 +615,27 @@ void aorta_json_writer_end_object(aorta_json_writer_t *writer)
 {
     append(writer, "}", 1);
     writer->depth--;
+}
+
+void aorta_json_writer_begin_array(aorta_json_writer_t *writer)
+{
+    append(writer, "[", 1);
+    if (writer->depth + 1 >= WRITER_MAX_DEPTH)
+        abort(); /* a caller's bug, as for an object */
+    writer->has_member[++writer->depth] = 0;
+}
+
+void aorta_json_writer_end_array(aorta_json_writer_t *writer)
+{
+    append(writer, "]", 1);
+    writer->depth--;
+}
+
+void aorta_json_writer_item(aorta_json_writer_t *writer)
+{
+    if (writer->has_member[writer->depth])
+        append(writer, ",", 1);
+    writer->has_member[writer->depth] = 1;
 }
 
 /* text as json-c writes a string of it, quotes included. */

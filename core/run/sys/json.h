@@ -54,6 +54,8 @@ aorta_json_type_t aorta_json_type(const aorta_json_t *value);
 /* Borrowed member of obj, or NULL when absent (or obj is not an object). */
 aorta_json_t *aorta_json_get(const aorta_json_t *obj, const char *key);
 int aorta_json_has(const aorta_json_t *obj, const char *key);
+/* key and its value out of obj (nothing when absent). */
+void aorta_json_remove(aorta_json_t *obj, const char *key);
 /* Borrowed string, or NULL when value is not a string. */
 const char *aorta_json_get_string(const aorta_json_t *value);
 /* The same with its byte length in *len (a JSON string may hold \u0000). */
@@ -123,6 +125,10 @@ void aorta_json_writer_free(aorta_json_writer_t *writer);
 void aorta_json_writer_reset(aorta_json_writer_t *writer);
 void aorta_json_writer_begin_object(aorta_json_writer_t *writer);
 void aorta_json_writer_end_object(aorta_json_writer_t *writer);
+/* An array: aorta_json_writer_item() before each of its items. */
+void aorta_json_writer_begin_array(aorta_json_writer_t *writer);
+void aorta_json_writer_end_array(aorta_json_writer_t *writer);
+void aorta_json_writer_item(aorta_json_writer_t *writer);
 /* The next member's key; its value follows. */
 void aorta_json_writer_key(aorta_json_writer_t *writer, const char *key);
 void aorta_json_writer_string(aorta_json_writer_t *writer, const char *text);

@@ -615,7 +615,7 @@ START_TEST(both_schemas_of_a_trial_file_aggregate_the_same)
                              "[2.5, 1.0, \"x\"], \"launches\": [4, null, 1]}, \"p\": {\"names\": "
                              "[\"q\"], \"total_ms\": [0.5], \"launches\": [2]}}}");
     /* A schema this build does not know is no table. */
-    write_trials(dir, "three", "{\"schema_version\": 3, \"collectors\": {\"r\": "
+    write_trials(dir, "three", "{\"schema_version\": 4, \"collectors\": {\"r\": "
                                "{\"names\": [\"b\"], \"total_ms\": [1.0], \"launches\": [1]}}}");
     aorta_json_t *matrix = parse("{\"cells\": [{\"name\": \"one\", \"trials\": 2},"
                                  " {\"name\": \"two\", \"trials\": 2},"
@@ -661,13 +661,13 @@ START_TEST(the_trial_file_is_written_as_arrays_and_read_back)
     aorta_json_t *file = aorta_kernel_file_new(3);
     aorta_kernel_file_add(file, "r", aorta_metrics_kernels(m));
     char *text = aorta_json_dump(file, 0);
-    ck_assert_str_eq(text, "{\"schema_version\":2,\"trial_index\":3,\"collectors\":{\"r\":{"
+    ck_assert_str_eq(text, "{\"schema_version\":3,\"trial_index\":3,\"collectors\":{\"r\":{"
                            "\"names\":[\"z\xef\xbf\xbd\",\"y\"],\"total_ms\":[3.0,2.0],"
                            "\"launches\":[5,null]}}}");
     free(text);
     int schema = 0;
     const aorta_json_t *collectors = aorta_kernel_file_collectors(file, &schema);
-    ck_assert_int_eq(schema, 2);
+    ck_assert_int_eq(schema, 3);
     aorta_kagg_cell_t cell = {.name = strdup("c")};
     aorta_kagg_add_trial(&cell, collectors, schema);
     aorta_json_t *twice = parse("{\"r\": {\"names\": [\"y\", \"y\"], \"total_ms\": [1.0, 7.0],"

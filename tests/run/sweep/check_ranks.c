@@ -232,7 +232,7 @@ static aorta_metrics_t *rank_metrics_with(size_t jobs)
     aorta_rank_parse_all(ranked, NULL, dir, ranks, count, jobs, results);
     aorta_metrics_t *metrics = aorta_metrics_new("ranked_");
     aorta_rank_merge("ranked", results, count, metrics);
-    free(results);
+    aorta_rank_set_clear(&(aorta_rank_set_t){results, count});
     free(ranks);
     return metrics;
 }
@@ -293,7 +293,7 @@ START_TEST(per_rank_figures_agree_with_one_parse_of_the_whole_directory)
     aorta_metrics_t *whole = aorta_parse_in_child(ranked, NULL, dir);
     ck_assert_double_eq_tol(metric_double(whole, "ranked_gpu_time_ms"), sum, 1e-9);
     aorta_metrics_free(whole);
-    free(results);
+    aorta_rank_set_clear(&(aorta_rank_set_t){results, count});
     free(ranks);
 }
 END_TEST
