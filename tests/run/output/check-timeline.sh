@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A trial's timeline.json end to end (docs/multi-rank.md, Timeline): real
+# sweeps of the built aorta-run under the stand-ins, each timeline held to
+# the Chrome trace-event format by timeline_format.py:
+#   - rocprof (examples/no-gpu/rocm/rocprofv3, kernel trace CSVs): one
+#     process, one event per dispatch (the trial's rocprof_kernel_count),
+#     time 0 at the first dispatch;
+#   - Proton (examples/no-gpu/triton/python3, data: trace) leaving a real
+#     H200 Chrome trace: its ten launches on stream 7, at its ts and dur;
+#   - a trial without dispatches has no timeline, and a rerun removes one an
+#     earlier attempt left.
+set -u
+srcdir=${AORTA_TEST_SRCDIR:?}
+builddir=${AORTA_TEST_BUILDDIR:?}
+python=/usr/bin/python3
+[ -x "$python" ] || python=$(command -v python3) || { echo "no python3: skipping"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+status=0
+bad() { echo "FAIL: $1"; status=1; }
+aorta=$builddir/core/aorta-run
+check=$srcdir/tests/run/output/timeline_format.py
+metric() { # TRIAL_JSON KEY
+    "$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["metrics"].get(sys.argv[2], ""))' "$1" "$2"
+}
+
+# rocprof: the no-GPU example, its timelines beside its trial JSONs.
+out=$(ROCPROF_BIN=$srcdir/examples/no-gpu/rocm/rocprofv3 "$aorta" --plugin-dir "$builddir/plugins/.libs" \
+    --recipe "$srcdir/examples/no-gpu/recipe.yaml" --output "$tmp/r" --ticket t -- \
+    "$srcdir/examples/no-gpu/gemm" 128 2>&1) || bad "the rocprof sweep failed: $out"
+n=0
+for json in "$tmp"/r/t/*/_subprocess/trial_d0_m0_t*[0-9].json; do
+    timeline=${json%.json}.timeline.json
+    count=$(metric "$json" rocprof_kernel_count)
+    [ -n "$count" ] || bad "$json has no rocprof_kernel_count"
+    "$python" "$check" "$timeline" 1 "$count" || status=1
+    grep -q '"ts":0.000,' "$timeline" || bad "$timeline does not start at time 0"
+    grep -q '"args":{"name":"rocprof: Agent 2 queue 1"}' "$timeline" || bad "$timeline: no track 'rocprof: Agent 2 queue 1'"
+    grep -q '"alignment":"common' "$timeline" || bad "$timeline: not one clock"
+    n=$((n + 1))
+done
+[ "$n" -eq 6 ] || bad "$n rocprof timelines, expected 6"
+
+# Proton: a real H200 Chrome trace (mode cli, data: trace).
+mkdir -p "$tmp/p" && cd "$tmp/p" || exit 99
+echo 'print(1)' >vecadd.py
+cat >recipe.yaml <<'YAML'
+schema_version: 1
+mode: probe
+ticket: TRACE
+trials: 1
+mitigation_axis: [none]
+diagnostic_axis: [none]
+collect:
+  proton: {data: trace}
+YAML
+trace=$srcdir/tests/collectors/proton/fixtures/h200_cli_trace/proton.chrome_trace
+out=$(PATH=$srcdir/examples/no-gpu/triton:$PATH AORTA_STANDIN_CHROME_TRACE=$trace \
+    "$aorta" --plugin-dir "$builddir/plugins/.libs" --recipe recipe.yaml --output D -- python3 vecadd.py 2>&1) ||
+    bad "the Proton sweep failed: $out"
+timeline=D/TRACE/none-none/_subprocess/trial_d0_m0_t0.timeline.json
+want=$("$python" -c 'import json,sys
+events = [e for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["traceEvents"]]
+print(sum(1 for e in events if e.get("cat") == "kernel" and e.get("ph") == "X"))' "$trace")
+"$python" "$check" "$timeline" 1 "$want" || status=1
+"$python" - "$trace" "$timeline" <<'PY' || status=1
+import json, sys
+source = [e for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["traceEvents"]
+          if e.get("cat") == "kernel" and e.get("ph") == "X"]
+first = min(e["ts"] for e in source)
+want = sorted((round((e["ts"] - first) * 1000), round(e["dur"] * 1000), e["name"]) for e in source)
+doc = json.load(open(sys.argv[2]))
+got = sorted((round(e["ts"] * 1000), round(e["dur"] * 1000), e["name"])
+             for e in doc["traceEvents"] if e["ph"] == "X")
+tracks = {e["args"]["name"] for e in doc["traceEvents"] if e["name"] == "thread_name"}
+if got != want:
+    print("FAIL: the timeline's events are not the trace's: %r vs %r" % (got[:3], want[:3]))
+    sys.exit(1)
+if tracks != {"proton: stream %d" % source[0]["tid"]}:
+    print("FAIL: tracks %r" % tracks)
+    sys.exit(1)
+if not doc["otherData"]["alignment"].startswith("per rank"):
+    print("FAIL: Proton's session clock was aligned as one: %r" % doc["otherData"])
+    sys.exit(1)
+print("ok: the H200 trace's %d launches, at their ts and dur" % len(got))
+PY
+
+# A trace without events: no timeline, and one an earlier attempt left
+# (planted here) is removed.
+stale=E/TRACE/none-none/_subprocess/trial_d0_m0_t0.timeline.json
+mkdir -p "${stale%/*}" && echo '{}' >"$stale"
+out=$(PATH=$srcdir/examples/no-gpu/triton:$PATH \
+    "$aorta" --plugin-dir "$builddir/plugins/.libs" --recipe recipe.yaml --output E -- python3 vecadd.py 2>&1) ||
+    bad "the Proton sweep without events failed: $out"
+[ -e E/TRACE/none-none/_subprocess/trial_d0_m0_t0.json ] || bad "the trial without events did not run: $out"
+[ ! -e "$stale" ] || bad "$stale is left from the earlier attempt"
+[ $status -eq 0 ] && echo "ok: rocprof and Proton timelines"
+exit $status
