@@ -20,10 +20,24 @@
 #include "sys/json.h"
 #include "xalloc.h"
 
+/* Text, written out a megabyte at a time when fd is open (the file of 64
+ * ranks x 10,000 dispatches is about 100 MB), else kept whole. */
 typedef struct buf {
     char *data;
     size_t len, cap;
+    int fd, failed;
+    size_t events;   /* written so far: each after the first follows ",\n" */
 } buf_t;
+
+#define FLUSH_AT (1u << 20)
+
+static void flush(buf_t *b)
+{
+    if (b->fd >= 0 && b->len && !b->failed)
+        b->failed = aorta_write_all(b->fd, b->data, b->len) != 0;
+    if (b->fd >= 0)
+        b->len = 0;
+}
 
 static inline void reserve(buf_t *b, size_t more)
 {
@@ -208,8 +222,16 @@ static void names_free(names_t *names, size_t count)
     free(names->text.data);
 }
 
+/* The separator before every event but the first. */
+static inline void next_event(buf_t *b)
+{
+    if (b->events++)
+        PUT(b, ",\n");
+}
+
 static void put_meta(buf_t *b, const char *what, long pid, uint32_t tid, const char *arg_key)
 {
+    next_event(b);
     PUT(b, "{\"name\":\"");
     put(b, what, strlen(what));
     PUT(b, "\",\"ph\":\"M\",\"pid\":");
@@ -240,7 +262,7 @@ static uint32_t **number_tracks(buf_t *b, const aorta_timeline_source_t *sources
                                           aorta_dispatches_track_name(src->dispatches, t));
             put_meta(b, "thread_name", pid, next++, "name");
             put_string(b, label);
-            PUT(b, "}},\n");
+            PUT(b, "}}");
             free(label);
         }
     }
@@ -255,12 +277,12 @@ static void write_rank(buf_t *b, const aorta_timeline_source_t *sources, const s
     char *label = aorta_xasprintf("rank %ld", pid);
     put_meta(b, "process_name", pid, 0, "name");
     put_string(b, label);
-    PUT(b, "}},\n");
+    PUT(b, "}}");
     free(label);
     put_meta(b, "process_sort_index", pid, 0, "sort_index");
     reserve(b, 24);
     put_u64(b, (uint64_t)pid);
-    PUT(b, "}},\n");
+    PUT(b, "}}");
     uint32_t **tids = number_tracks(b, sources, order, from, to, pid);
     size_t total = 0;
     for (size_t s = from; s < to; s++)
@@ -282,6 +304,7 @@ static void write_rank(buf_t *b, const aorta_timeline_source_t *sources, const s
     qsort(events, n, sizeof *events, by_start);
     for (size_t i = 0; i < n; i++) {
         const event_t *e = &events[i];
+        next_event(b);
         reserve(b, names->length[e->name] + 160);
         PUT(b, "{\"name\":");
         put(b, names->text.data + names->offset[e->name], names->length[e->name]);
@@ -293,14 +316,16 @@ static void write_rank(buf_t *b, const aorta_timeline_source_t *sources, const s
         put_us(b, e->ts);
         PUT(b, ",\"dur\":");
         put_us(b, e->dur);
-        PUT(b, "},\n");
+        PUT(b, "}");
+        if (b->len >= FLUSH_AT)
+            flush(b);
     }
     free(events);
 }
 
 static void put_other_data(buf_t *b, const align_t *align, size_t ranks, size_t dispatches)
 {
-    PUT(b, "],\"displayTimeUnit\":\"ns\",\"otherData\":{\"writer\":\"aorta-run\",\"alignment\":");
+    PUT(b, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"writer\":\"aorta-run\",\"alignment\":");
     if (align->shared)
         PUT(b, "\"common: time 0 is the first dispatch of all ranks (one node, host clock)\"");
     else
@@ -313,8 +338,9 @@ static void put_other_data(buf_t *b, const align_t *align, size_t ranks, size_t 
     PUT(b, "}}\n");
 }
 
-char *aorta_timeline_text(const aorta_timeline_source_t *sources, size_t count, int one_node,
-                          size_t *len)
+/* The whole trace into b. */
+static void write_trace(buf_t *b, const aorta_timeline_source_t *sources, size_t count,
+                        int one_node)
 {
     /* Only sources with dispatches: a rank without any has no process. */
     aorta_timeline_source_t *used = aorta_xcalloc(count ? count : 1, sizeof *used);
@@ -329,22 +355,26 @@ char *aorta_timeline_text(const aorta_timeline_source_t *sources, size_t count, 
     align_sources(used, n, one_node, &align);
     names_t names = {0};
     escape_names(&names, used, n);
-    buf_t b = {0};
-    reserve(&b, dispatches * 100 + 4096);
-    PUT(&b, "{\"traceEvents\":[\n");
+    PUT(b, "{\"traceEvents\":[\n");
     for (size_t from = 0, to; from < n; from = to, ranks++) {
         for (to = from + 1; to < n && used[order[to]].rank == used[order[from]].rank; to++)
             ;
-        write_rank(&b, used, order, from, to, &align, &names);
+        write_rank(b, used, order, from, to, &align, &names);
     }
-    if (b.len >= 2 && b.data[b.len - 2] == ',')
-        b.len -= 2; /* the last event's ",\n" */
-    put_other_data(&b, &align, ranks, dispatches);
-    b.data[b.len] = '\0';
+    put_other_data(b, &align, ranks, dispatches);
+    b->data[b->len] = '\0';
+    flush(b);
     names_free(&names, n);
     free(align.base);
     free(order);
     free(used);
+}
+
+char *aorta_timeline_text(const aorta_timeline_source_t *sources, size_t count, int one_node,
+                          size_t *len)
+{
+    buf_t b = {.fd = -1};
+    write_trace(&b, sources, count, one_node);
     *len = b.len;
     return b.data;
 }
@@ -352,11 +382,18 @@ char *aorta_timeline_text(const aorta_timeline_source_t *sources, size_t count, 
 int aorta_timeline_write_at(int dir_fd, const char *name, const aorta_timeline_source_t *sources,
                             size_t count, int one_node)
 {
-    size_t len;
-    char *text = aorta_timeline_text(sources, count, one_node, &len);
-    int status = aorta_write_file_atomic_at(dir_fd, name, text, len);
+    char *temporary;
+    buf_t b = {.fd = aorta_atomic_start_at(dir_fd, name, &temporary)};
+    if (b.fd < 0)
+        return -1;
+    reserve(&b, 2 * FLUSH_AT);
+    write_trace(&b, sources, count, one_node);
     int saved = errno;
-    free(text);
+    free(b.data);
+    errno = saved;
+    int status = aorta_atomic_finish_at(dir_fd, b.fd, temporary, name, !b.failed);
+    saved = errno;
+    free(temporary);
     errno = saved;
     return status;
 }

@@ -65,36 +65,56 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len)
     return aorta_write_file_atomic_at(AT_FDCWD, path, data, len);
 }
 
-int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len)
+int aorta_atomic_start_at(int dir_fd, const char *name, char **temporary)
 {
     /* O_EXCL, never an existing name: the payload can plant a FIFO (whose
      * open would block) or anything else at a name it can guess. */
-    char *temporary = NULL;
+    *temporary = NULL;
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        free(temporary);
-        temporary = aorta_xasprintf("%s.tmp.%ld.%d", name, (long)getpid(), attempt);
-        fd = openat(dir_fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+        free(*temporary);
+        *temporary = aorta_xasprintf("%s.tmp.%ld.%d", name, (long)getpid(), attempt);
+        fd = openat(dir_fd, *temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                     0644);
         if (fd < 0 && errno != EEXIST)
             break;
     }
-    int status = -1, saved = errno;
-    if (fd >= 0) {
-        status = aorta_write_all(fd, data, len);
-        saved = errno;
-        if (close(fd) != 0 && status == 0) {
-            status = -1;
-            saved = errno;
-        }
-        /* renameat() replaces a symlink at name, never what it points to. */
-        if (status == 0 && renameat(dir_fd, temporary, dir_fd, name) != 0) {
-            status = -1;
-            saved = errno;
-        }
-        if (status != 0)
-            unlinkat(dir_fd, temporary, 0);
+    if (fd < 0) {
+        int saved = errno;
+        free(*temporary);
+        *temporary = NULL;
+        errno = saved;
     }
+    return fd;
+}
+
+int aorta_atomic_finish_at(int dir_fd, int fd, const char *temporary, const char *name, int ok)
+{
+    int status = ok ? 0 : -1, saved = errno;
+    if (close(fd) != 0 && status == 0) {
+        status = -1;
+        saved = errno;
+    }
+    /* renameat() replaces a symlink at name, never what it points to. */
+    if (status == 0 && renameat(dir_fd, temporary, dir_fd, name) != 0) {
+        status = -1;
+        saved = errno;
+    }
+    if (status != 0)
+        unlinkat(dir_fd, temporary, 0);
+    errno = saved;
+    return status;
+}
+
+int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len)
+{
+    char *temporary;
+    int fd = aorta_atomic_start_at(dir_fd, name, &temporary);
+    if (fd < 0)
+        return -1;
+    int ok = aorta_write_all(fd, data, len) == 0;
+    int status = aorta_atomic_finish_at(dir_fd, fd, temporary, name, ok);
+    int saved = errno;
     free(temporary);
     errno = saved;
     return status;

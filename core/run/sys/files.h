@@ -30,6 +30,14 @@ int aorta_write_file_atomic(const char *path, const void *data, size_t len);
 /* The same for name below dir_fd (AT_FDCWD: name is a path). */
 int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len);
 
+/* The same written in pieces, for a file too large to hold whole: a
+ * temporary file next to name (O_EXCL, no symlink followed), open for
+ * writing; -1 (errno set) or its descriptor, its name in *temporary (free
+ * it).  aorta_atomic_finish_at() closes it and, when ok, renames it over
+ * name; else (or when that fails) removes it: 0, or -1 with errno set. */
+int aorta_atomic_start_at(int dir_fd, const char *name, char **temporary);
+int aorta_atomic_finish_at(int dir_fd, int fd, const char *temporary, const char *name, int ok);
+
 /* The same, except that a regular file of one link already holding exactly
  * those bytes is left as it is: a report written again over an unchanged
  * run replaces nothing (a replaced file is a new inode and, on a
