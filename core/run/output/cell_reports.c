@@ -15,6 +15,9 @@
 #include "output/rank_view.h"
 #include "output/kernel_md.h"
 #include "output/kernel_names.h"
+#include "output/lane_svg.h"
+#include "output/timeline.h"
+#include "record/layout.h"
 #include "output/report_html.h"
 #include "sys/files.h"
 #include "sys/spawn.h"
@@ -72,6 +75,26 @@ static void note_failure(work_t *work, const char *cell, const char *why)
     pthread_mutex_unlock(&work->lock);
 }
 
+/* The first passing trial's timeline as report.html's lane chart, when it
+ * has one (reached without following a symlink, like every record). */
+static void draw_lanes(int run_fd, aorta_kagg_cell_t *cell)
+{
+    if (!cell->first_passing)
+        return;
+    char *sub_rel = aorta_workload_dir_rel(cell->name), *why = NULL;
+    int sub_fd = aorta_nofollow_open_dir(run_fd, sub_rel, 0, &why);
+    if (sub_fd >= 0) {
+        char *json_rel = aorta_trial_json_rel(cell->name, (int)(cell->first_passing - 1));
+        char *name = aorta_timeline_path(strrchr(json_rel, '/') + 1);
+        cell->lanes = aorta_lane_svg_at(sub_fd, name);
+        free(name);
+        free(json_rel);
+        close(sub_fd);
+    }
+    free(why);
+    free(sub_rel);
+}
+
 static void load_and_write(work_t *work, size_t i, tools_t *tools)
 {
     aorta_kagg_cell_t *cell = &work->run->cells[i];
@@ -91,6 +114,7 @@ static void load_and_write(work_t *work, size_t i, tools_t *tools)
     if (cell_fd >= 0)
         close(cell_fd);
     free(why);
+    draw_lanes(work->run_fd, cell);
 }
 
 static void render(work_t *work, size_t i, tools_t *tools)

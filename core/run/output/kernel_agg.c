@@ -463,6 +463,8 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
             cell->errored += !strcmp(verdict, "error");
             if (!strcmp(verdict, "pass")) {
                 cell->passing++;
+                if (!cell->first_passing)
+                    cell->first_passing = t + 1;
                 aorta_kagg_add_samples(cell, trial);
                 char *kname = aorta_kernel_file_path(trial_name);
                 aorta_json_t *file = aorta_json_reader_read_at(reader->kernels, sub_fd, kname,
@@ -785,6 +787,7 @@ void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell)
     free(cell->metrics);
     free(cell->step_ms.values);
     free(cell->name);
+    free(cell->lanes);
     memset(cell, 0, sizeof *cell);
 }
 

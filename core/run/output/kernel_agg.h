@@ -74,6 +74,8 @@ typedef struct aorta_kagg_cell {
     size_t metric_count, metric_capacity;
     aorta_kagg_table_t *tables;
     size_t count, capacity;
+    int64_t first_passing;        /* 1 + the first passing trial's index; 0: none */
+    char *lanes;                  /* that trial's lane chart (output/lane_svg.h), or NULL */
 } aorta_kagg_cell_t;
 
 typedef struct aorta_kagg_run {

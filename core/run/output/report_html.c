@@ -15,6 +15,8 @@
 
 #include "output/kernel_names.h"
 #include "output/rank_html.h"
+#include "output/timeline.h"
+#include "record/layout.h"
 #include "output/verdicts.h"
 #include "sys/text_escape.h"
 #include "xalloc.h"
@@ -419,6 +421,34 @@ static void step_timing(FILE *out, const aorta_json_t *matrix)
     fputs("</tbody></table>\n", out);
 }
 
+/* Each cell's lane chart: its first passing trial's timeline. */
+static void timelines(FILE *out, const aorta_kagg_run_t *run)
+{
+    size_t drawn = 0;
+    for (size_t c = 0; c < run->count; c++) {
+        const aorta_kagg_cell_t *cell = &run->cells[c];
+        if (!cell->lanes)
+            continue;
+        if (!drawn++)
+            fputs("<h2>Timeline</h2>\n<p class=\"meta\">Each cell's first passing trial: a lane "
+                  "per rank and queue or stream, each column in the colour of the kernel that "
+                  "covers most of it.  Every dispatch is in the trial's <code>timeline.json</code>"
+                  " (open it in Perfetto or <code>chrome://tracing</code>).</p>\n",
+                  out);
+        char *json_rel = aorta_trial_json_rel(cell->name, (int)(cell->first_passing - 1));
+        char *file = aorta_timeline_path(json_rel);
+        fputs("<h3>", out);
+        put_escaped(out, cell->name);
+        fputs("</h3>\n<p class=\"meta\"><code>", out);
+        put_escaped(out, file);
+        fputs("</code></p>\n<div class=\"timeline\">", out);
+        fputs(cell->lanes, out);
+        free(file);
+        free(json_rel);
+        fputs("</div>\n", out);
+    }
+}
+
 static const char style[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}"
     "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
@@ -439,6 +469,7 @@ static const char style[] =
     ".heat td{text-align:right}.heat tr.slowest td.name{font-weight:bold}"
     ".heat caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}"
     ".rank-bars .slowest .label{font-weight:bold}"
+    ".timeline{overflow-x:auto}.timeline svg{max-width:100%;height:auto}"
     /* Verdicts: a glyph and a word, blue or orange (safe for red-green
      * colour blindness), and a regression in bold. */
     ".v-regressed{background:#fdd9b5;color:#7a3300;font-weight:bold;padding:0 .2em}"
@@ -516,6 +547,7 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
     }
     aorta_kernel_names_free(names);
     free(collectors);
+    timelines(out, run);
     verdicts(out, matrix);
     step_timing(out, matrix);
     fputs("<p class=\"meta\">Written by aorta-run from the run's trial records; "

@@ -42,6 +42,24 @@ for json in "$tmp"/r/t/*/_subprocess/trial_d0_m0_t*[0-9].json; do
 done
 [ "$n" -eq 6 ] || bad "$n rocprof timelines, expected 6"
 
+# report.html draws each cell's first passing trial as a lane chart: in a
+# real browser (headless Chromium, when installed) the SVG is there with its
+# lane, its title and the legend.
+if command -v chromium >/dev/null 2>&1; then
+    dom=$(timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$tmp/r/t/report.html" 2>/dev/null)
+    lanes=$(printf '%s\n' "$dom" | grep -o '<g class="lane">' | wc -l)
+    [ "$lanes" -eq 2 ] || bad "report.html in Chromium: $lanes lanes, expected one per cell (2)"
+    printf '%s\n' "$dom" | grep -q '<svg class="lanes"' || bad "report.html in Chromium: no lane chart"
+    printf '%s\n' "$dom" | grep -q '<title>rank 0 · rocprof: Agent 2 queue 1: 26 dispatch(es)</title>' ||
+        bad "report.html in Chromium: no lane title"
+    printf '%s\n' "$dom" | grep -q '<path fill="#4e79a7" d="M' || bad "report.html in Chromium: no kernel drawn"
+    printf '%s\n' "$dom" | grep -q 'class="key"><i style="background:#4e79a7"></i><code>sgemm_tiled' ||
+        bad "report.html in Chromium: the legend does not name sgemm_tiled"
+else
+    echo "chromium not found: report.html's lane chart is checked as text only"
+fi
+grep -q '<svg class="lanes"' "$tmp/r/t/report.html" || bad "report.html has no lane chart"
+
 # Proton: a real H200 Chrome trace (mode cli, data: trace).
 mkdir -p "$tmp/p" && cd "$tmp/p" || exit 99
 echo 'print(1)' >vecadd.py

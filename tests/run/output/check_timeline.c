@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
+#include "output/lane_svg.h"
 #include "output/timeline.h"
 #include "record/parse_reply.h"
 #include "sys/json.h"
@@ -316,6 +317,72 @@ START_TEST(no_dispatch_is_an_empty_trace_and_the_file_is_written_whole)
 }
 END_TEST
 
+static size_t count_of(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+START_TEST(the_lane_chart_has_a_lane_per_rank_and_track_and_stays_small)
+{
+    /* 64 ranks x 10,000 dispatches of 60 kernels on two queues. */
+    aorta_dispatches_t *d[64];
+    aorta_timeline_source_t sources[64];
+    for (int r = 0; r < 64; r++) {
+        d[r] = aorta_dispatches_new();
+        aorta_dispatches_set_clock(d[r], AORTA_CLOCK_HOST);
+        uint64_t t = 1000000 + (uint64_t)r * 10;
+        for (int i = 0; i < 10000; i++) {
+            char name[64];
+            snprintf(name, sizeof name, i % 60 ? "kernel_%d" : "<script>k%d</script>", i % 60);
+            aorta_dispatches_add(d[r], i % 3 ? "queue 1" : "queue 2", name, strlen(name), t,
+                                 t + 800 + (uint64_t)(i % 7) * 100);
+            t += 1500;
+        }
+        sources[r] = (aorta_timeline_source_t){r, "rocprof", d[r]};
+    }
+    size_t len;
+    char *text = aorta_timeline_text(sources, 64, 1, &len);
+    char *svg = aorta_lane_svg(text, len);
+    ck_assert_ptr_nonnull(svg);
+    ck_assert_uint_eq(count_of(svg, "<g class=\"lane\">"), 128);
+    ck_assert_uint_eq(count_of(svg, "<title>"), 128);
+    ck_assert_ptr_nonnull(strstr(svg, "<title>rank 63 \xc2\xb7 rocprof: queue 2: 3334 dispatch(es)"
+                                      "</title>"));
+    /* At most a rectangle a column a lane, whatever the dispatches. */
+    ck_assert_uint_le(count_of(svg, "h-"), (size_t)128 * AORTA_LANE_COLUMNS);
+    ck_assert_uint_lt(strlen(svg), (size_t)3 << 20);
+    /* The legend: eight kernels and the rest; markup in a name is text. */
+    ck_assert_uint_eq(count_of(svg, "class=\"key\""), AORTA_LANE_COLOURS + 1);
+    ck_assert_ptr_null(strstr(svg, "<script>"));
+    ck_assert_ptr_nonnull(strstr(svg, "52 other kernel(s)"));
+    free(svg);
+    free(text);
+    for (int r = 0; r < 64; r++)
+        aorta_dispatches_free(d[r]);
+}
+END_TEST
+
+START_TEST(the_lane_chart_skips_what_is_not_an_event_line)
+{
+    ck_assert_ptr_null(aorta_lane_svg("", 0));
+    const char *junk = "{\"traceEvents\":[\n{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\","
+                       "\"pid\":-1,\"tid\":1,\"ts\":1.0,\"dur\":1.0},\n{\"name\":\"k\",\"cat\":"
+                       "\"kernel\",\"ph\":\"X\",\"pid\":0,\"tid\":1,\"ts\":nan,\"dur\":1.0},\n"
+                       "{\"name\":\"unclosed,\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0";
+    ck_assert_ptr_null(aorta_lane_svg(junk, strlen(junk)));
+    const char *one = "{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":0,\"tid\":1,"
+                      "\"ts\":0.000,\"dur\":0.000}";
+    char *svg = aorta_lane_svg(one, strlen(one));
+    ck_assert_ptr_nonnull(svg);
+    ck_assert_uint_eq(count_of(svg, "<g class=\"lane\">"), 1);
+    ck_assert_ptr_nonnull(strstr(svg, "rank 0 \xc2\xb7 ?")); /* a track without a name */
+    free(svg);
+}
+END_TEST
+
 static Suite *timeline_suite(void)
 {
     Suite *suite = suite_create("timeline");
@@ -325,6 +392,8 @@ static Suite *timeline_suite(void)
     tcase_add_test(tc, two_ranks_of_one_clock_share_time_zero);
     tcase_add_test(tc, session_clocks_are_aligned_per_rank_and_tracks_named_per_collector);
     tcase_add_test(tc, no_dispatch_is_an_empty_trace_and_the_file_is_written_whole);
+    tcase_add_test(tc, the_lane_chart_has_a_lane_per_rank_and_track_and_stays_small);
+    tcase_add_test(tc, the_lane_chart_skips_what_is_not_an_event_line);
     suite_add_tcase(suite, tc);
     return suite;
 }
