@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* check_abi_compat.c - collectors built against the ABI 1.0 and 1.1
- * headers (tests/abi/legacy10.c and legacy11.c, compiled with tests/abi/1.0/
- * and 1.1/ and not include/) load under the current aorta, their callbacks
+/* check_abi_compat.c - collectors built against the ABI 1.0, 1.1 and 1.2
+ * headers (tests/abi/legacy10.c, legacy11.c and legacy12.c, compiled with
+ * tests/abi/1.0/, 1.1/ and 1.2/ and not include/) load under the current aorta, their callbacks
  * behave as before, their queue interceptor slots are honoured, and a whole
  * sweep through aorta-run records their metrics.  So does a collector built
  * with the current header for 1.0 (tests/abi/target10.c). */
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "registry/registry.h"
 #include "sweeptest.h"
@@ -252,6 +253,40 @@ START_TEST(a_1_1_sweep_records_its_metrics)
 }
 END_TEST
 
+START_TEST(a_1_2_collector_loads_with_its_table)
+{
+    aorta_registry_t *registry = tu_registry("tests/abi");
+    const struct aorta_collector *c = &tu_plugin(registry, "legacy12")->collector;
+    ck_assert_uint_eq(c->abi_major, 1);
+    ck_assert_uint_eq(c->abi_minor, 2);
+    ck_assert_uint_eq(aorta_collector_metric_count(c), 2);
+    const aorta_metric_spec_t *row = aorta_collector_metric_find(c, "legacy12_gpu_time_ms");
+    ck_assert_ptr_nonnull(row);
+    ck_assert_str_eq(row->unit, "ms");
+    ck_assert_int_eq(row->better, AORTA_BETTER_LOWER);
+    aorta_registry_free(registry);
+    expect_description("legacy12", "legacy12 1.2 (collector ABI 1.2, wrap rank 43)");
+}
+END_TEST
+
+/* Its sweep records its metrics; it records no dispatch (1.3), so its trial
+ * has no timeline. */
+START_TEST(a_1_2_sweep_records_its_metrics_and_no_timeline)
+{
+    json_object *json = sweep_trial("legacy12", "printf 'k\\t3000000\\n' > \"$LEGACY12_DIR/one.k12\"");
+    json_object *gpu = tu_at(json, "result", "metrics", "legacy12_gpu_time_ms", NULL);
+    ck_assert_ptr_nonnull(gpu);
+    ck_assert_double_eq(json_object_get_double(gpu), 3.0);
+    ck_assert_int_eq(json_object_get_int64(tu_at(json, "result", "metrics", "legacy12_files", NULL)),
+                     1);
+    json_object_put(json);
+    char *timeline = tu_join(work, "results/_no_ticket_/none-none/_subprocess/"
+                                   "trial_d0_m0_t0.timeline.json");
+    ck_assert_int_ne(access(timeline, F_OK), 0);
+    free(timeline);
+}
+END_TEST
+
 START_TEST(a_collector_built_for_1_0_is_stamped_1_0)
 {
     aorta_registry_t *registry = tu_registry("tests/abi");
@@ -295,6 +330,11 @@ static Suite *abi_compat_suite(void)
     tcase_add_test(tc, its_1_1_callbacks_work_through_the_current_sdk);
     tcase_add_test(tc, its_queue_interceptor_why_is_honoured);
     tcase_add_test(tc, a_1_1_sweep_records_its_metrics);
+    suite_add_tcase(suite, tc);
+    tc = tcase_create("legacy12");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, a_1_2_collector_loads_with_its_table);
+    tcase_add_test(tc, a_1_2_sweep_records_its_metrics_and_no_timeline);
     suite_add_tcase(suite, tc);
     tc = tcase_create("target10");
     tcase_add_checked_fixture(tc, setup, teardown);
