@@ -213,9 +213,19 @@ static void stream_matches_whole(const uint8_t *data, size_t size)
 
 typedef proton_read_t (*reader_fn)(int fd, aorta_kernels_t *kernels, size_t block);
 
+/* With the dispatches taken too: one per launch counted, never more. */
 static proton_read_t trace_reader(int fd, aorta_kernels_t *kernels, size_t block)
 {
-    return proton_trace_stream(fd, kernels, NULL, block);
+    aorta_dispatches_t *dispatches = aorta_dispatches_new();
+    proton_read_t status = proton_trace_stream(fd, kernels, dispatches, block);
+    int64_t launches = 0;
+    for (size_t i = 0; i < aorta_kernels_count(kernels); i++)
+        launches += aorta_kernels_launches_at(kernels, i);
+    if (status == PROTON_READ_OK && aorta_dispatches_count(dispatches) > (size_t)launches)
+        fz_fail("more dispatches (%zu) than launches (%lld)", aorta_dispatches_count(dispatches),
+                (long long)launches);
+    aorta_dispatches_free(dispatches);
+    return status;
 }
 
 static proton_read_t msgpack_reader(int fd, aorta_kernels_t *kernels, size_t block)

@@ -189,6 +189,33 @@ START_TEST(the_trace_of_a_data_trace_run_gives_its_launches)
 }
 END_TEST
 
+/* Each launch of a Chrome trace is a dispatch for the timeline (ABI 1.3):
+ * its ts and dur to the ns, its tid as the stream, Proton's session clock;
+ * a tree has none. */
+START_TEST(the_trace_s_launches_are_dispatches)
+{
+    aorta_metrics_t *metrics = parse_fixture("h200_torchrun_trace/rank0");
+    const aorta_dispatches_t *d = aorta_metrics_dispatches(metrics);
+    ck_assert_uint_eq(aorta_dispatches_count(d), 10);
+    ck_assert_int_eq(aorta_dispatches_clock(d), AORTA_CLOCK_SESSION);
+    ck_assert_uint_eq(aorta_dispatches_track_count(d), 1);
+    ck_assert_str_eq(aorta_dispatches_track_name(d, 0), "stream 7");
+    ck_assert_str_eq(aorta_dispatches_name(d, aorta_dispatches_name_at(d, 0), NULL), "add_kernel");
+    ck_assert_uint_eq(aorta_dispatches_start_at(d, 0), 0);
+    ck_assert_uint_eq(aorta_dispatches_end_at(d, 0), 2400);
+    ck_assert_uint_eq(aorta_dispatches_start_at(d, 9), 36574939);
+    ck_assert_uint_eq(aorta_dispatches_end_at(d, 9), 36574939 + 2240);
+    ck_assert_int_eq(launches(metrics), 10); /* the metrics as they were */
+    aorta_metrics_free(metrics);
+    metrics = parse_fixture("h200_torchrun_trace/rank1");
+    ck_assert_uint_eq(aorta_dispatches_count(aorta_metrics_dispatches(metrics)), 20);
+    aorta_metrics_free(metrics);
+    metrics = parse_fixture("h200_model_shadow/tree");
+    ck_assert_ptr_null(aorta_metrics_dispatches(metrics));
+    aorta_metrics_free(metrics);
+}
+END_TEST
+
 START_TEST(the_later_trace_layout_gives_the_same_launches)
 {
     /* One object for the session, lanes, CPU scopes and flows beside the
@@ -459,6 +486,7 @@ static Suite *proton_formats_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_trace_and_a_tree_of_one_payload_agree);
     tcase_add_test(tc, the_trace_of_a_data_trace_run_gives_its_launches);
+    tcase_add_test(tc, the_trace_s_launches_are_dispatches);
     tcase_add_test(tc, the_later_trace_layout_gives_the_same_launches);
     tcase_add_test(tc, only_complete_kernel_events_are_launches);
     tcase_add_test(tc, a_trace_one_pass_cannot_read_is_refused_with_a_warning);

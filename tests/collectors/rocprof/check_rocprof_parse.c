@@ -156,6 +156,52 @@ START_TEST(broken_stats_fall_back_to_the_trace)
 }
 END_TEST
 
+/* The timeline's dispatches (ABI 1.3) come from the kernel trace alone,
+ * also when the metrics come from the stats: each row's agent and queue as
+ * its track, its timestamps exact, the host clock; the metrics unchanged. */
+START_TEST(dispatches_come_from_the_kernel_trace)
+{
+    char *path;
+    aorta_metrics_t *m = parse_fixture_dir("flat_with_o", &path);
+    ck_assert_uint_eq(aorta_metrics_count(m), 5);
+    ck_assert_int_eq(rp_int(m, "rocprof_kernel_count"), 23); /* the stats' */
+    const aorta_dispatches_t *d = aorta_metrics_dispatches(m);
+    ck_assert_uint_eq(aorta_dispatches_count(d), 5); /* the trace's */
+    ck_assert_int_eq(aorta_dispatches_clock(d), AORTA_CLOCK_HOST);
+    ck_assert_uint_eq(aorta_dispatches_track_count(d), 1);
+    ck_assert_str_eq(aorta_dispatches_track_name(d, 0), "Agent 2 queue 1");
+    ck_assert_str_eq(aorta_dispatches_name(d, aorta_dispatches_name_at(d, 0), NULL), SGEMM);
+    ck_assert_uint_eq(aorta_dispatches_start_at(d, 0), UINT64_C(1434937317843317));
+    ck_assert_uint_eq(aorta_dispatches_end_at(d, 0), UINT64_C(1434937317879637));
+    aorta_metrics_free(m);
+    free(path);
+    /* rocprofiler-sdk's documented trace: four queues of "Agent 4". */
+    m = parse_copy("real_samples/rocprofiler-sdk_docs_kernel_trace.csv", "a_kernel_trace.csv");
+    d = aorta_metrics_dispatches(m);
+    ck_assert_uint_eq(aorta_dispatches_count(d), 9);
+    ck_assert_uint_eq(aorta_dispatches_track_count(d), 4);
+    ck_assert_str_eq(aorta_dispatches_track_name(d, 0), "Agent 4 queue 1");
+    ck_assert_uint_eq(aorta_dispatches_start_at(d, 0), UINT64_C(1550151853029637));
+    ck_assert_uint_eq(aorta_dispatches_end_at(d, 0), UINT64_C(1550151853042437));
+    aorta_metrics_free(m);
+    /* An older trace names the agent by a bare number. */
+    rp_remove(dir, "a_kernel_trace.csv");
+    m = parse_copy("real_samples/hpctraining_mi300a_omp_kernel_trace_legacy_head.csv",
+                   "b_kernel_trace.csv");
+    d = aorta_metrics_dispatches(m);
+    ck_assert_uint_eq(aorta_dispatches_count(d), 9);
+    ck_assert_str_eq(aorta_dispatches_track_name(d, 0), "Agent 4 queue 1");
+    ck_assert_uint_eq(aorta_dispatches_start_at(d, 0), UINT64_C(5329321973213203));
+    aorta_metrics_free(m);
+    /* Stats alone: no timeline. */
+    rp_remove(dir, "b_kernel_trace.csv");
+    m = parse_copy("flat_with_o/aorta_kernel_stats.csv", "aorta_kernel_stats.csv");
+    ck_assert_int_eq(rp_int(m, "rocprof_kernel_count"), 23);
+    ck_assert_ptr_null(aorta_metrics_dispatches(m));
+    aorta_metrics_free(m);
+}
+END_TEST
+
 START_TEST(garbage_and_malformed)
 {
     rp_write(dir, "aorta_kernel_stats.csv", "garbage\n");
@@ -1038,6 +1084,7 @@ static Suite *parse_suite(void)
     tcase_add_test(tc, symlinks_never_followed);
     tcase_add_test(tc, out_of_descriptors_reports_the_directory_alone);
     tcase_add_test(tc, parse_in_a_child_keeps_the_types);
+    tcase_add_test(tc, dispatches_come_from_the_kernel_trace);
     suite_add_tcase(suite, tc);
     return suite;
 }
