@@ -652,10 +652,10 @@ AORTA_EXPORT AORTA_AVAILABLE_IN_1_1 const aorta_kernels_t *aorta_metrics_kernels
  *  aorta-run draws the trial's timeline from.  Only kernels, never copies. */
 typedef struct aorta_dispatches aorta_dispatches_t;
 
-/** The most dispatches one accumulator keeps: later adds are dropped (they
- *  still return 0), counted (aorta_dispatches_dropped()) and warned about
- *  once, through aorta_warn() as "libaorta". */
-#define AORTA_DISPATCHES_MAX 2000000u
+/** The most dispatches one accumulator keeps (24 bytes each): later adds
+ *  are dropped (they still return 0), counted (aorta_dispatches_dropped())
+ *  and warned about once, through aorta_warn() as "libaorta". */
+#define AORTA_DISPATCHES_MAX 500000u
 
 /** Clocks of aorta_dispatches_set_clock(): what the timestamps count from.
  *  AORTA_CLOCK_HOST: a clock every process of one host shares (rocprof's

@@ -185,8 +185,8 @@ START_TEST(past_the_cap_dispatches_are_dropped_counted_and_warned_once)
     ck_assert_uint_eq(aorta_dispatches_start_at(d, AORTA_DISPATCHES_MAX - 1),
                       AORTA_DISPATCHES_MAX - 1);
     ck_assert_int_eq(warnings, 1);
-    ck_assert_str_eq(last_warning, "libaorta: more than 2000000 kernel dispatches: the timeline "
-                                   "keeps the first 2000000 and drops the rest");
+    ck_assert_str_eq(last_warning, "libaorta: more than 500000 kernel dispatches: the timeline "
+                                   "keeps the first 500000 and drops the rest");
     aorta_dispatches_free(d);
 }
 END_TEST
