@@ -204,6 +204,26 @@ with open(os.path.join(run, "matrix.json")) as f:
 check(os.path.isfile(record) and os.stat(record).st_mtime_ns == before,
       "rank 1 resumed too (its record untouched)")
 
+# 6. The rank view: a straggler planted in rank 1 (rank_view_checks.py), found
+# in every output, under mpirun in the launcher slot (rocprof, and Proton
+# mode env) and with aorta-run started per rank (--all-ranks).
+sys.path.insert(0, os.path.join(SRC, "tests", "ranks"))
+import rank_view_checks  # noqa: E402
+
+PLANTED = dict(ENV, **rank_view_checks.STRAGGLER_ENV)
+r = aorta(["--recipe", recipe("view-launch-rocprof", ROCPROF_COLLECT), "--output", out, "--",
+           program], env=PLANTED)
+check(r.returncode == 0, "rank view, launcher + rocprof: exit 0")
+rank_view_checks.check_planted(os.path.join(out, "view-launch-rocprof"), "rocprof", check)
+r = aorta(["--recipe", recipe("view-launch-proton", "  proton: {mode: env}\n"), "--output", out,
+           "--", program], env=PLANTED)
+check(r.returncode == 0, "rank view, launcher + proton env: exit 0")
+rank_view_checks.check_planted(os.path.join(out, "view-launch-proton"), "proton", check)
+r = aorta(["--all-ranks", "--recipe", recipe("view-under-all", ROCPROF_COLLECT, launcher=False),
+           "--output", out, "--", program], prefix=LAUNCH, env=PLANTED)
+check(r.returncode == 0, "rank view, --all-ranks under mpirun: exit 0")
+rank_view_checks.check_planted(os.path.join(out, "view-under-all"), "rocprof", check)
+
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)

@@ -219,9 +219,10 @@ try:
                 f.write("launcher: [%s]\n" % ", ".join(json.dumps(w) for w in SRUN))
         return path
 
-    def aorta(args, prefix=()):
-        r = subprocess.run(list(prefix) + [AORTA, "--plugin-dir", PLUGINS] + args, env=env,
-                           capture_output=True, text=True, timeout=300)
+    def aorta(args, prefix=(), extra=None):
+        r = subprocess.run(list(prefix) + [AORTA, "--plugin-dir", PLUGINS] + args,
+                           env=dict(env, **(extra or {})), capture_output=True, text=True,
+                           timeout=300)
         if r.returncode != 0:
             print(r.stdout, r.stderr)
         return r
@@ -257,6 +258,20 @@ try:
     check_run(os.path.join(out, "srun-all"), "srun --all-ranks")
     check(os.path.isfile(os.path.join(out, "srun-all", "none-none", "_subprocess",
                                       "trial_d0_m0_t0.rank1.json")), "rank 1's record")
+
+    # The rank view: a straggler planted in rank 1 (rank_view_checks.py), both
+    # ways of running under srun.
+    sys.path.insert(0, os.path.join(SRC, "tests", "ranks"))
+    import rank_view_checks  # noqa: E402
+    planted = rank_view_checks.STRAGGLER_ENV
+    r = aorta(["--recipe", recipe("view-srun-launcher", True), "--output", out, "--", program],
+              extra=planted)
+    check(r.returncode == 0, "rank view, srun as the launcher: exit 0")
+    rank_view_checks.check_planted(os.path.join(out, "view-srun-launcher"), "rocprof", check)
+    r = aorta(["--all-ranks", "--recipe", recipe("view-srun-all", False), "--output", out, "--",
+               program], prefix=SRUN, extra=planted)
+    check(r.returncode == 0, "rank view, srun around aorta-run --all-ranks: exit 0")
+    rank_view_checks.check_planted(os.path.join(out, "view-srun-all"), "rocprof", check)
 finally:
     cluster.stop()
 
