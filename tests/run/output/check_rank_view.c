@@ -232,7 +232,7 @@ START_TEST(perf_md_and_report_html_say_who_is_late_and_why)
     ck_assert_ptr_nonnull(strstr(md, "4\xe2\x80\x93" "10 (differ)"));
     ck_assert_ptr_nonnull(strstr(md, "- `halo`: rank 2 launched 10, rank 0 launched 4\n"));
     char *html = render(html_of, &cell);
-    ck_assert_ptr_nonnull(strstr(html, "<h2 class=\"ranks\">Ranks: r</h2>"));
+    ck_assert_ptr_nonnull(strstr(html, "<h2 class=\"ranks\" id=\"ranks-r\">Ranks: r</h2>"));
     ck_assert_ptr_nonnull(strstr(html, "rank 2 (slowest)"));
     ck_assert_ptr_nonnull(strstr(html, "<tr class=\"slowest\"><td class=\"name\">2</td>"));
     ck_assert_ptr_nonnull(strstr(html, "rank 2 launched 10, rank 0 launched 4"));
