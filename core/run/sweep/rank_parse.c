@@ -123,6 +123,13 @@ static void rank_done(size_t index, const aorta_child_result_t *child, void *use
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     if (!problem && aorta_parse_reply_read(metrics, child->reply, child->len) != 0)
         problem = "sent an unreadable reply";
+    int64_t kept = 0;
+    int64_t total = problem ? 0 : aorta_parse_reply_rows_cut(child->reply, child->len, &kept);
+    if (total)
+        aorta_diag_warn("collect: %s's kernel table of %s cut to %lld of its %lld kernels: the "
+                        "parse reply holds at most %u MiB (its metrics are whole)",
+                        name, run->calls[index].path, (long long)kept, (long long)total,
+                        REPLY_LIMIT >> 20);
     if (problem) {
         aorta_diag_warn("collect: %s summary parsing %s; skipping its metrics for %s.", name,
                         problem, run->calls[index].path);
