@@ -261,6 +261,48 @@ START_TEST(merge_is_the_same_whatever_order_the_parses_finish)
 }
 END_TEST
 
+/* Each rank's kernel table comes back with its figures; one too large for
+ * the reply is cut with one warning, its metrics whole. */
+static void parse_two_ranks(void *user)
+{
+    aorta_rank_set_t *set = user;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    aorta_metrics_t *metrics = aorta_metrics_new("ranked_");
+    aorta_rank_metrics(ranked, NULL, fd, dir, metrics, set);
+    close(fd);
+    aorta_metrics_free(metrics);
+}
+
+START_TEST(each_ranks_table_comes_back_and_a_huge_one_is_cut_with_one_warning)
+{
+    write_rank(dir, 0, NULL, NULL);
+    write_rank(dir, 1, NULL, NULL);
+    char *small = tu_join(dir, "rank0/kernels"), *huge = tu_join(dir, "rank1/kernels");
+    tu_write(small, "3");
+    tu_write(huge, "60000"); /* 60,000 rows of 300-byte names: past 16 MiB */
+    aorta_rank_set_t set = {0};
+    char *err = tu_stderr_of(parse_two_ranks, &set);
+    ck_assert_uint_eq(set.count, 2);
+    const aorta_kernels_t *k0 = aorta_metrics_kernels(set.results[0].metrics);
+    ck_assert_ptr_nonnull(k0);
+    ck_assert_uint_eq(aorta_kernels_count(k0), 3);
+    const aorta_kernels_t *k1 = aorta_metrics_kernels(set.results[1].metrics);
+    ck_assert_ptr_nonnull(k1);
+    ck_assert(aorta_kernels_count(k1) > 1000 && aorta_kernels_count(k1) < 60000);
+    ck_assert(set.results[1].has_data);
+    ck_assert(fabs(set.results[1].gpu_ms - 60.0) < 1e-6); /* 60,000 x 1 us: whole */
+    ck_assert_msg(strstr(err, "kernel table of ") && strstr(err, "/rank1 cut to ")
+                      && strstr(err, "of its 60000 kernels"),
+                  "%s", err);
+    ck_assert_ptr_null(strstr(strstr(err, "cut to ") + 1, "cut to ")); /* once */
+    aorta_rank_set_clear(&set);
+    ck_assert_ptr_null(set.results);
+    free(err);
+    free(small);
+    free(huge);
+}
+END_TEST
+
 START_TEST(parallel_parses_overlap)
 {
     for (long r = 0; r < 4; r++)
@@ -336,6 +378,7 @@ static Suite *suite(void)
     tcase_add_test(tc, rank_dirs_are_listed_in_rank_order_without_symlinks);
     tcase_add_test(tc, merge_is_the_same_whatever_order_the_parses_finish);
     tcase_add_test(tc, parallel_parses_overlap);
+    tcase_add_test(tc, each_ranks_table_comes_back_and_a_huge_one_is_cut_with_one_warning);
     tcase_add_test(tc, per_rank_figures_agree_with_one_parse_of_the_whole_directory);
     tcase_add_test(tc, a_crashing_or_missing_rank_costs_only_its_figures);
     tcase_add_test(tc, parse_jobs_reads_its_variable);
