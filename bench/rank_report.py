@@ -21,13 +21,11 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report_scaling import kernel_names  # noqa: E402
+from report_scaling import kernel_names, time_report  # noqa: E402
 
 BUDGET_SEC = 2.0
 BUDGET_RSS_KB = 256 * 1024
@@ -85,18 +83,7 @@ def main():
         print("run: 1 cell x %d trials x %d ranks x %d kernels, %.1f MB of records"
               % (args.trials, args.ranks, args.kernels, size / 1e6))
         runner = os.path.join(args.builddir, "core", "aorta-run")
-        best, rss = None, 0
-        for _ in range(args.repeat):
-            rss_file = os.path.join(root, ".rss")
-            started = time.perf_counter()
-            done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, runner,
-                                   "--report", root], capture_output=True, text=True)
-            elapsed = time.perf_counter() - started
-            if done.returncode != 0:
-                sys.exit("aorta-run --report failed: %s" % done.stderr)
-            with open(rss_file) as f:
-                rss = max(rss, int(f.read().split()[-1]))
-            best = elapsed if best is None else min(best, elapsed)
+        best, rss = time_report(runner, root, args.repeat)
         with open(os.path.join(root, "matrix.json")) as f:
             view = json.load(f)["cells"][0]["ranks"]["rocprof"]
         found = view["slowest_rank"] == LATE_RANK and view["kernels"][0]["name"] == late_kernel
