@@ -390,7 +390,8 @@ static void parse_collectors(trial_t *trial)
              * (docs/design.md, Multi-rank runs); an interrupt stops them
              * and stays pending until taken here. */
             if (!interrupted && ranked(trial)) {
-                aorta_rank_metrics(entry->module, entry->effective, fd, dir, metrics);
+                aorta_rank_metrics(entry->module, entry->effective, fd, dir, plan->ranks,
+                                   plan->rank_count, metrics);
                 interrupted = aorta_spawn_take_interrupt();
             }
             close(fd);
