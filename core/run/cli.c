@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/rank_list.h"
 #include "sys/suggest.h"
 #include "xalloc.h"
 
@@ -46,6 +47,9 @@ void aorta_cli_usage(FILE *out)
         "  --dry-run                validate and print each cell's plan and whether it\n"
         "                           would be resumed; write nothing\n"
         "  --all-ranks              started once per rank: every rank profiles itself\n"
+        "  --ranks LIST             under a launcher, only these ranks profile\n"
+        "                           themselves (0,3 or 0-3,8; overrides the recipe's\n"
+        "                           ranks)\n"
         "  --list-collectors        list every collector candidate and its status\n"
         "  --describe NAME          print collector NAME's options\n"
         "  --parse NAME DIR         print the metrics collector NAME reads from DIR\n"
@@ -94,7 +98,7 @@ static const option_spec_t OPTIONS[] = {
     {"--list-collectors", 0}, {"--describe", 1}, {"--parse", 2},
     {"--env", 2},        {"--check-collector", 1}, /* and an optional DIR */
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
-    {"--fail-above", 1}, {"--all-ranks", 0}, {"--alpha", 1},             {"--min-delta-ms", 1},
+    {"--fail-above", 1}, {"--all-ranks", 0}, {"--ranks", 1}, {"--alpha", 1},             {"--min-delta-ms", 1},
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"--fresh", 0},      {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
@@ -157,6 +161,18 @@ static int parse_trials(const char *text, long *out, char **error)
         return -1;
     }
     *out = value;
+    return 0;
+}
+
+static int parse_ranks(const char *text, aorta_cli_t *cli, char **error)
+{
+    char *why = NULL;
+    free(cli->ranks); /* the last --ranks wins, as for every option */
+    if (aorta_rank_list_parse(text, &cli->ranks, &cli->rank_count, &why) != 0) {
+        *error = aorta_xasprintf("--ranks: %s; expected ranks such as 0,3 or 0-3,8", why);
+        free(why);
+        return -1;
+    }
     return 0;
 }
 
@@ -272,6 +288,8 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
         cli->fail_on_fail = 1;
     } else if (!strcmp(flag, "--all-ranks")) {
         cli->all_ranks = 1;
+    } else if (!strcmp(flag, "--ranks")) {
+        return parse_ranks(values[0], cli, error);
     } else if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
         cli->quiet = 1;
     } else {
@@ -426,5 +444,6 @@ void aorta_cli_free(aorta_cli_t *cli)
     free(cli->mitigation_files);
     free(cli->options);
     free(cli->command);
+    free(cli->ranks);
     memset(cli, 0, sizeof *cli);
 }

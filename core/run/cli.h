@@ -37,6 +37,8 @@ typedef struct aorta_cli {
     long warmup;                /* --warmup N; < 0 when absent */
     int verbose;                /* -v count */
     int all_ranks;              /* --all-ranks */
+    long *ranks;                /* --ranks, sorted, distinct; NULL when absent */
+    size_t rank_count;
     int quiet;                  /* -q: no progress display */
     const char *collector;      /* NAME of --describe/--parse/--env/--check-collector */
     const char *dir;            /* DIR of --parse/--env; --check-collector's or NULL */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sys/diag.h"
+#include "sys/rank_list.h"
 #include "commands.h"
 #include "sweep/compose.h"
 #include "sweep/rank.h"
@@ -32,8 +33,15 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
     char *error = NULL;
     aorta_json_t *line = aorta_json_object();
     aorta_json_set(line, "cell", aorta_json_string(cell->name));
-    /* With --all-ranks under a launcher, the argv this rank would run. */
-    long self_rank = plan->all_ranks && aorta_rank_is_launched() ? aorta_rank_detect() : -1;
+    /* With --all-ranks (or chosen ranks) under a launcher, the argv this
+     * rank would run: bare for a rank not chosen. */
+    long self_rank = aorta_plan_per_rank(plan) && aorta_rank_is_launched() ? aorta_rank_detect()
+                                                                           : -1;
+    if (plan->rank_count) {
+        char *list = aorta_rank_list_format(plan->ranks, plan->rank_count, ", ");
+        aorta_json_set(line, "ranks_profiled", aorta_json_string(list));
+        free(list);
+    }
     if (aorta_compose(plan, plan->command, run_dir, collect_rel, child_env, 0, self_rank,
                            &argv, &error)
         != 0) {

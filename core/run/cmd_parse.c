@@ -91,7 +91,7 @@ int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
          * records them (docs/design.md, Multi-rank runs). */
         int fd = interrupted ? -1 : open(cli->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd >= 0) {
-            aorta_rank_metrics(module, options, fd, cli->dir, metrics, NULL);
+            aorta_rank_metrics(module, options, fd, cli->dir, NULL, 0, metrics, NULL);
             close(fd);
         }
         json = aorta_metrics_to_json(metrics);

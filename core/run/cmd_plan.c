@@ -11,6 +11,17 @@
 #include "sys/diag.h"
 #include "commands.h"
 #include "recipe/plan.h"
+#include "sweep/rank.h"
+
+/* Chosen ranks with no launcher anywhere: every trial profiles this one
+ * process, so the list changes nothing; said once. */
+static void note_ranks_unused(const aorta_plan_t *plan)
+{
+    if (plan->rank_count && !plan->launcher && !aorta_rank_is_launched())
+        aorta_diag_warn("ranks have no effect here: the recipe has no launcher and no launcher "
+                        "started aorta-run (none of RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, "
+                        "SLURM_PROCID is set); this one process profiles itself");
+}
 
 int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registry,
                          aorta_plan_t **plan)
@@ -30,14 +41,19 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
         .warmup = cli->warmup,
         .verbose = cli->verbose,
         .all_ranks = cli->all_ranks,
+        .ranks = cli->ranks,
+        .rank_count = cli->rank_count,
         .quiet = cli->quiet,
         .fresh = cli->fresh,
         .command = cli->command,
         .command_count = cli->command_count,
     };
     char *error = NULL;
-    if (aorta_plan_build(&request, registry, plan, &error) == 0)
+    if (aorta_plan_build(&request, registry, plan, &error) == 0) {
+        if (cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN)
+            note_ranks_unused(*plan);
         return AORTA_EXIT_OK;
+    }
     aorta_diag_error("%s", error);
     free(error);
     return AORTA_EXIT_USAGE;

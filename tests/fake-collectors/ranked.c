@@ -3,7 +3,9 @@
  * "ms" (a GPU time, in ms) and "delay" (milliseconds to sleep first, so
  * tests can make parse children finish in any order); its parse sums "ms"
  * in the directory and its rank<k>/ subdirectories, as a real collector's
- * recursive walk does. */
+ * recursive walk does.  A directory holding "kernels" (a count N) is
+ * parsed as N kernels of 1 us each with 300-byte names, reported through
+ * the SDK's accumulator with their table (ABI 1.1). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,10 +50,30 @@ static int ranked_wrap(const aorta_options_t *options, const char *out_dir,
     return 0;
 }
 
+static void report_kernels(double count, aorta_metrics_t *metrics)
+{
+    aorta_kernels_t *kernels = aorta_kernels_new(0);
+    char name[301];
+    memset(name, 'x', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    for (long i = 0; i < (long)count; i++) {
+        int len = snprintf(name, sizeof name, "kernel_%08ld_", i);
+        name[len] = 'x';
+        aorta_kernels_add(kernels, name, sizeof name - 1, 1000.0, 1);
+    }
+    aorta_kernels_report(kernels, metrics, "ranked", 1e6, NULL);
+    aorta_kernels_free(kernels);
+}
+
 static void ranked_parse(const aorta_options_t *options, const char *dir, aorta_metrics_t *metrics)
 {
     (void)options;
     aorta_metrics_set_string(metrics, "ranked_artifact_dir", dir);
+    double kernels = 0;
+    if (read_number(dir, "kernels", &kernels) == 0 && kernels > 0) {
+        report_kernels(kernels, metrics);
+        return;
+    }
     double delay = 0, total = 0, value = 0;
     int found = 0;
     if (read_number(dir, "delay", &delay) == 0 && delay > 0) {

@@ -12,7 +12,9 @@ rank r (r + 1) ms of GPU work and joins an MPI_Allreduce.  Checked:
     directory and to the sum of the per-rank parses), and the spread;
   * aorta-run started under mpirun: without --all-ranks, rank 1 says once
     that it runs bare; with it, every rank profiles itself, rank 1 writes its
-    record, rank 0 merges, and a second run resumes on every rank.
+    record, rank 0 merges, and a second run resumes on every rank;
+  * chosen ranks (ranks: [1], --ranks): both ways, only rank 1 profiled,
+    <c>_ranks_profiled, the unlisted rank's verdict still counted.
 
 Runs only with AORTA_INTEGRATION=1 (the plain `make check` stage of .ci/run);
 skips (77) where mpirun or mpicc is missing or cannot start two ranks.
@@ -203,6 +205,130 @@ with open(os.path.join(run, "matrix.json")) as f:
     check(json.load(f)["cells"][0].get("resumed") is True, "rank 0 resumed the cell")
 check(os.path.isfile(record) and os.stat(record).st_mtime_ns == before,
       "rank 1 resumed too (its record untouched)")
+
+# 6. The rank view: a straggler planted in rank 1 (rank_view_checks.py), found
+# in every output, under mpirun in the launcher slot (rocprof, and Proton
+# mode env) and with aorta-run started per rank (--all-ranks).
+sys.path.insert(0, os.path.join(SRC, "tests", "ranks"))
+import rank_view_checks  # noqa: E402
+
+PLANTED = dict(ENV, **rank_view_checks.STRAGGLER_ENV)
+r = aorta(["--recipe", recipe("view-launch-rocprof", ROCPROF_COLLECT), "--output", out, "--",
+           program], env=PLANTED)
+check(r.returncode == 0, "rank view, launcher + rocprof: exit 0")
+rank_view_checks.check_planted(os.path.join(out, "view-launch-rocprof"), "rocprof", check)
+r = aorta(["--recipe", recipe("view-launch-proton", "  proton: {mode: env}\n"), "--output", out,
+           "--", program], env=PLANTED)
+check(r.returncode == 0, "rank view, launcher + proton env: exit 0")
+rank_view_checks.check_planted(os.path.join(out, "view-launch-proton"), "proton", check)
+r = aorta(["--all-ranks", "--recipe", recipe("view-under-all", ROCPROF_COLLECT, launcher=False),
+           "--output", out, "--", program], prefix=LAUNCH, env=PLANTED)
+check(r.returncode == 0, "rank view, --all-ranks under mpirun: exit 0")
+rank_view_checks.check_planted(os.path.join(out, "view-under-all"), "rocprof", check)
+
+
+def verdict(run):
+    with open(os.path.join(run, "none-none", "trial_0", "result.json")) as f:
+        return json.load(f)["verdict"]
+
+
+def check_chosen(run, name, kernel_file, label):
+    """ranks: [1] -- only rank 1 profiled, its figures alone, the trial passing."""
+    directory = collector_dir(run, name)
+    present = sorted(os.listdir(directory)) if os.path.isdir(directory) else []
+    check(present == ["rank1"], f"{label}: only rank1/ under {name}/ ({present})")
+    check(os.path.isfile(os.path.join(directory, "rank1", kernel_file)),
+          f"{label}: rank1/{kernel_file} written")
+    metrics = trial_metrics(run)
+    check(metrics.get(f"{name}_ranks_profiled") == "1", f"{label}: {name}_ranks_profiled == '1' "
+          f"({metrics.get(f'{name}_ranks_profiled')!r})")
+    check(metrics.get(f"{name}_rank_count") == 1, f"{label}: {name}_rank_count == 1")
+    check(metrics.get(f"{name}_gpu_time_ms") == 2.0 and
+          metrics.get(f"{name}_gpu_time_ms_rank_min") == 2.0,
+          f"{label}: the figures are rank 1's alone (2 ms)")
+    check(verdict(run) == "pass", f"{label}: the trial passes")
+    with open(os.path.join(run, "matrix.json")) as f:
+        summary = json.load(f)["cells"][0]["metrics_summary"]
+    check(f"{name}_rank_count" in summary, f"{label}: matrix.json summarises the figures")
+
+
+def chosen_ranks_checks():
+    """Profiling chosen ranks (docs/multi-rank.md): `ranks: [1]` and `--ranks 1`,
+    under the recipe's launcher and with aorta-run started by mpirun."""
+    out = os.path.join(work, "chosen")
+    chosen = "ranks: [1]\n"
+    # a. The recipe's launcher: rank 0 runs the program bare (the Allreduce
+    # still needs it), rank 1 under rocprof.
+    r = aorta(["--recipe", recipe("chosen-launch", ROCPROF_COLLECT, extra=chosen), "--output",
+               out, "--", program])
+    check(r.returncode == 0, "ranks: [1] + launcher + rocprof: exit 0")
+    check_chosen(os.path.join(out, "chosen-launch"), "rocprof", "aorta_kernel_trace.csv",
+                 "launcher rocprof")
+    # b. --ranks over a recipe without ranks; Proton mode env, whose variables
+    # (AORTA_PROTON_NAME) must not reach the bare rank 0: it would write a hatchet.
+    cwd = os.path.join(work, "chosen-cwd")
+    os.makedirs(cwd)
+    result = subprocess.run([AORTA, "--plugin-dir", PLUGINS, "--ranks", "1", "--recipe",
+                             recipe("chosen-env", "  proton: {mode: env}\n"), "--output", out,
+                             "--", program], env=ENV, cwd=cwd, capture_output=True, text=True,
+                            timeout=300)
+    check(result.returncode == 0, "--ranks 1 + launcher + proton env: exit 0")
+    check_chosen(os.path.join(out, "chosen-env"), "proton", "proton.hatchet", "launcher proton env")
+    check(os.listdir(cwd) == [], "proton env: the bare rank saw no AORTA_PROTON_* (wrote nothing)")
+    # c. Proton mode cli rewrites the command: the bare one is appended.
+    r = aorta(["--recipe", recipe("chosen-cli", "  proton: {mode: cli}\n", extra=chosen),
+               "--output", out, "--", "python3", payload])
+    check(r.returncode == 0, "ranks: [1] + launcher + proton cli: exit 0")
+    directory = collector_dir(os.path.join(out, "chosen-cli"), "proton")
+    check(sorted(os.listdir(directory)) == ["rank1"], "proton cli: only rank1/ profiled")
+    check(trial_metrics(os.path.join(out, "chosen-cli")).get("proton_ranks_profiled") == "1",
+          "proton cli: proton_ranks_profiled == '1'")
+    # d. The command line over the recipe: one warning.
+    r = aorta(["--ranks", "1", "--dry-run", "--recipe",
+               recipe("chosen-over", ROCPROF_COLLECT, extra="ranks: [0]\n"), "--output", out,
+               "--", program])
+    check(r.stderr.count("--ranks 1 overrides the recipe's ranks (0)") == 1,
+          "--ranks over ranks: one warning")
+    check('"ranks_profiled":"1"' in r.stdout and '"--ranks","1","--bare-at"' in r.stdout,
+          "--dry-run shows the chosen ranks and aorta-rank-exec's options")
+    # e. aorta-run started under mpirun, ranks: [1]: rank 0 runs bare but
+    # records (its verdict and rank 1's count), rank 1 profiles itself.  A
+    # rank0/ an earlier attempt left is not counted.
+    plain = recipe("chosen-under", ROCPROF_COLLECT, launcher=False, extra=chosen)
+    run = os.path.join(out, "chosen-under")
+    stale = os.path.join(collector_dir(run, "rocprof"), "rank0")
+    shutil.copytree(os.path.join(collector_dir(os.path.join(out, "chosen-launch"), "rocprof"),
+                                 "rank1"), stale)
+    r = aorta(["--recipe", plain, "--output", out, "--", program], prefix=LAUNCH)
+    check(r.returncode == 0, "ranks: [1] under mpirun: exit 0")
+    check("runs the command without collectors" not in r.stderr,
+          "under mpirun with ranks: no 'runs bare' warning")
+    check(not os.path.exists(stale), "under mpirun: the stale rank0/ is removed")
+    record = os.path.join(run, "none-none", "_subprocess", "trial_d0_m0_t0.rank1.json")
+    check(os.path.isfile(record), "under mpirun: rank 1 wrote its record")
+    check_chosen(run, "rocprof", "aorta_kernel_trace.csv", "under mpirun")
+    # f. --ranks 0 under mpirun: rank 1 runs bare and still records; a
+    # failing rank 1 fails the trial, so its verdict counts.
+    r = aorta(["--ranks", "0", "--recipe", recipe("chosen-zero", ROCPROF_COLLECT, launcher=False),
+               "--output", out, "--", program], prefix=LAUNCH)
+    check(r.returncode == 0, "--ranks 0 under mpirun: exit 0")
+    run = os.path.join(out, "chosen-zero")
+    check(sorted(os.listdir(collector_dir(run, "rocprof"))) == ["rank0"],
+          "--ranks 0 under mpirun: only rank0/")
+    check(os.path.isfile(os.path.join(run, "none-none", "_subprocess",
+                                      "trial_d0_m0_t0.rank1.json")),
+          "--ranks 0 under mpirun: the bare rank 1 still writes its record")
+    failing = os.path.join(work, "fail_rank1.sh")
+    with open(failing, "w") as f:
+        f.write("#!/bin/sh\n[ \"$OMPI_COMM_WORLD_RANK\" = 1 ] && exit 3\nexit 0\n")
+    os.chmod(failing, 0o755)
+    r = aorta(["--ranks", "0", "--recipe", recipe("chosen-fail", ROCPROF_COLLECT, launcher=False),
+               "--output", out, "--", failing], prefix=LAUNCH)
+    check(verdict(os.path.join(out, "chosen-fail")) == "fail",
+          "--ranks 0 under mpirun: the bare rank 1's failure fails the trial")
+
+
+chosen_ranks_checks()
 
 if failures:
     print(f"{len(failures)} check(s) failed")

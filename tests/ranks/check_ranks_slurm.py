@@ -10,7 +10,8 @@ slurmd -D in the background.  They are stopped by PID at the end.
 
 Then `srun -n 2` runs both ways: as the recipe's launcher, and around
 aorta-run (with and without --all-ranks), with the MPI test program
-(tests/ranks/mpi_ranks.c) under the rocprofv3 stand-in.
+(tests/ranks/mpi_ranks.c) under the rocprofv3 stand-in; and both ways
+with only rank 1 chosen (ranks: [1], --ranks 1).
 
 Runs only with AORTA_INTEGRATION=1; skips (77) where a daemon, srun or
 mpicc is missing, or the cluster does not come up.
@@ -194,6 +195,47 @@ PartitionName=aorta Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscrib
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def chosen_ranks_checks(work, program, srun, aorta, metrics):
+    """Profiling chosen ranks under srun (docs/multi-rank.md): ranks: [1] with
+    srun as the recipe's launcher, and --ranks 1 with srun around aorta-run."""
+    out = os.path.join(work, "chosen")
+
+    def recipe(name, launcher):
+        path = os.path.join(work, name + ".yaml")
+        with open(path, "w") as f:
+            f.write("schema_version: 1\nmode: probe\nticket: %s\ntrials: 1\n"
+                    "timeout_per_trial: 120\nmitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                    'collect:\n  rocprof: {trace: "kernel", output_format: "csv"}\n' % name)
+            if launcher:
+                f.write("launcher: [%s]\nranks: [1]\n" % ", ".join(json.dumps(w) for w in srun))
+        return path
+
+    def check_rank1(run, how):
+        directory = os.path.join(run, "none-none", "_subprocess", "trial_d0_m0_t0", "rocprof")
+        present = sorted(os.listdir(directory)) if os.path.isdir(directory) else []
+        check(present == ["rank1"], f"{how}: only rank1/ profiled ({present})")
+        m = metrics(run)
+        check(m.get("rocprof_ranks_profiled") == "1", f"{how}: rocprof_ranks_profiled '1'")
+        check(m.get("rocprof_rank_count") == 1 and m.get("rocprof_gpu_time_ms") == 2.0,
+              f"{how}: rank 1's figures alone (1 rank, 2 ms)")
+        with open(os.path.join(run, "none-none", "trial_0", "result.json")) as f:
+            check(json.load(f)["verdict"] == "pass", f"{how}: the trial passes")
+
+    r = aorta(["--recipe", recipe("chosen-srun-launcher", True), "--output", out, "--", program])
+    check(r.returncode == 0, "ranks: [1], srun as the launcher: exit 0")
+    check_rank1(os.path.join(out, "chosen-srun-launcher"), "srun launcher, ranks: [1]")
+
+    r = aorta(["--ranks", "1", "--recipe", recipe("chosen-srun-around", False), "--output", out,
+               "--", program], prefix=srun)
+    check(r.returncode == 0, "--ranks 1, srun around aorta-run: exit 0")
+    check("runs the command without collectors" not in r.stderr,
+          "srun around aorta-run --ranks 1: no 'runs bare' warning")
+    run = os.path.join(out, "chosen-srun-around")
+    check(os.path.isfile(os.path.join(run, "none-none", "_subprocess",
+                                      "trial_d0_m0_t0.rank1.json")), "--ranks 1: rank 1's record")
+    check_rank1(run, "srun around aorta-run, --ranks 1")
+
+
 cluster = Cluster()
 try:
     cluster.start()
@@ -219,9 +261,10 @@ try:
                 f.write("launcher: [%s]\n" % ", ".join(json.dumps(w) for w in SRUN))
         return path
 
-    def aorta(args, prefix=()):
-        r = subprocess.run(list(prefix) + [AORTA, "--plugin-dir", PLUGINS] + args, env=env,
-                           capture_output=True, text=True, timeout=300)
+    def aorta(args, prefix=(), extra=None):
+        r = subprocess.run(list(prefix) + [AORTA, "--plugin-dir", PLUGINS] + args,
+                           env=dict(env, **(extra or {})), capture_output=True, text=True,
+                           timeout=300)
         if r.returncode != 0:
             print(r.stdout, r.stderr)
         return r
@@ -257,6 +300,21 @@ try:
     check_run(os.path.join(out, "srun-all"), "srun --all-ranks")
     check(os.path.isfile(os.path.join(out, "srun-all", "none-none", "_subprocess",
                                       "trial_d0_m0_t0.rank1.json")), "rank 1's record")
+
+    # The rank view: a straggler planted in rank 1 (rank_view_checks.py), both
+    # ways of running under srun.
+    sys.path.insert(0, os.path.join(SRC, "tests", "ranks"))
+    import rank_view_checks  # noqa: E402
+    planted = rank_view_checks.STRAGGLER_ENV
+    r = aorta(["--recipe", recipe("view-srun-launcher", True), "--output", out, "--", program],
+              extra=planted)
+    check(r.returncode == 0, "rank view, srun as the launcher: exit 0")
+    rank_view_checks.check_planted(os.path.join(out, "view-srun-launcher"), "rocprof", check)
+    r = aorta(["--all-ranks", "--recipe", recipe("view-srun-all", False), "--output", out, "--",
+               program], prefix=SRUN, extra=planted)
+    check(r.returncode == 0, "rank view, srun around aorta-run --all-ranks: exit 0")
+    rank_view_checks.check_planted(os.path.join(out, "view-srun-all"), "rocprof", check)
+    chosen_ranks_checks(work, program, SRUN, aorta, metrics)
 finally:
     cluster.stop()
 

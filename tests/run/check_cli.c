@@ -172,6 +172,33 @@ START_TEST(trials_and_timeout)
 }
 END_TEST
 
+START_TEST(ranks_list)
+{
+    aorta_cli_t cli;
+    char *error = NULL;
+    char *ok[] = {"aorta-run", "--ranks", "8,0-2", "--ranks=3,0", "--", "true", NULL};
+    ck_assert_int_eq(parse(&cli, &error, ok), 0);
+    /* the last one wins, sorted */
+    ck_assert_uint_eq(cli.rank_count, 2);
+    ck_assert_int_eq(cli.ranks[0], 0);
+    ck_assert_int_eq(cli.ranks[1], 3);
+    aorta_cli_free(&cli);
+    expect_error((char *[]){"aorta-run", "--ranks", "", "--", "true", NULL},
+                 "--ranks: no rank given; expected ranks such as 0,3 or 0-3,8");
+    expect_error((char *[]){"aorta-run", "--ranks", "0,,1", "--", "true", NULL},
+                 "--ranks: an empty item");
+    expect_error((char *[]){"aorta-run", "--ranks", "a", "--", "true", NULL},
+                 "--ranks: 'a' is not a rank (an integer from 0 to 65535)");
+    expect_error((char *[]){"aorta-run", "--ranks", "70000", "--", "true", NULL},
+                 "--ranks: '70000' is not a rank");
+    expect_error((char *[]){"aorta-run", "--ranks", "3-1", "--", "true", NULL},
+                 "--ranks: '3-1' is not a range: it ends before it starts");
+    expect_error((char *[]){"aorta-run", "--ranks", "1,0-2", "--", "true", NULL},
+                 "--ranks: rank 1 is listed twice");
+    expect_error((char *[]){"aorta-run", "--ranks", NULL}, "--ranks");
+}
+END_TEST
+
 START_TEST(usage_errors)
 {
     expect_error((char *[]){"aorta-run", "--compare", "only-one", NULL},
@@ -215,6 +242,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, modes_without_a_command);
     tcase_add_test(tc, trials_and_timeout);
     tcase_add_test(tc, usage_errors);
+    tcase_add_test(tc, ranks_list);
     suite_add_tcase(suite, tc);
     return suite;
 }

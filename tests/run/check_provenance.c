@@ -163,6 +163,29 @@ START_TEST(runs_of_different_commands_are_incomparable_unless_allowed)
 }
 END_TEST
 
+/* Other ranks profiled: the merged figures sum other processes, so the
+ * measures are incomparable too (ranks_profiled is in the provenance only
+ * when ranks were chosen). */
+START_TEST(runs_of_other_chosen_ranks_are_incomparable)
+{
+    run("A", "100", "", ONE_CELL);
+    run("C", "100", "", ONE_CELL "ranks: [0, 1]\n");
+    json_object *matrix = tu_json("out/C/matrix.json");
+    ck_assert_int_eq(json_object_get_int(tu_at(matrix, "provenance", "ranks_profiled", "1",
+                                               NULL)),
+                     1);
+    json_object_put(matrix);
+    tu_result_t r = tu_aorta(NULL, "--compare", "out/A", "out/C", "--json", NULL);
+    json_object *cmp = json_tokener_parse(r.out);
+    ck_assert_ptr_nonnull(cmp);
+    ck_assert_str_eq(tu_str(cmp, "mismatches", "0", "what", NULL), "ranks profiled");
+    ck_assert(json_object_get_boolean(tu_at(cmp, "mismatches", "0", "incomparable", NULL)));
+    ck_assert_ptr_null(tu_at(cmp, "mismatches", "1", NULL));
+    json_object_put(cmp);
+    tu_result_free(&r);
+}
+END_TEST
+
 START_TEST(report_html_shows_third_party_metrics_in_a_real_browser)
 {
     char *argv0[] = {"sh", "-c", "command -v chromium", NULL};
@@ -218,6 +241,7 @@ static Suite *provenance_suite(void)
     tcase_add_test(tc, a_run_records_what_it_ran_with);
     tcase_add_test(tc, a_higher_is_better_metric_that_falls_regressed);
     tcase_add_test(tc, runs_of_different_commands_are_incomparable_unless_allowed);
+    tcase_add_test(tc, runs_of_other_chosen_ranks_are_incomparable);
     tcase_add_test(tc, report_html_shows_third_party_metrics_in_a_real_browser);
     tcase_add_test(tc, describe_lists_the_declared_metrics_and_a_row_that_declares_nothing);
     suite_add_tcase(s, tc);

@@ -125,6 +125,12 @@ aorta_json_t *aorta_provenance_json(const aorta_plan_t *plan, const aorta_json_t
         aorta_json_set(cells, plan->cells[i].name, env_object(plan->cells[i].env));
     aorta_json_set(obj, "cells", cells);
     aorta_json_set(obj, "collectors", collectors_json(plan));
+    if (plan->rank_count) { /* --ranks or ranks:; absent when every rank profiled itself */
+        aorta_json_t *ranks = aorta_json_array();
+        for (size_t i = 0; i < plan->rank_count; i++)
+            aorta_json_append(ranks, aorta_json_int(plan->ranks[i]));
+        aorta_json_set(obj, "ranks_profiled", ranks);
+    }
     aorta_json_set(obj, "profiler", profiler_json(plan, profiler_argv0));
     const aorta_json_t *triton = aorta_json_get(aorta_json_get(snapshot, "triton"),
                                                 "package_version");
@@ -268,6 +274,11 @@ aorta_json_t *aorta_provenance_mismatches(const aorta_json_t *a, const aorta_jso
     const aorta_json_t *ca = aorta_json_get(a, "command"), *cb = aorta_json_get(b, "command");
     if (!same(ca, cb))
         differ(&out, "command", ca, cb, ca && cb, "*");
+    /* Other ranks profiled: the merged figures sum other processes. */
+    const aorta_json_t *ra = aorta_json_get(a, "ranks_profiled");
+    const aorta_json_t *rb = aorta_json_get(b, "ranks_profiled");
+    if (!same(ra, rb))
+        differ(&out, "ranks profiled", ra, rb, 1, "*");
     walk_both(&out, aorta_json_get(a, "cells"), aorta_json_get(b, "cells"), compare_cell);
     walk_both(&out, aorta_json_get(a, "collectors"), aorta_json_get(b, "collectors"),
               compare_collector);

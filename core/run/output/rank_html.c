@@ -62,9 +62,9 @@ static void heat_table(FILE *out, const aorta_rank_view_t *view, aorta_kernel_na
 {
     size_t shown = view->kernel_count < AORTA_RANK_HTML_KERNELS ? view->kernel_count
                                                                 : AORTA_RANK_HTML_KERNELS;
-    fputs("<table class=\"cmp heat\"><caption>GPU time (ms) per rank and kernel, the kernels "
-          "with the largest shares of the imbalance first; the darker, the closer to the "
-          "kernel's longest time on any rank</caption>\n<thead><tr><th>Rank</th>",
+    fputs("<p class=\"meta\">GPU time (ms) and launches per rank and kernel, the kernels with "
+          "the largest shares of the imbalance first; the darker, the closer to the kernel's "
+          "longest time on any rank.</p>\n<table class=\"cmp heat\"><thead><tr><th>Rank</th>",
           out);
     for (size_t k = 0; k < shown; k++) {
         fputs("<th>", out);
@@ -125,7 +125,9 @@ void aorta_rank_html(FILE *out, const aorta_kagg_run_t *run, const char *collect
         if (!view)
             continue;
         if (!any++) {
-            fputs("<h2 class=\"ranks\">Ranks: ", out);
+            fputs("<h2 class=\"ranks\" id=\"ranks-", out);
+            aorta_html_put(out, collector);
+            fputs("\">Ranks: ", out);
             aorta_html_put(out, collector);
             fputs("</h2>\n", out);
         }

@@ -467,7 +467,6 @@ static const char style[] =
     ".cmp td.name,.cmp th:first-child{text-align:left}.absent{color:#999}"
     ".up{color:#b00}.down{color:#070}.same{color:#666}summary{cursor:pointer}"
     ".heat td{text-align:right}.heat tr.slowest td.name{font-weight:bold}"
-    ".heat caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}"
     ".rank-bars .slowest .label{font-weight:bold}"
     ".timeline{overflow-x:auto}.timeline svg{max-width:100%;height:auto}"
     /* Verdicts: a glyph and a word, blue or orange (safe for red-green

@@ -15,6 +15,7 @@
 #include "recipe/mitigations.h"
 #include "recipe/recipe.h"
 #include "sys/diag.h"
+#include "sys/rank_list.h"
 #include "xalloc.h"
 
 static void add_cell(aorta_plan_t *plan, const char *mitigation, const char *diagnostic)
@@ -58,6 +59,10 @@ static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
     plan->launcher = recipe->launcher;
     recipe->launcher = NULL;
     plan->all_ranks = recipe->all_ranks;
+    plan->ranks = recipe->ranks;
+    plan->rank_count = recipe->rank_count;
+    recipe->ranks = NULL;
+    recipe->rank_count = 0;
     plan->kernel_baseline = recipe->baseline;
     recipe->baseline = NULL;
 }
@@ -115,6 +120,50 @@ static void apply_trials_timeout(aorta_plan_t *plan, const aorta_plan_request_t 
     }
 }
 
+/* --ranks over the recipe's ranks, saying so when they differ (as --trials
+ * does). */
+static void apply_ranks(aorta_plan_t *plan, const aorta_plan_request_t *request)
+{
+    if (!request->rank_count)
+        return;
+    int same = plan->rank_count == request->rank_count
+            && !memcmp(plan->ranks, request->ranks, request->rank_count * sizeof *plan->ranks);
+    if (plan->rank_count && !same) {
+        char *given = aorta_rank_list_format(request->ranks, request->rank_count, ",");
+        char *recipe = aorta_rank_list_format(plan->ranks, plan->rank_count, ", ");
+        aorta_diag_warn("--ranks %s overrides the recipe's ranks (%s)", given, recipe);
+        free(recipe);
+        free(given);
+    }
+    free(plan->ranks);
+    plan->ranks = aorta_xcalloc(request->rank_count, sizeof *plan->ranks);
+    memcpy(plan->ranks, request->ranks, request->rank_count * sizeof *plan->ranks);
+    plan->rank_count = request->rank_count;
+}
+
+/* What the sweep's rank handling cannot do: -1 with *error set. */
+static int check_ranks(const aorta_plan_t *plan, const aorta_plan_request_t *request,
+                       char **error)
+{
+    if (request->all_ranks && (plan->launcher || plan->has_stop_after)) {
+        *error = aorta_xasprintf("--all-ranks: cannot be combined with the recipe's %s: %s",
+                                 plan->launcher ? "launcher" : "stop_after",
+                                 plan->launcher ? "with --all-ranks the launcher starts "
+                                                  "aorta-run itself (mpirun -np N aorta-run ...)"
+                                                : "each rank would stop after its own verdicts "
+                                                  "and the ranks would run different trials");
+        return -1;
+    }
+    if (request->rank_count && !plan->launcher && plan->has_stop_after) {
+        *error = aorta_xstrdup("--ranks: without the recipe's launcher, cannot be combined with "
+                               "the recipe's stop_after: aorta-run started once per rank keeps "
+                               "every rank's record, and each rank would stop after its own "
+                               "verdicts");
+        return -1;
+    }
+    return 0;
+}
+
 int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
                      aorta_plan_t **out, char **error)
 {
@@ -162,13 +211,8 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
     plan->quiet = request->quiet;
     plan->fresh = request->fresh;
     plan->all_ranks = plan->all_ranks || request->all_ranks;
-    if (request->all_ranks && (plan->launcher || plan->has_stop_after)) {
-        *error = aorta_xasprintf("--all-ranks: cannot be combined with the recipe's %s: %s",
-                                 plan->launcher ? "launcher" : "stop_after",
-                                 plan->launcher ? "with --all-ranks the launcher starts "
-                                                  "aorta-run itself (mpirun -np N aorta-run ...)"
-                                                : "each rank would stop after its own verdicts "
-                                                  "and the ranks would run different trials");
+    apply_ranks(plan, request);
+    if (check_ranks(plan, request, error) != 0) {
         aorta_plan_free(plan);
         return -1;
     }
@@ -198,10 +242,21 @@ void aorta_plan_free(aorta_plan_t *plan)
     free(plan->stop_event_verdict);
     aorta_argv_free(plan->launcher);
     free(plan->kernel_baseline);
+    free(plan->ranks);
     free(plan->output_root);
     free(plan->run_dir);
     aorta_argv_free(plan->command);
     free(plan);
+}
+
+int aorta_plan_per_rank(const aorta_plan_t *plan)
+{
+    return plan->all_ranks || (plan->rank_count > 0 && !plan->launcher);
+}
+
+int aorta_plan_profiles_rank(const aorta_plan_t *plan, long rank)
+{
+    return plan->rank_count == 0 || aorta_rank_list_has(plan->ranks, plan->rank_count, rank);
 }
 
 long aorta_plan_trial_budget(const aorta_plan_t *plan)

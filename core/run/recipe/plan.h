@@ -29,6 +29,8 @@ typedef struct aorta_plan_request {
     double timeout;                  /* over the recipe's timeout_per_trial; 0: the recipe's */
     int verbose;
     int all_ranks;                   /* --all-ranks */
+    const long *ranks;               /* --ranks, sorted, distinct; NULL: the recipe's */
+    size_t rank_count;
     int quiet;                       /* -q */
     int fresh;                       /* --fresh */
     char *const *command;            /* the user's command */
@@ -65,6 +67,9 @@ typedef struct aorta_plan {
     int verbose;
     int all_ranks;                   /* --all-ranks or all_ranks: true: started once per
                                       * rank, every rank profiles itself */
+    long *ranks;                     /* --ranks or ranks:, sorted, distinct: the ranks
+                                      * that profile themselves; NULL: every rank */
+    size_t rank_count;
     int quiet;                       /* -q: no progress display */
     int fresh;                       /* --fresh: empty the run directory's cells first */
 } aorta_plan_t;
@@ -77,6 +82,14 @@ void aorta_plan_free(aorta_plan_t *plan);
 
 /* Trials per cell: stop_after's max_trials when set, else trials. */
 long aorta_plan_trial_budget(const aorta_plan_t *plan);
+
+/* Whether aorta-run started once per rank keeps every rank's record (rank
+ * 0 waits for them): --all-ranks, or ranks chosen without the recipe's
+ * launcher. */
+int aorta_plan_per_rank(const aorta_plan_t *plan);
+
+/* Whether rank profiles itself: every rank does without a list of ranks. */
+int aorta_plan_profiles_rank(const aorta_plan_t *plan, long rank);
 
 /* The collector entry of that name, or NULL. */
 const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name);

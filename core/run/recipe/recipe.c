@@ -13,6 +13,7 @@
 
 #include "aorta/collector.h"
 #include "recipe/yaml_tree.h"
+#include "sys/rank_list.h"
 #include "sys/quote.h"
 #include "sys/suggest.h"
 #include "xalloc.h"
@@ -21,7 +22,7 @@
 static const char *const RECIPE_KEYS[] = {
     "schema_version", "mode", "ticket", "trials", "mitigation_axis", "diagnostic_axis",
     "mitigations", "timeout_per_trial", "env_passthrough_mode", "collect", "retain",
-    "stop_after", "launcher", "baseline", "all_ranks", "warmup_trials", NULL,
+    "stop_after", "launcher", "baseline", "all_ranks", "ranks", "warmup_trials", NULL,
 };
 /* Upstream keys of features aorta-run does not have: read past, with a warning. */
 static const char *const IGNORED_KEYS[] = {
@@ -789,6 +790,51 @@ static int read_all_ranks(reader_t *r, const aorta_yaml_node_t *root)
     return 0;
 }
 
+/* ranks: the ranks that profile themselves under a launcher (the recipe's,
+ * or the one that starts aorta-run per rank); the others run the command
+ * bare.  A list of distinct ranks, at least one. */
+static int read_ranks(reader_t *r, const aorta_yaml_node_t *node)
+{
+    if (!node || is_null(node))
+        return 0;
+    char *expected = aorta_xasprintf("a list of ranks (integers from 0 to %d), such as [0, 3]",
+                                     AORTA_RANK_MAX - 1);
+    int status = node->kind != AORTA_YAML_SEQUENCE ? fail_type(r, node, "recipe.ranks", expected, 0)
+               : node->count == 0 ? fail(r, node, "recipe.ranks: must list at least one rank, "
+                                                  "got an empty list; leave ranks out to "
+                                                  "profile every rank")
+                                  : 0;
+    long *ranks = status == 0 ? aorta_xcalloc(node->count, sizeof *ranks) : NULL;
+    unsigned char seen[AORTA_RANK_MAX / 8] = {0}; /* a bit per rank: duplicates in one pass */
+    for (size_t i = 0; status == 0 && i < node->count; i++) {
+        const aorta_yaml_node_t *item = node->items[i];
+        if (item->kind != AORTA_YAML_SCALAR || item->type != AORTA_YAML_INT || !item->integer_ok
+            || item->integer < 0 || item->integer >= AORTA_RANK_MAX) {
+            char *label = aorta_xasprintf("recipe.ranks[%zu]", i);
+            status = fail_type(r, item, label, "a rank (an integer from 0 to 65535)", 0);
+            free(label);
+            break;
+        }
+        ranks[i] = (long)item->integer;
+        if (seen[ranks[i] / 8] & (1u << (ranks[i] % 8)))
+            status = fail(r, item, "recipe.ranks[%zu]: rank %ld is listed twice", i, ranks[i]);
+        seen[ranks[i] / 8] |= (unsigned char)(1u << (ranks[i] % 8));
+    }
+    free(expected);
+    if (status == 0 && r->recipe->has_stop_after && !r->recipe->launcher)
+        status = fail(r, node, "recipe.ranks: without recipe.launcher, cannot be combined with "
+                               "recipe.stop_after: aorta-run started once per rank keeps every "
+                               "rank's record, and each rank would stop after its own verdicts");
+    if (status != 0) {
+        free(ranks);
+        return -1;
+    }
+    aorta_rank_list_sort(ranks, node->count);
+    r->recipe->ranks = ranks;
+    r->recipe->rank_count = node->count;
+    return 0;
+}
+
 /* baseline: the cell perf.md's and report.html's kernel deltas compare with. */
 static int read_baseline(reader_t *r, const aorta_yaml_node_t *node)
 {
@@ -831,7 +877,7 @@ static int read_recipe(reader_t *r)
         || read_stop_after(r, aorta_yaml_get(root, "stop_after")) != 0
         || read_launcher(r, aorta_yaml_get(root, "launcher")) != 0
         || read_baseline(r, aorta_yaml_get(root, "baseline")) != 0
-        || read_all_ranks(r, root) != 0)
+        || read_all_ranks(r, root) != 0 || read_ranks(r, aorta_yaml_get(root, "ranks")) != 0)
         return -1;
     return 0;
 }
@@ -889,5 +935,6 @@ void aorta_recipe_free(aorta_recipe_t *recipe)
     free(recipe->stop_event_verdict);
     aorta_argv_free(recipe->launcher);
     free(recipe->baseline);
+    free(recipe->ranks);
     free(recipe);
 }

@@ -61,6 +61,8 @@ typedef struct aorta_recipe {
     char *stop_event_verdict;
     aorta_argv_t *launcher;          /* NULL: none */
     int all_ranks;                   /* all_ranks: true */
+    long *ranks;                     /* ranks: sorted, distinct; NULL: every rank */
+    size_t rank_count;
     char *baseline;                  /* the kernel deltas' cell (a cell's name), or NULL */
 } aorta_recipe_t;
 

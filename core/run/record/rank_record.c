@@ -14,6 +14,7 @@
 
 #include "sys/clock.h"
 #include "sys/knobs.h"
+#include "sys/rank_list.h"
 #include "record/trial_json.h"
 #include "xalloc.h"
 
@@ -169,27 +170,13 @@ size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
 
 char *aorta_rank_missing_list(aorta_json_t *const *records, long world_size)
 {
-    size_t len = 0, capacity = 0;
-    char *list = NULL;
-    aorta_xgrow((void **)&list, &capacity, 1, 1);
-    list[0] = '\0';
-    for (long k = 1; k < world_size; k++) {
-        if (records[k])
-            continue;
-        long last = k;
-        while (last + 1 < world_size && !records[last + 1])
-            last++;
-        char item[64];
-        int n = last == k        ? snprintf(item, sizeof item, "%s%ld", len ? ", " : "", k)
-              : last == k + 1    ? snprintf(item, sizeof item, "%s%ld, %ld", len ? ", " : "", k,
-                                            last)
-                                 : snprintf(item, sizeof item, "%s%ld-%ld", len ? ", " : "", k,
-                                            last);
-        aorta_xgrow((void **)&list, &capacity, len + (size_t)n + 1, 1);
-        memcpy(list + len, item, (size_t)n + 1);
-        len += (size_t)n;
-        k = last;
-    }
+    long *missing = aorta_xcalloc(world_size > 1 ? (size_t)world_size : 1, sizeof *missing);
+    size_t count = 0;
+    for (long k = 1; k < world_size; k++)
+        if (!records[k])
+            missing[count++] = k;
+    char *list = aorta_rank_list_format(missing, count, ", ");
+    free(missing);
     return list;
 }
 

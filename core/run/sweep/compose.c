@@ -14,6 +14,7 @@
 #include "sweep/rank_env.h"
 #include "sweep/rank_exec_path.h"
 #include "sys/nofollow.h"
+#include "sys/rank_list.h"
 #include "aorta/collector.h"
 #include "xalloc.h"
 
@@ -152,10 +153,40 @@ static int wrap_in(composing_t *c, const aorta_collect_entry_t *entry, char **er
     return status;
 }
 
+/* With chosen ranks, what aorta-rank-exec needs to run an unlisted rank
+ * bare: the list and where the bare command is in the argv after "--".
+ * Collectors that put the command last (rocprof, Proton mode env: argv
+ * only, never aorta-run's environment) need --bare-at alone; one that
+ * rewrites it (Proton mode cli) gets the command appended after its own
+ * argv, which --wrapped-end ends. */
+static void add_rank_choice(composing_t *c, const aorta_argv_t *command)
+{
+    const aorta_plan_t *plan = c->plan;
+    char *list = aorta_rank_list_format(plan->ranks, plan->rank_count, ",");
+    aorta_argv_push(c->rank_step, "--ranks");
+    aorta_argv_push(c->rank_step, list);
+    free(list);
+    size_t wrapped = aorta_argv_count(c->current), bare = aorta_argv_count(command);
+    int suffix = wrapped >= bare;
+    for (size_t i = 0; suffix && i < bare; i++)
+        suffix = !strcmp(aorta_argv_at(c->current, wrapped - bare + i), aorta_argv_at(command, i));
+    char number[32];
+    snprintf(number, sizeof number, "%zu", suffix ? wrapped - bare : wrapped);
+    aorta_argv_push(c->rank_step, "--bare-at");
+    aorta_argv_push(c->rank_step, number);
+    if (!suffix) {
+        aorta_argv_push(c->rank_step, "--wrapped-end");
+        aorta_argv_push(c->rank_step, number);
+        aorta_argv_push_all(c->current, command);
+    }
+}
+
 /* The wrapped command inside aorta-rank-exec and then the launcher, as the
  * plan has them. */
-static aorta_argv_t *enclose(composing_t *c)
+static aorta_argv_t *enclose(composing_t *c, const aorta_argv_t *command)
 {
+    if (c->rank_step && c->plan->rank_count)
+        add_rank_choice(c, command);
     aorta_argv_t *current = c->current;
     if (c->rank_step) {
         aorta_argv_push(c->rank_step, "--");
@@ -173,6 +204,39 @@ static aorta_argv_t *enclose(composing_t *c)
     return current;
 }
 
+/* Rank self_rank, not chosen, runs the command bare: its rank<k>/ an
+ * earlier attempt may have left is removed (when preparing), so that no
+ * capture of it is counted. */
+static int compose_bare(const aorta_plan_t *plan, const aorta_argv_t *command,
+                        const char *run_dir, const char *collect_rel, int prepare,
+                        long self_rank, aorta_argv_t **out, char **error)
+{
+    int run_fd = prepare ? open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    char *leaf = aorta_xasprintf("rank%ld", self_rank);
+    for (size_t i = 0; run_fd >= 0 && i < plan->collector_count; i++) {
+        const char *name = plan->collectors[i].module->collector.name;
+        char *rel = aorta_xasprintf("%s/%s", collect_rel, name);
+        char *why = NULL;
+        int fd = aorta_nofollow_open_dir(run_fd, rel, 0, &why);
+        if (fd >= 0 && aorta_nofollow_remove_tree_at(fd, leaf, &why) != 0 && !*error)
+            *error = aorta_xasprintf("collect: cannot remove %s/%s/%s, an earlier attempt's "
+                                     "captures of this rank, which is not among the chosen "
+                                     "ranks: %s",
+                                     run_dir, rel, leaf, why);
+        if (fd >= 0)
+            close(fd);
+        free(why);
+        free(rel);
+    }
+    free(leaf);
+    if (run_fd >= 0)
+        close(run_fd);
+    if (*error)
+        return -1;
+    *out = aorta_argv_dup(command);
+    return 0;
+}
+
 int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
                   long self_rank, aorta_argv_t **out, char **error)
@@ -183,6 +247,9 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
         *error = aorta_xstrdup("empty command");
         return -1;
     }
+    if (self_rank >= 0 && !aorta_plan_profiles_rank(plan, self_rank))
+        return compose_bare(plan, command, run_dir, collect_rel, prepare, self_rank, out,
+                            error);
     /* Under a launcher every rank writes below its own rank<k>/, which
      * aorta-rank-exec, just inside the launcher, creates and names. */
     int launched = self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0
@@ -215,6 +282,6 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
         aorta_argv_free(c.current);
         return -1;
     }
-    *out = enclose(&c);
+    *out = enclose(&c, command);
     return 0;
 }

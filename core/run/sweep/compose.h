@@ -23,7 +23,11 @@
  * failure when the helper cannot be found.  With self_rank >= 0 (aorta-run
  * is rank self_rank of an --all-ranks run): no launcher, each collector
  * writes into NAME/rank<self_rank>, and only that directory is emptied;
- * otherwise self_rank is -1.
+ * otherwise self_rank is -1.  With chosen ranks (plan->ranks), a
+ * self_rank not among them gets the command bare (its stale rank<k>/
+ * removed when preparing), and under the launcher aorta-rank-exec is told
+ * the list and where the bare command starts (--ranks, --bare-at,
+ * --wrapped-end).
  *
  * Returns 0 with *out set (free it), or -1 with *error set to a one-line
  * setup failure (free it). */

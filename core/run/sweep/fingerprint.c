@@ -10,6 +10,7 @@
 
 #include "aorta/collector.h"
 #include "output/sha256.h"
+#include "sys/rank_list.h"
 #include "xalloc.h"
 
 /* Bumped when what goes into a fingerprint changes. */
@@ -64,6 +65,22 @@ static void collectors_digest(const aorta_plan_t *plan, char out[65])
     aorta_sha256_hex(&sha, out);
 }
 
+/* The chosen ranks, which decide whose captures are recorded; "" when
+ * every rank profiles itself, so that such a request's fingerprint is what
+ * it was before ranks could be chosen. */
+static void ranks_digest(const aorta_plan_t *plan, char out[65])
+{
+    out[0] = '\0';
+    if (!plan->rank_count)
+        return;
+    aorta_sha256_t sha;
+    aorta_sha256_init(&sha);
+    char *list = aorta_rank_list_format(plan->ranks, plan->rank_count, ",");
+    put(&sha, list);
+    free(list);
+    aorta_sha256_hex(&sha, out);
+}
+
 static void whole_digest(aorta_request_t *request)
 {
     aorta_sha256_t sha;
@@ -73,6 +90,8 @@ static void whole_digest(aorta_request_t *request)
     put(&sha, request->recipe);
     put(&sha, request->variables);
     put(&sha, request->collectors);
+    if (request->ranks[0])
+        put(&sha, request->ranks);
     put(&sha, PACKAGE_VERSION);
     aorta_sha256_hex(&sha, request->fingerprint);
 }
@@ -88,6 +107,7 @@ aorta_request_t *aorta_request_compute(const aorta_plan_t *plan)
     if (plan->recipe_path && aorta_sha256_file(plan->recipe_path, shared.recipe) != 0)
         strcpy(shared.recipe, "unreadable");
     collectors_digest(plan, shared.collectors);
+    ranks_digest(plan, shared.ranks);
     for (size_t i = 0; i < plan->cell_count; i++) {
         requests[i] = shared;
         variables_digest(&plan->cells[i], requests[i].variables);
@@ -104,6 +124,8 @@ aorta_json_t *aorta_request_json(const aorta_request_t *request)
                    request->recipe[0] ? aorta_json_string(request->recipe) : NULL);
     aorta_json_set(json, "variables_sha256", aorta_json_string(request->variables));
     aorta_json_set(json, "collectors_sha256", aorta_json_string(request->collectors));
+    if (request->ranks[0])
+        aorta_json_set(json, "ranks_sha256", aorta_json_string(request->ranks));
     aorta_json_set(json, "aorta_version", aorta_json_string(PACKAGE_VERSION));
     return json;
 }
@@ -131,7 +153,7 @@ char *aorta_request_mismatch(const aorta_request_t *request, const aorta_json_t 
     if (aorta_json_type(recorded) != AORTA_JSON_OBJECT)
         return aorta_xstrdup("it was recorded for another request (its parts are not on "
                              "record)");
-    const char *names[5];
+    const char *names[6];
     size_t count = 0;
     if (differs(recorded, "command_sha256", request->command))
         names[count++] = "the command";
@@ -141,6 +163,8 @@ char *aorta_request_mismatch(const aorta_request_t *request, const aorta_json_t 
         names[count++] = "the cell's variables";
     if (differs(recorded, "collectors_sha256", request->collectors))
         names[count++] = "the collectors or their options";
+    if (differs(recorded, "ranks_sha256", request->ranks))
+        names[count++] = "the chosen ranks";
     if (differs(recorded, "aorta_version", PACKAGE_VERSION))
         names[count++] = "aorta's version";
     if (count == 0)

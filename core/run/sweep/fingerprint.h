@@ -2,7 +2,7 @@
 /* fingerprint.h - a cell's request fingerprint (docs/design.md, Resume):
  * the SHA-256 of what decides its results -- the command's argv, the
  * recipe's contents, the cell's variables, the collectors with their
- * effective options, aorta's version.  It is written as the trial JSON's
+ * effective options, the chosen ranks when there are some, aorta's version.  It is written as the trial JSON's
  * request_fingerprint, with the digest of each part in
  * config._aorta_request, so that a later run can resume only trials of the
  * same request and name what changed when it is not. */
@@ -18,6 +18,7 @@ typedef struct aorta_request {
     char recipe[65];           /* the recipe file's contents; "" without a recipe */
     char variables[65];        /* the cell's variables, in order */
     char collectors[65];       /* the collectors in wrap order, each with its options */
+    char ranks[65];            /* the chosen ranks (--ranks, ranks:); "" for every rank */
 } aorta_request_t;
 
 /* Each cell's request of plan, in cell order (free() the array). */

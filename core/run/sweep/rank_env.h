@@ -11,10 +11,8 @@
  * and environment value. */
 #define AORTA_RANK_PLACEHOLDER "%AORTA_RANK%"
 
-/* The most ranks a job may have: a rank is below it, a world size at most
- * it.  A larger value is a launcher's mistake or a hostile environment; it
- * must not size an allocation or a wait (aorta-run(1), docs/multi-rank.md). */
-#define AORTA_RANK_MAX 65536
+/* AORTA_RANK_MAX, the most ranks a job may have. */
+#include "sys/rank_list.h"
 
 /* RANK (torchrun), OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH, Intel
  * MPI), SLURM_PROCID (srun): the first one set wins. */

@@ -25,6 +25,7 @@
 #include "sys/diag.h"
 #include "sys/json.h"
 #include "sys/knobs.h"
+#include "sys/rank_list.h"
 #include "sys/spawn.h"
 #include "xalloc.h"
 
@@ -123,6 +124,13 @@ static void rank_done(size_t index, const aorta_child_result_t *child, void *use
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     if (!problem && aorta_parse_reply_read(metrics, child->reply, child->len) != 0)
         problem = "sent an unreadable reply";
+    int64_t kept = 0;
+    int64_t total = problem ? 0 : aorta_parse_reply_rows_cut(child->reply, child->len, &kept);
+    if (total)
+        aorta_diag_warn("collect: %s's kernel table of %s cut to %lld of its %lld kernels: the "
+                        "parse reply holds at most %u MiB (its metrics are whole)",
+                        name, run->calls[index].path, (long long)kept, (long long)total,
+                        REPLY_LIMIT >> 20);
     if (problem) {
         aorta_diag_warn("collect: %s summary parsing %s; skipping its metrics for %s.", name,
                         problem, run->calls[index].path);
@@ -217,12 +225,33 @@ void aorta_rank_set_clear(aorta_rank_set_t *set)
     set->count = 0;
 }
 
-void aorta_rank_metrics(const aorta_module_t *plugin, const aorta_options_t *options,
-                        int dir_fd, const char *dir, aorta_metrics_t *metrics,
-                        aorta_rank_set_t *ranks)
+/* Keep the ranks that are listed (all of them without a list), in place;
+ * the count kept.  A rank<k>/ of a rank not chosen is not this attempt's. */
+static size_t keep_listed(long *ranks, size_t count, const long *listed, size_t listed_count)
 {
+    if (!listed_count)
+        return count;
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++)
+        if (aorta_rank_list_has(listed, listed_count, ranks[i]))
+            ranks[kept++] = ranks[i];
+    return kept;
+}
+
+void aorta_rank_metrics(const aorta_module_t *plugin, const aorta_options_t *options,
+                        int dir_fd, const char *dir, const long *listed, size_t listed_count,
+                        aorta_metrics_t *metrics, aorta_rank_set_t *ranks)
+{
+    if (listed_count) {
+        char *key = aorta_xasprintf("%s_ranks_profiled", plugin->collector.name);
+        char *list = aorta_rank_list_format(listed, listed_count, ", ");
+        aorta_metrics_set_string(metrics, key, list);
+        free(list);
+        free(key);
+    }
     long *numbers = NULL;
     size_t count = aorta_rank_dirs(dir_fd, &numbers);
+    count = keep_listed(numbers, count, listed, listed_count);
     if (count == 0) {
         free(numbers);
         return;

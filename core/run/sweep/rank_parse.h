@@ -58,10 +58,12 @@ void aorta_rank_merge(const char *name, const aorta_rank_result_t *results, size
                       aorta_metrics_t *metrics);
 
 /* All of it for one collector directory (dir, open at dir_fd): nothing
- * when it holds no rank<k>/.  ranks (may be NULL) receives the per-rank
- * results, each rank's kernel table included. */
+ * when it holds no rank<k>/.  With chosen ranks (listed, sorted, and
+ * listed_count > 0; NULL and 0 for every rank): only their rank<k>/ count,
+ * and <c>_ranks_profiled is the list as text ("0, 3-7, 9").  ranks (may be
+ * NULL) receives the per-rank results, each rank's kernel table included. */
 void aorta_rank_metrics(const aorta_module_t *plugin, const aorta_options_t *options,
-                        int dir_fd, const char *dir, aorta_metrics_t *metrics,
-                        aorta_rank_set_t *ranks);
+                        int dir_fd, const char *dir, const long *listed, size_t listed_count,
+                        aorta_metrics_t *metrics, aorta_rank_set_t *ranks);
 
 #endif

@@ -394,7 +394,7 @@ void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end)
 {
     *end = (aorta_sweep_end_t){0, 0, 0, 0, 0};
     long rank = aorta_rank_detect();
-    if (rank != 0 && plan->all_ranks) {
+    if (rank != 0 && aorta_plan_per_rank(plan)) {
         end->incomplete = aorta_rank_run_follower(plan, rank, &end->interrupted) != 0;
         return;
     }
@@ -406,7 +406,7 @@ void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end)
     int write_failed = 0;
     aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1,
                            .write_failed = &write_failed, .self_rank = -1};
-    if (plan->all_ranks && aorta_rank_is_launched()) {
+    if (aorta_plan_per_rank(plan) && aorta_rank_is_launched()) {
         /* Rank 0 of --all-ranks: its captures in rank0/, the others' awaited. */
         ctx.self_rank = 0;
         ctx.wall_started = aorta_clock_wall();

@@ -490,7 +490,8 @@ static void parse_collectors(trial_t *trial)
              * and stays pending until taken here. */
             aorta_rank_set_t ranks = {0};
             if (!interrupted && ranked(trial)) {
-                aorta_rank_metrics(entry->module, entry->effective, fd, dir, metrics, &ranks);
+                aorta_rank_metrics(entry->module, entry->effective, fd, dir, plan->ranks,
+                                   plan->rank_count, metrics, &ranks);
                 interrupted = aorta_spawn_take_interrupt();
             }
             close(fd);

@@ -8,7 +8,7 @@
  * And a real two-rank torchrun capture, merged; and the verdicts of real
  * runs (fixtures/h200_verdicts): two runs of one payload are unchanged,
  * the payload with 10% more launches regressed, in the kernel it launches
- * more. */
+ * more.  And the rank view of the two-rank capture run through a sweep. */
 #include "config.h"
 
 #include <math.h>
@@ -138,6 +138,70 @@ START_TEST(a_real_two_rank_capture_merges_to_the_sum_of_its_ranks)
 }
 END_TEST
 
+/* The same real capture through a whole sweep: the torchrun stand-in
+ * (standins/torchrun) starts two ranks as torchrun --no-python does, and
+ * each rank's mode env payload (standins/env_payload) leaves its own real
+ * hatchet where Proton's finalize() would.  Rank 1 did twice rank 0's work
+ * in add_kernel: the rank view names it the straggler, add_kernel the
+ * cause, and the launches differ. */
+START_TEST(a_real_torchrun_capture_shows_rank_1_late_in_add_kernel)
+{
+    char *work = tu_tmpdir();
+    char *launcher = tu_srcdir("tests/collectors/proton/standins/torchrun");
+    char *payload = tu_srcdir("tests/collectors/proton/standins/env_payload");
+    char *fixture = tu_srcdir("tests/collectors/proton/fixtures/h200_torchrun_env");
+    char *recipe = tu_join(work, "r.yaml");
+    char *text = tu_fmt("schema_version: 1\nmode: probe\nticket: H200-RANKS\ntrials: 2\n"
+                        "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                        "launcher: [\"%s\", --nproc_per_node=2, --no-python]\n"
+                        "collect:\n  proton: {mode: env}\n",
+                        launcher);
+    tu_write(recipe, text);
+    char *out_dir = tu_join(work, "out");
+    char *hatchet = tu_fmt("AORTA_STANDIN_HATCHET=%s/rank%%AORTA_RANK%%/proton.hatchet", fixture);
+    char *env[] = {hatchet, NULL};
+    tu_result_t r = tu_aorta(env, "--recipe", recipe, "--output", out_dir, "--", payload, NULL);
+    ck_assert_msg(r.status == 0, "%d %s %s", r.status, r.out, r.err);
+    tu_result_free(&r);
+    char *perf_path = tu_join(out_dir, "H200-RANKS/perf.md");
+    char *perf = tu_read(perf_path);
+    ck_assert_ptr_nonnull(strstr(perf, "#### Ranks of none-none \xe2\x80\x94 proton"));
+    ck_assert_msg(strstr(perf, "Slowest rank **1**: 0.046 ms of GPU time against a mean of "
+                               "0.035 ms over 2 ranks (fastest: rank 0, 0.023 ms)"),
+                  "%s", perf);
+    ck_assert_ptr_nonnull(strstr(perf, "Most of it: `add_kernel` (100.0% of the imbalance"));
+    ck_assert_ptr_nonnull(strstr(perf, "- `add_kernel`: rank 1 launched 20, rank 0 launched 10"));
+    char *html_path = tu_join(out_dir, "H200-RANKS/report.html");
+    char *html = tu_read(html_path);
+    ck_assert_ptr_nonnull(strstr(html, "rank 1 (slowest)"));
+    ck_assert_ptr_nonnull(strstr(html, "<tr class=\"slowest\"><td class=\"name\">1</td>"));
+    ck_assert_ptr_nonnull(strstr(html, "rank 1 launched 20, rank 0 launched 10"));
+    char *matrix_path = tu_join(out_dir, "H200-RANKS/matrix.json");
+    json_object *matrix = tu_json(matrix_path);
+    ck_assert_int_eq(json_object_get_int(tu_at(matrix, "cells", "0", "ranks", "proton",
+                                               "slowest_rank", NULL)),
+                     1);
+    ck_assert_str_eq(json_object_get_string(tu_at(matrix, "cells", "0", "ranks", "proton",
+                                                  "kernels", "0", "name", NULL)),
+                     "add_kernel");
+    json_object_put(matrix);
+    free(matrix_path);
+    free(html);
+    free(html_path);
+    free(perf);
+    free(perf_path);
+    free(hatchet);
+    free(out_dir);
+    free(text);
+    free(recipe);
+    free(fixture);
+    free(payload);
+    free(launcher);
+    tu_rmtree(work);
+    free(work);
+}
+END_TEST
+
 START_TEST(real_h200_runs_are_unchanged_or_regressed_in_the_kernel_that_grew)
 {
     char *a = tu_srcdir("tests/collectors/proton/fixtures/h200_verdicts/a");
@@ -180,6 +244,7 @@ static Suite *h200_suite(void)
     tcase_add_test(tc, the_report_of_a_real_h200_sweep_shows_the_swapped_gemm);
     tcase_add_test(tc, a_real_two_rank_capture_merges_to_the_sum_of_its_ranks);
     tcase_add_test(tc, real_h200_runs_are_unchanged_or_regressed_in_the_kernel_that_grew);
+    tcase_add_test(tc, a_real_torchrun_capture_shows_rank_1_late_in_add_kernel);
     suite_add_tcase(suite, tc);
     return suite;
 }

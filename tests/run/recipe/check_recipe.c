@@ -87,6 +87,23 @@ START_TEST(all_ranks_reads_as_a_boolean)
 }
 END_TEST
 
+START_TEST(ranks_read_sorted_and_allowed_with_a_launcher_and_stop_after)
+{
+    ru_load_t load = ru_load_text(dir, "r.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
+                                                 "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                                                 "launcher: [mpirun]\n"
+                                                 "stop_after: {events: 1, max_trials: 2}\n"
+                                                 "ranks: [3, 0, 65535]\n",
+                                  NULL);
+    ck_assert_ptr_null(load.error);
+    ck_assert_uint_eq(load.recipe->rank_count, 3);
+    ck_assert_int_eq(load.recipe->ranks[0], 0);
+    ck_assert_int_eq(load.recipe->ranks[1], 3);
+    ck_assert_int_eq(load.recipe->ranks[2], 65535);
+    ru_load_free(&load);
+}
+END_TEST
+
 START_TEST(two_cell_needs_tf32_off_defined)
 {
     char *path = fixture("tests_probe_fixtures_probe_two_cell.yaml");
@@ -329,7 +346,7 @@ static const error_case_t ERRORS[] = {
     {HEAD "trails: 3\n", NULL,
      ":6:1: recipe: unknown key 'trails' (did you mean 'trials'?); a probe recipe has: schema_version, mode, ticket, "
      "trials, mitigation_axis, diagnostic_axis, mitigations, timeout_per_trial, "
-     "env_passthrough_mode, collect, retain, stop_after, launcher, baseline, all_ranks, warmup_trials"},
+     "env_passthrough_mode, collect, retain, stop_after, launcher, baseline, all_ranks, ranks, warmup_trials"},
     {HEAD "warmup_trials: -1\n", NULL,
      ":6:16: recipe.warmup_trials: must be an integer >= 0, got an integer (-1)"},
     {HEAD "baseline: nope\n", NULL,
@@ -493,6 +510,32 @@ static const error_case_t ERRORS[] = {
     {HEAD "stop_after: {events: 1, max_trials: 2}\nall_ranks: true\n", NULL,
      ":7:12: recipe.all_ranks: cannot be combined with recipe.stop_after: each rank would stop "
      "after its own verdicts and the ranks would run different trials"},
+    /* ranks */
+    {HEAD "ranks: 1\n", NULL,
+     ":6:8: recipe.ranks: must be a list of ranks (integers from 0 to 65535), such as [0, 3], "
+     "got an integer (1)"},
+    {HEAD "ranks: \"0,3\"\n", NULL,
+     ":6:8: recipe.ranks: must be a list of ranks (integers from 0 to 65535), such as [0, 3], "
+     "got a string ('0,3')"},
+    {HEAD "ranks: []\n", NULL,
+     ":6:8: recipe.ranks: must list at least one rank, got an empty list; leave ranks out to "
+     "profile every rank"},
+    {HEAD "ranks: [0, -1]\n", NULL,
+     ":6:12: recipe.ranks[1]: must be a rank (an integer from 0 to 65535), got an integer (-1)"},
+    {HEAD "ranks: [65536]\n", NULL,
+     ":6:9: recipe.ranks[0]: must be a rank (an integer from 0 to 65535), got an integer "
+     "(65536)"},
+    {HEAD "ranks: [0, \"3\"]\n", NULL,
+     ":6:12: recipe.ranks[1]: must be a rank (an integer from 0 to 65535), got a string ('3')"},
+    {HEAD "ranks: [0, 1.5]\n", NULL,
+     ":6:12: recipe.ranks[1]: must be a rank (an integer from 0 to 65535), got a float (1.5)"},
+    {HEAD "ranks: [0, [1]]\n", NULL,
+     ":6:12: recipe.ranks[1]: must be a rank (an integer from 0 to 65535), got a list"},
+    {HEAD "ranks: [3, 0, 3]\n", NULL, ":6:15: recipe.ranks[2]: rank 3 is listed twice"},
+    {HEAD "stop_after: {events: 1, max_trials: 2}\nranks: [0]\n", NULL,
+     ":7:8: recipe.ranks: without recipe.launcher, cannot be combined with recipe.stop_after: "
+     "aorta-run started once per rank keeps every rank's record, and each rank would stop "
+     "after its own verdicts"},
 };
 
 static char *replace(const char *text, const char *token, const char *with)
@@ -812,6 +855,7 @@ static Suite *recipe_suite(void)
     tcase_add_test(tc, probe_minimal_loads_one_cell);
     tcase_add_test(tc, two_cell_needs_tf32_off_defined);
     tcase_add_test(tc, all_ranks_reads_as_a_boolean);
+    tcase_add_test(tc, ranks_read_sorted_and_allowed_with_a_launcher_and_stop_after);
     tcase_add_test(tc, needs_sidecar_loads_with_the_sidecar);
     tcase_add_test(tc, phase_2_keys_load_with_one_warning);
     tcase_add_test(tc, smoke_warns_then_needs_its_mitigation);

@@ -121,6 +121,82 @@ START_TEST(launcher_goes_outside_every_collector)
 }
 END_TEST
 
+/* Chosen ranks under the launcher: aorta-rank-exec is told the list and
+ * where the bare command starts (the collectors put it last). */
+START_TEST(chosen_ranks_tell_the_helper_where_the_bare_command_is)
+{
+    plan.launcher = aorta_argv_new();
+    aorta_argv_push(plan.launcher, "mpirun");
+    long ranks[] = {0, 2, 3, 4};
+    plan.ranks = ranks;
+    plan.rank_count = 4;
+    aorta_argv_t *cmd = command(), *out = NULL;
+    aorta_env_t *env = aorta_env_new();
+    char *error = NULL;
+    ck_assert_int_eq(
+        aorta_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, -1, &out, &error), 0);
+    size_t count = aorta_argv_count(out), dash = 0, ranks_at = 0;
+    for (size_t i = 2; i < count && !dash; i++) {
+        if (!strcmp(aorta_argv_at(out, i), "--ranks"))
+            ranks_at = i;
+        if (!strcmp(aorta_argv_at(out, i), "--"))
+            dash = i;
+    }
+    ck_assert_uint_gt(ranks_at, 0);
+    ck_assert_str_eq(aorta_argv_at(out, ranks_at + 1), "0,2-4");
+    ck_assert_str_eq(aorta_argv_at(out, ranks_at + 2), "--bare-at");
+    long at = strtol(aorta_argv_at(out, ranks_at + 3), NULL, 10);
+    /* words `at` on of the argv after "--" are the command, alone */
+    ck_assert_uint_eq(dash + 1 + (size_t)at + 2, count);
+    ck_assert_str_eq(aorta_argv_at(out, dash + 1 + (size_t)at), "./app");
+    ck_assert_str_eq(aorta_argv_at(out, dash + 2 + (size_t)at), "512");
+    ck_assert_str_ne(aorta_argv_at(out, ranks_at + 4), "--wrapped-end");
+    plan.ranks = NULL;
+    plan.rank_count = 0;
+    aorta_argv_free(out);
+    aorta_argv_free(cmd);
+    aorta_env_free(env);
+}
+END_TEST
+
+/* aorta-run as a rank that is not chosen: the command bare, and the
+ * rank<k>/ an earlier attempt left removed so that it is not counted. */
+START_TEST(an_unchosen_self_rank_runs_bare_and_loses_its_stale_folder)
+{
+    long ranks[] = {1};
+    plan.ranks = ranks;
+    plan.rank_count = 1;
+    const char *rel = "none-none/_subprocess/trial_d0_m0_t0";
+    char *stale = aorta_xasprintf("%s/%s/good/rank0/capture", run_dir, rel);
+    tu_write(stale, "an earlier attempt's");
+    char *other = aorta_xasprintf("%s/%s/good/rank1/capture", run_dir, rel);
+    tu_write(other, "rank 1's");
+    aorta_argv_t *cmd = command(), *out = NULL;
+    aorta_env_t *env = aorta_env_new();
+    char *error = NULL;
+    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 0, 0, &out, &error), 0);
+    ck_assert(tu_exists(stale)); /* a dry run removes nothing */
+    aorta_argv_free(out);
+    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, 0, &out, &error), 0);
+    ck_assert_ptr_null(error);
+    ck_assert_uint_eq(aorta_argv_count(out), 2);
+    ck_assert_str_eq(aorta_argv_at(out, 0), "./app");
+    ck_assert(!tu_exists(stale));
+    ck_assert(tu_exists(other));
+    aorta_argv_free(out);
+    /* The chosen rank wraps as every rank of --all-ranks does. */
+    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, 1, &out, &error), 0);
+    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 0), "/good/rank1/good-wrapper"));
+    plan.ranks = NULL;
+    plan.rank_count = 0;
+    free(other);
+    free(stale);
+    aorta_argv_free(out);
+    aorta_argv_free(cmd);
+    aorta_env_free(env);
+}
+END_TEST
+
 /* Under a launcher, wrap() still gets a directory that exists and is empty
  * (the ABI's promise; scribe refuses one that is not writable), and that
  * placeholder is gone once the argv is composed: every rank writes into
@@ -209,6 +285,8 @@ static Suite *compose_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, wraps_in_rank_order_into_emptied_directories);
     tcase_add_test(tc, launcher_goes_outside_every_collector);
+    tcase_add_test(tc, chosen_ranks_tell_the_helper_where_the_bare_command_is);
+    tcase_add_test(tc, an_unchosen_self_rank_runs_bare_and_loses_its_stale_folder);
     tcase_add_test(tc, under_a_launcher_wrap_sees_an_existing_directory_and_none_is_left);
     tcase_add_test(tc, a_symlink_in_the_way_is_refused_and_its_target_untouched);
     suite_add_tcase(suite, tc);

@@ -173,6 +173,73 @@ START_TEST(the_helper_creates_the_rank_dir_and_fills_argv_and_env)
 }
 END_TEST
 
+/* --ranks: a listed rank wraps and gets its rank<k>/; an unlisted one execs
+ * the bare command (words --bare-at on), without the variables the wrap
+ * carried (env NAME=VALUE in the argv) and without a rank<k>/; with
+ * --wrapped-end the wrapped command ends there and the bare one follows. */
+START_TEST(the_helper_runs_an_unlisted_rank_bare)
+{
+    char *helper = tu_builddir("core/aorta-rank-exec");
+    char *mk = aorta_xasprintf("%s/c/rank%%AORTA_RANK%%", dir);
+    char *parent = tu_join(dir, "c");
+    mkdir(parent, 0755);
+    char *argv[] = {helper, "--mkdir", mk, "--ranks", "0,3-4", "--bare-at", "2", "--",
+                    "/usr/bin/env", "WRAP=rank%AORTA_RANK%", "/bin/sh", "-c",
+                    "echo \"${WRAP-unset} $PROBE\"", NULL};
+    char *listed[] = {"OMPI_COMM_WORLD_RANK=3", "RANK", "PMI_RANK", "SLURM_PROCID", "WRAP",
+                      "PROBE=p%AORTA_RANK%", NULL};
+    char *out = NULL;
+    ck_assert_int_eq(tu_run(argv, listed, &out, NULL), 0);
+    ck_assert_str_eq(out, "rank3 p3\n");
+    free(out);
+    char *made = tu_join(dir, "c/rank3");
+    ck_assert(tu_exists(made));
+    char *unlisted[] = {"OMPI_COMM_WORLD_RANK=1", "RANK", "PMI_RANK", "SLURM_PROCID", "WRAP",
+                        "PROBE=p%AORTA_RANK%", NULL};
+    ck_assert_int_eq(tu_run(argv, unlisted, &out, NULL), 0);
+    ck_assert_str_eq(out, "unset p1\n");
+    free(out);
+    char *not_made = tu_join(dir, "c/rank1");
+    ck_assert(!tu_exists(not_made));
+    /* A collector that rewrote the command: wrapped words 0..1, bare 2.. */
+    char *split[] = {helper, "--ranks", "3", "--bare-at", "2", "--wrapped-end", "2", "--",
+                     "/bin/echo", "wrapped", "/bin/echo", "bare", NULL};
+    ck_assert_int_eq(tu_run(split, listed, &out, NULL), 0);
+    ck_assert_str_eq(out, "wrapped\n");
+    free(out);
+    ck_assert_int_eq(tu_run(split, unlisted, &out, NULL), 0);
+    ck_assert_str_eq(out, "bare\n");
+    free(out);
+    /* Its own mistakes: exit 125, said. */
+    char *err = NULL;
+    char *no_at[] = {helper, "--ranks", "3", "--", "/bin/true", NULL};
+    ck_assert_int_eq(tu_run(no_at, listed, NULL, &err), 125);
+    ck_assert_ptr_nonnull(strstr(err, "--ranks needs --bare-at N"));
+    free(err);
+    char *past[] = {helper, "--ranks", "3", "--bare-at", "1", "--", "/bin/true", NULL};
+    ck_assert_int_eq(tu_run(past, listed, NULL, &err), 125);
+    ck_assert_ptr_nonnull(strstr(err, "--ranks needs --bare-at N"));
+    free(err);
+    char *bad_index[] = {helper, "--ranks", "3", "--bare-at", "9", "--", "/bin/true", NULL};
+    ck_assert_int_eq(tu_run(bad_index, listed, NULL, &err), 125);
+    ck_assert_ptr_nonnull(strstr(err, "--bare-at: expected a word index from 0 to 1, got '9'"));
+    free(err);
+    char *bad_list[] = {helper, "--ranks", "3,3", "--bare-at", "0", "--", "/bin/true", NULL};
+    ck_assert_int_eq(tu_run(bad_list, listed, NULL, &err), 125);
+    ck_assert_ptr_nonnull(strstr(err, "--ranks: rank 3 is listed twice"));
+    free(err);
+    char *unknown[] = {helper, "--bare-unset", "X", "--", "/bin/true", NULL};
+    ck_assert_int_eq(tu_run(unknown, listed, NULL, &err), 125);
+    ck_assert_ptr_nonnull(strstr(err, "usage: aorta-rank-exec"));
+    free(err);
+    free(not_made);
+    free(made);
+    free(parent);
+    free(mk);
+    free(helper);
+}
+END_TEST
+
 static void write_rank(const char *root, long rank, const char *ms, const char *delay)
 {
     char *sub = aorta_xasprintf("%s/rank%ld", root, rank);
@@ -261,6 +328,48 @@ START_TEST(merge_is_the_same_whatever_order_the_parses_finish)
 }
 END_TEST
 
+/* Each rank's kernel table comes back with its figures; one too large for
+ * the reply is cut with one warning, its metrics whole. */
+static void parse_two_ranks(void *user)
+{
+    aorta_rank_set_t *set = user;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    aorta_metrics_t *metrics = aorta_metrics_new("ranked_");
+    aorta_rank_metrics(ranked, NULL, fd, dir, NULL, 0, metrics, set);
+    close(fd);
+    aorta_metrics_free(metrics);
+}
+
+START_TEST(each_ranks_table_comes_back_and_a_huge_one_is_cut_with_one_warning)
+{
+    write_rank(dir, 0, NULL, NULL);
+    write_rank(dir, 1, NULL, NULL);
+    char *small = tu_join(dir, "rank0/kernels"), *huge = tu_join(dir, "rank1/kernels");
+    tu_write(small, "3");
+    tu_write(huge, "60000"); /* 60,000 rows of 300-byte names: past 16 MiB */
+    aorta_rank_set_t set = {0};
+    char *err = tu_stderr_of(parse_two_ranks, &set);
+    ck_assert_uint_eq(set.count, 2);
+    const aorta_kernels_t *k0 = aorta_metrics_kernels(set.results[0].metrics);
+    ck_assert_ptr_nonnull(k0);
+    ck_assert_uint_eq(aorta_kernels_count(k0), 3);
+    const aorta_kernels_t *k1 = aorta_metrics_kernels(set.results[1].metrics);
+    ck_assert_ptr_nonnull(k1);
+    ck_assert(aorta_kernels_count(k1) > 1000 && aorta_kernels_count(k1) < 60000);
+    ck_assert(set.results[1].has_data);
+    ck_assert(fabs(set.results[1].gpu_ms - 60.0) < 1e-6); /* 60,000 x 1 us: whole */
+    ck_assert_msg(strstr(err, "kernel table of ") && strstr(err, "/rank1 cut to ")
+                      && strstr(err, "of its 60000 kernels"),
+                  "%s", err);
+    ck_assert_ptr_null(strstr(strstr(err, "cut to ") + 1, "cut to ")); /* once */
+    aorta_rank_set_clear(&set);
+    ck_assert_ptr_null(set.results);
+    free(err);
+    free(small);
+    free(huge);
+}
+END_TEST
+
 START_TEST(parallel_parses_overlap)
 {
     for (long r = 0; r < 4; r++)
@@ -273,6 +382,35 @@ START_TEST(parallel_parses_overlap)
     /* Four half-second parses, serial, would take two seconds. */
     ck_assert_msg(seconds < 1.6, "4 parses of 0.5 s took %.2f s with 4 jobs", seconds);
     aorta_metrics_free(metrics);
+}
+END_TEST
+
+/* Chosen ranks: only their rank<k>/ count (a stale one of another rank is
+ * not this attempt's), and <c>_ranks_profiled names them. */
+START_TEST(only_the_chosen_ranks_folders_count)
+{
+    write_rank(dir, 0, "1.0", NULL);
+    write_rank(dir, 1, "2.0", NULL);
+    write_rank(dir, 3, "4.0", NULL);
+    long listed[] = {1, 3, 4, 5, 6};
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    aorta_metrics_t *metrics = aorta_metrics_new("ranked_");
+    aorta_rank_metrics(ranked, NULL, fd, dir, listed, 5, metrics, NULL);
+    ck_assert_double_eq(metric_double(metrics, "ranked_rank_count"), 2);
+    ck_assert_double_eq(metric_double(metrics, "ranked_gpu_time_ms_rank_min"), 2.0);
+    ck_assert_double_eq(metric_double(metrics, "ranked_gpu_time_ms_rank_max"), 4.0);
+    const aorta_metric_t *profiled = aorta_metrics_find(metrics, "ranked_ranks_profiled");
+    ck_assert_ptr_nonnull(profiled);
+    ck_assert_int_eq(profiled->type, AORTA_METRIC_STRING);
+    ck_assert_str_eq(profiled->string_value, "1, 3-6");
+    aorta_metrics_free(metrics);
+    /* Without a list: every folder, no ranks_profiled. */
+    metrics = aorta_metrics_new("ranked_");
+    aorta_rank_metrics(ranked, NULL, fd, dir, NULL, 0, metrics, NULL);
+    ck_assert_double_eq(metric_double(metrics, "ranked_rank_count"), 3);
+    ck_assert_ptr_null(aorta_metrics_find(metrics, "ranked_ranks_profiled"));
+    aorta_metrics_free(metrics);
+    close(fd);
 }
 END_TEST
 
@@ -333,9 +471,12 @@ static Suite *suite(void)
     tcase_add_test(tc, relative_dir_from_bindir_to_libexec);
     tcase_add_test(tc, libexec_override_is_used_alone);
     tcase_add_test(tc, the_helper_creates_the_rank_dir_and_fills_argv_and_env);
+    tcase_add_test(tc, the_helper_runs_an_unlisted_rank_bare);
+    tcase_add_test(tc, only_the_chosen_ranks_folders_count);
     tcase_add_test(tc, rank_dirs_are_listed_in_rank_order_without_symlinks);
     tcase_add_test(tc, merge_is_the_same_whatever_order_the_parses_finish);
     tcase_add_test(tc, parallel_parses_overlap);
+    tcase_add_test(tc, each_ranks_table_comes_back_and_a_huge_one_is_cut_with_one_warning);
     tcase_add_test(tc, per_rank_figures_agree_with_one_parse_of_the_whole_directory);
     tcase_add_test(tc, a_crashing_or_missing_rank_costs_only_its_figures);
     tcase_add_test(tc, parse_jobs_reads_its_variable);

@@ -972,6 +972,116 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
 }
 END_TEST
 
+/* Chosen ranks with aorta-run started per rank, one rank at a time (the
+ * suites of tests/ranks/ run them under mpirun and srun): rank 1, listed,
+ * profiles itself and writes its record; rank 0, not listed, runs the
+ * command bare but records the trial, its own verdict and rank 1's, and
+ * the figures cover rank 1 alone (a rank0/ an earlier attempt left is
+ * removed).  Neither says "runs the command without collectors". */
+START_TEST(chosen_ranks_started_per_rank_profile_only_the_listed_ones)
+{
+    char *plugins = tu_builddir("tests/fake-collectors");
+    char *wrapper = tu_srcdir("tests/fake-collectors/scribe-wrapper");
+    char *recipe = aorta_xasprintf("schema_version: 1\nmode: probe\nticket: C\ntrials: 1\n"
+                                   "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
+                                   "ranks: [1]\ncollect:\n  scribe: {wrapper: \"%s\"}\n",
+                                   wrapper);
+    tu_write("r.yaml", recipe);
+    char *args[] = {"--plugin-dir", plugins, "--recipe", "r.yaml", "--output", "out", "--", "true",
+                    NULL};
+    char *rank1[] = {"RANK", "OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
+                     "PMIX_NAMESPACE=c1", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta(rank1, args, &out, &err), 0);
+    ck_assert_str_eq(err, "");
+    const char *scribe = "out/C/none-none/_subprocess/trial_d0_m0_t0/scribe";
+    char *own = aorta_xasprintf("%s/rank1/attempts", scribe);
+    ck_assert(tu_exists(own));
+    aorta_json_t *record = su_json("out/C", "none-none/_subprocess/trial_d0_m0_t0.rank1.json");
+    ck_assert_str_eq(su_str(record, "verdict", NULL), "pass");
+    aorta_json_free(record);
+    free(out);
+    free(err);
+    char *stale = aorta_xasprintf("%s/rank0/attempts", scribe);
+    tu_write(stale, "an earlier attempt's\n");
+    char *rank0[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2",
+                     "PMIX_NAMESPACE=c1", "AORTA_RANK_WAIT=5", NULL};
+    ck_assert_int_eq(su_aorta(rank0, args, &out, &err), 0);
+    ck_assert_ptr_null(strstr(err, "without collectors"));
+    ck_assert(!tu_exists(stale));
+    aorta_json_t *trial = su_json("out/C", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "pass");
+    ck_assert_int_eq(aorta_json_get_int(su_at(trial, "result", "metrics", "scribe_rank_count",
+                                              NULL)),
+                     1);
+    ck_assert_str_eq(su_str(trial, "result", "metrics", "scribe_ranks_profiled", NULL), "1");
+    aorta_json_free(trial);
+    /* Rank 0 ran the command itself, bare. */
+    aorta_json_t *result = su_json("out/C", "none-none/trial_0/result.json");
+    ck_assert_str_eq(su_str(result, "argv", "0", NULL), "true");
+    aorta_json_free(result);
+    aorta_json_t *matrix = su_json("out/C", "matrix.json");
+    ck_assert_ptr_nonnull(su_at(matrix, "provenance", "ranks_profiled", "0", NULL));
+    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "provenance", "ranks_profiled", "0", NULL)),
+                     1);
+    aorta_json_free(matrix);
+    free(out);
+    free(err);
+    free(stale);
+    free(own);
+    free(recipe);
+    free(wrapper);
+    free(plugins);
+}
+END_TEST
+
+/* What the plan says of chosen ranks: --ranks over the recipe's with one
+ * warning, no effect without a launcher (one warning), and no stop_after
+ * when aorta-run would be started per rank. */
+START_TEST(chosen_ranks_warnings_and_refusals)
+{
+    tu_write("r.yaml", "schema_version: 1\nmode: probe\ntrials: 1\nmitigation_axis: [none]\n"
+                       "diagnostic_axis: [none]\nranks: [0, 2, 3, 4]\n");
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta((char *[]){"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                                         "SLURM_PROCID", NULL},
+                              (char *[]){"--dry-run", "--ranks", "1", "--recipe", "r.yaml", "--",
+                                         "true", NULL},
+                              &out, &err),
+                     0);
+    ck_assert_str_eq(err, "aorta-run: warning: --ranks 1 overrides the recipe's ranks (0, 2-4)\n"
+                          "aorta-run: warning: ranks have no effect here: the recipe has no "
+                          "launcher and no launcher started aorta-run (none of RANK, "
+                          "OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID is set); this one "
+                          "process profiles itself\n");
+    ck_assert_ptr_nonnull(strstr(out, "\"ranks_profiled\":\"1\""));
+    free(out);
+    free(err);
+    /* The same list: no override to speak of. */
+    ck_assert_int_eq(su_aorta((char *[]){"RANK=0", NULL},
+                              (char *[]){"--dry-run", "--ranks", "4,0,2-3", "--recipe", "r.yaml",
+                                         "--", "true", NULL},
+                              &out, &err),
+                     0);
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+    tu_write("s.yaml", "schema_version: 1\nmode: probe\ntrials: 1\nmitigation_axis: [none]\n"
+                       "diagnostic_axis: [none]\nstop_after: {events: 1, max_trials: 2}\n");
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--dry-run", "--ranks", "1", "--recipe", "s.yaml", "--",
+                                         "true", NULL},
+                              &out, &err),
+                     2);
+    ck_assert_str_eq(err, "aorta-run: --ranks: without the recipe's launcher, cannot be combined "
+                          "with the recipe's stop_after: aorta-run started once per rank keeps "
+                          "every rank's record, and each rank would stop after its own "
+                          "verdicts\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
 /* torchrun without --rdzv-id or --standalone sets TORCHELASTIC_RUN_ID=none
  * in every run: that id names no job, so a record of it counts only when
  * written since rank 0 began this run.  An earlier run's record of a rank
@@ -1248,6 +1358,8 @@ static Suite *e2e_suite(void)
     tcase_add_test(tc, all_ranks_records_per_rank_and_a_missing_rank_is_an_error);
     tcase_add_test(tc, a_huge_world_size_is_capped_and_its_wait_stays_bounded);
     tcase_add_test(tc, torchruns_default_run_id_takes_only_this_runs_records);
+    tcase_add_test(tc, chosen_ranks_started_per_rank_profile_only_the_listed_ones);
+    tcase_add_test(tc, chosen_ranks_warnings_and_refusals);
     tcase_add_test(tc, missing_ranks_are_listed_with_ranges);
     tcase_add_test(tc, verbose_progress_goes_to_stderr_line_by_line);
     tcase_add_test(tc, host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once);

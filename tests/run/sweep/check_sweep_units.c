@@ -827,6 +827,52 @@ START_TEST(a_request_fingerprint_names_each_part_that_changed)
 }
 END_TEST
 
+/* Chosen ranks are part of the request: without them the fingerprint is
+ * what it always was (no ranks part), with them it changes and the
+ * mismatch names them. */
+START_TEST(chosen_ranks_are_part_of_the_request_fingerprint)
+{
+    aorta_plan_t *plan = su_plan("R", (char *[]){"true", NULL});
+    aorta_request_t *every = aorta_request_compute(plan);
+    ck_assert_str_eq(every[0].ranks, "");
+    aorta_json_t *part = aorta_request_json(&every[0]);
+    ck_assert_ptr_null(aorta_json_get(part, "ranks_sha256"));
+    aorta_json_free(part);
+    aorta_json_t *recorded = aorta_json_object();
+    aorta_json_set(recorded, "request_fingerprint", aorta_json_string(every[0].fingerprint));
+    aorta_json_t *config = aorta_json_object();
+    aorta_json_set(config, "_aorta_request", aorta_request_json(&every[0]));
+    aorta_json_set(recorded, "config", config);
+
+    plan->ranks = aorta_xcalloc(2, sizeof *plan->ranks);
+    plan->ranks[0] = 0;
+    plan->ranks[1] = 3;
+    plan->rank_count = 2;
+    aorta_request_t *chosen = aorta_request_compute(plan);
+    ck_assert_uint_eq(strlen(chosen[0].ranks), 64);
+    ck_assert_str_ne(chosen[0].fingerprint, every[0].fingerprint);
+    ck_assert_str_eq(chosen[0].collectors, every[0].collectors);
+    char *changed = aorta_request_mismatch(&chosen[0], recorded);
+    ck_assert_str_eq(changed, "the chosen ranks changed");
+    free(changed);
+    /* ... and back: a run of every rank after one of chosen ranks. */
+    aorta_json_set(recorded, "request_fingerprint", aorta_json_string(chosen[0].fingerprint));
+    aorta_json_set(config, "_aorta_request", aorta_request_json(&chosen[0]));
+    changed = aorta_request_mismatch(&every[0], recorded);
+    ck_assert_str_eq(changed, "the chosen ranks changed");
+    free(changed);
+    plan->ranks[1] = 4;
+    aorta_request_t *other = aorta_request_compute(plan);
+    ck_assert_str_ne(other[0].fingerprint, chosen[0].fingerprint);
+    ck_assert_ptr_null(aorta_request_mismatch(&chosen[0], recorded));
+    free(other);
+    free(chosen);
+    free(every);
+    aorta_json_free(recorded);
+    aorta_plan_free(plan);
+}
+END_TEST
+
 static Suite *units_suite(void)
 {
     Suite *suite = suite_create("platform units");
@@ -850,6 +896,7 @@ static Suite *units_suite(void)
     tcase_add_test(tc, the_summary_shows_a_hostile_cell_name_visibly);
     tcase_add_test(tc, a_run_whose_commands_never_started_says_nothing_ran);
     tcase_add_test(tc, a_request_fingerprint_names_each_part_that_changed);
+    tcase_add_test(tc, chosen_ranks_are_part_of_the_request_fingerprint);
     suite_add_tcase(suite, tc);
     return suite;
 }
