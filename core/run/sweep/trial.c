@@ -39,6 +39,7 @@
 #include "sys/spawn.h"
 #include "record/kernel_file.h"
 #include "output/timeline.h"
+#include "sweep/timeline_parts.h"
 #include "record/layout.h"
 #include "record/trial_json.h"
 #include "record/trial_record.h"
@@ -373,79 +374,19 @@ static void add_rank_tables(aorta_json_t *tables, const char *name, const aorta_
                                        aorta_metrics_kernels(ranks->results[r].metrics));
 }
 
-/* What the trial's timeline is drawn from: each collector's dispatches,
- * per rank; the parses that hold them are kept until it is written. */
-typedef struct timeline_parts {
-    aorta_timeline_source_t *sources;
-    size_t count, cap;
-    aorta_metrics_t **parses;
-    aorta_rank_set_t *rank_sets;
-    size_t parse_count, set_count, parse_cap, set_cap;
-} timeline_parts_t;
-
-static void add_source(timeline_parts_t *parts, long rank, const char *collector,
-                       const aorta_metrics_t *metrics)
-{
-    const aorta_dispatches_t *d = aorta_metrics_dispatches(metrics);
-    if (!aorta_dispatches_count(d))
-        return;
-    if (parts->count == parts->cap)
-        aorta_xgrow((void **)&parts->sources, &parts->cap, parts->count + 1,
-                    sizeof *parts->sources);
-    parts->sources[parts->count++] = (aorta_timeline_source_t){rank, collector, d};
-}
-
-/* A collector's parse (metrics) and its ranks' (ranks), taken: the ranks'
- * dispatches when there are ranks, else the whole parse's as rank 0. */
-static void keep_for_timeline(timeline_parts_t *parts, const char *collector,
-                              aorta_metrics_t *metrics, aorta_rank_set_t *ranks)
-{
-    if (ranks->count) {
-        for (size_t r = 0; r < ranks->count; r++)
-            add_source(parts, ranks->results[r].rank, collector, ranks->results[r].metrics);
-        if (parts->set_count == parts->set_cap)
-            aorta_xgrow((void **)&parts->rank_sets, &parts->set_cap, parts->set_count + 1,
-                        sizeof *parts->rank_sets);
-        parts->rank_sets[parts->set_count++] = *ranks;
-        *ranks = (aorta_rank_set_t){0};
-    } else {
-        add_source(parts, 0, collector, metrics);
-    }
-    if (parts->parse_count == parts->parse_cap)
-        aorta_xgrow((void **)&parts->parses, &parts->parse_cap, parts->parse_count + 1,
-                    sizeof *parts->parses);
-    parts->parses[parts->parse_count++] = metrics;
-}
-
-static void timeline_parts_free(timeline_parts_t *parts)
-{
-    for (size_t i = 0; i < parts->parse_count; i++)
-        aorta_metrics_free(parts->parses[i]);
-    for (size_t i = 0; i < parts->set_count; i++)
-        aorta_rank_set_clear(&parts->rank_sets[i]);
-    free(parts->parses);
-    free(parts->rank_sets);
-    free(parts->sources);
-}
-
 /* The timeline beside the kernel tables (docs/multi-rank.md, Timeline),
  * when a dispatch exists; else remove one an earlier attempt left.  The
  * ranks of a launcher or of --all-ranks may run on several nodes, whose
  * clocks aorta-run cannot relate: they are aligned each at its first
  * dispatch; a run without ranks is one process on one node. */
-static void write_timeline(const trial_t *trial, const timeline_parts_t *parts)
+static void write_timeline(const trial_t *trial, const aorta_timeline_parts_t *parts)
 {
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
     char *name = aorta_timeline_path(strrchr(json_rel, '/') + 1);
     char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     char *why = NULL;
     int sub_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
-    int any = parts && aorta_timeline_has_dispatches(parts->sources, parts->count);
-    if (sub_fd >= 0 && !any) {
-        unlinkat(sub_fd, name, 0);
-    } else if (sub_fd < 0 || aorta_timeline_write_at(sub_fd, name, parts->sources, parts->count,
-                                                     !ranked(trial))
-                                 != 0) {
+    if (sub_fd < 0 || aorta_timeline_parts_write_at(parts, sub_fd, name, !ranked(trial)) != 0) {
         aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, sub_rel, name,
                          why ? why : strerror(errno));
         if (trial->ctx->write_failed)
@@ -470,7 +411,7 @@ static void parse_collectors(trial_t *trial)
         write_timeline(trial, NULL);
         return;
     }
-    timeline_parts_t parts = {0};
+    aorta_timeline_parts_t parts = {0};
     trial->collected = aorta_metrics_new(NULL);
     aorta_json_t *tables = aorta_kernel_file_new(trial->index);
     for (size_t i = 0; i < plan->collector_count; i++) {
@@ -498,11 +439,11 @@ static void parse_collectors(trial_t *trial)
             merge_metrics(trial->collected, metrics);
             aorta_kernel_file_add(tables, name, aorta_metrics_kernels(metrics));
             add_rank_tables(tables, name, &ranks);
-            keep_for_timeline(&parts, name, metrics, &ranks);
+            aorta_timeline_parts_keep(&parts, name, metrics, &ranks);
             if (interrupted) {
                 trial->spawn.interrupted = interrupted;
                 aorta_json_free(tables); /* an interrupted trial keeps no tables */
-                timeline_parts_free(&parts);
+                aorta_timeline_parts_free(&parts);
                 free(why);
                 free(dir);
                 free(rel);
@@ -520,7 +461,7 @@ static void parse_collectors(trial_t *trial)
     write_kernel_tables(trial, tables);
     aorta_json_free(tables);
     write_timeline(trial, &parts);
-    timeline_parts_free(&parts);
+    aorta_timeline_parts_free(&parts);
 }
 
 static aorta_retain_level_t level_for(const aorta_plan_t *plan, const char *verdict)
