@@ -7,7 +7,8 @@
 #     process, one event per dispatch (the trial's rocprof_kernel_count),
 #     time 0 at the first dispatch;
 #   - Proton (examples/no-gpu/triton/python3, data: trace) leaving a real
-#     H200 Chrome trace: its ten launches on stream 7, at its ts and dur;
+#     H200 Chrome trace: its launches on stream 7, at their ts and dur; and
+#     two ranks under a launcher, each its own process and time 0;
 #   - a trial without dispatches has no timeline, and a rerun removes one an
 #     earlier attempt left.
 set -u
@@ -103,6 +104,34 @@ if not doc["otherData"]["alignment"].startswith("per rank"):
     sys.exit(1)
 print("ok: the H200 trace's %d launches, at their ts and dur" % len(got))
 PY
+
+# Two ranks under a launcher (the torchrun stand-in), each leaving its
+# real H200 Chrome trace (10 and 20 launches): a process per rank, each
+# aligned at its own first dispatch; report.html draws a lane per rank.
+cat >ranks.yaml <<YAML
+schema_version: 1
+mode: probe
+ticket: RANKS
+trials: 1
+mitigation_axis: [none]
+diagnostic_axis: [none]
+launcher: ["$srcdir/tests/collectors/proton/standins/torchrun", --nproc_per_node=2, --no-python]
+collect:
+  proton: {data: trace}
+YAML
+out=$(PATH=$srcdir/examples/no-gpu/triton:$PATH \
+    AORTA_STANDIN_CHROME_TRACE=$srcdir/tests/collectors/proton/fixtures/h200_torchrun_trace/rank%AORTA_RANK%/proton.chrome_trace \
+    "$aorta" --plugin-dir "$builddir/plugins/.libs" --recipe ranks.yaml --output D -- python3 vecadd.py 2>&1) ||
+    bad "the two-rank sweep failed: $out"
+timeline=D/RANKS/none-none/_subprocess/trial_d0_m0_t0.timeline.json
+"$python" "$check" "$timeline" 2 30 || status=1
+for rank in 0 1; do
+    grep -q "{\"name\":\"add_kernel\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":$rank,\"tid\":1,\"ts\":0.000," "$timeline" ||
+        bad "rank $rank does not start at its own time 0"
+done
+grep -q '"alignment":"per rank' "$timeline" || bad "$timeline: ranks aligned as one clock"
+lanes=$(grep -o '<g class="lane">' D/RANKS/report.html | wc -l)
+[ "$lanes" -eq 2 ] || bad "report.html of two ranks: $lanes lanes"
 
 # A trace without events: no timeline, and one an earlier attempt left
 # (planted here) is removed.
