@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keyindex.h"
 #include "sys/files.h"
 #include "sys/json.h"
 #include "sys/text_escape.h"
@@ -35,6 +36,7 @@ typedef struct event {
 
 typedef struct lane {
     int64_t pid, tid;
+    char *key;        /* "pid/tid", the index's key */
     char *label;      /* the track's name, decoded */
     size_t events;
 } lane_t;
@@ -52,6 +54,10 @@ typedef struct chart {
     size_t lane_count, lane_cap;
     name_t *names;
     size_t name_count, name_cap;
+    /* Lookups in O(log n): a file may hold as many names and tracks as
+     * events; the last one found is tried first (events come in runs). */
+    aorta_keyindex_t lane_index, name_index;
+    size_t last_lane, last_name;
     double end;       /* the latest end, µs */
 } chart_t;
 
@@ -94,30 +100,46 @@ static int number(const char **p, const char *end, double *out)
 
 static size_t lane_of(chart_t *chart, int64_t pid, int64_t tid)
 {
-    for (size_t i = chart->lane_count; i-- > 0;)
-        if (chart->lanes[i].pid == pid && chart->lanes[i].tid == tid)
-            return i;
-    if (chart->lane_count == chart->lane_cap)
-        aorta_xgrow((void **)&chart->lanes, &chart->lane_cap, chart->lane_count + 1,
-                    sizeof *chart->lanes);
-    chart->lanes[chart->lane_count] = (lane_t){pid, tid, NULL, 0};
-    return chart->lane_count++;
+    size_t last = chart->last_lane;
+    if (last < chart->lane_count && chart->lanes[last].pid == pid
+        && chart->lanes[last].tid == tid)
+        return last;
+    char key[48];
+    snprintf(key, sizeof key, "%lld/%lld", (long long)pid, (long long)tid);
+    size_t at = aorta_keyindex_find(&chart->lane_index, key);
+    if (at == AORTA_KEYINDEX_NONE) {
+        if (chart->lane_count == chart->lane_cap)
+            aorta_xgrow((void **)&chart->lanes, &chart->lane_cap, chart->lane_count + 1,
+                        sizeof *chart->lanes);
+        at = chart->lane_count++;
+        chart->lanes[at] = (lane_t){pid, tid, aorta_xstrdup(key), NULL, 0};
+        aorta_keyindex_add(&chart->lane_index, chart->lanes[at].key, at);
+    }
+    return chart->last_lane = at;
 }
 
+/* raw: a JSON string without a NUL byte (read_line() skips the others). */
 static size_t name_of(chart_t *chart, const char *raw, size_t len)
 {
-    /* The names of one trace are few, and a lane's run repeats the last. */
-    for (size_t i = chart->name_count; i-- > 0;)
-        if (chart->names[i].len == len && memcmp(chart->names[i].raw, raw, len) == 0)
-            return i;
-    if (chart->name_count == chart->name_cap)
-        aorta_xgrow((void **)&chart->names, &chart->name_cap, chart->name_count + 1,
-                    sizeof *chart->names);
+    size_t last = chart->last_name;
+    if (last < chart->name_count && chart->names[last].len == len
+        && memcmp(chart->names[last].raw, raw, len) == 0)
+        return last;
     char *copy = aorta_xmalloc(len + 1);
     memcpy(copy, raw, len);
     copy[len] = '\0';
-    chart->names[chart->name_count] = (name_t){copy, len, 0};
-    return chart->name_count++;
+    size_t at = aorta_keyindex_find(&chart->name_index, copy);
+    if (at != AORTA_KEYINDEX_NONE) {
+        free(copy);
+        return chart->last_name = at;
+    }
+    if (chart->name_count == chart->name_cap)
+        aorta_xgrow((void **)&chart->names, &chart->name_cap, chart->name_count + 1,
+                    sizeof *chart->names);
+    at = chart->name_count++;
+    chart->names[at] = (name_t){copy, len, 0};
+    aorta_keyindex_add(&chart->name_index, copy, at);
+    return chart->last_name = at;
 }
 
 /* A JSON string decoded (NULL when it is not one). */
@@ -163,7 +185,7 @@ static void read_line(chart_t *chart, const char *p, const char *end)
     const char *raw = p;
     double pid, tid, ts, dur;
     p += n;
-    if (!n || !skip(&p, end, ",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":") || !number(&p, end, &pid)
+    if (!n || memchr(raw, '\0', n) || !skip(&p, end, ",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":") || !number(&p, end, &pid)
         || !skip(&p, end, ",\"tid\":") || !number(&p, end, &tid) || !skip(&p, end, ",\"ts\":")
         || !number(&p, end, &ts) || !skip(&p, end, ",\"dur\":") || !number(&p, end, &dur)
         || !(ts >= 0 && dur >= 0 && ts < 1e15 && dur < 1e15) || pid < 0 || tid < 0
@@ -182,8 +204,12 @@ static void read_line(chart_t *chart, const char *p, const char *end)
 
 static void chart_clear(chart_t *chart)
 {
-    for (size_t i = 0; i < chart->lane_count; i++)
+    aorta_keyindex_clear(&chart->lane_index);
+    aorta_keyindex_clear(&chart->name_index);
+    for (size_t i = 0; i < chart->lane_count; i++) {
         free(chart->lanes[i].label);
+        free(chart->lanes[i].key);
+    }
     for (size_t i = 0; i < chart->name_count; i++)
         free(chart->names[i].raw);
     free(chart->lanes);
