@@ -80,8 +80,8 @@ START_TEST(a_sweep_keeps_every_table_past_retention_and_reports_it)
     /* The capture is pruned; its table is not. */
     ck_assert(!tu_exists("A/K/slow-none/_subprocess/trial_d0_m0_t0/rocprof/aorta_kernel_stats.csv"));
     json_object *trial = tu_json("A/K/slow-none/_subprocess/trial_d0_m0_t1.kernels.json");
-    ck_assert_int_eq(json_object_get_int(tu_at(trial, "schema_version", NULL)), 2);
-    /* Schema 2: the names, totals and launches as three arrays. */
+    ck_assert_int_eq(json_object_get_int(tu_at(trial, "schema_version", NULL)), 3);
+    /* Schema 3 (here without ranks): the names, totals and launches as three arrays. */
     json_object *names = tu_at(trial, "collectors", "rocprof", "names", NULL);
     size_t count = json_object_array_length(names), add = count;
     for (size_t i = 0; i < count; i++)
