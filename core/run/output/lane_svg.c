@@ -396,7 +396,8 @@ static char *render(const chart_t *chart)
         abort();
     int height = TOP + (int)rows * (LANE_H + LANE_GAP) + 16;
     int width = LABEL_W + AORTA_LANE_COLUMNS + 8;
-    fprintf(out, "<svg class=\"lanes\" xmlns=\"http://www.w3.org/2000/svg\" "
+    /* Inline in HTML: no namespace attribute (the page names no URL). */
+    fprintf(out, "<svg class=\"lanes\" "
                  "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" "
                  "font-size=\"10\" font-family=\"sans-serif\">\n",
             width, height, width, height);
