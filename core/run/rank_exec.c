@@ -2,13 +2,15 @@
 /* rank_exec.c - aorta-rank-exec, the per-rank step aorta-run puts just
  * inside a launcher (docs/design.md, Multi-rank runs):
  *
- *   aorta-rank-exec [--mkdir DIR]... [--ranks LIST --bare-at N [--wrapped-end M]]
- *                   -- PROGRAM [ARG...]
+ *   aorta-rank-exec [--mkdir DIR]... [--node-file FILE]
+ *                   [--ranks LIST --bare-at N [--wrapped-end M]] -- PROGRAM [ARG...]
  *
  * It reads the rank the launcher gave this process (sweep/rank_env.h),
  * replaces %AORTA_RANK% by it in each DIR, in PROGRAM and every ARG and in
  * every environment value, creates each DIR (so a rank that ran but wrote
- * nothing still shows), and execs PROGRAM.  No shell: PROGRAM is looked up
+ * nothing still shows), writes this node's name into FILE (the trial's
+ * timeline lines up the ranks of one node: sweep/rank_node.h), and execs
+ * PROGRAM.  No shell: PROGRAM is looked up
  * on PATH and run with execve().  Exit status, as env(1): 125 for its own
  * errors, 126 when PROGRAM cannot run, 127 when it is not found.
  *
@@ -21,10 +23,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "sys/diag.h"
@@ -69,8 +73,8 @@ typedef struct request {
 
 static int usage(void)
 {
-    aorta_diag_error("aorta-rank-exec: usage: aorta-rank-exec [--mkdir DIR]... [--ranks LIST "
-                     "--bare-at N [--wrapped-end M]] -- PROGRAM [ARG...]");
+    aorta_diag_error("aorta-rank-exec: usage: aorta-rank-exec [--mkdir DIR]... [--node-file FILE] "
+                     "[--ranks LIST --bare-at N [--wrapped-end M]] -- PROGRAM [ARG...]");
     return -1;
 }
 
@@ -113,7 +117,7 @@ static int read_request(int argc, char **argv, request_t *req)
             if (read_index(flag, value, count, flag[2] == 'b' ? &req->bare_at : &req->wrapped_end)
                 != 0)
                 return -1;
-        } else if (strcmp(flag, "--mkdir") != 0) {
+        } else if (strcmp(flag, "--mkdir") != 0 && strcmp(flag, "--node-file") != 0) {
             return usage();
         }
     }
@@ -159,6 +163,27 @@ static char **expand_environ(long rank)
     return envp;
 }
 
+/* This node's name into path (%AORTA_RANK% replaced), for the trial's
+ * timeline to know which ranks share a clock; a failure costs only that
+ * (the rank is then aligned on its own), so it is no error. */
+static void note_node(const char *path, long rank)
+{
+    struct utsname host;
+    char *file = aorta_rank_expand(path, rank);
+    int fd = uname(&host) == 0 ? open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                                      0644)
+                               : -1;
+    free(file);
+    if (fd < 0)
+        return;
+    size_t len = strlen(host.nodename);
+    host.nodename[len] = '\n';
+    if (write(fd, host.nodename, len + 1) < 0) {
+        /* nothing more to do: the note is a hint */
+    }
+    close(fd);
+}
+
 static void free_strings(char **items)
 {
     for (size_t i = 0; items[i]; i++)
@@ -191,6 +216,9 @@ int main(int argc, char **argv)
         if (status != 0)
             return EXIT_OWN;
     }
+    for (int i = 1; profiled && i < req.first; i += 2)
+        if (!strcmp(argv[i], "--node-file"))
+            note_node(argv[i + 1], rank);
     int from = req.first + 1, to = argc;
     if (!profiled)
         from += (int)req.bare_at;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sweep/rank_env.h"
+#include "sweep/rank_node.h"
 #include "sweep/rank_exec_path.h"
 #include "sys/nofollow.h"
 #include "sys/rank_list.h"
@@ -237,6 +238,27 @@ static int compose_bare(const aorta_plan_t *plan, const aorta_argv_t *command,
     return 0;
 }
 
+/* Where each profiled rank notes its node (sweep/rank_node.h): under a
+ * launcher aorta-rank-exec writes it (--node-file), with --all-ranks the
+ * rank itself, once its directories are prepared. */
+static void note_node(composing_t *c)
+{
+    if (c->launched) {
+        char *name = aorta_rank_node_file(-1);
+        char *path = aorta_path_join(c->collect_dir, name);
+        aorta_argv_push(c->rank_step, "--node-file");
+        aorta_argv_push(c->rank_step, path);
+        aorta_free(path);
+        free(name);
+    } else if (c->self_rank >= 0 && c->prepare && c->plan->collector_count > 0) {
+        int run_fd = open(c->run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (run_fd >= 0) {
+            aorta_rank_node_note(run_fd, c->collect_rel, c->self_rank);
+            close(run_fd);
+        }
+    }
+}
+
 int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
                   long self_rank, aorta_argv_t **out, char **error)
@@ -266,6 +288,7 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
     }
     c.current = aorta_argv_dup(command);
     c.collect_dir = aorta_path_join(run_dir, collect_rel);
+    note_node(&c);
     c.err = aorta_error_new();
     int status = 0;
     /* In wrap order, innermost first: the collector of the highest

@@ -33,6 +33,7 @@
 #include "aorta/collector.h"
 #include "sweep/parse_child.h"
 #include "sweep/progress.h"
+#include "sweep/rank_node.h"
 #include "sweep/rank_parse.h"
 #include "record/rank_record.h"
 #include "record/retention.h"
@@ -379,6 +380,23 @@ static void add_rank_tables(aorta_json_t *tables, const char *name, const aorta_
  * ranks of a launcher or of --all-ranks may run on several nodes, whose
  * clocks aorta-run cannot relate: they are aligned each at its first
  * dispatch; a run without ranks is one process on one node. */
+/* Whether the trial's ranks ran on one node and so share a clock: one
+ * process, or every rank of the timeline noted the same node
+ * (sweep/rank_node.h). */
+static int one_node(const trial_t *trial, const aorta_timeline_parts_t *parts)
+{
+    if (!ranked(trial))
+        return 1;
+    if (!parts || !parts->count)
+        return 0;
+    long *ranks = aorta_xcalloc(parts->count, sizeof *ranks);
+    for (size_t i = 0; i < parts->count; i++)
+        ranks[i] = parts->sources[i].rank;
+    int one = aorta_rank_nodes_one(trial->ctx->run_fd, trial->collect_rel, ranks, parts->count);
+    free(ranks);
+    return one;
+}
+
 static void write_timeline(const trial_t *trial, const aorta_timeline_parts_t *parts)
 {
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
@@ -386,7 +404,8 @@ static void write_timeline(const trial_t *trial, const aorta_timeline_parts_t *p
     char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
     char *why = NULL;
     int sub_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
-    if (sub_fd < 0 || aorta_timeline_parts_write_at(parts, sub_fd, name, !ranked(trial)) != 0) {
+    if (sub_fd < 0 || aorta_timeline_parts_write_at(parts, sub_fd, name, one_node(trial, parts))
+                          != 0) {
         aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, sub_rel, name,
                          why ? why : strerror(errno));
         if (trial->ctx->write_failed)

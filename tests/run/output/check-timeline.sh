@@ -8,7 +8,8 @@
 #     time 0 at the first dispatch;
 #   - Proton (examples/no-gpu/triton/python3, data: trace) leaving a real
 #     H200 Chrome trace: its launches on stream 7, at their ts and dur; and
-#     two ranks under a launcher, each its own process and time 0;
+#     two ranks under a launcher, each its own process and time 0 (Proton's
+#     session clock); two rocprof ranks of one node share time 0;
 #   - a trial without dispatches has no timeline, and a rerun removes one an
 #     earlier attempt left.
 set -u
@@ -132,6 +133,48 @@ done
 grep -q '"alignment":"per rank' "$timeline" || bad "$timeline: ranks aligned as one clock"
 lanes=$(grep -o '<g class="lane">' D/RANKS/report.html | wc -l)
 [ "$lanes" -eq 2 ] || bad "report.html of two ranks: $lanes lanes"
+
+# Two ranks of rocprof under the same launcher: rocprofv3's host clock and
+# one node (each rank noted this host in trial_d0_m0_t0/rank<k>.node): the
+# ranks share time 0, the first dispatch of either, so rank 1's later start
+# shows.
+cat >rocranks.yaml <<YAML
+schema_version: 1
+mode: probe
+ticket: ROCRANKS
+trials: 1
+mitigation_axis: [none]
+diagnostic_axis: [none]
+launcher: ["$srcdir/tests/collectors/proton/standins/torchrun", --nproc_per_node=2, --no-python]
+collect:
+  rocprof: {trace: "kernel", output_format: "csv"}
+YAML
+cat >rank_payload.sh <<'SH'
+#!/bin/sh
+printf '3:1000000:rank_kernel\n' >&"$AORTA_FAKE_KERNEL_FD"
+SH
+chmod +x rank_payload.sh
+# Rank k's dispatches start k x 0.1 s later on the host clock
+# (aorta-rank-exec puts the rank into the variable).
+out=$(AORTA_FAKE_START_NS=%AORTA_RANK%00000000 ROCPROF_BIN=$srcdir/examples/no-gpu/rocm/rocprofv3 \
+    "$aorta" --plugin-dir "$builddir/plugins/.libs" \
+    --recipe rocranks.yaml --output F -- ./rank_payload.sh 2>&1) || bad "the two-rank rocprof sweep failed: $out"
+timeline=F/ROCRANKS/none-none/_subprocess/trial_d0_m0_t0.timeline.json
+"$python" "$check" "$timeline" 2 6 || status=1
+grep -q '"alignment":"common' "$timeline" || bad "$timeline: two ranks of one node not on one clock"
+for rank in 0 1; do
+    [ "$(cat F/ROCRANKS/none-none/_subprocess/trial_d0_m0_t0/rank$rank.node 2>/dev/null)" = "$(uname -n)" ] ||
+        bad "rank $rank did not note this node"
+done
+"$python" - "$timeline" <<'PY' || status=1
+import json, sys
+events = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("ph") == "X"]
+first = {pid: min(e["ts"] for e in events if e["pid"] == pid) for pid in (0, 1)}
+if first[0] != 0 or first[1] != 100000:
+    print("FAIL: one clock: rank 0 should start at 0 and rank 1 0.1 s later: %r" % first)
+    sys.exit(1)
+print("ok: two ranks of one node on one clock, rank 1 starting %.0f us later" % first[1])
+PY
 
 # A trace without events: no timeline, and one an earlier attempt left
 # (planted here) is removed.

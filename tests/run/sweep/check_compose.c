@@ -99,18 +99,21 @@ START_TEST(launcher_goes_outside_every_collector)
     ck_assert_int_eq(
         aorta_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, -1, &out, &error), 0);
     ck_assert_str_eq(aorta_argv_at(out, 0), "mpirun");
-    /* Just inside the launcher, the per-rank step: one --mkdir per
-     * collector, each collector writing into its rank%AORTA_RANK%/. */
+    /* Just inside the launcher, the per-rank step: where each rank notes
+     * its node, then one --mkdir per collector, each collector writing
+     * into its rank%AORTA_RANK%/. */
     char *helper = tu_builddir("core/aorta-rank-exec");
     ck_assert_str_eq(aorta_argv_at(out, 3), helper);
     free(helper);
-    ck_assert_str_eq(aorta_argv_at(out, 4), "--mkdir");
-    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 5), "/c/_subprocess/t/badparse/rank%AORTA_RANK%"));
+    ck_assert_str_eq(aorta_argv_at(out, 4), "--node-file");
+    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 5), "/c/_subprocess/t/rank%AORTA_RANK%.node"));
     ck_assert_str_eq(aorta_argv_at(out, 6), "--mkdir");
-    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 7), "/c/_subprocess/t/good/rank%AORTA_RANK%"));
-    ck_assert_str_eq(aorta_argv_at(out, 8), "--");
+    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 7), "/c/_subprocess/t/badparse/rank%AORTA_RANK%"));
+    ck_assert_str_eq(aorta_argv_at(out, 8), "--mkdir");
+    ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 9), "/c/_subprocess/t/good/rank%AORTA_RANK%"));
+    ck_assert_str_eq(aorta_argv_at(out, 10), "--");
     ck_assert_ptr_nonnull(
-        strstr(aorta_argv_at(out, 9), "/c/_subprocess/t/good/rank%AORTA_RANK%/good-wrapper"));
+        strstr(aorta_argv_at(out, 11), "/c/_subprocess/t/good/rank%AORTA_RANK%/good-wrapper"));
     /* A dry run creates nothing. */
     char *collect = tu_join(run_dir, "c");
     ck_assert(!tu_exists(collect));

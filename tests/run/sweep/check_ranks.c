@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "aorta/collector.h"
@@ -19,6 +20,7 @@
 #include "sweep/parse_child.h"
 #include "sweep/rank_env.h"
 #include "sweep/rank_exec_path.h"
+#include "sweep/rank_node.h"
 #include "sweep/rank_parse.h"
 #include "testutil.h"
 #include "xalloc.h"
@@ -166,6 +168,25 @@ START_TEST(the_helper_creates_the_rank_dir_and_fills_argv_and_env)
     ck_assert_int_eq(tu_run(argv, bad, NULL, NULL), 125);
     char *missing[] = {helper, "--", "/nonexistent/program", NULL};
     ck_assert_int_eq(tu_run(missing, NULL, NULL, NULL), 127);
+    /* --node-file: a profiled rank notes its node; an unlisted one does not. */
+    char *node_file = aorta_xasprintf("%s/c/rank%%AORTA_RANK%%.node", dir);
+    char *noted[] = {helper, "--node-file", node_file, "--", "/bin/true", NULL};
+    ck_assert_int_eq(tu_run(noted, env, NULL, NULL), 0);
+    char *note_path = tu_join(dir, "c/rank3.node");
+    char *note = tu_read(note_path);
+    struct utsname host;
+    ck_assert_int_eq(uname(&host), 0);
+    char *expected = aorta_xasprintf("%s\n", host.nodename);
+    ck_assert_str_eq(note, expected);
+    unlink(note_path);
+    char *unlisted[] = {helper, "--node-file", node_file, "--ranks", "0", "--bare-at", "0", "--",
+                        "/bin/true", NULL};
+    ck_assert_int_eq(tu_run(unlisted, env, NULL, NULL), 0);
+    ck_assert(!tu_exists(note_path));
+    free(expected);
+    free(note);
+    free(note_path);
+    free(node_file);
     free(made);
     free(parent);
     free(mk);
@@ -370,6 +391,28 @@ START_TEST(each_ranks_table_comes_back_and_a_huge_one_is_cut_with_one_warning)
 }
 END_TEST
 
+/* The timeline's one clock needs every rank to have noted one node. */
+START_TEST(ranks_share_a_node_only_when_every_one_noted_the_same)
+{
+    int run_fd = open(dir, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_eq(aorta_rank_node_note(run_fd, "t", 0), 0);
+    ck_assert_int_eq(aorta_rank_node_note(run_fd, "t", 1), 0);
+    long both[] = {0, 1}, three[] = {0, 1, 2};
+    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "t", both, 2), 1);
+    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "t", three, 3), 0); /* rank 2 noted nothing */
+    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "t", both, 0), 0);
+    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "absent", both, 2), 0);
+    char *other = tu_join(dir, "t/rank1.node");
+    tu_write(other, "another-node\n");
+    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "t", both, 2), 0);
+    free(other);
+    char *name = aorta_rank_node_file(-1);
+    ck_assert_str_eq(name, "rank%AORTA_RANK%.node");
+    free(name);
+    close(run_fd);
+}
+END_TEST
+
 START_TEST(parallel_parses_overlap)
 {
     for (long r = 0; r < 4; r++)
@@ -476,6 +519,7 @@ static Suite *suite(void)
     tcase_add_test(tc, rank_dirs_are_listed_in_rank_order_without_symlinks);
     tcase_add_test(tc, merge_is_the_same_whatever_order_the_parses_finish);
     tcase_add_test(tc, parallel_parses_overlap);
+    tcase_add_test(tc, ranks_share_a_node_only_when_every_one_noted_the_same);
     tcase_add_test(tc, each_ranks_table_comes_back_and_a_huge_one_is_cut_with_one_warning);
     tcase_add_test(tc, per_rank_figures_agree_with_one_parse_of_the_whole_directory);
     tcase_add_test(tc, a_crashing_or_missing_rank_costs_only_its_figures);
