@@ -280,7 +280,7 @@ static int read_file(const char *path, int fd, void *user)
         pass->unusable += status != ROCPROF_CSV_END || pass->rows > before;
         why = why_no_rows(status, pass->rows - before);
     } else {
-        rocprof_rocpd_read(path, fd, pass->kernels);
+        rocprof_rocpd_read(path, fd, pass->kernels, pass->dispatches);
     }
     if (pass->files <= 8) {
         cc_buf_addf(&pass->why, "%s%s (", pass->files > 1 ? ", " : "", path);
@@ -329,10 +329,13 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
          NULL, {{0}, {0}, 0, 0, {0}}},
     };
     enum { PASSES = sizeof passes / sizeof passes[0] };
-    pass_t *trace = &passes[PASSES - 1];
+    pass_t *trace = &passes[PASSES - 1], *rocpd = &passes[1];
+    /* rocprofv3 stamps dispatches with the host's monotonic clock, in its
+     * CSVs and its databases alike. */
     trace->dispatches = aorta_dispatches_new();
-    /* rocprofv3 stamps dispatches with the host's monotonic clock. */
     aorta_dispatches_set_clock(trace->dispatches, AORTA_CLOCK_HOST);
+    rocpd->dispatches = aorta_dispatches_new();
+    aorta_dispatches_set_clock(rocpd->dispatches, AORTA_CLOCK_HOST);
     pass_t *used = NULL;
     int partial = 0; /* out of descriptors: the directory alone is reported */
     for (size_t i = 0; i < PASSES && !used; i++) {
@@ -372,14 +375,16 @@ void rocprof_parse(const aorta_options_t *options, const char *dir, aorta_metric
     char *artifact_dir = aorta_path_join(dir, NULL);
     aorta_kernels_report(used->kernels, metrics, "rocprof", NS_PER_MS, artifact_dir);
     aorta_free(artifact_dir);
-    /* The timeline's dispatches come from the kernel trace alone, also when
-     * the metrics came from an earlier source: read it for them then. */
-    if (!partial && used != trace && run_pass(dir, trace) != 0) {
+    /* The timeline's dispatches come from the source of the metrics when
+     * it has them (a rocpd database, a kernel trace), else from the kernel
+     * trace, read for them then. */
+    pass_t *timed = used == rocpd && aorta_dispatches_count(rocpd->dispatches) > 0 ? rocpd : trace;
+    if (!partial && timed == trace && used != trace && run_pass(dir, trace) != 0) {
         aorta_dispatches_free(trace->dispatches); /* some files only: no timeline */
         trace->dispatches = NULL;
     }
-    if (!partial && aorta_dispatches_count(trace->dispatches) > 0)
-        aorta_metrics_set_dispatches(metrics, trace->dispatches);
+    if (!partial && aorta_dispatches_count(timed->dispatches) > 0)
+        aorta_metrics_set_dispatches(metrics, timed->dispatches);
 done:
     for (size_t i = 0; i < PASSES; i++) {
         aorta_kernels_free(passes[i].kernels);

@@ -30,8 +30,12 @@
 #include "rocpd_guard.h"
 
 #define DISPATCH_FUNCTION "aorta_rocprof_dispatch"
-#define DISPATCH_SQL "SELECT " DISPATCH_FUNCTION "(`guid`, `kernel_id`, `start`, `end`) " \
-                     "FROM `rocpd_kernel_dispatch`"
+#define DISPATCH_SQL "SELECT " DISPATCH_FUNCTION "(`guid`, `kernel_id`, `start`, `end`, " \
+                     "`queue_id`) FROM `rocpd_kernel_dispatch`"
+/* A database whose dispatches have no queue (a view of its own): the
+ * timeline then has one track for them. */
+#define DISPATCH_SQL_NO_QUEUE "SELECT " DISPATCH_FUNCTION "(`guid`, `kernel_id`, `start`, " \
+                              "`end`) FROM `rocpd_kernel_dispatch`"
 #define SYMBOL_SQL "SELECT `guid`, `id`, `display_name` FROM `rocpd_info_kernel_symbol`"
 
 /* One (guid, kernel_id) seen in the dispatches, in first-seen order. */
@@ -59,6 +63,15 @@ typedef struct reader {
     size_t slot_count, slot_cap;
     index_table_t slot_index;
     size_t last_guid, last;  /* the previous dispatch's guid and slot; SIZE_MAX: none */
+    /* For the timeline (when asked): each dispatch's slot, queue and times,
+     * named once the symbols are read; one more than the timeline keeps. */
+    struct timed {
+        size_t slot;
+        int64_t queue;
+        uint64_t start, end;
+    } *timed;
+    size_t timed_count, timed_cap;
+    int want_timed;
 } reader_t;
 
 static uint64_t hash_bytes(const void *data, size_t len, uint64_t h)
@@ -175,6 +188,7 @@ static void reader_free(reader_t *r)
         free(r->slots[i].name);
     free(r->slots);
     free(r->slot_index.cells);
+    free(r->timed);
 }
 
 /* A timestamp as the CSV path reads one: a finite number.  Integers (what
@@ -193,13 +207,29 @@ static int timestamp(sqlite3_value *value, double *out)
     }
 }
 
-/* One dispatch (guid, kernel_id, start, end) into its slot.  Called by
+/* A dispatch's integer times and queue for the timeline (rocprofv3 stores
+ * nanoseconds as integers; another form is no timestamp to draw). */
+static void keep_timed(reader_t *r, size_t slot, sqlite3_value **argv, sqlite3_value *queue)
+{
+    if (!r->want_timed || sqlite3_value_type(argv[2]) != SQLITE_INTEGER
+        || sqlite3_value_type(argv[3]) != SQLITE_INTEGER || sqlite3_value_int64(argv[2]) < 0)
+        return;
+    /* One past the SDK's bound is kept, so that aorta_dispatches_add()
+     * says once, as for any collector, that the rest is dropped. */
+    if (r->timed_count > AORTA_DISPATCHES_MAX)
+        return;
+    cc_xgrow((void **)&r->timed, &r->timed_cap, r->timed_count + 1, sizeof *r->timed);
+    r->timed[r->timed_count++] = (struct timed){
+        slot, queue && sqlite3_value_type(queue) == SQLITE_INTEGER ? sqlite3_value_int64(queue) : -1,
+        (uint64_t)sqlite3_value_int64(argv[2]), (uint64_t)sqlite3_value_int64(argv[3])};
+}
+
+/* One dispatch (guid, kernel_id, start, end, queue_id) into its slot.  Called by
  * SQLite for each row as an aggregate's step, inside the scan: about twice
  * as fast as handing every row back through sqlite3_step(), and SQLite's
  * own GROUP BY would sort (docs/collectors/rocprof.md, "Speed"). */
 static void add_dispatch(sqlite3_context *context, int argc, sqlite3_value **argv)
 {
-    (void)argc;
     reader_t *r = sqlite3_user_data(context);
     if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER)
         return; /* no kernel to name it by */
@@ -227,6 +257,7 @@ static void add_dispatch(sqlite3_context *context, int argc, sqlite3_value **arg
         slot->comp += (x - t) + slot->sum;
     slot->sum = t;
     slot->count++;
+    keep_timed(r, (size_t)(slot - r->slots), argv, argc > 4 ? argv[4] : NULL);
 }
 
 static void add_dispatch_end(sqlite3_context *context)
@@ -241,12 +272,14 @@ static int read_dispatches(sqlite3 *db, reader_t *r)
 #ifdef SQLITE_DIRECTONLY
     flags |= SQLITE_DIRECTONLY; /* not callable from the file's own views */
 #endif
-    int rc = sqlite3_create_function_v2(db, DISPATCH_FUNCTION, 4, flags, r, NULL, add_dispatch,
+    int rc = sqlite3_create_function_v2(db, DISPATCH_FUNCTION, -1, flags, r, NULL, add_dispatch,
                                         add_dispatch_end, NULL);
     if (rc != SQLITE_OK)
         return rc;
     sqlite3_stmt *stmt = NULL;
     rc = sqlite3_prepare_v2(db, DISPATCH_SQL, -1, &stmt, NULL);
+    if (rc == SQLITE_ERROR && strstr(sqlite3_errmsg(db), "no such column: queue_id"))
+        rc = sqlite3_prepare_v2(db, DISPATCH_SQL_NO_QUEUE, -1, &stmt, NULL);
     if (rc != SQLITE_OK)
         return rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
@@ -349,6 +382,27 @@ static void report_slots(const reader_t *r, aorta_kernels_t *kernels)
     }
 }
 
+/* The kept dispatches of named kernels into dispatches, each on its
+ * queue's track, in the order the database gave them. */
+static void report_timed(const reader_t *r, aorta_dispatches_t *dispatches)
+{
+    char track[48];
+    for (size_t i = 0; i < r->timed_count; i++) {
+        const struct timed *d = &r->timed[i];
+        const slot_t *slot = &r->slots[d->slot];
+        size_t len = 0;
+        const char *name = slot->name ? aorta_text_strip(slot->name, slot->name_len, &len) : NULL;
+        if (!name || len == 0 || d->end < d->start
+            || aorta_utf8_valid_prefix(name, len, NULL, NULL) != len)
+            continue; /* what report_slots() leaves out */
+        if (d->queue >= 0)
+            snprintf(track, sizeof track, "queue %lld", (long long)d->queue);
+        else
+            snprintf(track, sizeof track, "queue ?");
+        aorta_dispatches_add(dispatches, track, name, len, d->start, d->end);
+    }
+}
+
 /* SQLite's companions of a database: a write-ahead log that is not empty
  * may hold dispatches the file itself lacks, and reading it would make
  * SQLite write a -shm index beside the capture; a rollback journal means
@@ -374,7 +428,8 @@ static void warn_companions(const char *path)
     free(name);
 }
 
-int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
+int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels,
+                       aorta_dispatches_t *dispatches)
 {
     struct stat st;
     char *uri = open_name(path, fd, &st);
@@ -382,6 +437,7 @@ int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
     reader_t r;
     memset(&r, 0, sizeof r);
     r.last_guid = r.last = SIZE_MAX;
+    r.want_timed = dispatches != NULL;
     rocpd_guard_t guard;
     rocpd_guard_begin(&guard, &st, DISPATCH_FUNCTION);
     int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
@@ -403,6 +459,8 @@ int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
         status = -1;
     } else {
         report_slots(&r, kernels);
+        if (dispatches)
+            report_timed(&r, dispatches);
     }
     sqlite3_close(db);
     rocpd_guard_end(&guard);
@@ -418,9 +476,10 @@ int rocprof_rocpd_available(void)
 
 #else /* !HAVE_SQLITE3 */
 
-int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels)
+int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels,
+                       aorta_dispatches_t *dispatches)
 {
-    (void)path, (void)fd, (void)kernels;
+    (void)path, (void)fd, (void)kernels, (void)dispatches;
     return -1;
 }
 

@@ -100,10 +100,12 @@ void rocprof_reads_stop(rocprof_reads_t *reads);
 
 /* ---- rocpd.c: rocprofv3's SQLite databases (<o>_results.db) ---- */
 /* Add the kernel dispatches of the database at @p path (open at @p fd, or
- * -1) to @p kernels.  Returns 0, or -1 with one warning and nothing added
- * when the file is not a readable rocpd database (or SQLite is not built
- * in, without a warning). */
-int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels);
+ * -1) to @p kernels, and when @p dispatches is not NULL each one with its
+ * times for the timeline (track "queue Q").  Returns 0, or -1 with
+ * one warning and nothing added when the file is not a readable rocpd
+ * database (or SQLite is not built in, without a warning). */
+int rocprof_rocpd_read(const char *path, int fd, aorta_kernels_t *kernels,
+                       aorta_dispatches_t *dispatches);
 /* The read-only, immutable SQLite URI of @p path; free() it. */
 char *rocprof_rocpd_uri(const char *path);
 /* Whether this build reads databases (it was built with SQLite). */

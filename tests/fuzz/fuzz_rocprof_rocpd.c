@@ -96,9 +96,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *plain_path = fz_path("odd/plain_results.db");
     out_of_time = 0;
     rocprof_rocpd_pass();
-    char *a = summary(odd, rocprof_rocpd_read(odd_path, -1, odd));
+    char *a = summary(odd, rocprof_rocpd_read(odd_path, -1, odd, NULL));
     rocprof_rocpd_pass();
-    char *b = summary(plain, rocprof_rocpd_read(plain_path, -1, plain));
+    char *b = summary(plain, rocprof_rocpd_read(plain_path, -1, plain, NULL));
     if (!out_of_time && strcmp(a, b) != 0)
         fz_fail("the file's name changed what was read: %s vs %s", a, b);
     if (entries("odd") != 2)

@@ -3,9 +3,9 @@
 # A trial's timeline.json end to end (docs/multi-rank.md, Timeline): real
 # sweeps of the built aorta-run under the stand-ins, each timeline held to
 # the Chrome trace-event format by timeline_format.py:
-#   - rocprof (examples/no-gpu/rocm/rocprofv3, kernel trace CSVs): one
-#     process, one event per dispatch (the trial's rocprof_kernel_count),
-#     time 0 at the first dispatch;
+#   - rocprof (examples/no-gpu/rocm/rocprofv3, kernel trace CSVs, and a
+#     rocpd database): one process, one event per dispatch (the trial's
+#     rocprof_kernel_count), time 0 at the first dispatch;
 #   - Proton (examples/no-gpu/triton/python3, data: trace) leaving a real
 #     H200 Chrome trace: its launches on stream 7, at their ts and dur; and
 #     two ranks under a launcher, each its own process and time 0 (Proton's
@@ -43,6 +43,28 @@ for json in "$tmp"/r/t/*/_subprocess/trial_d0_m0_t*[0-9].json; do
     n=$((n + 1))
 done
 [ "$n" -eq 6 ] || bad "$n rocprof timelines, expected 6"
+
+# rocprof writing a rocpd database instead (output_format: rocpd): the same
+# dispatches, read from rocpd_kernel_dispatch, one track per queue.
+cat >"$tmp/rocpd.yaml" <<YAML
+schema_version: 1
+mode: probe
+ticket: ROCPD
+trials: 1
+mitigation_axis: [none]
+diagnostic_axis: [none]
+collect:
+  rocprof: {trace: "kernel", output_format: "rocpd"}
+YAML
+(cd "$tmp" && ROCPROF_BIN=$srcdir/examples/no-gpu/rocm/rocprofv3 "$aorta" --plugin-dir "$builddir/plugins/.libs" \
+    --recipe rocpd.yaml --output G -- "$srcdir/examples/no-gpu/gemm" 128 >rocpd.out 2>&1) ||
+    bad "the rocpd sweep failed: $(cat "$tmp/rocpd.out")"
+json=$tmp/G/ROCPD/none-none/_subprocess/trial_d0_m0_t0.json
+timeline=${json%.json}.timeline.json
+count=$(metric "$json" rocprof_kernel_count)
+[ -n "$count" ] && [ "$count" -gt 0 ] || bad "$json: no rocprof_kernel_count from the database"
+"$python" "$check" "$timeline" 1 "$count" || status=1
+grep -q '"args":{"name":"rocprof: queue 1"}' "$timeline" || bad "$timeline: no track 'rocprof: queue 1'"
 
 # report.html draws each cell's first passing trial as a lane chart: in a
 # real browser (headless Chromium, when installed) the SVG is there with its
