@@ -103,6 +103,13 @@ static int short_digits(double value, char *mantissa, size_t *count, int *expone
     return -1;
 }
 
+/* Whether value printed to precision digits (at digits) reads back. */
+static int reads_back(char *digits, size_t size, int precision, double value)
+{
+    snprintf(digits, size, "%.*e", precision - 1, value);
+    return strtod(digits, NULL) == value;
+}
+
 /* The shortest digits that read back to value, printed: by bisection, as a
  * precision that reads back implies every larger one does (the closer
  * rounding of p+1 digits is at least as near as the p digits, padded), and
@@ -110,11 +117,22 @@ static int short_digits(double value, char *mantissa, size_t *count, int *expone
 static void printed_digits(double value, char *mantissa, size_t *count, int *exponent)
 {
     char digits[40];
-    int low = 1, high = 17;
+    int low = 1, high = 17, binary_exponent;
+    /* What is not a short decimal (a p-value, a difference of means) mostly
+     * needs 16 or 17 digits: asked first, they spare the bisection.  Not at
+     * a power of two, whose rounding interval is lopsided: there the
+     * bisection alone says. */
+    if (fabs(frexp(value, &binary_exponent)) != 0.5) {
+        if (!reads_back(digits, sizeof digits, 16, value))
+            low = 17;
+        else if (!reads_back(digits, sizeof digits, 15, value))
+            low = high = 16;
+        else
+            high = 15;
+    }
     while (low < high) {
         int mid = (low + high) / 2;
-        snprintf(digits, sizeof digits, "%.*e", mid - 1, value);
-        if (strtod(digits, NULL) == value)
+        if (reads_back(digits, sizeof digits, mid, value))
             high = mid;
         else
             low = mid + 1;
