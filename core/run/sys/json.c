@@ -16,6 +16,7 @@
 
 #include "aorta/collector.h"
 #include "sys/files.h"
+#include "sys/parallel.h"
 #include "xalloc.h"
 
 aorta_json_t *aorta_json_object(void)
@@ -308,6 +309,11 @@ void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
     free(fixed);
 }
 
+void aorta_json_set_literal(aorta_json_t *obj, const char *key, aorta_json_t *value)
+{
+    json_object_object_add_ex(obj, key, value, JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
 void aorta_json_append(aorta_json_t *array, aorta_json_t *value)
 {
     json_object_array_add(array, value);
@@ -428,6 +434,37 @@ static int dump_flags(int pretty)
 char *aorta_json_dump(const aorta_json_t *value, int pretty)
 {
     return aorta_xstrdup(json_object_to_json_string_ext((aorta_json_t *)value, dump_flags(pretty)));
+}
+
+int aorta_json_print(FILE *out, const aorta_json_t *value, int pretty)
+{
+    size_t len;
+    const char *dumped = aorta_xcheck((void *)json_object_to_json_string_length(
+        (aorta_json_t *)value, dump_flags(pretty), &len));
+    return fwrite(dumped, 1, len, out) == len && putc('\n', out) != EOF ? 0 : -1;
+}
+
+static void free_one(size_t index, void *state, void *user)
+{
+    (void)state;
+    json_object_put(((aorta_json_t **)user)[index]);
+}
+
+void aorta_json_free_spread(aorta_json_t *value, const char *key)
+{
+    /* Each element referenced once more, the rest freed; then the
+     * elements, each on one thread (json-c's counts are not atomic, but no
+     * two threads touch one element). */
+    aorta_json_t *array = json_object_object_get(value, key);
+    size_t count = json_object_is_type(array, json_type_array)
+                       ? json_object_array_length(array) : 0;
+    aorta_json_t **items = aorta_xcalloc(count + 1, sizeof *items);
+    for (size_t i = 0; i < count; i++)
+        items[i] = json_object_get(json_object_array_get_idx(array, i));
+    json_object_put(value);
+    aorta_parallel_t loop = {.count = count, .per_worker = 256, .item = free_one, .user = items};
+    aorta_parallel_run(&loop);
+    free(items);
 }
 
 int aorta_json_write_line_at(int dir_fd, const char *name, const aorta_json_t *value, int pretty)
