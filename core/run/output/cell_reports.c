@@ -26,7 +26,7 @@
  * Reading the tables (json-c) is most of a large run's time; nothing but
  * the counter and the first error is shared. */
 #define MAX_WORKERS 8
-/* The cells' perf.md tables are kept in blocks of this size (pool_t). */
+/* The cells' perf.md tables are kept in blocks of this size (pool_keep()). */
 #define POOL_BLOCK ((size_t)1 << 20)
 
 /* Text kept to the end, one string after another in large blocks: each
