@@ -18,6 +18,11 @@ Usage (from the build directory): python3 ../bench/report_scaling.py
     [--cells N] [--trials T] [--kernels K] [--builddir DIR] [--keep DIR] [--repeat R]
     [--schema 1|2]  (the .kernels.json layout: 2, as a sweep writes it, by default;
                      1 for a run written before it, still read)
+    [--env-vars V]  (variables in each trial JSON's environment, 150 by default)
+    [--budget-sec S] [--budget-mb M]  (0: no budget on that figure)
+`make bench-report-cells` is the same with 100,000 cells x 1 trial x 5
+kernels, one run each way, against 1 GB of peak RSS alone (the issue's
+"--report of 10^5 cells under 1 GB").
 Needs /usr/bin/time (Debian package `time`).
 """
 
@@ -48,7 +53,7 @@ def kernel_names(count, rng):
     return names
 
 
-def generate(root, cells, trials, kernels, schema, seed=7):
+def generate(root, cells, trials, kernels, schema, env_vars=150, seed=7):
     rng = random.Random(seed)
     names = kernel_names(kernels, rng)
     matrix_cells = []
@@ -59,7 +64,7 @@ def generate(root, cells, trials, kernels, schema, seed=7):
         for t in range(trials):
             # About the size of a real trial JSON (4.5 KB: environment, argv, paths).
             trial = {"exit_status": "ok", "result": {"metrics": {"verdict": "pass"}},
-                     "environment": {"VAR_%03d" % v: "value-%d" % v for v in range(150)}}
+                     "environment": {"VAR_%03d" % v: "value-%d" % v for v in range(env_vars)}}
             with open(os.path.join(sub, "trial_d0_m0_t%d.json" % t), "w") as out:
                 json.dump(trial, out)
             rows = [(round(rng.uniform(0.01, 5.0), 6), rng.randint(1, 400)) for _ in names]
@@ -108,13 +113,16 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--schema", type=int, choices=(1, 2), default=2,
                         help=".kernels.json schema: 2 as a sweep writes it, 1 as runs before it")
+    parser.add_argument("--env-vars", type=int, default=150)
+    parser.add_argument("--budget-sec", type=float, default=BUDGET_SEC)
+    parser.add_argument("--budget-mb", type=float, default=BUDGET_RSS_KB / 1024)
     args = parser.parse_args()
     if not os.path.exists("/usr/bin/time"):
         sys.exit("report_scaling.py: /usr/bin/time is missing (apt-get install -y time)")
     root = args.keep or tempfile.mkdtemp(prefix="aorta-report-bench-")
     try:
         if not os.path.exists(os.path.join(root, "matrix.json")):
-            generate(root, args.cells, args.trials, args.kernels, args.schema)
+            generate(root, args.cells, args.trials, args.kernels, args.schema, args.env_vars)
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(root) for f in fs)
         print("run: %d cells x %d trials x %d kernels, %.1f MB of records (.kernels.json "
               "schema %d)" % (args.cells, args.trials, args.kernels, size / 1e6, args.schema))
@@ -137,9 +145,11 @@ def main():
               "kernels.json (best of %d each), peak RSS %.1f MB; report.html %.1f MB, "
               "perf.md %.1f MB" % (again, fresh, args.repeat, rss / 1024, html / 1e6,
                                    perf / 1e6))
-        ok = best < BUDGET_SEC and rss < BUDGET_RSS_KB
-        print("budget (< %.0f s, < %d MB): %s" % (BUDGET_SEC, BUDGET_RSS_KB // 1024,
-                                               "met" if ok else "MISSED"))
+        ok = ((not args.budget_sec or best < args.budget_sec)
+              and (not args.budget_mb or rss < args.budget_mb * 1024))
+        print("budget (%s, %s): %s" % ("< %g s" % args.budget_sec if args.budget_sec else "no time",
+                                       "< %g MB" % args.budget_mb if args.budget_mb else "no RSS",
+                                       "met" if ok else "MISSED"))
         return 0 if ok else 1
     finally:
         if not args.keep:

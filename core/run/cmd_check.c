@@ -604,7 +604,8 @@ static int run_step(check_t *check, const step_t *step, outcome_t outcome)
     }
     const char *problem = aorta_child_problem(&result);
     if (result.end == AORTA_CHILD_NOT_STARTED) {
-        aorta_diag_error("--check-collector: cannot start a child process: %s", strerror(errno));
+        aorta_diag_error("--check-collector: cannot start a child process: %s",
+                         strerror(result.start_errno));
         return -1;
     }
     char callback[16];

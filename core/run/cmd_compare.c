@@ -73,14 +73,12 @@ int aorta_cmd_compare(const aorta_cli_t *cli)
         free(error);
     } else {
         if (cli->json) {
-            char *text = aorta_json_dump(cmp, 1);
-            printf("%s\n", text);
-            free(text);
+            aorta_json_print(stdout, cmp, 1);
         } else {
             aorta_compare_print(stdout, cmp);
         }
         status = aorta_compare_gate_failed(cmp) ? AORTA_EXIT_THRESHOLD : AORTA_EXIT_OK;
-        aorta_json_free(cmp);
+        aorta_json_free_spread(cmp, "cells");
     }
     aorta_kagg_run_clear(&ka);
     aorta_kagg_run_clear(&kb);

@@ -4,12 +4,14 @@
 # run each for a while.  `make fuzz` runs it from a configured build tree;
 # by hand:
 #
-#   tests/fuzz/run.sh [-t SECONDS] [-B BUILDDIR] [TARGET...]
+#   tests/fuzz/run.sh [-t SECONDS] [-B BUILDDIR] [-C CORPUSDIR] [TARGET...]
 #
 # SECONDS per target (default 60, or $FUZZ_SECONDS); BUILDDIR is a configured
 # build tree (for config.h; default: the current directory, else ./build);
 # TARGETs default to all of them.  Work goes to BUILDDIR/tests/fuzz/: the
-# binaries, each target's growing corpus (work/TARGET/corpus) and what it
+# binaries, each target's growing corpus (work/TARGET/corpus, or
+# CORPUSDIR/TARGET with -C or $FUZZ_CORPUS_DIR: kept from run to run, so
+# each run starts where the last one stopped) and what it
 # found (work/TARGET/crash-*, timeout-*, oom-*, leak-*; earlier runs'
 # findings move to work/TARGET/earlier/).  Each run is
 # seeded with tests/fuzz/corpus/TARGET and the fixtures the target reads.
@@ -25,16 +27,18 @@ set -eu
 ALL_TARGETS="rocprof_csv rocprof_rocpd proton_hatchet recipe sidecar trial_json artifacts metrics_json load_check kernel_tables"
 seconds=${FUZZ_SECONDS:-60}
 builddir=
+corpus_dir=${FUZZ_CORPUS_DIR:-}
 
 usage() {
-    echo "usage: $0 [-t SECONDS] [-B BUILDDIR] [TARGET...]; targets: $ALL_TARGETS" >&2
+    echo "usage: $0 [-t SECONDS] [-B BUILDDIR] [-C CORPUSDIR] [TARGET...]; targets: $ALL_TARGETS" >&2
     exit 2
 }
 
-while getopts t:B:h opt; do
+while getopts t:B:C:h opt; do
     case $opt in
     t) seconds=$OPTARG ;;
     B) builddir=$OPTARG ;;
+    C) corpus_dir=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -60,6 +64,10 @@ if [ ! -f "$builddir/config.h" ]; then
 fi
 builddir=$(cd "$builddir" && pwd)
 out=$builddir/tests/fuzz
+if [ -n "$corpus_dir" ]; then
+    mkdir -p "$corpus_dir" || exit 2
+    corpus_dir=$(cd "$corpus_dir" && pwd)
+fi
 CC=${CC:-clang}
 # ASan's default quarantine (256 MB) alone would approach -rss_limit_mb.
 ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32}
@@ -131,7 +139,9 @@ done
 found=0
 for target in $targets; do
     work=$out/work/$target
-    mkdir -p "$work/corpus"
+    corpus=${corpus_dir:+$corpus_dir/$target}
+    corpus=${corpus:-$work/corpus}
+    mkdir -p "$work" "$corpus"
     seeds=$srcdir/tests/fuzz/corpus/$target
     # Inputs stay small (the large regression inputs are cut to this), but
     # the deep .hatchet seeds need their 10,000 levels.
@@ -144,7 +154,7 @@ for target in $targets; do
     dict=$srcdir/tests/fuzz/dict/$target.dict
     dict_flag=
     [ -f "$dict" ] && dict_flag=-dict=$dict
-    echo "fuzzing $target for ${seconds}s"
+    echo "fuzzing $target for ${seconds}s (corpus $corpus, $(ls "$corpus" | wc -l) inputs; started $(date -u +%H:%M:%SZ))"
     # What earlier runs found stays in earlier/, out of this run's report.
     for finding in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
         [ -e "$finding" ] || continue
@@ -155,14 +165,20 @@ for target in $targets; do
     "$out/fuzz_$target" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
         -rss_limit_mb=512 \
         -print_final_stats=1 -artifact_prefix="$work/" $dict_flag ${FUZZ_FLAGS:-} \
-        "$work/corpus" $seeds >"$work/log" 2>&1 || true
+        "$corpus" $seeds >"$work/log" 2>&1 || true
     # The last status line (plain or -fork mode) and the final statistics.
     { grep -E '^#[0-9]+' "$work/log" | tail -1; grep -E '^stat::' "$work/log"; } |
         sed "s/^/  $target: /" || true
+    echo "  $target: corpus $corpus now holds $(ls "$corpus" | wc -l) inputs"
     for finding in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
         [ -e "$finding" ] || continue
         echo "  $target: FOUND $finding (log: $work/log)"
         found=1
     done
 done
+if [ "$found" = 0 ]; then
+    echo "fuzzing done $(date -u +%H:%M:%SZ): nothing found in $targets"
+else
+    echo "fuzzing done $(date -u +%H:%M:%SZ): findings, named by the FOUND lines above"
+fi
 exit $found

@@ -30,6 +30,42 @@
  * Reading the tables (json-c) is most of a large run's time; nothing but
  * the counter and the first error is shared. */
 #define MAX_WORKERS 8
+/* The cells' perf.md tables are kept in blocks of this size (pool_keep()). */
+#define POOL_BLOCK ((size_t)1 << 20)
+
+/* Text kept to the end, one string after another in large blocks: each
+ * cell's tables are rendered between the churn of reading the next cells,
+ * and 10^5 of them as small strings of their own left the heap holding
+ * more in holes than in use (docs/design.md, Budgets). */
+typedef struct pool_block {
+    struct pool_block *next;
+    size_t used, size;
+    char data[];
+} pool_block_t;
+
+static const char *pool_keep(pool_block_t **pool, const char *text)
+{
+    size_t len = strlen(text) + 1;
+    pool_block_t *block = *pool;
+    if (!block || block->size - block->used < len) {
+        size_t size = len > POOL_BLOCK ? len : POOL_BLOCK;
+        block = aorta_xmalloc(sizeof *block + size);
+        *block = (pool_block_t){.next = *pool, .size = size};
+        *pool = block;
+    }
+    char *kept = memcpy(block->data + block->used, text, len);
+    block->used += len;
+    return kept;
+}
+
+static void pool_free(pool_block_t *pool)
+{
+    while (pool) {
+        pool_block_t *next = pool->next;
+        free(pool);
+        pool = next;
+    }
+}
 
 typedef struct work {
     int run_fd;
@@ -37,7 +73,8 @@ typedef struct work {
     const aorta_json_t *cells;
     aorta_kagg_run_t *run;
     const aorta_kagg_cell_t *baseline;   /* loaded before the workers start, or NULL */
-    char **sections;                     /* each cell's perf.md tables */
+    const char **sections;               /* each cell's perf.md tables, in pool */
+    pool_block_t *pool;                  /* the workers' blocks, once each is done */
     aorta_json_t **rank_views;           /* each cell's rank views for matrix.json, or NULL */
     size_t next;
     int interrupted;                     /* the signal that stopped the work, else 0 */
@@ -50,6 +87,7 @@ typedef struct tools {
     aorta_kagg_reader_t *reader;
     aorta_json_writer_t *writer;
     aorta_kernel_names_t *names;
+    pool_block_t *pool;
 } tools_t;
 
 static void tools_init(tools_t *tools)
@@ -57,10 +95,20 @@ static void tools_init(tools_t *tools)
     tools->reader = aorta_kagg_reader_new();
     tools->writer = aorta_json_writer_new();
     tools->names = aorta_kernel_names_new();
+    tools->pool = NULL;
 }
 
-static void tools_clear(tools_t *tools)
+/* The worker's tools freed, its pool handed to work (kept to the end). */
+static void tools_clear(tools_t *tools, work_t *work)
 {
+    pthread_mutex_lock(&work->lock);
+    while (tools->pool) {
+        pool_block_t *next = tools->pool->next;
+        tools->pool->next = work->pool;
+        work->pool = tools->pool;
+        tools->pool = next;
+    }
+    pthread_mutex_unlock(&work->lock);
     aorta_kagg_reader_free(tools->reader);
     aorta_json_writer_free(tools->writer);
     aorta_kernel_names_free(tools->names);
@@ -119,7 +167,9 @@ static void load_and_write(work_t *work, size_t i, tools_t *tools)
 
 static void render(work_t *work, size_t i, tools_t *tools)
 {
-    work->sections[i] = aorta_kernel_md_cell(&work->run->cells[i], work->baseline, tools->names);
+    char *tables = aorta_kernel_md_cell(&work->run->cells[i], work->baseline, tools->names);
+    work->sections[i] = pool_keep(&tools->pool, tables);
+    free(tables);
 }
 
 static void *worker(void *user)
@@ -142,7 +192,7 @@ static void *worker(void *user)
         load_and_write(work, i, &tools);
         render(work, i, &tools);
     }
-    tools_clear(&tools);
+    tools_clear(&tools, work);
     return NULL;
 }
 
@@ -201,7 +251,7 @@ char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t
         load_and_write(&work, base, &tools);
         work.baseline = &run.cells[base];
         render(&work, base, &tools);
-        tools_clear(&tools);
+        tools_clear(&tools, &work);
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t workers = cpus > 1 ? (size_t)cpus : 1;
@@ -222,8 +272,7 @@ char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t
     *interrupted = work.interrupted;
     *rank_cells = attach_rank_views(&work);
     if (work.interrupted) {
-        for (size_t i = 0; i < run.count; i++)
-            free(work.sections[i]);
+        pool_free(work.pool);
         free(work.sections);
         aorta_kagg_run_clear(&run);
         return NULL;
@@ -247,10 +296,10 @@ char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t
         size_t part = strlen(work.sections[i]);
         memcpy(section + len, work.sections[i], part);
         len += part;
-        free(work.sections[i]);
     }
     section[len] = '\0';
     free(intro);
+    pool_free(work.pool);
     free(work.sections);
     aorta_kagg_run_clear(&run);
     return section;

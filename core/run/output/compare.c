@@ -15,6 +15,7 @@
 
 #include "output/demangle.h"
 #include "output/provenance.h"
+#include "sys/parallel.h"
 #include "xalloc.h"
 
 static int has_string(const aorta_json_t *array, const char *text)
@@ -248,6 +249,28 @@ static aorta_json_t *cell_json(const aorta_measures_t *set, const pair_t *pair)
     return cell;
 }
 
+typedef struct cells_work {
+    const aorta_measures_t *set;
+    const pair_t *pairs;
+    aorta_json_t **built;
+} cells_work_t;
+
+static void cell_one(size_t i, void *state, void *user)
+{
+    (void)state;
+    cells_work_t *work = user;
+    work->built[i] = cell_json(work->set, &work->pairs[i]);
+}
+
+/* Each pair's JSON, in order: built on every CPU (a pair only reads). */
+static aorta_json_t **cells_json(const aorta_measures_t *set, const pair_t *pairs, size_t npairs)
+{
+    cells_work_t work = {set, pairs, aorta_xcalloc(npairs + 1, sizeof *work.built)};
+    aorta_parallel_t loop = {.count = npairs, .per_worker = 64, .item = cell_one, .user = &work};
+    aorta_parallel_run(&loop);
+    return work.built;
+}
+
 /* Pair the cells, gather their measures, judge them all at once (the
  * headline family spans the cells). */
 static pair_t *pair_cells(const aorta_kagg_run_t *a, const aorta_kagg_run_t *b,
@@ -371,10 +394,12 @@ aorta_json_t *aorta_compare(const char *label_a, const aorta_kagg_run_t *kernels
     gate_t gate = {request, aorta_json_array(), aorta_json_array()};
     set_cells_only(out, kernels_a, kernels_b, &gate);
     aorta_json_t *cells = aorta_json_array();
+    aorta_json_t **built = cells_json(&set, pairs, npairs);
     for (size_t i = 0; i < npairs; i++) {
-        aorta_json_append(cells, cell_json(&set, &pairs[i]));
+        aorta_json_append(cells, built[i]);
         gate_cell(&gate, &set, &pairs[i]);
     }
+    free(built);
     aorta_json_set(out, "cells", cells);
     aorta_json_t *verdict = aorta_json_object();
     aorta_json_set(verdict, "active", aorta_json_bool(request->gate));

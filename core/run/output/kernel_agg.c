@@ -19,6 +19,7 @@
 #include "stats/stats.h"
 #include "sys/json.h"
 #include "sys/nofollow.h"
+#include "sys/parallel.h"
 #include "xalloc.h"
 
 #define TRIAL_MAX_BYTES (64u << 20)
@@ -409,8 +410,37 @@ static void finish_table(aorta_kagg_table_t *table)
         qsort(table->ranks, table->rank_count, sizeof *table->ranks, by_rank);
 }
 
+/* A table's kernel array cut to what it holds, and its ranks'. */
+static void fit_table(aorta_kagg_table_t *table)
+{
+    if (table->count && table->capacity > table->count) {
+        table->kernels = aorta_xrealloc(table->kernels, table->count * sizeof *table->kernels);
+        table->capacity = table->count;
+    }
+    if (table->rank_count && table->rank_capacity > table->rank_count) {
+        table->ranks = aorta_xrealloc(table->ranks, table->rank_count * sizeof *table->ranks);
+        table->rank_capacity = table->rank_count;
+    }
+    for (size_t r = 0; r < table->rank_count; r++)
+        fit_table(&table->ranks[r]);
+}
+
+/* The cell's arrays cut to what they hold: --report keeps every cell of a
+ * run until report.html is written, and a table or kernel array grown by
+ * doubling holds up to eight slots of 112 and 120 bytes for one used. */
+static void fit(aorta_kagg_cell_t *cell)
+{
+    if (cell->count && cell->capacity > cell->count) {
+        cell->tables = aorta_xrealloc(cell->tables, cell->count * sizeof *cell->tables);
+        cell->capacity = cell->count;
+    }
+    for (size_t t = 0; t < cell->count; t++)
+        fit_table(&cell->tables[t]);
+}
+
 void aorta_kagg_finish(aorta_kagg_cell_t *cell)
 {
+    fit(cell);
     for (size_t t = 0; t < cell->count; t++)
         finish_table(&cell->tables[t]);
 }
@@ -487,6 +517,30 @@ void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_
     aorta_kagg_reader_free(own);
 }
 
+typedef struct load {
+    int run_fd;
+    const aorta_json_t *cells;
+    aorta_kagg_run_t *run;
+} load_t;
+
+static void *load_begin(void *user)
+{
+    (void)user;
+    return aorta_kagg_reader_new();
+}
+
+static void load_end(void *reader)
+{
+    aorta_kagg_reader_free(reader);
+}
+
+static void load_one(size_t i, void *reader, void *user)
+{
+    load_t *load = user;
+    aorta_kagg_load_cell(load->run_fd, aorta_json_at(load->cells, i), &load->run->cells[i],
+                         reader);
+}
+
 void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
                      aorta_kagg_run_t *run)
 {
@@ -494,10 +548,11 @@ void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baselin
     const aorta_json_t *cells = aorta_json_get(matrix, "cells");
     run->count = aorta_json_length(cells);
     run->cells = aorta_xcalloc(run->count ? run->count : 1, sizeof *run->cells);
-    aorta_kagg_reader_t *reader = aorta_kagg_reader_new();
-    for (size_t i = 0; i < run->count; i++)
-        aorta_kagg_load_cell(run_fd, aorta_json_at(cells, i), &run->cells[i], reader);
-    aorta_kagg_reader_free(reader);
+    /* Cells are independent: thousands of them are read on every CPU. */
+    load_t load = {run_fd, cells, run};
+    aorta_parallel_t loop = {.count = run->count, .per_worker = 64, .begin = load_begin,
+                             .end = load_end, .item = load_one, .user = &load};
+    aorta_parallel_run(&loop);
     aorta_kagg_pick_baseline(run, matrix, baseline);
 }
 

@@ -309,26 +309,26 @@ aorta_json_t *aorta_measure_json(const aorta_measure_t *m)
 {
     const aorta_stats_result_t *r = &m->result;
     aorta_json_t *obj = aorta_json_object();
-    aorta_json_set(obj, "measure", aorta_json_string(m->measure));
-    aorta_json_set(obj, "collector", m->collector ? aorta_json_string(m->collector) : NULL);
+    aorta_json_set_literal(obj, "measure", aorta_json_string(m->measure));
+    aorta_json_set_literal(obj, "collector", m->collector ? aorta_json_string(m->collector) : NULL);
     if (m->kernel)
-        aorta_json_set(obj, "kernel", aorta_json_string(m->kernel));
+        aorta_json_set_literal(obj, "kernel", aorta_json_string(m->kernel));
     if (m->rank >= 0)
-        aorta_json_set(obj, "rank", aorta_json_int(m->rank));
+        aorta_json_set_literal(obj, "rank", aorta_json_int(m->rank));
     double mean_a = mean_of(m->a, m->n_a), mean_b = mean_of(m->b, m->n_b);
-    aorta_json_set(obj, "n_a", aorta_json_int((int64_t)m->n_a));
-    aorta_json_set(obj, "n_b", aorta_json_int((int64_t)m->n_b));
-    aorta_json_set(obj, "mean_a", number(mean_a));
-    aorta_json_set(obj, "mean_b", number(mean_b));
-    aorta_json_set(obj, "delta", number(mean_b - mean_a));
-    aorta_json_set(obj, "p_value", number(r->p_value));
-    aorta_json_set(obj, "p_raw", number(r->p_raw));
-    aorta_json_set(obj, "effect_pct", number(r->effect_pct));
-    aorta_json_set(obj, "ci_low_pct", number(r->ci_low_pct));
-    aorta_json_set(obj, "ci_high_pct", number(r->ci_high_pct));
-    aorta_json_set(obj, "verdict", aorta_json_string(aorta_verdict_name(r->verdict)));
-    aorta_json_set(obj, "gated", aorta_json_bool(m->gated));
-    aorta_json_set(obj, "trials_needed",
+    aorta_json_set_literal(obj, "n_a", aorta_json_int((int64_t)m->n_a));
+    aorta_json_set_literal(obj, "n_b", aorta_json_int((int64_t)m->n_b));
+    aorta_json_set_literal(obj, "mean_a", number(mean_a));
+    aorta_json_set_literal(obj, "mean_b", number(mean_b));
+    aorta_json_set_literal(obj, "delta", number(mean_b - mean_a));
+    aorta_json_set_literal(obj, "p_value", number(r->p_value));
+    aorta_json_set_literal(obj, "p_raw", number(r->p_raw));
+    aorta_json_set_literal(obj, "effect_pct", number(r->effect_pct));
+    aorta_json_set_literal(obj, "ci_low_pct", number(r->ci_low_pct));
+    aorta_json_set_literal(obj, "ci_high_pct", number(r->ci_high_pct));
+    aorta_json_set_literal(obj, "verdict", aorta_json_string(aorta_verdict_name(r->verdict)));
+    aorta_json_set_literal(obj, "gated", aorta_json_bool(m->gated));
+    aorta_json_set_literal(obj, "trials_needed",
                    r->trials_needed ? aorta_json_int((int64_t)r->trials_needed) : NULL);
     return obj;
 }

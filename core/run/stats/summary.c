@@ -113,6 +113,32 @@ int aorta_stats_decimals(const double *x, size_t n)
     return finest;
 }
 
+/* min(places_of(value), limit), without printing when it can be seen
+ * from the first limit scalings: one that reads back is the answer; where
+ * none of them does and each stayed below 2^51, value has no decimal of
+ * fewer places (reading one back would be exact there: the product's two
+ * roundings stay under half a unit), so the answer is limit.  A mean of
+ * noisy samples has no short decimal: this spares its bisection. */
+static int places_at_most(double value, int limit)
+{
+    static const double ten[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    if (limit <= 0 || value == 0.0 || !isfinite(value))
+        return 0;
+    double magnitude = fabs(value);
+    for (int d = 0; d < limit; d++) {
+        double scaled = d < 16 ? magnitude * ten[d] : 0x1p51;
+        if (scaled >= 0x1p51)
+            break;
+        if (nearbyint(scaled) / ten[d] == magnitude)
+            return d;
+        if (d + 1 == limit)
+            return limit;
+    }
+    int own = places_of(value);
+    return own < limit ? own : limit;
+}
+
 int aorta_stats_format_mean(char *out, size_t size, double value, const double *x, size_t n)
 {
     if (!isfinite(value) || size == 0)
@@ -120,8 +146,7 @@ int aorta_stats_format_mean(char *out, size_t size, double value, const double *
     int places = aorta_stats_decimals(x, n);
     for (size_t step = 1; step < n; step *= 10)
         places++;
-    int own = places_of(value);
-    places = places < own ? places : own;
+    places = places_at_most(value, places);
     int len = snprintf(out, size, "%.*f", places, value);
     if (len < 0 || (size_t)len + 2 >= size)
         return -1;

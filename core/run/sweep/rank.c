@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "aorta/collector.h"
@@ -105,6 +106,26 @@ static int open_record_dir(int run_fd, const char *cell, char **error)
     return fd;
 }
 
+/* The trial began by removing this rank's last record, and only a process
+ * of rank `rank` writes one: a record there now was written by another
+ * process that claims the same rank while this trial ran (a launcher that
+ * set the same rank variables twice).  Said once per process, as
+ * aorta-rank-exec says it. */
+static void note_twin(int sub_fd, const char *name, long rank, const char *run_dir,
+                      const char *rel)
+{
+    static int said;
+    struct stat st;
+    if (said || fstatat(sub_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return;
+    said = 1;
+    aorta_diag_warn("rank %ld: %s/%s already exists: another process of this job has rank %ld "
+                    "too (each rank must be started once: check the launcher's rank "
+                    "variables); its records are replaced by this one's, and rank 0 cannot "
+                    "tell the two apart",
+                    rank, run_dir, rel, rank);
+}
+
 /* Write rank's record of a trial that was not interrupted, through a
  * descriptor opened again now (the payload ran in between): a symlink
  * where a folder goes is a warning, never a write elsewhere. */
@@ -118,6 +139,7 @@ static void write_record(const aorta_plan_t *plan, int run_fd, size_t cell_index
     char *why = NULL;
     int fd = open_record_dir(run_fd, cell, &why);
     if (fd >= 0) {
+        note_twin(fd, name, rank, plan->run_dir, rel);
         aorta_json_t *json = aorta_rank_record_json(rank, world, cell, trial, verdict,
                                                     error ? NULL : result, error);
         if (aorta_json_write_file_at(fd, name, json) != 0)

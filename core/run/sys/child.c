@@ -55,6 +55,7 @@ typedef struct running {
     channel_t channels[CHANNELS];
     int status;          /* its wait status, once reaped */
     int reaped, killed;
+    int start_errno;     /* a pipe or the fork failed: why */
     struct rusage usage;
 } running_t;
 
@@ -145,12 +146,15 @@ static void start(running_t *r)
     int count = capture ? CHANNELS : 1, fds[CHANNELS][2];
     for (int i = 0; i < count; i++)
         if (pipe2(fds[i], O_CLOEXEC) != 0) {
+            r->start_errno = errno;
             close_pipes(fds, i);
             return;
         }
     fflush(NULL); /* or the child's exit would write the parent's buffers again */
     pid_t parent = getpid();
     r->pid = fork();
+    if (r->pid < 0)
+        r->start_errno = errno;
     if (r->pid == 0) {
         for (int i = 0; i < count; i++)
             close(fds[i][0]);
@@ -322,6 +326,7 @@ static void finish(running_t *r, void (*on_end)(size_t, const aorta_child_result
 {
     if (r->pid < 0) {
         r->result->end = AORTA_CHILD_NOT_STARTED;
+        r->result->start_errno = r->start_errno;
     } else {
         settle(r);
         take_output(r);
@@ -388,13 +393,33 @@ void aorta_child_run(const aorta_child_spec_t *spec, aorta_child_result_t *resul
     aorta_child_run_all(spec, 1, 1, result, NULL, NULL);
 }
 
+/* Why no child started, in words a user can act on: without its reason a
+ * parse that "could not start" leaves nothing to do. */
+static const char *not_started(int error)
+{
+    switch (error) {
+    case EMFILE:
+        return "could not start (too many open files: aorta-run is at its limit of "
+               "descriptors, EMFILE; raise ulimit -n)";
+    case ENFILE:
+        return "could not start (too many open files in the system, ENFILE)";
+    case EAGAIN:
+        return "could not start (no process to spare: fork() failed with EAGAIN; see ulimit "
+               "-u)";
+    case ENOMEM:
+        return "could not start (out of memory: fork() failed with ENOMEM)";
+    default:
+        return "could not start";
+    }
+}
+
 const char *aorta_child_problem(const aorta_child_result_t *result)
 {
     switch (result->end) {
     case AORTA_CHILD_REPLIED:
         return NULL;
     case AORTA_CHILD_NOT_STARTED:
-        return "could not start";
+        return not_started(result->start_errno);
     case AORTA_CHILD_SKIPPED:
         return "was not started";
     case AORTA_CHILD_TIMED_OUT:

@@ -67,6 +67,7 @@ typedef struct aorta_child_result {
     int signal;             /* AORTA_CHILD_CRASHED: the signal */
     int exit_code;          /* its exit status when it exited, else -1 */
     long max_rss_kib;       /* its peak resident size, when it ran */
+    int start_errno;        /* AORTA_CHILD_NOT_STARTED: why (a pipe's or fork()'s errno) */
 } aorta_child_result_t;
 
 /* Run spec's child and wait for it. */
@@ -83,8 +84,9 @@ void aorta_child_run_all(const aorta_child_spec_t *specs, size_t count, size_t p
                                         void *user),
                          void *user);
 
-/* The end in words: NULL for AORTA_CHILD_REPLIED, else "could not start",
- * "was not started", "timed out", "sent too much", "crashed", "failed" or
+/* The end in words: NULL for AORTA_CHILD_REPLIED, else "could not start"
+ * with its reason ("could not start (too many open files: ...)"), "was not
+ * started", "timed out", "sent too much", "crashed", "failed" or
  * "interrupted". */
 const char *aorta_child_problem(const aorta_child_result_t *result);
 

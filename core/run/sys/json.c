@@ -16,6 +16,7 @@
 
 #include "aorta/collector.h"
 #include "sys/files.h"
+#include "sys/parallel.h"
 #include "xalloc.h"
 
 aorta_json_t *aorta_json_object(void)
@@ -103,6 +104,13 @@ static int short_digits(double value, char *mantissa, size_t *count, int *expone
     return -1;
 }
 
+/* Whether value printed to precision digits (at digits) reads back. */
+static int reads_back(char *digits, size_t size, int precision, double value)
+{
+    snprintf(digits, size, "%.*e", precision - 1, value);
+    return strtod(digits, NULL) == value;
+}
+
 /* The shortest digits that read back to value, printed: by bisection, as a
  * precision that reads back implies every larger one does (the closer
  * rounding of p+1 digits is at least as near as the p digits, padded), and
@@ -110,11 +118,22 @@ static int short_digits(double value, char *mantissa, size_t *count, int *expone
 static void printed_digits(double value, char *mantissa, size_t *count, int *exponent)
 {
     char digits[40];
-    int low = 1, high = 17;
+    int low = 1, high = 17, binary_exponent;
+    /* What is not a short decimal (a p-value, a difference of means) mostly
+     * needs 16 or 17 digits: asked first, they spare the bisection.  Not at
+     * a power of two, whose rounding interval is lopsided: there the
+     * bisection alone says. */
+    if (fabs(frexp(value, &binary_exponent)) != 0.5) {
+        if (!reads_back(digits, sizeof digits, 16, value))
+            low = 17;
+        else if (!reads_back(digits, sizeof digits, 15, value))
+            low = high = 16;
+        else
+            high = 15;
+    }
     while (low < high) {
         int mid = (low + high) / 2;
-        snprintf(digits, sizeof digits, "%.*e", mid - 1, value);
-        if (strtod(digits, NULL) == value)
+        if (reads_back(digits, sizeof digits, mid, value))
             high = mid;
         else
             low = mid + 1;
@@ -296,6 +315,11 @@ void aorta_json_remove(aorta_json_t *obj, const char *key)
         json_object_object_del(obj, key);
 }
 
+void aorta_json_set_literal(aorta_json_t *obj, const char *key, aorta_json_t *value)
+{
+    json_object_object_add_ex(obj, key, value, JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
 void aorta_json_append(aorta_json_t *array, aorta_json_t *value)
 {
     json_object_array_add(array, value);
@@ -416,6 +440,37 @@ static int dump_flags(int pretty)
 char *aorta_json_dump(const aorta_json_t *value, int pretty)
 {
     return aorta_xstrdup(json_object_to_json_string_ext((aorta_json_t *)value, dump_flags(pretty)));
+}
+
+int aorta_json_print(FILE *out, const aorta_json_t *value, int pretty)
+{
+    size_t len;
+    const char *dumped = aorta_xcheck((void *)json_object_to_json_string_length(
+        (aorta_json_t *)value, dump_flags(pretty), &len));
+    return fwrite(dumped, 1, len, out) == len && putc('\n', out) != EOF ? 0 : -1;
+}
+
+static void free_one(size_t index, void *state, void *user)
+{
+    (void)state;
+    json_object_put(((aorta_json_t **)user)[index]);
+}
+
+void aorta_json_free_spread(aorta_json_t *value, const char *key)
+{
+    /* Each element referenced once more, the rest freed; then the
+     * elements, each on one thread (json-c's counts are not atomic, but no
+     * two threads touch one element). */
+    aorta_json_t *array = json_object_object_get(value, key);
+    size_t count = json_object_is_type(array, json_type_array)
+                       ? json_object_array_length(array) : 0;
+    aorta_json_t **items = aorta_xcalloc(count + 1, sizeof *items);
+    for (size_t i = 0; i < count; i++)
+        items[i] = json_object_get(json_object_array_get_idx(array, i));
+    json_object_put(value);
+    aorta_parallel_t loop = {.count = count, .per_worker = 256, .item = free_one, .user = items};
+    aorta_parallel_run(&loop);
+    free(items);
 }
 
 int aorta_json_write_line_at(int dir_fd, const char *name, const aorta_json_t *value, int pretty)

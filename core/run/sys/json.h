@@ -5,6 +5,7 @@
 #define AORTA_JSON_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* A JSON value.  NULL stands for JSON null.  Values are reference counted;
@@ -35,6 +36,9 @@ aorta_json_t *aorta_json_strings_n(char *const *items, const size_t *lengths, si
 
 /* Set key (copied) to value (owned by obj from now on; NULL = JSON null). */
 void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value);
+/* The same for a key that is an ASCII string literal, kept rather than
+ * copied: a comparison of 10,000 cells sets a million members. */
+void aorta_json_set_literal(aorta_json_t *obj, const char *key, aorta_json_t *value);
 void aorta_json_append(aorta_json_t *array, aorta_json_t *value);
 /* Another reference to value; free each with aorta_json_free(). */
 aorta_json_t *aorta_json_ref(aorta_json_t *value);
@@ -73,6 +77,12 @@ void aorta_json_foreach(const aorta_json_t *obj,
 
 /* Text of value: pretty = 2-space indent, else compact.  Free with free(). */
 char *aorta_json_dump(const aorta_json_t *value, int pretty);
+/* value as aorta_json_dump() writes it, and a newline, onto out, without
+ * a copy of the text (a comparison's is tens of megabytes); 0 or -1. */
+int aorta_json_print(FILE *out, const aorta_json_t *value, int pretty);
+/* value freed, the elements of its array member key (most of a large
+ * comparison) on every CPU. */
+void aorta_json_free_spread(aorta_json_t *value, const char *key);
 /* Write value, pretty, with a final newline, whole or not at all (temporary
  * file in the same directory, then rename).  Returns 0 or -1 (errno set). */
 int aorta_json_write_file(const char *path, const aorta_json_t *value);

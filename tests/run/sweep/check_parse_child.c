@@ -3,8 +3,13 @@
  * crash, a hang, an exit or a key outside the namespace costs only that. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "aorta/collector.h"
 #include "registry/registry.h"
@@ -97,6 +102,49 @@ START_TEST(no_artifact_dir_when_the_dir_is_missing)
 }
 END_TEST
 
+/* A parse that cannot start for lack of descriptors says why: "could not
+ * start" alone leaves a user nothing to do. */
+START_TEST(a_parse_without_descriptors_names_the_reason)
+{
+    char *log = tu_join(dir, "stderr.log");
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, 2) < 0)
+            _exit(2);
+        close(fd);
+        struct rlimit limit = {64, 64};
+        setrlimit(RLIMIT_NOFILE, &limit);
+        int n = 0;
+        while (n < 4096 && open("/dev/null", O_RDONLY) >= 0)
+            n++;
+        if (errno != EMFILE)
+            _exit(77); /* not out of descriptors the way the kernel runs out */
+        aorta_metrics_t *metrics = parse_with("normal", dir);
+        _exit(aorta_metrics_count(metrics) == 1 ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status));
+    char *err = tu_read(log);
+    if (WEXITSTATUS(status) == 77) {
+        /* only valgrind, which keeps descriptors of its own, gets here */
+        char *maps = tu_read("/proc/self/maps");
+        ck_assert_msg(maps && strstr(maps, "vgpreload"), "could not run out of descriptors");
+        free(maps);
+    } else {
+        ck_assert_int_eq(WEXITSTATUS(status), 0);
+        ck_assert_msg(strstr(err, "collect: badparse summary parsing could not start (too many "
+                                  "open files: aorta-run is at its limit of descriptors, EMFILE; "
+                                  "raise ulimit -n); skipping its metrics for "),
+                      "%s", err);
+    }
+    free(err);
+    free(log);
+}
+END_TEST
+
 static Suite *parse_child_suite(void)
 {
     Suite *suite = suite_create("parse_child");
@@ -107,6 +155,7 @@ static Suite *parse_child_suite(void)
     tcase_add_test(tc, crash_hang_and_exit_leave_only_the_artifact_dir);
     tcase_add_test(tc, stdout_noise_does_not_corrupt_the_reply);
     tcase_add_test(tc, no_artifact_dir_when_the_dir_is_missing);
+    tcase_add_test(tc, a_parse_without_descriptors_names_the_reason);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -1124,6 +1124,51 @@ START_TEST(torchruns_default_run_id_takes_only_this_runs_records)
 }
 END_TEST
 
+/* Two processes of one job that both claim rank 1 (a launcher that set the
+ * same rank variables twice): the one whose trial ends second finds the
+ * other's record where its own trial began by removing it, and says so
+ * once; with a rank of its own each, neither says a word. */
+START_TEST(two_processes_claiming_one_rank_are_reported_once)
+{
+    tu_write("r.yaml", "schema_version: 1\nmode: probe\nticket: T\ntrials: 2\n"
+                       "mitigation_axis: [none]\ndiagnostic_axis: [none]\nall_ranks: true\n");
+    char *args[] = {"--recipe", "r.yaml", "--output", "out", "--", "sleep", "1", NULL};
+    char *rank1[] = {"RANK=1", "WORLD_SIZE=3", "PMIX_NAMESPACE=t1", NULL};
+    pid_t first = su_aorta_start(rank1, args, "out1.log", "err1.log");
+    pid_t second = su_aorta_start(rank1, args, "out2.log", "err2.log");
+    ck_assert_int_eq(tu_wait(first), 0);
+    ck_assert_int_eq(tu_wait(second), 0);
+    char *err1 = tu_read("err1.log"), *err2 = tu_read("err2.log");
+    char *both = aorta_xasprintf("%s\n%s", err1, err2);
+    const char *line = ".rank1.json already exists: another process of this job has rank 1 too";
+    ck_assert_msg(strstr(both, line), "%s", both);
+    /* Once per process (either may end a trial second). */
+    const char *said = strstr(err1, line);
+    ck_assert_msg(!said || !strstr(said + 1, line), "said twice: %s", err1);
+    said = strstr(err2, line);
+    ck_assert_msg(!said || !strstr(said + 1, line), "said twice: %s", err2);
+    ck_assert(tu_exists("out/T/none-none/_subprocess/trial_d0_m0_t1.rank1.json"));
+    free(both);
+    free(err1);
+    free(err2);
+    /* Ranks 1 and 2, each once: nothing to say. */
+    char *fresh[] = {"--fresh", "--recipe", "r.yaml", "--output", "out", "--", "sleep", "1",
+                     NULL};
+    char *rank2[] = {"RANK=2", "WORLD_SIZE=3", "PMIX_NAMESPACE=t1", NULL};
+    first = su_aorta_start(rank1, fresh, "out1.log", "err1.log");
+    second = su_aorta_start(rank2, fresh, "out2.log", "err2.log");
+    ck_assert_int_eq(tu_wait(first), 0);
+    ck_assert_int_eq(tu_wait(second), 0);
+    err1 = tu_read("err1.log");
+    err2 = tu_read("err2.log");
+    both = aorta_xasprintf("%s\n%s", err1, err2);
+    ck_assert_msg(!strstr(both, "another process"), "%s", both);
+    free(both);
+    free(err1);
+    free(err2);
+}
+END_TEST
+
 /* A hostile or mistaken world size: capped at 65536 with one line (not an
  * allocation of 2^63 records), the missing ranks listed as ranges in linear
  * time, and the wait for them bounded by AORTA_RANK_WAIT and by SIGTERM. */
@@ -1356,6 +1401,7 @@ static Suite *e2e_suite(void)
     tcase_add_test(tc, a_locked_run_directory_is_refused_and_a_stale_lock_taken_over);
     tcase_add_test(tc, a_nonzero_rank_runs_the_command_bare_and_writes_nothing);
     tcase_add_test(tc, all_ranks_records_per_rank_and_a_missing_rank_is_an_error);
+    tcase_add_test(tc, two_processes_claiming_one_rank_are_reported_once);
     tcase_add_test(tc, a_huge_world_size_is_capped_and_its_wait_stays_bounded);
     tcase_add_test(tc, torchruns_default_run_id_takes_only_this_runs_records);
     tcase_add_test(tc, chosen_ranks_started_per_rank_profile_only_the_listed_ones);

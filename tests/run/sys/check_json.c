@@ -345,6 +345,39 @@ START_TEST(numbers_are_python_s_shortest_repr_without_printing_them)
 }
 END_TEST
 
+/* A comparison's output: printed as dumped (with its newline), its member
+ * keys kept as literals, freed with its cells spread over the CPUs. */
+START_TEST(a_large_tree_prints_as_dumped_and_frees_across_threads)
+{
+    aorta_json_t *root = aorta_json_object();
+    aorta_json_set_literal(root, "schema_version", aorta_json_int(2));
+    aorta_json_t *cells = aorta_json_array();
+    for (int i = 0; i < 5000; i++) {
+        aorta_json_t *cell = aorta_json_object();
+        aorta_json_set_literal(cell, "index", aorta_json_int(i));
+        aorta_json_set_literal(cell, "mean", aorta_json_double(i / 7.0));
+        aorta_json_set_literal(cell, "mean", aorta_json_double(i / 3.0)); /* replaced */
+        aorta_json_append(cells, cell);
+    }
+    aorta_json_set(root, "cells", cells);
+    ck_assert(aorta_json_get_double(aorta_json_get(aorta_json_at(cells, 9), "mean")) == 3.0);
+    char *dumped = aorta_json_dump(root, 1);
+    FILE *out = tmpfile();
+    ck_assert_int_eq(aorta_json_print(out, root, 1), 0);
+    long size = ftell(out);
+    ck_assert_int_eq(size, (long)strlen(dumped) + 1);
+    char *printed = calloc(1, (size_t)size + 1);
+    rewind(out);
+    ck_assert_int_eq(fread(printed, 1, (size_t)size, out), (size_t)size);
+    fclose(out);
+    ck_assert_int_eq(strncmp(printed, dumped, strlen(dumped)), 0);
+    ck_assert_int_eq(printed[size - 1], '\n');
+    free(printed);
+    free(dumped);
+    aorta_json_free_spread(root, "cells");
+}
+END_TEST
+
 static Suite *json_suite(void)
 {
     Suite *suite = suite_create("json");
@@ -357,6 +390,7 @@ static Suite *json_suite(void)
     tcase_add_test(tc, the_writer_writes_what_the_tree_dumps);
     tcase_add_test(tc, a_reader_reads_file_after_file);
     tcase_add_test(tc, numbers_are_python_s_shortest_repr_without_printing_them);
+    tcase_add_test(tc, a_large_tree_prints_as_dumped_and_frees_across_threads);
     suite_add_tcase(suite, tc);
     return suite;
 }
