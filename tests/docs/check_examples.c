@@ -51,13 +51,14 @@ static const example_t examples[] = {
      {"python3", "examples/profiling/proton/nvidia-cupti/pipeline.py", NULL},
      {"@ENV@", "AORTA_PROTON_BACKEND=cupti", "AORTA_PROTON_CONTEXT=shadow", "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton", "AORTA_PROTON_NAME=@COLLECT@/proton/proton", "python3",
       "examples/profiling/proton/nvidia-cupti/pipeline.py", NULL}},
-    /* Under a launcher: aorta-rank-exec just inside it, every collector
-     * directory a rank%AORTA_RANK% folder (docs/multi-rank.md). */
+    /* Under a launcher: aorta-rank-exec just inside it, where each rank
+     * notes its node, every collector directory a rank%AORTA_RANK% folder
+     * (docs/multi-rank.md). */
     {"proton/torchrun-ranks/recipe.yaml",
      "PROFILING-PROTON-TORCHRUN-RANKS",
      {"python3", "examples/profiling/proton/torchrun-ranks/ranks.py", NULL},
-     {"torchrun", "--nproc_per_node=2", "--no-python", "@HELPER@", "--mkdir",
-      "@COLLECT@/proton/rank%AORTA_RANK%", "--", "@ENV@", "AORTA_PROTON_CONTEXT=shadow",
+     {"torchrun", "--nproc_per_node=2", "--no-python", "@HELPER@", "--node-file",
+      "@COLLECT@/rank%AORTA_RANK%.node", "--mkdir", "@COLLECT@/proton/rank%AORTA_RANK%", "--", "@ENV@", "AORTA_PROTON_CONTEXT=shadow",
       "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton/rank%AORTA_RANK%",
       "AORTA_PROTON_NAME=@COLLECT@/proton/rank%AORTA_RANK%/proton", "python3",
       "examples/profiling/proton/torchrun-ranks/ranks.py", NULL}},

@@ -403,16 +403,18 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
     char *helper = aorta_xasprintf("%s/aorta-rank-exec", libexec);
     char *base = aorta_xasprintf("%s/%s", dir, rel);
     /* Under a launcher each collector writes into its rank%AORTA_RANK%/,
-     * which aorta-rank-exec, just inside the launcher, creates per rank. */
+     * which aorta-rank-exec, just inside the launcher, creates per rank
+     * (after noting the rank's node). */
     char *a_dir = aorta_xasprintf("%s/interceptor_a/rank%%AORTA_RANK%%", base);
     char *b_dir = aorta_xasprintf("%s/interceptor_b/rank%%AORTA_RANK%%", base);
     char *g_dir = aorta_xasprintf("%s/good/rank%%AORTA_RANK%%", base);
     char *a = aorta_xasprintf("%s/a-wrapper", a_dir);
     char *b = aorta_xasprintf("%s/b-wrapper", b_dir);
     char *g = aorta_xasprintf("%s/good-wrapper", g_dir);
-    const char *expected[] = {"mpirun", "-np", "2", helper, "--mkdir", g_dir, "--mkdir", b_dir,
-                              "--mkdir", a_dir, "--", a, "--", b, "--backend=instrumentation",
-                              "--", g, "--", "./app", "--size", "8"};
+    char *node = aorta_xasprintf("%s/rank%%AORTA_RANK%%.node", base);
+    const char *expected[] = {"mpirun", "-np", "2", helper, "--node-file", node, "--mkdir", g_dir,
+                              "--mkdir", b_dir, "--mkdir", a_dir, "--", a, "--", b,
+                              "--backend=instrumentation", "--", g, "--", "./app", "--size", "8"};
     ck_assert_uint_eq(aorta_argv_count(out), sizeof expected / sizeof expected[0]);
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
         ck_assert_str_eq(aorta_argv_at(out, i), expected[i]);
@@ -424,6 +426,7 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
     free(a_dir);
     free(b_dir);
     free(g_dir);
+    free(node);
     free(helper);
     free(libexec);
     free(base);

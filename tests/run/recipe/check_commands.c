@@ -192,7 +192,8 @@ START_TEST(dry_run_prints_each_cell_fully_wrapped)
                                             names[i]);
         ck_assert_str_eq(get_string(obj, "collect_dir"), collect_dir);
         /* Under a launcher: aorta-rank-exec (found next to aorta-run) just
-         * inside it, each collector writing into its rank%AORTA_RANK%/. */
+         * inside it, where each rank notes its node, each collector writing
+         * into its rank%AORTA_RANK%/. */
         char *helper = tu_builddir("core/aorta-rank-exec");
         char *a_dir = aorta_xasprintf("%s/interceptor_a/rank%%AORTA_RANK%%", collect_dir);
         char *b_dir = aorta_xasprintf("%s/interceptor_b/rank%%AORTA_RANK%%", collect_dir);
@@ -200,10 +201,13 @@ START_TEST(dry_run_prints_each_cell_fully_wrapped)
         char *a = aorta_xasprintf("%s/a-wrapper", a_dir);
         char *b = aorta_xasprintf("%s/b-wrapper", b_dir);
         char *g = aorta_xasprintf("%s/good-wrapper", g_dir);
-        expect_argv(obj, (const char *[]){"mpirun", "-np", "2", helper, "--mkdir", g_dir,
+        char *node = aorta_xasprintf("%s/rank%%AORTA_RANK%%.node", collect_dir);
+        expect_argv(obj, (const char *[]){"mpirun", "-np", "2", helper, "--node-file", node,
+                                          "--mkdir", g_dir,
                                           "--mkdir", b_dir, "--mkdir", a_dir, "--", a, "--", b,
                                           "--backend=instrumentation", "--", g, "--", "./app",
                                           "x y", NULL});
+        free(node);
         free(a);
         free(b);
         free(g);

@@ -1132,7 +1132,9 @@ START_TEST(two_processes_claiming_one_rank_are_reported_once)
 {
     tu_write("r.yaml", "schema_version: 1\nmode: probe\nticket: T\ntrials: 2\n"
                        "mitigation_axis: [none]\ndiagnostic_axis: [none]\nall_ranks: true\n");
-    char *args[] = {"--recipe", "r.yaml", "--output", "out", "--", "sleep", "1", NULL};
+    /* Trials long enough that the two overlap even when one starts late on
+     * a loaded machine (or under a sanitizer). */
+    char *args[] = {"--recipe", "r.yaml", "--output", "out", "--", "sleep", "3", NULL};
     char *rank1[] = {"RANK=1", "WORLD_SIZE=3", "PMIX_NAMESPACE=t1", NULL};
     pid_t first = su_aorta_start(rank1, args, "out1.log", "err1.log");
     pid_t second = su_aorta_start(rank1, args, "out2.log", "err2.log");
