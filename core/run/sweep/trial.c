@@ -339,30 +339,53 @@ static void gather_ranks(trial_t *trial)
     }
 }
 
-/* The kernel tables, now: retention may prune the artifacts next.  Below
- * the run directory without following a symlink, like the trial JSON;
- * tables NULL: remove one an earlier attempt left. */
-static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables)
+/* A file written beside the trial JSON (its kernel tables, its timeline):
+ * the cell's _subprocess/ open below the run directory without following
+ * a symlink, like the trial JSON, and the file's name there. */
+typedef struct beside {
+    char *sub_rel, *name, *why;
+    int fd;
+} beside_t;
+
+static void beside_open(const trial_t *trial, char *(*name_of)(const char *), beside_t *b)
 {
     char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
-    char *name = aorta_kernel_file_path(strrchr(json_rel, '/') + 1);
-    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
-    char *why = NULL;
-    int sub_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
-    if (sub_fd >= 0 && !tables) {
-        unlinkat(sub_fd, name, 0);
-    } else if (sub_fd < 0 || aorta_kernel_file_write_at(sub_fd, name, tables, &why) != 0) {
-        aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, sub_rel, name,
-                         why);
+    b->name = name_of(strrchr(json_rel, '/') + 1);
+    free(json_rel);
+    b->sub_rel = aorta_workload_dir_rel(trial->cell->name);
+    b->why = NULL;
+    b->fd = aorta_nofollow_open_dir(trial->ctx->run_fd, b->sub_rel, 1, &b->why);
+}
+
+/* Done with it; failed: one error line (why, else errno's), and the run
+ * knows a file is missing. */
+static void beside_close(const trial_t *trial, beside_t *b, int failed)
+{
+    if (failed) {
+        aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, b->sub_rel,
+                         b->name, b->why ? b->why : strerror(errno));
         if (trial->ctx->write_failed)
             *trial->ctx->write_failed = 1;
     }
-    if (sub_fd >= 0)
-        close(sub_fd);
-    free(why);
-    free(sub_rel);
-    free(name);
-    free(json_rel);
+    if (b->fd >= 0)
+        close(b->fd);
+    free(b->why);
+    free(b->sub_rel);
+    free(b->name);
+}
+
+/* The kernel tables, now: retention may prune the artifacts next; tables
+ * NULL: remove one an earlier attempt left. */
+static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables)
+{
+    beside_t b;
+    beside_open(trial, aorta_kernel_file_path, &b);
+    int failed = b.fd < 0;
+    if (b.fd >= 0 && !tables)
+        unlinkat(b.fd, b.name, 0);
+    else if (b.fd >= 0)
+        failed = aorta_kernel_file_write_at(b.fd, b.name, tables, &b.why) != 0;
+    beside_close(trial, &b, failed);
 }
 
 /* Each rank's table of a multi-rank trial beside the merged one (a rank
@@ -375,11 +398,6 @@ static void add_rank_tables(aorta_json_t *tables, const char *name, const aorta_
                                        aorta_metrics_kernels(ranks->results[r].metrics));
 }
 
-/* The timeline beside the kernel tables (docs/multi-rank.md, Timeline),
- * when a dispatch exists; else remove one an earlier attempt left.  The
- * ranks of a launcher or of --all-ranks may run on several nodes, whose
- * clocks aorta-run cannot relate: they are aligned each at its first
- * dispatch; a run without ranks is one process on one node. */
 /* Whether the trial's ranks ran on one node and so share a clock: one
  * process, or every rank of the timeline noted the same node
  * (sweep/rank_node.h). */
@@ -397,26 +415,16 @@ static int one_node(const trial_t *trial, const aorta_timeline_parts_t *parts)
     return one;
 }
 
+/* The timeline beside the kernel tables (docs/multi-rank.md, Timeline),
+ * when a dispatch exists; else remove one an earlier attempt left.  Ranks
+ * share its time 0 when they ran on one node (one_node()). */
 static void write_timeline(const trial_t *trial, const aorta_timeline_parts_t *parts)
 {
-    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
-    char *name = aorta_timeline_path(strrchr(json_rel, '/') + 1);
-    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
-    char *why = NULL;
-    int sub_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, sub_rel, 1, &why);
-    if (sub_fd < 0 || aorta_timeline_parts_write_at(parts, sub_fd, name, one_node(trial, parts))
-                          != 0) {
-        aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, sub_rel, name,
-                         why ? why : strerror(errno));
-        if (trial->ctx->write_failed)
-            *trial->ctx->write_failed = 1;
-    }
-    if (sub_fd >= 0)
-        close(sub_fd);
-    free(why);
-    free(sub_rel);
-    free(name);
-    free(json_rel);
+    beside_t b;
+    beside_open(trial, aorta_timeline_path, &b);
+    int failed = b.fd < 0
+                 || aorta_timeline_parts_write_at(parts, b.fd, b.name, one_node(trial, parts)) != 0;
+    beside_close(trial, &b, failed);
 }
 
 /* Each collector's parse, in plan order, reached without following a
