@@ -94,10 +94,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     aorta_kernels_t *plain = aorta_kernels_new(AORTA_KERNELS_SUM_COMPENSATED);
     char *odd_path = fz_path("odd/a?b#c%41d&mode=rwc_results.db");
     char *plain_path = fz_path("odd/plain_results.db");
+    /* One time budget for both reads, as for the databases of one
+     * directory: a hostile view (fuzz-long found a five-way cross join)
+     * costs the budget once here, not once per read, so the whole input
+     * stays well inside libFuzzer's timeout on a loaded machine. */
     out_of_time = 0;
     rocprof_rocpd_pass();
     char *a = summary(odd, rocprof_rocpd_read(odd_path, -1, odd, NULL));
-    rocprof_rocpd_pass();
     char *b = summary(plain, rocprof_rocpd_read(plain_path, -1, plain, NULL));
     if (!out_of_time && strcmp(a, b) != 0)
         fz_fail("the file's name changed what was read: %s vs %s", a, b);
