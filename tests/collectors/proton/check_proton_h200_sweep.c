@@ -185,6 +185,36 @@ START_TEST(a_real_torchrun_capture_shows_rank_1_late_in_add_kernel)
                                                   "kernels", "0", "name", NULL)),
                      "add_kernel");
     json_object_put(matrix);
+    /* Against a run in which both ranks did rank 1's work: --compare judges
+     * each rank's GPU time and the imbalance. */
+    char *even_dir = tu_join(work, "even");
+    char *even = tu_fmt("AORTA_STANDIN_HATCHET=%s/rank1/proton.hatchet", fixture);
+    char *even_env[] = {even, NULL};
+    r = tu_aorta(even_env, "--recipe", recipe, "--output", even_dir, "--", payload, NULL);
+    ck_assert_msg(r.status == 0, "%d %s %s", r.status, r.out, r.err);
+    tu_result_free(&r);
+    char *run_a = tu_join(out_dir, "H200-RANKS"), *run_b = tu_join(even_dir, "H200-RANKS");
+    r = tu_aorta(NULL, "--compare", run_a, run_b, "--allow-mismatch", NULL);
+    ck_assert_msg(strstr(r.out, "      rank 0: 0.023 -> 0.046 ms  ")
+                      && strstr(r.out, "      rank 1: 0.046 -> 0.046 ms  ")
+                      && strstr(r.out, "  proton imbalance (slowest rank - mean): 0.011 -> 0.000 ms  "),
+                  "%s", r.out);
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--compare", run_a, run_b, "--json", NULL);
+    json_object *cmp = json_tokener_parse(r.out);
+    ck_assert_ptr_nonnull(cmp);
+    ck_assert_str_eq(json_object_get_string(tu_at(cmp, "cells", "0", "measures", "0", "ranks", "1",
+                                                  "measure", NULL)),
+                     "rank_gpu_time_ms");
+    ck_assert_int_eq(json_object_get_int(tu_at(cmp, "cells", "0", "measures", "0", "ranks", "1",
+                                               "rank", NULL)),
+                     1);
+    json_object_put(cmp);
+    tu_result_free(&r);
+    free(run_a);
+    free(run_b);
+    free(even);
+    free(even_dir);
     free(matrix_path);
     free(html);
     free(html_path);
