@@ -194,8 +194,10 @@ static void free_strings(char **items)
 int main(int argc, char **argv)
 {
     request_t req;
-    if (read_request(argc, argv, &req) != 0)
+    if (read_request(argc, argv, &req) != 0) {
+        free(req.ranks); /* a list read before the mistake */
         return EXIT_OWN;
+    }
     long rank = 0;
     const char *var = NULL, *text = NULL;
     if (aorta_rank_read(&rank, &var, &text) < 0) {

@@ -134,11 +134,13 @@ static const char *track_of(track_t *track, rocprof_cell_t agent, rocprof_cell_t
     if (agent.len >= sizeof track->agent || queue.len >= sizeof track->queue)
         return "queue ?";
     if (track->name[0] && agent.len == track->agent_len && queue.len == track->queue_len
-        && memcmp(agent.data, track->agent, agent.len) == 0
-        && memcmp(queue.data, track->queue, queue.len) == 0)
+        && (!agent.len || memcmp(agent.data, track->agent, agent.len) == 0)
+        && (!queue.len || memcmp(queue.data, track->queue, queue.len) == 0))
         return track->name;
-    memcpy(track->agent, agent.data, agent.len);
-    memcpy(track->queue, queue.data, queue.len);
+    if (agent.len) /* an empty cell may have no data at all */
+        memcpy(track->agent, agent.data, agent.len);
+    if (queue.len)
+        memcpy(track->queue, queue.data, queue.len);
     track->agent_len = agent.len;
     track->queue_len = queue.len;
     /* Older traces write the agent as a bare number, newer ones "Agent 4". */
