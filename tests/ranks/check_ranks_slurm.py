@@ -195,20 +195,10 @@ PartitionName=aorta Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscrib
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def chosen_ranks_checks(work, program, srun, aorta, metrics):
+def chosen_ranks_checks(work, program, recipe, aorta, metrics):
     """Profiling chosen ranks under srun (docs/multi-rank.md): ranks: [1] with
     srun as the recipe's launcher, and --ranks 1 with srun around aorta-run."""
     out = os.path.join(work, "chosen")
-
-    def recipe(name, launcher):
-        path = os.path.join(work, name + ".yaml")
-        with open(path, "w") as f:
-            f.write("schema_version: 1\nmode: probe\nticket: %s\ntrials: 1\n"
-                    "timeout_per_trial: 120\nmitigation_axis: [none]\ndiagnostic_axis: [none]\n"
-                    'collect:\n  rocprof: {trace: "kernel", output_format: "csv"}\n' % name)
-            if launcher:
-                f.write("launcher: [%s]\nranks: [1]\n" % ", ".join(json.dumps(w) for w in srun))
-        return path
 
     def check_rank1(run, how):
         directory = os.path.join(run, "none-none", "_subprocess", "trial_d0_m0_t0", "rocprof")
@@ -221,12 +211,13 @@ def chosen_ranks_checks(work, program, srun, aorta, metrics):
         with open(os.path.join(run, "none-none", "trial_0", "result.json")) as f:
             check(json.load(f)["verdict"] == "pass", f"{how}: the trial passes")
 
-    r = aorta(["--recipe", recipe("chosen-srun-launcher", True), "--output", out, "--", program])
+    r = aorta(["--recipe", recipe("chosen-srun-launcher", True, "ranks: [1]\n"), "--output", out,
+               "--", program])
     check(r.returncode == 0, "ranks: [1], srun as the launcher: exit 0")
     check_rank1(os.path.join(out, "chosen-srun-launcher"), "srun launcher, ranks: [1]")
 
     r = aorta(["--ranks", "1", "--recipe", recipe("chosen-srun-around", False), "--output", out,
-               "--", program], prefix=srun)
+               "--", program], prefix=SRUN)
     check(r.returncode == 0, "--ranks 1, srun around aorta-run: exit 0")
     check("runs the command without collectors" not in r.stderr,
           "srun around aorta-run --ranks 1: no 'runs bare' warning")
@@ -251,14 +242,14 @@ try:
         cluster.fail("srun -n 2 of the MPI program failed: " + probe.stderr[-400:])
     env = dict(cluster.env, ROCPROF_BIN=ROCPROF, AORTA_FAKE_KERNEL_PIPE="1")
 
-    def recipe(name, launcher):
+    def recipe(name, launcher, extra=""):
         path = os.path.join(work, name + ".yaml")
         with open(path, "w") as f:
             f.write("schema_version: 1\nmode: probe\nticket: %s\ntrials: 1\n"
                     "timeout_per_trial: 120\nmitigation_axis: [none]\ndiagnostic_axis: [none]\n"
                     'collect:\n  rocprof: {trace: "kernel", output_format: "csv"}\n' % name)
             if launcher:
-                f.write("launcher: [%s]\n" % ", ".join(json.dumps(w) for w in SRUN))
+                f.write("launcher: [%s]\n" % ", ".join(json.dumps(w) for w in SRUN) + extra)
         return path
 
     def aorta(args, prefix=(), extra=None):
@@ -314,7 +305,7 @@ try:
                program], prefix=SRUN, extra=planted)
     check(r.returncode == 0, "rank view, srun around aorta-run --all-ranks: exit 0")
     rank_view_checks.check_planted(os.path.join(out, "view-srun-all"), "rocprof", check)
-    chosen_ranks_checks(work, program, SRUN, aorta, metrics)
+    chosen_ranks_checks(work, program, recipe, aorta, metrics)
 finally:
     cluster.stop()
 
