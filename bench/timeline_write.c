@@ -2,7 +2,7 @@
 /* bench/timeline_write: the timeline of a large multi-rank trial, written
  * (docs/design.md, Budgets): 64 ranks x 10,000 dispatches each, over 60
  * templated kernel names and two queues a rank, through
- * aorta_timeline_write_at() into a temporary directory, five times; prints
+ * ar_timeline_write_at() into a temporary directory, five times; prints
  * each time and the median, and exits 1 when the median passes 1 s.
  * Usage: timeline_write [RANKS [DISPATCHES]]. */
 #include "config.h"
@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 {
     long ranks = argc > 1 ? atol(argv[1]) : 64, per_rank = argc > 2 ? atol(argv[2]) : 10000;
     aorta_dispatches_t **d = calloc((size_t)ranks, sizeof *d);
-    aorta_timeline_source_t *sources = calloc((size_t)ranks, sizeof *sources);
+    ar_timeline_source_t *sources = calloc((size_t)ranks, sizeof *sources);
     for (long r = 0; r < ranks; r++) {
         d[r] = aorta_dispatches_new();
         aorta_dispatches_set_clock(d[r], AORTA_CLOCK_HOST);
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
                                  strlen(name), t, t + dur);
             t += dur + 250;
         }
-        sources[r] = (aorta_timeline_source_t){r, "rocprof", d[r]};
+        sources[r] = (ar_timeline_source_t){r, "rocprof", d[r]};
     }
     char dir[] = "/tmp/aorta-bench-timeline-XXXXXX";
     if (!mkdtemp(dir))
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     struct stat st = {0};
     for (int run = 0; run < RUNS; run++) {
         double start = now();
-        if (aorta_timeline_write_at(fd, "t.timeline.json", sources, (size_t)ranks, 1) != 0) {
+        if (ar_timeline_write_at(fd, "t.timeline.json", sources, (size_t)ranks, 1) != 0) {
             perror("timeline");
             return 2;
         }

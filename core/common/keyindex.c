@@ -20,16 +20,16 @@ static int compare(const void *left, const void *right)
     return strcmp(((const index_entry_t *)left)->key, ((const index_entry_t *)right)->key);
 }
 
-size_t aorta_keyindex_find(const aorta_keyindex_t *index, const char *key)
+size_t ar_keyindex_find(const ar_keyindex_t *index, const char *key)
 {
     index_entry_t probe = {key, 0};
     index_entry_t **found = tfind(&probe, (void *const *)&index->tree, compare);
-    return found ? (*found)->position : AORTA_KEYINDEX_NONE;
+    return found ? (*found)->position : AR_KEYINDEX_NONE;
 }
 
-void aorta_keyindex_add(aorta_keyindex_t *index, const char *key, size_t position)
+void ar_keyindex_add(ar_keyindex_t *index, const char *key, size_t position)
 {
-    index_entry_t *entry = aorta_xmalloc(sizeof *entry);
+    index_entry_t *entry = ar_xmalloc(sizeof *entry);
     entry->key = key;
     entry->position = position;
     index_entry_t **found = tsearch(entry, &index->tree, compare);
@@ -39,7 +39,7 @@ void aorta_keyindex_add(aorta_keyindex_t *index, const char *key, size_t positio
         free(entry);
 }
 
-void aorta_keyindex_clear(aorta_keyindex_t *index)
+void ar_keyindex_clear(ar_keyindex_t *index)
 {
     tdestroy(index->tree, free);
     index->tree = NULL;

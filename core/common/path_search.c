@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-int aorta_path_search(const char *name, const char *path_value,
+int ar_path_search(const char *name, const char *path_value,
                       int (*try)(const char *candidate, void *user), void *user)
 {
     if (!path_value)
-        path_value = AORTA_DEFAULT_PATH;
+        path_value = AR_DEFAULT_PATH;
     size_t name_len = strlen(name);
     char *candidate = malloc(strlen(path_value) + name_len + 2);
     if (!candidate) {
@@ -60,14 +60,14 @@ static int try_execve(const char *candidate, void *user)
     return 0;
 }
 
-int aorta_path_execve(char *const *argv, char *const *envp, const char *path_value)
+int ar_path_execve(char *const *argv, char *const *envp, const char *path_value)
 {
     if (strchr(argv[0], '/')) {
         execve(argv[0], argv, envp);
         return errno;
     }
     attempt_t attempt = {argv, envp, 0, ENOENT};
-    if (aorta_path_search(argv[0], path_value, try_execve, &attempt) < 0)
+    if (ar_path_search(argv[0], path_value, try_execve, &attempt) < 0)
         return ENOMEM;
     return attempt.saw_eacces ? EACCES : attempt.last;
 }

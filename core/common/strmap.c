@@ -13,60 +13,60 @@
 
 #include "xalloc.h"
 
-void aorta_strmap_init(aorta_strmap_t *map)
+void ar_strmap_init(ar_strmap_t *map)
 {
     memset(map, 0, sizeof *map);
 }
 
-void aorta_strmap_clear(aorta_strmap_t *map)
+void ar_strmap_clear(ar_strmap_t *map)
 {
     for (size_t i = 0; i < map->count; i++) {
         free(map->entries[i].key);
         free(map->entries[i].value);
     }
     free(map->entries);
-    aorta_keyindex_clear(&map->index);
-    aorta_strmap_init(map);
+    ar_keyindex_clear(&map->index);
+    ar_strmap_init(map);
 }
 
 /* Index every entry again, after entries moved. */
-static void reindex(aorta_strmap_t *map)
+static void reindex(ar_strmap_t *map)
 {
-    aorta_keyindex_clear(&map->index);
+    ar_keyindex_clear(&map->index);
     for (size_t i = 0; i < map->count; i++)
-        aorta_keyindex_add(&map->index, map->entries[i].key, i);
+        ar_keyindex_add(&map->index, map->entries[i].key, i);
 }
 
-size_t aorta_strmap_find(const aorta_strmap_t *map, const char *key)
+size_t ar_strmap_find(const ar_strmap_t *map, const char *key)
 {
-    return aorta_keyindex_find(&map->index, key);
+    return ar_keyindex_find(&map->index, key);
 }
 
-const char *aorta_strmap_get(const aorta_strmap_t *map, const char *key)
+const char *ar_strmap_get(const ar_strmap_t *map, const char *key)
 {
-    size_t index = aorta_strmap_find(map, key);
+    size_t index = ar_strmap_find(map, key);
     return index == (size_t)-1 ? NULL : map->entries[index].value;
 }
 
-void aorta_strmap_set(aorta_strmap_t *map, const char *key, const char *value)
+void ar_strmap_set(ar_strmap_t *map, const char *key, const char *value)
 {
-    char *copy = aorta_xstrdup(value);
-    size_t index = aorta_strmap_find(map, key);
+    char *copy = ar_xstrdup(value);
+    size_t index = ar_strmap_find(map, key);
     if (index != (size_t)-1) {
         free(map->entries[index].value);
         map->entries[index].value = copy;
         return;
     }
-    aorta_xgrow((void **)&map->entries, &map->capacity, map->count + 1, sizeof *map->entries);
-    map->entries[map->count].key = aorta_xstrdup(key);
+    ar_xgrow((void **)&map->entries, &map->capacity, map->count + 1, sizeof *map->entries);
+    map->entries[map->count].key = ar_xstrdup(key);
     map->entries[map->count].value = copy;
-    aorta_keyindex_add(&map->index, map->entries[map->count].key, map->count);
+    ar_keyindex_add(&map->index, map->entries[map->count].key, map->count);
     map->count++;
 }
 
-void aorta_strmap_unset(aorta_strmap_t *map, const char *key)
+void ar_strmap_unset(ar_strmap_t *map, const char *key)
 {
-    size_t index = aorta_strmap_find(map, key);
+    size_t index = ar_strmap_find(map, key);
     if (index == (size_t)-1)
         return;
     free(map->entries[index].key);
@@ -77,20 +77,20 @@ void aorta_strmap_unset(aorta_strmap_t *map, const char *key)
     reindex(map);
 }
 
-void aorta_strmap_copy(aorta_strmap_t *dst, const aorta_strmap_t *src)
+void ar_strmap_copy(ar_strmap_t *dst, const ar_strmap_t *src)
 {
-    aorta_strmap_clear(dst);
+    ar_strmap_clear(dst);
     for (size_t i = 0; i < src->count; i++)
-        aorta_strmap_set(dst, src->entries[i].key, src->entries[i].value);
+        ar_strmap_set(dst, src->entries[i].key, src->entries[i].value);
 }
 
 static int compare_entries(const void *left, const void *right)
 {
-    const aorta_strmap_entry_t *a = left, *b = right;
+    const ar_strmap_entry_t *a = left, *b = right;
     return strcmp(a->key, b->key);
 }
 
-void aorta_strmap_sort(aorta_strmap_t *map)
+void ar_strmap_sort(ar_strmap_t *map)
 {
     if (map->count > 1) {
         qsort(map->entries, map->count, sizeof *map->entries, compare_entries);

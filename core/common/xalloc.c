@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* xalloc.c - allocation that cannot fail: the process stops on out-of-memory.
  * Compiled into libaorta and into aorta-run, each naming itself in the one
- * line it prints (AORTA_XALLOC_WHO, set by the Makefile). */
+ * line it prints (AR_XALLOC_WHO, set by the Makefile). */
 #include "config.h"
 
 #include "xalloc.h"
 
-#ifndef AORTA_XALLOC_WHO
-#error "AORTA_XALLOC_WHO names the product this copy is built into"
+#ifndef AR_XALLOC_WHO
+#error "AR_XALLOC_WHO names the product this copy is built into"
 #endif
 
 #include <stdio.h>
@@ -16,18 +16,18 @@
 
 static void out_of_memory(void)
 {
-    fputs(AORTA_XALLOC_WHO ": out of memory\n", stderr);
+    fputs(AR_XALLOC_WHO ": out of memory\n", stderr);
     abort();
 }
 
-void *aorta_xcheck(void *ptr)
+void *ar_xcheck(void *ptr)
 {
     if (!ptr)
         out_of_memory();
     return ptr;
 }
 
-void *aorta_xmalloc(size_t size)
+void *ar_xmalloc(size_t size)
 {
     void *ptr = malloc(size ? size : 1);
     if (!ptr)
@@ -35,7 +35,7 @@ void *aorta_xmalloc(size_t size)
     return ptr;
 }
 
-void *aorta_xcalloc(size_t count, size_t size)
+void *ar_xcalloc(size_t count, size_t size)
 {
     void *ptr = calloc(count ? count : 1, size ? size : 1);
     if (!ptr)
@@ -43,7 +43,7 @@ void *aorta_xcalloc(size_t count, size_t size)
     return ptr;
 }
 
-void *aorta_xrealloc(void *ptr, size_t size)
+void *ar_xrealloc(void *ptr, size_t size)
 {
     void *grown = realloc(ptr, size ? size : 1);
     if (!grown)
@@ -51,7 +51,7 @@ void *aorta_xrealloc(void *ptr, size_t size)
     return grown;
 }
 
-void aorta_xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size)
+void ar_xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size)
 {
     if (need <= *cap)
         return;
@@ -61,41 +61,41 @@ void aorta_xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size)
             out_of_memory();
         next *= 2;
     }
-    *ptr = aorta_xrealloc(*ptr, next * elem_size);
+    *ptr = ar_xrealloc(*ptr, next * elem_size);
     *cap = next;
 }
 
-char *aorta_xstrdup(const char *text)
+char *ar_xstrdup(const char *text)
 {
-    return aorta_xstrndup(text, strlen(text));
+    return ar_xstrndup(text, strlen(text));
 }
 
-char *aorta_xstrndup(const char *text, size_t len)
+char *ar_xstrndup(const char *text, size_t len)
 {
-    char *copy = aorta_xmalloc(len + 1);
+    char *copy = ar_xmalloc(len + 1);
     memcpy(copy, text, len);
     copy[len] = '\0';
     return copy;
 }
 
-char *aorta_xvasprintf(const char *fmt, va_list args)
+char *ar_xvasprintf(const char *fmt, va_list args)
 {
     va_list again;
     va_copy(again, args);
     int len = vsnprintf(NULL, 0, fmt, args);
     if (len < 0)
         out_of_memory();
-    char *text = aorta_xmalloc((size_t)len + 1);
+    char *text = ar_xmalloc((size_t)len + 1);
     vsnprintf(text, (size_t)len + 1, fmt, again);
     va_end(again);
     return text;
 }
 
-char *aorta_xasprintf(const char *fmt, ...)
+char *ar_xasprintf(const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    char *text = aorta_xvasprintf(fmt, args);
+    char *text = ar_xvasprintf(fmt, args);
     va_end(args);
     return text;
 }

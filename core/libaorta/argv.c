@@ -9,8 +9,8 @@
 
 aorta_argv_t *aorta_argv_new(void)
 {
-    aorta_argv_t *argv = aorta_xcalloc(1, sizeof *argv);
-    aorta_xgrow((void **)&argv->items, &argv->capacity, 1, sizeof *argv->items);
+    aorta_argv_t *argv = ar_xcalloc(1, sizeof *argv);
+    ar_xgrow((void **)&argv->items, &argv->capacity, 1, sizeof *argv->items);
     argv->items[0] = NULL;
     return argv;
 }
@@ -57,8 +57,8 @@ int aorta_argv_push(aorta_argv_t *argv, const char *arg)
 {
     if (!argv || !arg)
         return -1;
-    aorta_xgrow((void **)&argv->items, &argv->capacity, argv->count + 2, sizeof *argv->items);
-    argv->items[argv->count++] = aorta_xstrdup(arg);
+    ar_xgrow((void **)&argv->items, &argv->capacity, argv->count + 2, sizeof *argv->items);
+    argv->items[argv->count++] = ar_xstrdup(arg);
     argv->items[argv->count] = NULL;
     return 0;
 }

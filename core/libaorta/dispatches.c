@@ -41,7 +41,7 @@ struct aorta_dispatches {
 
 aorta_dispatches_t *aorta_dispatches_new(void)
 {
-    aorta_dispatches_t *d = aorta_xcalloc(1, sizeof *d);
+    aorta_dispatches_t *d = ar_xcalloc(1, sizeof *d);
     d->clock = AORTA_CLOCK_SESSION;
     return d;
 }
@@ -82,8 +82,8 @@ static size_t intern_name(aorta_dispatches_t *d, const char *bytes, size_t len)
         }
     }
     if (d->name_count == d->name_capacity)
-        aorta_xgrow((void **)&d->names, &d->name_capacity, d->name_count + 1, sizeof *d->names);
-    char *copy = aorta_xmalloc(len + 1);
+        ar_xgrow((void **)&d->names, &d->name_capacity, d->name_count + 1, sizeof *d->names);
+    char *copy = ar_xmalloc(len + 1);
     if (len)
         memcpy(copy, bytes, len);
     copy[len] = '\0';
@@ -91,7 +91,7 @@ static size_t intern_name(aorta_dispatches_t *d, const char *bytes, size_t len)
     if (d->name_count * 2 > d->slot_count) {
         free(d->slots);
         d->slot_count = d->slot_count ? d->slot_count * 2 : INITIAL_SLOTS;
-        d->slots = aorta_xcalloc(d->slot_count, sizeof *d->slots);
+        d->slots = ar_xcalloc(d->slot_count, sizeof *d->slots);
         for (size_t i = 0; i < d->name_count; i++)
             place(d, i);
     } else {
@@ -108,9 +108,9 @@ static size_t intern_track(aorta_dispatches_t *d, const char *track)
         if (strcmp(d->tracks[i], track) == 0)
             return d->last_track = i;
     if (d->track_count == d->track_capacity)
-        aorta_xgrow((void **)&d->tracks, &d->track_capacity, d->track_count + 1,
+        ar_xgrow((void **)&d->tracks, &d->track_capacity, d->track_count + 1,
                     sizeof *d->tracks);
-    d->tracks[d->track_count] = aorta_xstrdup(track);
+    d->tracks[d->track_count] = ar_xstrdup(track);
     return d->last_track = d->track_count++;
 }
 
@@ -128,7 +128,7 @@ int aorta_dispatches_add(aorta_dispatches_t *d, const char *track, const char *n
         return 0;
     }
     if (d->count == d->capacity)
-        aorta_xgrow((void **)&d->items, &d->capacity, d->count + 1, sizeof *d->items);
+        ar_xgrow((void **)&d->items, &d->capacity, d->count + 1, sizeof *d->items);
     size_t t = intern_track(d, track);
     size_t n = intern_name(d, name ? name : "", name_len);
     d->items[d->count++] = (dispatch_t){(uint32_t)t, (uint32_t)n, start_ns, end_ns};
@@ -218,7 +218,7 @@ static aorta_dispatches_t *copy_of(const aorta_dispatches_t *d)
     for (size_t i = 0; i < d->name_count; i++)
         intern_name(copy, d->names[i].bytes, d->names[i].len);
     if (d->count) {
-        copy->items = aorta_xmalloc(d->count * sizeof *d->items);
+        copy->items = ar_xmalloc(d->count * sizeof *d->items);
         memcpy(copy->items, d->items, d->count * sizeof *d->items);
     }
     copy->count = copy->capacity = d->count;

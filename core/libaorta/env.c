@@ -10,8 +10,8 @@
 
 aorta_env_t *aorta_env_new(void)
 {
-    aorta_env_t *env = aorta_xcalloc(1, sizeof *env);
-    aorta_strmap_init(&env->map);
+    aorta_env_t *env = ar_xcalloc(1, sizeof *env);
+    ar_strmap_init(&env->map);
     return env;
 }
 
@@ -22,10 +22,10 @@ aorta_env_t *aorta_env_from_environ(char *const *envp)
         const char *eq = strchr(envp[i], '=');
         if (!eq || eq == envp[i])
             continue;
-        char *name = aorta_xstrndup(envp[i], (size_t)(eq - envp[i]));
+        char *name = ar_xstrndup(envp[i], (size_t)(eq - envp[i]));
         /* The first definition wins, as getenv() sees it. */
-        if (!aorta_strmap_get(&env->map, name))
-            aorta_strmap_set(&env->map, name, eq + 1);
+        if (!ar_strmap_get(&env->map, name))
+            ar_strmap_set(&env->map, name, eq + 1);
         free(name);
     }
     return env;
@@ -34,7 +34,7 @@ aorta_env_t *aorta_env_from_environ(char *const *envp)
 aorta_env_t *aorta_env_dup(const aorta_env_t *env)
 {
     aorta_env_t *copy = aorta_env_new();
-    aorta_strmap_copy(&copy->map, &env->map);
+    ar_strmap_copy(&copy->map, &env->map);
     return copy;
 }
 
@@ -42,26 +42,26 @@ void aorta_env_free(aorta_env_t *env)
 {
     if (!env)
         return;
-    aorta_strmap_clear(&env->map);
+    ar_strmap_clear(&env->map);
     free(env);
 }
 
 const char *aorta_env_get(const aorta_env_t *env, const char *name)
 {
-    return aorta_strmap_get(&env->map, name);
+    return ar_strmap_get(&env->map, name);
 }
 
 int aorta_env_set(aorta_env_t *env, const char *name, const char *value)
 {
     if (!env || !name || !value)
         return -1;
-    aorta_strmap_set(&env->map, name, value);
+    ar_strmap_set(&env->map, name, value);
     return 0;
 }
 
 void aorta_env_unset(aorta_env_t *env, const char *name)
 {
-    aorta_strmap_unset(&env->map, name);
+    ar_strmap_unset(&env->map, name);
 }
 
 size_t aorta_env_count(const aorta_env_t *env)
@@ -81,9 +81,9 @@ const char *aorta_env_value_at(const aorta_env_t *env, size_t index)
 
 char **aorta_env_to_envp(const aorta_env_t *env)
 {
-    char **envp = aorta_xcalloc(env->map.count + 1, sizeof *envp);
+    char **envp = ar_xcalloc(env->map.count + 1, sizeof *envp);
     for (size_t i = 0; i < env->map.count; i++)
-        envp[i] = aorta_xasprintf("%s=%s", env->map.entries[i].key, env->map.entries[i].value);
+        envp[i] = ar_xasprintf("%s=%s", env->map.entries[i].key, env->map.entries[i].value);
     return envp;
 }
 

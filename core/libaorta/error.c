@@ -10,7 +10,7 @@
 
 aorta_error_t *aorta_error_new(void)
 {
-    return aorta_xcalloc(1, sizeof(aorta_error_t));
+    return ar_xcalloc(1, sizeof(aorta_error_t));
 }
 
 void aorta_error_clear(aorta_error_t *err)
@@ -31,7 +31,7 @@ void aorta_error_set(aorta_error_t *err, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    char *message = aorta_xvasprintf(fmt, args);
+    char *message = ar_xvasprintf(fmt, args);
     va_end(args);
     free(err->message);
     err->message = message;

@@ -21,7 +21,7 @@ typedef struct text {
 
 static void put(text_t *text, const char *data, size_t len)
 {
-    aorta_xgrow((void **)&text->data, &text->cap, text->len + len + 1, 1);
+    ar_xgrow((void **)&text->data, &text->cap, text->len + len + 1, 1);
     memcpy(text->data + text->len, data, len);
     text->len += len;
     text->data[text->len] = '\0';
@@ -36,7 +36,7 @@ static const char *lookup(const aorta_env_t *env, const char *name)
 static char *expand_user(const char *path, const aorta_env_t *env)
 {
     if (path[0] != '~')
-        return aorta_xstrdup(path);
+        return ar_xstrdup(path);
     const char *slash = strchr(path + 1, '/');
     size_t end = slash ? (size_t)(slash - path) : strlen(path);
     const char *home;
@@ -47,13 +47,13 @@ static char *expand_user(const char *path, const aorta_env_t *env)
             home = entry ? entry->pw_dir : NULL;
         }
     } else {
-        char *name = aorta_xstrndup(path + 1, end - 1);
+        char *name = ar_xstrndup(path + 1, end - 1);
         struct passwd *entry = getpwnam(name);
         free(name);
         home = entry ? entry->pw_dir : NULL;
     }
     if (!home)
-        return aorta_xstrdup(path);
+        return ar_xstrdup(path);
     size_t home_len = strlen(home);
     while (home_len > 0 && home[home_len - 1] == '/')
         home_len--;
@@ -103,7 +103,7 @@ static char *expand_vars(const char *path, const aorta_env_t *env)
         }
         const char *value = NULL;
         if (name && name_len) {
-            char *key = aorta_xstrndup(name, name_len);
+            char *key = ar_xstrndup(name, name_len);
             value = lookup(env, key);
             free(key);
         }

@@ -117,7 +117,7 @@ aorta_kernels_t *aorta_kernels_new(unsigned flags)
 {
     if (flags & ~(unsigned)AORTA_KERNELS_SUM_COMPENSATED)
         return NULL;
-    aorta_kernels_t *kernels = aorta_xcalloc(1, sizeof *kernels);
+    aorta_kernels_t *kernels = ar_xcalloc(1, sizeof *kernels);
     kernels->flags = flags;
     kernels->group = 1;
     return kernels;
@@ -147,7 +147,7 @@ static void grow_slots(aorta_kernels_t *kernels)
 {
     free(kernels->slots);
     kernels->slot_count = kernels->slot_count ? kernels->slot_count * 2 : INITIAL_SLOTS;
-    kernels->slots = aorta_xcalloc(kernels->slot_count, sizeof *kernels->slots);
+    kernels->slots = ar_xcalloc(kernels->slot_count, sizeof *kernels->slots);
     for (size_t i = 0; i < kernels->count; i++)
         place(kernels, i);
 }
@@ -167,10 +167,10 @@ static kernel_t *find_or_add(aorta_kernels_t *kernels, const char *name, size_t 
     if (kernels->count >= UINT32_MAX / 4)
         return NULL;
     if (kernels->count == kernels->capacity)
-        aorta_xgrow((void **)&kernels->items, &kernels->capacity, kernels->count + 1,
+        ar_xgrow((void **)&kernels->items, &kernels->capacity, kernels->count + 1,
                     sizeof *kernels->items);
     kernel_t *kernel = &kernels->items[kernels->count++];
-    char *copy = aorta_xmalloc(len + 1);
+    char *copy = ar_xmalloc(len + 1);
     if (len)
         memcpy(copy, name, len);
     copy[len] = '\0';
@@ -250,7 +250,7 @@ static int set_key(aorta_metrics_t *metrics, const char *collector, const char *
                    aorta_metric_type_t type, int64_t int_value, double double_value,
                    const char *string_value, const char *const *strings, size_t count)
 {
-    char *key = aorta_xasprintf("%s_%s", collector, suffix);
+    char *key = ar_xasprintf("%s_%s", collector, suffix);
     int status;
     switch (type) {
     case AORTA_METRIC_INT:
@@ -366,7 +366,7 @@ int aorta_kernels_report(const aorta_kernels_t *kernels, aorta_metrics_t *metric
         names[i] = kernels->items[top[i]].name;
         lengths[i] = kernels->items[top[i]].len;
     }
-    char *key = aorta_xasprintf("%s_top_kernels", collector_name);
+    char *key = ar_xasprintf("%s_top_kernels", collector_name);
     status |= aorta_metrics_set_strings_n(metrics, key, names, lengths, ntop);
     free(key);
     return status ? -1 : 0;

@@ -90,7 +90,7 @@ static void explain(const struct aorta_collector *collector, size_t index, refus
                     size_t first, aorta_error_t *err)
 {
     const aorta_metric_spec_t *row = &table_of(collector)[index];
-    char *key = aorta_xcheck(aorta_text_repr(row->key, strlen(row->key)));
+    char *key = ar_xcheck(aorta_text_repr(row->key, strlen(row->key)));
     switch (why) {
     case OUTSIDE_PREFIX:
         aorta_error_set(err, "metric row %zu %s: not named %s_* (a key is the whole metric name)",

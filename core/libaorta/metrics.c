@@ -18,7 +18,7 @@
  * the ABI baseline (tests/abi/libaorta.abi) holds: the prefix's allocation
  * carries the keys dropped so far. */
 typedef struct sink_extra {
-    aorta_strmap_t dropped; /* keys outside the prefix, each warned about once */
+    ar_strmap_t dropped; /* keys outside the prefix, each warned about once */
     int more;               /* past DROPS_NAMED: warned about once */
     char prefix[];
 } sink_extra_t;
@@ -30,10 +30,10 @@ static sink_extra_t *extra_of(const aorta_metrics_t *metrics)
 
 aorta_metrics_t *aorta_metrics_new(const char *prefix)
 {
-    aorta_metrics_t *metrics = aorta_xcalloc(1, sizeof *metrics);
+    aorta_metrics_t *metrics = ar_xcalloc(1, sizeof *metrics);
     if (prefix) {
         size_t len = strlen(prefix);
-        sink_extra_t *extra = aorta_xcalloc(1, sizeof *extra + len + 1);
+        sink_extra_t *extra = ar_xcalloc(1, sizeof *extra + len + 1);
         memcpy(extra->prefix, prefix, len + 1);
         metrics->prefix = extra->prefix;
     }
@@ -62,12 +62,12 @@ void aorta_metrics_free(aorta_metrics_t *metrics)
         free(metrics->items[i].key);
     }
     free(metrics->items);
-    aorta_keyindex_clear(&metrics->index);
+    ar_keyindex_clear(&metrics->index);
     aorta_kernels_free(metrics->kernels);
     aorta_dispatches_free(metrics->dispatches);
     if (metrics->prefix) {
         sink_extra_t *extra = extra_of(metrics);
-        aorta_strmap_clear(&extra->dropped);
+        ar_strmap_clear(&extra->dropped);
         free(extra);
     }
     free(metrics);
@@ -85,8 +85,8 @@ const aorta_metric_t *aorta_metrics_at(const aorta_metrics_t *metrics, size_t in
 
 const aorta_metric_t *aorta_metrics_find(const aorta_metrics_t *metrics, const char *key)
 {
-    size_t position = aorta_keyindex_find(&metrics->index, key);
-    return position == AORTA_KEYINDEX_NONE ? NULL : &metrics->items[position];
+    size_t position = ar_keyindex_find(&metrics->index, key);
+    return position == AR_KEYINDEX_NONE ? NULL : &metrics->items[position];
 }
 
 /* A key outside the prefix is a collector's mistake that would otherwise
@@ -99,14 +99,14 @@ static void warn_dropped(aorta_metrics_t *metrics, const char *key)
     if (!prefix || !prefix[0])
         return;
     sink_extra_t *extra = extra_of(metrics);
-    if (extra->more || aorta_strmap_find(&extra->dropped, key) != (size_t)-1)
+    if (extra->more || ar_strmap_find(&extra->dropped, key) != (size_t)-1)
         return;
     size_t name_len = strlen(prefix);
     if (prefix[name_len - 1] == '_')
         name_len--;
-    char *source = aorta_xstrndup(prefix, name_len);
+    char *source = ar_xstrndup(prefix, name_len);
     if (extra->dropped.count < DROPS_NAMED) {
-        aorta_strmap_set(&extra->dropped, key, "");
+        ar_strmap_set(&extra->dropped, key, "");
         char *shown = aorta_text_repr(key, strlen(key));
         aorta_warn(source, "dropped the metric %s: outside the prefix '%s'", shown, prefix);
         free(shown);
@@ -135,12 +135,12 @@ static aorta_metric_t *metric_slot(aorta_metrics_t *metrics, const char *key)
         metric_release_value(metric);
         return metric;
     }
-    aorta_xgrow((void **)&metrics->items, &metrics->capacity, metrics->count + 1,
+    ar_xgrow((void **)&metrics->items, &metrics->capacity, metrics->count + 1,
                 sizeof *metrics->items);
     metric = &metrics->items[metrics->count++];
     memset(metric, 0, sizeof *metric);
-    metric->key = aorta_xstrdup(key);
-    aorta_keyindex_add(&metrics->index, metric->key, metrics->count - 1);
+    metric->key = ar_xstrdup(key);
+    ar_keyindex_add(&metrics->index, metric->key, metrics->count - 1);
     return metric;
 }
 
@@ -174,7 +174,7 @@ int aorta_metrics_set_string(aorta_metrics_t *metrics, const char *key, const ch
     if (!metric)
         return -1;
     metric->type = AORTA_METRIC_STRING;
-    metric->string_value = aorta_xstrdup(value);
+    metric->string_value = ar_xstrdup(value);
     return 0;
 }
 
@@ -190,10 +190,10 @@ int aorta_metrics_set_strings_n(aorta_metrics_t *metrics, const char *key,
     if (!metric)
         return -1;
     metric->type = AORTA_METRIC_STRINGS;
-    metric->strings = aorta_xcalloc(count ? count : 1, sizeof *metric->strings);
-    metric->string_lengths = aorta_xcalloc(count ? count : 1, sizeof *metric->string_lengths);
+    metric->strings = ar_xcalloc(count ? count : 1, sizeof *metric->strings);
+    metric->string_lengths = ar_xcalloc(count ? count : 1, sizeof *metric->string_lengths);
     for (size_t i = 0; i < count; i++) {
-        metric->strings[i] = aorta_xstrndup(values[i], lengths[i]);
+        metric->strings[i] = ar_xstrndup(values[i], lengths[i]);
         metric->string_lengths[i] = lengths[i];
     }
     metric->string_count = count;
@@ -205,7 +205,7 @@ int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
 {
     if (count && !values)
         return -1;
-    size_t *lengths = aorta_xcalloc(count ? count : 1, sizeof *lengths);
+    size_t *lengths = ar_xcalloc(count ? count : 1, sizeof *lengths);
     for (size_t i = 0; i < count; i++)
         lengths[i] = values[i] ? strlen(values[i]) : 0;
     int status = aorta_metrics_set_strings_n(metrics, key, values, lengths, count);

@@ -26,7 +26,7 @@ int aorta_options_check_keys(const aorta_options_t *options, const aorta_option_
                              const char *name, aorta_error_t *err)
 {
     size_t count = aorta_options_count(options), unknown_count = 0, valid_count = 0;
-    const char **unknown = aorta_xcalloc(count + 1, sizeof *unknown);
+    const char **unknown = ar_xcalloc(count + 1, sizeof *unknown);
     for (size_t i = 0; i < count; i++) {
         const char *key = aorta_options_key_at(options, i);
         if (!in_table(table, key))
@@ -41,11 +41,11 @@ int aorta_options_check_keys(const aorta_options_t *options, const aorta_option_
     qsort(unknown, unknown_count, sizeof *unknown, compare_keys);
     while (table[valid_count].key)
         valid_count++;
-    const char **valid = aorta_xcalloc(valid_count + 1, sizeof *valid);
+    const char **valid = ar_xcalloc(valid_count + 1, sizeof *valid);
     for (size_t i = 0; i < valid_count; i++)
         valid[i] = table[i].key;
-    char *unknown_text = aorta_xcheck(aorta_text_repr_list(unknown, unknown_count));
-    char *valid_text = aorta_xcheck(aorta_text_repr_list(valid, valid_count));
+    char *unknown_text = ar_xcheck(aorta_text_repr_list(unknown, unknown_count));
+    char *valid_text = ar_xcheck(aorta_text_repr_list(valid, valid_count));
     aorta_error_set(err, "%s: unknown option(s) %s; valid: %s", name, unknown_text, valid_text);
     free(valid_text);
     free(unknown_text);

@@ -30,7 +30,7 @@ static void refuse_value(const aorta_option_spec_t *spec, const char *value, con
     size_t count = 0;
     while (spec->values[count])
         count++;
-    const char **sorted = aorta_xcalloc(count + 1, sizeof *sorted);
+    const char **sorted = ar_xcalloc(count + 1, sizeof *sorted);
     memcpy(sorted, spec->values, count * sizeof *sorted);
     qsort(sorted, count, sizeof *sorted, by_bytes);
     char *key = aorta_text_repr(spec->key, strlen(spec->key));

@@ -9,8 +9,8 @@
 
 aorta_options_t *aorta_options_new(void)
 {
-    aorta_options_t *options = aorta_xcalloc(1, sizeof *options);
-    aorta_strmap_init(&options->map);
+    aorta_options_t *options = ar_xcalloc(1, sizeof *options);
+    ar_strmap_init(&options->map);
     return options;
 }
 
@@ -18,7 +18,7 @@ aorta_options_t *aorta_options_dup(const aorta_options_t *options)
 {
     aorta_options_t *copy = aorta_options_new();
     if (options)
-        aorta_strmap_copy(&copy->map, &options->map);
+        ar_strmap_copy(&copy->map, &options->map);
     return copy;
 }
 
@@ -26,7 +26,7 @@ void aorta_options_free(aorta_options_t *options)
 {
     if (!options)
         return;
-    aorta_strmap_clear(&options->map);
+    ar_strmap_clear(&options->map);
     free(options);
 }
 
@@ -47,23 +47,23 @@ const char *aorta_options_value_at(const aorta_options_t *options, size_t index)
 
 const char *aorta_options_get(const aorta_options_t *options, const char *key)
 {
-    return aorta_strmap_get(&options->map, key);
+    return ar_strmap_get(&options->map, key);
 }
 
 int aorta_options_set(aorta_options_t *options, const char *key, const char *value)
 {
     if (!options || !key || !value)
         return -1;
-    aorta_strmap_set(&options->map, key, value);
+    ar_strmap_set(&options->map, key, value);
     return 0;
 }
 
 void aorta_options_unset(aorta_options_t *options, const char *key)
 {
-    aorta_strmap_unset(&options->map, key);
+    ar_strmap_unset(&options->map, key);
 }
 
 void aorta_options_clear(aorta_options_t *options)
 {
-    aorta_strmap_clear(&options->map);
+    ar_strmap_clear(&options->map);
 }

@@ -48,7 +48,7 @@ char *aorta_path_join(const char *base, const char *leaf)
     if (leaf && leaf[0] == '/')
         base = ""; /* an absolute leaf replaces the base */
     size_t size = strlen(base) + (leaf ? strlen(leaf) : 0) + 4;
-    char *out = aorta_xmalloc(size);
+    char *out = ar_xmalloc(size);
     const char *first = base[0] ? base : (leaf ? leaf : "");
     size_t len = root_length(first);
     memcpy(out, "//", len);

@@ -78,7 +78,7 @@ char *aorta_text_repr(const char *text, size_t len)
 {
     /* A size past SIZE_MAX is out of memory too. */
     size_t size = room(len);
-    char *out = aorta_xcheck(size ? malloc(size) : NULL);
+    char *out = ar_xcheck(size ? malloc(size) : NULL);
     *render(text, len, out) = '\0';
     return out;
 }
@@ -90,7 +90,7 @@ char *aorta_text_repr_list(const char *const *items, size_t count)
         size_t one = room(strlen(items[i]));
         size = one && size <= SIZE_MAX - one - 2 ? size + one + 2 : 0;
     }
-    char *out = aorta_xcheck(size ? malloc(size) : NULL);
+    char *out = ar_xcheck(size ? malloc(size) : NULL);
     char *o = out;
     *o++ = '[';
     for (size_t i = 0; i < count; i++) {

@@ -11,11 +11,11 @@
 #include "strmap.h"
 
 struct aorta_options {
-    aorta_strmap_t map;
+    ar_strmap_t map;
 };
 
 struct aorta_env {
-    aorta_strmap_t map;
+    ar_strmap_t map;
 };
 
 struct aorta_argv {
@@ -29,7 +29,7 @@ struct aorta_metrics {
     aorta_metric_t *items;
     size_t count;
     size_t capacity;
-    aorta_keyindex_t index; /* key -> position in items: a reply may be large */
+    ar_keyindex_t index; /* key -> position in items: a reply may be large */
     aorta_kernels_t *kernels; /* the attached per-kernel table (ms), or NULL */
     aorta_dispatches_t *dispatches; /* the attached per-dispatch trace, or NULL */
 };

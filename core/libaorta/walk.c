@@ -59,8 +59,8 @@ static char **list_names(int dfd, size_t *count, int *error)
     while ((entry = readdir(dir)) != NULL) {
         if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
             continue;
-        aorta_xgrow((void **)&names, &capacity, *count + 1, sizeof *names);
-        names[(*count)++] = aorta_xstrdup(entry->d_name);
+        ar_xgrow((void **)&names, &capacity, *count + 1, sizeof *names);
+        names[(*count)++] = ar_xstrdup(entry->d_name);
     }
     closedir(dir);
     if (*count > 1)
@@ -104,7 +104,7 @@ static aorta_walk_status_t walk_sub(walk_t *walk, int dfd, const char *path, con
     int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sub < 0)
         return out_of_fds(errno) ? AORTA_WALK_NO_FDS : AORTA_WALK_OK;
-    char *sub_path = aorta_xasprintf("%s/%s", path, name);
+    char *sub_path = ar_xasprintf("%s/%s", path, name);
     aorta_walk_status_t status = walk_directory(walk, sub, sub_path, depth + 1);
     free(sub_path);
     close(sub);
@@ -120,7 +120,7 @@ static aorta_walk_status_t walk_directory(walk_t *walk, int dfd, const char *pat
         return out_of_fds(error) ? AORTA_WALK_NO_FDS : AORTA_WALK_OK;
 
     aorta_walk_status_t status = AORTA_WALK_OK;
-    unsigned char *is_dir = aorta_xcalloc(count ? count : 1, 1);
+    unsigned char *is_dir = ar_xcalloc(count ? count : 1, 1);
 
     /* Files first, then subdirectories, each in sorted order; or (by_path)
      * both together, which is the order of the whole paths compared
@@ -143,7 +143,7 @@ static aorta_walk_status_t walk_directory(walk_t *walk, int dfd, const char *pat
                 status = AORTA_WALK_NO_FDS;
             continue;
         }
-        char *file_path = aorta_xasprintf("%s/%s", path, names[i]);
+        char *file_path = ar_xasprintf("%s/%s", path, names[i]);
         int stop = walk->fn(file_path, fd, walk->user);
         free(file_path);
         close(fd);
@@ -178,7 +178,7 @@ static aorta_walk_status_t walk_root(const char *dir, const char *suffix, aorta_
     size_t len = strlen(dir);
     while (len > 1 && dir[len - 1] == '/')
         len--;
-    char *root = aorta_xstrndup(dir, len);
+    char *root = ar_xstrndup(dir, len);
     aorta_walk_status_t status = walk_directory(&walk, dfd, root, 0);
     free(root);
     close(dfd);

@@ -26,7 +26,7 @@ void aorta_warn(const char *source, const char *fmt, ...)
         return;
     va_list args;
     va_start(args, fmt);
-    char *message = aorta_xvasprintf(fmt, args);
+    char *message = ar_xvasprintf(fmt, args);
     va_end(args);
     const char *from = source ? source : "";
     if (handler)

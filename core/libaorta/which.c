@@ -22,7 +22,7 @@ static int take_executable(const char *candidate, void *user)
 {
     if (!is_executable_file(candidate))
         return 0;
-    *(char **)user = aorta_xstrdup(candidate);
+    *(char **)user = ar_xstrdup(candidate);
     return 1;
 }
 
@@ -31,12 +31,12 @@ char *aorta_which(const char *name, const char *path_value)
     if (!name || !name[0])
         return NULL;
     if (strchr(name, '/'))
-        return is_executable_file(name) ? aorta_xstrdup(name) : NULL;
+        return is_executable_file(name) ? ar_xstrdup(name) : NULL;
     /* shutil.which() searches nothing when PATH is set but empty. */
     if (path_value && !path_value[0])
         return NULL;
     char *found = NULL;
-    if (aorta_path_search(name, path_value, take_executable, &found) < 0)
-        aorta_xcheck(NULL); /* out of memory: stop, as every SDK allocation does */
+    if (ar_path_search(name, path_value, take_executable, &found) < 0)
+        ar_xcheck(NULL); /* out of memory: stop, as every SDK allocation does */
     return found;
 }

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "cli.h"
-#include "recipe/plan.h" /* AORTA_DEFAULT_OUTPUT */
+#include "recipe/plan.h" /* AR_DEFAULT_OUTPUT */
 
 #include <errno.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 #include "sys/suggest.h"
 #include "xalloc.h"
 
-void aorta_cli_usage(FILE *out)
+void ar_cli_usage(FILE *out)
 {
     fputs(
         "Usage: aorta-run [OPTIONS] -- COMMAND [ARG...]\n"
@@ -34,7 +34,7 @@ void aorta_cli_usage(FILE *out)
         "  --collect NAMES          comma list of collectors; replaces the recipe's\n"
         "  --option NAME.KEY=VALUE  set collector NAME's option KEY (repeatable; over\n"
         "                           the recipe's collect:)\n"
-        "  --output DIR             results root (default " AORTA_DEFAULT_OUTPUT ")\n"
+        "  --output DIR             results root (default " AR_DEFAULT_OUTPUT ")\n"
         "  --ticket ID              run directory name (overrides the recipe's ticket)\n"
         "  --trials N               trials per cell (default 1; overrides the recipe's\n"
         "                           trials)\n"
@@ -80,7 +80,7 @@ void aorta_cli_usage(FILE *out)
         "  --help                   print this help\n"
         "\n"
         "Collectors are searched in each --plugin-dir, then AORTA_PLUGIN_PATH, then\n"
-        "AORTA_PLUGIN_SYSTEM_PATH or, when unset, " AORTA_COLLECTORDIR ".\n",
+        "AORTA_PLUGIN_SYSTEM_PATH or, when unset, " AR_COLLECTORDIR ".\n",
         out);
 }
 
@@ -121,27 +121,27 @@ static char *unknown_option(const char *arg, size_t len)
     size_t count = 0;
     for (const option_spec_t *spec = OPTIONS; spec->name; spec++)
         names[count++] = spec->name;
-    char *word = aorta_xasprintf("%.*s", (int)len, arg);
-    const char *near = aorta_suggest(word, names, count);
-    char *message = near ? aorta_xasprintf("unknown option '%s'; did you mean '%s'? (see "
+    char *word = ar_xasprintf("%.*s", (int)len, arg);
+    const char *near = ar_suggest(word, names, count);
+    char *message = near ? ar_xasprintf("unknown option '%s'; did you mean '%s'? (see "
                                            "aorta-run --help)",
                                            word, near)
-                         : aorta_xasprintf("unknown option '%s' (see aorta-run --help)", word);
+                         : ar_xasprintf("unknown option '%s' (see aorta-run --help)", word);
     free(word);
     return message;
 }
 
 static void push(char ***items, size_t *count, const char *value)
 {
-    *items = aorta_xrealloc(*items, (*count + 2) * sizeof **items);
+    *items = ar_xrealloc(*items, (*count + 2) * sizeof **items);
     (*items)[(*count)++] = (char *)value;
     (*items)[*count] = NULL;
 }
 
-static int set_mode(aorta_cli_t *cli, aorta_cli_mode_t mode, const char *flag, char **error)
+static int set_mode(ar_cli_t *cli, ar_cli_mode_t mode, const char *flag, char **error)
 {
-    if (cli->mode != AORTA_MODE_RUN && cli->mode != mode) {
-        *error = aorta_xasprintf("%s cannot be combined with another of --dry-run, "
+    if (cli->mode != AR_MODE_RUN && cli->mode != mode) {
+        *error = ar_xasprintf("%s cannot be combined with another of --dry-run, "
                                  "--list-collectors, --describe, --parse, --env, "
                                  "--check-collector, --report, --compare",
                                  flag);
@@ -157,19 +157,19 @@ static int parse_trials(const char *text, long *out, char **error)
     errno = 0;
     long value = strtol(text, &end, 10);
     if (errno || !text[0] || *end || value < 1) {
-        *error = aorta_xasprintf("--trials: expected a whole number >= 1, got '%s'", text);
+        *error = ar_xasprintf("--trials: expected a whole number >= 1, got '%s'", text);
         return -1;
     }
     *out = value;
     return 0;
 }
 
-static int parse_ranks(const char *text, aorta_cli_t *cli, char **error)
+static int parse_ranks(const char *text, ar_cli_t *cli, char **error)
 {
     char *why = NULL;
     free(cli->ranks); /* the last --ranks wins, as for every option */
-    if (aorta_rank_list_parse(text, &cli->ranks, &cli->rank_count, &why) != 0) {
-        *error = aorta_xasprintf("--ranks: %s; expected ranks such as 0,3 or 0-3,8", why);
+    if (ar_rank_list_parse(text, &cli->ranks, &cli->rank_count, &why) != 0) {
+        *error = ar_xasprintf("--ranks: %s; expected ranks such as 0,3 or 0-3,8", why);
         free(why);
         return -1;
     }
@@ -182,7 +182,7 @@ static int parse_warmup(const char *text, long *out, char **error)
     errno = 0;
     long value = strtol(text, &end, 10);
     if (errno || !text[0] || *end || value < 0 || value > 1000000) {
-        *error = aorta_xasprintf("--warmup: expected a whole number of trials >= 0, got '%s'",
+        *error = ar_xasprintf("--warmup: expected a whole number of trials >= 0, got '%s'",
                                  text);
         return -1;
     }
@@ -197,7 +197,7 @@ static int parse_timeout(const char *text, double *out, char **error)
     double value = strtod(text, &end);
     if (errno || !text[0] || *end || !isfinite(value) || value <= 0 || strchr(text, 'x')
         || strchr(text, 'X')) {
-        *error = aorta_xasprintf("--timeout: expected a number of seconds > 0, got '%s'", text);
+        *error = ar_xasprintf("--timeout: expected a number of seconds > 0, got '%s'", text);
         return -1;
     }
     *out = value;
@@ -213,17 +213,17 @@ static int parse_number(const char *flag, const char *what, const char *text, do
     double value = strtod(text, &end);
     if (errno || !text[0] || *end || !isfinite(value) || value < low || (open_low && value == low)
         || value > high || strchr(text, 'x') || strchr(text, 'X')) {
-        *error = aorta_xasprintf("%s: expected %s, got '%s'", flag, what, text);
+        *error = ar_xasprintf("%s: expected %s, got '%s'", flag, what, text);
         return -1;
     }
     *out = value;
     return 0;
 }
 
-static int apply_compare(aorta_cli_t *cli, const char *flag, char **values, char **error);
+static int apply_compare(ar_cli_t *cli, const char *flag, char **values, char **error);
 
 /* Apply one option with its values. */
-static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error)
+static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
 {
     if (!strcmp(flag, "--plugin-dir")) {
         push(&cli->plugin_dirs, &cli->plugin_dir_count, values[0]);
@@ -236,13 +236,13 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
     } else if (!strcmp(flag, "--option")) {
         const char *dot = strchr(values[0], '.'), *equals = strchr(values[0], '=');
         if (!dot || !equals || dot == values[0] || equals < dot + 2) {
-            *error = aorta_xasprintf("--option: expected NAME.KEY=VALUE, got '%s'", values[0]);
+            *error = ar_xasprintf("--option: expected NAME.KEY=VALUE, got '%s'", values[0]);
             return -1;
         }
         push(&cli->options, &cli->option_count, values[0]);
     } else if (!strcmp(flag, "--output")) {
         if (!values[0][0]) {
-            *error = aorta_xstrdup("--output: expected a directory, got ''");
+            *error = ar_xstrdup("--output: expected a directory, got ''");
             return -1;
         }
         cli->output = values[0];
@@ -255,27 +255,27 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
     } else if (!strcmp(flag, "--warmup")) {
         return parse_warmup(values[0], &cli->warmup, error);
     } else if (!strcmp(flag, "--dry-run")) {
-        return set_mode(cli, AORTA_MODE_DRY_RUN, flag, error);
+        return set_mode(cli, AR_MODE_DRY_RUN, flag, error);
     } else if (!strcmp(flag, "--list-collectors")) {
-        return set_mode(cli, AORTA_MODE_LIST, flag, error);
+        return set_mode(cli, AR_MODE_LIST, flag, error);
     } else if (!strcmp(flag, "--describe")) {
         cli->collector = values[0];
-        return set_mode(cli, AORTA_MODE_DESCRIBE, flag, error);
+        return set_mode(cli, AR_MODE_DESCRIBE, flag, error);
     } else if (!strcmp(flag, "--parse") || !strcmp(flag, "--env")) {
         cli->collector = values[0];
         cli->dir = values[1];
-        return set_mode(cli, flag[2] == 'p' ? AORTA_MODE_PARSE : AORTA_MODE_ENV, flag, error);
+        return set_mode(cli, flag[2] == 'p' ? AR_MODE_PARSE : AR_MODE_ENV, flag, error);
     } else if (!strcmp(flag, "--check-collector")) {
         cli->collector = values[0];
         cli->dir = values[1];
-        return set_mode(cli, AORTA_MODE_CHECK, flag, error);
+        return set_mode(cli, AR_MODE_CHECK, flag, error);
     } else if (!strcmp(flag, "--report")) {
         cli->run_a = values[0];
-        return set_mode(cli, AORTA_MODE_REPORT, flag, error);
+        return set_mode(cli, AR_MODE_REPORT, flag, error);
     } else if (!strcmp(flag, "--compare")) {
         cli->run_a = values[0];
         cli->run_b = values[1];
-        return set_mode(cli, AORTA_MODE_COMPARE, flag, error);
+        return set_mode(cli, AR_MODE_COMPARE, flag, error);
     } else if (!strcmp(flag, "--baseline")) {
         cli->baseline = values[0];
     } else if (!strcmp(flag, "--json")) {
@@ -299,7 +299,7 @@ static int apply(aorta_cli_t *cli, const char *flag, char **values, char **error
 }
 
 /* The options only --compare takes. */
-static int apply_compare(aorta_cli_t *cli, const char *flag, char **values, char **error)
+static int apply_compare(ar_cli_t *cli, const char *flag, char **values, char **error)
 {
     if (!strcmp(flag, "--fail-above")) {
         return parse_number(flag, "a percentage >= 0", values[0], 0, 0, INFINITY,
@@ -324,12 +324,12 @@ static int apply_compare(aorta_cli_t *cli, const char *flag, char **values, char
 
 /* The option at argv[*i] and its values (*i moves past them); --help and
  * --version only set *help or *version.  0, or -1 with *error set. */
-static int read_option(int argc, char **argv, int *i, aorta_cli_t *cli, int *help, int *version,
+static int read_option(int argc, char **argv, int *i, ar_cli_t *cli, int *help, int *version,
                        char **error)
 {
     const char *arg = argv[*i];
     if (arg[0] != '-' || arg[1] == '\0') {
-        *error = aorta_xasprintf("missing '--' separator before the command '%s' "
+        *error = ar_xasprintf("missing '--' separator before the command '%s' "
                                  "(usage: aorta-run [OPTIONS] -- COMMAND [ARG...])",
                                  arg);
         return -1;
@@ -344,7 +344,7 @@ static int read_option(int argc, char **argv, int *i, aorta_cli_t *cli, int *hel
     char *values[2] = {NULL, NULL};
     if (eq) {
         if (spec->values != 1) {
-            *error = aorta_xasprintf("option '%s' does not take '=VALUE'", spec->name);
+            *error = ar_xasprintf("option '%s' does not take '=VALUE'", spec->name);
             return -1;
         }
         values[0] = (char *)eq + 1;
@@ -352,9 +352,9 @@ static int read_option(int argc, char **argv, int *i, aorta_cli_t *cli, int *hel
         for (int v = 0; v < spec->values; v++) {
             if (*i + 1 >= argc || strcmp(argv[*i + 1], "--") == 0) {
                 if (!strcmp(spec->name, "--compare"))
-                    *error = aorta_xstrdup("--compare needs RUN_A RUN_B (two run directories)");
+                    *error = ar_xstrdup("--compare needs RUN_A RUN_B (two run directories)");
                 else
-                    *error = aorta_xasprintf("option '%s' needs %s", spec->name,
+                    *error = ar_xasprintf("option '%s' needs %s", spec->name,
                                              spec->values == 2 ? "NAME and DIR" : "a value");
                 return -1;
             }
@@ -375,21 +375,21 @@ static int read_option(int argc, char **argv, int *i, aorta_cli_t *cli, int *hel
 
 /* What the options and the command say together (separator: a "--" was
  * given).  0, or -1 with *error set. */
-static int check_request(const aorta_cli_t *cli, int separator, char **error)
+static int check_request(const ar_cli_t *cli, int separator, char **error)
 {
     const char *why = NULL;
-    int needs_command = cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN;
+    int needs_command = cli->mode == AR_MODE_RUN || cli->mode == AR_MODE_DRY_RUN;
     int compare_only = cli->json || cli->fail_above >= 0 || cli->alpha > 0
                        || cli->min_delta_ms > 0 || cli->gate_step_time || cli->strict
                        || cli->allow_missing || cli->allow_mismatch;
-    if (compare_only && cli->mode != AORTA_MODE_COMPARE)
+    if (compare_only && cli->mode != AR_MODE_COMPARE)
         why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, --strict, "
               "--allow-missing and --allow-mismatch apply only to --compare";
-    else if (cli->fail_on_fail && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_DRY_RUN)
+    else if (cli->fail_on_fail && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
-    else if (cli->fresh && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_DRY_RUN)
+    else if (cli->fresh && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
         why = "--fresh applies only to a run";
-    else if (cli->baseline && cli->mode != AORTA_MODE_RUN && cli->mode != AORTA_MODE_REPORT)
+    else if (cli->baseline && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_REPORT)
         why = "--baseline applies only to a run and --report";
     else if (cli->warmup >= 0 && !needs_command)
         why = "--warmup applies only to a run and --dry-run";
@@ -401,20 +401,20 @@ static int check_request(const aorta_cli_t *cli, int separator, char **error)
     else if (needs_command && cli->command_count == 0)
         why = "empty command after '--'";
     if (!why && needs_command && cli->command[0][0] == '-') {
-        *error = aorta_xasprintf("the command after '--' starts with '-' ('%s'); put aorta-run's "
+        *error = ar_xasprintf("the command after '--' starts with '-' ('%s'); put aorta-run's "
                                  "options before '--'",
                                  cli->command[0]);
         return -1;
     }
     if (why)
-        *error = aorta_xstrdup(why);
+        *error = ar_xstrdup(why);
     return why ? -1 : 0;
 }
 
-int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
+int ar_cli_parse(int argc, char **argv, ar_cli_t *cli, char **error)
 {
     memset(cli, 0, sizeof *cli);
-    cli->mode = AORTA_MODE_RUN;
+    cli->mode = AR_MODE_RUN;
     cli->fail_above = -1;
     cli->warmup = -1;
     *error = NULL;
@@ -432,13 +432,13 @@ int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error)
     for (; i < argc; i++)
         push(&cli->command, &cli->command_count, argv[i]);
     if (help || version) {
-        cli->mode = help ? AORTA_MODE_HELP : AORTA_MODE_VERSION;
+        cli->mode = help ? AR_MODE_HELP : AR_MODE_VERSION;
         return 0;
     }
     return check_request(cli, separator, error);
 }
 
-void aorta_cli_free(aorta_cli_t *cli)
+void ar_cli_free(ar_cli_t *cli)
 {
     free(cli->plugin_dirs);
     free(cli->mitigation_files);

@@ -1,27 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.h - aorta-run's command line (docs/design.md, Command line). */
-#ifndef AORTA_CLI_H
-#define AORTA_CLI_H
+#ifndef AR_CLI_H
+#define AR_CLI_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-typedef enum aorta_cli_mode {
-    AORTA_MODE_RUN,             /* the default: a sweep over -- COMMAND */
-    AORTA_MODE_DRY_RUN,
-    AORTA_MODE_LIST,
-    AORTA_MODE_DESCRIBE,
-    AORTA_MODE_PARSE,
-    AORTA_MODE_ENV,
-    AORTA_MODE_CHECK,           /* --check-collector NAME [DIR] */
-    AORTA_MODE_REPORT,          /* --report RUN_DIR */
-    AORTA_MODE_COMPARE,         /* --compare RUN_A RUN_B */
-    AORTA_MODE_HELP,
-    AORTA_MODE_VERSION
-} aorta_cli_mode_t;
+typedef enum ar_cli_mode {
+    AR_MODE_RUN,             /* the default: a sweep over -- COMMAND */
+    AR_MODE_DRY_RUN,
+    AR_MODE_LIST,
+    AR_MODE_DESCRIBE,
+    AR_MODE_PARSE,
+    AR_MODE_ENV,
+    AR_MODE_CHECK,           /* --check-collector NAME [DIR] */
+    AR_MODE_REPORT,          /* --report RUN_DIR */
+    AR_MODE_COMPARE,         /* --compare RUN_A RUN_B */
+    AR_MODE_HELP,
+    AR_MODE_VERSION
+} ar_cli_mode_t;
 
-typedef struct aorta_cli {
-    aorta_cli_mode_t mode;
+typedef struct ar_cli {
+    ar_cli_mode_t mode;
     char **plugin_dirs;         /* --plugin-dir, in order */
     size_t plugin_dir_count;
     const char *recipe;         /* --recipe */
@@ -56,13 +56,13 @@ typedef struct aorta_cli {
     int fresh;                  /* --fresh: empty the run directory's cells first */
     char **command;             /* after "--", NULL-terminated */
     size_t command_count;
-} aorta_cli_t;
+} ar_cli_t;
 
 
 /* Parse argv.  On error returns -1 and sets *error (free it) to a one-line
  * message without the "aorta-run: " prefix. */
-int aorta_cli_parse(int argc, char **argv, aorta_cli_t *cli, char **error);
-void aorta_cli_free(aorta_cli_t *cli);
-void aorta_cli_usage(FILE *out);
+int ar_cli_parse(int argc, char **argv, ar_cli_t *cli, char **error);
+void ar_cli_free(ar_cli_t *cli);
+void ar_cli_usage(FILE *out);
 
 #endif

@@ -54,7 +54,7 @@ static char *const SAMPLE_PYTHON[] = {"python3", "script.py", "--flag", NULL};
 static char *const SAMPLE_APP[] = {"./app", "--flag", NULL};
 
 typedef struct check {
-    const aorta_module_t *module;
+    const ar_module_t *module;
     const char *name;
     char *prefix;              /* "<name>_" */
     aorta_options_t *defaults; /* the option table's default values */
@@ -96,22 +96,22 @@ typedef struct step {
 static char *shown(const char *text)
 {
     if (!text)
-        return aorta_xstrdup("(null)");
+        return ar_xstrdup("(null)");
     size_t len = strlen(text);
     int plain = aorta_utf8_valid_prefix(text, len, NULL, NULL) == len;
     for (size_t i = 0; plain && i < len; i++)
         plain = (unsigned char)text[i] >= 0x20 && text[i] != 0x7f;
-    return plain ? aorta_xstrdup(text) : aorta_repr_str(text);
+    return plain ? ar_xstrdup(text) : ar_repr_str(text);
 }
 
 /* "k=v, k=v", or "(none)".  Free it. */
 static char *shown_options(const aorta_options_t *options)
 {
-    char *text = aorta_xstrdup("");
+    char *text = ar_xstrdup("");
     for (size_t i = 0; i < aorta_options_count(options); i++) {
         char *key = shown(aorta_options_key_at(options, i));
         char *value = shown(aorta_options_value_at(options, i));
-        char *next = aorta_xasprintf("%s%s%s=%s", text, i ? ", " : "", key, value);
+        char *next = ar_xasprintf("%s%s%s=%s", text, i ? ", " : "", key, value);
         free(text);
         free(key);
         free(value);
@@ -119,14 +119,14 @@ static char *shown_options(const aorta_options_t *options)
     }
     if (!text[0]) {
         free(text);
-        text = aorta_xstrdup("(none)");
+        text = ar_xstrdup("(none)");
     }
     return text;
 }
 
 static char *shown_argv(const aorta_argv_t *argv)
 {
-    return aorta_repr_list((const char *const *)aorta_argv_items(argv), aorta_argv_count(argv));
+    return ar_repr_list((const char *const *)aorta_argv_items(argv), aorta_argv_count(argv));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -143,13 +143,13 @@ static void say(reply_t *reply, const char *tag, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    char *text = aorta_xvasprintf(fmt, args);
+    char *text = ar_xvasprintf(fmt, args);
     va_end(args);
     for (char *c = text; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
-    char *line = aorta_xasprintf("%s %s\n", tag, text);
-    aorta_child_reply(reply->fd, line, strlen(line));
+    char *line = ar_xasprintf("%s %s\n", tag, text);
+    ar_child_reply(reply->fd, line, strlen(line));
     if (!strcmp(tag, "FAIL"))
         reply->fails++;
     free(line);
@@ -228,9 +228,9 @@ static int child_validate(const step_t *step, reply_t *reply)
         }
     } else if (rc != 0) {
         char *subject = step->kind == STEP_VALIDATE_NONE
-                            ? aorta_xstrdup("no options (what a recipe naming it without "
+                            ? ar_xstrdup("no options (what a recipe naming it without "
                                             "options gives)")
-                            : aorta_xasprintf("its own defaults (%s)", given);
+                            : ar_xasprintf("its own defaults (%s)", given);
         refused(reply, "validate", rc, err, subject);
         free(subject);
     } else {
@@ -378,14 +378,14 @@ static void child_env(const step_t *step, reply_t *reply)
     int rc = check->module->collector.env(options, step->dir, bundle, err);
     if (rc == 0) {
         size_t before = reply->fails;
-        char *names = aorta_xstrdup("");
+        char *names = ar_xstrdup("");
         for (size_t i = 0; i < aorta_env_count(bundle); i++) {
             const char *name = aorta_env_name_at(bundle, i);
             char *name_shown = shown(name);
             if (!name[0] || strchr(name, '='))
                 say(reply, "FAIL", "env: the bundle holds a variable named '%s', which no "
                                    "environment can hold", name_shown);
-            char *next = aorta_xasprintf("%s%s%s", names, i ? ", " : "", name_shown);
+            char *next = ar_xasprintf("%s%s%s", names, i ? ", " : "", name_shown);
             free(names);
             free(name_shown);
             names = next;
@@ -439,7 +439,7 @@ static void child_parse(const step_t *step, reply_t *reply)
     if (limited)
         setrlimit(RLIMIT_NOFILE, &saved);
     size_t before = reply->fails, prefix_len = strlen(check->prefix);
-    char *names = aorta_xstrdup("");
+    char *names = ar_xstrdup("");
     for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
         const char *key = aorta_metrics_at(metrics, i)->key;
         char *key_shown = shown(key);
@@ -447,14 +447,14 @@ static void child_parse(const step_t *step, reply_t *reply)
             say(reply, "FAIL", "parse: on %s it reports the metric '%s', not prefixed by '%s' "
                                "(aorta-run drops it)", step->subject, key_shown, check->prefix);
         if (i < SHOWN_METRICS || i + 1 == aorta_metrics_count(metrics)) {
-            char *next = aorta_xasprintf("%s%s%s", names, i ? ", " : "",
+            char *next = ar_xasprintf("%s%s%s", names, i ? ", " : "",
                                          i < SHOWN_METRICS ? key_shown : "...");
             free(names);
             names = next;
         }
         free(key_shown);
     }
-    char *artifact_key = aorta_xasprintf("%sartifact_dir", check->prefix);
+    char *artifact_key = ar_xasprintf("%sartifact_dir", check->prefix);
     const aorta_metric_t *artifact = aorta_metrics_find(metrics, artifact_key);
     if (!step->is_dir && aorta_metrics_count(metrics) > 0)
         say(reply, "FAIL", "parse: on %s it reports %s (nothing at all is reported when the "
@@ -537,7 +537,7 @@ static void finding(check_t *check, const char *tag, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    char *text = aorta_xvasprintf(fmt, args);
+    char *text = ar_xvasprintf(fmt, args);
     va_end(args);
     for (char *c = text; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
@@ -567,8 +567,8 @@ static void stray_files(check_t *check, const step_t *step)
     while ((entry = readdir(dir)) != NULL) {
         if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
             continue;
-        char *name = aorta_repr_str(entry->d_name);
-        char *next = aorta_xasprintf("%s%s%s", names ? names : "", names ? ", " : "", name);
+        char *name = ar_repr_str(entry->d_name);
+        char *next = ar_xasprintf("%s%s%s", names ? names : "", names ? ", " : "", name);
         free(names);
         free(name);
         names = next;
@@ -581,7 +581,7 @@ static void stray_files(check_t *check, const step_t *step)
             step->label, step->subject, names);
     free(names);
     char *error = NULL;
-    if (aorta_nofollow_empty_dir_at(AT_FDCWD, check->cwd, &error) != 0)
+    if (ar_nofollow_empty_dir_at(AT_FDCWD, check->cwd, &error) != 0)
         free(error);
 }
 
@@ -593,18 +593,18 @@ typedef char outcome_t[16];
  * when no child could be started. */
 static int run_step(check_t *check, const step_t *step, outcome_t outcome)
 {
-    aorta_child_spec_t spec = {.fn = run_step_child, .user = (void *)step,
+    ar_child_spec_t spec = {.fn = run_step_child, .user = (void *)step,
                                .timeout_sec = check->timeout, .reply_limit = REPLY_LIMIT};
-    aorta_child_result_t result;
-    aorta_child_run(&spec, &result);
-    int interrupt = aorta_spawn_take_interrupt();
+    ar_child_result_t result;
+    ar_child_run(&spec, &result);
+    int interrupt = ar_spawn_take_interrupt();
     if (interrupt) {
-        aorta_child_result_free(&result);
+        ar_child_result_free(&result);
         return interrupt;
     }
-    const char *problem = aorta_child_problem(&result);
-    if (result.end == AORTA_CHILD_NOT_STARTED) {
-        aorta_diag_error("--check-collector: cannot start a child process: %s",
+    const char *problem = ar_child_problem(&result);
+    if (result.end == AR_CHILD_NOT_STARTED) {
+        ar_diag_error("--check-collector: cannot start a child process: %s",
                          strerror(result.start_errno));
         return -1;
     }
@@ -654,7 +654,7 @@ static int run_step(check_t *check, const step_t *step, outcome_t outcome)
         finding(check, "FAIL", "%s: ended the process (exit status %d) on %s instead of "
                                "returning",
                 callback, result.exit_code, step->subject);
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
     stray_files(check, step);
     return 0;
 }
@@ -662,9 +662,9 @@ static int run_step(check_t *check, const step_t *step, outcome_t outcome)
 /* A fresh empty directory <tmp>/name; NULL after reporting.  Free it. */
 static char *scratch_dir(const check_t *check, const char *name)
 {
-    char *path = aorta_xasprintf("%s/%s", check->tmp, name);
+    char *path = ar_xasprintf("%s/%s", check->tmp, name);
     if (mkdir(path, 0700) != 0) {
-        aorta_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
+        ar_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
         free(path);
         return NULL;
     }
@@ -767,11 +767,11 @@ static char *long_dir(check_t *check)
     component[sizeof component - 1] = '\0';
     while (path && strlen(path) < LONG_DIR) {
         size_t room = LONG_DIR - strlen(path) - 1, len = room < 200 ? room : 200;
-        char *next = aorta_xasprintf("%s/%.*s", path, (int)len, component);
+        char *next = ar_xasprintf("%s/%.*s", path, (int)len, component);
         free(path);
         path = next;
         if (mkdir(path, 0700) != 0) {
-            aorta_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
+            ar_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
             free(path);
             path = NULL;
         }
@@ -786,7 +786,7 @@ static int check_wrap_long(check_t *check, char *const *sample)
     char *out_dir = long_dir(check);
     if (!out_dir)
         return 0;
-    char *subject = aorta_xasprintf("an output directory of %d bytes", LONG_DIR);
+    char *subject = ar_xasprintf("an output directory of %d bytes", LONG_DIR);
     step_t step = {check, STEP_WRAP_LONG_DIR, "wrap", subject, sample, out_dir, 0};
     outcome_t outcome;
     int status = run_step(check, &step, outcome);
@@ -813,7 +813,7 @@ static int check_wrap(check_t *check)
         size_t words = 0;
         while (samples[i][words])
             words++;
-        char *subject = aorta_repr_list((const char *const *)samples[i], words);
+        char *subject = ar_repr_list((const char *const *)samples[i], words);
         step_t step = {check, STEP_WRAP, "wrap", subject, samples[i], out_dir, 0};
         outcome_t outcome;
         status = run_step(check, &step, outcome);
@@ -852,10 +852,10 @@ static int check_env(check_t *check)
  * after reporting.  Free it. */
 static char *scratch_file(const check_t *check, const char *name)
 {
-    char *path = aorta_xasprintf("%s/%s", check->tmp, name);
+    char *path = ar_xasprintf("%s/%s", check->tmp, name);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        aorta_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
+        ar_diag_error("--check-collector: cannot create %s: %s", path, strerror(errno));
         free(path);
         return NULL;
     }
@@ -873,8 +873,8 @@ static int check_parse(check_t *check, const char *dir, const char *dir_given)
         free(empty);
         return -1;
     }
-    char *missing = aorta_xasprintf("%s/missing", check->tmp);
-    char *given = dir ? aorta_xasprintf("DIR %s", dir_given) : NULL;
+    char *missing = ar_xasprintf("%s/missing", check->tmp);
+    char *given = dir ? ar_xasprintf("DIR %s", dir_given) : NULL;
     struct {
         step_kind_t kind;
         const char *subject;
@@ -931,34 +931,34 @@ static int verdict(const char *name, size_t violations, size_t notes)
     printf("\n%s: %zu violation%s, %zu note%s\n", name, violations, violations == 1 ? "" : "s",
            notes, notes == 1 ? "" : "s");
     if (!violations)
-        return AORTA_EXIT_OK;
+        return AR_EXIT_OK;
     fflush(stdout);
-    aorta_diag_error("--check-collector: %s breaks the collector contract (%zu violation%s: the "
+    ar_diag_error("--check-collector: %s breaks the collector contract (%zu violation%s: the "
                  "FAIL lines)",
                  name, violations, violations == 1 ? "" : "s");
-    return AORTA_EXIT_FAILED;
+    return AR_EXIT_FAILED;
 }
 
-static int check_loaded(const aorta_registry_t *registry, const char *name, double timeout,
+static int check_loaded(const ar_registry_t *registry, const char *name, double timeout,
                         const char *dir, const char *dir_given)
 {
-    const aorta_module_t *module = aorta_registry_open(registry, name);
+    const ar_module_t *module = ar_registry_open(registry, name);
     if (!module) {
-        const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
+        const ar_module_t *failed = ar_registry_find_failed(registry, name);
         if (!failed)
-            return aorta_cmd_unknown_collector(registry, "--check-collector", name);
+            return ar_cmd_unknown_collector(registry, "--check-collector", name);
         printf("FAIL load: %s: %s\n", failed->path, failed->reason);
         return verdict(name, 1, 0);
     }
     check_t check = {module, name, NULL, NULL, NULL, NULL, timeout, 0, 0, 0, 0};
     const char *tmpdir = getenv("TMPDIR");
     tmpdir = tmpdir && tmpdir[0] ? tmpdir : "/tmp";
-    check.tmp = aorta_xasprintf("%s/aorta-check-XXXXXX", tmpdir);
+    check.tmp = ar_xasprintf("%s/aorta-check-XXXXXX", tmpdir);
     if (!mkdtemp(check.tmp)) {
-        aorta_diag_error("--check-collector: cannot create a scratch directory in %s: %s", tmpdir,
+        ar_diag_error("--check-collector: cannot create a scratch directory in %s: %s", tmpdir,
                      strerror(errno));
         free(check.tmp);
-        return AORTA_EXIT_FAILED;
+        return AR_EXIT_FAILED;
     }
     /* The children work in <tmp>/cwd: a relative $TMPDIR would not lead back. */
     char *absolute = realpath(check.tmp, NULL);
@@ -966,17 +966,17 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
         free(check.tmp);
         check.tmp = absolute;
     }
-    check.prefix = aorta_xasprintf("%s_", name);
+    check.prefix = ar_xasprintf("%s_", name);
     check.defaults = aorta_options_new();
     for (const aorta_option_spec_t *spec = module->collector.options; spec && spec->key; spec++)
         if (spec->default_value)
             aorta_options_set(check.defaults, spec->key, spec->default_value);
 
-    aorta_cmd_describe(registry, name);
+    ar_cmd_describe(registry, name);
     printf("\nchecks (each step in a child process, at most %g s):\n", timeout);
-    aorta_registry_check_all(registry);
+    ar_registry_check_all(registry);
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->modules[i].status == AORTA_MODULE_SHADOWED
+        if (registry->modules[i].status == AR_MODULE_SHADOWED
             && !strcmp(registry->modules[i].name, name))
             finding(&check, "note", "load: %s is shadowed by the one checked",
                     registry->modules[i].path);
@@ -985,14 +985,14 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
     if (status == 0)
         status = verdict(name, check.violations, check.notes);
     else if (status > 0) {
-        aorta_diag_error("--check-collector: interrupted");
+        ar_diag_error("--check-collector: interrupted");
         status += 128;
     } else {
-        status = AORTA_EXIT_FAILED;
+        status = AR_EXIT_FAILED;
     }
     char *why = NULL;
-    if (aorta_nofollow_remove_tree_at(AT_FDCWD, check.tmp, &why) != 0)
-        aorta_diag_warn("--check-collector: cannot remove %s: %s", check.tmp, why);
+    if (ar_nofollow_remove_tree_at(AT_FDCWD, check.tmp, &why) != 0)
+        ar_diag_warn("--check-collector: cannot remove %s: %s", check.tmp, why);
     free(why);
     free(check.cwd);
     free(check.tmp);
@@ -1001,9 +1001,9 @@ static int check_loaded(const aorta_registry_t *registry, const char *name, doub
     return status;
 }
 
-int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs)
+int ar_cmd_check(const ar_cli_t *cli, char *const *dirs)
 {
-    double timeout = aorta_knob_seconds("AORTA_CHECK_TIMEOUT", CHECK_TIMEOUT_DEFAULT, 0);
+    double timeout = ar_knob_seconds("AORTA_CHECK_TIMEOUT", CHECK_TIMEOUT_DEFAULT, 0);
     char *dir = NULL;
     if (cli->dir) {
         struct stat st;
@@ -1016,24 +1016,24 @@ int aorta_cmd_check(const aorta_cli_t *cli, char *const *dirs)
         else if (!(dir = realpath(cli->dir, NULL)))
             why = strerror(errno);
         if (why) {
-            char *quoted = aorta_repr_str(cli->dir);
-            aorta_diag_error("--check-collector: DIR %s: %s", quoted, why);
+            char *quoted = ar_repr_str(cli->dir);
+            ar_diag_error("--check-collector: DIR %s: %s", quoted, why);
             free(quoted);
-            return AORTA_EXIT_USAGE;
+            return AR_EXIT_USAGE;
         }
     }
     /* The registry checks each candidate in a child before opening it here:
      * one that crashes, hangs or exits while loading is a failed candidate,
      * reported below as the load's violation. */
-    aorta_registry_t *registry = aorta_registry_load(dirs);
-    aorta_registry_warn(registry);
-    char *given = cli->dir ? aorta_repr_str(cli->dir) : NULL;
+    ar_registry_t *registry = ar_registry_load(dirs);
+    ar_registry_warn(registry);
+    char *given = cli->dir ? ar_repr_str(cli->dir) : NULL;
     int status = check_loaded(registry, cli->collector, timeout, dir, given);
     free(given);
-    aorta_registry_free(registry);
-    int interrupt = aorta_spawn_take_interrupt();
+    ar_registry_free(registry);
+    int interrupt = ar_spawn_take_interrupt();
     if (interrupt) {
-        aorta_diag_error("--check-collector: interrupted");
+        ar_diag_error("--check-collector: interrupted");
         status = 128 + interrupt;
     }
     free(dir);

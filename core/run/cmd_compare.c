@@ -15,33 +15,33 @@
 
 /* Both runs' cells with their samples, and their provenance (NULL when a
  * run has none: written before it was recorded); 0, or -1 after one line. */
-static int load_runs(const aorta_cli_t *cli, aorta_kagg_run_t *ka, aorta_kagg_run_t *kb,
-                     aorta_json_t **pa, aorta_json_t **pb)
+static int load_runs(const ar_cli_t *cli, ar_kagg_run_t *ka, ar_kagg_run_t *kb,
+                     ar_json_t **pa, ar_json_t **pb)
 {
-    aorta_json_t *a = aorta_cmd_read_matrix(cli->run_a);
-    aorta_json_t *b = a ? aorta_cmd_read_matrix(cli->run_b) : NULL;
-    int fd_a = b ? aorta_cmd_open_run(cli->run_a) : -1;
-    int fd_b = fd_a >= 0 ? aorta_cmd_open_run(cli->run_b) : -1;
+    ar_json_t *a = ar_cmd_read_matrix(cli->run_a);
+    ar_json_t *b = a ? ar_cmd_read_matrix(cli->run_b) : NULL;
+    int fd_a = b ? ar_cmd_open_run(cli->run_a) : -1;
+    int fd_b = fd_a >= 0 ? ar_cmd_open_run(cli->run_b) : -1;
     if (fd_b >= 0) {
-        aorta_kagg_load(fd_a, a, NULL, ka);
-        aorta_kagg_load(fd_b, b, NULL, kb);
+        ar_kagg_load(fd_a, a, NULL, ka);
+        ar_kagg_load(fd_b, b, NULL, kb);
         close(fd_b);
-        const aorta_json_t *va = aorta_json_get(a, "provenance");
-        const aorta_json_t *vb = aorta_json_get(b, "provenance");
-        *pa = va ? aorta_json_ref((aorta_json_t *)va) : NULL;
-        *pb = vb ? aorta_json_ref((aorta_json_t *)vb) : NULL;
+        const ar_json_t *va = ar_json_get(a, "provenance");
+        const ar_json_t *vb = ar_json_get(b, "provenance");
+        *pa = va ? ar_json_ref((ar_json_t *)va) : NULL;
+        *pb = vb ? ar_json_ref((ar_json_t *)vb) : NULL;
     }
     if (fd_a >= 0)
         close(fd_a);
-    aorta_json_free(a);
-    aorta_json_free(b);
+    ar_json_free(a);
+    ar_json_free(b);
     return fd_b >= 0 ? 0 : -1;
 }
 
-static aorta_compare_request_t request_of(const aorta_cli_t *cli)
+static ar_compare_request_t request_of(const ar_cli_t *cli)
 {
-    aorta_compare_request_t request = {0};
-    request.verdicts.stats = (aorta_stats_options_t)AORTA_STATS_OPTIONS_INIT;
+    ar_compare_request_t request = {0};
+    request.verdicts.stats = (ar_stats_options_t)AR_STATS_OPTIONS_INIT;
     if (cli->alpha > 0)
         request.verdicts.stats.alpha = cli->alpha;
     if (cli->fail_above >= 0)
@@ -56,33 +56,33 @@ static aorta_compare_request_t request_of(const aorta_cli_t *cli)
     return request;
 }
 
-int aorta_cmd_compare(const aorta_cli_t *cli)
+int ar_cmd_compare(const ar_cli_t *cli)
 {
-    aorta_kagg_run_t ka = {0}, kb = {0};
-    aorta_json_t *pa = NULL, *pb = NULL;
+    ar_kagg_run_t ka = {0}, kb = {0};
+    ar_json_t *pa = NULL, *pb = NULL;
     if (load_runs(cli, &ka, &kb, &pa, &pb) != 0)
-        return AORTA_EXIT_FAILED;
-    aorta_compare_request_t request = request_of(cli);
+        return AR_EXIT_FAILED;
+    ar_compare_request_t request = request_of(cli);
     request.provenance_a = pa;
     request.provenance_b = pb;
     char *error = NULL;
-    aorta_json_t *cmp = aorta_compare(cli->run_a, &ka, cli->run_b, &kb, &request, &error);
-    int status = AORTA_EXIT_FAILED;
+    ar_json_t *cmp = ar_compare(cli->run_a, &ka, cli->run_b, &kb, &request, &error);
+    int status = AR_EXIT_FAILED;
     if (!cmp) {
-        aorta_diag_error("--compare: %s", error);
+        ar_diag_error("--compare: %s", error);
         free(error);
     } else {
         if (cli->json) {
-            aorta_json_print(stdout, cmp, 1);
+            ar_json_print(stdout, cmp, 1);
         } else {
-            aorta_compare_print(stdout, cmp);
+            ar_compare_print(stdout, cmp);
         }
-        status = aorta_compare_gate_failed(cmp) ? AORTA_EXIT_THRESHOLD : AORTA_EXIT_OK;
-        aorta_json_free_spread(cmp, "cells");
+        status = ar_compare_gate_failed(cmp) ? AR_EXIT_THRESHOLD : AR_EXIT_OK;
+        ar_json_free_spread(cmp, "cells");
     }
-    aorta_kagg_run_clear(&ka);
-    aorta_kagg_run_clear(&kb);
-    aorta_json_free(pa);
-    aorta_json_free(pb);
+    ar_kagg_run_clear(&ka);
+    ar_kagg_run_clear(&kb);
+    ar_json_free(pa);
+    ar_json_free(pb);
     return status;
 }

@@ -22,41 +22,41 @@
 extern char **environ;
 
 /* The cell's line: trial 0's fully wrapped argv, or why the wrap refused. */
-static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cell,
+static ar_json_t *cell_line(const ar_plan_t *plan, const ar_cell_t *cell,
                                const char *run_dir, int *refused)
 {
-    char *collect_rel = aorta_xasprintf("%s/_subprocess/trial_d0_m0_t0", cell->name);
+    char *collect_rel = ar_xasprintf("%s/_subprocess/trial_d0_m0_t0", cell->name);
     aorta_env_t *child_env = aorta_env_from_environ(environ);
     for (size_t i = 0; i < aorta_env_count(cell->env); i++)
         aorta_env_set(child_env, aorta_env_name_at(cell->env, i), aorta_env_value_at(cell->env, i));
     aorta_argv_t *argv = NULL;
     char *error = NULL;
-    aorta_json_t *line = aorta_json_object();
-    aorta_json_set(line, "cell", aorta_json_string(cell->name));
+    ar_json_t *line = ar_json_object();
+    ar_json_set(line, "cell", ar_json_string(cell->name));
     /* With --all-ranks (or chosen ranks) under a launcher, the argv this
      * rank would run: bare for a rank not chosen. */
-    long self_rank = aorta_plan_per_rank(plan) && aorta_rank_is_launched() ? aorta_rank_detect()
+    long self_rank = ar_plan_per_rank(plan) && ar_rank_is_launched() ? ar_rank_detect()
                                                                            : -1;
     if (plan->rank_count) {
-        char *list = aorta_rank_list_format(plan->ranks, plan->rank_count, ", ");
-        aorta_json_set(line, "ranks_profiled", aorta_json_string(list));
+        char *list = ar_rank_list_format(plan->ranks, plan->rank_count, ", ");
+        ar_json_set(line, "ranks_profiled", ar_json_string(list));
         free(list);
     }
-    if (aorta_compose(plan, plan->command, run_dir, collect_rel, child_env, 0, self_rank,
+    if (ar_compose(plan, plan->command, run_dir, collect_rel, child_env, 0, self_rank,
                            &argv, &error)
         != 0) {
-        aorta_json_set(line, "error", aorta_json_string(error));
-        aorta_diag_error("--dry-run: cell '%s': %s", cell->name, error);
+        ar_json_set(line, "error", ar_json_string(error));
+        ar_diag_error("--dry-run: cell '%s': %s", cell->name, error);
         *refused = 1;
     } else {
-        aorta_json_t *env = aorta_json_object();
+        ar_json_t *env = ar_json_object();
         for (size_t i = 0; i < aorta_env_count(cell->env); i++)
-            aorta_json_set(env, aorta_env_name_at(cell->env, i),
-                           aorta_json_string(aorta_env_value_at(cell->env, i)));
-        aorta_json_set(line, "env", env);
-        aorta_json_set(line, "argv", aorta_json_strings(aorta_argv_items(argv), aorta_argv_count(argv)));
+            ar_json_set(env, aorta_env_name_at(cell->env, i),
+                           ar_json_string(aorta_env_value_at(cell->env, i)));
+        ar_json_set(line, "env", env);
+        ar_json_set(line, "argv", ar_json_strings(aorta_argv_items(argv), aorta_argv_count(argv)));
         char *collect_dir = aorta_path_join(run_dir, collect_rel);
-        aorta_json_set(line, "collect_dir", aorta_json_string(collect_dir));
+        ar_json_set(line, "collect_dir", ar_json_string(collect_dir));
         aorta_free(collect_dir);
     }
     aorta_argv_free(argv);
@@ -70,7 +70,7 @@ static aorta_json_t *cell_line(const aorta_plan_t *plan, const aorta_cell_t *cel
  * trials would look it up (the cell's PATH, else aorta-run's; aorta_which()
  * walks the one PATH search of core/common/path_search.c).  1: found, or a
  * path, which the dry run leaves to the run. */
-static int command_found(const aorta_plan_t *plan, const aorta_cell_t *cell)
+static int command_found(const ar_plan_t *plan, const ar_cell_t *cell)
 {
     const char *name = aorta_argv_at(plan->command, 0);
     if (strchr(name, '/'))
@@ -85,12 +85,12 @@ static int command_found(const aorta_plan_t *plan, const aorta_cell_t *cell)
 
 /* One warning, for the first cell whose command is not on its PATH: the run
  * would record every trial as `cannot execute` (exit 127) and exit 1. */
-static void warn_command_not_found(const aorta_plan_t *plan)
+static void warn_command_not_found(const ar_plan_t *plan)
 {
     for (size_t i = 0; i < plan->cell_count; i++) {
         if (command_found(plan, &plan->cells[i]))
             continue;
-        aorta_diag_warn("--dry-run: '%s' is not found on PATH; a run would fail with "
+        ar_diag_warn("--dry-run: '%s' is not found on PATH; a run would fail with "
                         "'cannot execute' (check the name, or give its path)",
                         aorta_argv_at(plan->command, 0));
         return;
@@ -98,51 +98,51 @@ static void warn_command_not_found(const aorta_plan_t *plan)
 }
 
 /* Whether a run would skip cell index, its trials all done for this request. */
-static int would_resume(const aorta_run_ctx_t *ctx, size_t index)
+static int would_resume(const ar_run_ctx_t *ctx, size_t index)
 {
-    aorta_cell_result_t result = {0};
-    int resumed = aorta_resume_cell(ctx, index, &result);
+    ar_cell_result_t result = {0};
+    int resumed = ar_resume_cell(ctx, index, &result);
     if (resumed)
-        aorta_cell_result_clear(&result);
+        ar_cell_result_clear(&result);
     return resumed;
 }
 
-int aorta_cmd_dry_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
+int ar_cmd_dry_run(const ar_cli_t *cli, const ar_registry_t *registry)
 {
-    aorta_plan_t *plan = NULL;
-    int status = aorta_cmd_build_plan(cli, registry, &plan);
+    ar_plan_t *plan = NULL;
+    int status = ar_cmd_build_plan(cli, registry, &plan);
     if (status != 0)
         return status;
-    char *run_dir = aorta_plan_absolute_run_dir(plan);
+    char *run_dir = ar_plan_absolute_run_dir(plan);
     int refused = 0;
     /* What a run would find in the run directory: read, never written. */
-    aorta_request_t *requests = aorta_request_compute(plan);
-    aorta_run_ctx_t ctx = {.plan = plan, .run_dir = run_dir, .display_dir = plan->run_dir,
+    ar_request_t *requests = ar_request_compute(plan);
+    ar_run_ctx_t ctx = {.plan = plan, .run_dir = run_dir, .display_dir = plan->run_dir,
                            .run_fd = -1, .self_rank = -1, .requests = requests};
     char *stale = NULL;
     if (!plan->fresh && run_dir)
-        aorta_resume_check(&ctx, &stale);
+        ar_resume_check(&ctx, &stale);
     for (size_t i = 0; i < plan->cell_count; i++) {
-        aorta_json_t *line = cell_line(plan, &plan->cells[i], run_dir, &refused);
-        aorta_json_set(line, "resumed", aorta_json_bool(!plan->fresh && run_dir
+        ar_json_t *line = cell_line(plan, &plan->cells[i], run_dir, &refused);
+        ar_json_set(line, "resumed", ar_json_bool(!plan->fresh && run_dir
                                                          && would_resume(&ctx, i)));
-        char *text = aorta_json_dump(line, 0);
+        char *text = ar_json_dump(line, 0);
         printf("%s\n", text);
         free(text);
-        aorta_json_free(line);
+        ar_json_free(line);
     }
     fflush(stdout);
     warn_command_not_found(plan);
     free(requests);
     free(run_dir);
-    aorta_plan_free(plan);
+    ar_plan_free(plan);
     /* Trials of another request: the run would refuse them (exit 2). */
     if (stale) {
-        aorta_diag_error("%s", stale);
+        ar_diag_error("%s", stale);
         free(stale);
-        return AORTA_EXIT_USAGE;
+        return AR_EXIT_USAGE;
     }
     /* A refused wrap is a setup failure, found without running: the run would
      * exit 1 for it, so the dry run does too. */
-    return refused ? AORTA_EXIT_FAILED : AORTA_EXIT_OK;
+    return refused ? AR_EXIT_FAILED : AR_EXIT_OK;
 }

@@ -11,11 +11,11 @@
 #include "commands.h"
 #include "aorta/collector.h"
 
-int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry)
+int ar_cmd_env(const ar_cli_t *cli, const ar_registry_t *registry)
 {
-    const aorta_module_t *module = NULL;
+    const ar_module_t *module = NULL;
     aorta_options_t *options = NULL;
-    int status = aorta_cmd_collector_options(cli, registry, "--env", &module, &options);
+    int status = ar_cmd_collector_options(cli, registry, "--env", &module, &options);
     if (status != 0)
         return status;
     aorta_env_t *bundle = aorta_env_new();
@@ -25,10 +25,10 @@ int aorta_cmd_env(const aorta_cli_t *cli, const aorta_registry_t *registry)
         message = message && message[0] ? message : "refused (no reason given)";
         /* Collectors usually start their messages with their name. */
         if (strncmp(message, module->name, strlen(module->name)) == 0)
-            aorta_diag_error("--env: %s", message);
+            ar_diag_error("--env: %s", message);
         else
-            aorta_diag_error("--env: %s: %s", module->name, message);
-        status = AORTA_EXIT_USAGE;
+            ar_diag_error("--env: %s: %s", module->name, message);
+        status = AR_EXIT_USAGE;
     } else {
         for (size_t i = 0; i < aorta_env_count(bundle); i++)
             printf("%s=%s\n", aorta_env_name_at(bundle, i), aorta_env_value_at(bundle, i));

@@ -10,48 +10,48 @@
 #include "xalloc.h"
 #include "commands.h"
 
-static const char *status_word(aorta_module_status_t status)
+static const char *status_word(ar_module_status_t status)
 {
     switch (status) {
-    case AORTA_MODULE_OK:
+    case AR_MODULE_OK:
         return "ok";
-    case AORTA_MODULE_SHADOWED:
+    case AR_MODULE_SHADOWED:
         return "shadowed";
     default:
         return "failed";
     }
 }
 
-int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
+int ar_cmd_list(const ar_registry_t *registry, char *const *dirs)
 {
     /* An empty listing alone looks like success; say where we looked, so a
      * missing or misplaced collector package is found quickly. */
     if (registry->count == 0) {
         if (!dirs || !dirs[0]) {
-            aorta_diag_warn("no collectors found: no directory to search "
+            ar_diag_warn("no collectors found: no directory to search "
                             "(AORTA_PLUGIN_SYSTEM_PATH is empty)");
-            return AORTA_EXIT_OK;
+            return AR_EXIT_OK;
         }
         size_t len = 1;
         for (size_t i = 0; dirs[i]; i++)
             len += strlen(dirs[i]) + 2;
-        char *list = aorta_xmalloc(len);
+        char *list = ar_xmalloc(len);
         list[0] = '\0';
         for (size_t i = 0; dirs[i]; i++) {
             if (i)
                 strcat(list, ", ");
             strcat(list, dirs[i]);
         }
-        aorta_diag_warn("no collectors found; searched %s", list);
+        ar_diag_warn("no collectors found; searched %s", list);
         free(list);
-        return AORTA_EXIT_OK;
+        return AR_EXIT_OK;
     }
     /* name version ABI status path; a failed one's status is "failed: REASON". */
-    aorta_registry_check_all(registry);
+    ar_registry_check_all(registry);
     printf("NAME VERSION ABI STATUS PATH\n");
     for (size_t i = 0; i < registry->count; i++) {
-        const aorta_module_t *module = &registry->modules[i];
-        if (module->status == AORTA_MODULE_FAILED) {
+        const ar_module_t *module = &registry->modules[i];
+        if (module->status == AR_MODULE_FAILED) {
             printf("%s - - failed: %s %s\n", module->name, module->reason, module->path);
         } else {
             printf("%s %s %u.%u %s %s\n", module->name, module->collector.version,
@@ -59,7 +59,7 @@ int aorta_cmd_list(const aorta_registry_t *registry, char *const *dirs)
                    status_word(module->status), module->path);
         }
     }
-    return AORTA_EXIT_OK;
+    return AR_EXIT_OK;
 }
 
 /* The metrics the collector declares (ABI 1.2): unit and better direction,
@@ -89,11 +89,11 @@ static void describe_metrics(const struct aorta_collector *collector)
     }
 }
 
-int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
+int ar_cmd_describe(const ar_registry_t *registry, const char *name)
 {
-    const aorta_module_t *module = aorta_registry_open(registry, name);
+    const ar_module_t *module = ar_registry_open(registry, name);
     if (!module)
-        return aorta_cmd_unknown_collector(registry, "--describe", name);
+        return ar_cmd_unknown_collector(registry, "--describe", name);
     const struct aorta_collector *collector = &module->collector;
     printf("%s %s (collector ABI %u.%u, wrap rank %d)\n", collector->name, collector->version,
            collector->abi_major, collector->abi_minor, collector->wrap_rank);
@@ -103,7 +103,7 @@ int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
     describe_metrics(collector);
     if (!collector->options || !collector->options[0].key) {
         printf("\nno options\n");
-        return AORTA_EXIT_OK;
+        return AR_EXIT_OK;
     }
     printf("\noptions:\n");
     for (const aorta_option_spec_t *spec = collector->options; spec->key; spec++) {
@@ -120,5 +120,5 @@ int aorta_cmd_describe(const aorta_registry_t *registry, const char *name)
         }
         printf("      default: %s\n", spec->default_value ? spec->default_value : "(unset)");
     }
-    return AORTA_EXIT_OK;
+    return AR_EXIT_OK;
 }

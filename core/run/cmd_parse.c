@@ -25,82 +25,82 @@
 
 /* The options NAME runs with: the recipe's (or --collect's) when they name
  * it, else its defaults.  Shared by --parse and --env. */
-int aorta_cmd_collector_options(const aorta_cli_t *cli, const aorta_registry_t *registry,
-                                const char *flag, const aorta_module_t **module,
+int ar_cmd_collector_options(const ar_cli_t *cli, const ar_registry_t *registry,
+                                const char *flag, const ar_module_t **module,
                                 aorta_options_t **options)
 {
     *options = NULL;
-    *module = aorta_registry_open(registry, cli->collector);
+    *module = ar_registry_open(registry, cli->collector);
     if (!*module)
-        return aorta_cmd_unknown_collector(registry, flag, cli->collector);
-    aorta_plan_t *plan = NULL;
+        return ar_cmd_unknown_collector(registry, flag, cli->collector);
+    ar_plan_t *plan = NULL;
     if (cli->recipe || cli->collect || cli->mitigation_file_count) {
-        int status = aorta_cmd_build_plan(cli, registry, &plan);
+        int status = ar_cmd_build_plan(cli, registry, &plan);
         if (status != 0)
             return status;
     }
     char *error = NULL;
-    int status = aorta_collect_effective_options(
-        plan ? aorta_plan_collector(plan, (*module)->name) : NULL, *module, options, &error);
-    aorta_plan_free(plan);
+    int status = ar_collect_effective_options(
+        plan ? ar_plan_collector(plan, (*module)->name) : NULL, *module, options, &error);
+    ar_plan_free(plan);
     if (status != 0) {
-        aorta_diag_error("%s: %s", flag, error);
+        ar_diag_error("%s: %s", flag, error);
         free(error);
-        return AORTA_EXIT_USAGE;
+        return AR_EXIT_USAGE;
     }
-    return AORTA_EXIT_OK;
+    return AR_EXIT_OK;
 }
 
 /* A run directory (it holds matrix.json) is no collector's directory: say
  * where the artifacts are. */
 static void warn_run_dir(const char *dir, const char *name)
 {
-    char *matrix = aorta_xasprintf("%s/matrix.json", dir);
+    char *matrix = ar_xasprintf("%s/matrix.json", dir);
     struct stat st;
     if (lstat(matrix, &st) == 0)
-        aorta_diag_warn("--parse: %s looks like a run directory (it has matrix.json); a "
+        ar_diag_warn("--parse: %s looks like a run directory (it has matrix.json); a "
                         "collector's artifacts are in CELL/_subprocess/trial_d0_m0_tN/%s/ below "
                         "it",
                         dir, name);
     free(matrix);
 }
 
-int aorta_cmd_parse(const aorta_cli_t *cli, const aorta_registry_t *registry)
+int ar_cmd_parse(const ar_cli_t *cli, const ar_registry_t *registry)
 {
-    const aorta_module_t *module = NULL;
+    const ar_module_t *module = NULL;
     aorta_options_t *options = NULL;
-    int status = aorta_cmd_collector_options(cli, registry, "--parse", &module, &options);
+    int status = ar_cmd_collector_options(cli, registry, "--parse", &module, &options);
     if (status != 0)
         return status;
     struct stat st;
-    aorta_json_t *json;
+    ar_json_t *json;
     int interrupted = 0;
     if (stat(cli->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         if (stat(cli->dir, &st) != 0)
-            aorta_diag_warn("--parse: %s: %s; there is nothing to parse", cli->dir,
+            ar_diag_warn("--parse: %s: %s; there is nothing to parse", cli->dir,
                             strerror(errno));
         else
-            aorta_diag_warn("--parse: %s is not a directory; there is nothing to parse",
+            ar_diag_warn("--parse: %s is not a directory; there is nothing to parse",
                             cli->dir);
-        json = aorta_json_object();
+        json = ar_json_object();
     } else {
         warn_run_dir(cli->dir, module->name);
-        aorta_metrics_t *metrics = aorta_parse_in_child_ex(module, options, cli->dir,
+        aorta_metrics_t *metrics = ar_parse_in_child_ex(module, options, cli->dir,
                                                            &interrupted);
         /* A launcher run's directory: the per-rank keys too, as the sweep
          * records them (docs/design.md, Multi-rank runs). */
         int fd = interrupted ? -1 : open(cli->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd >= 0) {
-            aorta_rank_metrics(module, options, fd, cli->dir, NULL, 0, metrics, NULL);
+            ar_rank_metrics(module, options, fd, cli->dir, NULL, 0, metrics, NULL);
             close(fd);
         }
-        json = aorta_metrics_to_json(metrics);
+        json = ar_metrics_to_json(metrics);
         aorta_metrics_free(metrics);
     }
-    char *text = aorta_json_dump(json, 0);
+    char *text = ar_json_dump(json, 0);
     printf("%s\n", text);
     free(text);
-    aorta_json_free(json);
+    ar_json_free(json);
     aorta_options_free(options);
-    return interrupted ? 128 + interrupted : AORTA_EXIT_OK;
+    return interrupted ? 128 + interrupted : AR_EXIT_OK;
 }

@@ -15,18 +15,18 @@
 
 /* Chosen ranks with no launcher anywhere: every trial profiles this one
  * process, so the list changes nothing; said once. */
-static void note_ranks_unused(const aorta_plan_t *plan)
+static void note_ranks_unused(const ar_plan_t *plan)
 {
-    if (plan->rank_count && !plan->launcher && !aorta_rank_is_launched())
-        aorta_diag_warn("ranks have no effect here: the recipe has no launcher and no launcher "
+    if (plan->rank_count && !plan->launcher && !ar_rank_is_launched())
+        ar_diag_warn("ranks have no effect here: the recipe has no launcher and no launcher "
                         "started aorta-run (none of RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, "
                         "SLURM_PROCID is set); this one process profiles itself");
 }
 
-int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registry,
-                         aorta_plan_t **plan)
+int ar_cmd_build_plan(const ar_cli_t *cli, const ar_registry_t *registry,
+                         ar_plan_t **plan)
 {
-    aorta_plan_request_t request = {
+    ar_plan_request_t request = {
         .recipe = cli->recipe,
         .mitigation_files = cli->mitigation_files,
         .mitigation_file_count = cli->mitigation_file_count,
@@ -49,12 +49,12 @@ int aorta_cmd_build_plan(const aorta_cli_t *cli, const aorta_registry_t *registr
         .command_count = cli->command_count,
     };
     char *error = NULL;
-    if (aorta_plan_build(&request, registry, plan, &error) == 0) {
-        if (cli->mode == AORTA_MODE_RUN || cli->mode == AORTA_MODE_DRY_RUN)
+    if (ar_plan_build(&request, registry, plan, &error) == 0) {
+        if (cli->mode == AR_MODE_RUN || cli->mode == AR_MODE_DRY_RUN)
             note_ranks_unused(*plan);
-        return AORTA_EXIT_OK;
+        return AR_EXIT_OK;
     }
-    aorta_diag_error("%s", error);
+    ar_diag_error("%s", error);
     free(error);
-    return AORTA_EXIT_USAGE;
+    return AR_EXIT_USAGE;
 }

@@ -25,98 +25,98 @@
 #define MATRIX_MAX_DEPTH 64
 
 /* matrix.json of run_dir, or NULL after one error line. */
-aorta_json_t *aorta_cmd_read_matrix(const char *run_dir)
+ar_json_t *ar_cmd_read_matrix(const char *run_dir)
 {
-    char *path = aorta_xasprintf("%s/matrix.json", run_dir);
-    aorta_json_t *matrix = aorta_json_read_file(path, MATRIX_MAX_BYTES, MATRIX_MAX_DEPTH);
-    if (!matrix || aorta_json_type(aorta_json_get(matrix, "cells")) != AORTA_JSON_ARRAY) {
-        aorta_diag_error("%s is not a run directory: cannot read %s%s%s", run_dir, path,
+    char *path = ar_xasprintf("%s/matrix.json", run_dir);
+    ar_json_t *matrix = ar_json_read_file(path, MATRIX_MAX_BYTES, MATRIX_MAX_DEPTH);
+    if (!matrix || ar_json_type(ar_json_get(matrix, "cells")) != AR_JSON_ARRAY) {
+        ar_diag_error("%s is not a run directory: cannot read %s%s%s", run_dir, path,
                          errno ? ": " : "", errno ? strerror(errno) : "");
-        aorta_json_free(matrix);
+        ar_json_free(matrix);
         matrix = NULL;
     }
     free(path);
     return matrix;
 }
 
-int aorta_cmd_open_run(const char *run_dir)
+int ar_cmd_open_run(const char *run_dir)
 {
     int fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-        aorta_diag_error("cannot open the run directory %s: %s", run_dir, strerror(errno));
+        ar_diag_error("cannot open the run directory %s: %s", run_dir, strerror(errno));
     return fd;
 }
 
-static int has_cell(const aorta_json_t *matrix, const char *name)
+static int has_cell(const ar_json_t *matrix, const char *name)
 {
-    const aorta_json_t *cells = aorta_json_get(matrix, "cells");
-    for (size_t i = 0; i < aorta_json_length(cells); i++) {
-        const char *cell = aorta_json_get_string(aorta_json_get(aorta_json_at(cells, i), "name"));
+    const ar_json_t *cells = ar_json_get(matrix, "cells");
+    for (size_t i = 0; i < ar_json_length(cells); i++) {
+        const char *cell = ar_json_get_string(ar_json_get(ar_json_at(cells, i), "name"));
         if (cell && !strcmp(cell, name))
             return 1;
     }
     return 0;
 }
 
-int aorta_cmd_report(const aorta_cli_t *cli)
+int ar_cmd_report(const ar_cli_t *cli)
 {
     const char *run_dir = cli->run_a;
     errno = 0;
-    aorta_json_t *matrix = aorta_cmd_read_matrix(run_dir);
+    ar_json_t *matrix = ar_cmd_read_matrix(run_dir);
     if (!matrix)
-        return AORTA_EXIT_FAILED;
+        return AR_EXIT_FAILED;
     if (cli->baseline && !has_cell(matrix, cli->baseline)) {
-        aorta_diag_error("--baseline: %s has no cell '%s'", run_dir, cli->baseline);
-        aorta_json_free(matrix);
-        return AORTA_EXIT_USAGE;
+        ar_diag_error("--baseline: %s has no cell '%s'", run_dir, cli->baseline);
+        ar_json_free(matrix);
+        return AR_EXIT_USAGE;
     }
-    aorta_lock_t *lock = aorta_lock_acquire(run_dir);
+    ar_lock_t *lock = ar_lock_acquire(run_dir);
     if (!lock) {
-        aorta_json_free(matrix);
-        return AORTA_EXIT_FAILED;
+        ar_json_free(matrix);
+        return AR_EXIT_FAILED;
     }
-    int run_fd = aorta_cmd_open_run(run_dir);
+    int run_fd = ar_cmd_open_run(run_dir);
     if (run_fd < 0) {
-        aorta_lock_release(lock);
-        aorta_json_free(matrix);
-        return AORTA_EXIT_FAILED;
+        ar_lock_release(lock);
+        ar_json_free(matrix);
+        return AR_EXIT_FAILED;
     }
     char *error = NULL;
     int interrupted = 0;
     size_t rank_cells = 0;
-    char *kernels = aorta_cell_reports_write(run_fd, run_dir, matrix, cli->baseline, &error,
+    char *kernels = ar_cell_reports_write(run_fd, run_dir, matrix, cli->baseline, &error,
                                              &interrupted, &rank_cells);
-    int status = AORTA_EXIT_OK;
+    int status = AR_EXIT_OK;
     /* The rank views are matrix.json's too (docs/multi-rank.md). */
     if (rank_cells && !interrupted
-        && aorta_json_write_file_at(run_fd, "matrix.json", matrix) != 0) {
-        aorta_diag_error("cannot write %s/matrix.json: %s", run_dir, strerror(errno));
-        status = AORTA_EXIT_FAILED;
+        && ar_json_write_file_at(run_fd, "matrix.json", matrix) != 0) {
+        ar_diag_error("cannot write %s/matrix.json: %s", run_dir, strerror(errno));
+        status = AR_EXIT_FAILED;
     }
     if (error) {
-        aorta_diag_error("%s", error);
+        ar_diag_error("%s", error);
         free(error);
-        status = AORTA_EXIT_FAILED;
+        status = AR_EXIT_FAILED;
     }
     if (interrupted) {
-        aorta_diag_reports_interrupted(interrupted, run_dir);
+        ar_diag_reports_interrupted(interrupted, run_dir);
         close(run_fd);
-        aorta_lock_release(lock);
-        aorta_json_free(matrix);
+        ar_lock_release(lock);
+        ar_json_free(matrix);
         return 128 + interrupted;
     }
-    char *perf = aorta_perf_md(matrix, -1.0, cli->baseline); /* the wall time matrix.json recorded */
+    char *perf = ar_perf_md(matrix, -1.0, cli->baseline); /* the wall time matrix.json recorded */
     /* kernels is the most of it (10^5 cells: 190 MB): perf goes in front
      * of it where it lies, not into a third copy grown by doubling. */
     size_t perf_len = strlen(perf), kernels_len = strlen(kernels);
-    char *text = aorta_xrealloc(kernels, perf_len + kernels_len + 1);
+    char *text = ar_xrealloc(kernels, perf_len + kernels_len + 1);
     kernels = NULL;
     memmove(text + perf_len, text, kernels_len + 1);
     memcpy(text, perf, perf_len);
-    char *path = aorta_xasprintf("%s/perf.md", run_dir);
-    if (aorta_write_file_atomic_at(run_fd, "perf.md", text, perf_len + kernels_len) != 0) {
-        aorta_diag_error("cannot write %s: %s", path, strerror(errno));
-        status = AORTA_EXIT_FAILED;
+    char *path = ar_xasprintf("%s/perf.md", run_dir);
+    if (ar_write_file_atomic_at(run_fd, "perf.md", text, perf_len + kernels_len) != 0) {
+        ar_diag_error("cannot write %s: %s", path, strerror(errno));
+        status = AR_EXIT_FAILED;
     } else {
         printf("Performance report: %s\nVisual report: %s/report.html\n", path, run_dir);
     }
@@ -125,7 +125,7 @@ int aorta_cmd_report(const aorta_cli_t *cli)
     free(perf);
     free(kernels);
     close(run_fd);
-    aorta_lock_release(lock);
-    aorta_json_free(matrix);
+    ar_lock_release(lock);
+    ar_json_free(matrix);
     return status;
 }

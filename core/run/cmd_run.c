@@ -11,10 +11,10 @@
 #include "sweep/sweep.h"
 #include "xalloc.h"
 
-int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
+int ar_cmd_run(const ar_cli_t *cli, const ar_registry_t *registry)
 {
-    aorta_plan_t *plan = NULL;
-    int status = aorta_cmd_build_plan(cli, registry, &plan);
+    ar_plan_t *plan = NULL;
+    int status = ar_cmd_build_plan(cli, registry, &plan);
     if (status != 0)
         return status;
     if (cli->baseline) {
@@ -22,30 +22,30 @@ int aorta_cmd_run(const aorta_cli_t *cli, const aorta_registry_t *registry)
         while (i < plan->cell_count && strcmp(plan->cells[i].name, cli->baseline) != 0)
             i++;
         if (i == plan->cell_count) {
-            aorta_diag_error("--baseline: the plan has no cell '%s'", cli->baseline);
-            aorta_plan_free(plan);
-            return AORTA_EXIT_USAGE;
+            ar_diag_error("--baseline: the plan has no cell '%s'", cli->baseline);
+            ar_plan_free(plan);
+            return AR_EXIT_USAGE;
         }
         free(plan->kernel_baseline);
-        plan->kernel_baseline = aorta_xstrdup(cli->baseline);
+        plan->kernel_baseline = ar_xstrdup(cli->baseline);
     }
-    aorta_sweep_end_t end;
-    aorta_sweep_run(plan, &end);
-    aorta_plan_free(plan);
-    return aorta_cmd_sweep_status(&end, cli->fail_on_fail);
+    ar_sweep_end_t end;
+    ar_sweep_run(plan, &end);
+    ar_plan_free(plan);
+    return ar_cmd_sweep_status(&end, cli->fail_on_fail);
 }
 
-int aorta_cmd_sweep_status(const aorta_sweep_end_t *end, int fail_on_fail)
+int ar_cmd_sweep_status(const ar_sweep_end_t *end, int fail_on_fail)
 {
     if (end->interrupted)
         return 128 + end->interrupted;
     /* Stale trials in the run directory: what was asked cannot be resumed. */
     if (end->stale)
-        return AORTA_EXIT_USAGE;
+        return AR_EXIT_USAGE;
     /* 1 wins over 3: a run that did not come off says so before any gate. */
     if (end->incomplete || end->nothing_measured)
-        return AORTA_EXIT_FAILED;
+        return AR_EXIT_FAILED;
     if (fail_on_fail && end->failed_trials > 0)
-        return AORTA_EXIT_THRESHOLD;
-    return AORTA_EXIT_OK;
+        return AR_EXIT_THRESHOLD;
+    return AR_EXIT_OK;
 }

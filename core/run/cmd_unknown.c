@@ -9,16 +9,16 @@
 
 #include "commands.h"
 
-int aorta_cmd_unknown_collector(const aorta_registry_t *registry, const char *flag,
+int ar_cmd_unknown_collector(const ar_registry_t *registry, const char *flag,
                                 const char *name)
 {
-    char *available = aorta_registry_names(registry);
-    const aorta_module_t *failed = aorta_registry_find_failed(registry, name);
+    char *available = ar_registry_names(registry);
+    const ar_module_t *failed = ar_registry_find_failed(registry, name);
     if (failed)
-        aorta_diag_error("%s: collector '%s' is broken (%s: %s); available: %s", flag, name,
+        ar_diag_error("%s: collector '%s' is broken (%s: %s); available: %s", flag, name,
                      failed->path, failed->reason, available);
     else
-        aorta_diag_error("%s: unknown collector '%s'; available: %s", flag, name, available);
+        ar_diag_error("%s: unknown collector '%s'; available: %s", flag, name, available);
     free(available);
-    return AORTA_EXIT_USAGE;
+    return AR_EXIT_USAGE;
 }

@@ -51,12 +51,12 @@ static int make_rank_dir(const char *path, long rank)
     if (errno == EEXIST && lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         /* aorta-run empties the collector directory before each attempt, so
          * an existing rank directory means two processes share a rank. */
-        aorta_diag_warn("aorta-rank-exec: %s already exists: another process of this job has "
+        ar_diag_warn("aorta-rank-exec: %s already exists: another process of this job has "
                         "rank %ld too; their captures mix",
                         path, rank);
         return 0;
     }
-    aorta_diag_error("aorta-rank-exec: cannot create %s: %s", path,
+    ar_diag_error("aorta-rank-exec: cannot create %s: %s", path,
                      errno == EEXIST ? "something that is not a directory is in the way"
                                      : strerror(errno));
     return -1;
@@ -73,7 +73,7 @@ typedef struct request {
 
 static int usage(void)
 {
-    aorta_diag_error("aorta-rank-exec: usage: aorta-rank-exec [--mkdir DIR]... [--node-file FILE] "
+    ar_diag_error("aorta-rank-exec: usage: aorta-rank-exec [--mkdir DIR]... [--node-file FILE] "
                      "[--ranks LIST --bare-at N [--wrapped-end M]] -- PROGRAM [ARG...]");
     return -1;
 }
@@ -85,7 +85,7 @@ static int read_index(const char *flag, const char *text, size_t count, long *ou
     errno = 0;
     long value = strtol(text, &end, 10);
     if (errno || !text[0] || *end || value < 0 || (size_t)value > count) {
-        aorta_diag_error("aorta-rank-exec: %s: expected a word index from 0 to %zu, got '%s'",
+        ar_diag_error("aorta-rank-exec: %s: expected a word index from 0 to %zu, got '%s'",
                          flag, count, text);
         return -1;
     }
@@ -108,8 +108,8 @@ static int read_request(int argc, char **argv, request_t *req)
             return usage();
         if (!strcmp(flag, "--ranks")) {
             free(req->ranks);
-            if (aorta_rank_list_parse(value, &req->ranks, &req->rank_count, &why) != 0) {
-                aorta_diag_error("aorta-rank-exec: --ranks: %s", why);
+            if (ar_rank_list_parse(value, &req->ranks, &req->rank_count, &why) != 0) {
+                ar_diag_error("aorta-rank-exec: --ranks: %s", why);
                 free(why);
                 return -1;
             }
@@ -122,11 +122,11 @@ static int read_request(int argc, char **argv, request_t *req)
         }
     }
     if (count == 0) {
-        aorta_diag_error("aorta-rank-exec: no program after '--'");
+        ar_diag_error("aorta-rank-exec: no program after '--'");
         return -1;
     }
     if (req->ranks && (req->bare_at < 0 || (size_t)req->bare_at >= count || req->wrapped_end == 0)) {
-        aorta_diag_error("aorta-rank-exec: --ranks needs --bare-at N before the last word after "
+        ar_diag_error("aorta-rank-exec: --ranks needs --bare-at N before the last word after "
                          "'--' (where the bare command starts), and --wrapped-end M above 0");
         return -1;
     }
@@ -136,9 +136,9 @@ static int read_request(int argc, char **argv, request_t *req)
 /* argv[from, to) with %AORTA_RANK% replaced, NULL-terminated. */
 static char **expand_args(char **argv, int from, int to, long rank)
 {
-    char **args = aorta_xcalloc((size_t)(to - from) + 1, sizeof *args);
+    char **args = ar_xcalloc((size_t)(to - from) + 1, sizeof *args);
     for (int i = from; i < to; i++)
-        args[i - from] = aorta_rank_expand(argv[i], rank);
+        args[i - from] = ar_rank_expand(argv[i], rank);
     return args;
 }
 
@@ -148,16 +148,16 @@ static char **expand_environ(long rank)
     size_t env_count = 0;
     while (environ[env_count])
         env_count++;
-    char **envp = aorta_xcalloc(env_count + 1, sizeof *envp);
+    char **envp = ar_xcalloc(env_count + 1, sizeof *envp);
     for (size_t i = 0; i < env_count; i++) {
         /* Values only: a name holding the placeholder is left as it is. */
         const char *eq = strchr(environ[i], '=');
         if (!eq) {
-            envp[i] = aorta_xstrdup(environ[i]);
+            envp[i] = ar_xstrdup(environ[i]);
             continue;
         }
-        char *value = aorta_rank_expand(eq + 1, rank);
-        envp[i] = aorta_xasprintf("%.*s=%s", (int)(eq - environ[i]), environ[i], value);
+        char *value = ar_rank_expand(eq + 1, rank);
+        envp[i] = ar_xasprintf("%.*s=%s", (int)(eq - environ[i]), environ[i], value);
         free(value);
     }
     return envp;
@@ -169,7 +169,7 @@ static char **expand_environ(long rank)
 static void note_node(const char *path, long rank)
 {
     struct utsname host;
-    char *file = aorta_rank_expand(path, rank);
+    char *file = ar_rank_expand(path, rank);
     int fd = uname(&host) == 0 ? open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
                                       0644)
                                : -1;
@@ -200,19 +200,19 @@ int main(int argc, char **argv)
     }
     long rank = 0;
     const char *var = NULL, *text = NULL;
-    if (aorta_rank_read(&rank, &var, &text) < 0) {
-        aorta_diag_error("aorta-rank-exec: %s='%s' is not a rank (an integer from 0 to %d); "
+    if (ar_rank_read(&rank, &var, &text) < 0) {
+        ar_diag_error("aorta-rank-exec: %s='%s' is not a rank (an integer from 0 to %d); "
                          "refusing to guess where this process's captures go",
-                         var, text, AORTA_RANK_MAX - 1);
+                         var, text, AR_RANK_MAX - 1);
         return EXIT_OWN;
     }
     /* No variable set: a launcher of one process (taskset, numactl): rank 0. */
-    int profiled = !req.ranks || aorta_rank_list_has(req.ranks, req.rank_count, rank);
+    int profiled = !req.ranks || ar_rank_list_has(req.ranks, req.rank_count, rank);
     free(req.ranks);
     for (int i = 1; profiled && i < req.first; i += 2) {
         if (strcmp(argv[i], "--mkdir") != 0)
             continue;
-        char *dir = aorta_rank_expand(argv[i + 1], rank);
+        char *dir = ar_rank_expand(argv[i + 1], rank);
         int status = make_rank_dir(dir, rank);
         free(dir);
         if (status != 0)
@@ -228,8 +228,8 @@ int main(int argc, char **argv)
         to = from + (int)req.wrapped_end;
     char **args = expand_args(argv, from, to, rank);
     char **envp = expand_environ(rank);
-    int error = aorta_path_execve(args, envp, getenv("PATH"));
-    aorta_diag_error("aorta-rank-exec: cannot run %s: %s", args[0], strerror(error));
+    int error = ar_path_execve(args, envp, getenv("PATH"));
+    ar_diag_error("aorta-rank-exec: cannot run %s: %s", args[0], strerror(error));
     free_strings(args);
     free_strings(envp);
     return error == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;

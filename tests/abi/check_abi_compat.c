@@ -86,16 +86,16 @@ static json_object *sweep_trial(const char *name, const char *script)
 
 START_TEST(a_1_0_collector_loads_with_its_own_abi)
 {
-    aorta_registry_t *registry = tu_registry("tests/abi");
+    ar_registry_t *registry = tu_registry("tests/abi");
     expect_abi(&tu_plugin(registry, "legacy10")->collector, 0);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
     expect_description("legacy10", "legacy10 1.0 (collector ABI 1.0, wrap rank 40)");
 }
 END_TEST
 
 START_TEST(its_callbacks_work_through_the_current_sdk)
 {
-    aorta_registry_t *registry = tu_registry("tests/abi");
+    ar_registry_t *registry = tu_registry("tests/abi");
     const struct aorta_collector *c = &tu_plugin(registry, "legacy10")->collector;
     aorta_options_t *options = aorta_options_new();
     ck_assert_int_eq(tu_validate(c, options, NULL), 0);
@@ -130,7 +130,7 @@ START_TEST(its_callbacks_work_through_the_current_sdk)
     aorta_env_free(env);
     aorta_argv_free(command);
     aorta_options_free(options);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
 }
 END_TEST
 
@@ -188,20 +188,20 @@ END_TEST
 
 START_TEST(a_1_1_collector_loads_with_its_own_abi)
 {
-    aorta_registry_t *registry = tu_registry("tests/abi");
+    ar_registry_t *registry = tu_registry("tests/abi");
     const struct aorta_collector *c = &tu_plugin(registry, "legacy11")->collector;
     expect_abi(c, 1);
     ck_assert_ptr_nonnull(c->queue_interceptor_why);
     /* The slot 1.2 took from the padding reads as absent: no metric table. */
     ck_assert_ptr_null(c->metrics);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
     expect_description("legacy11", "legacy11 1.1 (collector ABI 1.1, wrap rank 41)");
 }
 END_TEST
 
 START_TEST(its_1_1_callbacks_work_through_the_current_sdk)
 {
-    aorta_registry_t *registry = tu_registry("tests/abi");
+    ar_registry_t *registry = tu_registry("tests/abi");
     const struct aorta_collector *c = &tu_plugin(registry, "legacy11")->collector;
     aorta_options_t *options = aorta_options_new();
     ck_assert_int_eq(tu_validate(c, options, NULL), 0);
@@ -233,7 +233,7 @@ START_TEST(its_1_1_callbacks_work_through_the_current_sdk)
     free(second);
     free(first);
     aorta_options_free(options);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
 }
 END_TEST
 
@@ -255,7 +255,7 @@ END_TEST
 
 START_TEST(a_1_2_collector_loads_with_its_table)
 {
-    aorta_registry_t *registry = tu_registry("tests/abi");
+    ar_registry_t *registry = tu_registry("tests/abi");
     const struct aorta_collector *c = &tu_plugin(registry, "legacy12")->collector;
     ck_assert_uint_eq(c->abi_major, 1);
     ck_assert_uint_eq(c->abi_minor, 2);
@@ -264,7 +264,7 @@ START_TEST(a_1_2_collector_loads_with_its_table)
     ck_assert_ptr_nonnull(row);
     ck_assert_str_eq(row->unit, "ms");
     ck_assert_int_eq(row->better, AORTA_BETTER_LOWER);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
     expect_description("legacy12", "legacy12 1.2 (collector ABI 1.2, wrap rank 43)");
 }
 END_TEST
@@ -289,11 +289,11 @@ END_TEST
 
 START_TEST(a_collector_built_for_1_0_is_stamped_1_0)
 {
-    aorta_registry_t *registry = tu_registry("tests/abi");
+    ar_registry_t *registry = tu_registry("tests/abi");
     const struct aorta_collector *c = &tu_plugin(registry, "target10")->collector;
     expect_abi(c, 0);
     ck_assert_ptr_null(c->queue_interceptor_why);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
     expect_description("target10", "target10 1.0 (collector ABI 1.0, wrap rank 42)");
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(run(&out, &err, (char *[]){"--check-collector", "target10", NULL}), 0);

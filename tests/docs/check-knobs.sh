@@ -17,10 +17,10 @@ section=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' docs/aorta-run.1)
 direct=$(grep -rn 'getenv("AORTA_' core --include='*.c' --include='*.h' | grep -v '^core/run/sys/knobs\.c:')
 [ -z "$direct" ] || bad "read without the knob reader: $direct"
 
-# The knobs read: aorta_knob_*("AORTA_...") calls (the literal may be on the
+# The knobs read: ar_knob_*("AORTA_...") calls (the literal may be on the
 # call's next line).
 knobs=$(find core -name '*.c' -exec cat {} + | tr '\n' ' ' |
-    grep -o 'aorta_knob_[a-z]*( *"AORTA_[A-Z0-9_]*"' | grep -o 'AORTA_[A-Z0-9_]*' | sort -u)
+    grep -o 'ar_knob_[a-z]*( *"AORTA_[A-Z0-9_]*"' | grep -o 'AORTA_[A-Z0-9_]*' | sort -u)
 count=0
 for knob in $knobs; do
     count=$((count + 1))

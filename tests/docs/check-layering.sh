@@ -14,8 +14,10 @@
 #   stage or of a stage below it, and within a stage no two modules
 #   include each other, directly or around a circle;
 #   only sys/child.c forks a helper (and sys/spawn.c a command);
-#   a header of core/ is guarded by AORTA_<FILE>_H (or AORTA_<FOLDER>_<FILE>_H),
-#   no two alike.
+#   a header of core/ is guarded by PREFIX_<FILE>_H (or PREFIX_<FOLDER>_<FILE>_H),
+#   no two alike, PREFIX being AORTA for the SDK's and AR for the rest;
+#   aorta_/AORTA_ names the ABI: nothing under core/run or core/common
+#   defines a function, type or macro with that prefix (ar_/AR_ is theirs).
 set -u
 srcdir=${AORTA_TEST_SRCDIR:?}
 cd "$srcdir" || exit 99
@@ -96,19 +98,34 @@ forks=$(grep -rln '\bfork *(' core --include='*.c' | grep -v -x -e core/run/sys/
 [ -z "$forks" ] || bad "fork() outside sys/child.c (helpers) and sys/spawn.c (commands): $forks"
 grep -q '\bfork *(' core/run/sys/child.c || bad "sys/child.c no longer forks: the pattern is stale"
 
-# ---- header guards: AORTA_<FILE>_H or AORTA_<FOLDER>_<FILE>_H, none alike --
+# ---- header guards: PREFIX_<FILE>_H or PREFIX_<FOLDER>_<FILE>_H, none alike
 guards=
 for file in $(find core -name '*.h' | sort); do
     stem=$(basename "$file" .h | tr 'a-z' 'A-Z')
     folder=$(basename "$(dirname "$file")" | tr 'a-z' 'A-Z')
+    case $file in core/libaorta/*) prefix=AORTA ;; *) prefix=AR ;; esac
     guard=$(sed -n 's/^#ifndef \([A-Z0-9_]*\)$/\1/p' "$file" | head -n 1)
     case $guard in
-    "AORTA_${stem}_H" | "AORTA_${folder}_${stem}_H") guards="$guards $guard" ;;
-    *) bad "$file is guarded by '$guard', not AORTA_${stem}_H (or AORTA_${folder}_${stem}_H)" ;;
+    "${prefix}_${stem}_H" | "${prefix}_${folder}_${stem}_H") guards="$guards $guard" ;;
+    *) bad "$file is guarded by '$guard', not ${prefix}_${stem}_H (or ${prefix}_${folder}_${stem}_H)" ;;
     esac
 done
 same=$(printf '%s\n' $guards | sort | uniq -d)
 [ -z "$same" ] || bad "headers of core/ share a guard: $same"
+
+# ---- aorta_ means the ABI: the runner's own names are ar_/AR_ ---------------
+# A definition: a macro, a type (typedef, struct/enum/union tag), a function
+# or object at the start of a line, or an enumerator.
+defs=$(grep -rnE --include='*.[ch]' \
+    -e '^[[:space:]]*#[[:space:]]*define[[:space:]]+(aorta|AORTA)_' \
+    -e '^(typedef[[:space:]].*[[:space:]]|[[:space:]]*)(aorta|AORTA)_[A-Za-z0-9_]*[[:space:]]*;' \
+    -e '^[[:space:]]*(typedef[[:space:]]+)?(struct|enum|union)[[:space:]]+(aorta|AORTA)_[A-Za-z0-9_]*[[:space:]]*(\{|$)' \
+    -e '^(static[[:space:]]+)?[a-z_][a-z0-9_ ]*[ *]+(aorta|AORTA)_[A-Za-z0-9_]*[[:space:]]*\(' \
+    -e '^(aorta|AORTA)_[A-Za-z0-9_]*[[:space:]]*\(' \
+    -e '^[[:space:]]+(AORTA)_[A-Z0-9_]+[[:space:]]*(=[^=]|,$)' \
+    core/run core/common | grep -v -e ':[0-9]*:[[:space:]]*return ' || true)
+[ -z "$defs" ] || bad "aorta_/AORTA_ (the ABI's prefix) defined under core/run or core/common; use ar_/AR_: $defs"
+grep -q 'ar_child_run' core/run/sys/child.h || bad "sys/child.h no longer declares ar_child_run: the prefix check is stale"
 
 # ---- core/run's stage order -------------------------------------------------
 # From the top down; a stage may include its own headers and those of the

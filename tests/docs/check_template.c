@@ -18,8 +18,8 @@
 
 START_TEST(template_collector_loads_and_works)
 {
-    aorta_registry_t *registry = tu_registry("examples/collector-template");
-    const aorta_module_t *module = tu_plugin(registry, "mycollector");
+    ar_registry_t *registry = tu_registry("examples/collector-template");
+    const ar_module_t *module = tu_plugin(registry, "mycollector");
     const struct aorta_collector *c = &module->collector;
 
     aorta_error_t *err = aorta_error_new();
@@ -82,7 +82,7 @@ START_TEST(template_collector_loads_and_works)
     aorta_options_free(bad);
     aorta_options_free(options);
     aorta_error_free(err);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
 }
 END_TEST
 

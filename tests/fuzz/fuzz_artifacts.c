@@ -62,11 +62,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int collect_fd = open(collect, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0 || collect_fd < 0)
         fz_fail("open %s", trial);
-    aorta_retain_level_t level = (aorta_retain_level_t)(size % 3); /* none, log, summary */
-    aorta_retention_t out;
+    ar_retain_level_t level = (ar_retain_level_t)(size % 3); /* none, log, summary */
+    ar_retention_t out;
     int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     dup2(null, 2); /* the warnings about the symlink and a malformed manifest */
-    aorta_retention_apply(fd, collect_fd, COLLECT_PREFIX, COLLECTORS, 2, level, "trial", &out);
+    ar_retention_apply(fd, collect_fd, COLLECT_PREFIX, COLLECTORS, 2, level, "trial", &out);
     dup2(saved, 2);
     close(saved);
     close(null);
@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (exists(rel))
             fz_fail("%s is reported deleted and is there", out.deleted[i]);
     }
-    aorta_retention_clear(&out);
+    ar_retention_clear(&out);
     free(collect);
     free(trial);
     return 0;

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
     char *reason = (char *)1;
-    int status = aorta_registry_parse_check_reply(text, size, &reason);
+    int status = ar_registry_parse_check_reply(text, size, &reason);
     if (status != 0 && reason)
         fz_fail("a refused reply left a reason");
     if (status == 0 && reason) {

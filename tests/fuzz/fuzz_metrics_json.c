@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* fuzz_metrics_json.c - the parse child's reply, as aorta_parse_in_child()
+/* fuzz_metrics_json.c - the parse child's reply, as ar_parse_in_child()
  * reads it: JSON text into a metrics sink whose keys must carry the
  * collector's prefix.  What is accepted must write back out as JSON that
  * reads in again to the same metrics. */
@@ -18,27 +18,27 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    aorta_json_t *json = aorta_json_parse((const char *)data, size, REPLY_DEPTH);
+    ar_json_t *json = ar_json_parse((const char *)data, size, REPLY_DEPTH);
     aorta_metrics_t *metrics = aorta_metrics_new("rocprof_");
-    if (json && aorta_metrics_from_json(metrics, json) == 0) {
-        aorta_json_t *out = aorta_metrics_to_json(metrics);
-        char *text = aorta_json_dump(out, 0);
-        aorta_json_t *again = aorta_json_parse(text, strlen(text), REPLY_DEPTH);
+    if (json && ar_metrics_from_json(metrics, json) == 0) {
+        ar_json_t *out = ar_metrics_to_json(metrics);
+        char *text = ar_json_dump(out, 0);
+        ar_json_t *again = ar_json_parse(text, strlen(text), REPLY_DEPTH);
         aorta_metrics_t *copy = aorta_metrics_new("rocprof_");
-        if (!again || aorta_metrics_from_json(copy, again) != 0)
+        if (!again || ar_metrics_from_json(copy, again) != 0)
             fz_fail("the metrics do not read back: %s", text);
-        aorta_json_t *out2 = aorta_metrics_to_json(copy);
-        char *text2 = aorta_json_dump(out2, 0);
+        ar_json_t *out2 = ar_metrics_to_json(copy);
+        char *text2 = ar_json_dump(out2, 0);
         if (strcmp(text, text2) != 0)
             fz_fail("the metrics change on the way back: %s -> %s", text, text2);
         free(text2);
-        aorta_json_free(out2);
+        ar_json_free(out2);
         aorta_metrics_free(copy);
-        aorta_json_free(again);
+        ar_json_free(again);
         free(text);
-        aorta_json_free(out);
+        ar_json_free(out);
     }
     aorta_metrics_free(metrics);
-    aorta_json_free(json);
+    ar_json_free(json);
     return 0;
 }

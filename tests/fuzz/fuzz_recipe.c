@@ -30,7 +30,7 @@ static void check_error(const char *error, const char *path)
         fz_fail("the message is not one line: %s", error);
 }
 
-static void check_recipe(const aorta_recipe_t *recipe)
+static void check_recipe(const ar_recipe_t *recipe)
 {
     if (recipe->trials < 1 || recipe->cell_count == 0)
         fz_fail("%ld trials, %zu cells", recipe->trials, recipe->cell_count);
@@ -46,40 +46,40 @@ static void check_recipe(const aorta_recipe_t *recipe)
 
 static void describe_all(const uint8_t *data, size_t size)
 {
-    aorta_yaml_doc_t *doc = NULL;
+    ar_yaml_doc_t *doc = NULL;
     char *error = NULL;
-    if (aorta_yaml_parse("recipe.yaml", (const char *)data, size, &doc, &error) != 0) {
+    if (ar_yaml_parse("recipe.yaml", (const char *)data, size, &doc, &error) != 0) {
         check_error(error, "recipe.yaml");
         free(error);
         return;
     }
     for (size_t i = 0; i < doc->node_count; i++) {
-        char *text = aorta_yaml_describe(doc->nodes[i]);
+        char *text = ar_yaml_describe(doc->nodes[i]);
         if (strchr(text, '\n'))
             fz_fail("a description is not one line: %s", text);
         free(text);
     }
-    aorta_yaml_free(doc);
+    ar_yaml_free(doc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!sink) {
         sink = fopen("/dev/null", "w");
-        aorta_diag_set_stream(sink); /* the warnings of millions of inputs */
+        ar_diag_set_stream(sink); /* the warnings of millions of inputs */
     }
     fz_write("recipe.yaml", data, size);
     char *path = fz_path("recipe.yaml");
-    aorta_mitigations_t *mitigations = aorta_mitigations_new();
-    aorta_recipe_t *recipe = NULL;
+    ar_mitigations_t *mitigations = ar_mitigations_new();
+    ar_recipe_t *recipe = NULL;
     char *error = NULL;
-    if (aorta_recipe_load(path, mitigations, &recipe, &error) == 0)
+    if (ar_recipe_load(path, mitigations, &recipe, &error) == 0)
         check_recipe(recipe);
     else
         check_error(error, path);
     free(error);
-    aorta_recipe_free(recipe);
-    aorta_mitigations_free(mitigations);
+    ar_recipe_free(recipe);
+    ar_mitigations_free(mitigations);
     free(path);
     describe_all(data, size);
     return 0;

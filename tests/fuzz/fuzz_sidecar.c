@@ -15,17 +15,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fz_write("sidecar.json", data, size);
     char *path = fz_path("sidecar.json");
-    aorta_mitigations_t *table = aorta_mitigations_new();
+    ar_mitigations_t *table = ar_mitigations_new();
     char *error = NULL;
-    int status = aorta_mitigations_load_file(table, path, &error);
+    int status = ar_mitigations_load_file(table, path, &error);
     if (status != 0) {
         if (!error || strncmp(error, path, strlen(path)) != 0 || strchr(error, '\n'))
             fz_fail("not one line naming the file: %s", error ? error : "(none)");
-    } else if (aorta_mitigations_load_file(table, path, &error) != 0) {
+    } else if (ar_mitigations_load_file(table, path, &error) != 0) {
         fz_fail("the same file refused the second time: %s", error);
     }
     free(error);
-    aorta_mitigations_free(table);
+    ar_mitigations_free(table);
     free(path);
     return 0;
 }

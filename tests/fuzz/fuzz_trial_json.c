@@ -52,20 +52,20 @@ static void write_trials(const uint8_t *data, size_t size)
     }
 }
 
-static void report(const aorta_plan_t *plan, const aorta_cell_result_t *result)
+static void report(const ar_plan_t *plan, const ar_cell_result_t *result)
 {
-    aorta_json_t *matrix = aorta_matrix_json(plan, result, "2024-01-01T00:00:00", NULL, NULL);
-    char *text = aorta_json_dump(matrix, 1);
-    aorta_json_t *again = aorta_json_parse(text, strlen(text), 64);
+    ar_json_t *matrix = ar_matrix_json(plan, result, "2024-01-01T00:00:00", NULL, NULL);
+    char *text = ar_json_dump(matrix, 1);
+    ar_json_t *again = ar_json_parse(text, strlen(text), 64);
     if (!again)
         fz_fail("matrix.json does not read back: %s", text);
-    aorta_json_free(again);
+    ar_json_free(again);
     free(text);
-    char *perf = aorta_perf_md(matrix, 1.5, NULL);
+    char *perf = ar_perf_md(matrix, 1.5, NULL);
     fputs(perf, sink);
     free(perf);
-    aorta_summary_print(sink, plan, result, "run", 0, 0, 1.5);
-    aorta_json_free(matrix);
+    ar_summary_print(sink, plan, result, "run", 0, 0, 1.5);
+    ar_json_free(matrix);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -73,8 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!sink)
         sink = fopen("/dev/null", "w");
     write_trials(data, size);
-    aorta_cell_t cell = {"none-none", "none", "none", aorta_env_new()};
-    aorta_plan_t plan;
+    ar_cell_t cell = {"none-none", "none", "none", aorta_env_new()};
+    ar_plan_t plan;
     memset(&plan, 0, sizeof plan);
     plan.trials = 2;
     plan.cells = &cell;
@@ -83,19 +83,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     plan.stop_events = 1;
     plan.stop_max_trials = 2;
     plan.stop_event_verdict = "fail";
-    aorta_run_ctx_t ctx;
+    ar_run_ctx_t ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.plan = &plan;
     ctx.run_dir = fz_path("run");
     ctx.display_dir = "run";
-    aorta_cell_result_t result;
+    ar_cell_result_t result;
     memset(&result, 0, sizeof result);
-    if (aorta_resume_cell(&ctx, 0, &result)) {
+    if (ar_resume_cell(&ctx, 0, &result)) {
         if (result.count == 0 || result.count > 2)
             fz_fail("%zu trials resumed", result.count);
         report(&plan, &result);
     }
-    aorta_cell_result_clear(&result);
+    ar_cell_result_clear(&result);
     free(ctx.run_dir);
     aorta_env_free(cell.env);
     return 0;

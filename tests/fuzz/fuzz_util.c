@@ -40,7 +40,7 @@ void fz_fail(const char *fmt, ...)
 static void remove_tree(const char *path)
 {
     char *why = NULL;
-    aorta_nofollow_remove_tree_at(AT_FDCWD, path, &why);
+    ar_nofollow_remove_tree_at(AT_FDCWD, path, &why);
     free(why);
 }
 
@@ -219,13 +219,13 @@ void fz_parse_collector(const struct aorta_collector *collector, const char *con
 {
     fz_remove("");
     for (size_t i = 0; paths[i]; i++) {
-        char *rel = aorta_xasprintf("out/%s", paths[i]);
+        char *rel = ar_xasprintf("out/%s", paths[i]);
         fz_write(rel, data, size);
         free(rel);
     }
     char *dir = fz_path("out");
-    char *prefix = aorta_xasprintf("%s_", collector->name);
-    char *artifact_key = aorta_xasprintf("%s_artifact_dir", collector->name);
+    char *prefix = ar_xasprintf("%s_", collector->name);
+    char *artifact_key = ar_xasprintf("%s_artifact_dir", collector->name);
     aorta_options_t *options = aorta_options_new();
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     collector->parse(options, dir, metrics);

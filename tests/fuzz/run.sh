@@ -94,7 +94,7 @@ fi
 cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
     -fno-sanitize-recover=all -I$builddir -I$srcdir/include 
     -I$srcdir/core/libaorta -I$srcdir/core/common -I$srcdir/core/run -I$srcdir/plugins/common
-    -I$srcdir/tests/fuzz -DAORTA_COLLECTORDIR=\"\" -DAORTA_XALLOC_WHO=\"aorta-run\" $deps_cflags"
+    -I$srcdir/tests/fuzz -DAR_COLLECTORDIR=\"\" -DAR_XALLOC_WHO=\"aorta-run\" $deps_cflags"
 
 # Objects: the whole core but the programs' main() (aorta-run's and
 # aorta-rank-exec's), each plugin and the helpers they share, the harness

@@ -258,22 +258,22 @@ int tu_run(char *const *argv, char *const *env_changes, char **out, char **err)
     return status;
 }
 
-aorta_registry_t *tu_registry(const char *rel)
+ar_registry_t *tu_registry(const char *rel)
 {
     /* The suites call collectors as aorta-run does, warnings included. */
-    aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
+    aorta_warning_set_handler(ar_diag_collector_warning, NULL);
     char *dir = tu_builddir(rel);
     char *dirs[] = {dir, NULL};
-    aorta_registry_t *registry = aorta_registry_load(dirs);
+    ar_registry_t *registry = ar_registry_load(dirs);
     /* Every candidate checked, as --list-collectors sees them. */
-    aorta_registry_check_all(registry);
+    ar_registry_check_all(registry);
     free(dir);
     return registry;
 }
 
-const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name)
+const ar_module_t *tu_plugin(const ar_registry_t *registry, const char *name)
 {
-    const aorta_module_t *module = aorta_registry_open(registry, name);
+    const ar_module_t *module = ar_registry_open(registry, name);
     ck_assert_msg(module != NULL, "collector %s did not load", name);
     return module;
 }

@@ -11,8 +11,8 @@
 
 /* The registry's types by name only (registry/registry.h defines them): the
  * SDK's suites include this header and see nothing of core/. */
-typedef struct aorta_registry aorta_registry_t;
-typedef struct aorta_module aorta_module_t;
+typedef struct ar_registry ar_registry_t;
+typedef struct ar_module ar_module_t;
 
 /* Whether this build runs under AddressSanitizer, whose own handlers turn
  * a child's SIGSEGV into exit status 1 and an address-space limit into its
@@ -95,9 +95,9 @@ char *tu_aorta_run(void);
 /* The collectors in the build tree's directory rel ("plugins",
  * "tests/fake-collectors"), every candidate checked as --list-collectors
  * checks them, for suites that call a collector in this process. */
-aorta_registry_t *tu_registry(const char *rel);
+ar_registry_t *tu_registry(const char *rel);
 /* Collector name of registry (asserted to have loaded). */
-const aorta_module_t *tu_plugin(const aorta_registry_t *registry, const char *name);
+const ar_module_t *tu_plugin(const ar_registry_t *registry, const char *name);
 
 /* Handles from NULL-terminated literal lists: ("key", "value", ..., NULL),
  * ("arg", ..., NULL), ("NAME", "VALUE", ..., NULL). */

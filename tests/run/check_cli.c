@@ -10,22 +10,22 @@
 #include "sys/suggest.h"
 #include "testutil.h"
 
-static int parse(aorta_cli_t *cli, char **error, char **argv)
+static int parse(ar_cli_t *cli, char **error, char **argv)
 {
     int argc = 0;
     while (argv[argc])
         argc++;
-    return aorta_cli_parse(argc, argv, cli, error);
+    return ar_cli_parse(argc, argv, cli, error);
 }
 
 static void expect_error(char **argv, const char *fragment)
 {
-    aorta_cli_t cli;
+    ar_cli_t cli;
     char *error = NULL;
     ck_assert_int_eq(parse(&cli, &error, argv), -1);
     ck_assert_msg(error && strstr(error, fragment), "error '%s' lacks '%s'", error, fragment);
     free(error);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
 }
 
 START_TEST(every_flag_parses)
@@ -34,10 +34,10 @@ START_TEST(every_flag_parses)
                     "--mitigations-file", "m1.json", "--mitigations-file", "m2.json",
                     "--collect", "rocprof,proton", "--output", "out", "--ticket", "T-1",
                     "-v", "-v", "--all-ranks", "--dry-run", "--", "python", "-c", "--", NULL};
-    aorta_cli_t cli;
+    ar_cli_t cli;
     char *error = NULL;
     ck_assert_int_eq(parse(&cli, &error, argv), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_DRY_RUN);
+    ck_assert_int_eq(cli.mode, AR_MODE_DRY_RUN);
     ck_assert_uint_eq(cli.plugin_dir_count, 2);
     ck_assert_str_eq(cli.plugin_dirs[1], "b");
     ck_assert_str_eq(cli.recipe, "r.yaml");
@@ -52,46 +52,46 @@ START_TEST(every_flag_parses)
     ck_assert_uint_eq(cli.command_count, 3);
     ck_assert_str_eq(cli.command[2], "--");
     ck_assert_ptr_null(cli.command[3]);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
 }
 END_TEST
 
 START_TEST(quiet_is_a_flag)
 {
     char *argv[] = {"aorta-run", "-q", "-v", "--", "true", NULL};
-    aorta_cli_t cli;
+    ar_cli_t cli;
     char *error = NULL;
     ck_assert_int_eq(parse(&cli, &error, argv), 0);
     ck_assert_int_eq(cli.quiet, 1);
     ck_assert_int_eq(cli.verbose, 1);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
     char *long_form[] = {"aorta-run", "--quiet", "--", "true", NULL};
     ck_assert_int_eq(parse(&cli, &error, long_form), 0);
     ck_assert_int_eq(cli.quiet, 1);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
 }
 END_TEST
 
 START_TEST(did_you_mean_only_when_close)
 {
     const char *names[] = {"proton", "rocprof", "stats", "trace"};
-    ck_assert_str_eq(aorta_suggest("rocprog", names, 4), "rocprof");
-    ck_assert_str_eq(aorta_suggest("rcoprof", names, 4), "rocprof"); /* a swap is one edit */
-    ck_assert_str_eq(aorta_suggest("protn", names, 4), "proton");
-    ck_assert_str_eq(aorta_suggest("stat", names, 4), "stats");
-    ck_assert_ptr_null(aorta_suggest("rocprof", names, 4)); /* itself */
-    ck_assert_ptr_null(aorta_suggest("nsys", names, 4));
-    ck_assert_ptr_null(aorta_suggest("ab", (const char *[]){"xy"}, 1));
-    ck_assert_ptr_null(aorta_suggest("sta", names, 4)); /* 2 edits of 5 letters: too far */
-    ck_assert_ptr_null(aorta_suggest("", names, 4));
-    ck_assert_ptr_null(aorta_suggest("x", NULL, 0));
+    ck_assert_str_eq(ar_suggest("rocprog", names, 4), "rocprof");
+    ck_assert_str_eq(ar_suggest("rcoprof", names, 4), "rocprof"); /* a swap is one edit */
+    ck_assert_str_eq(ar_suggest("protn", names, 4), "proton");
+    ck_assert_str_eq(ar_suggest("stat", names, 4), "stats");
+    ck_assert_ptr_null(ar_suggest("rocprof", names, 4)); /* itself */
+    ck_assert_ptr_null(ar_suggest("nsys", names, 4));
+    ck_assert_ptr_null(ar_suggest("ab", (const char *[]){"xy"}, 1));
+    ck_assert_ptr_null(ar_suggest("sta", names, 4)); /* 2 edits of 5 letters: too far */
+    ck_assert_ptr_null(ar_suggest("", names, 4));
+    ck_assert_ptr_null(ar_suggest("x", NULL, 0));
     /* The nearest wins, the first of equals. */
-    ck_assert_str_eq(aorta_suggest("trac", (const char *[]){"tracer", "trace"}, 2), "trace");
-    ck_assert_str_eq(aorta_suggest("abcd", (const char *[]){"abce", "abcf"}, 2), "abce");
-    char *hint = aorta_suggest_hint("rocprog", names, 4);
+    ck_assert_str_eq(ar_suggest("trac", (const char *[]){"tracer", "trace"}, 2), "trace");
+    ck_assert_str_eq(ar_suggest("abcd", (const char *[]){"abce", "abcf"}, 2), "abce");
+    char *hint = ar_suggest_hint("rocprog", names, 4);
     ck_assert_str_eq(hint, " (did you mean 'rocprof'?)");
     free(hint);
-    hint = aorta_suggest_hint("zzz", names, 4);
+    hint = ar_suggest_hint("zzz", names, 4);
     ck_assert_str_eq(hint, "");
     free(hint);
 }
@@ -99,66 +99,66 @@ END_TEST
 
 START_TEST(modes_without_a_command)
 {
-    aorta_cli_t cli;
+    ar_cli_t cli;
     char *error = NULL;
     char *list[] = {"aorta-run", "--list-collectors", NULL};
     ck_assert_int_eq(parse(&cli, &error, list), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_LIST);
-    aorta_cli_free(&cli);
+    ck_assert_int_eq(cli.mode, AR_MODE_LIST);
+    ar_cli_free(&cli);
     char *describe[] = {"aorta-run", "--describe", "rocprof", NULL};
     ck_assert_int_eq(parse(&cli, &error, describe), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_DESCRIBE);
+    ck_assert_int_eq(cli.mode, AR_MODE_DESCRIBE);
     ck_assert_str_eq(cli.collector, "rocprof");
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
     char *parse_args[] = {"aorta-run", "--parse", "proton", "/tmp/x", NULL};
     ck_assert_int_eq(parse(&cli, &error, parse_args), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_PARSE);
+    ck_assert_int_eq(cli.mode, AR_MODE_PARSE);
     ck_assert_str_eq(cli.dir, "/tmp/x");
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
     char *env_args[] = {"aorta-run", "--recipe", "r.yaml", "--env", "proton", "d", NULL};
     ck_assert_int_eq(parse(&cli, &error, env_args), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_ENV);
-    aorta_cli_free(&cli);
+    ck_assert_int_eq(cli.mode, AR_MODE_ENV);
+    ar_cli_free(&cli);
     /* --check-collector's DIR is optional: the next word unless it is an option. */
     char *check_only[] = {"aorta-run", "--check-collector", "mine", "-v", NULL};
     ck_assert_int_eq(parse(&cli, &error, check_only), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_CHECK);
+    ck_assert_int_eq(cli.mode, AR_MODE_CHECK);
     ck_assert_str_eq(cli.collector, "mine");
     ck_assert_ptr_null(cli.dir);
     ck_assert_int_eq(cli.verbose, 1);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
     char *check_dir[] = {"aorta-run", "--check-collector=mine", "caps", "--plugin-dir", "p",
                          NULL};
     ck_assert_int_eq(parse(&cli, &error, check_dir), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_CHECK);
+    ck_assert_int_eq(cli.mode, AR_MODE_CHECK);
     ck_assert_str_eq(cli.collector, "mine");
     ck_assert_str_eq(cli.dir, "caps");
     ck_assert_uint_eq(cli.plugin_dir_count, 1);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
     char *help[] = {"aorta-run", "--bogus-later-is-not-seen", NULL};
     ck_assert_int_eq(parse(&cli, &error, help), -1);
     free(error);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
     char *help_ok[] = {"aorta-run", "--help", "--", NULL};
     ck_assert_int_eq(parse(&cli, &error, help_ok), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_HELP);
-    aorta_cli_free(&cli);
+    ck_assert_int_eq(cli.mode, AR_MODE_HELP);
+    ar_cli_free(&cli);
     char *version[] = {"aorta-run", "--version", NULL};
     ck_assert_int_eq(parse(&cli, &error, version), 0);
-    ck_assert_int_eq(cli.mode, AORTA_MODE_VERSION);
-    aorta_cli_free(&cli);
+    ck_assert_int_eq(cli.mode, AR_MODE_VERSION);
+    ar_cli_free(&cli);
 }
 END_TEST
 
 START_TEST(trials_and_timeout)
 {
-    aorta_cli_t cli;
+    ar_cli_t cli;
     char *error = NULL;
     char *ok[] = {"aorta-run", "--trials", "3", "--timeout=1.5", "--", "true", NULL};
     ck_assert_int_eq(parse(&cli, &error, ok), 0);
     ck_assert_int_eq(cli.trials, 3);
     ck_assert(cli.timeout == 1.5);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
     expect_error((char *[]){"aorta-run", "--trials", "0", "--", "true", NULL}, "--trials");
     expect_error((char *[]){"aorta-run", "--trials", "2x", "--", "true", NULL}, "'2x'");
     expect_error((char *[]){"aorta-run", "--timeout", "-1", "--", "true", NULL}, "--timeout");
@@ -168,13 +168,13 @@ START_TEST(trials_and_timeout)
                     "true", NULL};
     ck_assert_int_eq(parse(&cli, &error, over), 0);
     ck_assert_int_eq(cli.trials, 2);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
 }
 END_TEST
 
 START_TEST(ranks_list)
 {
-    aorta_cli_t cli;
+    ar_cli_t cli;
     char *error = NULL;
     char *ok[] = {"aorta-run", "--ranks", "8,0-2", "--ranks=3,0", "--", "true", NULL};
     ck_assert_int_eq(parse(&cli, &error, ok), 0);
@@ -182,7 +182,7 @@ START_TEST(ranks_list)
     ck_assert_uint_eq(cli.rank_count, 2);
     ck_assert_int_eq(cli.ranks[0], 0);
     ck_assert_int_eq(cli.ranks[1], 3);
-    aorta_cli_free(&cli);
+    ar_cli_free(&cli);
     expect_error((char *[]){"aorta-run", "--ranks", "", "--", "true", NULL},
                  "--ranks: no rank given; expected ranks such as 0,3 or 0-3,8");
     expect_error((char *[]){"aorta-run", "--ranks", "0,,1", "--", "true", NULL},

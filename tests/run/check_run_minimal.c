@@ -169,21 +169,21 @@ START_TEST(one_trial_is_run_and_recorded)
     text = tu_read(stderr_log);
     ck_assert_str_eq(text, "to-err\n");
     free(text);
-    aorta_json_t *result = aorta_json_read_file(result_path, 1 << 20, 32);
+    ar_json_t *result = ar_json_read_file(result_path, 1 << 20, 32);
     ck_assert_ptr_nonnull(result);
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(result, "verdict")), "fail");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 3);
-    ck_assert(aorta_json_get_double(aorta_json_get(result, "walltime_sec")) >= 0);
-    aorta_json_t *argv = aorta_json_get(result, "argv");
-    ck_assert_uint_eq(aorta_json_length(argv), 3);
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_at(argv, 0)), "sh");
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(result, "cell_name")), "none-none");
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_at(
-                         aorta_json_get(result, "failure_detectors_fired"), 0)),
+    ck_assert_str_eq(ar_json_get_string(ar_json_get(result, "verdict")), "fail");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "exit_code")), 3);
+    ck_assert(ar_json_get_double(ar_json_get(result, "walltime_sec")) >= 0);
+    ar_json_t *argv = ar_json_get(result, "argv");
+    ck_assert_uint_eq(ar_json_length(argv), 3);
+    ck_assert_str_eq(ar_json_get_string(ar_json_at(argv, 0)), "sh");
+    ck_assert_str_eq(ar_json_get_string(ar_json_get(result, "cell_name")), "none-none");
+    ck_assert_str_eq(ar_json_get_string(ar_json_at(
+                         ar_json_get(result, "failure_detectors_fired"), 0)),
                      "tier1:exit_nonzero");
-    aorta_json_free(result);
+    ar_json_free(result);
     /* The summary shows the failing trial's stderr and where it is. */
-    char *shown = aorta_xasprintf("First failing trial: the end of %s/_no_ticket_/none-none/"
+    char *shown = ar_xasprintf("First failing trial: the end of %s/_no_ticket_/none-none/"
                                   "trial_0/stderr.log:\n    | to-err\n",
                                   dir);
     ck_assert_msg(strstr(out, shown) != NULL, "stdout: %s", out);
@@ -215,11 +215,11 @@ START_TEST(one_trial_is_run_and_recorded)
     ck_assert_ptr_nonnull(strstr(out, "cannot execute 'definitely-not-a-command-9f8d7': No such "
                                       "file or directory"));
     char *missing = tu_join(dir, "M/none-none/trial_0/result.json");
-    result = aorta_json_read_file(missing, 1 << 20, 32);
+    result = ar_json_read_file(missing, 1 << 20, 32);
     ck_assert_ptr_nonnull(result);
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(result, "verdict")), "error");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 127);
-    aorta_json_free(result);
+    ck_assert_str_eq(ar_json_get_string(ar_json_get(result, "verdict")), "error");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "exit_code")), 127);
+    ar_json_free(result);
     char *missing_err = tu_join(dir, "M/none-none/trial_0/stderr.log");
     text = tu_read(missing_err);
     ck_assert_ptr_nonnull(strstr(text, "cannot execute 'definitely-not-a-command-9f8d7'"));

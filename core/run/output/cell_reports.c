@@ -49,7 +49,7 @@ static const char *pool_keep(pool_block_t **pool, const char *text)
     pool_block_t *block = *pool;
     if (!block || block->size - block->used < len) {
         size_t size = len > POOL_BLOCK ? len : POOL_BLOCK;
-        block = aorta_xmalloc(sizeof *block + size);
+        block = ar_xmalloc(sizeof *block + size);
         *block = (pool_block_t){.next = *pool, .size = size};
         *pool = block;
     }
@@ -70,12 +70,12 @@ static void pool_free(pool_block_t *pool)
 typedef struct work {
     int run_fd;
     const char *display_dir;
-    const aorta_json_t *cells;
-    aorta_kagg_run_t *run;
-    const aorta_kagg_cell_t *baseline;   /* loaded before the workers start, or NULL */
+    const ar_json_t *cells;
+    ar_kagg_run_t *run;
+    const ar_kagg_cell_t *baseline;   /* loaded before the workers start, or NULL */
     const char **sections;               /* each cell's perf.md tables, in pool */
     pool_block_t *pool;                  /* the workers' blocks, once each is done */
-    aorta_json_t **rank_views;           /* each cell's rank views for matrix.json, or NULL */
+    ar_json_t **rank_views;           /* each cell's rank views for matrix.json, or NULL */
     size_t next;
     int interrupted;                     /* the signal that stopped the work, else 0 */
     char *error;
@@ -84,17 +84,17 @@ typedef struct work {
 
 /* What one worker reuses from cell to cell. */
 typedef struct tools {
-    aorta_kagg_reader_t *reader;
-    aorta_json_writer_t *writer;
-    aorta_kernel_names_t *names;
+    ar_kagg_reader_t *reader;
+    ar_json_writer_t *writer;
+    ar_kernel_names_t *names;
     pool_block_t *pool;
 } tools_t;
 
 static void tools_init(tools_t *tools)
 {
-    tools->reader = aorta_kagg_reader_new();
-    tools->writer = aorta_json_writer_new();
-    tools->names = aorta_kernel_names_new();
+    tools->reader = ar_kagg_reader_new();
+    tools->writer = ar_json_writer_new();
+    tools->names = ar_kernel_names_new();
     tools->pool = NULL;
 }
 
@@ -109,32 +109,32 @@ static void tools_clear(tools_t *tools, work_t *work)
         tools->pool = next;
     }
     pthread_mutex_unlock(&work->lock);
-    aorta_kagg_reader_free(tools->reader);
-    aorta_json_writer_free(tools->writer);
-    aorta_kernel_names_free(tools->names);
+    ar_kagg_reader_free(tools->reader);
+    ar_json_writer_free(tools->writer);
+    ar_kernel_names_free(tools->names);
 }
 
 static void note_failure(work_t *work, const char *cell, const char *why)
 {
     pthread_mutex_lock(&work->lock);
     if (!work->error)
-        work->error = aorta_xasprintf("cannot write %s/%s/kernels.json: %s", work->display_dir,
+        work->error = ar_xasprintf("cannot write %s/%s/kernels.json: %s", work->display_dir,
                                       cell, why);
     pthread_mutex_unlock(&work->lock);
 }
 
 /* The first passing trial's timeline as report.html's lane chart, when it
  * has one (reached without following a symlink, like every record). */
-static void draw_lanes(int run_fd, aorta_kagg_cell_t *cell)
+static void draw_lanes(int run_fd, ar_kagg_cell_t *cell)
 {
     if (!cell->first_passing)
         return;
-    char *sub_rel = aorta_workload_dir_rel(cell->name), *why = NULL;
-    int sub_fd = aorta_nofollow_open_dir(run_fd, sub_rel, 0, &why);
+    char *sub_rel = ar_workload_dir_rel(cell->name), *why = NULL;
+    int sub_fd = ar_nofollow_open_dir(run_fd, sub_rel, 0, &why);
     if (sub_fd >= 0) {
-        char *json_rel = aorta_trial_json_rel(cell->name, (int)(cell->first_passing - 1));
-        char *name = aorta_timeline_path(strrchr(json_rel, '/') + 1);
-        cell->lanes = aorta_lane_svg_at(sub_fd, name);
+        char *json_rel = ar_trial_json_rel(cell->name, (int)(cell->first_passing - 1));
+        char *name = ar_timeline_path(strrchr(json_rel, '/') + 1);
+        cell->lanes = ar_lane_svg_at(sub_fd, name);
         free(name);
         free(json_rel);
         close(sub_fd);
@@ -145,18 +145,18 @@ static void draw_lanes(int run_fd, aorta_kagg_cell_t *cell)
 
 static void load_and_write(work_t *work, size_t i, tools_t *tools)
 {
-    aorta_kagg_cell_t *cell = &work->run->cells[i];
-    aorta_kagg_load_cell(work->run_fd, aorta_json_at(work->cells, i), cell, tools->reader);
+    ar_kagg_cell_t *cell = &work->run->cells[i];
+    ar_kagg_load_cell(work->run_fd, ar_json_at(work->cells, i), cell, tools->reader);
     if (cell->count == 0)
         return;
-    work->rank_views[i] = aorta_rank_views_json(cell);
+    work->rank_views[i] = ar_rank_views_json(cell);
     /* Below the run directory without following a symlink, whatever the
      * payload made of its cell. */
     char *why = NULL;
-    int cell_fd = aorta_nofollow_open_dir(work->run_fd, cell->name, 0, &why);
+    int cell_fd = ar_nofollow_open_dir(work->run_fd, cell->name, 0, &why);
     if (cell_fd < 0) {
         note_failure(work, cell->name, why);
-    } else if (aorta_kagg_cell_write_at(cell_fd, "kernels.json", cell, tools->writer, &why) != 0) {
+    } else if (ar_kagg_cell_write_at(cell_fd, "kernels.json", cell, tools->writer, &why) != 0) {
         note_failure(work, cell->name, why);
     }
     if (cell_fd >= 0)
@@ -167,7 +167,7 @@ static void load_and_write(work_t *work, size_t i, tools_t *tools)
 
 static void render(work_t *work, size_t i, tools_t *tools)
 {
-    char *tables = aorta_kernel_md_cell(&work->run->cells[i], work->baseline, tools->names);
+    char *tables = ar_kernel_md_cell(&work->run->cells[i], work->baseline, tools->names);
     work->sections[i] = pool_keep(&tools->pool, tables);
     free(tables);
 }
@@ -179,7 +179,7 @@ static void *worker(void *user)
     tools_init(&tools);
     for (;;) {
         /* The user asked to stop: no cell more (a cell takes milliseconds). */
-        int sig = aorta_spawn_peek_interrupt();
+        int sig = ar_spawn_peek_interrupt();
         pthread_mutex_lock(&work->lock);
         if (sig && !work->interrupted)
             work->interrupted = sig;
@@ -196,15 +196,15 @@ static void *worker(void *user)
     return NULL;
 }
 
-/* The first cell named as aorta_kagg_pick_baseline() picks, before any is
+/* The first cell named as ar_kagg_pick_baseline() picks, before any is
  * loaded (a cell is named "?" without a name), or SIZE_MAX. */
-static size_t baseline_index(const aorta_json_t *cells, const aorta_json_t *matrix,
+static size_t baseline_index(const ar_json_t *cells, const ar_json_t *matrix,
                              const char *baseline)
 {
     if (!baseline)
-        baseline = aorta_json_get_string(aorta_json_get(matrix, "baseline_cell"));
-    for (size_t i = 0; i < aorta_json_length(cells); i++) {
-        const char *name = aorta_json_get_string(aorta_json_get(aorta_json_at(cells, i), "name"));
+        baseline = ar_json_get_string(ar_json_get(matrix, "baseline_cell"));
+    for (size_t i = 0; i < ar_json_length(cells); i++) {
+        const char *name = ar_json_get_string(ar_json_get(ar_json_at(cells, i), "name"));
         if (!baseline || !strcmp(name ? name : "?", baseline))
             return i;
     }
@@ -217,12 +217,12 @@ static size_t attach_rank_views(work_t *work)
 {
     size_t with = 0;
     for (size_t i = 0; i < work->run->count; i++) {
-        aorta_json_t *cell = aorta_json_at(work->cells, i);
+        ar_json_t *cell = ar_json_at(work->cells, i);
         if (work->rank_views[i]) {
-            aorta_json_set(cell, "ranks", work->rank_views[i]);
+            ar_json_set(cell, "ranks", work->rank_views[i]);
             with++;
-        } else if (aorta_json_has(cell, "ranks")) {
-            aorta_json_remove(cell, "ranks");
+        } else if (ar_json_has(cell, "ranks")) {
+            ar_json_remove(cell, "ranks");
         }
     }
     free(work->rank_views);
@@ -230,18 +230,18 @@ static size_t attach_rank_views(work_t *work)
     return with;
 }
 
-char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t *matrix,
+char *ar_cell_reports_write(int run_fd, const char *display_dir, ar_json_t *matrix,
                                const char *baseline, char **error, int *interrupted,
                                size_t *rank_cells)
 {
-    aorta_kagg_run_t run = {0};
+    ar_kagg_run_t run = {0};
     work_t work = {.run_fd = run_fd, .display_dir = display_dir,
-                   .cells = aorta_json_get(matrix, "cells"), .run = &run};
+                   .cells = ar_json_get(matrix, "cells"), .run = &run};
     pthread_mutex_init(&work.lock, NULL);
-    run.count = aorta_json_length(work.cells);
-    run.cells = aorta_xcalloc(run.count ? run.count : 1, sizeof *run.cells);
-    work.sections = aorta_xcalloc(run.count ? run.count : 1, sizeof *work.sections);
-    work.rank_views = aorta_xcalloc(run.count ? run.count : 1, sizeof *work.rank_views);
+    run.count = ar_json_length(work.cells);
+    run.cells = ar_xcalloc(run.count ? run.count : 1, sizeof *run.cells);
+    work.sections = ar_xcalloc(run.count ? run.count : 1, sizeof *work.sections);
+    work.rank_views = ar_xcalloc(run.count ? run.count : 1, sizeof *work.rank_views);
     *rank_cells = 0;
     /* The baseline first: every other cell's tables compare with it. */
     size_t base = baseline_index(work.cells, matrix, baseline);
@@ -274,22 +274,22 @@ char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t
     if (work.interrupted) {
         pool_free(work.pool);
         free(work.sections);
-        aorta_kagg_run_clear(&run);
+        ar_kagg_run_clear(&run);
         return NULL;
     }
-    aorta_kagg_pick_baseline(&run, matrix, baseline);
-    char *html = aorta_report_html(matrix, &run);
-    if (aorta_write_file_atomic_at(run_fd, "report.html", html, strlen(html)) != 0 && !*error)
-        *error = aorta_xasprintf("cannot write %s/report.html: %s", display_dir, strerror(errno));
+    ar_kagg_pick_baseline(&run, matrix, baseline);
+    char *html = ar_report_html(matrix, &run);
+    if (ar_write_file_atomic_at(run_fd, "report.html", html, strlen(html)) != 0 && !*error)
+        *error = ar_xasprintf("cannot write %s/report.html: %s", display_dir, strerror(errno));
     free(html);
     /* perf.md's section: the opening paragraph before the first cell with
      * a table, then every cell's tables in matrix.json's order. */
     size_t len = 0;
     for (size_t i = 0; i < run.count; i++)
         len += strlen(work.sections[i]);
-    char *intro = len ? aorta_kernel_md_intro(run.baseline) : aorta_xstrdup("");
+    char *intro = len ? ar_kernel_md_intro(run.baseline) : ar_xstrdup("");
     size_t intro_len = strlen(intro);
-    char *section = aorta_xmalloc(intro_len + len + 1);
+    char *section = ar_xmalloc(intro_len + len + 1);
     memcpy(section, intro, intro_len);
     len = intro_len;
     for (size_t i = 0; i < run.count; i++) {
@@ -301,6 +301,6 @@ char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t
     free(intro);
     pool_free(work.pool);
     free(work.sections);
-    aorta_kagg_run_clear(&run);
+    ar_kagg_run_clear(&run);
     return section;
 }

@@ -2,8 +2,8 @@
 /* cell_reports.h - what a run's kernel tables turn into, cell by cell,
  * written the same way after a sweep and by --report: <cell>/kernels.json
  * per cell with a table, report.html, and perf.md's kernel section. */
-#ifndef AORTA_CELL_REPORTS_H
-#define AORTA_CELL_REPORTS_H
+#ifndef AR_CELL_REPORTS_H
+#define AR_CELL_REPORTS_H
 
 #include <stddef.h>
 
@@ -21,7 +21,7 @@
  * collectors have ranks gets their rank view as "ranks" ({collector:
  * view}, output/rank_view.h; removed from a cell without); *rank_cells is
  * the count of such cells, for the caller to write matrix.json again. */
-char *aorta_cell_reports_write(int run_fd, const char *display_dir, aorta_json_t *matrix,
+char *ar_cell_reports_write(int run_fd, const char *display_dir, ar_json_t *matrix,
                                const char *baseline, char **error, int *interrupted,
                                size_t *rank_cells);
 

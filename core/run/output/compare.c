@@ -18,105 +18,105 @@
 #include "sys/parallel.h"
 #include "xalloc.h"
 
-static int has_string(const aorta_json_t *array, const char *text)
+static int has_string(const ar_json_t *array, const char *text)
 {
-    for (size_t i = 0; i < aorta_json_length(array); i++)
-        if (!strcmp(aorta_json_get_string(aorta_json_at(array, i)), text))
+    for (size_t i = 0; i < ar_json_length(array); i++)
+        if (!strcmp(ar_json_get_string(ar_json_at(array, i)), text))
             return 1;
     return 0;
 }
 
 /* The collectors any cell of run has a table for, in first-seen order. */
-static aorta_json_t *collectors_of(const aorta_kagg_run_t *run)
+static ar_json_t *collectors_of(const ar_kagg_run_t *run)
 {
-    aorta_json_t *names = aorta_json_array();
+    ar_json_t *names = ar_json_array();
     for (size_t c = 0; c < run->count; c++)
         for (size_t t = 0; t < run->cells[c].count; t++)
             if (!has_string(names, run->cells[c].tables[t].collector))
-                aorta_json_append(names, aorta_json_string(run->cells[c].tables[t].collector));
+                ar_json_append(names, ar_json_string(run->cells[c].tables[t].collector));
     return names;
 }
 
-static void set_collectors(aorta_json_t *out, const aorta_kagg_run_t *a,
-                           const aorta_kagg_run_t *b)
+static void set_collectors(ar_json_t *out, const ar_kagg_run_t *a,
+                           const ar_kagg_run_t *b)
 {
-    aorta_json_t *ca = collectors_of(a), *cb = collectors_of(b);
-    aorta_json_t *common = aorta_json_array(), *only_a = aorta_json_array();
-    aorta_json_t *only_b = aorta_json_array();
-    for (size_t i = 0; i < aorta_json_length(ca); i++) {
-        const char *name = aorta_json_get_string(aorta_json_at(ca, i));
-        aorta_json_append(has_string(cb, name) ? common : only_a, aorta_json_string(name));
+    ar_json_t *ca = collectors_of(a), *cb = collectors_of(b);
+    ar_json_t *common = ar_json_array(), *only_a = ar_json_array();
+    ar_json_t *only_b = ar_json_array();
+    for (size_t i = 0; i < ar_json_length(ca); i++) {
+        const char *name = ar_json_get_string(ar_json_at(ca, i));
+        ar_json_append(has_string(cb, name) ? common : only_a, ar_json_string(name));
     }
-    for (size_t i = 0; i < aorta_json_length(cb); i++) {
-        const char *name = aorta_json_get_string(aorta_json_at(cb, i));
+    for (size_t i = 0; i < ar_json_length(cb); i++) {
+        const char *name = ar_json_get_string(ar_json_at(cb, i));
         if (!has_string(ca, name))
-            aorta_json_append(only_b, aorta_json_string(name));
+            ar_json_append(only_b, ar_json_string(name));
     }
-    aorta_json_set(out, "collectors", common);
-    aorta_json_set(out, "collectors_only_in_a", only_a);
-    aorta_json_set(out, "collectors_only_in_b", only_b);
-    aorta_json_free(ca);
-    aorta_json_free(cb);
+    ar_json_set(out, "collectors", common);
+    ar_json_set(out, "collectors_only_in_a", only_a);
+    ar_json_set(out, "collectors_only_in_b", only_b);
+    ar_json_free(ca);
+    ar_json_free(cb);
 }
 
-static aorta_json_t *side_counts(const aorta_kagg_cell_t *cell)
+static ar_json_t *side_counts(const ar_kagg_cell_t *cell)
 {
-    aorta_json_t *obj = aorta_json_object();
-    aorta_json_set(obj, "trials", aorta_json_int((int64_t)cell->trials));
-    aorta_json_set(obj, "passed", aorta_json_int((int64_t)cell->passing));
-    aorta_json_set(obj, "failed", aorta_json_int((int64_t)cell->failed));
-    aorta_json_set(obj, "errored", aorta_json_int((int64_t)cell->errored));
-    aorta_json_set(obj, "warmup", aorta_json_int((int64_t)cell->warmup));
+    ar_json_t *obj = ar_json_object();
+    ar_json_set(obj, "trials", ar_json_int((int64_t)cell->trials));
+    ar_json_set(obj, "passed", ar_json_int((int64_t)cell->passing));
+    ar_json_set(obj, "failed", ar_json_int((int64_t)cell->failed));
+    ar_json_set(obj, "errored", ar_json_int((int64_t)cell->errored));
+    ar_json_set(obj, "warmup", ar_json_int((int64_t)cell->warmup));
     return obj;
 }
 
 /* The cells of b matched with a: each pair's measures are [from, to). */
 typedef struct pair {
-    const aorta_kagg_cell_t *a, *b;
+    const ar_kagg_cell_t *a, *b;
     size_t from, to;
 } pair_t;
 
 /* The gate's findings as they are met. */
 typedef struct gate {
-    const aorta_compare_request_t *request;
-    aorta_json_t *reasons, *inconclusive;
+    const ar_compare_request_t *request;
+    ar_json_t *reasons, *inconclusive;
 } gate_t;
 
 static void reason(gate_t *gate, int waivable, char *text)
 {
     if (!(waivable && gate->request->allow_missing))
-        aorta_json_append(gate->reasons, aorta_json_string(text));
+        ar_json_append(gate->reasons, ar_json_string(text));
     free(text);
 }
 
 /* What a measure is called in a line: "rocprof GPU time", "step time". */
-static char *measure_label(const aorta_measure_t *m)
+static char *measure_label(const ar_measure_t *m)
 {
     if (m->kernel) {
-        char *display = aorta_kernel_display(m->kernel);
-        char *label = aorta_xasprintf("%s kernel %s", m->collector, display);
+        char *display = ar_kernel_display(m->kernel);
+        char *label = ar_xasprintf("%s kernel %s", m->collector, display);
         free(display);
         return label;
     }
     if (!strcmp(m->measure, "gpu_time_ms"))
-        return aorta_xasprintf("%s GPU time", m->collector);
+        return ar_xasprintf("%s GPU time", m->collector);
     if (!strcmp(m->measure, "step_time_ms"))
-        return aorta_xstrdup("step time");
-    return aorta_xstrdup(m->measure);
+        return ar_xstrdup("step time");
+    return ar_xstrdup(m->measure);
 }
 
-static void judge_gate(gate_t *gate, const aorta_measure_t *m, size_t *inconclusive,
+static void judge_gate(gate_t *gate, const ar_measure_t *m, size_t *inconclusive,
                        size_t *needed)
 {
     if (!m->gated)
         return;
-    aorta_verdict_t verdict = m->result.verdict;
-    if (verdict == AORTA_VERDICT_REGRESSED) {
-        char *text = aorta_measure_text(m), *label = measure_label(m);
-        reason(gate, 0, aorta_xasprintf("cell %s: %s %s", m->cell, label, text));
+    ar_verdict_t verdict = m->result.verdict;
+    if (verdict == AR_VERDICT_REGRESSED) {
+        char *text = ar_measure_text(m), *label = measure_label(m);
+        reason(gate, 0, ar_xasprintf("cell %s: %s %s", m->cell, label, text));
         free(label);
         free(text);
-    } else if (verdict == AORTA_VERDICT_INCONCLUSIVE) {
+    } else if (verdict == AR_VERDICT_INCONCLUSIVE) {
         (*inconclusive)++;
         if (m->result.trials_needed > *needed)
             *needed = m->result.trials_needed;
@@ -124,41 +124,41 @@ static void judge_gate(gate_t *gate, const aorta_measure_t *m, size_t *inconclus
 }
 
 /* A cell broken in B, a collector missing from it, and its gated measures. */
-static void gate_cell(gate_t *gate, const aorta_measures_t *set, const pair_t *pair)
+static void gate_cell(gate_t *gate, const ar_measures_t *set, const pair_t *pair)
 {
-    const aorta_kagg_cell_t *a = pair->a, *b = pair->b;
+    const ar_kagg_cell_t *a = pair->a, *b = pair->b;
     if (a->passing && !b->passing)
         reason(gate, 0,
-               aorta_xasprintf("cell %s: no trial passed in B (%zu failed, %zu errored of %zu)",
+               ar_xasprintf("cell %s: no trial passed in B (%zu failed, %zu errored of %zu)",
                                b->name, b->failed, b->errored, b->trials));
     for (size_t t = 0; b->passing && t < a->count; t++)
-        if (!aorta_kagg_table(b, a->tables[t].collector))
-            reason(gate, 1, aorta_xasprintf("cell %s: collector %s is missing from B", b->name,
+        if (!ar_kagg_table(b, a->tables[t].collector))
+            reason(gate, 1, ar_xasprintf("cell %s: collector %s is missing from B", b->name,
                                             a->tables[t].collector));
     size_t inconclusive = 0, needed = 0;
     for (size_t i = pair->from; i < pair->to; i++)
         judge_gate(gate, &set->items[i], &inconclusive, &needed);
     if (!inconclusive)
         return;
-    char *line = needed ? aorta_xasprintf("cell %s: %zu gated measure(s) inconclusive at %zu vs "
+    char *line = needed ? ar_xasprintf("cell %s: %zu gated measure(s) inconclusive at %zu vs "
                                           "%zu passing trials; %zu per side would settle them",
                                           b->name, inconclusive, a->passing, b->passing, needed)
-                        : aorta_xasprintf("cell %s: %zu gated measure(s) inconclusive at %zu vs "
+                        : ar_xasprintf("cell %s: %zu gated measure(s) inconclusive at %zu vs "
                                           "%zu passing trials",
                                           b->name, inconclusive, a->passing, b->passing);
-    aorta_json_append(gate->inconclusive, aorta_json_string(line));
+    ar_json_append(gate->inconclusive, ar_json_string(line));
     if (gate->request->strict)
-        aorta_json_append(gate->reasons, aorta_json_string(line));
+        ar_json_append(gate->reasons, ar_json_string(line));
     free(line);
 }
 
 /* Significant first, then by the size of the change. */
-static double kernel_rank(const aorta_measure_t *m)
+static double kernel_rank(const ar_measure_t *m)
 {
-    int significant = m->result.verdict == AORTA_VERDICT_REGRESSED
-                      || m->result.verdict == AORTA_VERDICT_IMPROVED;
-    double delta = (m->n_b ? aorta_stats_mean(m->b, m->n_b) : 0.0)
-                   - (m->n_a ? aorta_stats_mean(m->a, m->n_a) : 0.0);
+    int significant = m->result.verdict == AR_VERDICT_REGRESSED
+                      || m->result.verdict == AR_VERDICT_IMPROVED;
+    double delta = (m->n_b ? ar_stats_mean(m->b, m->n_b) : 0.0)
+                   - (m->n_a ? ar_stats_mean(m->a, m->n_a) : 0.0);
     return (significant ? 1e300 : 0.0) + fabs(delta);
 }
 
@@ -175,84 +175,84 @@ static int by_key(const void *left, const void *right)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-static aorta_json_t *kernel_json(const aorta_measure_t *m, const pair_t *pair)
+static ar_json_t *kernel_json(const ar_measure_t *m, const pair_t *pair)
 {
-    aorta_json_t *obj = aorta_measure_json(m);
-    char *display = aorta_kernel_display(m->kernel);
-    aorta_json_set(obj, "display", aorta_json_string(display));
+    ar_json_t *obj = ar_measure_json(m);
+    char *display = ar_kernel_display(m->kernel);
+    ar_json_set(obj, "display", ar_json_string(display));
     free(display);
-    const aorta_kagg_table_t *ta = aorta_kagg_table(pair->a, m->collector);
-    const aorta_kagg_table_t *tb = aorta_kagg_table(pair->b, m->collector);
-    const char *status = !aorta_kagg_kernel(ta, m->kernel)   ? "added"
-                         : !aorta_kagg_kernel(tb, m->kernel) ? "removed"
+    const ar_kagg_table_t *ta = ar_kagg_table(pair->a, m->collector);
+    const ar_kagg_table_t *tb = ar_kagg_table(pair->b, m->collector);
+    const char *status = !ar_kagg_kernel(ta, m->kernel)   ? "added"
+                         : !ar_kagg_kernel(tb, m->kernel) ? "removed"
                                                              : "common";
-    aorta_json_set(obj, "status", aorta_json_string(status));
+    ar_json_set(obj, "status", ar_json_string(status));
     return obj;
 }
 
 /* The kernels of one collector in a pair, most telling first. */
-static aorta_json_t *kernels_of(const aorta_measures_t *set, const pair_t *pair,
+static ar_json_t *kernels_of(const ar_measures_t *set, const pair_t *pair,
                                 const char *collector)
 {
-    ranked_t *ranked = aorta_xcalloc(pair->to - pair->from + 1, sizeof *ranked);
+    ranked_t *ranked = ar_xcalloc(pair->to - pair->from + 1, sizeof *ranked);
     size_t count = 0;
     for (size_t i = pair->from; i < pair->to; i++) {
-        const aorta_measure_t *m = &set->items[i];
+        const ar_measure_t *m = &set->items[i];
         if (m->kernel && !strcmp(m->collector, collector))
             ranked[count++] = (ranked_t){kernel_rank(m), i};
     }
     if (count > 1)
         qsort(ranked, count, sizeof *ranked, by_key);
-    aorta_json_t *array = aorta_json_array();
+    ar_json_t *array = ar_json_array();
     for (size_t i = 0; i < count; i++)
-        aorta_json_append(array, kernel_json(&set->items[ranked[i].index], pair));
+        ar_json_append(array, kernel_json(&set->items[ranked[i].index], pair));
     free(ranked);
     return array;
 }
 
 /* The ranks of one collector in a pair, in rank order. */
-static aorta_json_t *ranks_of(const aorta_measures_t *set, const pair_t *pair,
+static ar_json_t *ranks_of(const ar_measures_t *set, const pair_t *pair,
                               const char *collector)
 {
-    aorta_json_t *array = aorta_json_array();
+    ar_json_t *array = ar_json_array();
     for (size_t i = pair->from; i < pair->to; i++) {
-        const aorta_measure_t *m = &set->items[i];
+        const ar_measure_t *m = &set->items[i];
         if (m->rank >= 0 && !strcmp(m->collector, collector))
-            aorta_json_append(array, aorta_measure_json(m));
+            ar_json_append(array, ar_measure_json(m));
     }
     return array;
 }
 
-static aorta_json_t *cell_json(const aorta_measures_t *set, const pair_t *pair)
+static ar_json_t *cell_json(const ar_measures_t *set, const pair_t *pair)
 {
-    aorta_json_t *cell = aorta_json_object();
-    aorta_json_set(cell, "name", aorta_json_string(pair->b->name));
-    aorta_json_set(cell, "a", side_counts(pair->a));
-    aorta_json_set(cell, "b", side_counts(pair->b));
-    aorta_json_t *measures = aorta_json_array();
+    ar_json_t *cell = ar_json_object();
+    ar_json_set(cell, "name", ar_json_string(pair->b->name));
+    ar_json_set(cell, "a", side_counts(pair->a));
+    ar_json_set(cell, "b", side_counts(pair->b));
+    ar_json_t *measures = ar_json_array();
     for (size_t i = pair->from; i < pair->to; i++) {
-        const aorta_measure_t *m = &set->items[i];
+        const ar_measure_t *m = &set->items[i];
         if (m->kernel || m->rank >= 0)
             continue;
-        aorta_json_t *entry = aorta_measure_json(m);
+        ar_json_t *entry = ar_measure_json(m);
         if (!strcmp(m->measure, "gpu_time_ms")) {
-            aorta_json_set(entry, "kernels", kernels_of(set, pair, m->collector));
-            aorta_json_t *ranks = ranks_of(set, pair, m->collector);
-            if (aorta_json_length(ranks))
-                aorta_json_set(entry, "ranks", ranks);
+            ar_json_set(entry, "kernels", kernels_of(set, pair, m->collector));
+            ar_json_t *ranks = ranks_of(set, pair, m->collector);
+            if (ar_json_length(ranks))
+                ar_json_set(entry, "ranks", ranks);
             else
-                aorta_json_free(ranks);
+                ar_json_free(ranks);
         }
-        aorta_json_append(measures, entry);
+        ar_json_append(measures, entry);
     }
-    aorta_json_set(cell, "measures", measures);
+    ar_json_set(cell, "measures", measures);
     return cell;
 }
 
 typedef struct cells_work {
-    const aorta_measures_t *set;
+    const ar_measures_t *set;
     const pair_t *pairs;
-    aorta_json_t **built;
+    ar_json_t **built;
 } cells_work_t;
 
 static void cell_one(size_t i, void *state, void *user)
@@ -263,70 +263,70 @@ static void cell_one(size_t i, void *state, void *user)
 }
 
 /* Each pair's JSON, in order: built on every CPU (a pair only reads). */
-static aorta_json_t **cells_json(const aorta_measures_t *set, const pair_t *pairs, size_t npairs)
+static ar_json_t **cells_json(const ar_measures_t *set, const pair_t *pairs, size_t npairs)
 {
-    cells_work_t work = {set, pairs, aorta_xcalloc(npairs + 1, sizeof *work.built)};
-    aorta_parallel_t loop = {.count = npairs, .per_worker = 64, .item = cell_one, .user = &work};
-    aorta_parallel_run(&loop);
+    cells_work_t work = {set, pairs, ar_xcalloc(npairs + 1, sizeof *work.built)};
+    ar_parallel_t loop = {.count = npairs, .per_worker = 64, .item = cell_one, .user = &work};
+    ar_parallel_run(&loop);
     return work.built;
 }
 
 /* Pair the cells, gather their measures, judge them all at once (the
  * headline family spans the cells). */
-static pair_t *pair_cells(const aorta_kagg_run_t *a, const aorta_kagg_run_t *b,
-                          const aorta_compare_request_t *request, aorta_measures_t *set,
+static pair_t *pair_cells(const ar_kagg_run_t *a, const ar_kagg_run_t *b,
+                          const ar_compare_request_t *request, ar_measures_t *set,
                           size_t *count)
 {
-    pair_t *pairs = aorta_xcalloc(b->count + 1, sizeof *pairs);
+    pair_t *pairs = ar_xcalloc(b->count + 1, sizeof *pairs);
     *count = 0;
     for (size_t i = 0; i < b->count; i++) {
-        const aorta_kagg_cell_t *ca = aorta_kagg_cell(a, b->cells[i].name);
+        const ar_kagg_cell_t *ca = ar_kagg_cell(a, b->cells[i].name);
         if (!ca)
             continue;
         pair_t *pair = &pairs[(*count)++];
         pair->a = ca;
         pair->b = &b->cells[i];
         pair->from = set->count;
-        aorta_measures_add_cells(set, ca, &b->cells[i], &request->verdicts);
+        ar_measures_add_cells(set, ca, &b->cells[i], &request->verdicts);
         pair->to = set->count;
     }
     return pairs;
 }
 
-static void set_cells_only(aorta_json_t *out, const aorta_kagg_run_t *a,
-                           const aorta_kagg_run_t *b, gate_t *gate)
+static void set_cells_only(ar_json_t *out, const ar_kagg_run_t *a,
+                           const ar_kagg_run_t *b, gate_t *gate)
 {
-    aorta_json_t *added = aorta_json_array(), *removed = aorta_json_array();
+    ar_json_t *added = ar_json_array(), *removed = ar_json_array();
     for (size_t i = 0; i < a->count; i++)
-        if (!aorta_kagg_cell(b, a->cells[i].name)) {
-            aorta_json_append(removed, aorta_json_string(a->cells[i].name));
-            reason(gate, 1, aorta_xasprintf("cell %s is missing from B", a->cells[i].name));
+        if (!ar_kagg_cell(b, a->cells[i].name)) {
+            ar_json_append(removed, ar_json_string(a->cells[i].name));
+            reason(gate, 1, ar_xasprintf("cell %s is missing from B", a->cells[i].name));
         }
     for (size_t i = 0; i < b->count; i++)
-        if (!aorta_kagg_cell(a, b->cells[i].name))
-            aorta_json_append(added, aorta_json_string(b->cells[i].name));
-    aorta_json_set(out, "cells_added", added);
-    aorta_json_set(out, "cells_removed", removed);
+        if (!ar_kagg_cell(a, b->cells[i].name))
+            ar_json_append(added, ar_json_string(b->cells[i].name));
+    ar_json_set(out, "cells_added", added);
+    ar_json_set(out, "cells_removed", removed);
 }
 
-static aorta_json_t *header(const char *label_a, const char *label_b,
-                            const aorta_compare_request_t *request)
+static ar_json_t *header(const char *label_a, const char *label_b,
+                            const ar_compare_request_t *request)
 {
-    const aorta_verdict_request_t *v = &request->verdicts;
-    aorta_json_t *out = aorta_json_object();
-    aorta_json_set(out, "schema_version", aorta_json_int(AORTA_COMPARE_SCHEMA));
-    aorta_json_set(out, "run_a", aorta_json_string(label_a));
-    aorta_json_set(out, "run_b", aorta_json_string(label_b));
-    aorta_json_set(out, "alpha", aorta_json_double(v->stats.alpha));
-    aorta_json_set(out, "threshold_pct", aorta_json_double(v->stats.threshold_pct));
-    aorta_json_set(out, "min_delta_ms", aorta_json_double(v->stats.min_delta));
-    aorta_json_set(out, "gate_step_time", aorta_json_bool(v->gate_step_time));
+    const ar_verdict_request_t *v = &request->verdicts;
+    ar_json_t *out = ar_json_object();
+    ar_json_set(out, "schema_version", ar_json_int(AR_COMPARE_SCHEMA));
+    ar_json_set(out, "run_a", ar_json_string(label_a));
+    ar_json_set(out, "run_b", ar_json_string(label_b));
+    ar_json_set(out, "alpha", ar_json_double(v->stats.alpha));
+    ar_json_set(out, "threshold_pct", ar_json_double(v->stats.threshold_pct));
+    ar_json_set(out, "min_delta_ms", ar_json_double(v->stats.min_delta));
+    ar_json_set(out, "gate_step_time", ar_json_bool(v->gate_step_time));
     return out;
 }
 
 /* Whether measure m is one a mismatch concerns: "*" every measure, else
  * a collector's own (its GPU time, kernels, "<c>_" metrics). */
-static int concerns(const aorta_measure_t *m, const char *collector)
+static int concerns(const ar_measure_t *m, const char *collector)
 {
     if (!strcmp(collector, "*"))
         return 1;
@@ -338,82 +338,82 @@ static int concerns(const aorta_measure_t *m, const char *collector)
 
 /* Measures whose runs differ in command or profiler version are
  * incomparable (not gated), unless --allow-mismatch. */
-static void mark_incomparable(aorta_measures_t *set, const aorta_json_t *mismatches,
-                              const aorta_compare_request_t *request)
+static void mark_incomparable(ar_measures_t *set, const ar_json_t *mismatches,
+                              const ar_compare_request_t *request)
 {
-    for (size_t i = 0; !request->allow_mismatch && i < aorta_json_length(mismatches); i++) {
-        const aorta_json_t *entry = aorta_json_at(mismatches, i);
-        const char *collector = aorta_json_get_string(aorta_json_get(entry, "collector"));
-        if (!aorta_json_get_bool(aorta_json_get(entry, "incomparable")) || !collector)
+    for (size_t i = 0; !request->allow_mismatch && i < ar_json_length(mismatches); i++) {
+        const ar_json_t *entry = ar_json_at(mismatches, i);
+        const char *collector = ar_json_get_string(ar_json_get(entry, "collector"));
+        if (!ar_json_get_bool(ar_json_get(entry, "incomparable")) || !collector)
             continue;
         for (size_t m = 0; m < set->count; m++)
             if (concerns(&set->items[m], collector))
-                set->items[m].result.verdict = AORTA_VERDICT_INCOMPARABLE;
+                set->items[m].result.verdict = AR_VERDICT_INCOMPARABLE;
     }
 }
 
-static int copy_member(const char *key, aorta_json_t *value, void *user)
+static int copy_member(const char *key, ar_json_t *value, void *user)
 {
-    aorta_json_set(user, key, aorta_json_ref(value));
+    ar_json_set(user, key, ar_json_ref(value));
     return 0;
 }
 
 /* The metrics either run's collectors declared, B's over A's. */
-static aorta_json_t *declared_of(const aorta_compare_request_t *request)
+static ar_json_t *declared_of(const ar_compare_request_t *request)
 {
-    aorta_json_t *declared = aorta_provenance_declared(request->provenance_a);
-    aorta_json_t *b = aorta_provenance_declared(request->provenance_b);
-    aorta_json_foreach(b, copy_member, declared);
-    aorta_json_free(b);
+    ar_json_t *declared = ar_provenance_declared(request->provenance_a);
+    ar_json_t *b = ar_provenance_declared(request->provenance_b);
+    ar_json_foreach(b, copy_member, declared);
+    ar_json_free(b);
     return declared;
 }
 
-aorta_json_t *aorta_compare(const char *label_a, const aorta_kagg_run_t *kernels_a,
-                            const char *label_b, const aorta_kagg_run_t *kernels_b,
-                            const aorta_compare_request_t *request, char **error)
+ar_json_t *ar_compare(const char *label_a, const ar_kagg_run_t *kernels_a,
+                            const char *label_b, const ar_kagg_run_t *kernels_b,
+                            const ar_compare_request_t *request, char **error)
 {
-    aorta_measures_t set = {0};
+    ar_measures_t set = {0};
     size_t npairs = 0;
-    aorta_compare_request_t own = *request;
-    aorta_json_t *declared = declared_of(request);
+    ar_compare_request_t own = *request;
+    ar_json_t *declared = declared_of(request);
     own.verdicts.declared = declared;
     pair_t *pairs = pair_cells(kernels_a, kernels_b, &own, &set, &npairs);
-    aorta_json_free(declared);
-    if (aorta_measures_judge(&set, &request->verdicts.stats, error) != 0) {
+    ar_json_free(declared);
+    if (ar_measures_judge(&set, &request->verdicts.stats, error) != 0) {
         free(pairs);
-        aorta_measures_clear(&set);
+        ar_measures_clear(&set);
         return NULL;
     }
-    aorta_json_t *mismatches = aorta_provenance_mismatches(request->provenance_a,
+    ar_json_t *mismatches = ar_provenance_mismatches(request->provenance_a,
                                                            request->provenance_b);
     mark_incomparable(&set, mismatches, request);
-    aorta_json_t *out = header(label_a, label_b, request);
-    aorta_json_set(out, "mismatches", mismatches);
-    aorta_json_set(out, "allow_mismatch", aorta_json_bool(request->allow_mismatch));
+    ar_json_t *out = header(label_a, label_b, request);
+    ar_json_set(out, "mismatches", mismatches);
+    ar_json_set(out, "allow_mismatch", ar_json_bool(request->allow_mismatch));
     set_collectors(out, kernels_a, kernels_b);
-    gate_t gate = {request, aorta_json_array(), aorta_json_array()};
+    gate_t gate = {request, ar_json_array(), ar_json_array()};
     set_cells_only(out, kernels_a, kernels_b, &gate);
-    aorta_json_t *cells = aorta_json_array();
-    aorta_json_t **built = cells_json(&set, pairs, npairs);
+    ar_json_t *cells = ar_json_array();
+    ar_json_t **built = cells_json(&set, pairs, npairs);
     for (size_t i = 0; i < npairs; i++) {
-        aorta_json_append(cells, built[i]);
+        ar_json_append(cells, built[i]);
         gate_cell(&gate, &set, &pairs[i]);
     }
     free(built);
-    aorta_json_set(out, "cells", cells);
-    aorta_json_t *verdict = aorta_json_object();
-    aorta_json_set(verdict, "active", aorta_json_bool(request->gate));
-    aorta_json_set(verdict, "failed",
-                   aorta_json_bool(request->gate && aorta_json_length(gate.reasons) > 0));
-    aorta_json_set(verdict, "reasons", gate.reasons);
-    aorta_json_set(verdict, "inconclusive", gate.inconclusive);
-    aorta_json_set(out, "gate", verdict);
+    ar_json_set(out, "cells", cells);
+    ar_json_t *verdict = ar_json_object();
+    ar_json_set(verdict, "active", ar_json_bool(request->gate));
+    ar_json_set(verdict, "failed",
+                   ar_json_bool(request->gate && ar_json_length(gate.reasons) > 0));
+    ar_json_set(verdict, "reasons", gate.reasons);
+    ar_json_set(verdict, "inconclusive", gate.inconclusive);
+    ar_json_set(out, "gate", verdict);
     free(pairs);
-    aorta_measures_clear(&set);
+    ar_measures_clear(&set);
     return out;
 }
 
-int aorta_compare_gate_failed(const aorta_json_t *comparison)
+int ar_compare_gate_failed(const ar_json_t *comparison)
 {
-    return aorta_json_get_bool(aorta_json_get(aorta_json_get(comparison, "gate"), "failed"));
+    return ar_json_get_bool(ar_json_get(ar_json_get(comparison, "gate"), "failed"));
 }

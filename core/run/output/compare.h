@@ -5,8 +5,8 @@
  * and the gate: what makes --fail-above or --strict fail.  The comparison
  * is built as JSON first (--json prints it); the text is rendered from
  * that same object. */
-#ifndef AORTA_COMPARE_H
-#define AORTA_COMPARE_H
+#ifndef AR_COMPARE_H
+#define AR_COMPARE_H
 
 #include <stdio.h>
 
@@ -14,31 +14,31 @@
 #include "output/verdicts.h"
 #include "sys/json.h"
 
-#define AORTA_COMPARE_SCHEMA 2
+#define AR_COMPARE_SCHEMA 2
 /* Kernels the text lists per cell and collector beyond the significant ones. */
-#define AORTA_COMPARE_KERNELS 10
+#define AR_COMPARE_KERNELS 10
 /* Ranks its text shows per collector besides those with a verdict either way. */
-#define AORTA_COMPARE_RANKS 8
+#define AR_COMPARE_RANKS 8
 
-typedef struct aorta_compare_request {
-    aorta_verdict_request_t verdicts; /* alpha, threshold, floor, step time gated */
+typedef struct ar_compare_request {
+    ar_verdict_request_t verdicts; /* alpha, threshold, floor, step time gated */
     int gate;          /* --fail-above or --strict given: the gate decides the exit */
     int strict;        /* --strict: an inconclusive gated measure fails the gate */
     int allow_missing; /* --allow-missing: a cell or collector missing from B passes */
     int allow_mismatch; /* --allow-mismatch: judge and gate what provenance makes incomparable */
-    const aorta_json_t *provenance_a, *provenance_b; /* matrix.json's, or NULL */
-} aorta_compare_request_t;
+    const ar_json_t *provenance_a, *provenance_b; /* matrix.json's, or NULL */
+} ar_compare_request_t;
 
 /* The comparison of run a (its cells' samples in kernels_a; named label_a)
  * with b.  NULL with *error set when a measure cannot be judged. */
-aorta_json_t *aorta_compare(const char *label_a, const aorta_kagg_run_t *kernels_a,
-                            const char *label_b, const aorta_kagg_run_t *kernels_b,
-                            const aorta_compare_request_t *request, char **error);
+ar_json_t *ar_compare(const char *label_a, const ar_kagg_run_t *kernels_a,
+                            const char *label_b, const ar_kagg_run_t *kernels_b,
+                            const ar_compare_request_t *request, char **error);
 
 /* Whether the comparison's gate failed (gate.failed). */
-int aorta_compare_gate_failed(const aorta_json_t *comparison);
+int ar_compare_gate_failed(const ar_json_t *comparison);
 
 /* The text form of a comparison. */
-void aorta_compare_print(FILE *out, const aorta_json_t *comparison);
+void ar_compare_print(FILE *out, const ar_json_t *comparison);
 
 #endif

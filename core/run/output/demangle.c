@@ -110,7 +110,7 @@ static void note_raw(size_t len, const char *why)
     said = 1;
     pthread_mutex_unlock(&lock);
     if (first)
-        aorta_diag_warn("a kernel name of %zu bytes is shown mangled: demangling it %s (at most "
+        ar_diag_warn("a kernel name of %zu bytes is shown mangled: demangling it %s (at most "
                         "%d characters, %.0f s; a demangler bomb?); any other such name is too, "
                         "without a word",
                         len, why, DEMANGLED_MAX, CHILD_TIMEOUT_SEC);
@@ -132,7 +132,7 @@ static void demangle_in_child(void *user, int reply_fd)
 {
     char *text = demangle_raw(user);
     if (text)
-        aorta_child_reply(reply_fd, text, strlen(text));
+        ar_child_reply(reply_fd, text, strlen(text));
     free(text);
 }
 
@@ -155,26 +155,26 @@ static char *demangle_bounded(const char *name, size_t len)
         note_raw(len, "is past the time all such names may take");
         return NULL;
     }
-    aorta_child_spec_t spec = {.fn = demangle_in_child, .user = (void *)name,
+    ar_child_spec_t spec = {.fn = demangle_in_child, .user = (void *)name,
                                .timeout_sec = CHILD_TIMEOUT_SEC, .reply_limit = DEMANGLED_MAX,
                                .memory_limit = MEMORY_LIMITED ? CHILD_MEMORY : 0,
-                               .flags = AORTA_CHILD_CAPTURE_OUTPUT};
-    aorta_child_result_t result;
-    double started = aorta_clock_monotonic();
-    aorta_child_run(&spec, &result);
-    take_budget(aorta_clock_monotonic() - started);
+                               .flags = AR_CHILD_CAPTURE_OUTPUT};
+    ar_child_result_t result;
+    double started = ar_clock_monotonic();
+    ar_child_run(&spec, &result);
+    take_budget(ar_clock_monotonic() - started);
     char *text = NULL;
-    if (result.end == AORTA_CHILD_REPLIED && result.len > 0)
-        text = aorta_xstrdup(result.reply);
-    else if (result.end != AORTA_CHILD_REPLIED && result.end != AORTA_CHILD_INTERRUPTED)
-        note_raw(len, result.end == AORTA_CHILD_TOO_MUCH ? "gives too many characters"
-                      : result.end == AORTA_CHILD_TIMED_OUT ? "takes too long"
+    if (result.end == AR_CHILD_REPLIED && result.len > 0)
+        text = ar_xstrdup(result.reply);
+    else if (result.end != AR_CHILD_REPLIED && result.end != AR_CHILD_INTERRUPTED)
+        note_raw(len, result.end == AR_CHILD_TOO_MUCH ? "gives too many characters"
+                      : result.end == AR_CHILD_TIMED_OUT ? "takes too long"
                                                            : "fails in its child");
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
     return text;
 }
 
-char *aorta_demangle(const char *name)
+char *ar_demangle(const char *name)
 {
     if (!name || strncmp(name, "_Z", 2) != 0 || !demangler())
         return NULL;
@@ -192,15 +192,15 @@ char *aorta_demangle(const char *name)
         return NULL;
     }
     /* Ours to free with free(): __cxa_demangle allocates with malloc. */
-    char *copy = text ? aorta_xstrdup(text) : NULL;
+    char *copy = text ? ar_xstrdup(text) : NULL;
     free(text);
     return copy;
 }
 
-char *aorta_kernel_display(const char *name)
+char *ar_kernel_display(const char *name)
 {
-    char *demangled = aorta_demangle(name);
-    return demangled ? demangled : aorta_xstrdup(name ? name : "");
+    char *demangled = ar_demangle(name);
+    return demangled ? demangled : ar_xstrdup(name ? name : "");
 }
 
 /* text without namespace qualifiers: every "name::" and
@@ -208,7 +208,7 @@ char *aorta_kernel_display(const char *name)
 static char *drop_qualifiers(const char *text)
 {
     static const char anonymous[] = "(anonymous namespace)::";
-    char *out = aorta_xmalloc(strlen(text) + 1);
+    char *out = ar_xmalloc(strlen(text) + 1);
     size_t at = 0, word = 0; /* word: where the identifier being copied began */
     for (const char *c = text; *c;) {
         if (!strncmp(c, anonymous, sizeof anonymous - 1)) {
@@ -246,9 +246,9 @@ static char *drop_parameters(const char *text)
         else if (*c == '>')
             depth--;
         else if (*c == '(' && depth == 0 && c > text && c[strlen(c) - 1] == ')')
-            return aorta_xasprintf("%.*s(...)", (int)(c - text), text);
+            return ar_xasprintf("%.*s(...)", (int)(c - text), text);
     }
-    return aorta_xstrdup(text);
+    return ar_xstrdup(text);
 }
 
 /* text with every template argument list nested deeper than keep levels
@@ -258,7 +258,7 @@ static char *collapse_templates(const char *display, int keep)
 {
     size_t len = strlen(display);
     /* "<>" grows into "<...>": room for that everywhere. */
-    char *out = aorta_xmalloc(len * 3 + 1);
+    char *out = ar_xmalloc(len * 3 + 1);
     size_t at = 0;
     int depth = 0;
     for (const char *c = display; *c; c++) {
@@ -305,11 +305,11 @@ static int step(char **text, char *next, size_t width)
     return char_count(*text) <= width;
 }
 
-char *aorta_kernel_short(const char *display, size_t width)
+char *ar_kernel_short(const char *display, size_t width)
 {
     if (width < 4)
         width = 4;
-    char *text = aorta_xstrdup(display);
+    char *text = ar_xstrdup(display);
     if (step(&text, NULL, width)
         || step(&text, drop_parameters(text), width)
         || step(&text, drop_qualifiers(text), width)
@@ -326,7 +326,7 @@ char *aorta_kernel_short(const char *display, size_t width)
         }
         keep++;
     }
-    char *cut = aorta_xasprintf("%.*s...", (int)keep, text);
+    char *cut = ar_xasprintf("%.*s...", (int)keep, text);
     free(text);
     return cut;
 }

@@ -5,48 +5,48 @@
  * blocks this tool fills are host, rocm, triton, runtime_context and
  * env_vars; every other block is null, and what could not be determined is
  * listed in partial_reasons. */
-#ifndef AORTA_HOST_ENV_H
-#define AORTA_HOST_ENV_H
+#ifndef AR_HOST_ENV_H
+#define AR_HOST_ENV_H
 
 #include "sys/json.h"
 
 /* Seconds the Triton probe may take: AORTA_PROBE_TIMEOUT, else this. */
-#define AORTA_PROBE_TIMEOUT_DEFAULT 10.0
+#define AR_PROBE_TIMEOUT_DEFAULT 10.0
 
 /* The snapshot being taken.  What can be read at once is read by
- * aorta_host_env_start(); when the user's argv[0] is a Python interpreter,
+ * ar_host_env_start(); when the user's argv[0] is a Python interpreter,
  * that interpreter is asked for triton.__version__ in a child that runs
- * beside the first trial, and aorta_host_env_finish() collects it. */
-typedef struct aorta_host_env aorta_host_env_t;
+ * beside the first trial, and ar_host_env_finish() collects it. */
+typedef struct ar_host_env ar_host_env_t;
 
 /* Start the snapshot.  envp is aorta-run's environment; command the user's
  * argv. */
-aorta_host_env_t *aorta_host_env_start(char *const *envp, char *const *command);
+ar_host_env_t *ar_host_env_start(char *const *envp, char *const *command);
 
 /* Complete it: wait for the probe (at most AORTA_PROBE_TIMEOUT from its
  * start), or with stop set kill it now (the run is being interrupted).  An
  * interrupt that arrives while waiting kills the probe and is left pending
  * for the caller.  Returns 1 on the call that completed it, 0 after. */
-int aorta_host_env_finish(aorta_host_env_t *env, int stop);
+int ar_host_env_finish(ar_host_env_t *env, int stop);
 
 /* Whether the snapshot is complete (the probe has answered, or was never
  * needed), without waiting for it. */
-int aorta_host_env_done(const aorta_host_env_t *env);
+int ar_host_env_done(const ar_host_env_t *env);
 
 /* The snapshot (host_env.json's content): complete once finished. */
-aorta_json_t *aorta_host_env_snapshot(const aorta_host_env_t *env);
+ar_json_t *ar_host_env_snapshot(const ar_host_env_t *env);
 
 /* Kill a probe still running, and free.  NULL is a no-op. */
-void aorta_host_env_free(aorta_host_env_t *env);
+void ar_host_env_free(ar_host_env_t *env);
 
 /* Run argv (found on PATH) with aorta-run's environment and no input, at
  * most timeout_sec, and return the first line it printed when it exited 0,
  * stripped; NULL otherwise (not found, failed, timed out, said nothing).
  * Free it.  An interrupt that arrives meanwhile is left pending. */
-char *aorta_host_env_ask(char *const *argv, double timeout_sec);
+char *ar_host_env_ask(char *const *argv, double timeout_sec);
 
 /* Whether name (a path's last component) is a Python interpreter:
  * "python", "python3", "python3.12", ... */
-int aorta_host_env_is_python(const char *argv0);
+int ar_host_env_is_python(const char *argv0);
 
 #endif

@@ -3,8 +3,8 @@
  * trials, read back from the trial records alone (trial JSON for the
  * verdict, .kernels.json for the table), so a sweep, --report and --compare
  * all see the same numbers.  The cell's table is <cell>/kernels.json. */
-#ifndef AORTA_KERNEL_AGG_H
-#define AORTA_KERNEL_AGG_H
+#ifndef AR_KERNEL_AGG_H
+#define AR_KERNEL_AGG_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,9 +12,9 @@
 #include "keyindex.h"
 #include "sys/json.h"
 
-#define AORTA_CELL_KERNELS_SCHEMA 1
+#define AR_CELL_KERNELS_SCHEMA 1
 
-typedef struct aorta_kagg_kernel {
+typedef struct ar_kagg_kernel {
     char *name;            /* raw, as the collector reported it */
     size_t name_len;
     uint64_t hash;
@@ -30,17 +30,17 @@ typedef struct aorta_kagg_kernel {
                             * samples its verdict is judged on; table->trials of them
                             * once finished */
     size_t values_len;
-} aorta_kagg_kernel_t;
+} ar_kagg_kernel_t;
 
 /* One collector's kernels in one cell: of the whole job, or of one rank. */
-typedef struct aorta_kagg_table {
+typedef struct ar_kagg_table {
     char *collector;
     long rank;             /* a rank's table: its rank; the job's table: -1 */
     size_t trials;         /* passing trials that carried this table */
     double gpu_sum, gpu_min, gpu_max;
     double gpu_mean_ms, gpu_std_ms;  /* population stddev of per-trial totals */
     double *gpu_values;    /* the per-trial totals, in trial order (trials of them) */
-    aorta_kagg_kernel_t *kernels;    /* first-seen order */
+    ar_kagg_kernel_t *kernels;    /* first-seen order */
     size_t count, capacity;
     size_t *order;         /* by mean_ms, largest first; ties in first-seen order */
     uint32_t *slots;       /* open addressing over kernels: index + 1, 0 = empty */
@@ -48,99 +48,99 @@ typedef struct aorta_kagg_table {
     /* A multi-rank collector's tables per rank (the job's table only),
      * sorted by rank once finished; a rank's trials are those that carried
      * its table. */
-    struct aorta_kagg_table *ranks;
+    struct ar_kagg_table *ranks;
     size_t rank_count, rank_capacity;
     size_t stamp;          /* a rank's table: 1 + the job's trial that last counted it */
     /* Per trial that carried ranks: its slowest rank's total minus the
      * ranks' mean total (ms), the samples the imbalance is judged on. */
     double *imbalance_values;
     size_t imbalance_count;
-} aorta_kagg_table_t;
+} ar_kagg_table_t;
 
 /* A series of per-trial values: a cell's step times, or one numeric metric. */
-typedef struct aorta_kagg_series {
+typedef struct ar_kagg_series {
     char *name;
     double *values;
     size_t count, capacity;
-} aorta_kagg_series_t;
+} ar_kagg_series_t;
 
-typedef struct aorta_kagg_cell {
+typedef struct ar_kagg_cell {
     char *name;
     size_t trials, passing;     /* warm-up trials are in neither */
     size_t failed, errored;     /* the other verdicts' counts */
     size_t warmup;              /* warm-up trials left out of everything */
-    aorta_kagg_series_t step_ms;  /* each passing trial's step time (its wall clock) */
-    aorta_kagg_series_t *metrics; /* each numeric metric over the passing trials */
+    ar_kagg_series_t step_ms;  /* each passing trial's step time (its wall clock) */
+    ar_kagg_series_t *metrics; /* each numeric metric over the passing trials */
     size_t metric_count, metric_capacity;
-    aorta_kagg_table_t *tables;
+    ar_kagg_table_t *tables;
     size_t count, capacity;
     int64_t first_passing;        /* 1 + the first passing trial's index; 0: none */
     char *lanes;                  /* that trial's lane chart (output/lane_svg.h), or NULL */
-} aorta_kagg_cell_t;
+} ar_kagg_cell_t;
 
-typedef struct aorta_kagg_run {
-    aorta_kagg_cell_t *cells;   /* matrix.json's order */
+typedef struct ar_kagg_run {
+    ar_kagg_cell_t *cells;   /* matrix.json's order */
     size_t count;
     char *baseline;             /* the cell the kernel deltas compare with, or NULL */
-    aorta_keyindex_t names;     /* cell names to positions, once every cell is in */
-    int indexed;                /* names is built (aorta_kagg_pick_baseline()) */
-} aorta_kagg_run_t;
+    ar_keyindex_t names;     /* cell names to positions, once every cell is in */
+    int indexed;                /* names is built (ar_kagg_pick_baseline()) */
+} ar_kagg_run_t;
 
 /* Add one passing trial's "collectors" object of a file of that schema
- * (aorta_kernel_file_collectors()): with schema 1 each collector's entry is
+ * (ar_kernel_file_collectors()): with schema 1 each collector's entry is
  * {"kernels": {name: [total_ms, launches]}}, with 2 {"names": [...],
  * "total_ms": [...], "launches": [...]}, with 3 that and each rank's table
  * in "ranks"; an entry of another shape is no table. */
-void aorta_kagg_add_trial(aorta_kagg_cell_t *cell, const aorta_json_t *collectors, int schema);
+void ar_kagg_add_trial(ar_kagg_cell_t *cell, const ar_json_t *collectors, int schema);
 /* Add one passing trial's step time (its whole wall clock, in ms) and its
  * numeric metrics (result.metrics), from its trial JSON or as they are. */
-void aorta_kagg_add_samples(aorta_kagg_cell_t *cell, const aorta_json_t *trial_json);
-void aorta_kagg_add_passing(aorta_kagg_cell_t *cell, double step_ms, const aorta_json_t *metrics);
+void ar_kagg_add_samples(ar_kagg_cell_t *cell, const ar_json_t *trial_json);
+void ar_kagg_add_passing(ar_kagg_cell_t *cell, double step_ms, const ar_json_t *metrics);
 /* The means, the spread and the order, once every trial is in. */
-void aorta_kagg_finish(aorta_kagg_cell_t *cell);
+void ar_kagg_finish(ar_kagg_cell_t *cell);
 
 /* Every cell of matrix (matrix.json's object) from the records below the
  * run directory run_fd, reached without following a symlink (a cell the
  * payload replaced by one reads as no trials); baseline: the override, else
  * matrix's baseline_cell, else the first cell. */
-void aorta_kagg_load(int run_fd, const aorta_json_t *matrix, const char *baseline,
-                     aorta_kagg_run_t *run);
+void ar_kagg_load(int run_fd, const ar_json_t *matrix, const char *baseline,
+                     ar_kagg_run_t *run);
 
 /* What a thread reuses from cell to cell: json-c's tokeners and the read
  * buffers.  Never shared between threads. */
-typedef struct aorta_kagg_reader aorta_kagg_reader_t;
-aorta_kagg_reader_t *aorta_kagg_reader_new(void);
-void aorta_kagg_reader_free(aorta_kagg_reader_t *reader);
+typedef struct ar_kagg_reader ar_kagg_reader_t;
+ar_kagg_reader_t *ar_kagg_reader_new(void);
+void ar_kagg_reader_free(ar_kagg_reader_t *reader);
 
 /* One cell of that: json is matrix.json's entry for it; reader is the
  * thread's (NULL: one for this cell alone).  Touches nothing but *cell and
  * *reader, so cells load in parallel. */
-void aorta_kagg_load_cell(int run_fd, const aorta_json_t *json, aorta_kagg_cell_t *cell,
-                          aorta_kagg_reader_t *reader);
-/* run's baseline as aorta_kagg_load() picks it, once its cells are in. */
-void aorta_kagg_pick_baseline(aorta_kagg_run_t *run, const aorta_json_t *matrix,
+void ar_kagg_load_cell(int run_fd, const ar_json_t *json, ar_kagg_cell_t *cell,
+                          ar_kagg_reader_t *reader);
+/* run's baseline as ar_kagg_load() picks it, once its cells are in. */
+void ar_kagg_pick_baseline(ar_kagg_run_t *run, const ar_json_t *matrix,
                               const char *baseline);
 
-const aorta_kagg_cell_t *aorta_kagg_cell(const aorta_kagg_run_t *run, const char *name);
-const aorta_kagg_table_t *aorta_kagg_table(const aorta_kagg_cell_t *cell, const char *collector);
-const aorta_kagg_kernel_t *aorta_kagg_kernel(const aorta_kagg_table_t *table, const char *name);
+const ar_kagg_cell_t *ar_kagg_cell(const ar_kagg_run_t *run, const char *name);
+const ar_kagg_table_t *ar_kagg_table(const ar_kagg_cell_t *cell, const char *collector);
+const ar_kagg_kernel_t *ar_kagg_kernel(const ar_kagg_table_t *table, const char *name);
 /* The job table's table of rank (finished), or NULL. */
-const aorta_kagg_table_t *aorta_kagg_rank_table(const aorta_kagg_table_t *table, long rank);
+const ar_kagg_table_t *ar_kagg_rank_table(const ar_kagg_table_t *table, long rank);
 
 /* <cell>/kernels.json's object. */
-aorta_json_t *aorta_kagg_cell_json(const aorta_kagg_cell_t *cell);
+ar_json_t *ar_kagg_cell_json(const ar_kagg_cell_t *cell);
 /* Its compact text, written member by member into writer (no tree): what
- * aorta_json_dump(aorta_kagg_cell_json(cell), 0) writes when every name is
+ * ar_json_dump(ar_kagg_cell_json(cell), 0) writes when every name is
  * UTF-8. */
-void aorta_kagg_cell_text(const aorta_kagg_cell_t *cell, aorta_json_writer_t *writer);
+void ar_kagg_cell_text(const ar_kagg_cell_t *cell, ar_json_writer_t *writer);
 /* <cell>/kernels.json as name below dir_fd, on one line, whole or not at
- * all, left as it is when it already holds that (aorta_update_file_at()):
+ * all, left as it is when it already holds that (ar_update_file_at()):
  * through writer, or through the tree when a name is not UTF-8 (two such
  * names can become one key).  0, or -1 with *error set (free it). */
-int aorta_kagg_cell_write_at(int dir_fd, const char *name, const aorta_kagg_cell_t *cell,
-                             aorta_json_writer_t *writer, char **error);
+int ar_kagg_cell_write_at(int dir_fd, const char *name, const ar_kagg_cell_t *cell,
+                             ar_json_writer_t *writer, char **error);
 
-void aorta_kagg_cell_clear(aorta_kagg_cell_t *cell);
-void aorta_kagg_run_clear(aorta_kagg_run_t *run);
+void ar_kagg_cell_clear(ar_kagg_cell_t *cell);
+void ar_kagg_run_clear(ar_kagg_run_t *run);
 
 #endif

@@ -23,44 +23,44 @@
 #include "xalloc.h"
 
 typedef struct row {
-    const aorta_kagg_kernel_t *kernel;
-    const aorta_kagg_kernel_t *base;   /* the same kernel in the baseline, or NULL */
+    const ar_kagg_kernel_t *kernel;
+    const ar_kagg_kernel_t *base;   /* the same kernel in the baseline, or NULL */
     double delta;                      /* ms; the kernel's whole mean when new */
-    aorta_json_t *verdict;             /* its measure against the baseline, or NULL */
+    ar_json_t *verdict;             /* its measure against the baseline, or NULL */
 } row_t;
 
 /* Each shown kernel's verdict against the baseline's table: the cell's
  * kernels of this collector are one family. */
-static void judge_rows(row_t *rows, size_t shown, const aorta_kagg_cell_t *cell,
-                       const aorta_kagg_table_t *table, const aorta_kagg_table_t *base)
+static void judge_rows(row_t *rows, size_t shown, const ar_kagg_cell_t *cell,
+                       const ar_kagg_table_t *table, const ar_kagg_table_t *base)
 {
-    aorta_measures_t set = {0};
-    aorta_measures_add_kernels(&set, cell->name, base, table);
-    aorta_stats_options_t options = AORTA_STATS_OPTIONS_INIT;
+    ar_measures_t set = {0};
+    ar_measures_add_kernels(&set, cell->name, base, table);
+    ar_stats_options_t options = AR_STATS_OPTIONS_INIT;
     char *error = NULL;
-    if (aorta_measures_judge(&set, &options, &error) == 0)
+    if (ar_measures_judge(&set, &options, &error) == 0)
         for (size_t i = 0; i < shown; i++)
             for (size_t m = 0; m < set.count; m++)
                 if (!strcmp(set.items[m].kernel, rows[i].kernel->name)) {
-                    rows[i].verdict = aorta_measure_json(&set.items[m]);
+                    rows[i].verdict = ar_measure_json(&set.items[m]);
                     break;
                 }
     free(error); /* the tables hold finite times only */
-    aorta_measures_clear(&set);
+    ar_measures_clear(&set);
 }
 
 /* The verdict, its effect with the interval, and p; dashes without one. */
-static void add_verdict(aorta_md_table_t *md, const aorta_json_t *verdict)
+static void add_verdict(ar_md_table_t *md, const ar_json_t *verdict)
 {
     if (!verdict) {
         for (size_t i = 0; i < 3; i++)
-            aorta_md_table_add(md, aorta_xstrdup(AORTA_EM_DASH));
+            ar_md_table_add(md, ar_xstrdup(AR_EM_DASH));
         return;
     }
-    aorta_md_table_add(md, aorta_xstrdup(aorta_json_get_string(aorta_json_get(verdict,
+    ar_md_table_add(md, ar_xstrdup(ar_json_get_string(ar_json_get(verdict,
                                                                               "verdict"))));
-    aorta_md_table_add(md, aorta_measure_effect_text(verdict));
-    aorta_md_table_add(md, aorta_measure_p_text(verdict));
+    ar_md_table_add(md, ar_measure_effect_text(verdict));
+    ar_md_table_add(md, ar_measure_p_text(verdict));
 }
 
 static int by_delta(const void *left, const void *right)
@@ -75,42 +75,42 @@ static int by_delta(const void *left, const void *right)
 static char *launches_text(double launches)
 {
     if (launches < 0)
-        return aorta_xstrdup(AORTA_EM_DASH);
-    return launches == floor(launches) ? aorta_xasprintf("%.0f", launches)
-                                       : aorta_xasprintf("%.1f", launches);
+        return ar_xstrdup(AR_EM_DASH);
+    return launches == floor(launches) ? ar_xasprintf("%.0f", launches)
+                                       : ar_xasprintf("%.1f", launches);
 }
 
 /* The full names of the rows a table shortened or demangled. */
-static void full_names(FILE *out, const row_t *rows, const aorta_kernel_name_t **names,
+static void full_names(FILE *out, const row_t *rows, const ar_kernel_name_t **names,
                        size_t shown)
 {
     int listed = 0;
     for (size_t i = 0; i < shown; i++) {
         const char *raw = rows[i].kernel->name, *full = names[i]->full;
-        if (!strcmp(full, raw) && strlen(raw) <= AORTA_KERNEL_NAME_WIDTH)
+        if (!strcmp(full, raw) && strlen(raw) <= AR_KERNEL_NAME_WIDTH)
             continue;
         if (!listed++)
             fputs("\n", out);
         fprintf(out, "- %zu: ", i + 1);
-        aorta_md_code_put(out, full);
+        ar_md_code_put(out, full);
         if (strcmp(full, raw) != 0) {
             fputs(" (raw ", out);
-            aorta_md_code_put(out, raw);
+            ar_md_code_put(out, raw);
             fputs(")", out);
         }
         fputs("\n", out);
     }
 }
 
-static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg_table_t *table,
-                      const aorta_kagg_table_t *base, int is_baseline,
-                      aorta_kernel_names_t *names)
+static void one_table(FILE *out, const ar_kagg_cell_t *cell, const ar_kagg_table_t *table,
+                      const ar_kagg_table_t *base, int is_baseline,
+                      ar_kernel_names_t *names)
 {
-    size_t shown = table->count < AORTA_KERNEL_MD_TOP ? table->count : AORTA_KERNEL_MD_TOP;
-    row_t *rows = aorta_xcalloc(shown ? shown : 1, sizeof *rows);
+    size_t shown = table->count < AR_KERNEL_MD_TOP ? table->count : AR_KERNEL_MD_TOP;
+    row_t *rows = ar_xcalloc(shown ? shown : 1, sizeof *rows);
     for (size_t i = 0; i < shown; i++) {
         rows[i].kernel = &table->kernels[table->order[i]];
-        rows[i].base = is_baseline ? NULL : aorta_kagg_kernel(base, rows[i].kernel->name);
+        rows[i].base = is_baseline ? NULL : ar_kagg_kernel(base, rows[i].kernel->name);
         rows[i].delta = rows[i].kernel->mean_ms - (rows[i].base ? rows[i].base->mean_ms : 0.0);
     }
     if (!is_baseline && base && shown > 1)
@@ -118,72 +118,72 @@ static void one_table(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg
     if (!is_baseline && base)
         judge_rows(rows, shown, cell, table, base);
     fputs("### ", out);
-    aorta_md_put(out, cell->name);
+    ar_md_put(out, cell->name);
     fprintf(out, "%s \xe2\x80\x94 ", is_baseline ? " (baseline)" : "");
-    aorta_md_put(out, table->collector);
+    ar_md_put(out, table->collector);
     fputs("\n\n", out);
     fprintf(out, "GPU time %.3f ms (min %.3f, max %.3f) over %zu passing trial(s), %zu kernel(s).\n\n",
             table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->trials, table->count);
     static const char *const headers[] = {"#",       "Kernel",          "Mean (ms)", "Share",
                                           "Launches", "\xce\x94 ms",      "\xce\x94 %",
                                           "Verdict", "Effect [95% CI]", "p",         "Trials"};
-    aorta_md_table_t md = {.columns = 11};
+    ar_md_table_t md = {.columns = 11};
     for (size_t i = 0; i < 11; i++)
-        aorta_md_table_add(&md, aorta_xstrdup(headers[i]));
+        ar_md_table_add(&md, ar_xstrdup(headers[i]));
     double total = table->gpu_mean_ms, rest = total;
-    const aorta_kernel_name_t **shown_names = aorta_xcalloc(shown ? shown : 1,
+    const ar_kernel_name_t **shown_names = ar_xcalloc(shown ? shown : 1,
                                                             sizeof *shown_names);
     for (size_t i = 0; i < shown; i++) {
-        const aorta_kagg_kernel_t *kernel = rows[i].kernel;
-        shown_names[i] = aorta_kernel_names_get(names, kernel->name);
+        const ar_kagg_kernel_t *kernel = rows[i].kernel;
+        shown_names[i] = ar_kernel_names_get(names, kernel->name);
         rest -= kernel->mean_ms;
-        aorta_md_table_add(&md, aorta_xasprintf("%zu", i + 1));
-        aorta_md_table_add(&md, aorta_md_escape(shown_names[i]->brief));
-        aorta_md_table_add(&md, aorta_xasprintf("%.3f", kernel->mean_ms));
-        aorta_md_table_add(&md, total > 0 ? aorta_xasprintf("%.1f%%", 100.0 * kernel->mean_ms / total)
-                                          : aorta_xstrdup(AORTA_EM_DASH));
-        aorta_md_table_add(&md, launches_text(kernel->mean_launches));
+        ar_md_table_add(&md, ar_xasprintf("%zu", i + 1));
+        ar_md_table_add(&md, ar_md_escape(shown_names[i]->brief));
+        ar_md_table_add(&md, ar_xasprintf("%.3f", kernel->mean_ms));
+        ar_md_table_add(&md, total > 0 ? ar_xasprintf("%.1f%%", 100.0 * kernel->mean_ms / total)
+                                          : ar_xstrdup(AR_EM_DASH));
+        ar_md_table_add(&md, launches_text(kernel->mean_launches));
         if (is_baseline || !base) {
-            aorta_md_table_add(&md, aorta_xstrdup(AORTA_EM_DASH));
-            aorta_md_table_add(&md, aorta_xstrdup(AORTA_EM_DASH));
+            ar_md_table_add(&md, ar_xstrdup(AR_EM_DASH));
+            ar_md_table_add(&md, ar_xstrdup(AR_EM_DASH));
         } else if (!rows[i].base) {
-            aorta_md_table_add(&md, aorta_xasprintf("%+.3f", rows[i].delta));
-            aorta_md_table_add(&md, aorta_xstrdup("new"));
+            ar_md_table_add(&md, ar_xasprintf("%+.3f", rows[i].delta));
+            ar_md_table_add(&md, ar_xstrdup("new"));
         } else {
-            aorta_md_table_add(&md, aorta_xasprintf("%+.3f", rows[i].delta));
-            aorta_md_table_add(&md, rows[i].base->mean_ms > 0
-                                        ? aorta_xasprintf("%+.1f%%", 100.0 * rows[i].delta
+            ar_md_table_add(&md, ar_xasprintf("%+.3f", rows[i].delta));
+            ar_md_table_add(&md, rows[i].base->mean_ms > 0
+                                        ? ar_xasprintf("%+.1f%%", 100.0 * rows[i].delta
                                                                          / rows[i].base->mean_ms)
-                                        : aorta_xstrdup(AORTA_EM_DASH));
+                                        : ar_xstrdup(AR_EM_DASH));
         }
         add_verdict(&md, rows[i].verdict);
-        aorta_md_table_add(&md, aorta_xasprintf("%zu/%zu", kernel->trials, table->trials));
+        ar_md_table_add(&md, ar_xasprintf("%zu/%zu", kernel->trials, table->trials));
     }
     if (table->count > shown) {
         if (rest < 0)
             rest = 0; /* rounding of the sums, never a negative share */
-        aorta_md_table_add(&md, aorta_xstrdup(""));
-        aorta_md_table_add(&md, aorta_xasprintf("other (%zu kernels)", table->count - shown));
-        aorta_md_table_add(&md, aorta_xasprintf("%.3f", rest));
-        aorta_md_table_add(&md, total > 0 ? aorta_xasprintf("%.1f%%", 100.0 * rest / total)
-                                          : aorta_xstrdup(AORTA_EM_DASH));
+        ar_md_table_add(&md, ar_xstrdup(""));
+        ar_md_table_add(&md, ar_xasprintf("other (%zu kernels)", table->count - shown));
+        ar_md_table_add(&md, ar_xasprintf("%.3f", rest));
+        ar_md_table_add(&md, total > 0 ? ar_xasprintf("%.1f%%", 100.0 * rest / total)
+                                          : ar_xstrdup(AR_EM_DASH));
         for (size_t i = 0; i < 7; i++)
-            aorta_md_table_add(&md, aorta_xstrdup(""));
+            ar_md_table_add(&md, ar_xstrdup(""));
     }
-    aorta_md_table_render(out, &md);
+    ar_md_table_render(out, &md);
     full_names(out, rows, shown_names, shown);
     fputs("\n", out);
-    aorta_rank_md(out, cell, table, names);
+    ar_rank_md(out, cell, table, names);
     for (size_t i = 0; i < shown; i++)
-        aorta_json_free(rows[i].verdict);
+        ar_json_free(rows[i].verdict);
     free(shown_names);
     free(rows);
 }
 
-char *aorta_kernel_md_intro(const char *baseline)
+char *ar_kernel_md_intro(const char *baseline)
 {
-    char *code = aorta_md_code(baseline ? baseline : "(none)");
-    char *intro = aorta_xasprintf(
+    char *code = ar_md_code(baseline ? baseline : "(none)");
+    char *intro = ar_xasprintf(
         "## GPU kernels (mean across passing trials)\n\n"
         "The %d largest kernels of each cell and collector, from the "
         "`.kernels.json` tables of its passing trials (a kernel missing from a "
@@ -194,13 +194,13 @@ char *aorta_kernel_md_intro(const char *baseline)
         "threshold 5%%), with the effect's 95%% interval and the corrected p; "
         "`inconclusive` when the trials cannot tell. Every kernel per "
         "cell: `<cell>/kernels.json`; the same as a page: `report.html`.\n\n",
-        AORTA_KERNEL_MD_TOP, code);
+        AR_KERNEL_MD_TOP, code);
     free(code);
     return intro;
 }
 
-char *aorta_kernel_md_cell(const aorta_kagg_cell_t *cell, const aorta_kagg_cell_t *baseline,
-                           aorta_kernel_names_t *names)
+char *ar_kernel_md_cell(const ar_kagg_cell_t *cell, const ar_kagg_cell_t *baseline,
+                           ar_kernel_names_t *names)
 {
     char *text = NULL;
     size_t len = 0;
@@ -208,36 +208,36 @@ char *aorta_kernel_md_cell(const aorta_kagg_cell_t *cell, const aorta_kagg_cell_
     if (!out)
         abort();
     for (size_t t = 0; t < cell->count; t++) {
-        const aorta_kagg_table_t *table = &cell->tables[t];
-        one_table(out, cell, table, aorta_kagg_table(baseline, table->collector),
+        const ar_kagg_table_t *table = &cell->tables[t];
+        one_table(out, cell, table, ar_kagg_table(baseline, table->collector),
                   cell == baseline, names);
     }
     fclose(out);
     return text;
 }
 
-char *aorta_kernel_md(const aorta_kagg_run_t *run)
+char *ar_kernel_md(const ar_kagg_run_t *run)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     if (!out)
         abort();
-    const aorta_kagg_cell_t *baseline = aorta_kagg_cell(run, run->baseline);
-    aorta_kernel_names_t *names = aorta_kernel_names_new();
+    const ar_kagg_cell_t *baseline = ar_kagg_cell(run, run->baseline);
+    ar_kernel_names_t *names = ar_kernel_names_new();
     int any = 0;
     for (size_t c = 0; c < run->count; c++) {
-        const aorta_kagg_cell_t *cell = &run->cells[c];
+        const ar_kagg_cell_t *cell = &run->cells[c];
         if (cell->count && !any++) {
-            char *intro = aorta_kernel_md_intro(run->baseline);
+            char *intro = ar_kernel_md_intro(run->baseline);
             fputs(intro, out);
             free(intro);
         }
-        char *tables = aorta_kernel_md_cell(cell, baseline, names);
+        char *tables = ar_kernel_md_cell(cell, baseline, names);
         fputs(tables, out);
         free(tables);
     }
-    aorta_kernel_names_free(names);
+    ar_kernel_names_free(names);
     fclose(out);
     return text;
 }

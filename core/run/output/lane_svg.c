@@ -2,7 +2,7 @@
 /* lane_svg.c - report.html's lane chart of a trial's timeline.  The file is
  * read back line by line in the shape output/timeline.c writes it (an
  * event a line, keys in its order), without a JSON tree: a timeline may
- * hold millions of events.  Each lane is binned to AORTA_LANE_COLUMNS
+ * hold millions of events.  Each lane is binned to AR_LANE_COLUMNS
  * columns, each column drawn in the colour of the kernel that covers most
  * of it, and runs of one colour merged; a lane is one <path> per colour,
  * so the chart stays small whatever the count of dispatches. */
@@ -21,7 +21,7 @@
 #include "sys/text_escape.h"
 #include "xalloc.h"
 
-static const char *const palette[AORTA_LANE_COLOURS] = {
+static const char *const palette[AR_LANE_COLOURS] = {
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
 #define OTHER_COLOUR "#bab0ac"
 #define LABEL_W 260
@@ -56,7 +56,7 @@ typedef struct chart {
     size_t name_count, name_cap;
     /* Lookups in O(log n): a file may hold as many names and tracks as
      * events; the last one found is tried first (events come in runs). */
-    aorta_keyindex_t lane_index, name_index;
+    ar_keyindex_t lane_index, name_index;
     size_t last_lane, last_name;
     double end;       /* the latest end, µs */
 } chart_t;
@@ -106,14 +106,14 @@ static size_t lane_of(chart_t *chart, int64_t pid, int64_t tid)
         return last;
     char key[48];
     snprintf(key, sizeof key, "%lld/%lld", (long long)pid, (long long)tid);
-    size_t at = aorta_keyindex_find(&chart->lane_index, key);
-    if (at == AORTA_KEYINDEX_NONE) {
+    size_t at = ar_keyindex_find(&chart->lane_index, key);
+    if (at == AR_KEYINDEX_NONE) {
         if (chart->lane_count == chart->lane_cap)
-            aorta_xgrow((void **)&chart->lanes, &chart->lane_cap, chart->lane_count + 1,
+            ar_xgrow((void **)&chart->lanes, &chart->lane_cap, chart->lane_count + 1,
                         sizeof *chart->lanes);
         at = chart->lane_count++;
-        chart->lanes[at] = (lane_t){pid, tid, aorta_xstrdup(key), NULL, 0};
-        aorta_keyindex_add(&chart->lane_index, chart->lanes[at].key, at);
+        chart->lanes[at] = (lane_t){pid, tid, ar_xstrdup(key), NULL, 0};
+        ar_keyindex_add(&chart->lane_index, chart->lanes[at].key, at);
     }
     return chart->last_lane = at;
 }
@@ -125,30 +125,30 @@ static size_t name_of(chart_t *chart, const char *raw, size_t len)
     if (last < chart->name_count && chart->names[last].len == len
         && memcmp(chart->names[last].raw, raw, len) == 0)
         return last;
-    char *copy = aorta_xmalloc(len + 1);
+    char *copy = ar_xmalloc(len + 1);
     memcpy(copy, raw, len);
     copy[len] = '\0';
-    size_t at = aorta_keyindex_find(&chart->name_index, copy);
-    if (at != AORTA_KEYINDEX_NONE) {
+    size_t at = ar_keyindex_find(&chart->name_index, copy);
+    if (at != AR_KEYINDEX_NONE) {
         free(copy);
         return chart->last_name = at;
     }
     if (chart->name_count == chart->name_cap)
-        aorta_xgrow((void **)&chart->names, &chart->name_cap, chart->name_count + 1,
+        ar_xgrow((void **)&chart->names, &chart->name_cap, chart->name_count + 1,
                     sizeof *chart->names);
     at = chart->name_count++;
     chart->names[at] = (name_t){copy, len, 0};
-    aorta_keyindex_add(&chart->name_index, copy, at);
+    ar_keyindex_add(&chart->name_index, copy, at);
     return chart->last_name = at;
 }
 
 /* A JSON string decoded (NULL when it is not one). */
 static char *decode(const char *raw, size_t len)
 {
-    aorta_json_t *value = aorta_json_parse(raw, len, 2);
-    const char *text = aorta_json_get_string(value);
-    char *copy = text ? aorta_xstrdup(text) : NULL;
-    aorta_json_free(value);
+    ar_json_t *value = ar_json_parse(raw, len, 2);
+    const char *text = ar_json_get_string(value);
+    char *copy = text ? ar_xstrdup(text) : NULL;
+    ar_json_free(value);
     return copy;
 }
 
@@ -192,7 +192,7 @@ static void read_line(chart_t *chart, const char *p, const char *end)
         || pid > 1e9 || tid > 1e9)
         return;
     if (chart->count == chart->cap)
-        aorta_xgrow((void **)&chart->events, &chart->cap, chart->count + 1, sizeof *chart->events);
+        ar_xgrow((void **)&chart->events, &chart->cap, chart->count + 1, sizeof *chart->events);
     uint32_t lane = (uint32_t)lane_of(chart, (int64_t)pid, (int64_t)tid);
     uint32_t name = (uint32_t)name_of(chart, raw, n);
     chart->events[chart->count++] = (event_t){ts, dur, lane, name};
@@ -204,8 +204,8 @@ static void read_line(chart_t *chart, const char *p, const char *end)
 
 static void chart_clear(chart_t *chart)
 {
-    aorta_keyindex_clear(&chart->lane_index);
-    aorta_keyindex_clear(&chart->name_index);
+    ar_keyindex_clear(&chart->lane_index);
+    ar_keyindex_clear(&chart->name_index);
     for (size_t i = 0; i < chart->lane_count; i++) {
         free(chart->lanes[i].label);
         free(chart->lanes[i].key);
@@ -237,30 +237,30 @@ static int by_key(const void *left, const void *right)
 /* The lanes in pid, then tid order. */
 static size_t *lane_order(const chart_t *chart)
 {
-    sort_key_t *keys = aorta_xcalloc(chart->lane_count + 1, sizeof *keys);
+    sort_key_t *keys = ar_xcalloc(chart->lane_count + 1, sizeof *keys);
     for (size_t i = 0; i < chart->lane_count; i++)
         keys[i] = (sort_key_t){(double)chart->lanes[i].pid, (double)chart->lanes[i].tid, i};
     qsort(keys, chart->lane_count, sizeof *keys, by_key);
-    size_t *order = aorta_xcalloc(chart->lane_count + 1, sizeof *order);
+    size_t *order = ar_xcalloc(chart->lane_count + 1, sizeof *order);
     for (size_t i = 0; i < chart->lane_count; i++)
         order[i] = keys[i].index;
     free(keys);
     return order;
 }
 
-/* Each name's colour: the AORTA_LANE_COLOURS largest totals their own
- * (largest first), the rest AORTA_LANE_COLOURS (grey).  *top gets the
+/* Each name's colour: the AR_LANE_COLOURS largest totals their own
+ * (largest first), the rest AR_LANE_COLOURS (grey).  *top gets the
  * names with a colour, in order; returns their count. */
 static size_t colour_names(const chart_t *chart, uint8_t *colour, size_t *top)
 {
-    sort_key_t *keys = aorta_xcalloc(chart->name_count + 1, sizeof *keys);
+    sort_key_t *keys = ar_xcalloc(chart->name_count + 1, sizeof *keys);
     for (size_t i = 0; i < chart->name_count; i++)
         keys[i] = (sort_key_t){-chart->names[i].total, 0, i};
     qsort(keys, chart->name_count, sizeof *keys, by_key);
     size_t n = 0;
     for (size_t i = 0; i < chart->name_count; i++) {
-        colour[keys[i].index] = i < AORTA_LANE_COLOURS ? (uint8_t)i : AORTA_LANE_COLOURS;
-        if (i < AORTA_LANE_COLOURS)
+        colour[keys[i].index] = i < AR_LANE_COLOURS ? (uint8_t)i : AR_LANE_COLOURS;
+        if (i < AR_LANE_COLOURS)
             top[n++] = keys[i].index;
     }
     free(keys);
@@ -272,24 +272,24 @@ static void put_cut(FILE *out, const char *text, size_t max)
 {
     size_t len = strlen(text);
     if (len <= max) {
-        aorta_html_put(out, text);
+        ar_html_put(out, text);
         return;
     }
     while (max > 0 && ((unsigned char)text[max] & 0xC0) == 0x80)
         max--;
-    char *cut = aorta_xasprintf("%.*s...", (int)max, text);
-    aorta_html_put(out, cut);
+    char *cut = ar_xasprintf("%.*s...", (int)max, text);
+    ar_html_put(out, cut);
     free(cut);
 }
 
 /* Per lane and column: the colour of the dispatch that covers most of the
- * column (AORTA_LANE_COLOURS + 1 where none does). */
+ * column (AR_LANE_COLOURS + 1 where none does). */
 static uint8_t *bin(const chart_t *chart, const size_t *row_of, size_t rows, const uint8_t *colour)
 {
-    uint8_t *cells = aorta_xmalloc(rows * AORTA_LANE_COLUMNS + 1);
-    memset(cells, AORTA_LANE_COLOURS + 1, rows * AORTA_LANE_COLUMNS);
-    float *cover = aorta_xcalloc(rows * AORTA_LANE_COLUMNS + 1, sizeof *cover);
-    double scale = chart->end > 0 ? AORTA_LANE_COLUMNS / chart->end : 0;
+    uint8_t *cells = ar_xmalloc(rows * AR_LANE_COLUMNS + 1);
+    memset(cells, AR_LANE_COLOURS + 1, rows * AR_LANE_COLUMNS);
+    float *cover = ar_xcalloc(rows * AR_LANE_COLUMNS + 1, sizeof *cover);
+    double scale = chart->end > 0 ? AR_LANE_COLUMNS / chart->end : 0;
     for (size_t i = 0; i < chart->count; i++) {
         const event_t *e = &chart->events[i];
         size_t row = row_of[e->lane];
@@ -298,12 +298,12 @@ static uint8_t *bin(const chart_t *chart, const size_t *row_of, size_t rows, con
         double x0 = e->ts * scale, x1 = (e->ts + e->dur) * scale;
         size_t c = (size_t)x0;
         do {
-            if (c >= AORTA_LANE_COLUMNS)
+            if (c >= AR_LANE_COLUMNS)
                 break;
             double lo = x0 > (double)c ? x0 : (double)c;
             double hi = x1 < (double)c + 1 ? x1 : (double)c + 1;
             float covered = (float)(hi > lo ? hi - lo : 1e-9);
-            size_t at = row * AORTA_LANE_COLUMNS + c;
+            size_t at = row * AR_LANE_COLUMNS + c;
             if (covered > cover[at]) {
                 cover[at] = covered;
                 cells[at] = colour[e->name];
@@ -318,17 +318,17 @@ static uint8_t *bin(const chart_t *chart, const size_t *row_of, size_t rows, con
 /* One lane's rectangles: a path per colour, runs of a colour merged. */
 static void put_lane(FILE *out, const uint8_t *cells, int y)
 {
-    for (uint8_t k = 0; k <= AORTA_LANE_COLOURS; k++) {
+    for (uint8_t k = 0; k <= AR_LANE_COLOURS; k++) {
         int opened = 0;
-        for (int c = 0; c < AORTA_LANE_COLUMNS; c++) {
+        for (int c = 0; c < AR_LANE_COLUMNS; c++) {
             if (cells[c] != k)
                 continue;
             int from = c;
-            while (c + 1 < AORTA_LANE_COLUMNS && cells[c + 1] == k)
+            while (c + 1 < AR_LANE_COLUMNS && cells[c + 1] == k)
                 c++;
             if (!opened)
                 fprintf(out, "<path fill=\"%s\" d=\"",
-                        k < AORTA_LANE_COLOURS ? palette[k] : OTHER_COLOUR);
+                        k < AR_LANE_COLOURS ? palette[k] : OTHER_COLOUR);
             opened = 1;
             fprintf(out, "M%d %dh%dv%dh-%dz", LABEL_W + from, y, c - from + 1, LANE_H,
                     c - from + 1);
@@ -344,18 +344,18 @@ static void put_lanes(FILE *out, const chart_t *chart, const size_t *order, size
     for (size_t r = 0; r < rows; r++) {
         const lane_t *lane = &chart->lanes[order[r]];
         int y = TOP + (int)r * (LANE_H + LANE_GAP);
-        char *label = aorta_xasprintf("rank %lld \xc2\xb7 %s", (long long)lane->pid,
+        char *label = ar_xasprintf("rank %lld \xc2\xb7 %s", (long long)lane->pid,
                                       lane->label ? lane->label : "?");
         fputs("<g class=\"lane\"><title>", out);
-        aorta_html_put(out, label);
+        ar_html_put(out, label);
         fprintf(out, ": %zu dispatch(es)</title><rect x=\"%d\" y=\"%d\" width=\"%d\" "
                      "height=\"%d\" fill=\"#f2f2f2\"/>",
-                lane->events, LABEL_W, y, AORTA_LANE_COLUMNS, LANE_H);
+                lane->events, LABEL_W, y, AR_LANE_COLUMNS, LANE_H);
         fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 6,
                 y + LANE_H - 2);
         put_cut(out, label, 44);
         fputs("</text>", out);
-        put_lane(out, cells + r * AORTA_LANE_COLUMNS, y);
+        put_lane(out, cells + r * AR_LANE_COLUMNS, y);
         fputs("</g>\n", out);
         free(label);
     }
@@ -381,12 +381,12 @@ static void put_legend(FILE *out, const chart_t *chart, const size_t *top, size_
 static char *render(const chart_t *chart)
 {
     size_t *order = lane_order(chart);
-    size_t rows = chart->lane_count < AORTA_LANE_MAX ? chart->lane_count : AORTA_LANE_MAX;
-    size_t *row_of = aorta_xcalloc(chart->lane_count + 1, sizeof *row_of);
+    size_t rows = chart->lane_count < AR_LANE_MAX ? chart->lane_count : AR_LANE_MAX;
+    size_t *row_of = ar_xcalloc(chart->lane_count + 1, sizeof *row_of);
     for (size_t i = 0; i < chart->lane_count; i++)
         row_of[order[i]] = i;
-    uint8_t *colour = aorta_xcalloc(chart->name_count + 1, 1);
-    size_t top[AORTA_LANE_COLOURS];
+    uint8_t *colour = ar_xcalloc(chart->name_count + 1, 1);
+    size_t top[AR_LANE_COLOURS];
     size_t ntop = colour_names(chart, colour, top);
     uint8_t *cells = bin(chart, row_of, rows, colour);
     char *text = NULL;
@@ -395,7 +395,7 @@ static char *render(const chart_t *chart)
     if (!out)
         abort();
     int height = TOP + (int)rows * (LANE_H + LANE_GAP) + 16;
-    int width = LABEL_W + AORTA_LANE_COLUMNS + 8;
+    int width = LABEL_W + AR_LANE_COLUMNS + 8;
     /* Inline in HTML: no namespace attribute (the page names no URL). */
     fprintf(out, "<svg class=\"lanes\" "
                  "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" "
@@ -404,7 +404,7 @@ static char *render(const chart_t *chart)
     put_lanes(out, chart, order, rows, cells);
     fprintf(out, "<text x=\"%d\" y=\"%d\">0</text><text x=\"%d\" y=\"%d\" "
                  "text-anchor=\"end\">%.3f ms</text></svg>\n",
-            LABEL_W, height - 3, LABEL_W + AORTA_LANE_COLUMNS, height - 3, chart->end / 1000);
+            LABEL_W, height - 3, LABEL_W + AR_LANE_COLUMNS, height - 3, chart->end / 1000);
     if (chart->lane_count > rows)
         fprintf(out, "<p class=\"meta\">The first %zu of %zu lanes.</p>\n", rows,
                 chart->lane_count);
@@ -417,7 +417,7 @@ static char *render(const chart_t *chart)
     return text;
 }
 
-char *aorta_lane_svg(const char *text, size_t len)
+char *ar_lane_svg(const char *text, size_t len)
 {
     chart_t chart = {0};
     const char *end = text + len;
@@ -432,13 +432,13 @@ char *aorta_lane_svg(const char *text, size_t len)
     return svg;
 }
 
-char *aorta_lane_svg_at(int dir_fd, const char *name)
+char *ar_lane_svg_at(int dir_fd, const char *name)
 {
     size_t len;
-    char *text = aorta_read_file_at(dir_fd, name, AORTA_LANE_MAX_BYTES, &len);
+    char *text = ar_read_file_at(dir_fd, name, AR_LANE_MAX_BYTES, &len);
     if (!text)
         return NULL;
-    char *svg = aorta_lane_svg(text, len);
+    char *svg = ar_lane_svg(text, len);
     free(text);
     return svg;
 }

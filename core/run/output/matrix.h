@@ -2,8 +2,8 @@
 /* matrix.h - a cell's trials aggregated, and matrix.json (docs/design.md,
  * Output tree): per-cell counts, step timing, trial_paths,
  * resumed, and metrics_summary over the passing trials. */
-#ifndef AORTA_MATRIX_H
-#define AORTA_MATRIX_H
+#ifndef AR_MATRIX_H
+#define AR_MATRIX_H
 
 #include <stddef.h>
 
@@ -12,40 +12,40 @@
 #include "recipe/plan.h"
 
 /* "—": iters_display and perf.md's mark for "not reported". */
-#define AORTA_EM_DASH "\xe2\x80\x94"
+#define AR_EM_DASH "\xe2\x80\x94"
 
-typedef struct aorta_cell_result {
-    aorta_outcome_t *outcomes;   /* by trial index */
+typedef struct ar_cell_result {
+    ar_outcome_t *outcomes;   /* by trial index */
     size_t count;
     size_t capacity;
     int resumed;                 /* taken from a prior run, not executed */
     char *error;                 /* the whole cell did not run: why; else NULL */
     char *stop_after_note;       /* why stop_after ended the cell early, else NULL */
-} aorta_cell_result_t;
+} ar_cell_result_t;
 
 /* Append outcome (moved: *outcome is left empty). */
-void aorta_cell_result_add(aorta_cell_result_t *result, aorta_outcome_t *outcome);
-void aorta_cell_result_clear(aorta_cell_result_t *result);
+void ar_cell_result_add(ar_cell_result_t *result, ar_outcome_t *outcome);
+void ar_cell_result_clear(ar_cell_result_t *result);
 
 /* Counts of a cell's verdicts. */
-typedef struct aorta_cell_counts {
+typedef struct ar_cell_counts {
     size_t trials, passed, failed, errors, launched;
-} aorta_cell_counts_t;
-void aorta_cell_counts(const aorta_cell_result_t *result, aorta_cell_counts_t *counts);
+} ar_cell_counts_t;
+void ar_cell_counts(const ar_cell_result_t *result, ar_cell_counts_t *counts);
 
 /* iters_display: "1/1", "0..1/1", or "—" without trials.  Free it. */
-char *aorta_cell_iters_display(const aorta_cell_result_t *result);
+char *ar_cell_iters_display(const ar_cell_result_t *result);
 
 /* The baseline: the first cell whose axes are both "none", else the first. */
-const char *aorta_matrix_baseline(const aorta_plan_t *plan);
+const char *ar_matrix_baseline(const ar_plan_t *plan);
 
 /* matrix.json for the plan's cells (results[i] is cells[i]).  warnings is
  * a string array (borrowed), recipe_sha256 the recipe's digest or NULL. */
-aorta_json_t *aorta_matrix_json(const aorta_plan_t *plan, const aorta_cell_result_t *results,
-                                const char *run_timestamp, aorta_json_t *warnings,
+ar_json_t *ar_matrix_json(const ar_plan_t *plan, const ar_cell_result_t *results,
+                                const char *run_timestamp, ar_json_t *warnings,
                                 const char *recipe_sha256);
 
 /* Python's round(value, 3). */
-double aorta_round3(double value);
+double ar_round3(double value);
 
 #endif

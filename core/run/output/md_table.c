@@ -11,9 +11,9 @@
 
 #include "xalloc.h"
 
-void aorta_md_table_add(aorta_md_table_t *table, char *cell)
+void ar_md_table_add(ar_md_table_t *table, char *cell)
 {
-    aorta_xgrow((void **)&table->cells, &table->capacity, table->count + 1, sizeof *table->cells);
+    ar_xgrow((void **)&table->cells, &table->capacity, table->count + 1, sizeof *table->cells);
     table->cells[table->count++] = cell;
 }
 
@@ -26,9 +26,9 @@ static size_t text_width(const char *text)
     return width;
 }
 
-void aorta_md_table_render(FILE *out, aorta_md_table_t *table)
+void ar_md_table_render(FILE *out, ar_md_table_t *table)
 {
-    size_t *widths = aorta_xcalloc(table->columns, sizeof *widths);
+    size_t *widths = ar_xcalloc(table->columns, sizeof *widths);
     for (size_t i = 0; i < table->count; i++) {
         size_t width = text_width(table->cells[i]);
         if (width > widths[i % table->columns])

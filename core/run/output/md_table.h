@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* md_table.h - a Markdown table built cell by cell, rendered padded. */
-#ifndef AORTA_MD_TABLE_H
-#define AORTA_MD_TABLE_H
+#ifndef AR_MD_TABLE_H
+#define AR_MD_TABLE_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-typedef struct aorta_md_table {
+typedef struct ar_md_table {
     size_t columns;
     char **cells;       /* row-major; row 0 is the header */
     size_t count, capacity;
-} aorta_md_table_t;
+} ar_md_table_t;
 
 /* Append cell (owned by the table from now on). */
-void aorta_md_table_add(aorta_md_table_t *table, char *cell);
+void ar_md_table_add(ar_md_table_t *table, char *cell);
 /* Write the table to out, then free its cells and empty it. */
-void aorta_md_table_render(FILE *out, aorta_md_table_t *table);
+void ar_md_table_render(FILE *out, ar_md_table_t *table);
 
 #endif

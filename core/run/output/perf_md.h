@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* perf.md - the run's performance report (docs/design.md): pure
  * formatting of matrix.json's aggregates. */
-#ifndef AORTA_PERF_MD_H
-#define AORTA_PERF_MD_H
+#ifndef AR_PERF_MD_H
+#define AR_PERF_MD_H
 
 #include "sys/json.h"
 
@@ -10,9 +10,9 @@
  * header: run_wall_sec when >= 0, else matrix.json's run_wall_clock_sec
  * when it has one.  baseline: the cell labelled the baseline throughout
  * (--report --baseline), NULL for matrix.json's baseline_cell.  Free it. */
-char *aorta_perf_md(const aorta_json_t *matrix, double run_wall_sec, const char *baseline);
+char *ar_perf_md(const ar_json_t *matrix, double run_wall_sec, const char *baseline);
 
 /* Python's format(value, ",.3f"): "12,345.678". Free it. */
-char *aorta_perf_thousands(double value);
+char *ar_perf_thousands(double value);
 
 #endif

@@ -3,15 +3,15 @@
  * "provenance" (docs/design.md, Provenance), so that --compare can say
  * whether two runs are comparable at all.  Versions that cannot be read
  * are null ("unknown"), never an error. */
-#ifndef AORTA_PROVENANCE_H
-#define AORTA_PROVENANCE_H
+#ifndef AR_PROVENANCE_H
+#define AR_PROVENANCE_H
 
 #include "recipe/plan.h"
 #include "sys/json.h"
 
-#define AORTA_PROVENANCE_SCHEMA 1
+#define AR_PROVENANCE_SCHEMA 1
 /* Seconds a version query (rocprofv3 --version, nvidia-smi) may take. */
-#define AORTA_PROVENANCE_QUERY_SEC 5.0
+#define AR_PROVENANCE_QUERY_SEC 5.0
 
 /* The provenance of a run of plan: its command, every cell's variables,
  * the collectors (module version, effective options, declared metrics),
@@ -20,16 +20,16 @@
  * its --version, the Triton version of snapshot (host_env.json's content,
  * may be NULL), and the GPU's name and driver where nvidia-smi or rocm-smi
  * tell them. */
-aorta_json_t *aorta_provenance_json(const aorta_plan_t *plan, const aorta_json_t *snapshot,
+ar_json_t *ar_provenance_json(const ar_plan_t *plan, const ar_json_t *snapshot,
                                     const char *profiler_argv0);
 
 /* The declared better direction of each metric of a provenance:
  * {metric: "lower" | "higher" | "none"} over every collector (an object;
  * empty without a provenance). */
-aorta_json_t *aorta_provenance_declared(const aorta_json_t *provenance);
+ar_json_t *ar_provenance_declared(const ar_json_t *provenance);
 
 /* The same for a plan's collectors, before any run. */
-aorta_json_t *aorta_provenance_plan_declared(const aorta_plan_t *plan);
+ar_json_t *ar_provenance_plan_declared(const ar_plan_t *plan);
 
 /* Every difference between two provenances that bears on a comparison:
  * [{"what", "a", "b", "incomparable", "collector"}], each "what" one of
@@ -39,6 +39,6 @@ aorta_json_t *aorta_provenance_plan_declared(const aorta_plan_t *plan);
  * profiler's version differs while both are known (an unknown side is
  * listed, never incomparable).  collector: the collector a profiler
  * difference concerns ("*": every measure), or null. */
-aorta_json_t *aorta_provenance_mismatches(const aorta_json_t *a, const aorta_json_t *b);
+ar_json_t *ar_provenance_mismatches(const ar_json_t *a, const ar_json_t *b);
 
 #endif

@@ -17,17 +17,17 @@
 #include "sys/text_escape.h"
 #include "xalloc.h"
 
-static void put_kernel(FILE *out, aorta_kernel_names_t *names, const char *raw)
+static void put_kernel(FILE *out, ar_kernel_names_t *names, const char *raw)
 {
-    const aorta_kernel_name_t *name = aorta_kernel_names_get(names, raw);
+    const ar_kernel_name_t *name = ar_kernel_names_get(names, raw);
     fputs("<code title=\"", out);
-    aorta_html_put(out, name->full);
+    ar_html_put(out, name->full);
     fputs("\">", out);
-    aorta_html_put(out, name->brief);
+    ar_html_put(out, name->brief);
     fputs("</code>", out);
 }
 
-static void summary(FILE *out, const aorta_rank_view_t *view, aorta_kernel_names_t *names)
+static void summary(FILE *out, const ar_rank_view_t *view, ar_kernel_names_t *names)
 {
     fprintf(out, "<p class=\"rank-summary\">Slowest rank <b>%ld</b>: %.3f ms against a mean of "
                  "%.3f ms over %zu ranks; imbalance <b>%.3f ms (%.1f%%)</b>.",
@@ -41,7 +41,7 @@ static void summary(FILE *out, const aorta_rank_view_t *view, aorta_kernel_names
     fputs("</p>\n", out);
 }
 
-static void bars(FILE *out, const aorta_rank_view_t *view)
+static void bars(FILE *out, const ar_rank_view_t *view)
 {
     double longest = view->gpu_ms[view->slowest];
     fputs("<div class=\"bars rank-bars\">\n", out);
@@ -58,10 +58,10 @@ static void bars(FILE *out, const aorta_rank_view_t *view)
     fputs("</div>\n", out);
 }
 
-static void heat_table(FILE *out, const aorta_rank_view_t *view, aorta_kernel_names_t *names)
+static void heat_table(FILE *out, const ar_rank_view_t *view, ar_kernel_names_t *names)
 {
-    size_t shown = view->kernel_count < AORTA_RANK_HTML_KERNELS ? view->kernel_count
-                                                                : AORTA_RANK_HTML_KERNELS;
+    size_t shown = view->kernel_count < AR_RANK_HTML_KERNELS ? view->kernel_count
+                                                                : AR_RANK_HTML_KERNELS;
     fputs("<p class=\"meta\">GPU time (ms) and launches per rank and kernel, the kernels with "
           "the largest shares of the imbalance first; the darker, the closer to the kernel's "
           "longest time on any rank.</p>\n<table class=\"cmp heat\"><thead><tr><th>Rank</th>",
@@ -77,13 +77,13 @@ static void heat_table(FILE *out, const aorta_rank_view_t *view, aorta_kernel_na
         fprintf(out, "<tr%s><td class=\"name\">%ld</td>",
                 r == view->slowest ? " class=\"slowest\"" : "", view->ranks[r]);
         for (size_t k = 0; k < shown; k++) {
-            const aorta_rank_kernel_t *kernel = &view->kernels[k];
+            const ar_rank_kernel_t *kernel = &view->kernels[k];
             double most = kernel->ms[kernel->slowest];
             double alpha = most > 0 ? 0.08 + 0.72 * kernel->ms[r] / most : 0.0;
             fprintf(out, "<td style=\"background:rgba(33,102,172,%.2f)%s\">%.3f", alpha,
                     alpha > 0.5 ? ";color:#fff" : "", kernel->ms[r]);
             if (kernel->launches[r] >= 0) {
-                char *count = aorta_rank_view_count_text(kernel->launches[r]);
+                char *count = ar_rank_view_count_text(kernel->launches[r]);
                 fprintf(out, "<br><small>\xc3\x97%s</small>", count);
                 free(count);
             }
@@ -94,7 +94,7 @@ static void heat_table(FILE *out, const aorta_rank_view_t *view, aorta_kernel_na
     fputs("</tbody></table>\n", out);
 }
 
-static void mismatches(FILE *out, const aorta_rank_view_t *view, aorta_kernel_names_t *names)
+static void mismatches(FILE *out, const ar_rank_view_t *view, ar_kernel_names_t *names)
 {
     if (!view->mismatches)
         return;
@@ -102,10 +102,10 @@ static void mismatches(FILE *out, const aorta_rank_view_t *view, aorta_kernel_na
                  "class=\"mismatch\">\n",
             view->mismatches);
     size_t listed = 0;
-    for (size_t i = 0; i < view->kernel_count && listed < AORTA_RANK_HTML_KERNELS; i++) {
+    for (size_t i = 0; i < view->kernel_count && listed < AR_RANK_HTML_KERNELS; i++) {
         if (!view->kernels[i].mismatch)
             continue;
-        char *text = aorta_rank_view_mismatch_text(view, &view->kernels[i]);
+        char *text = ar_rank_view_mismatch_text(view, &view->kernels[i]);
         fputs("<li>", out);
         put_kernel(out, names, view->kernels[i].name);
         fprintf(out, ": %s</li>\n", text);
@@ -115,29 +115,29 @@ static void mismatches(FILE *out, const aorta_rank_view_t *view, aorta_kernel_na
     fputs("</ul>\n", out);
 }
 
-void aorta_rank_html(FILE *out, const aorta_kagg_run_t *run, const char *collector,
-                     aorta_kernel_names_t *names)
+void ar_rank_html(FILE *out, const ar_kagg_run_t *run, const char *collector,
+                     ar_kernel_names_t *names)
 {
     int any = 0;
     for (size_t c = 0; c < run->count; c++) {
-        aorta_rank_view_t *view = aorta_rank_view_new(aorta_kagg_table(&run->cells[c],
+        ar_rank_view_t *view = ar_rank_view_new(ar_kagg_table(&run->cells[c],
                                                                        collector));
         if (!view)
             continue;
         if (!any++) {
             fputs("<h2 class=\"ranks\" id=\"ranks-", out);
-            aorta_html_put(out, collector);
+            ar_html_put(out, collector);
             fputs("\">Ranks: ", out);
-            aorta_html_put(out, collector);
+            ar_html_put(out, collector);
             fputs("</h2>\n", out);
         }
         fputs("<h3>", out);
-        aorta_html_put(out, run->cells[c].name);
+        ar_html_put(out, run->cells[c].name);
         fputs("</h3>\n", out);
         summary(out, view, names);
         bars(out, view);
         heat_table(out, view, names);
         mismatches(out, view, names);
-        aorta_rank_view_free(view);
+        ar_rank_view_free(view);
     }
 }

@@ -23,16 +23,16 @@
 #define SLOWEST_SHOWN 8
 #define FASTEST_SHOWN 4
 
-static void rank_row(aorta_md_table_t *md, const aorta_rank_view_t *view, size_t r)
+static void rank_row(ar_md_table_t *md, const ar_rank_view_t *view, size_t r)
 {
-    aorta_md_table_add(md, aorta_xasprintf("%ld%s", view->ranks[r],
+    ar_md_table_add(md, ar_xasprintf("%ld%s", view->ranks[r],
                                            r == view->slowest ? " (slowest)" : ""));
-    aorta_md_table_add(md, aorta_xasprintf("%.3f", view->gpu_ms[r]));
-    aorta_md_table_add(md, view->mean_ms > 0
-                               ? aorta_xasprintf("%+.1f%%", 100.0 * (view->gpu_ms[r] - view->mean_ms)
+    ar_md_table_add(md, ar_xasprintf("%.3f", view->gpu_ms[r]));
+    ar_md_table_add(md, view->mean_ms > 0
+                               ? ar_xasprintf("%+.1f%%", 100.0 * (view->gpu_ms[r] - view->mean_ms)
                                                                 / view->mean_ms)
-                               : aorta_xstrdup(AORTA_EM_DASH));
-    aorta_md_table_add(md, aorta_xasprintf("%zu", view->trials[r]));
+                               : ar_xstrdup(AR_EM_DASH));
+    ar_md_table_add(md, ar_xasprintf("%zu", view->trials[r]));
 }
 
 static int by_time(const void *left, const void *right, void *user)
@@ -44,85 +44,85 @@ static int by_time(const void *left, const void *right, void *user)
     return (a > b) - (a < b);
 }
 
-static void ranks_table(FILE *out, const aorta_rank_view_t *view)
+static void ranks_table(FILE *out, const ar_rank_view_t *view)
 {
-    aorta_md_table_t md = {.columns = 4};
+    ar_md_table_t md = {.columns = 4};
     static const char *const headers[] = {"Rank", "GPU time (ms)", "vs mean", "Trials"};
     for (size_t i = 0; i < 4; i++)
-        aorta_md_table_add(&md, aorta_xstrdup(headers[i]));
+        ar_md_table_add(&md, ar_xstrdup(headers[i]));
     if (view->count <= ALL_RANKS_UP_TO) {
         for (size_t r = 0; r < view->count; r++)
             rank_row(&md, view, r);
-        aorta_md_table_render(out, &md);
+        ar_md_table_render(out, &md);
         return;
     }
-    size_t *order = aorta_xcalloc(view->count, sizeof *order);
+    size_t *order = ar_xcalloc(view->count, sizeof *order);
     for (size_t r = 0; r < view->count; r++)
         order[r] = r;
     qsort_r(order, view->count, sizeof *order, by_time, view->gpu_ms);
     for (size_t i = 0; i < SLOWEST_SHOWN; i++)
         rank_row(&md, view, order[i]);
-    aorta_md_table_add(&md, aorta_xasprintf("(%zu more)", view->count - SLOWEST_SHOWN
+    ar_md_table_add(&md, ar_xasprintf("(%zu more)", view->count - SLOWEST_SHOWN
                                                               - FASTEST_SHOWN));
     for (size_t i = 0; i < 3; i++)
-        aorta_md_table_add(&md, aorta_xstrdup(""));
+        ar_md_table_add(&md, ar_xstrdup(""));
     for (size_t i = view->count - FASTEST_SHOWN; i < view->count; i++)
         rank_row(&md, view, order[i]);
     free(order);
-    aorta_md_table_render(out, &md);
+    ar_md_table_render(out, &md);
 }
 
-static char *launch_range(const aorta_rank_kernel_t *k)
+static char *launch_range(const ar_rank_kernel_t *k)
 {
     if (k->launches[k->fewest] < 0 || k->launches[k->most] < 0)
-        return aorta_xstrdup(AORTA_EM_DASH);
-    char *low = aorta_rank_view_count_text(k->launches[k->fewest]);
-    char *high = aorta_rank_view_count_text(k->launches[k->most]);
-    char *text = k->mismatch ? aorta_xasprintf("%s\xe2\x80\x93%s (differ)", low, high)
-                             : aorta_xstrdup(low);
+        return ar_xstrdup(AR_EM_DASH);
+    char *low = ar_rank_view_count_text(k->launches[k->fewest]);
+    char *high = ar_rank_view_count_text(k->launches[k->most]);
+    char *text = k->mismatch ? ar_xasprintf("%s\xe2\x80\x93%s (differ)", low, high)
+                             : ar_xstrdup(low);
     free(low);
     free(high);
     return text;
 }
 
-static void kernels_table(FILE *out, const aorta_rank_view_t *view, aorta_kernel_names_t *names)
+static void kernels_table(FILE *out, const ar_rank_view_t *view, ar_kernel_names_t *names)
 {
     static const char *const headers[] = {"#", "Kernel", "Share of imbalance", "Slowest rank",
                                           "Its ms", "Mean ms over ranks", "Spread ms",
                                           "Launches"};
-    aorta_md_table_t md = {.columns = 8};
+    ar_md_table_t md = {.columns = 8};
     for (size_t i = 0; i < 8; i++)
-        aorta_md_table_add(&md, aorta_xstrdup(headers[i]));
-    size_t shown = view->kernel_count < AORTA_RANK_MD_TOP ? view->kernel_count
-                                                          : AORTA_RANK_MD_TOP;
+        ar_md_table_add(&md, ar_xstrdup(headers[i]));
+    size_t shown = view->kernel_count < AR_RANK_MD_TOP ? view->kernel_count
+                                                          : AR_RANK_MD_TOP;
     for (size_t i = 0; i < shown; i++) {
-        const aorta_rank_kernel_t *k = &view->kernels[i];
-        aorta_md_table_add(&md, aorta_xasprintf("%zu", i + 1));
-        aorta_md_table_add(&md, aorta_md_escape(aorta_kernel_names_get(names, k->name)->brief));
-        aorta_md_table_add(&md, view->imbalance_ms > 0 ? aorta_xasprintf("%.1f%%", 100.0 * k->share)
-                                                       : aorta_xstrdup(AORTA_EM_DASH));
-        aorta_md_table_add(&md, aorta_xasprintf("%ld", view->ranks[k->slowest]));
-        aorta_md_table_add(&md, aorta_xasprintf("%.3f", k->ms[k->slowest]));
-        aorta_md_table_add(&md, aorta_xasprintf("%.3f", k->mean_ms));
-        aorta_md_table_add(&md, aorta_xasprintf("%.3f", k->spread_ms));
-        aorta_md_table_add(&md, launch_range(k));
+        const ar_rank_kernel_t *k = &view->kernels[i];
+        ar_md_table_add(&md, ar_xasprintf("%zu", i + 1));
+        ar_md_table_add(&md, ar_md_escape(ar_kernel_names_get(names, k->name)->brief));
+        ar_md_table_add(&md, view->imbalance_ms > 0 ? ar_xasprintf("%.1f%%", 100.0 * k->share)
+                                                       : ar_xstrdup(AR_EM_DASH));
+        ar_md_table_add(&md, ar_xasprintf("%ld", view->ranks[k->slowest]));
+        ar_md_table_add(&md, ar_xasprintf("%.3f", k->ms[k->slowest]));
+        ar_md_table_add(&md, ar_xasprintf("%.3f", k->mean_ms));
+        ar_md_table_add(&md, ar_xasprintf("%.3f", k->spread_ms));
+        ar_md_table_add(&md, launch_range(k));
     }
-    aorta_md_table_render(out, &md);
+    ar_md_table_render(out, &md);
 }
 
-static void mismatches(FILE *out, const aorta_rank_view_t *view, aorta_kernel_names_t *names)
+static void mismatches(FILE *out, const ar_rank_view_t *view, ar_kernel_names_t *names)
 {
     if (!view->mismatches)
         return;
     fprintf(out, "\nLaunch counts differ between ranks for %zu kernel(s):\n\n", view->mismatches);
     size_t listed = 0;
-    for (size_t i = 0; i < view->kernel_count && listed < AORTA_RANK_MD_TOP; i++) {
-        const aorta_rank_kernel_t *k = &view->kernels[i];
+    for (size_t i = 0; i < view->kernel_count && listed < AR_RANK_MD_TOP; i++) {
+        const ar_rank_kernel_t *k = &view->kernels[i];
         if (!k->mismatch)
             continue;
-        char *text = aorta_rank_view_mismatch_text(view, k);
+        char *text = ar_rank_view_mismatch_text(view, k);
         fputs("- ", out);
-        aorta_md_code_put(out, aorta_kernel_names_get(names, k->name)->brief);
+        ar_md_code_put(out, ar_kernel_names_get(names, k->name)->brief);
         fprintf(out, ": %s\n", text);
         free(text);
         listed++;
@@ -131,7 +131,7 @@ static void mismatches(FILE *out, const aorta_rank_view_t *view, aorta_kernel_na
         fprintf(out, "- and %zu more (`matrix.json`)\n", view->mismatches - listed);
 }
 
-static void headline(FILE *out, const aorta_rank_view_t *view, aorta_kernel_names_t *names)
+static void headline(FILE *out, const ar_rank_view_t *view, ar_kernel_names_t *names)
 {
     fprintf(out, "Slowest rank **%ld**: %.3f ms of GPU time against a mean of %.3f ms over "
                  "%zu ranks (fastest: rank %ld, %.3f ms); imbalance %.3f ms (%.1f%%).",
@@ -139,9 +139,9 @@ static void headline(FILE *out, const aorta_rank_view_t *view, aorta_kernel_name
             view->ranks[view->fastest], view->gpu_ms[view->fastest], view->imbalance_ms,
             view->imbalance_pct);
     if (view->imbalance_ms > 0 && view->kernel_count && view->kernels[0].excess_ms > 0) {
-        const aorta_rank_kernel_t *top = &view->kernels[0];
+        const ar_rank_kernel_t *top = &view->kernels[0];
         fputs(" Most of it: ", out);
-        aorta_md_code_put(out, aorta_kernel_names_get(names, top->name)->brief);
+        ar_md_code_put(out, ar_kernel_names_get(names, top->name)->brief);
         fprintf(out, " (%.1f%% of the imbalance: %.3f ms on rank %ld against a mean of %.3f ms).",
                 100.0 * top->share, top->ms[view->slowest], view->ranks[view->slowest],
                 top->mean_ms);
@@ -149,16 +149,16 @@ static void headline(FILE *out, const aorta_rank_view_t *view, aorta_kernel_name
     fputs("\n\n", out);
 }
 
-void aorta_rank_md(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg_table_t *table,
-                   aorta_kernel_names_t *names)
+void ar_rank_md(FILE *out, const ar_kagg_cell_t *cell, const ar_kagg_table_t *table,
+                   ar_kernel_names_t *names)
 {
-    aorta_rank_view_t *view = aorta_rank_view_new(table);
+    ar_rank_view_t *view = ar_rank_view_new(table);
     if (!view)
         return;
     fputs("#### Ranks of ", out);
-    aorta_md_put(out, cell->name);
+    ar_md_put(out, cell->name);
     fputs(" \xe2\x80\x94 ", out);
-    aorta_md_put(out, table->collector);
+    ar_md_put(out, table->collector);
     fputs("\n\n", out);
     headline(out, view, names);
     ranks_table(out, view);
@@ -166,5 +166,5 @@ void aorta_rank_md(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg_ta
     kernels_table(out, view, names);
     mismatches(out, view, names);
     fputs("\n", out);
-    aorta_rank_view_free(view);
+    ar_rank_view_free(view);
 }

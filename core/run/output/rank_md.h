@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* rank_md.h - perf.md's rank view of one cell and collector
  * (docs/multi-rank.md, The rank view). */
-#ifndef AORTA_RANK_MD_H
-#define AORTA_RANK_MD_H
+#ifndef AR_RANK_MD_H
+#define AR_RANK_MD_H
 
 #include <stdio.h>
 
@@ -10,11 +10,11 @@
 #include "output/kernel_names.h"
 
 /* Kernels perf.md lists by their share of the imbalance. */
-#define AORTA_RANK_MD_TOP 10
+#define AR_RANK_MD_TOP 10
 
 /* The "#### Ranks of <cell> - <collector>" part for table, a job's table
  * with two or more ranks; nothing otherwise. */
-void aorta_rank_md(FILE *out, const aorta_kagg_cell_t *cell, const aorta_kagg_table_t *table,
-                   aorta_kernel_names_t *names);
+void ar_rank_md(FILE *out, const ar_kagg_cell_t *cell, const ar_kagg_table_t *table,
+                   ar_kernel_names_t *names);
 
 #endif

@@ -20,34 +20,34 @@
 
 /* The kernels of every rank, each name once, in the order first met. */
 typedef struct union_names {
-    aorta_keyindex_t index;
-    aorta_rank_kernel_t *kernels;
+    ar_keyindex_t index;
+    ar_rank_kernel_t *kernels;
     size_t count, capacity;
     size_t ranks;
 } union_names_t;
 
-static aorta_rank_kernel_t *kernel_slot(union_names_t *all, const char *name)
+static ar_rank_kernel_t *kernel_slot(union_names_t *all, const char *name)
 {
-    size_t at = aorta_keyindex_find(&all->index, name);
-    if (at != AORTA_KEYINDEX_NONE)
+    size_t at = ar_keyindex_find(&all->index, name);
+    if (at != AR_KEYINDEX_NONE)
         return &all->kernels[at];
-    aorta_xgrow((void **)&all->kernels, &all->capacity, all->count + 1, sizeof *all->kernels);
-    aorta_rank_kernel_t *kernel = &all->kernels[all->count];
+    ar_xgrow((void **)&all->kernels, &all->capacity, all->count + 1, sizeof *all->kernels);
+    ar_rank_kernel_t *kernel = &all->kernels[all->count];
     memset(kernel, 0, sizeof *kernel);
     kernel->name = name;
-    kernel->ms = aorta_xcalloc(all->ranks, sizeof *kernel->ms);
-    kernel->launches = aorta_xcalloc(all->ranks, sizeof *kernel->launches);
-    aorta_keyindex_add(&all->index, name, all->count);
+    kernel->ms = ar_xcalloc(all->ranks, sizeof *kernel->ms);
+    kernel->launches = ar_xcalloc(all->ranks, sizeof *kernel->launches);
+    ar_keyindex_add(&all->index, name, all->count);
     all->count++;
     return kernel;
 }
 
 /* Each rank's GPU time, the slowest and fastest, the mean, the imbalance. */
-static void rank_totals(aorta_rank_view_t *view, const aorta_kagg_table_t *job)
+static void rank_totals(ar_rank_view_t *view, const ar_kagg_table_t *job)
 {
     double sum = 0.0;
     for (size_t r = 0; r < view->count; r++) {
-        const aorta_kagg_table_t *rank = &job->ranks[r];
+        const ar_kagg_table_t *rank = &job->ranks[r];
         view->ranks[r] = rank->rank;
         view->gpu_ms[r] = rank->gpu_mean_ms;
         view->trials[r] = rank->trials;
@@ -65,7 +65,7 @@ static void rank_totals(aorta_rank_view_t *view, const aorta_kagg_table_t *job)
 }
 
 /* A kernel's figures over the ranks, once its per-rank times are in. */
-static void kernel_figures(aorta_rank_kernel_t *k, const aorta_rank_view_t *view)
+static void kernel_figures(ar_rank_kernel_t *k, const ar_rank_view_t *view)
 {
     double sum = 0.0, low = k->ms[0];
     int known = 1;
@@ -102,14 +102,14 @@ static int by_excess(const void *left, const void *right)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-static void order_kernels(aorta_rank_view_t *view)
+static void order_kernels(ar_rank_view_t *view)
 {
     size_t n = view->kernel_count;
-    by_excess_item_t *items = aorta_xcalloc(n ? n : 1, sizeof *items);
+    by_excess_item_t *items = ar_xcalloc(n ? n : 1, sizeof *items);
     for (size_t i = 0; i < n; i++)
         items[i] = (by_excess_item_t){view->kernels[i].excess_ms, i};
     qsort(items, n, sizeof *items, by_excess);
-    aorta_rank_kernel_t *sorted = aorta_xcalloc(n ? n : 1, sizeof *sorted);
+    ar_rank_kernel_t *sorted = ar_xcalloc(n ? n : 1, sizeof *sorted);
     for (size_t i = 0; i < n; i++)
         sorted[i] = view->kernels[items[i].index];
     free(view->kernels);
@@ -117,28 +117,28 @@ static void order_kernels(aorta_rank_view_t *view)
     free(items);
 }
 
-aorta_rank_view_t *aorta_rank_view_new(const aorta_kagg_table_t *job)
+ar_rank_view_t *ar_rank_view_new(const ar_kagg_table_t *job)
 {
     if (!job || job->rank_count < 2)
         return NULL;
-    aorta_rank_view_t *view = aorta_xcalloc(1, sizeof *view);
+    ar_rank_view_t *view = ar_xcalloc(1, sizeof *view);
     view->collector = job->collector;
     view->count = job->rank_count;
-    view->ranks = aorta_xcalloc(view->count, sizeof *view->ranks);
-    view->gpu_ms = aorta_xcalloc(view->count, sizeof *view->gpu_ms);
-    view->trials = aorta_xcalloc(view->count, sizeof *view->trials);
+    view->ranks = ar_xcalloc(view->count, sizeof *view->ranks);
+    view->gpu_ms = ar_xcalloc(view->count, sizeof *view->gpu_ms);
+    view->trials = ar_xcalloc(view->count, sizeof *view->trials);
     rank_totals(view, job);
     union_names_t all = {.ranks = view->count};
     for (size_t r = 0; r < view->count; r++) {
-        const aorta_kagg_table_t *rank = &job->ranks[r];
+        const ar_kagg_table_t *rank = &job->ranks[r];
         for (size_t i = 0; i < rank->count; i++) {
-            const aorta_kagg_kernel_t *kernel = &rank->kernels[i];
-            aorta_rank_kernel_t *k = kernel_slot(&all, kernel->name);
+            const ar_kagg_kernel_t *kernel = &rank->kernels[i];
+            ar_rank_kernel_t *k = kernel_slot(&all, kernel->name);
             k->ms[r] = kernel->mean_ms;
             k->launches[r] = kernel->mean_launches;
         }
     }
-    aorta_keyindex_clear(&all.index);
+    ar_keyindex_clear(&all.index);
     view->kernels = all.kernels;
     view->kernel_count = all.count;
     for (size_t i = 0; i < view->kernel_count; i++) {
@@ -149,7 +149,7 @@ aorta_rank_view_t *aorta_rank_view_new(const aorta_kagg_table_t *job)
     return view;
 }
 
-void aorta_rank_view_free(aorta_rank_view_t *view)
+void ar_rank_view_free(ar_rank_view_t *view)
 {
     if (!view)
         return;
@@ -164,90 +164,90 @@ void aorta_rank_view_free(aorta_rank_view_t *view)
     free(view);
 }
 
-char *aorta_rank_view_count_text(double launches)
+char *ar_rank_view_count_text(double launches)
 {
-    return launches == floor(launches) ? aorta_xasprintf("%.0f", launches)
-                                       : aorta_xasprintf("%.1f", launches);
+    return launches == floor(launches) ? ar_xasprintf("%.0f", launches)
+                                       : ar_xasprintf("%.1f", launches);
 }
 
-char *aorta_rank_view_mismatch_text(const aorta_rank_view_t *view, const aorta_rank_kernel_t *k)
+char *ar_rank_view_mismatch_text(const ar_rank_view_t *view, const ar_rank_kernel_t *k)
 {
-    char *most = aorta_rank_view_count_text(k->launches[k->most]);
-    char *fewest = aorta_rank_view_count_text(k->launches[k->fewest]);
-    char *text = aorta_xasprintf("rank %ld launched %s, rank %ld launched %s",
+    char *most = ar_rank_view_count_text(k->launches[k->most]);
+    char *fewest = ar_rank_view_count_text(k->launches[k->fewest]);
+    char *text = ar_xasprintf("rank %ld launched %s, rank %ld launched %s",
                                  view->ranks[k->most], most, view->ranks[k->fewest], fewest);
     free(most);
     free(fewest);
     return text;
 }
 
-static aorta_json_t *per_rank(const double *values, size_t count, int launches)
+static ar_json_t *per_rank(const double *values, size_t count, int launches)
 {
-    aorta_json_t *array = aorta_json_array();
+    ar_json_t *array = ar_json_array();
     for (size_t r = 0; r < count; r++)
-        aorta_json_append(array, launches && values[r] < 0 ? NULL : aorta_json_micro(values[r]));
+        ar_json_append(array, launches && values[r] < 0 ? NULL : ar_json_micro(values[r]));
     return array;
 }
 
-static aorta_json_t *kernel_json(const aorta_rank_view_t *view, const aorta_rank_kernel_t *k)
+static ar_json_t *kernel_json(const ar_rank_view_t *view, const ar_rank_kernel_t *k)
 {
-    aorta_json_t *item = aorta_json_object();
-    aorta_json_set(item, "name", aorta_json_string(k->name));
-    aorta_json_set(item, "share_pct", aorta_json_micro(100.0 * k->share));
-    aorta_json_set(item, "excess_ms", aorta_json_micro(k->excess_ms));
-    aorta_json_set(item, "slowest_rank", aorta_json_int(view->ranks[k->slowest]));
-    aorta_json_set(item, "spread_ms", aorta_json_micro(k->spread_ms));
-    aorta_json_set(item, "mean_ms", aorta_json_micro(k->mean_ms));
-    aorta_json_set(item, "ms", per_rank(k->ms, view->count, 0));
-    aorta_json_set(item, "launches", per_rank(k->launches, view->count, 1));
-    char *mismatch = k->mismatch ? aorta_rank_view_mismatch_text(view, k) : NULL;
-    aorta_json_set(item, "launch_mismatch", mismatch ? aorta_json_string(mismatch) : NULL);
+    ar_json_t *item = ar_json_object();
+    ar_json_set(item, "name", ar_json_string(k->name));
+    ar_json_set(item, "share_pct", ar_json_micro(100.0 * k->share));
+    ar_json_set(item, "excess_ms", ar_json_micro(k->excess_ms));
+    ar_json_set(item, "slowest_rank", ar_json_int(view->ranks[k->slowest]));
+    ar_json_set(item, "spread_ms", ar_json_micro(k->spread_ms));
+    ar_json_set(item, "mean_ms", ar_json_micro(k->mean_ms));
+    ar_json_set(item, "ms", per_rank(k->ms, view->count, 0));
+    ar_json_set(item, "launches", per_rank(k->launches, view->count, 1));
+    char *mismatch = k->mismatch ? ar_rank_view_mismatch_text(view, k) : NULL;
+    ar_json_set(item, "launch_mismatch", mismatch ? ar_json_string(mismatch) : NULL);
     free(mismatch);
     return item;
 }
 
-aorta_json_t *aorta_rank_view_json(const aorta_rank_view_t *view)
+ar_json_t *ar_rank_view_json(const ar_rank_view_t *view)
 {
-    aorta_json_t *obj = aorta_json_object();
-    aorta_json_t *ranks = aorta_json_array(), *trials = aorta_json_array();
+    ar_json_t *obj = ar_json_object();
+    ar_json_t *ranks = ar_json_array(), *trials = ar_json_array();
     for (size_t r = 0; r < view->count; r++) {
-        aorta_json_append(ranks, aorta_json_int(view->ranks[r]));
-        aorta_json_append(trials, aorta_json_int((int64_t)view->trials[r]));
+        ar_json_append(ranks, ar_json_int(view->ranks[r]));
+        ar_json_append(trials, ar_json_int((int64_t)view->trials[r]));
     }
-    aorta_json_set(obj, "ranks", ranks);
-    aorta_json_set(obj, "gpu_time_ms", per_rank(view->gpu_ms, view->count, 0));
-    aorta_json_set(obj, "trials", trials);
-    aorta_json_set(obj, "mean_ms", aorta_json_micro(view->mean_ms));
-    aorta_json_set(obj, "slowest_rank", aorta_json_int(view->ranks[view->slowest]));
-    aorta_json_set(obj, "fastest_rank", aorta_json_int(view->ranks[view->fastest]));
-    aorta_json_set(obj, "imbalance_ms", aorta_json_micro(view->imbalance_ms));
-    aorta_json_set(obj, "imbalance_pct", aorta_json_micro(view->imbalance_pct));
-    aorta_json_set(obj, "launch_mismatches", aorta_json_int((int64_t)view->mismatches));
+    ar_json_set(obj, "ranks", ranks);
+    ar_json_set(obj, "gpu_time_ms", per_rank(view->gpu_ms, view->count, 0));
+    ar_json_set(obj, "trials", trials);
+    ar_json_set(obj, "mean_ms", ar_json_micro(view->mean_ms));
+    ar_json_set(obj, "slowest_rank", ar_json_int(view->ranks[view->slowest]));
+    ar_json_set(obj, "fastest_rank", ar_json_int(view->ranks[view->fastest]));
+    ar_json_set(obj, "imbalance_ms", ar_json_micro(view->imbalance_ms));
+    ar_json_set(obj, "imbalance_pct", ar_json_micro(view->imbalance_pct));
+    ar_json_set(obj, "launch_mismatches", ar_json_int((int64_t)view->mismatches));
     /* The largest shares, then every other kernel whose launches differ
      * (up to a bound: a flag is worth its line). */
-    aorta_json_t *kernels = aorta_json_array();
+    ar_json_t *kernels = ar_json_array();
     size_t flagged = 0;
     for (size_t i = 0; i < view->kernel_count; i++) {
-        int top = i < AORTA_RANK_VIEW_KERNELS;
-        if (top || (view->kernels[i].mismatch && flagged < AORTA_RANK_VIEW_FLAGGED))
-            aorta_json_append(kernels, kernel_json(view, &view->kernels[i]));
+        int top = i < AR_RANK_VIEW_KERNELS;
+        if (top || (view->kernels[i].mismatch && flagged < AR_RANK_VIEW_FLAGGED))
+            ar_json_append(kernels, kernel_json(view, &view->kernels[i]));
         flagged += !top && view->kernels[i].mismatch;
     }
-    aorta_json_set(obj, "kernels", kernels);
+    ar_json_set(obj, "kernels", kernels);
     return obj;
 }
 
-aorta_json_t *aorta_rank_views_json(const aorta_kagg_cell_t *cell)
+ar_json_t *ar_rank_views_json(const ar_kagg_cell_t *cell)
 {
-    aorta_json_t *views = NULL;
+    ar_json_t *views = NULL;
     for (size_t t = 0; t < cell->count; t++) {
-        aorta_rank_view_t *view = aorta_rank_view_new(&cell->tables[t]);
+        ar_rank_view_t *view = ar_rank_view_new(&cell->tables[t]);
         if (!view)
             continue;
         if (!views)
-            views = aorta_json_object();
-        aorta_json_set(views, view->collector, aorta_rank_view_json(view));
-        aorta_rank_view_free(view);
+            views = ar_json_object();
+        ar_json_set(views, view->collector, ar_rank_view_json(view));
+        ar_rank_view_free(view);
     }
     return views;
 }

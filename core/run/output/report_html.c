@@ -21,7 +21,7 @@
 #include "sys/text_escape.h"
 #include "xalloc.h"
 
-static const char *const palette[AORTA_REPORT_STACKED] = {
+static const char *const palette[AR_REPORT_STACKED] = {
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
 #define OTHER_COLOUR "#bab0ac"
 
@@ -29,13 +29,13 @@ static const char *const palette[AORTA_REPORT_STACKED] = {
  * invalid UTF-8 shown visibly (sys/text_escape.h). */
 static void put_escaped(FILE *out, const char *text)
 {
-    aorta_html_put(out, text ? text : "");
+    ar_html_put(out, text ? text : "");
 }
 
 /* One kernel name: the short form, the full names one click away. */
-static void put_name(FILE *out, aorta_kernel_names_t *names, const char *raw)
+static void put_name(FILE *out, ar_kernel_names_t *names, const char *raw)
 {
-    const aorta_kernel_name_t *name = aorta_kernel_names_get(names, raw);
+    const ar_kernel_name_t *name = ar_kernel_names_get(names, raw);
     const char *full = name->full, *brief = name->brief;
     if (!strcmp(brief, raw)) {
         fputs("<code>", out);
@@ -60,7 +60,7 @@ static void put_name(FILE *out, aorta_kernel_names_t *names, const char *raw)
 
 /* A collector's kernels over every cell, by their summed means. */
 typedef struct ranked {
-    const aorta_kagg_kernel_t *kernel;   /* the name's first, for its name and hash */
+    const ar_kagg_kernel_t *kernel;   /* the name's first, for its name and hash */
     double total;
     size_t first;
 } ranked_t;
@@ -83,14 +83,14 @@ static int by_total(const void *left, const void *right)
 /* The slot of kernel's name: its item's, or the empty one it would take.
  * The hash is the one the cell's table computed: a run has hundreds of
  * thousands of rows, and every name is hashed once already. */
-static size_t ranking_slot(const ranking_t *ranking, const aorta_kagg_kernel_t *kernel)
+static size_t ranking_slot(const ranking_t *ranking, const ar_kagg_kernel_t *kernel)
 {
     size_t mask = ranking->slot_count - 1;
     for (size_t slot = (size_t)kernel->hash & mask;; slot = (slot + 1) & mask) {
         uint32_t at = ranking->slots[slot];
         if (!at)
             return slot;
-        const aorta_kagg_kernel_t *seen = ranking->items[at - 1].kernel;
+        const ar_kagg_kernel_t *seen = ranking->items[at - 1].kernel;
         if (seen->hash == kernel->hash && seen->name_len == kernel->name_len
             && !memcmp(seen->name, kernel->name, kernel->name_len))
             return slot;
@@ -101,21 +101,21 @@ static void ranking_grow(ranking_t *ranking)
 {
     free(ranking->slots);
     ranking->slot_count = ranking->slot_count ? ranking->slot_count * 2 : 256;
-    ranking->slots = aorta_xcalloc(ranking->slot_count, sizeof *ranking->slots);
+    ranking->slots = ar_xcalloc(ranking->slot_count, sizeof *ranking->slots);
     for (size_t i = 0; i < ranking->count; i++)
         ranking->slots[ranking_slot(ranking, ranking->items[i].kernel)] = (uint32_t)(i + 1);
 }
 
-static void rank_kernels(const aorta_kagg_run_t *run, const char *collector, ranking_t *ranking)
+static void rank_kernels(const ar_kagg_run_t *run, const char *collector, ranking_t *ranking)
 {
     ranking_grow(ranking);
     for (size_t c = 0; c < run->count; c++) {
-        const aorta_kagg_table_t *table = aorta_kagg_table(&run->cells[c], collector);
+        const ar_kagg_table_t *table = ar_kagg_table(&run->cells[c], collector);
         for (size_t k = 0; table && k < table->count; k++) {
-            const aorta_kagg_kernel_t *kernel = &table->kernels[k];
+            const ar_kagg_kernel_t *kernel = &table->kernels[k];
             size_t slot = ranking_slot(ranking, kernel);
             if (!ranking->slots[slot]) {
-                aorta_xgrow((void **)&ranking->items, &ranking->capacity, ranking->count + 1,
+                ar_xgrow((void **)&ranking->items, &ranking->capacity, ranking->count + 1,
                             sizeof *ranking->items);
                 ranking->items[ranking->count] = (ranked_t){kernel, 0.0, ranking->count};
                 ranking->slots[slot] = (uint32_t)++ranking->count;
@@ -132,13 +132,13 @@ static void rank_kernels(const aorta_kagg_run_t *run, const char *collector, ran
         qsort(ranking->items, ranking->count, sizeof *ranking->items, by_total);
 }
 
-static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collector,
-                     const ranking_t *ranking, aorta_kernel_names_t *names)
+static void overview(FILE *out, const ar_kagg_run_t *run, const char *collector,
+                     const ranking_t *ranking, ar_kernel_names_t *names)
 {
-    size_t stacked = ranking->count < AORTA_REPORT_STACKED ? ranking->count : AORTA_REPORT_STACKED;
+    size_t stacked = ranking->count < AR_REPORT_STACKED ? ranking->count : AR_REPORT_STACKED;
     double longest = 0;
     for (size_t c = 0; c < run->count; c++) {
-        const aorta_kagg_table_t *table = aorta_kagg_table(&run->cells[c], collector);
+        const ar_kagg_table_t *table = ar_kagg_table(&run->cells[c], collector);
         if (table && table->gpu_mean_ms > longest)
             longest = table->gpu_mean_ms;
     }
@@ -154,8 +154,8 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
           out);
     fputs("<div class=\"bars\">\n", out);
     for (size_t c = 0; c < run->count; c++) {
-        const aorta_kagg_cell_t *cell = &run->cells[c];
-        const aorta_kagg_table_t *table = aorta_kagg_table(cell, collector);
+        const ar_kagg_cell_t *cell = &run->cells[c];
+        const ar_kagg_table_t *table = ar_kagg_table(cell, collector);
         fputs("<div class=\"row\"><span class=\"label\">", out);
         put_escaped(out, cell->name);
         if (run->baseline && !strcmp(cell->name, run->baseline))
@@ -169,7 +169,7 @@ static void overview(FILE *out, const aorta_kagg_run_t *run, const char *collect
                 100.0 * table->gpu_mean_ms / longest);
         double rest = table->gpu_mean_ms;
         for (size_t k = 0; k < stacked; k++) {
-            const aorta_kagg_kernel_t *kernel = aorta_kagg_kernel(table,
+            const ar_kagg_kernel_t *kernel = ar_kagg_kernel(table,
                                                                   ranking->items[k].kernel->name);
             if (!kernel || table->gpu_mean_ms <= 0)
                 continue;
@@ -201,26 +201,26 @@ static const char *verdict_glyph(const char *verdict)
 
 /* Each shown cell's kernels judged against the baseline's (a family per
  * cell and collector); entries stay empty for the baseline itself. */
-static aorta_measures_t *judge_columns(const aorta_kagg_run_t *run, const char *collector,
-                                       const aorta_kagg_table_t *base, size_t columns)
+static ar_measures_t *judge_columns(const ar_kagg_run_t *run, const char *collector,
+                                       const ar_kagg_table_t *base, size_t columns)
 {
-    aorta_measures_t *sets = aorta_xcalloc(columns ? columns : 1, sizeof *sets);
-    aorta_stats_options_t options = AORTA_STATS_OPTIONS_INIT;
+    ar_measures_t *sets = ar_xcalloc(columns ? columns : 1, sizeof *sets);
+    ar_stats_options_t options = AR_STATS_OPTIONS_INIT;
     for (size_t c = 0; base && c < columns; c++) {
-        const aorta_kagg_cell_t *cell = &run->cells[c];
-        const aorta_kagg_table_t *table = aorta_kagg_table(cell, collector);
+        const ar_kagg_cell_t *cell = &run->cells[c];
+        const ar_kagg_table_t *table = ar_kagg_table(cell, collector);
         if (!table || (run->baseline && !strcmp(cell->name, run->baseline)))
             continue;
-        aorta_measures_add_kernels(&sets[c], cell->name, base, table);
+        ar_measures_add_kernels(&sets[c], cell->name, base, table);
         char *error = NULL;
-        if (aorta_measures_judge(&sets[c], &options, &error) != 0)
-            aorta_measures_clear(&sets[c]); /* finite times only: not reached */
+        if (ar_measures_judge(&sets[c], &options, &error) != 0)
+            ar_measures_clear(&sets[c]); /* finite times only: not reached */
         free(error);
     }
     return sets;
 }
 
-static const aorta_measure_t *find_kernel(const aorta_measures_t *set, const char *name)
+static const ar_measure_t *find_kernel(const ar_measures_t *set, const char *name)
 {
     for (size_t m = 0; m < set->count; m++)
         if (!strcmp(set->items[m].kernel, name))
@@ -230,11 +230,11 @@ static const aorta_measure_t *find_kernel(const aorta_measures_t *set, const cha
 
 /* The change under a value: the verdict's glyph and effect, its interval
  * and p in the title. */
-static void put_change(FILE *out, const aorta_measure_t *m)
+static void put_change(FILE *out, const ar_measure_t *m)
 {
-    aorta_json_t *json = aorta_measure_json(m);
-    const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
-    char *effect = aorta_measure_effect_text(json), *p = aorta_measure_p_text(json);
+    ar_json_t *json = ar_measure_json(m);
+    const char *verdict = ar_json_get_string(ar_json_get(json, "verdict"));
+    char *effect = ar_measure_effect_text(json), *p = ar_measure_p_text(json);
     fprintf(out, "<br><small class=\"v-%s\" title=\"%s %s p=%s\">%s", verdict, verdict,
             effect, p, verdict_glyph(verdict));
     if (m->result.effect_pct == m->result.effect_pct && m->n_a && !isinf(m->result.effect_pct))
@@ -244,16 +244,16 @@ static void put_change(FILE *out, const aorta_measure_t *m)
     fputs("</small>", out);
     free(effect);
     free(p);
-    aorta_json_free(json);
+    ar_json_free(json);
 }
 
-static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *collector,
-                       const ranking_t *ranking, aorta_kernel_names_t *names)
+static void comparison(FILE *out, const ar_kagg_run_t *run, const char *collector,
+                       const ranking_t *ranking, ar_kernel_names_t *names)
 {
-    const aorta_kagg_table_t *base = aorta_kagg_table(aorta_kagg_cell(run, run->baseline),
+    const ar_kagg_table_t *base = ar_kagg_table(ar_kagg_cell(run, run->baseline),
                                                       collector);
-    size_t rows = ranking->count < AORTA_REPORT_ROWS ? ranking->count : AORTA_REPORT_ROWS;
-    size_t columns = run->count < AORTA_REPORT_COLUMNS ? run->count : AORTA_REPORT_COLUMNS;
+    size_t rows = ranking->count < AR_REPORT_ROWS ? ranking->count : AR_REPORT_ROWS;
+    size_t columns = run->count < AR_REPORT_COLUMNS ? run->count : AR_REPORT_COLUMNS;
     fputs("<h2>Kernels across cells: ", out);
     put_escaped(out, collector);
     fprintf(out, "</h2>\n<p>Mean ms over each cell's passing trials; below each value its "
@@ -266,7 +266,7 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
                  "kernels and the first %zu of %zu cells; every kernel is in "
                  "<code>&lt;cell&gt;/kernels.json</code>.</p>\n",
             rows, ranking->count, columns, run->count);
-    aorta_measures_t *judged = judge_columns(run, collector, base, columns);
+    ar_measures_t *judged = judge_columns(run, collector, base, columns);
     fputs("<table class=\"cmp\"><thead><tr><th>Kernel</th>", out);
     for (size_t c = 0; c < columns; c++) {
         fputs("<th>", out);
@@ -278,19 +278,19 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
         const char *name = ranking->items[r].kernel->name;
         /* The same colour as in the bars: the ranking is the same. */
         fprintf(out, "<tr><td class=\"name\"><i class=\"sw\" style=\"background:%s\"></i>",
-                r < AORTA_REPORT_STACKED ? palette[r] : OTHER_COLOUR);
+                r < AR_REPORT_STACKED ? palette[r] : OTHER_COLOUR);
         put_name(out, names, name);
         fputs("</td>", out);
         for (size_t c = 0; c < columns; c++) {
-            const aorta_kagg_cell_t *cell = &run->cells[c];
-            const aorta_kagg_kernel_t *kernel = aorta_kagg_kernel(aorta_kagg_table(cell, collector),
+            const ar_kagg_cell_t *cell = &run->cells[c];
+            const ar_kagg_kernel_t *kernel = ar_kagg_kernel(ar_kagg_table(cell, collector),
                                                                   name);
             if (!kernel) {
                 fputs("<td class=\"absent\">\xe2\x80\x94</td>", out);
                 continue;
             }
             fprintf(out, "<td>%.3f", kernel->mean_ms);
-            const aorta_measure_t *m = find_kernel(&judged[c], name);
+            const ar_measure_t *m = find_kernel(&judged[c], name);
             if (m)
                 put_change(out, m);
             fputs("</td>", out);
@@ -299,54 +299,54 @@ static void comparison(FILE *out, const aorta_kagg_run_t *run, const char *colle
     }
     fputs("</tbody></table>\n", out);
     for (size_t c = 0; c < columns; c++)
-        aorta_measures_clear(&judged[c]);
+        ar_measures_clear(&judged[c]);
     free(judged);
 }
 
-static int html_variable(const char *name, aorta_json_t *value, void *user)
+static int html_variable(const char *name, ar_json_t *value, void *user)
 {
     FILE *out = user;
     fputs(" <code>", out);
     put_escaped(out, name);
     fputs("=", out);
-    put_escaped(out, aorta_json_get_string(value) ? aorta_json_get_string(value) : "");
+    put_escaped(out, ar_json_get_string(value) ? ar_json_get_string(value) : "");
     fputs("</code>", out);
     return 0;
 }
 
-static int html_cell(const char *cell, aorta_json_t *vars, void *user)
+static int html_cell(const char *cell, ar_json_t *vars, void *user)
 {
     FILE *out = user;
     fputs("<li><b>", out);
     put_escaped(out, cell);
     fputs("</b>:", out);
-    aorta_json_foreach(vars, html_variable, out);
+    ar_json_foreach(vars, html_variable, out);
     fputs("</li>\n", out);
     return 0;
 }
 
 /* The command and each cell's variables (matrix.json's provenance). */
-static void what_ran(FILE *out, const aorta_json_t *matrix)
+static void what_ran(FILE *out, const ar_json_t *matrix)
 {
-    const aorta_json_t *provenance = aorta_json_get(matrix, "provenance");
-    const aorta_json_t *command = aorta_json_get(provenance, "command");
+    const ar_json_t *provenance = ar_json_get(matrix, "provenance");
+    const ar_json_t *command = ar_json_get(provenance, "command");
     if (!command)
         return;
     fputs("<p class=\"meta\">Command: <code>", out);
-    for (size_t i = 0; i < aorta_json_length(command); i++) {
+    for (size_t i = 0; i < ar_json_length(command); i++) {
         if (i)
             fputs(" ", out);
-        put_escaped(out, aorta_json_get_string(aorta_json_at(command, i)));
+        put_escaped(out, ar_json_get_string(ar_json_at(command, i)));
     }
     fputs("</code></p>\n<ul class=\"meta\">\n", out);
-    aorta_json_foreach(aorta_json_get(provenance, "cells"), html_cell, out);
+    ar_json_foreach(ar_json_get(provenance, "cells"), html_cell, out);
     fputs("</ul>\n", out);
 }
 
 /* The cells' measures against the baseline: matrix.json's vs_baseline. */
-static void verdicts(FILE *out, const aorta_json_t *matrix)
+static void verdicts(FILE *out, const ar_json_t *matrix)
 {
-    const aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    const ar_json_t *cells = ar_json_get(matrix, "cells");
     fputs("<h2>Against the baseline</h2>\n<p>Each measure over the cell's passing trials "
           "against the baseline's: two-sided Mann-Whitney U test, Holm-corrected within its "
           "family, the effect with its 95% interval; the step time is not gated.</p>\n"
@@ -354,38 +354,38 @@ static void verdicts(FILE *out, const aorta_json_t *matrix)
           "<th>Cell</th><th>Verdict</th><th>Effect [95% CI]</th><th>p</th><th>n</th>"
           "</tr></thead><tbody>\n",
           out);
-    for (size_t i = 0; i < aorta_json_length(cells); i++) {
-        const aorta_json_t *cell = aorta_json_at(cells, i);
-        const aorta_json_t *measures = aorta_json_get(cell, "vs_baseline");
-        for (size_t m = 0; m < aorta_json_length(measures); m++) {
-            const aorta_json_t *e = aorta_json_at(measures, m);
-            const char *verdict = aorta_json_get_string(aorta_json_get(e, "verdict"));
-            const aorta_json_t *collector = aorta_json_get(e, "collector");
+    for (size_t i = 0; i < ar_json_length(cells); i++) {
+        const ar_json_t *cell = ar_json_at(cells, i);
+        const ar_json_t *measures = ar_json_get(cell, "vs_baseline");
+        for (size_t m = 0; m < ar_json_length(measures); m++) {
+            const ar_json_t *e = ar_json_at(measures, m);
+            const char *verdict = ar_json_get_string(ar_json_get(e, "verdict"));
+            const ar_json_t *collector = ar_json_get(e, "collector");
             fputs("<tr><td class=\"name\">", out);
-            put_escaped(out, aorta_json_get_string(aorta_json_get(cell, "name")));
+            put_escaped(out, ar_json_get_string(ar_json_get(cell, "name")));
             fputs("</td><td class=\"name\">", out);
             if (collector) {
-                put_escaped(out, aorta_json_get_string(collector));
+                put_escaped(out, ar_json_get_string(collector));
                 fputs(" ", out);
             }
-            put_escaped(out, aorta_json_get_string(aorta_json_get(e, "measure")));
-            if (!aorta_json_get_bool(aorta_json_get(e, "gated")))
+            put_escaped(out, ar_json_get_string(ar_json_get(e, "measure")));
+            if (!ar_json_get_bool(ar_json_get(e, "gated")))
                 fputs(" <small>(not gated)</small>", out);
             fputs("</td>", out);
             static const char *const means[] = {"mean_a", "mean_b"};
             for (size_t k = 0; k < 2; k++) {
-                const aorta_json_t *value = aorta_json_get(e, means[k]);
+                const ar_json_t *value = ar_json_get(e, means[k]);
                 if (value)
-                    fprintf(out, "<td>%.3f</td>", aorta_json_get_double(value));
+                    fprintf(out, "<td>%.3f</td>", ar_json_get_double(value));
                 else
                     fputs("<td class=\"absent\">\xe2\x80\x94</td>", out);
             }
-            char *effect = aorta_measure_effect_text(e), *p = aorta_measure_p_text(e);
+            char *effect = ar_measure_effect_text(e), *p = ar_measure_p_text(e);
             fprintf(out, "<td class=\"v-%s\">%s%s</td><td>%s</td><td>%s</td>"
                          "<td>%lld vs %lld</td></tr>\n",
                     verdict, verdict_glyph(verdict), verdict, effect, p,
-                    (long long)aorta_json_get_int(aorta_json_get(e, "n_a")),
-                    (long long)aorta_json_get_int(aorta_json_get(e, "n_b")));
+                    (long long)ar_json_get_int(ar_json_get(e, "n_a")),
+                    (long long)ar_json_get_int(ar_json_get(e, "n_b")));
             free(effect);
             free(p);
         }
@@ -393,26 +393,26 @@ static void verdicts(FILE *out, const aorta_json_t *matrix)
     fputs("</tbody></table>\n", out);
 }
 
-static void step_timing(FILE *out, const aorta_json_t *matrix)
+static void step_timing(FILE *out, const ar_json_t *matrix)
 {
-    const aorta_json_t *cells = aorta_json_get(matrix, "cells");
+    const ar_json_t *cells = ar_json_get(matrix, "cells");
     fputs("<h2>Trials and step timing</h2>\n<table class=\"cmp\"><thead><tr><th>Cell</th>"
           "<th>Trials</th><th>Passed</th><th>Mean step (ms)</th><th>Min</th><th>Max</th>"
           "</tr></thead><tbody>\n",
           out);
-    for (size_t i = 0; i < aorta_json_length(cells); i++) {
-        const aorta_json_t *cell = aorta_json_at(cells, i);
+    for (size_t i = 0; i < ar_json_length(cells); i++) {
+        const ar_json_t *cell = ar_json_at(cells, i);
         fputs("<tr><td class=\"name\">", out);
-        put_escaped(out, aorta_json_get_string(aorta_json_get(cell, "name")));
+        put_escaped(out, ar_json_get_string(ar_json_get(cell, "name")));
         fprintf(out, "</td><td>%lld</td><td>%lld</td>",
-                (long long)aorta_json_get_int(aorta_json_get(cell, "trials")),
-                (long long)aorta_json_get_int(aorta_json_get(cell, "passed_count")));
+                (long long)ar_json_get_int(ar_json_get(cell, "trials")),
+                (long long)ar_json_get_int(ar_json_get(cell, "passed_count")));
         static const char *const keys[] = {"mean_step_time_ms", "min_step_time_ms",
                                            "max_step_time_ms"};
         for (size_t k = 0; k < 3; k++) {
-            const aorta_json_t *value = aorta_json_get(cell, keys[k]);
+            const ar_json_t *value = ar_json_get(cell, keys[k]);
             if (value)
-                fprintf(out, "<td>%.3f</td>", aorta_json_get_double(value));
+                fprintf(out, "<td>%.3f</td>", ar_json_get_double(value));
             else
                 fputs("<td class=\"absent\">n/a</td>", out);
         }
@@ -422,11 +422,11 @@ static void step_timing(FILE *out, const aorta_json_t *matrix)
 }
 
 /* Each cell's lane chart: its first passing trial's timeline. */
-static void timelines(FILE *out, const aorta_kagg_run_t *run)
+static void timelines(FILE *out, const ar_kagg_run_t *run)
 {
     size_t drawn = 0;
     for (size_t c = 0; c < run->count; c++) {
-        const aorta_kagg_cell_t *cell = &run->cells[c];
+        const ar_kagg_cell_t *cell = &run->cells[c];
         if (!cell->lanes)
             continue;
         if (!drawn++)
@@ -435,8 +435,8 @@ static void timelines(FILE *out, const aorta_kagg_run_t *run)
                   "covers most of it.  Every dispatch is in the trial's <code>timeline.json</code>"
                   " (open it in Perfetto or <code>chrome://tracing</code>).</p>\n",
                   out);
-        char *json_rel = aorta_trial_json_rel(cell->name, (int)(cell->first_passing - 1));
-        char *file = aorta_timeline_path(json_rel);
+        char *json_rel = ar_trial_json_rel(cell->name, (int)(cell->first_passing - 1));
+        char *file = ar_timeline_path(json_rel);
         fputs("<h3>", out);
         put_escaped(out, cell->name);
         fputs("</h3>\n<p class=\"meta\"><code>", out);
@@ -479,30 +479,30 @@ static const char style[] =
 
 /* What the title names: the command as provenance recorded it, else (a run
  * of an older aorta) the ticket. */
-static void put_title(FILE *out, const aorta_json_t *matrix, const char *ticket)
+static void put_title(FILE *out, const ar_json_t *matrix, const char *ticket)
 {
-    const aorta_json_t *command = aorta_json_get(aorta_json_get(matrix, "provenance"), "command");
-    if (!aorta_json_length(command)) {
+    const ar_json_t *command = ar_json_get(ar_json_get(matrix, "provenance"), "command");
+    if (!ar_json_length(command)) {
         put_escaped(out, ticket ? ticket : "(no ticket)");
         return;
     }
-    for (size_t i = 0; i < aorta_json_length(command); i++) {
+    for (size_t i = 0; i < ar_json_length(command); i++) {
         if (i)
             fputs(" ", out);
-        const char *word = aorta_json_get_string(aorta_json_at(command, i));
+        const char *word = ar_json_get_string(ar_json_at(command, i));
         put_escaped(out, word ? word : "");
     }
 }
 
-char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
+char *ar_report_html(const ar_json_t *matrix, const ar_kagg_run_t *run)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     if (!out)
         abort();
-    const char *ticket = aorta_json_get_string(aorta_json_get(matrix, "ticket"));
-    const char *stamp = aorta_json_get_string(aorta_json_get(matrix, "run_timestamp"));
+    const char *ticket = ar_json_get_string(ar_json_get(matrix, "ticket"));
+    const char *stamp = ar_json_get_string(ar_json_get(matrix, "run_timestamp"));
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<meta name=\"viewport\" content=\"width=device-width\"><title>aorta report: ",
           out);
@@ -527,7 +527,7 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
             while (i < ncollectors && strcmp(collectors[i], name) != 0)
                 i++;
             if (i == ncollectors) {
-                aorta_xgrow((void **)&collectors, &capacity, ncollectors + 1, sizeof *collectors);
+                ar_xgrow((void **)&collectors, &capacity, ncollectors + 1, sizeof *collectors);
                 collectors[ncollectors++] = name;
             }
         }
@@ -535,16 +535,16 @@ char *aorta_report_html(const aorta_json_t *matrix, const aorta_kagg_run_t *run)
         fputs("<p>No cell has a kernel table: the run had no collector, or no trial "
               "passed.</p>\n",
               out);
-    aorta_kernel_names_t *names = aorta_kernel_names_new();
+    ar_kernel_names_t *names = ar_kernel_names_new();
     for (size_t i = 0; i < ncollectors; i++) {
         ranking_t ranking = {0};
         rank_kernels(run, collectors[i], &ranking);
         overview(out, run, collectors[i], &ranking, names);
         comparison(out, run, collectors[i], &ranking, names);
-        aorta_rank_html(out, run, collectors[i], names);
+        ar_rank_html(out, run, collectors[i], names);
         free(ranking.items);
     }
-    aorta_kernel_names_free(names);
+    ar_kernel_names_free(names);
     free(collectors);
     timelines(out, run);
     verdicts(out, matrix);

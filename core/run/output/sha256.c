@@ -63,7 +63,7 @@ static void compress(uint32_t state[8], const unsigned char block[64])
     state[7] += h;
 }
 
-void aorta_sha256_init(aorta_sha256_t *ctx)
+void ar_sha256_init(ar_sha256_t *ctx)
 {
     static const uint32_t initial[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -72,7 +72,7 @@ void aorta_sha256_init(aorta_sha256_t *ctx)
     ctx->used = 0;
 }
 
-void aorta_sha256_update(aorta_sha256_t *ctx, const void *data, size_t len)
+void ar_sha256_update(ar_sha256_t *ctx, const void *data, size_t len)
 {
     const unsigned char *bytes = data;
     ctx->length += len;
@@ -89,7 +89,7 @@ void aorta_sha256_update(aorta_sha256_t *ctx, const void *data, size_t len)
     }
 }
 
-void aorta_sha256_hex(aorta_sha256_t *ctx, char out[65])
+void ar_sha256_hex(ar_sha256_t *ctx, char out[65])
 {
     uint64_t bits = ctx->length * 8;
     unsigned char pad[72] = {0x80};
@@ -98,13 +98,13 @@ void aorta_sha256_hex(aorta_sha256_t *ctx, char out[65])
     for (size_t i = 0; i < 8; i++)
         pad[pad_len + i] = (unsigned char)(bits >> (56 - 8 * i));
     uint64_t length = ctx->length;
-    aorta_sha256_update(ctx, pad, pad_len + 8);
+    ar_sha256_update(ctx, pad, pad_len + 8);
     ctx->length = length;
     for (size_t i = 0; i < 8; i++)
         snprintf(out + 8 * i, 9, "%08x", (unsigned)ctx->state[i]);
 }
 
-int aorta_sha256_file(const char *path, char out[65])
+int ar_sha256_file(const char *path, char out[65])
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
@@ -114,8 +114,8 @@ int aorta_sha256_file(const char *path, char out[65])
         close(fd);
         return -1;
     }
-    aorta_sha256_t ctx;
-    aorta_sha256_init(&ctx);
+    ar_sha256_t ctx;
+    ar_sha256_init(&ctx);
     unsigned char buffer[65536];
     for (;;) {
         ssize_t got = read(fd, buffer, sizeof buffer);
@@ -127,9 +127,9 @@ int aorta_sha256_file(const char *path, char out[65])
         }
         if (got == 0)
             break;
-        aorta_sha256_update(&ctx, buffer, (size_t)got);
+        ar_sha256_update(&ctx, buffer, (size_t)got);
     }
     close(fd);
-    aorta_sha256_hex(&ctx, out);
+    ar_sha256_hex(&ctx, out);
     return 0;
 }

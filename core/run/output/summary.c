@@ -19,7 +19,7 @@
 #include "sys/text_escape.h"
 
 /* The most frequent hint among the cell's trials (the first among equals). */
-static const char *top_hint(const aorta_cell_result_t *result)
+static const char *top_hint(const ar_cell_result_t *result)
 {
     const char *best = NULL;
     size_t best_count = 0;
@@ -38,13 +38,13 @@ static const char *top_hint(const aorta_cell_result_t *result)
     return best;
 }
 
-static void cell_line(FILE *out, const char *raw_name, const aorta_cell_result_t *result,
-                      const aorta_cell_counts_t *counts)
+static void cell_line(FILE *out, const char *raw_name, const ar_cell_result_t *result,
+                      const ar_cell_counts_t *counts)
 {
-    char *name = aorta_text_escape(raw_name); /* names for people */
+    char *name = ar_text_escape(raw_name); /* names for people */
     if (result->error) {
         fprintf(out, "  [error] %s: cell did not run (", name);
-        aorta_text_put(out, result->error);
+        ar_text_put(out, result->error);
         fputs(")\n", out);
         free(name);
         return;
@@ -58,14 +58,14 @@ static void cell_line(FILE *out, const char *raw_name, const aorta_cell_result_t
                 counts->trials);
     if (hint) {
         fputs(" (", out);
-        aorta_text_put(out, hint);
+        ar_text_put(out, hint);
         fputs(")", out);
     }
     fprintf(out, "%s -> %s/\n", result->resumed ? " [resumed]" : "", name);
     free(name);
 }
 
-int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_result_t *results)
+int ar_summary_all_setup_failed(const ar_plan_t *plan, const ar_cell_result_t *results)
 {
     size_t trials = 0;
     for (size_t i = 0; i < plan->cell_count; i++) {
@@ -79,7 +79,7 @@ int aorta_summary_all_setup_failed(const aorta_plan_t *plan, const aorta_cell_re
     return trials > 0;
 }
 
-int aorta_summary_none_started(const aorta_plan_t *plan, const aorta_cell_result_t *results)
+int ar_summary_none_started(const ar_plan_t *plan, const ar_cell_result_t *results)
 {
     size_t trials = 0;
     for (size_t i = 0; i < plan->cell_count; i++) {
@@ -92,7 +92,7 @@ int aorta_summary_none_started(const aorta_plan_t *plan, const aorta_cell_result
     return trials > 0;
 }
 
-size_t aorta_summary_failed_trials(const aorta_plan_t *plan, const aorta_cell_result_t *results)
+size_t ar_summary_failed_trials(const ar_plan_t *plan, const ar_cell_result_t *results)
 {
     size_t failed = 0;
     for (size_t i = 0; i < plan->cell_count; i++)
@@ -102,14 +102,14 @@ size_t aorta_summary_failed_trials(const aorta_plan_t *plan, const aorta_cell_re
     return failed;
 }
 
-void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_result_t *results,
+void ar_summary_print(FILE *out, const ar_plan_t *plan, const ar_cell_result_t *results,
                          const char *raw_run_dir, int interrupted, int missing, double wall_sec)
 {
-    char *run_dir = aorta_text_escape(raw_run_dir); /* --output is the user's */
+    char *run_dir = ar_text_escape(raw_run_dir); /* --output is the user's */
     size_t clean = 0, failing = 0, erroring = 0, resumed = 0;
     for (size_t i = 0; i < plan->cell_count; i++) {
-        aorta_cell_counts_t counts;
-        aorta_cell_counts(&results[i], &counts);
+        ar_cell_counts_t counts;
+        ar_cell_counts(&results[i], &counts);
         resumed += results[i].resumed != 0;
         if (results[i].error || counts.trials == 0)
             erroring++;
@@ -133,25 +133,25 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
         fprintf(out, "Sweep summary: %zu cell(s) -- %zu clean, %zu with failing trials, %zu with "
                      "errors.\n",
                 plan->cell_count, clean, failing, erroring);
-        if (aorta_summary_all_setup_failed(plan, results))
+        if (ar_summary_all_setup_failed(plan, results))
             fputs("Nothing ran: every trial was a setup failure (reasons below); the command was "
                   "never started, so aorta-run exits 1.\n",
                   out);
-        else if (aorta_summary_none_started(plan, results))
+        else if (ar_summary_none_started(plan, results))
             fputs("Nothing ran: no trial's command could start (reasons below), so aorta-run "
                   "exits 1.\n",
                   out);
         for (size_t i = 0; i < plan->cell_count; i++) {
-            aorta_cell_counts_t counts;
-            aorta_cell_counts(&results[i], &counts);
+            ar_cell_counts_t counts;
+            ar_cell_counts(&results[i], &counts);
             if (results[i].error || counts.trials == 0 || counts.failed || counts.errors)
                 cell_line(out, plan->cells[i].name, &results[i], &counts);
         }
     }
     fprintf(out, "Wall time: %.1fs\n", wall_sec);
-    if (!(missing & AORTA_SUMMARY_NO_MATRIX))
+    if (!(missing & AR_SUMMARY_NO_MATRIX))
         fprintf(out, "Full matrix: %s/matrix.json\n", run_dir);
-    if (!(missing & AORTA_SUMMARY_NO_PERF))
+    if (!(missing & AR_SUMMARY_NO_PERF))
         fprintf(out, "Performance report: %s/perf.md\n", run_dir);
     if (resumed)
         fprintf(out, "Note: resumed cells reused cached artifacts under %s, recorded for this "
@@ -171,13 +171,13 @@ void aorta_summary_print(FILE *out, const aorta_plan_t *plan, const aorta_cell_r
 
 /* The first trial of the sweep with that verdict (launched ones only when
  * asked), its cell in *cell. */
-static const aorta_outcome_t *first_with(const aorta_plan_t *plan,
-                                         const aorta_cell_result_t *results,
+static const ar_outcome_t *first_with(const ar_plan_t *plan,
+                                         const ar_cell_result_t *results,
                                          const char *verdict, int launched, size_t *cell)
 {
     for (size_t i = 0; i < plan->cell_count; i++)
         for (size_t t = 0; t < results[i].count; t++) {
-            const aorta_outcome_t *o = &results[i].outcomes[t];
+            const ar_outcome_t *o = &results[i].outcomes[t];
             if (o->verdict && !strcmp(o->verdict, verdict) && (!launched || o->launched)) {
                 *cell = i;
                 return o;
@@ -186,13 +186,13 @@ static const aorta_outcome_t *first_with(const aorta_plan_t *plan,
     return NULL;
 }
 
-/* The last AORTA_SUMMARY_TAIL_BYTES of rel/stderr.log below run_fd, never
+/* The last AR_SUMMARY_TAIL_BYTES of rel/stderr.log below run_fd, never
  * through a symbolic link and never blocking on a FIFO; NULL when it cannot
  * be read.  *cut: the file holds more than was read. */
 static char *read_log_tail(int run_fd, const char *rel, size_t *len, int *cut)
 {
     char *error = NULL;
-    int dir_fd = aorta_nofollow_open_dir(run_fd, rel, 0, &error);
+    int dir_fd = ar_nofollow_open_dir(run_fd, rel, 0, &error);
     free(error);
     if (dir_fd < 0)
         return NULL;
@@ -203,11 +203,11 @@ static char *read_log_tail(int run_fd, const char *rel, size_t *len, int *cut)
     struct stat st;
     char *text = NULL;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        off_t from = st.st_size > AORTA_SUMMARY_TAIL_BYTES ? st.st_size - AORTA_SUMMARY_TAIL_BYTES
+        off_t from = st.st_size > AR_SUMMARY_TAIL_BYTES ? st.st_size - AR_SUMMARY_TAIL_BYTES
                                                           : 0;
         *cut = from > 0;
         if (lseek(fd, from, SEEK_SET) == from)
-            text = aorta_read_fd(fd, AORTA_SUMMARY_TAIL_BYTES, len);
+            text = ar_read_fd(fd, AR_SUMMARY_TAIL_BYTES, len);
     }
     close(fd);
     return text;
@@ -234,17 +234,17 @@ static void put_escaped_line(FILE *out, const char *line, size_t len)
     fputc('\n', out);
 }
 
-void aorta_summary_print_failure_log(FILE *out, const aorta_plan_t *plan,
-                                     const aorta_cell_result_t *results, int run_fd,
+void ar_summary_print_failure_log(FILE *out, const ar_plan_t *plan,
+                                     const ar_cell_result_t *results, int run_fd,
                                      const char *run_dir)
 {
     size_t cell = 0;
-    const aorta_outcome_t *o = first_with(plan, results, "fail", 0, &cell);
+    const ar_outcome_t *o = first_with(plan, results, "fail", 0, &cell);
     if (!o)
         o = first_with(plan, results, "error", 1, &cell);
     if (!o || run_fd < 0)
         return;
-    char *rel = aorta_trial_dir_rel(plan->cells[cell].name, o->trial_index);
+    char *rel = ar_trial_dir_rel(plan->cells[cell].name, o->trial_index);
     size_t len = 0;
     int cut = 0;
     char *text = read_log_tail(run_fd, rel, &len, &cut);
@@ -252,13 +252,13 @@ void aorta_summary_print_failure_log(FILE *out, const aorta_plan_t *plan,
         /* Drop one trailing newline, then keep the last lines. */
         size_t end = len && text[len - 1] == '\n' ? len - 1 : len;
         size_t start = end, lines = 0;
-        while (start > 0 && lines < AORTA_SUMMARY_TAIL_LINES) {
-            if (text[start - 1] == '\n' && ++lines == AORTA_SUMMARY_TAIL_LINES)
+        while (start > 0 && lines < AR_SUMMARY_TAIL_LINES) {
+            if (text[start - 1] == '\n' && ++lines == AR_SUMMARY_TAIL_LINES)
                 break;
             start--;
         }
         /* A cut file's first line is partial: start after it. */
-        if (cut && start == 0 && lines < AORTA_SUMMARY_TAIL_LINES) {
+        if (cut && start == 0 && lines < AR_SUMMARY_TAIL_LINES) {
             const char *nl = memchr(text, '\n', end);
             start = nl ? (size_t)(nl - text) + 1 : 0;
         }

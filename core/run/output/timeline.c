@@ -34,7 +34,7 @@ typedef struct buf {
 static void flush(buf_t *b)
 {
     if (b->fd >= 0 && b->len && !b->failed)
-        b->failed = aorta_write_all(b->fd, b->data, b->len) != 0;
+        b->failed = ar_write_all(b->fd, b->data, b->len) != 0;
     if (b->fd >= 0)
         b->len = 0;
 }
@@ -42,7 +42,7 @@ static void flush(buf_t *b)
 static inline void reserve(buf_t *b, size_t more)
 {
     if (b->len + more + 1 > b->cap)
-        aorta_xgrow((void **)&b->data, &b->cap, b->len + more + 1, 1);
+        ar_xgrow((void **)&b->data, &b->cap, b->len + more + 1, 1);
 }
 
 static inline void put(buf_t *b, const char *text, size_t len)
@@ -83,22 +83,22 @@ static inline void put_us(buf_t *b, uint64_t ns)
 /* text as a JSON string (quotes included). */
 static void put_string(buf_t *b, const char *text)
 {
-    aorta_json_t *value = aorta_json_string(text);
-    char *json = aorta_json_dump(value, 0);
+    ar_json_t *value = ar_json_string(text);
+    char *json = ar_json_dump(value, 0);
     put(b, json, strlen(json));
     free(json);
-    aorta_json_free(value);
+    ar_json_free(value);
 }
 
-char *aorta_timeline_path(const char *trial_json_path)
+char *ar_timeline_path(const char *trial_json_path)
 {
     size_t len = strlen(trial_json_path);
     if (len >= 5 && strcmp(trial_json_path + len - 5, ".json") == 0)
         len -= 5;
-    return aorta_xasprintf("%.*s.timeline.json", (int)len, trial_json_path);
+    return ar_xasprintf("%.*s.timeline.json", (int)len, trial_json_path);
 }
 
-int aorta_timeline_has_dispatches(const aorta_timeline_source_t *sources, size_t count)
+int ar_timeline_has_dispatches(const ar_timeline_source_t *sources, size_t count)
 {
     for (size_t i = 0; i < count; i++)
         if (aorta_dispatches_count(sources[i].dispatches) > 0)
@@ -122,9 +122,9 @@ static int by_start(const void *left, const void *right)
 }
 
 /* The sources in rank order (stable): indices into sources. */
-static size_t *rank_order(const aorta_timeline_source_t *sources, size_t count)
+static size_t *rank_order(const ar_timeline_source_t *sources, size_t count)
 {
-    size_t *order = aorta_xcalloc(count ? count : 1, sizeof *order);
+    size_t *order = ar_xcalloc(count ? count : 1, sizeof *order);
     for (size_t i = 0; i < count; i++) {
         size_t at = i;
         for (; at > 0 && sources[order[at - 1]].rank > sources[i].rank; at--)
@@ -151,10 +151,10 @@ typedef struct align {
     uint64_t *base; /* per source: its time 0 */
 } align_t;
 
-static void align_sources(const aorta_timeline_source_t *sources, size_t count, int one_node,
+static void align_sources(const ar_timeline_source_t *sources, size_t count, int one_node,
                           align_t *align)
 {
-    uint64_t *first = aorta_xcalloc(count ? count : 1, sizeof *first);
+    uint64_t *first = ar_xcalloc(count ? count : 1, sizeof *first);
     uint64_t all = UINT64_MAX;
     int host = 1;
     for (size_t i = 0; i < count; i++) {
@@ -166,7 +166,7 @@ static void align_sources(const aorta_timeline_source_t *sources, size_t count, 
             host = 0;
     }
     align->shared = one_node && host;
-    align->base = aorta_xcalloc(count ? count : 1, sizeof *align->base);
+    align->base = ar_xcalloc(count ? count : 1, sizeof *align->base);
     for (size_t i = 0; i < count; i++) {
         uint64_t base = align->shared ? all : first[i];
         /* A rank's sources of the host clock share the rank's first. */
@@ -188,19 +188,19 @@ typedef struct names {
     uint32_t **of_source;    /* per source: its name index -> escaped name */
 } names_t;
 
-static void escape_names(names_t *names, const aorta_timeline_source_t *sources, size_t count)
+static void escape_names(names_t *names, const ar_timeline_source_t *sources, size_t count)
 {
-    names->of_source = aorta_xcalloc(count ? count : 1, sizeof *names->of_source);
+    names->of_source = ar_xcalloc(count ? count : 1, sizeof *names->of_source);
     for (size_t s = 0; s < count; s++) {
         const aorta_dispatches_t *d = sources[s].dispatches;
         size_t n = aorta_dispatches_name_count(d);
-        names->of_source[s] = aorta_xcalloc(n ? n : 1, sizeof **names->of_source);
+        names->of_source[s] = ar_xcalloc(n ? n : 1, sizeof **names->of_source);
         for (size_t k = 0; k < n; k++) {
             if (names->count == names->cap) {
                 size_t cap = names->cap;
-                aorta_xgrow((void **)&names->offset, &cap, names->count + 1,
+                ar_xgrow((void **)&names->offset, &cap, names->count + 1,
                             sizeof *names->offset);
-                aorta_xgrow((void **)&names->length, &names->cap, names->count + 1,
+                ar_xgrow((void **)&names->length, &names->cap, names->count + 1,
                             sizeof *names->length);
             }
             size_t before = names->text.len;
@@ -247,18 +247,18 @@ static void put_meta(buf_t *b, const char *what, long pid, uint32_t tid, const c
 
 /* The tracks of sources[order[from..to)] (one rank) numbered 1, 2, ...:
  * their thread_name events, and per source its track index -> tid. */
-static uint32_t **number_tracks(buf_t *b, const aorta_timeline_source_t *sources,
+static uint32_t **number_tracks(buf_t *b, const ar_timeline_source_t *sources,
                                 const size_t *order, size_t from, size_t to, long pid)
 {
-    uint32_t **tids = aorta_xcalloc(to - from, sizeof *tids);
+    uint32_t **tids = ar_xcalloc(to - from, sizeof *tids);
     uint32_t next = 1;
     for (size_t s = from; s < to; s++) {
-        const aorta_timeline_source_t *src = &sources[order[s]];
+        const ar_timeline_source_t *src = &sources[order[s]];
         size_t n = aorta_dispatches_track_count(src->dispatches);
-        tids[s - from] = aorta_xcalloc(n ? n : 1, sizeof **tids);
+        tids[s - from] = ar_xcalloc(n ? n : 1, sizeof **tids);
         for (size_t t = 0; t < n; t++) {
             tids[s - from][t] = next;
-            char *label = aorta_xasprintf("%s: %s", src->collector ? src->collector : "?",
+            char *label = ar_xasprintf("%s: %s", src->collector ? src->collector : "?",
                                           aorta_dispatches_track_name(src->dispatches, t));
             put_meta(b, "thread_name", pid, next++, "name");
             put_string(b, label);
@@ -270,11 +270,11 @@ static uint32_t **number_tracks(buf_t *b, const aorta_timeline_source_t *sources
 }
 
 /* One rank: its metadata, then its dispatches sorted by start. */
-static void write_rank(buf_t *b, const aorta_timeline_source_t *sources, const size_t *order,
+static void write_rank(buf_t *b, const ar_timeline_source_t *sources, const size_t *order,
                        size_t from, size_t to, const align_t *align, const names_t *names)
 {
     long pid = sources[order[from]].rank;
-    char *label = aorta_xasprintf("rank %ld", pid);
+    char *label = ar_xasprintf("rank %ld", pid);
     put_meta(b, "process_name", pid, 0, "name");
     put_string(b, label);
     PUT(b, "}}");
@@ -287,7 +287,7 @@ static void write_rank(buf_t *b, const aorta_timeline_source_t *sources, const s
     size_t total = 0;
     for (size_t s = from; s < to; s++)
         total += aorta_dispatches_count(sources[order[s]].dispatches);
-    event_t *events = aorta_xcalloc(total ? total : 1, sizeof *events);
+    event_t *events = ar_xcalloc(total ? total : 1, sizeof *events);
     size_t n = 0;
     for (size_t s = from; s < to; s++) {
         const aorta_dispatches_t *d = sources[order[s]].dispatches;
@@ -339,11 +339,11 @@ static void put_other_data(buf_t *b, const align_t *align, size_t ranks, size_t 
 }
 
 /* The whole trace into b. */
-static void write_trace(buf_t *b, const aorta_timeline_source_t *sources, size_t count,
+static void write_trace(buf_t *b, const ar_timeline_source_t *sources, size_t count,
                         int one_node)
 {
     /* Only sources with dispatches: a rank without any has no process. */
-    aorta_timeline_source_t *used = aorta_xcalloc(count ? count : 1, sizeof *used);
+    ar_timeline_source_t *used = ar_xcalloc(count ? count : 1, sizeof *used);
     size_t n = 0, dispatches = 0, ranks = 0;
     for (size_t i = 0; i < count; i++)
         if (aorta_dispatches_count(sources[i].dispatches) > 0) {
@@ -370,7 +370,7 @@ static void write_trace(buf_t *b, const aorta_timeline_source_t *sources, size_t
     free(used);
 }
 
-char *aorta_timeline_text(const aorta_timeline_source_t *sources, size_t count, int one_node,
+char *ar_timeline_text(const ar_timeline_source_t *sources, size_t count, int one_node,
                           size_t *len)
 {
     buf_t b = {.fd = -1};
@@ -379,11 +379,11 @@ char *aorta_timeline_text(const aorta_timeline_source_t *sources, size_t count, 
     return b.data;
 }
 
-int aorta_timeline_write_at(int dir_fd, const char *name, const aorta_timeline_source_t *sources,
+int ar_timeline_write_at(int dir_fd, const char *name, const ar_timeline_source_t *sources,
                             size_t count, int one_node)
 {
     char *temporary;
-    buf_t b = {.fd = aorta_atomic_start_at(dir_fd, name, &temporary)};
+    buf_t b = {.fd = ar_atomic_start_at(dir_fd, name, &temporary)};
     if (b.fd < 0)
         return -1;
     reserve(&b, 2 * FLUSH_AT);
@@ -391,7 +391,7 @@ int aorta_timeline_write_at(int dir_fd, const char *name, const aorta_timeline_s
     int saved = errno;
     free(b.data);
     errno = saved;
-    int status = aorta_atomic_finish_at(dir_fd, b.fd, temporary, name, !b.failed);
+    int status = ar_atomic_finish_at(dir_fd, b.fd, temporary, name, !b.failed);
     saved = errno;
     free(temporary);
     errno = saved;

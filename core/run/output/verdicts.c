@@ -14,26 +14,26 @@
 
 /* text kept once in the set: the same as one of the last few kept (a
  * kernel's cell, collector, family), else a new copy. */
-static const char *keep(aorta_measures_t *set, const char *text)
+static const char *keep(ar_measures_t *set, const char *text)
 {
     if (!text)
         return NULL;
     for (size_t i = set->string_count, seen = 0; i > 0 && seen < 8; i--, seen++)
         if (!strcmp(set->strings[i - 1], text))
             return set->strings[i - 1];
-    aorta_xgrow((void **)&set->strings, &set->string_capacity, set->string_count + 1,
+    ar_xgrow((void **)&set->strings, &set->string_capacity, set->string_count + 1,
                 sizeof *set->strings);
-    set->strings[set->string_count] = aorta_xstrdup(text);
+    set->strings[set->string_count] = ar_xstrdup(text);
     return set->strings[set->string_count++];
 }
 
-size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *measure,
+size_t ar_measures_add(ar_measures_t *set, const char *cell, const char *measure,
                           const char *collector, const char *kernel, const char *family,
                           const double *a, size_t n_a, const double *b, size_t n_b,
-                          aorta_stats_better_t better, int gated)
+                          ar_stats_better_t better, int gated)
 {
-    aorta_xgrow((void **)&set->items, &set->capacity, set->count + 1, sizeof *set->items);
-    aorta_measure_t *m = &set->items[set->count];
+    ar_xgrow((void **)&set->items, &set->capacity, set->count + 1, sizeof *set->items);
+    ar_measure_t *m = &set->items[set->count];
     memset(m, 0, sizeof *m);
     m->cell = keep(set, cell);
     m->measure = keep(set, measure);
@@ -41,7 +41,7 @@ size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *m
     m->kernel = keep(set, kernel);
     m->rank = -1;
     m->family = keep(set, family);
-    m->a = aorta_xcalloc(n_a + n_b ? n_a + n_b : 1, sizeof *m->a);
+    m->a = ar_xcalloc(n_a + n_b ? n_a + n_b : 1, sizeof *m->a);
     m->b = m->a + n_a;
     if (n_a)
         memcpy(m->a, a, n_a * sizeof *a);
@@ -57,40 +57,40 @@ size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *m
 
 /* A kernel's samples in a table: its per-trial values, or the table's
  * trials as zeros when it did not run there at all (NULL table: none). */
-static const double *kernel_values(const aorta_kagg_table_t *table, const aorta_kagg_kernel_t *k,
+static const double *kernel_values(const ar_kagg_table_t *table, const ar_kagg_kernel_t *k,
                                    double *zeros, size_t *n)
 {
     *n = table ? table->trials : 0;
     return k ? k->values : zeros;
 }
 
-void aorta_measures_add_kernels(aorta_measures_t *set, const char *cell,
-                                const aorta_kagg_table_t *ta, const aorta_kagg_table_t *tb)
+void ar_measures_add_kernels(ar_measures_t *set, const char *cell,
+                                const ar_kagg_table_t *ta, const ar_kagg_table_t *tb)
 {
-    char *family = aorta_xasprintf("kernels:%s/%s", cell, ta->collector);
+    char *family = ar_xasprintf("kernels:%s/%s", cell, ta->collector);
     size_t most = ta->trials > tb->trials ? ta->trials : tb->trials;
-    double *zeros = aorta_xcalloc(most ? most : 1, sizeof *zeros);
+    double *zeros = ar_xcalloc(most ? most : 1, sizeof *zeros);
     for (size_t side = 0; side < 2; side++) {
-        const aorta_kagg_table_t *own = side ? tb : ta, *other = side ? ta : tb;
+        const ar_kagg_table_t *own = side ? tb : ta, *other = side ? ta : tb;
         for (size_t k = 0; k < own->count; k++) {
-            const aorta_kagg_kernel_t *kernel = &own->kernels[own->order[k]];
-            const aorta_kagg_kernel_t *twin = aorta_kagg_kernel(other, kernel->name);
+            const ar_kagg_kernel_t *kernel = &own->kernels[own->order[k]];
+            const ar_kagg_kernel_t *twin = ar_kagg_kernel(other, kernel->name);
             if (side && twin)
                 continue; /* counted from A's side */
             size_t n_own, n_other;
             const double *v_own = kernel_values(own, kernel, zeros, &n_own);
             const double *v_other = kernel_values(other, twin, zeros, &n_other);
-            aorta_measures_add(set, cell, "kernel_time_ms", ta->collector, kernel->name, family,
+            ar_measures_add(set, cell, "kernel_time_ms", ta->collector, kernel->name, family,
                                side ? v_other : v_own, side ? n_other : n_own,
                                side ? v_own : v_other, side ? n_own : n_other,
-                               AORTA_STATS_BETTER_LOWER, 1);
+                               AR_STATS_BETTER_LOWER, 1);
         }
     }
     free(zeros);
     free(family);
 }
 
-static const aorta_kagg_series_t *series_of(const aorta_kagg_cell_t *cell, const char *name)
+static const ar_kagg_series_t *series_of(const ar_kagg_cell_t *cell, const char *name)
 {
     for (size_t i = 0; i < cell->metric_count; i++)
         if (!strcmp(cell->metrics[i].name, name))
@@ -99,7 +99,7 @@ static const aorta_kagg_series_t *series_of(const aorta_kagg_cell_t *cell, const
 }
 
 /* A collector's own GPU time metric is its table's total, already judged. */
-static int is_table_total(const aorta_kagg_cell_t *cell, const char *metric)
+static int is_table_total(const ar_kagg_cell_t *cell, const char *metric)
 {
     for (size_t t = 0; t < cell->count; t++) {
         size_t len = strlen(cell->tables[t].collector);
@@ -122,133 +122,133 @@ static size_t gpu_time_prefix(const char *metric)
 /* The metrics both cells have: the collectors' GPU times without a kernel
  * table (headline), or every other one. */
 /* A metric's direction as its collector declared it; gated when it has one. */
-static aorta_stats_better_t declared_better(const aorta_json_t *declared, const char *metric,
+static ar_stats_better_t declared_better(const ar_json_t *declared, const char *metric,
                                             int *gated)
 {
-    const char *better = aorta_json_get_string(aorta_json_get(declared, metric));
+    const char *better = ar_json_get_string(ar_json_get(declared, metric));
     *gated = better && (!strcmp(better, "lower") || !strcmp(better, "higher"));
-    return !*gated ? AORTA_STATS_BETTER_NONE
-           : !strcmp(better, "lower") ? AORTA_STATS_BETTER_LOWER
-                                      : AORTA_STATS_BETTER_HIGHER;
+    return !*gated ? AR_STATS_BETTER_NONE
+           : !strcmp(better, "lower") ? AR_STATS_BETTER_LOWER
+                                      : AR_STATS_BETTER_HIGHER;
 }
 
-static void add_metrics(aorta_measures_t *set, const aorta_kagg_cell_t *a,
-                        const aorta_kagg_cell_t *b, int headline, const aorta_json_t *declared)
+static void add_metrics(ar_measures_t *set, const ar_kagg_cell_t *a,
+                        const ar_kagg_cell_t *b, int headline, const ar_json_t *declared)
 {
     for (size_t i = 0; i < b->metric_count; i++) {
-        const aorta_kagg_series_t *sb = &b->metrics[i], *sa = series_of(a, sb->name);
+        const ar_kagg_series_t *sb = &b->metrics[i], *sa = series_of(a, sb->name);
         size_t prefix = gpu_time_prefix(sb->name);
         if (!sa || is_table_total(b, sb->name) || (prefix != 0) != headline)
             continue;
         if (prefix) {
-            char *collector = aorta_xstrndup(sb->name, prefix);
-            aorta_measures_add(set, b->name, "gpu_time_ms", collector, NULL,
-                               AORTA_FAMILY_HEADLINE, sa->values, sa->count, sb->values,
-                               sb->count, AORTA_STATS_BETTER_LOWER, 1);
+            char *collector = ar_xstrndup(sb->name, prefix);
+            ar_measures_add(set, b->name, "gpu_time_ms", collector, NULL,
+                               AR_FAMILY_HEADLINE, sa->values, sa->count, sb->values,
+                               sb->count, AR_STATS_BETTER_LOWER, 1);
             free(collector);
             continue;
         }
-        char *family = aorta_xasprintf("metric:%s", sb->name);
+        char *family = ar_xasprintf("metric:%s", sb->name);
         int gated = 0;
-        aorta_stats_better_t better = declared_better(declared, sb->name, &gated);
-        aorta_measures_add(set, b->name, sb->name, NULL, NULL, family, sa->values, sa->count,
+        ar_stats_better_t better = declared_better(declared, sb->name, &gated);
+        ar_measures_add(set, b->name, sb->name, NULL, NULL, family, sa->values, sa->count,
                            sb->values, sb->count, better, gated);
         free(family);
     }
 }
 
-void aorta_measures_add_ranks(aorta_measures_t *set, const char *cell,
-                              const aorta_kagg_table_t *ta, const aorta_kagg_table_t *tb)
+void ar_measures_add_ranks(ar_measures_t *set, const char *cell,
+                              const ar_kagg_table_t *ta, const ar_kagg_table_t *tb)
 {
     if (!ta->rank_count || !tb->rank_count)
         return;
-    char *family = aorta_xasprintf("imbalance:%s/%s", cell, ta->collector);
-    aorta_measures_add(set, cell, "rank_imbalance_ms", ta->collector, NULL, family,
+    char *family = ar_xasprintf("imbalance:%s/%s", cell, ta->collector);
+    ar_measures_add(set, cell, "rank_imbalance_ms", ta->collector, NULL, family,
                        ta->imbalance_values, ta->imbalance_count, tb->imbalance_values,
-                       tb->imbalance_count, AORTA_STATS_BETTER_LOWER, 0);
+                       tb->imbalance_count, AR_STATS_BETTER_LOWER, 0);
     free(family);
-    family = aorta_xasprintf("ranks:%s/%s", cell, ta->collector);
+    family = ar_xasprintf("ranks:%s/%s", cell, ta->collector);
     for (size_t r = 0; r < ta->rank_count; r++) {
-        const aorta_kagg_table_t *ra = &ta->ranks[r];
-        const aorta_kagg_table_t *rb = aorta_kagg_rank_table(tb, ra->rank);
+        const ar_kagg_table_t *ra = &ta->ranks[r];
+        const ar_kagg_table_t *rb = ar_kagg_rank_table(tb, ra->rank);
         if (!rb)
             continue; /* a rank of one run only: nothing to pair it with */
-        size_t at = aorta_measures_add(set, cell, "rank_gpu_time_ms", ta->collector, NULL, family,
+        size_t at = ar_measures_add(set, cell, "rank_gpu_time_ms", ta->collector, NULL, family,
                                        ra->gpu_values, ra->trials, rb->gpu_values, rb->trials,
-                                       AORTA_STATS_BETTER_LOWER, 0);
+                                       AR_STATS_BETTER_LOWER, 0);
         set->items[at].rank = ra->rank;
     }
     free(family);
 }
 
-void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
-                              const aorta_kagg_cell_t *b, const aorta_verdict_request_t *request)
+void ar_measures_add_cells(ar_measures_t *set, const ar_kagg_cell_t *a,
+                              const ar_kagg_cell_t *b, const ar_verdict_request_t *request)
 {
     for (size_t t = 0; t < a->count; t++) {
-        const aorta_kagg_table_t *ta = &a->tables[t], *tb = aorta_kagg_table(b, ta->collector);
+        const ar_kagg_table_t *ta = &a->tables[t], *tb = ar_kagg_table(b, ta->collector);
         /* A collector B lacks compares with nothing: an empty side. */
-        aorta_measures_add(set, b->name, "gpu_time_ms", ta->collector, NULL,
-                           AORTA_FAMILY_HEADLINE, ta->gpu_values, ta->trials,
+        ar_measures_add(set, b->name, "gpu_time_ms", ta->collector, NULL,
+                           AR_FAMILY_HEADLINE, ta->gpu_values, ta->trials,
                            tb ? tb->gpu_values : NULL, tb ? tb->trials : 0,
-                           AORTA_STATS_BETTER_LOWER, 1);
+                           AR_STATS_BETTER_LOWER, 1);
         if (request->kernels && tb)
-            aorta_measures_add_kernels(set, b->name, ta, tb);
+            ar_measures_add_kernels(set, b->name, ta, tb);
         if (request->kernels && tb)
-            aorta_measures_add_ranks(set, b->name, ta, tb);
+            ar_measures_add_ranks(set, b->name, ta, tb);
     }
     for (size_t t = 0; t < b->count; t++)
-        if (!aorta_kagg_table(a, b->tables[t].collector))
-            aorta_measures_add(set, b->name, "gpu_time_ms", b->tables[t].collector, NULL,
-                               AORTA_FAMILY_HEADLINE, NULL, 0, b->tables[t].gpu_values,
-                               b->tables[t].trials, AORTA_STATS_BETTER_LOWER, 1);
+        if (!ar_kagg_table(a, b->tables[t].collector))
+            ar_measures_add(set, b->name, "gpu_time_ms", b->tables[t].collector, NULL,
+                               AR_FAMILY_HEADLINE, NULL, 0, b->tables[t].gpu_values,
+                               b->tables[t].trials, AR_STATS_BETTER_LOWER, 1);
     add_metrics(set, a, b, 1, request->declared);
-    aorta_measures_add(set, b->name, "step_time_ms", NULL, NULL, AORTA_FAMILY_STEP,
+    ar_measures_add(set, b->name, "step_time_ms", NULL, NULL, AR_FAMILY_STEP,
                        a->step_ms.values, a->step_ms.count, b->step_ms.values, b->step_ms.count,
-                       AORTA_STATS_BETTER_LOWER, request->gate_step_time);
+                       AR_STATS_BETTER_LOWER, request->gate_step_time);
     add_metrics(set, a, b, 0, request->declared);
 }
 
 static int by_family(const void *left, const void *right, void *user)
 {
-    const aorta_measure_t *items = user;
+    const ar_measure_t *items = user;
     size_t x = *(const size_t *)left, y = *(const size_t *)right;
     int order = strcmp(items[x].family, items[y].family);
     return order ? order : (x > y) - (x < y);
 }
 
 /* Judge the measures order[from, to), one family. */
-static int judge_family(aorta_measures_t *set, const size_t *order, size_t from, size_t to,
-                        const aorta_stats_options_t *options, char **error)
+static int judge_family(ar_measures_t *set, const size_t *order, size_t from, size_t to,
+                        const ar_stats_options_t *options, char **error)
 {
     size_t count = to - from, bad = 0;
-    aorta_stats_measure_t *in = aorta_xcalloc(count, sizeof *in);
-    aorta_stats_result_t *out = aorta_xcalloc(count, sizeof *out);
+    ar_stats_measure_t *in = ar_xcalloc(count, sizeof *in);
+    ar_stats_result_t *out = ar_xcalloc(count, sizeof *out);
     for (size_t i = 0; i < count; i++) {
-        const aorta_measure_t *m = &set->items[order[from + i]];
-        in[i] = (aorta_stats_measure_t){m->a, m->n_a, m->b, m->n_b, m->better, m->gated};
+        const ar_measure_t *m = &set->items[order[from + i]];
+        in[i] = (ar_stats_measure_t){m->a, m->n_a, m->b, m->n_b, m->better, m->gated};
     }
-    aorta_stats_status_t status = aorta_stats_judge(in, count, options, out, &bad);
-    if (status == AORTA_STATS_OK)
+    ar_stats_status_t status = ar_stats_judge(in, count, options, out, &bad);
+    if (status == AR_STATS_OK)
         for (size_t i = 0; i < count; i++)
             set->items[order[from + i]].result = out[i];
     else if (bad < count)
-        *error = aorta_xasprintf("cannot judge %s of cell %s: %s",
+        *error = ar_xasprintf("cannot judge %s of cell %s: %s",
                                  set->items[order[from + bad]].measure,
                                  set->items[order[from + bad]].cell,
-                                 aorta_stats_status_text(status));
+                                 ar_stats_status_text(status));
     else
-        *error = aorta_xasprintf("cannot judge: %s", aorta_stats_status_text(status));
+        *error = ar_xasprintf("cannot judge: %s", ar_stats_status_text(status));
     free(in);
     free(out);
-    return status == AORTA_STATS_OK ? 0 : -1;
+    return status == AR_STATS_OK ? 0 : -1;
 }
 
 /* qsort_r is a GNU extension; the families are few, a stable insertion
  * sort by family would be quadratic in the kernels, so sort with a context
  * the portable way: a static-free merge of index runs. */
-static void sort_by_family(size_t *order, size_t count, const aorta_measure_t *items)
+static void sort_by_family(size_t *order, size_t count, const ar_measure_t *items)
 {
-    size_t *tmp = aorta_xcalloc(count ? count : 1, sizeof *tmp);
+    size_t *tmp = ar_xcalloc(count ? count : 1, sizeof *tmp);
     for (size_t width = 1; width < count; width *= 2) {
         for (size_t lo = 0; lo < count; lo += 2 * width) {
             size_t mid = lo + width < count ? lo + width : count;
@@ -267,10 +267,10 @@ static void sort_by_family(size_t *order, size_t count, const aorta_measure_t *i
     free(tmp);
 }
 
-int aorta_measures_judge(aorta_measures_t *set, const aorta_stats_options_t *options,
+int ar_measures_judge(ar_measures_t *set, const ar_stats_options_t *options,
                          char **error)
 {
-    size_t *order = aorta_xcalloc(set->count ? set->count : 1, sizeof *order);
+    size_t *order = ar_xcalloc(set->count ? set->count : 1, sizeof *order);
     for (size_t i = 0; i < set->count; i++)
         order[i] = i;
     sort_by_family(order, set->count, set->items);
@@ -289,47 +289,47 @@ int aorta_measures_judge(aorta_measures_t *set, const aorta_stats_options_t *opt
 }
 
 /* A number, or null where it is not one (an empty side, an open interval). */
-static aorta_json_t *number(double value)
+static ar_json_t *number(double value)
 {
-    return isfinite(value) ? aorta_json_double(value) : NULL;
+    return isfinite(value) ? ar_json_double(value) : NULL;
 }
 
 /* The mean at the precision its data has: 6.1 for three trials of 6.1,
- * 1.23 for 1.1, 1.2 and 1.4 (aorta_stats_format_mean()). */
+ * 1.23 for 1.1, 1.2 and 1.4 (ar_stats_format_mean()). */
 static double mean_of(const double *x, size_t n)
 {
     if (!n)
         return NAN;
-    double mean = aorta_stats_mean(x, n);
+    double mean = ar_stats_mean(x, n);
     char text[64];
-    return aorta_stats_format_mean(text, sizeof text, mean, x, n) > 0 ? strtod(text, NULL) : mean;
+    return ar_stats_format_mean(text, sizeof text, mean, x, n) > 0 ? strtod(text, NULL) : mean;
 }
 
-aorta_json_t *aorta_measure_json(const aorta_measure_t *m)
+ar_json_t *ar_measure_json(const ar_measure_t *m)
 {
-    const aorta_stats_result_t *r = &m->result;
-    aorta_json_t *obj = aorta_json_object();
-    aorta_json_set_literal(obj, "measure", aorta_json_string(m->measure));
-    aorta_json_set_literal(obj, "collector", m->collector ? aorta_json_string(m->collector) : NULL);
+    const ar_stats_result_t *r = &m->result;
+    ar_json_t *obj = ar_json_object();
+    ar_json_set_literal(obj, "measure", ar_json_string(m->measure));
+    ar_json_set_literal(obj, "collector", m->collector ? ar_json_string(m->collector) : NULL);
     if (m->kernel)
-        aorta_json_set_literal(obj, "kernel", aorta_json_string(m->kernel));
+        ar_json_set_literal(obj, "kernel", ar_json_string(m->kernel));
     if (m->rank >= 0)
-        aorta_json_set_literal(obj, "rank", aorta_json_int(m->rank));
+        ar_json_set_literal(obj, "rank", ar_json_int(m->rank));
     double mean_a = mean_of(m->a, m->n_a), mean_b = mean_of(m->b, m->n_b);
-    aorta_json_set_literal(obj, "n_a", aorta_json_int((int64_t)m->n_a));
-    aorta_json_set_literal(obj, "n_b", aorta_json_int((int64_t)m->n_b));
-    aorta_json_set_literal(obj, "mean_a", number(mean_a));
-    aorta_json_set_literal(obj, "mean_b", number(mean_b));
-    aorta_json_set_literal(obj, "delta", number(mean_b - mean_a));
-    aorta_json_set_literal(obj, "p_value", number(r->p_value));
-    aorta_json_set_literal(obj, "p_raw", number(r->p_raw));
-    aorta_json_set_literal(obj, "effect_pct", number(r->effect_pct));
-    aorta_json_set_literal(obj, "ci_low_pct", number(r->ci_low_pct));
-    aorta_json_set_literal(obj, "ci_high_pct", number(r->ci_high_pct));
-    aorta_json_set_literal(obj, "verdict", aorta_json_string(aorta_verdict_name(r->verdict)));
-    aorta_json_set_literal(obj, "gated", aorta_json_bool(m->gated));
-    aorta_json_set_literal(obj, "trials_needed",
-                   r->trials_needed ? aorta_json_int((int64_t)r->trials_needed) : NULL);
+    ar_json_set_literal(obj, "n_a", ar_json_int((int64_t)m->n_a));
+    ar_json_set_literal(obj, "n_b", ar_json_int((int64_t)m->n_b));
+    ar_json_set_literal(obj, "mean_a", number(mean_a));
+    ar_json_set_literal(obj, "mean_b", number(mean_b));
+    ar_json_set_literal(obj, "delta", number(mean_b - mean_a));
+    ar_json_set_literal(obj, "p_value", number(r->p_value));
+    ar_json_set_literal(obj, "p_raw", number(r->p_raw));
+    ar_json_set_literal(obj, "effect_pct", number(r->effect_pct));
+    ar_json_set_literal(obj, "ci_low_pct", number(r->ci_low_pct));
+    ar_json_set_literal(obj, "ci_high_pct", number(r->ci_high_pct));
+    ar_json_set_literal(obj, "verdict", ar_json_string(ar_verdict_name(r->verdict)));
+    ar_json_set_literal(obj, "gated", ar_json_bool(m->gated));
+    ar_json_set_literal(obj, "trials_needed",
+                   r->trials_needed ? ar_json_int((int64_t)r->trials_needed) : NULL);
     return obj;
 }
 
@@ -344,45 +344,45 @@ static void pct_text(char *out, size_t size, double value)
         snprintf(out, size, "%+.1f%%", value);
 }
 
-static double member(const aorta_json_t *obj, const char *key, double absent)
+static double member(const ar_json_t *obj, const char *key, double absent)
 {
-    const aorta_json_t *value = aorta_json_get(obj, key);
-    return value ? aorta_json_get_double(value) : absent;
+    const ar_json_t *value = ar_json_get(obj, key);
+    return value ? ar_json_get_double(value) : absent;
 }
 
-char *aorta_measure_effect_text(const aorta_json_t *m)
+char *ar_measure_effect_text(const ar_json_t *m)
 {
-    if (!aorta_json_get(m, "effect_pct"))
-        return aorta_xstrdup("?");
+    if (!ar_json_get(m, "effect_pct"))
+        return ar_xstrdup("?");
     char effect[32], low[32], high[32];
     pct_text(effect, sizeof effect, member(m, "effect_pct", NAN));
     /* An interval the sizes cannot close is open: null in the JSON. */
     pct_text(low, sizeof low, member(m, "ci_low_pct", -INFINITY));
     pct_text(high, sizeof high, member(m, "ci_high_pct", INFINITY));
-    return aorta_xasprintf("%s [%s, %s]", effect, low, high);
+    return ar_xasprintf("%s [%s, %s]", effect, low, high);
 }
 
-char *aorta_measure_p_text(const aorta_json_t *m)
+char *ar_measure_p_text(const ar_json_t *m)
 {
-    return aorta_json_get(m, "p_value") ? aorta_xasprintf("%.2g", member(m, "p_value", NAN))
-                                        : aorta_xstrdup("?");
+    return ar_json_get(m, "p_value") ? ar_xasprintf("%.2g", member(m, "p_value", NAN))
+                                        : ar_xstrdup("?");
 }
 
-char *aorta_measure_text(const aorta_measure_t *measure)
+char *ar_measure_text(const ar_measure_t *measure)
 {
-    aorta_json_t *json = aorta_measure_json(measure);
-    const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
-    char *effect = aorta_measure_effect_text(json), *p = aorta_measure_p_text(json);
-    char *text = aorta_json_get(json, "effect_pct")
-                     ? aorta_xasprintf("%s %s p=%s", verdict, effect, p)
-                     : aorta_xasprintf("%s (n=%zu vs %zu)", verdict, measure->n_a, measure->n_b);
+    ar_json_t *json = ar_measure_json(measure);
+    const char *verdict = ar_json_get_string(ar_json_get(json, "verdict"));
+    char *effect = ar_measure_effect_text(json), *p = ar_measure_p_text(json);
+    char *text = ar_json_get(json, "effect_pct")
+                     ? ar_xasprintf("%s %s p=%s", verdict, effect, p)
+                     : ar_xasprintf("%s (n=%zu vs %zu)", verdict, measure->n_a, measure->n_b);
     free(effect);
     free(p);
-    aorta_json_free(json);
+    ar_json_free(json);
     return text;
 }
 
-void aorta_measures_clear(aorta_measures_t *set)
+void ar_measures_clear(ar_measures_t *set)
 {
     for (size_t i = 0; i < set->count; i++)
         free(set->items[i].a); /* b is in the same block */

@@ -5,8 +5,8 @@
  * against run (--compare).  A measure is a sample per side (one value per
  * passing trial) and a family: Holm's correction runs within a family
  * (docs/design.md, Statistics). */
-#ifndef AORTA_VERDICTS_H
-#define AORTA_VERDICTS_H
+#ifndef AR_VERDICTS_H
+#define AR_VERDICTS_H
 
 #include <stddef.h>
 
@@ -15,11 +15,11 @@
 #include "sys/json.h"
 
 /* The families. */
-#define AORTA_FAMILY_HEADLINE "gpu_time"  /* each collector's GPU time, across the cells */
-#define AORTA_FAMILY_STEP "step_time"     /* the step time, across the cells */
+#define AR_FAMILY_HEADLINE "gpu_time"  /* each collector's GPU time, across the cells */
+#define AR_FAMILY_STEP "step_time"     /* the step time, across the cells */
 
-typedef struct aorta_measure {
-    /* The set's copies (aorta_measures_t.strings), NULL where none. */
+typedef struct ar_measure {
+    /* The set's copies (ar_measures_t.strings), NULL where none. */
     const char *cell;      /* the cell compared (B's, or the non-baseline cell) */
     const char *measure;   /* "gpu_time_ms", "kernel_time_ms", "step_time_ms" or a metric's name */
     const char *collector; /* its collector, or NULL */
@@ -28,80 +28,80 @@ typedef struct aorta_measure {
     const char *family;    /* the Holm family */
     double *a, *b;     /* the samples (owned: one block, b after a) */
     size_t n_a, n_b;
-    aorta_stats_better_t better;
+    ar_stats_better_t better;
     int gated;
-    aorta_stats_result_t result; /* once judged */
-} aorta_measure_t;
+    ar_stats_result_t result; /* once judged */
+} ar_measure_t;
 
-typedef struct aorta_measures {
-    aorta_measure_t *items;
+typedef struct ar_measures {
+    ar_measure_t *items;
     size_t count, capacity;
     int judged;
     /* The strings the measures point to, each kept once: a cell's hundreds
      * of kernels share their cell, measure, collector and family. */
     char **strings;
     size_t string_count, string_capacity;
-} aorta_measures_t;
+} ar_measures_t;
 
 /* What a comparison judges and how. */
-typedef struct aorta_verdict_request {
-    aorta_stats_options_t stats;
+typedef struct ar_verdict_request {
+    ar_stats_options_t stats;
     int gate_step_time;   /* --gate-step-time: the step time is gated too */
     int kernels;          /* judge each kernel (a family per cell and collector) */
     /* The collectors' declared metrics, {metric: "lower" | "higher" |
      * "none"} (ABI 1.2 metric tables, as provenance records them), or NULL:
      * a declared direction is judged and gated, any other metric compared
      * and shown only. */
-    const aorta_json_t *declared;
-} aorta_verdict_request_t;
+    const ar_json_t *declared;
+} ar_verdict_request_t;
 
 /* Append a measure (the samples are copied); returns its index. */
-size_t aorta_measures_add(aorta_measures_t *set, const char *cell, const char *measure,
+size_t ar_measures_add(ar_measures_t *set, const char *cell, const char *measure,
                           const char *collector, const char *kernel, const char *family,
                           const double *a, size_t n_a, const double *b, size_t n_b,
-                          aorta_stats_better_t better, int gated);
+                          ar_stats_better_t better, int gated);
 
 /* Every measure of cell b against cell a: each collector's GPU time (both
  * sides' tables), each kernel's time when request->kernels, the step time,
  * and every other numeric metric (compared, shown, never gated: their
  * better direction is not known). */
-void aorta_measures_add_cells(aorta_measures_t *set, const aorta_kagg_cell_t *a,
-                              const aorta_kagg_cell_t *b, const aorta_verdict_request_t *request);
+void ar_measures_add_cells(ar_measures_t *set, const ar_kagg_cell_t *a,
+                              const ar_kagg_cell_t *b, const ar_verdict_request_t *request);
 
 /* Each kernel of one collector's tables, b against a (a family of its own:
  * "kernels:<cell>/<collector>"). */
-void aorta_measures_add_kernels(aorta_measures_t *set, const char *cell,
-                                const aorta_kagg_table_t *a, const aorta_kagg_table_t *b);
+void ar_measures_add_kernels(ar_measures_t *set, const char *cell,
+                                const ar_kagg_table_t *a, const ar_kagg_table_t *b);
 
 /* The ranks of one collector's tables, b against a, when both have ranks:
  * each rank's GPU time ("rank_gpu_time_ms", the rank in .rank; a family
  * "ranks:<cell>/<collector>") and the imbalance ("rank_imbalance_ms", the
  * slowest rank minus the ranks' mean per trial; a family of its own).
  * Judged and shown, not gated: the collector's GPU time is. */
-void aorta_measures_add_ranks(aorta_measures_t *set, const char *cell,
-                              const aorta_kagg_table_t *a, const aorta_kagg_table_t *b);
+void ar_measures_add_ranks(ar_measures_t *set, const char *cell,
+                              const ar_kagg_table_t *a, const ar_kagg_table_t *b);
 
 /* Judge every family.  0, or -1 with *error set (a value not finite, an
  * option out of range). */
-int aorta_measures_judge(aorta_measures_t *set, const aorta_stats_options_t *options,
+int ar_measures_judge(ar_measures_t *set, const ar_stats_options_t *options,
                          char **error);
 
 /* The one writer of a judged measure's numbers: measure, collector, kernel
  * or rank (when it has one), n_a, n_b, mean_a, mean_b, delta, p_value (corrected), p_raw, effect_pct,
  * ci_low_pct, ci_high_pct, verdict, gated, trials_needed (NaN and infinite
  * values as null). */
-aorta_json_t *aorta_measure_json(const aorta_measure_t *measure);
+ar_json_t *ar_measure_json(const ar_measure_t *measure);
 
 
-/* The same parts from a measure's JSON (aorta_measure_json()), for the
+/* The same parts from a measure's JSON (ar_measure_json()), for the
  * reports: "+12.3% [+8.1%, +16.9%]" (an open end as -inf or +inf; "?"
  * without an effect) and "0.0021" ("?" without a p).  Free them. */
-char *aorta_measure_effect_text(const aorta_json_t *measure);
-char *aorta_measure_p_text(const aorta_json_t *measure);
+char *ar_measure_effect_text(const ar_json_t *measure);
+char *ar_measure_p_text(const ar_json_t *measure);
 /* Both with the verdict, for one line: "regressed +12.3% [+8.1%, +16.9%]
  * p=0.0021", or "inconclusive (n=0 vs 3)" without an effect.  Free it. */
-char *aorta_measure_text(const aorta_measure_t *measure);
+char *ar_measure_text(const ar_measure_t *measure);
 
-void aorta_measures_clear(aorta_measures_t *set);
+void ar_measures_clear(ar_measures_t *set);
 
 #endif

@@ -38,10 +38,10 @@ static int fail(selection_t *s, const char *where, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    char *message = aorta_xvasprintf(fmt, args);
+    char *message = ar_xvasprintf(fmt, args);
     va_end(args);
-    s->error = where ? aorta_xasprintf("%s: %s: %s", where, s->label, message)
-                     : aorta_xasprintf("%s: %s", s->label, message);
+    s->error = where ? ar_xasprintf("%s: %s: %s", where, s->label, message)
+                     : ar_xasprintf("%s: %s", s->label, message);
     free(message);
     /* A collector's message may hold a newline: errors are one line. */
     for (char *c = s->error; *c; c++)
@@ -50,7 +50,7 @@ static int fail(selection_t *s, const char *where, const char *fmt, ...)
     return -1;
 }
 
-size_t aorta_collect_split(const char *value, char ***names)
+size_t ar_collect_split(const char *value, char ***names)
 {
     *names = NULL;
     size_t count = 0;
@@ -59,8 +59,8 @@ size_t aorta_collect_split(const char *value, char ***names)
         size_t len = comma ? (size_t)(comma - start) : strlen(start), stripped = 0;
         const char *name = aorta_text_strip(start, len, &stripped);
         if (stripped > 0) {
-            *names = aorta_xrealloc(*names, (count + 1) * sizeof **names);
-            (*names)[count++] = aorta_xstrndup(name, stripped);
+            *names = ar_xrealloc(*names, (count + 1) * sizeof **names);
+            (*names)[count++] = ar_xstrndup(name, stripped);
         }
         start = comma ? comma + 1 : NULL;
     }
@@ -75,13 +75,13 @@ static int compare_names(const void *a, const void *b)
 /* Names must be loaded collectors: list every unknown one in the order
  * asked, the collectors there are, and why a broken one of that name
  * was skipped. */
-static int check_names(selection_t *s, const aorta_registry_t *registry)
+static int check_names(selection_t *s, const ar_registry_t *registry)
 {
-    const char **unknown = aorta_xcalloc(s->count + 1, sizeof *unknown);
+    const char **unknown = ar_xcalloc(s->count + 1, sizeof *unknown);
     size_t unknown_count = 0;
     const char *first_where = NULL;
     for (size_t i = 0; i < s->count; i++)
-        if (!aorta_registry_open(registry, s->requests[i].name)) {
+        if (!ar_registry_open(registry, s->requests[i].name)) {
             if (!unknown_count)
                 first_where = s->requests[i].where;
             unknown[unknown_count++] = s->requests[i].name;
@@ -90,22 +90,22 @@ static int check_names(selection_t *s, const aorta_registry_t *registry)
         free(unknown);
         return 0;
     }
-    aorta_registry_check_all(registry);
-    const char **valid = aorta_xcalloc(registry->count + 1, sizeof *valid);
+    ar_registry_check_all(registry);
+    const char **valid = ar_xcalloc(registry->count + 1, sizeof *valid);
     size_t valid_count = 0;
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->modules[i].status == AORTA_MODULE_OK)
+        if (registry->modules[i].status == AR_MODULE_OK)
             valid[valid_count++] = registry->modules[i].name;
     qsort(valid, valid_count, sizeof *valid, compare_names);
-    char *unknown_text = aorta_repr_list(unknown, unknown_count);
-    char *valid_text = aorta_repr_list(valid, valid_count);
-    char *broken = aorta_xstrdup("");
+    char *unknown_text = ar_repr_list(unknown, unknown_count);
+    char *valid_text = ar_repr_list(valid, valid_count);
+    char *broken = ar_xstrdup("");
     for (size_t i = 0; i < unknown_count; i++) {
-        const aorta_module_t *failed = aorta_registry_find_failed(registry, unknown[i]);
+        const ar_module_t *failed = ar_registry_find_failed(registry, unknown[i]);
         if (!failed)
             continue;
-        char *name = aorta_repr_str(unknown[i]);
-        char *next = aorta_xasprintf("%s; %s is broken (%s: %s)", broken, name, failed->path,
+        char *name = ar_repr_str(unknown[i]);
+        char *next = ar_xasprintf("%s; %s is broken (%s: %s)", broken, name, failed->path,
                                      failed->reason);
         free(name);
         free(broken);
@@ -113,14 +113,14 @@ static int check_names(selection_t *s, const aorta_registry_t *registry)
     }
     /* A typo of a collector that is there: say which. */
     for (size_t i = 0; i < unknown_count; i++) {
-        const char *near = aorta_registry_find_failed(registry, unknown[i])
+        const char *near = ar_registry_find_failed(registry, unknown[i])
                                ? NULL
-                               : aorta_suggest(unknown[i], valid, valid_count);
+                               : ar_suggest(unknown[i], valid, valid_count);
         if (!near)
             continue;
         char *next = unknown_count == 1
-                         ? aorta_xasprintf("%s; did you mean '%s'?", broken, near)
-                         : aorta_xasprintf("%s; did you mean '%s' for '%s'?", broken, near,
+                         ? ar_xasprintf("%s; did you mean '%s'?", broken, near)
+                         : ar_xasprintf("%s; did you mean '%s' for '%s'?", broken, near,
                                            unknown[i]);
         free(broken);
         broken = next;
@@ -128,7 +128,7 @@ static int check_names(selection_t *s, const aorta_registry_t *registry)
     int status;
     if (registry->count == 0) {
         /* Nothing loaded at all: the search path is what to fix. */
-        char *dirs = aorta_repr_list((const char *const *)registry->dirs, registry->dir_count);
+        char *dirs = ar_repr_list((const char *const *)registry->dirs, registry->dir_count);
         status = fail(s, first_where ? first_where : s->where,
                       "unknown collector recipe(s) %s: no collector was found; searched %s "
                       "(add a directory with --plugin-dir or AORTA_PLUGIN_PATH)",
@@ -161,7 +161,7 @@ static void dedup(selection_t *s)
     s->count = kept;
 }
 
-static void free_entries(aorta_collect_entry_t *entries, size_t count)
+static void free_entries(ar_collect_entry_t *entries, size_t count)
 {
     for (size_t i = 0; entries && i < count; i++) {
         aorta_options_free(entries[i].given);
@@ -173,25 +173,25 @@ static void free_entries(aorta_collect_entry_t *entries, size_t count)
 /* "; did you mean 'K' for 'k'?" for each given key the collector's table
  * lacks but has a near one of (the collector's own message stays whole);
  * "" when there is none.  Free it. */
-static char *option_hints(const aorta_collect_entry_t *entry)
+static char *option_hints(const ar_collect_entry_t *entry)
 {
     const aorta_option_spec_t *table = entry->module->collector.options;
     size_t count = 0;
     while (table && table[count].key)
         count++;
-    const char **keys = aorta_xcalloc(count + 1, sizeof *keys);
+    const char **keys = ar_xcalloc(count + 1, sizeof *keys);
     for (size_t i = 0; i < count; i++)
         keys[i] = table[i].key;
-    char *hints = aorta_xstrdup("");
+    char *hints = ar_xstrdup("");
     for (size_t i = 0; i < aorta_options_count(entry->given); i++) {
         const char *key = aorta_options_key_at(entry->given, i);
         int known = 0;
         for (size_t k = 0; k < count && !known; k++)
             known = strcmp(keys[k], key) == 0;
-        const char *near = known ? NULL : aorta_suggest(key, keys, count);
+        const char *near = known ? NULL : ar_suggest(key, keys, count);
         if (!near)
             continue;
-        char *next = aorta_xasprintf("%s; did you mean '%s' for '%s'?", hints, near, key);
+        char *next = ar_xasprintf("%s; did you mean '%s' for '%s'?", hints, near, key);
         free(hints);
         hints = next;
     }
@@ -208,8 +208,8 @@ static const char *option_where(const request_t *request, const char *message)
         return NULL;
     for (size_t i = 0; i < aorta_options_count(request->given) && request->option_where[i]; i++) {
         const char *key = aorta_options_key_at(request->given, i);
-        char *needle = aorta_xasprintf("option '%s'", key);
-        char *alone = aorta_xasprintf("option(s) ['%s']", key); /* the SDK's, one key */
+        char *needle = ar_xasprintf("option '%s'", key);
+        char *alone = ar_xasprintf("option(s) ['%s']", key); /* the SDK's, one key */
         int found = strstr(message, needle) != NULL || strstr(message, alone) != NULL;
         free(alone);
         free(needle);
@@ -225,8 +225,8 @@ static int apply_cli_options(selection_t *s, char *const *options, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         const char *dot = strchr(options[i], '.'), *equals = strchr(dot, '=');
-        char *name = aorta_xstrndup(options[i], (size_t)(dot - options[i]));
-        char *key = aorta_xstrndup(dot + 1, (size_t)(equals - dot - 1));
+        char *name = ar_xstrndup(options[i], (size_t)(dot - options[i]));
+        char *key = ar_xstrndup(dot + 1, (size_t)(equals - dot - 1));
         request_t *request = NULL;
         for (size_t k = 0; k < s->count && !request; k++)
             if (strcmp(s->requests[k].name, name) == 0)
@@ -240,10 +240,10 @@ static int apply_cli_options(selection_t *s, char *const *options, size_t count)
             request->where = NULL; /* its errors are --option's now */
             request->option_where = NULL;
         } else {
-            const char **asked = aorta_xcalloc(s->count + 1, sizeof *asked);
+            const char **asked = ar_xcalloc(s->count + 1, sizeof *asked);
             for (size_t k = 0; k < s->count; k++)
                 asked[k] = s->requests[k].name;
-            char *list = s->count ? aorta_repr_list(asked, s->count) : aorta_xstrdup("none");
+            char *list = s->count ? ar_repr_list(asked, s->count) : ar_xstrdup("none");
             s->label = "--option";
             fail(s, NULL, "'%s' is not among the collectors asked for (%s); add it to %s", name,
                  list, s->count ? "--collect or the recipe's collect:" : "--collect");
@@ -259,14 +259,14 @@ static int apply_cli_options(selection_t *s, char *const *options, size_t count)
 }
 
 /* Run each collector's validate() in the order asked. */
-static int validate_all(selection_t *s, const aorta_registry_t *registry,
-                        aorta_collect_entry_t *entries)
+static int validate_all(selection_t *s, const ar_registry_t *registry,
+                        ar_collect_entry_t *entries)
 {
     aorta_error_t *err = aorta_error_new();
     int status = 0;
     for (size_t i = 0; i < s->count && status == 0; i++) {
-        aorta_collect_entry_t *entry = &entries[i];
-        entry->module = aorta_registry_open(registry, s->requests[i].name);
+        ar_collect_entry_t *entry = &entries[i];
+        entry->module = ar_registry_open(registry, s->requests[i].name);
         entry->given = s->requests[i].given ? aorta_options_dup(s->requests[i].given)
                                             : aorta_options_new();
         entry->effective = aorta_options_dup(entry->given);
@@ -291,10 +291,10 @@ static int validate_all(selection_t *s, const aorta_registry_t *registry,
 }
 
 /* Stable sort into wrap order: the lowest wrap_rank (the outermost) first. */
-static void sort_in_wrap_order(aorta_collect_entry_t *entries, size_t count)
+static void sort_in_wrap_order(ar_collect_entry_t *entries, size_t count)
 {
     for (size_t i = 1; i < count; i++) {
-        aorta_collect_entry_t entry = entries[i];
+        ar_collect_entry_t entry = entries[i];
         size_t k = i;
         for (; k > 0 && entries[k - 1].module->collector.wrap_rank
                             > entry.module->collector.wrap_rank;
@@ -308,8 +308,8 @@ static void sort_in_wrap_order(aorta_collect_entry_t *entries, size_t count)
 static char *join_two(const char *x, const char *y, const char *separator)
 {
     if (x[0] && y[0])
-        return aorta_xasprintf("%s%s%s", x, separator, y);
-    return aorta_xstrdup(x[0] ? x : y);
+        return ar_xasprintf("%s%s%s", x, separator, y);
+    return ar_xstrdup(x[0] ? x : y);
 }
 
 /* Whether the collector intercepts; its phrase and remedy (never NULL;
@@ -323,8 +323,8 @@ static int ask_interceptor(const struct aorta_collector *collector, const aorta_
         aorta_error_t *why_err = aorta_error_new(), *remedy_err = aorta_error_new();
         intercepts = collector->queue_interceptor_why(options, why_err, remedy_err);
         const char *w = aorta_error_message(why_err), *r = aorta_error_message(remedy_err);
-        *why = aorta_xstrdup(w ? w : "");
-        *remedy = aorta_xstrdup(r ? r : "");
+        *why = ar_xstrdup(w ? w : "");
+        *remedy = ar_xstrdup(r ? r : "");
         aorta_error_free(why_err);
         aorta_error_free(remedy_err);
     } else {
@@ -332,8 +332,8 @@ static int ask_interceptor(const struct aorta_collector *collector, const aorta_
         intercepts = collector->queue_interceptor(options, why_buf, PHRASE_SIZE, remedy_buf,
                                                   PHRASE_SIZE);
         why_buf[PHRASE_SIZE - 1] = remedy_buf[PHRASE_SIZE - 1] = '\0';
-        *why = aorta_xstrdup(why_buf);
-        *remedy = aorta_xstrdup(remedy_buf);
+        *why = ar_xstrdup(why_buf);
+        *remedy = ar_xstrdup(remedy_buf);
     }
     return intercepts;
 }
@@ -341,10 +341,10 @@ static int ask_interceptor(const struct aorta_collector *collector, const aorta_
 /* No two collectors may install an HSA queue interceptor: the second to
  * attach fails or reports nothing.  The message is docs/collectors/proton.md's,
  * built from each collector's phrase and remedy. */
-static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entries, size_t count)
+static int check_interceptors(selection_t *s, const ar_collect_entry_t *entries, size_t count)
 {
     char *why[2] = {NULL, NULL}, *remedy[2] = {NULL, NULL};
-    const aorta_collect_entry_t *found[2];
+    const ar_collect_entry_t *found[2];
     size_t n = 0;
     for (size_t i = 0; i < count && n < 2; i++) {
         const struct aorta_collector *collector = &entries[i].module->collector;
@@ -364,10 +364,10 @@ static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entri
         char *phrases = join_two(why[0], why[1], " and ");
         char *remedies = join_two(remedy[0], remedy[1], "; ");
         char *way_out = remedies[0]
-                            ? aorta_xasprintf("%s, or run %s and %s as two separate runs "
+                            ? ar_xasprintf("%s, or run %s and %s as two separate runs "
                                               "(--collect %s, then --collect %s).",
                                               remedies, a, b, a, b)
-                            : aorta_xasprintf("Run %s and %s as two separate runs (--collect %s, "
+                            : ar_xasprintf("Run %s and %s as two separate runs (--collect %s, "
                                               "then --collect %s).",
                                               a, b, a, b);
         status = fail(s, s->where,
@@ -386,7 +386,7 @@ static int check_interceptors(selection_t *s, const aorta_collect_entry_t *entri
 }
 
 /* Each collector's own rules about each other one. */
-static int check_conflicts(selection_t *s, const aorta_collect_entry_t *entries, size_t count)
+static int check_conflicts(selection_t *s, const ar_collect_entry_t *entries, size_t count)
 {
     aorta_error_t *err = aorta_error_new();
     int status = 0;
@@ -411,22 +411,22 @@ static int check_conflicts(selection_t *s, const aorta_collect_entry_t *entries,
     return status;
 }
 
-int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
+int ar_collect_select(const ar_recipe_t *recipe, const char *cli_collect,
                          char *const *cli_options, size_t cli_option_count,
-                         const aorta_registry_t *registry, aorta_collect_entry_t **out,
+                         const ar_registry_t *registry, ar_collect_entry_t **out,
                          size_t *count, char **error)
 {
     *out = NULL;
     *count = 0;
     *error = NULL;
     char **names = NULL;
-    size_t name_count = cli_collect ? aorta_collect_split(cli_collect, &names) : 0;
+    size_t name_count = cli_collect ? ar_collect_split(cli_collect, &names) : 0;
     selection_t s;
     memset(&s, 0, sizeof s);
     if (name_count > 0) {
         /* --collect replaces the names; options of the survivors stay. */
         s.label = "--collect";
-        s.requests = aorta_xcalloc(name_count, sizeof *s.requests);
+        s.requests = ar_xcalloc(name_count, sizeof *s.requests);
         for (size_t i = 0; i < name_count; i++) {
             s.requests[s.count].name = names[i];
             for (size_t k = 0; recipe && k < recipe->collect_count; k++)
@@ -439,7 +439,7 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
     } else if (recipe && recipe->collect_count > 0) {
         s.label = "recipe.collect";
         s.where = recipe->collect_where;
-        s.requests = aorta_xcalloc(recipe->collect_count, sizeof *s.requests);
+        s.requests = ar_xcalloc(recipe->collect_count, sizeof *s.requests);
         for (size_t i = 0; i < recipe->collect_count; i++) {
             s.requests[i].name = recipe->collect[i].name;
             s.requests[i].given = recipe->collect[i].options;
@@ -448,14 +448,14 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
         }
         s.count = recipe->collect_count;
     }
-    aorta_collect_entry_t *entries = NULL;
+    ar_collect_entry_t *entries = NULL;
     int status = 0;
     if (s.count > 0 && check_names(&s, registry) != 0) {
         status = -1;
     } else if (dedup(&s), apply_cli_options(&s, cli_options, cli_option_count) != 0) {
         status = -1;
     } else if (s.count > 0) {
-        entries = aorta_xcalloc(s.count, sizeof *entries);
+        entries = ar_xcalloc(s.count, sizeof *entries);
         status = validate_all(&s, registry, entries);
         if (status == 0) {
             sort_in_wrap_order(entries, s.count);
@@ -481,12 +481,12 @@ int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
     return status;
 }
 
-int aorta_collect_effective_options(const aorta_collect_entry_t *chosen,
-                                    const aorta_module_t *module, aorta_options_t **out,
+int ar_collect_effective_options(const ar_collect_entry_t *chosen,
+                                    const ar_module_t *module, aorta_options_t **out,
                                     char **error)
 {
     *error = NULL;
-    const aorta_collect_entry_t *entry = chosen;
+    const ar_collect_entry_t *entry = chosen;
     *out = aorta_options_dup(entry ? entry->effective : NULL);
     if (entry)
         return 0;
@@ -494,7 +494,7 @@ int aorta_collect_effective_options(const aorta_collect_entry_t *chosen,
     int status = module->collector.validate(*out, err);
     if (status != 0) {
         const char *message = aorta_error_message(err);
-        *error = aorta_xasprintf("%s: its default options are refused: %s", module->name,
+        *error = ar_xasprintf("%s: its default options are refused: %s", module->name,
                                  message ? message : "(no reason given)");
         aorta_options_free(*out);
         *out = NULL;

@@ -5,18 +5,18 @@
  * collector; each one's validate() runs now; then no two may install a
  * queue interceptor (docs/collectors/proton.md), and each collector's conflicts()
  * is asked about every other one. */
-#ifndef AORTA_COLLECT_H
-#define AORTA_COLLECT_H
+#ifndef AR_COLLECT_H
+#define AR_COLLECT_H
 
 #include "recipe/recipe.h"
 #include "registry/registry.h"
 
 /* One collector a sweep runs. */
-typedef struct aorta_collect_entry {
-    const aorta_module_t *module;    /* the loaded collector */
+typedef struct ar_collect_entry {
+    const ar_module_t *module;    /* the loaded collector */
     aorta_options_t *given;          /* options as the user wrote them */
     aorta_options_t *effective;      /* after the collector's validate() */
-} aorta_collect_entry_t;
+} ar_collect_entry_t;
 
 /* recipe may be NULL (no --recipe); cli_collect is --collect's raw value or
  * NULL; cli_options are --option's NAME.KEY=VALUE values (each with a '.'
@@ -24,21 +24,21 @@ typedef struct aorta_collect_entry {
  * the outermost, first; ties keep the order asked), owned by the caller
  * (free each given and effective, then the array).  Returns 0, or -1 with
  * *error set to one line (free it). */
-int aorta_collect_select(const aorta_recipe_t *recipe, const char *cli_collect,
+int ar_collect_select(const ar_recipe_t *recipe, const char *cli_collect,
                          char *const *cli_options, size_t cli_option_count,
-                         const aorta_registry_t *registry, aorta_collect_entry_t **out,
+                         const ar_registry_t *registry, ar_collect_entry_t **out,
                          size_t *count, char **error);
 
 /* The effective options of module: chosen's when the sweep selected it
  * (chosen is then its entry; NULL otherwise), else what module's validate()
  * makes of no options.  Returns 0 with *out set (free it), or -1 with
  * *error set (free it). */
-int aorta_collect_effective_options(const aorta_collect_entry_t *chosen,
-                                    const aorta_module_t *module, aorta_options_t **out,
+int ar_collect_effective_options(const ar_collect_entry_t *chosen,
+                                    const ar_module_t *module, aorta_options_t **out,
                                     char **error);
 
 /* --collect's names: comma-separated, each stripped, empty ones dropped.
  * Returns how many (0: the flag counts as absent); free each and the array. */
-size_t aorta_collect_split(const char *value, char ***names);
+size_t ar_collect_split(const char *value, char ***names);
 
 #endif

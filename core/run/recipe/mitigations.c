@@ -29,22 +29,22 @@ typedef struct mitigation {
     char *source;
 } mitigation_t;
 
-struct aorta_mitigations {
+struct ar_mitigations {
     mitigation_t *items;
     size_t count;
     size_t capacity;
-    aorta_keyindex_t index;  /* name -> position in items: a sidecar may define many */
+    ar_keyindex_t index;  /* name -> position in items: a sidecar may define many */
     aorta_env_t *none;
 };
 
-aorta_mitigations_t *aorta_mitigations_new(void)
+ar_mitigations_t *ar_mitigations_new(void)
 {
-    aorta_mitigations_t *table = aorta_xcalloc(1, sizeof *table);
+    ar_mitigations_t *table = ar_xcalloc(1, sizeof *table);
     table->none = aorta_env_new();
     return table;
 }
 
-void aorta_mitigations_free(aorta_mitigations_t *table)
+void ar_mitigations_free(ar_mitigations_t *table)
 {
     if (!table)
         return;
@@ -54,18 +54,18 @@ void aorta_mitigations_free(aorta_mitigations_t *table)
         free(table->items[i].source);
     }
     free(table->items);
-    aorta_keyindex_clear(&table->index);
+    ar_keyindex_clear(&table->index);
     aorta_env_free(table->none);
     free(table);
 }
 
-static const mitigation_t *find(const aorta_mitigations_t *table, const char *name)
+static const mitigation_t *find(const ar_mitigations_t *table, const char *name)
 {
-    size_t position = aorta_keyindex_find(&table->index, name);
-    return position == AORTA_KEYINDEX_NONE ? NULL : &table->items[position];
+    size_t position = ar_keyindex_find(&table->index, name);
+    return position == AR_KEYINDEX_NONE ? NULL : &table->items[position];
 }
 
-const aorta_env_t *aorta_mitigations_find(const aorta_mitigations_t *table, const char *name)
+const aorta_env_t *ar_mitigations_find(const ar_mitigations_t *table, const char *name)
 {
     if (strcmp(name, "none") == 0)
         return table->none;
@@ -85,21 +85,21 @@ static int same_vars(const aorta_env_t *a, const aorta_env_t *b)
     return 1;
 }
 
-int aorta_mitigations_define(aorta_mitigations_t *table, const char *name, aorta_env_t *vars,
+int ar_mitigations_define(ar_mitigations_t *table, const char *name, aorta_env_t *vars,
                              const char *source, char **error)
 {
-    char *quoted = aorta_repr_str(name);
+    char *quoted = ar_repr_str(name);
     *error = NULL;
     if (strcmp(name, "none") == 0) {
-        *error = aorta_xstrdup("'none' is built in (no variables) and cannot be redefined");
+        *error = ar_xstrdup("'none' is built in (no variables) and cannot be redefined");
     } else if (!name[0]) {
-        *error = aorta_xstrdup("a mitigation name must not be empty");
+        *error = ar_xstrdup("a mitigation name must not be empty");
     } else {
         for (size_t i = 0; i < aorta_env_count(vars) && !*error; i++) {
             const char *var = aorta_env_name_at(vars, i);
             if (!var[0] || strchr(var, '=')) {
-                char *text = aorta_repr_str(var);
-                *error = aorta_xasprintf("mitigation %s: %s is not a variable name (empty, or "
+                char *text = ar_repr_str(var);
+                *error = ar_xasprintf("mitigation %s: %s is not a variable name (empty, or "
                                          "holds '=')",
                                          quoted, text);
                 free(text);
@@ -108,7 +108,7 @@ int aorta_mitigations_define(aorta_mitigations_t *table, const char *name, aorta
     }
     const mitigation_t *before = *error ? NULL : find(table, name);
     if (before && !same_vars(before->vars, vars))
-        *error = aorta_xasprintf("mitigation %s is defined twice, with different variables: "
+        *error = ar_xasprintf("mitigation %s is defined twice, with different variables: "
                                  "in %s and in %s",
                                  quoted, before->source, source);
     free(quoted);
@@ -116,13 +116,13 @@ int aorta_mitigations_define(aorta_mitigations_t *table, const char *name, aorta
         aorta_env_free(vars);
         return *error ? -1 : 0;
     }
-    aorta_xgrow((void **)&table->items, &table->capacity, table->count + 1,
+    ar_xgrow((void **)&table->items, &table->capacity, table->count + 1,
                 sizeof *table->items);
     mitigation_t *item = &table->items[table->count++];
-    item->name = aorta_xstrdup(name);
+    item->name = ar_xstrdup(name);
     item->vars = vars;
-    item->source = aorta_xstrdup(source);
-    aorta_keyindex_add(&table->index, item->name, table->count - 1);
+    item->source = ar_xstrdup(source);
+    ar_keyindex_add(&table->index, item->name, table->count - 1);
     return 0;
 }
 
@@ -130,19 +130,19 @@ int aorta_mitigations_define(aorta_mitigations_t *table, const char *name, aorta
 /* Sidecar files                                                             */
 /* ------------------------------------------------------------------------ */
 
-static const char *json_what(const aorta_json_t *value)
+static const char *json_what(const ar_json_t *value)
 {
-    switch (aorta_json_type(value)) {
-    case AORTA_JSON_NULL:
+    switch (ar_json_type(value)) {
+    case AR_JSON_NULL:
         return "null";
-    case AORTA_JSON_BOOL:
+    case AR_JSON_BOOL:
         return "a boolean";
-    case AORTA_JSON_INT:
-    case AORTA_JSON_DOUBLE:
+    case AR_JSON_INT:
+    case AR_JSON_DOUBLE:
         return "a number";
-    case AORTA_JSON_STRING:
+    case AR_JSON_STRING:
         return "a string";
-    case AORTA_JSON_ARRAY:
+    case AR_JSON_ARRAY:
         return "an array";
     default:
         return "an object";
@@ -160,7 +160,7 @@ typedef struct position {
 typedef struct scan_frame {
     int is_object;
     int depth_kind;           /* 1 root, 2 "mitigations", 3 one mitigation, 0 other */
-    aorta_keyindex_t keys;    /* decoded key -> position in names */
+    ar_keyindex_t keys;    /* decoded key -> position in names */
     char **names;
     position_t *at;
     size_t count, capacity;
@@ -191,7 +191,7 @@ static void advance(scan_t *s)
 static void scan_fail(scan_t *s, position_t at, const char *message)
 {
     if (!s->error)
-        s->error = aorta_xasprintf("%s:%d:%d: %s", s->path, at.line, at.column, message);
+        s->error = ar_xasprintf("%s:%d:%d: %s", s->path, at.line, at.column, message);
 }
 
 static unsigned hex4(const char *p)
@@ -235,7 +235,7 @@ static char *scan_string(scan_t *s)
 {
     position_t at = {s->line, s->column};
     advance(s);
-    char *out = aorta_xmalloc(s->len - s->i + 1); /* never longer than its text */
+    char *out = ar_xmalloc(s->len - s->i + 1); /* never longer than its text */
     size_t n = 0;
     while (s->i < s->len && s->text[s->i] != '"') {
         char c = s->text[s->i];
@@ -303,17 +303,17 @@ static void record_value(scan_t *s, const scan_frame_t *frame)
     else if (frame->depth_kind == 1 && !strcmp(key, "mitigations"))
         s->mitigations_at = at;
     else if (frame->depth_kind == 2) {
-        aorta_xgrow((void **)&s->values2, &s->cap2, s->count2 + 1, sizeof *s->values2);
+        ar_xgrow((void **)&s->values2, &s->cap2, s->count2 + 1, sizeof *s->values2);
         s->values2[s->count2++] = at;
     } else if (frame->depth_kind == 3) {
-        aorta_xgrow((void **)&s->values3, &s->cap3, s->count3 + 1, sizeof *s->values3);
+        ar_xgrow((void **)&s->values3, &s->cap3, s->count3 + 1, sizeof *s->values3);
         s->values3[s->count3++] = at;
     }
 }
 
 static void frame_clear(scan_frame_t *frame)
 {
-    aorta_keyindex_clear(&frame->keys);
+    ar_keyindex_clear(&frame->keys);
     for (size_t k = 0; k < frame->count; k++)
         free(frame->names[k]);
     free(frame->names);
@@ -328,10 +328,10 @@ static int scan_key(scan_t *s, scan_frame_t *top)
     char *key = scan_string(s);
     if (!key)
         return -1;
-    size_t first = aorta_keyindex_find(&top->keys, key);
-    if (first != AORTA_KEYINDEX_NONE) {
-        char *quoted = aorta_repr_str(key);
-        char *message = aorta_xasprintf("duplicate key %s (first at line %d, column %d)", quoted,
+    size_t first = ar_keyindex_find(&top->keys, key);
+    if (first != AR_KEYINDEX_NONE) {
+        char *quoted = ar_repr_str(key);
+        char *message = ar_xasprintf("duplicate key %s (first at line %d, column %d)", quoted,
                                         top->at[first].line, top->at[first].column);
         scan_fail(s, at, message);
         free(message);
@@ -339,11 +339,11 @@ static int scan_key(scan_t *s, scan_frame_t *top)
         free(key);
         return -1;
     }
-    aorta_xgrow((void **)&top->names, &top->capacity, top->count + 1, sizeof *top->names);
-    top->at = aorta_xrealloc(top->at, top->capacity * sizeof *top->at);
+    ar_xgrow((void **)&top->names, &top->capacity, top->count + 1, sizeof *top->names);
+    top->at = ar_xrealloc(top->at, top->capacity * sizeof *top->at);
     top->names[top->count] = key;
     top->at[top->count] = at;
-    aorta_keyindex_add(&top->keys, key, top->count);
+    ar_keyindex_add(&top->keys, key, top->count);
     top->count++;
     return 0;
 }
@@ -423,7 +423,7 @@ static position_t position_of(const char *text, size_t offset)
 }
 
 typedef struct sidecar {
-    aorta_mitigations_t *table;
+    ar_mitigations_t *table;
     const char *path;
     const char *name;       /* the mitigation being read */
     aorta_env_t *vars;
@@ -434,8 +434,8 @@ typedef struct sidecar {
 /* "PATH:LINE:COLUMN" of a value the scan recorded, else "PATH". */
 static char *where(const sidecar_t *s, const position_t *at)
 {
-    return at && at->line ? aorta_xasprintf("%s:%d:%d", s->path, at->line, at->column)
-                          : aorta_xstrdup(s->path);
+    return at && at->line ? ar_xasprintf("%s:%d:%d", s->path, at->line, at->column)
+                          : ar_xstrdup(s->path);
 }
 
 static const position_t *take(const position_t *list, size_t count, size_t *next)
@@ -443,32 +443,32 @@ static const position_t *take(const position_t *list, size_t count, size_t *next
     return *next < count ? &list[(*next)++] : NULL;
 }
 
-static int read_var(const char *var, aorta_json_t *value, void *user)
+static int read_var(const char *var, ar_json_t *value, void *user)
 {
     sidecar_t *s = user;
     const position_t *at = take(s->scan->values3, s->scan->count3, &s->next3);
-    if (aorta_json_type(value) != AORTA_JSON_STRING) {
-        char *name = aorta_repr_str(s->name), *text = aorta_repr_str(var);
+    if (ar_json_type(value) != AR_JSON_STRING) {
+        char *name = ar_repr_str(s->name), *text = ar_repr_str(var);
         char *place = where(s, at);
-        s->error = aorta_xasprintf("%s: mitigations[%s][%s]: must be a string, got %s", place,
+        s->error = ar_xasprintf("%s: mitigations[%s][%s]: must be a string, got %s", place,
                                    name, text, json_what(value));
         free(place);
         free(name);
         free(text);
         return 1;
     }
-    aorta_env_set(s->vars, var, aorta_json_get_string(value));
+    aorta_env_set(s->vars, var, ar_json_get_string(value));
     return 0;
 }
 
-static int read_mitigation(const char *name, aorta_json_t *value, void *user)
+static int read_mitigation(const char *name, ar_json_t *value, void *user)
 {
     sidecar_t *s = user;
     const position_t *at = take(s->scan->values2, s->scan->count2, &s->next2);
-    if (aorta_json_type(value) != AORTA_JSON_OBJECT) {
-        char *text = aorta_repr_str(name);
+    if (ar_json_type(value) != AR_JSON_OBJECT) {
+        char *text = ar_repr_str(name);
         char *place = where(s, at);
-        s->error = aorta_xasprintf("%s: mitigations[%s]: must be an object of VAR: \"value\", "
+        s->error = ar_xasprintf("%s: mitigations[%s]: must be an object of VAR: \"value\", "
                                    "got %s",
                                    place, text, json_what(value));
         free(place);
@@ -477,15 +477,15 @@ static int read_mitigation(const char *name, aorta_json_t *value, void *user)
     }
     s->name = name;
     s->vars = aorta_env_new();
-    aorta_json_foreach(value, read_var, s);
+    ar_json_foreach(value, read_var, s);
     if (s->error) {
         aorta_env_free(s->vars);
         return 1;
     }
     char *why = NULL;
-    if (aorta_mitigations_define(s->table, name, s->vars, s->path, &why) != 0) {
+    if (ar_mitigations_define(s->table, name, s->vars, s->path, &why) != 0) {
         char *place = where(s, at);
-        s->error = aorta_xasprintf("%s: %s", place, why);
+        s->error = ar_xasprintf("%s: %s", place, why);
         free(place);
         free(why);
         return 1;
@@ -493,20 +493,20 @@ static int read_mitigation(const char *name, aorta_json_t *value, void *user)
     return 0;
 }
 
-int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, char **error)
+int ar_mitigations_load_file(ar_mitigations_t *table, const char *path, char **error)
 {
     static const char SHAPE[] = "{\"version\": 1, \"mitigations\": {NAME: {VAR: \"value\"}}}";
     *error = NULL;
     size_t len = 0;
-    char *text = aorta_read_user_file(path, SIDECAR_MAX_BYTES, &len);
+    char *text = ar_read_user_file(path, SIDECAR_MAX_BYTES, &len);
     if (!text && errno == EINVAL) {
-        *error = aorta_xasprintf("%s: cannot read the mitigations file: it is %s, not a regular "
+        *error = ar_xasprintf("%s: cannot read the mitigations file: it is %s, not a regular "
                                  "file",
-                                 path, aorta_path_kind(path));
+                                 path, ar_path_kind(path));
         return -1;
     }
     if (!text) {
-        *error = aorta_xasprintf("%s: cannot read the mitigations file: %s", path,
+        *error = ar_xasprintf("%s: cannot read the mitigations file: %s", path,
                                  strerror(errno));
         return -1;
     }
@@ -514,7 +514,7 @@ int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, ch
     size_t valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
     if (valid < len) {
         position_t at = position_of(text, valid);
-        *error = aorta_xasprintf("%s:%d:%d: JSON syntax error: invalid UTF-8 (byte 0x%02x)", path,
+        *error = ar_xasprintf("%s:%d:%d: JSON syntax error: invalid UTF-8 (byte 0x%02x)", path,
                                  at.line, at.column, (unsigned char)text[valid]);
         free(text);
         return -1;
@@ -522,52 +522,52 @@ int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, ch
     /* Strict: the scan below reads only what JSON allows. */
     size_t error_at = 0;
     const char *why = NULL;
-    aorta_json_t *json = aorta_json_parse_where(text, len, SIDECAR_MAX_DEPTH, 1, &error_at, &why);
+    ar_json_t *json = ar_json_parse_where(text, len, SIDECAR_MAX_DEPTH, 1, &error_at, &why);
     scan_t scan = {.text = text, .len = len, .line = 1, .column = 1, .path = path};
     if (json) {
         scan_text(&scan);
     } else if (why) {
         /* Where json-c stopped, as the recipe's errors say it. */
         position_t at = position_of(text, error_at);
-        scan.error = aorta_xasprintf("%s:%d:%d: JSON syntax error: %s", path, at.line, at.column,
+        scan.error = ar_xasprintf("%s:%d:%d: JSON syntax error: %s", path, at.line, at.column,
                                      why);
     }
     free(text);
-    aorta_json_t *version = aorta_json_get(json, "version");
-    aorta_json_t *mitigations = aorta_json_get(json, "mitigations");
+    ar_json_t *version = ar_json_get(json, "version");
+    ar_json_t *mitigations = ar_json_get(json, "mitigations");
     sidecar_t s = {table, path, NULL, NULL, NULL, &scan, 0, 0};
     if (scan.error) {
         *error = scan.error;
         scan.error = NULL;
-    } else if (aorta_json_type(json) != AORTA_JSON_OBJECT) {
-        *error = aorta_xasprintf("%s: not a mitigations file: expected a JSON object %s", path,
+    } else if (ar_json_type(json) != AR_JSON_OBJECT) {
+        *error = ar_xasprintf("%s: not a mitigations file: expected a JSON object %s", path,
                                  SHAPE);
-    } else if (aorta_json_type(version) != AORTA_JSON_INT || aorta_json_get_int(version) != 1) {
+    } else if (ar_json_type(version) != AR_JSON_INT || ar_json_get_int(version) != 1) {
         char *place = where(&s, &scan.version_at);
-        *error = aorta_xasprintf("%s: \"version\" must be 1 (%s)", place, SHAPE);
+        *error = ar_xasprintf("%s: \"version\" must be 1 (%s)", place, SHAPE);
         free(place);
-    } else if (mitigations && aorta_json_type(mitigations) != AORTA_JSON_OBJECT) {
+    } else if (mitigations && ar_json_type(mitigations) != AR_JSON_OBJECT) {
         char *place = where(&s, &scan.mitigations_at);
-        *error = aorta_xasprintf("%s: \"mitigations\" must be an object (%s), got %s", place,
+        *error = ar_xasprintf("%s: \"mitigations\" must be an object (%s), got %s", place,
                                  SHAPE, json_what(mitigations));
         free(place);
     } else if (mitigations) {
-        aorta_json_foreach(mitigations, read_mitigation, &s);
+        ar_json_foreach(mitigations, read_mitigation, &s);
         *error = s.error;
     }
     free(scan.values2);
     free(scan.values3);
-    aorta_json_free(json);
+    ar_json_free(json);
     return *error ? -1 : 0;
 }
 
-char *aorta_mitigations_suggest(const aorta_mitigations_t *table, const char *name)
+char *ar_mitigations_suggest(const ar_mitigations_t *table, const char *name)
 {
-    const char **names = aorta_xcalloc(table->count + 1, sizeof *names);
+    const char **names = ar_xcalloc(table->count + 1, sizeof *names);
     names[0] = "none";
     for (size_t i = 0; i < table->count; i++)
         names[i + 1] = table->items[i].name;
-    char *hint = aorta_suggest_hint(name, names, table->count + 1);
+    char *hint = ar_suggest_hint(name, names, table->count + 1);
     free(names);
     return hint;
 }

@@ -3,33 +3,33 @@
  * 'none' (built in, no variables), the recipe's inline `mitigations:` and
  * the --mitigations-file JSON sidecars
  * ({"version": 1, "mitigations": {NAME: {VAR: "value"}}}). */
-#ifndef AORTA_MITIGATIONS_H
-#define AORTA_MITIGATIONS_H
+#ifndef AR_MITIGATIONS_H
+#define AR_MITIGATIONS_H
 
 #include "aorta/collector.h"
 
-typedef struct aorta_mitigations aorta_mitigations_t;
+typedef struct ar_mitigations ar_mitigations_t;
 
-aorta_mitigations_t *aorta_mitigations_new(void);
-void aorta_mitigations_free(aorta_mitigations_t *table);
+ar_mitigations_t *ar_mitigations_new(void);
+void ar_mitigations_free(ar_mitigations_t *table);
 
 /* Add the mitigations of a sidecar file; other top-level keys (such as
  * "environments") are ignored.  Returns 0, or -1 with *error set to one
  * line "PATH: message" (free it). */
-int aorta_mitigations_load_file(aorta_mitigations_t *table, const char *path, char **error);
+int ar_mitigations_load_file(ar_mitigations_t *table, const char *path, char **error);
 
 /* Define name as vars (taken over, even on failure); source says where
  * (a path, or "FILE:LINE:COLUMN") for messages.  Returns 0, or -1 with
  * *error set (free it) when name is 'none', a variable name is empty or
  * holds '=', or name was defined before with other variables. */
-int aorta_mitigations_define(aorta_mitigations_t *table, const char *name, aorta_env_t *vars,
+int ar_mitigations_define(ar_mitigations_t *table, const char *name, aorta_env_t *vars,
                              const char *source, char **error);
 
 /* The variables of name ('none': none), or NULL when it is not defined. */
-const aorta_env_t *aorta_mitigations_find(const aorta_mitigations_t *table, const char *name);
+const aorta_env_t *ar_mitigations_find(const ar_mitigations_t *table, const char *name);
 
 /* " (did you mean 'X'?)" when a defined name (or 'none') is near name, else
  * "" (sys/suggest.c); free it. */
-char *aorta_mitigations_suggest(const aorta_mitigations_t *table, const char *name);
+char *ar_mitigations_suggest(const ar_mitigations_t *table, const char *name);
 
 #endif

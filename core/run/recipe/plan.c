@@ -18,21 +18,21 @@
 #include "sys/rank_list.h"
 #include "xalloc.h"
 
-static void add_cell(aorta_plan_t *plan, const char *mitigation, const char *diagnostic)
+static void add_cell(ar_plan_t *plan, const char *mitigation, const char *diagnostic)
 {
-    plan->cells = aorta_xrealloc(plan->cells, (plan->cell_count + 1) * sizeof *plan->cells);
-    aorta_cell_t *cell = &plan->cells[plan->cell_count++];
-    char *m = aorta_slug(mitigation), *d = aorta_slug(diagnostic);
-    cell->name = aorta_xasprintf("%s-%s", m, d);
+    plan->cells = ar_xrealloc(plan->cells, (plan->cell_count + 1) * sizeof *plan->cells);
+    ar_cell_t *cell = &plan->cells[plan->cell_count++];
+    char *m = ar_slug(mitigation), *d = ar_slug(diagnostic);
+    cell->name = ar_xasprintf("%s-%s", m, d);
     free(m);
     free(d);
-    cell->mitigation = aorta_xstrdup(mitigation);
-    cell->diagnostic = aorta_xstrdup(diagnostic);
+    cell->mitigation = ar_xstrdup(mitigation);
+    cell->diagnostic = ar_xstrdup(diagnostic);
     cell->env = aorta_env_new();
 }
 
 /* Move what the recipe decided into the plan (the recipe keeps nothing). */
-static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
+static void take_recipe(ar_plan_t *plan, ar_recipe_t *recipe)
 {
     plan->recipe_path = recipe->path;
     recipe->path = NULL;
@@ -68,53 +68,53 @@ static void take_recipe(aorta_plan_t *plan, aorta_recipe_t *recipe)
 }
 
 /* Sidecars first (the recipe's axes refer to them), then the recipe. */
-static int load_recipe(const aorta_plan_request_t *request, aorta_recipe_t **recipe,
+static int load_recipe(const ar_plan_request_t *request, ar_recipe_t **recipe,
                        char **error)
 {
-    aorta_mitigations_t *mitigations = aorta_mitigations_new();
+    ar_mitigations_t *mitigations = ar_mitigations_new();
     int status = 0;
     for (size_t i = 0; i < request->mitigation_file_count && status == 0; i++)
-        status = aorta_mitigations_load_file(mitigations, request->mitigation_files[i], error);
+        status = ar_mitigations_load_file(mitigations, request->mitigation_files[i], error);
     if (status == 0)
-        status = aorta_recipe_load(request->recipe, mitigations, recipe, error);
-    aorta_mitigations_free(mitigations);
+        status = ar_recipe_load(request->recipe, mitigations, recipe, error);
+    ar_mitigations_free(mitigations);
     return status;
 }
 
 /* --warmup over the recipe's warmup_trials, saying so when they differ. */
-static void apply_warmup(aorta_plan_t *plan, const aorta_plan_request_t *request)
+static void apply_warmup(ar_plan_t *plan, const ar_plan_request_t *request)
 {
     if (!request->warmup_given)
         return;
     if (request->recipe && request->warmup != plan->warmup_trials)
-        aorta_diag_warn("--warmup %ld overrides the recipe's warmup_trials (%ld)", request->warmup,
+        ar_diag_warn("--warmup %ld overrides the recipe's warmup_trials (%ld)", request->warmup,
                         plan->warmup_trials);
     plan->warmup_trials = request->warmup;
 }
 
 /* --trials and --timeout over the recipe's trials and timeout_per_trial,
  * saying so when they differ (as --warmup does). */
-static void apply_trials_timeout(aorta_plan_t *plan, const aorta_plan_request_t *request)
+static void apply_trials_timeout(ar_plan_t *plan, const ar_plan_request_t *request)
 {
     /* Under stop_after the recipe's cap is its max_trials (its trials are
      * that cap too): --trials replaces the cap. */
     if (request->trials > 0 && plan->has_stop_after) {
         if (request->trials != plan->stop_max_trials)
-            aorta_diag_warn("--trials %ld overrides the recipe's stop_after.max_trials (%ld)",
+            ar_diag_warn("--trials %ld overrides the recipe's stop_after.max_trials (%ld)",
                             request->trials, plan->stop_max_trials);
         plan->trials = plan->stop_max_trials = request->trials;
     } else if (request->trials > 0) {
         if (request->trials != plan->trials)
-            aorta_diag_warn("--trials %ld overrides the recipe's trials (%ld)", request->trials,
+            ar_diag_warn("--trials %ld overrides the recipe's trials (%ld)", request->trials,
                             plan->trials);
         plan->trials = request->trials;
     }
     if (request->timeout > 0) {
         if (request->timeout != plan->timeout_sec && plan->timeout_sec > 0)
-            aorta_diag_warn("--timeout %g overrides the recipe's timeout_per_trial (%g)",
+            ar_diag_warn("--timeout %g overrides the recipe's timeout_per_trial (%g)",
                             request->timeout, plan->timeout_sec);
         else if (request->timeout != plan->timeout_sec)
-            aorta_diag_warn("--timeout %g overrides the recipe's timeout_per_trial (none)",
+            ar_diag_warn("--timeout %g overrides the recipe's timeout_per_trial (none)",
                             request->timeout);
         plan->timeout_sec = request->timeout;
     }
@@ -122,31 +122,31 @@ static void apply_trials_timeout(aorta_plan_t *plan, const aorta_plan_request_t 
 
 /* --ranks over the recipe's ranks, saying so when they differ (as --trials
  * does). */
-static void apply_ranks(aorta_plan_t *plan, const aorta_plan_request_t *request)
+static void apply_ranks(ar_plan_t *plan, const ar_plan_request_t *request)
 {
     if (!request->rank_count)
         return;
     int same = plan->rank_count == request->rank_count
             && !memcmp(plan->ranks, request->ranks, request->rank_count * sizeof *plan->ranks);
     if (plan->rank_count && !same) {
-        char *given = aorta_rank_list_format(request->ranks, request->rank_count, ",");
-        char *recipe = aorta_rank_list_format(plan->ranks, plan->rank_count, ", ");
-        aorta_diag_warn("--ranks %s overrides the recipe's ranks (%s)", given, recipe);
+        char *given = ar_rank_list_format(request->ranks, request->rank_count, ",");
+        char *recipe = ar_rank_list_format(plan->ranks, plan->rank_count, ", ");
+        ar_diag_warn("--ranks %s overrides the recipe's ranks (%s)", given, recipe);
         free(recipe);
         free(given);
     }
     free(plan->ranks);
-    plan->ranks = aorta_xcalloc(request->rank_count, sizeof *plan->ranks);
+    plan->ranks = ar_xcalloc(request->rank_count, sizeof *plan->ranks);
     memcpy(plan->ranks, request->ranks, request->rank_count * sizeof *plan->ranks);
     plan->rank_count = request->rank_count;
 }
 
 /* What the sweep's rank handling cannot do: -1 with *error set. */
-static int check_ranks(const aorta_plan_t *plan, const aorta_plan_request_t *request,
+static int check_ranks(const ar_plan_t *plan, const ar_plan_request_t *request,
                        char **error)
 {
     if (request->all_ranks && (plan->launcher || plan->has_stop_after)) {
-        *error = aorta_xasprintf("--all-ranks: cannot be combined with the recipe's %s: %s",
+        *error = ar_xasprintf("--all-ranks: cannot be combined with the recipe's %s: %s",
                                  plan->launcher ? "launcher" : "stop_after",
                                  plan->launcher ? "with --all-ranks the launcher starts "
                                                   "aorta-run itself (mpirun -np N aorta-run ...)"
@@ -155,7 +155,7 @@ static int check_ranks(const aorta_plan_t *plan, const aorta_plan_request_t *req
         return -1;
     }
     if (request->rank_count && !plan->launcher && plan->has_stop_after) {
-        *error = aorta_xstrdup("--ranks: without the recipe's launcher, cannot be combined with "
+        *error = ar_xstrdup("--ranks: without the recipe's launcher, cannot be combined with "
                                "the recipe's stop_after: aorta-run started once per rank keeps "
                                "every rank's record, and each rank would stop after its own "
                                "verdicts");
@@ -164,47 +164,47 @@ static int check_ranks(const aorta_plan_t *plan, const aorta_plan_request_t *req
     return 0;
 }
 
-int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
-                     aorta_plan_t **out, char **error)
+int ar_plan_build(const ar_plan_request_t *request, const ar_registry_t *registry,
+                     ar_plan_t **out, char **error)
 {
     *out = NULL;
     *error = NULL;
     if (!request->recipe && request->mitigation_file_count) {
-        *error = aorta_xstrdup("--mitigations-file: applies only with --recipe (the recipe's "
+        *error = ar_xstrdup("--mitigations-file: applies only with --recipe (the recipe's "
                                "mitigation_axis and diagnostic_axis name the mitigations)");
         return -1;
     }
-    aorta_recipe_t *recipe = NULL;
+    ar_recipe_t *recipe = NULL;
     if (request->recipe && load_recipe(request, &recipe, error) != 0)
         return -1;
-    aorta_plan_t *plan = aorta_xcalloc(1, sizeof *plan);
-    if (aorta_collect_select(recipe, request->collect, request->options, request->option_count,
+    ar_plan_t *plan = ar_xcalloc(1, sizeof *plan);
+    if (ar_collect_select(recipe, request->collect, request->options, request->option_count,
                              registry, &plan->collectors,
                              &plan->collector_count, error)
         != 0) {
-        aorta_recipe_free(recipe);
-        aorta_plan_free(plan);
+        ar_recipe_free(recipe);
+        ar_plan_free(plan);
         return -1;
     }
     if (recipe) {
         take_recipe(plan, recipe);
-        aorta_recipe_free(recipe);
+        ar_recipe_free(recipe);
         apply_trials_timeout(plan, request);
     } else {
         plan->trials = request->trials > 0 ? request->trials : 1;
         plan->timeout_sec = request->timeout;
-        plan->env_passthrough_mode = aorta_xstrdup("inherit");
-        plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AORTA_RETAIN_FULL;
+        plan->env_passthrough_mode = ar_xstrdup("inherit");
+        plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AR_RETAIN_FULL;
         add_cell(plan, "none", "none");
     }
     apply_warmup(plan, request);
     if (request->ticket) {
         free(plan->ticket);
-        plan->ticket = aorta_xstrdup(request->ticket);
+        plan->ticket = ar_xstrdup(request->ticket);
     }
-    plan->output_root = aorta_xstrdup(request->output ? request->output : AORTA_DEFAULT_OUTPUT);
-    char *slug = aorta_slug(plan->ticket ? plan->ticket : "_no_ticket_");
-    plan->run_dir = aorta_xasprintf("%s/%s", plan->output_root, slug);
+    plan->output_root = ar_xstrdup(request->output ? request->output : AR_DEFAULT_OUTPUT);
+    char *slug = ar_slug(plan->ticket ? plan->ticket : "_no_ticket_");
+    plan->run_dir = ar_xasprintf("%s/%s", plan->output_root, slug);
     free(slug);
     plan->command = aorta_argv_from(request->command, request->command_count);
     plan->verbose = request->verbose;
@@ -213,14 +213,14 @@ int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t
     plan->all_ranks = plan->all_ranks || request->all_ranks;
     apply_ranks(plan, request);
     if (check_ranks(plan, request, error) != 0) {
-        aorta_plan_free(plan);
+        ar_plan_free(plan);
         return -1;
     }
     *out = plan;
     return 0;
 }
 
-void aorta_plan_free(aorta_plan_t *plan)
+void ar_plan_free(ar_plan_t *plan)
 {
     if (!plan)
         return;
@@ -249,22 +249,22 @@ void aorta_plan_free(aorta_plan_t *plan)
     free(plan);
 }
 
-int aorta_plan_per_rank(const aorta_plan_t *plan)
+int ar_plan_per_rank(const ar_plan_t *plan)
 {
     return plan->all_ranks || (plan->rank_count > 0 && !plan->launcher);
 }
 
-int aorta_plan_profiles_rank(const aorta_plan_t *plan, long rank)
+int ar_plan_profiles_rank(const ar_plan_t *plan, long rank)
 {
-    return plan->rank_count == 0 || aorta_rank_list_has(plan->ranks, plan->rank_count, rank);
+    return plan->rank_count == 0 || ar_rank_list_has(plan->ranks, plan->rank_count, rank);
 }
 
-long aorta_plan_trial_budget(const aorta_plan_t *plan)
+long ar_plan_trial_budget(const ar_plan_t *plan)
 {
     return plan->has_stop_after ? plan->stop_max_trials : plan->trials;
 }
 
-const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name)
+const ar_collect_entry_t *ar_plan_collector(const ar_plan_t *plan, const char *name)
 {
     for (size_t i = 0; i < plan->collector_count; i++)
         if (strcmp(plan->collectors[i].module->name, name) == 0)
@@ -272,7 +272,7 @@ const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, cons
     return NULL;
 }
 
-char *aorta_plan_absolute_run_dir(const aorta_plan_t *plan)
+char *ar_plan_absolute_run_dir(const ar_plan_t *plan)
 {
     if (plan->run_dir[0] == '/')
         return aorta_path_join(plan->run_dir, NULL);

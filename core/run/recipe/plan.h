@@ -3,8 +3,8 @@
  * cells, trials, collectors with their effective options, retention,
  * stop_after, the launcher and the command.  Built from the command line
  * and the recipe (plan.c); consumed by --dry-run and the sweep. */
-#ifndef AORTA_PLAN_H
-#define AORTA_PLAN_H
+#ifndef AR_PLAN_H
+#define AR_PLAN_H
 
 #include <stdio.h>
 
@@ -14,14 +14,14 @@
 
 /* What the user asked for, as plain values (the command line fills it in,
  * cmd_plan.c); NULL or 0 means "not given". */
-typedef struct aorta_plan_request {
+typedef struct ar_plan_request {
     const char *recipe;              /* recipe path */
     char *const *mitigation_files;   /* sidecars, in order */
     size_t mitigation_file_count;
     const char *collect;             /* comma list replacing the recipe's names */
     char *const *options;            /* --option NAME.KEY=VALUE, in order */
     size_t option_count;
-    const char *output;              /* results root; NULL: AORTA_DEFAULT_OUTPUT */
+    const char *output;              /* results root; NULL: AR_DEFAULT_OUTPUT */
     const char *ticket;              /* overrides the recipe's */
     long trials;                     /* over the recipe's trials; 0: the recipe's, else one */
     int warmup_given;                /* --warmup was given: */
@@ -35,12 +35,12 @@ typedef struct aorta_plan_request {
     int fresh;                       /* --fresh */
     char *const *command;            /* the user's command */
     size_t command_count;
-} aorta_plan_request_t;
+} ar_plan_request_t;
 
-#define AORTA_DEFAULT_OUTPUT "aorta_results"
+#define AR_DEFAULT_OUTPUT "aorta_results"
 
 
-typedef struct aorta_plan {
+typedef struct ar_plan {
     char *recipe_path;               /* NULL without --recipe */
     char *ticket;                    /* NULL: no ticket */
     long trials;                     /* per cell (stop_after.max_trials when set) */
@@ -48,12 +48,12 @@ typedef struct aorta_plan {
                                       * statistic (indices -1 .. -warmup_trials) */
     double timeout_sec;              /* per trial; 0 = no limit */
     char *env_passthrough_mode;      /* "inherit" or "file" */
-    aorta_cell_t *cells;             /* in recipe order */
+    ar_cell_t *cells;             /* in recipe order */
     size_t cell_count;
-    aorta_collect_entry_t *collectors; /* in wrap order: lowest wrap_rank (outermost) first */
+    ar_collect_entry_t *collectors; /* in wrap order: lowest wrap_rank (outermost) first */
     size_t collector_count;
     int has_retain;                  /* a retain: block was given */
-    aorta_retain_level_t retain_on_pass, retain_on_fail, retain_on_error;
+    ar_retain_level_t retain_on_pass, retain_on_fail, retain_on_error;
     int has_stop_after;
     long stop_events;
     long stop_max_trials;
@@ -72,30 +72,30 @@ typedef struct aorta_plan {
     size_t rank_count;
     int quiet;                       /* -q: no progress display */
     int fresh;                       /* --fresh: empty the run directory's cells first */
-} aorta_plan_t;
+} ar_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set
  * to one line naming what is wrong in the request (free it). */
-int aorta_plan_build(const aorta_plan_request_t *request, const aorta_registry_t *registry,
-                     aorta_plan_t **out, char **error);
-void aorta_plan_free(aorta_plan_t *plan);
+int ar_plan_build(const ar_plan_request_t *request, const ar_registry_t *registry,
+                     ar_plan_t **out, char **error);
+void ar_plan_free(ar_plan_t *plan);
 
 /* Trials per cell: stop_after's max_trials when set, else trials. */
-long aorta_plan_trial_budget(const aorta_plan_t *plan);
+long ar_plan_trial_budget(const ar_plan_t *plan);
 
 /* Whether aorta-run started once per rank keeps every rank's record (rank
  * 0 waits for them): --all-ranks, or ranks chosen without the recipe's
  * launcher. */
-int aorta_plan_per_rank(const aorta_plan_t *plan);
+int ar_plan_per_rank(const ar_plan_t *plan);
 
 /* Whether rank profiles itself: every rank does without a list of ranks. */
-int aorta_plan_profiles_rank(const aorta_plan_t *plan, long rank);
+int ar_plan_profiles_rank(const ar_plan_t *plan, long rank);
 
 /* The collector entry of that name, or NULL. */
-const aorta_collect_entry_t *aorta_plan_collector(const aorta_plan_t *plan, const char *name);
+const ar_collect_entry_t *ar_plan_collector(const ar_plan_t *plan, const char *name);
 
 /* run_dir made absolute against the working directory and normalised
  * (no symlink resolved; nothing needs to exist).  Free it. */
-char *aorta_plan_absolute_run_dir(const aorta_plan_t *plan);
+char *ar_plan_absolute_run_dir(const ar_plan_t *plan);
 
 #endif

@@ -43,28 +43,28 @@ static const char *const PASSTHROUGH_MODES[] = {"inherit", "file", NULL};
 static const char SIDECAR_SHAPE[] = "{\"version\": 1, \"mitigations\": {NAME: {VAR: \"value\"}}}";
 
 typedef struct reader {
-    aorta_yaml_doc_t *doc;
-    aorta_recipe_t *recipe;
-    aorta_mitigations_t *mitigations;
+    ar_yaml_doc_t *doc;
+    ar_recipe_t *recipe;
+    ar_mitigations_t *mitigations;
     char *error;
 } reader_t;
 
-static int fail(reader_t *r, const aorta_yaml_node_t *at, const char *fmt, ...) AORTA_PRINTF(3, 4);
+static int fail(reader_t *r, const ar_yaml_node_t *at, const char *fmt, ...) AORTA_PRINTF(3, 4);
 
-static int fail(reader_t *r, const aorta_yaml_node_t *at, const char *fmt, ...)
+static int fail(reader_t *r, const ar_yaml_node_t *at, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    char *message = aorta_xvasprintf(fmt, args);
+    char *message = ar_xvasprintf(fmt, args);
     va_end(args);
-    r->error = aorta_xasprintf("%s:%lu:%lu: %s", r->doc->label, at->line, at->column, message);
+    r->error = ar_xasprintf("%s:%lu:%lu: %s", r->doc->label, at->line, at->column, message);
     free(message);
     return -1;
 }
 
-static char *where(const reader_t *r, const aorta_yaml_node_t *node)
+static char *where(const reader_t *r, const ar_yaml_node_t *node)
 {
-    return aorta_xasprintf("%s:%lu:%lu", r->doc->label, node->line, node->column);
+    return ar_xasprintf("%s:%lu:%lu", r->doc->label, node->line, node->column);
 }
 
 /* " (did you mean 'X'?)" against a NULL-terminated list, or "" (free it). */
@@ -73,7 +73,7 @@ static char *list_hint(const char *const *list, const char *text)
     size_t count = 0;
     while (list[count])
         count++;
-    return aorta_suggest_hint(text, list, count);
+    return ar_suggest_hint(text, list, count);
 }
 
 static int in_list(const char *const *list, const char *text)
@@ -86,9 +86,9 @@ static int in_list(const char *const *list, const char *text)
 
 static char *join(const char *const *list, const char *separator)
 {
-    char *out = aorta_xstrdup("");
+    char *out = ar_xstrdup("");
     for (size_t i = 0; list[i]; i++) {
-        char *next = aorta_xasprintf("%s%s%s", out, i ? separator : "", list[i]);
+        char *next = ar_xasprintf("%s%s%s", out, i ? separator : "", list[i]);
         free(out);
         out = next;
     }
@@ -97,81 +97,81 @@ static char *join(const char *const *list, const char *separator)
 
 /* "must be X, got Y" with a hint when a non-string scalar stands where a
  * string was meant (YAML 1.1 read `1`, `yes`, `off` as other types). */
-static int fail_type(reader_t *r, const aorta_yaml_node_t *node, const char *label,
+static int fail_type(reader_t *r, const ar_yaml_node_t *node, const char *label,
                      const char *expected, int string_expected)
 {
-    char *what = aorta_yaml_describe(node);
-    int scalar = node->kind == AORTA_YAML_SCALAR;
+    char *what = ar_yaml_describe(node);
+    int scalar = node->kind == AR_YAML_SCALAR;
     const char *hint = "";
-    if (scalar && node->type == AORTA_YAML_STR && strlen(node->text) != node->length)
+    if (scalar && node->type == AR_YAML_STR && strlen(node->text) != node->length)
         hint = "; a NUL character cannot be used";
-    else if (string_expected && scalar && node->type != AORTA_YAML_STR
-             && node->type != AORTA_YAML_NULL)
+    else if (string_expected && scalar && node->type != AR_YAML_STR
+             && node->type != AR_YAML_NULL)
         hint = "; quote it to make it a string";
     int status = fail(r, node, "%s: must be %s, got %s%s", label, expected, what, hint);
     free(what);
     return status;
 }
 
-static int is_null(const aorta_yaml_node_t *node)
+static int is_null(const ar_yaml_node_t *node)
 {
-    return node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_NULL;
+    return node->kind == AR_YAML_SCALAR && node->type == AR_YAML_NULL;
 }
 
-static int read_string(reader_t *r, const aorta_yaml_node_t *node, const char *label,
+static int read_string(reader_t *r, const ar_yaml_node_t *node, const char *label,
                        char **out)
 {
-    if (!aorta_yaml_is_string(node))
+    if (!ar_yaml_is_string(node))
         return fail_type(r, node, label, "a string", 1);
-    *out = aorta_xstrdup(node->text);
+    *out = ar_xstrdup(node->text);
     return 0;
 }
 
-static int read_choice(reader_t *r, const aorta_yaml_node_t *node, const char *label,
+static int read_choice(reader_t *r, const ar_yaml_node_t *node, const char *label,
                        const char *const *choices, char **out)
 {
-    if (aorta_yaml_is_string(node) && in_list(choices, node->text)) {
-        *out = aorta_xstrdup(node->text);
+    if (ar_yaml_is_string(node) && in_list(choices, node->text)) {
+        *out = ar_xstrdup(node->text);
         return 0;
     }
     char *allowed = join(choices, ", ");
-    char *expected = aorta_xasprintf("one of %s", allowed);
+    char *expected = ar_xasprintf("one of %s", allowed);
     int status = fail_type(r, node, label, expected, 1);
     free(expected);
     free(allowed);
     return status;
 }
 
-static int read_int(reader_t *r, const aorta_yaml_node_t *node, const char *label, long min,
+static int read_int(reader_t *r, const ar_yaml_node_t *node, const char *label, long min,
                     long *out)
 {
-    if (node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_INT && node->integer_ok
+    if (node->kind == AR_YAML_SCALAR && node->type == AR_YAML_INT && node->integer_ok
         && node->integer >= min && node->integer <= (int64_t)LONG_MAX) {
         *out = (long)node->integer;
         return 0;
     }
-    char *expected = aorta_xasprintf("an integer >= %ld", min);
+    char *expected = ar_xasprintf("an integer >= %ld", min);
     int status = fail_type(r, node, label, expected, 0);
     free(expected);
     return status;
 }
 
 /* A non-empty list of strings; nodes[i] is where items[i] was written. */
-static int read_string_list(reader_t *r, const aorta_yaml_node_t *node, const char *label,
-                            int allow_empty, char ***items, aorta_yaml_node_t ***nodes,
+static int read_string_list(reader_t *r, const ar_yaml_node_t *node, const char *label,
+                            int allow_empty, char ***items, ar_yaml_node_t ***nodes,
                             size_t *count)
 {
-    if (node->kind != AORTA_YAML_SEQUENCE || (!allow_empty && node->count == 0))
+    if (node->kind != AR_YAML_SEQUENCE || (!allow_empty && node->count == 0))
         return fail_type(r, node, label,
                          allow_empty ? "a list of strings" : "a non-empty list of strings", 0);
     for (size_t i = 0; i < node->count; i++)
-        if (!aorta_yaml_is_string(node->items[i])) {
-            char *item_label = aorta_xasprintf("%s[%zu]", label, i);
+        if (!ar_yaml_is_string(node->items[i])) {
+            char *item_label = ar_xasprintf("%s[%zu]", label, i);
             int status = fail_type(r, node->items[i], item_label, "a string", 1);
             free(item_label);
             return status;
         }
-    *items = aorta_xcalloc(node->count + 1, sizeof **items);
+    *items = ar_xcalloc(node->count + 1, sizeof **items);
     for (size_t i = 0; i < node->count; i++)
         (*items)[i] = node->items[i]->text;
     if (nodes)
@@ -181,16 +181,16 @@ static int read_string_list(reader_t *r, const aorta_yaml_node_t *node, const ch
 }
 
 /* A mapping's keys must be strings, and (when allowed is given) known. */
-static int check_keys(reader_t *r, const aorta_yaml_node_t *map, const char *label,
+static int check_keys(reader_t *r, const ar_yaml_node_t *map, const char *label,
                       const char *const *allowed)
 {
     for (size_t i = 0; i < map->count; i++) {
-        const aorta_yaml_node_t *key = map->keys[i];
-        if (!aorta_yaml_is_string(key))
+        const ar_yaml_node_t *key = map->keys[i];
+        if (!ar_yaml_is_string(key))
             return fail_type(r, key, label, "a mapping with string keys", 0);
         if (allowed && !in_list(allowed, key->text)) {
             char *list = join(allowed, ", ");
-            char *name = aorta_repr_str(key->text);
+            char *name = ar_repr_str(key->text);
             char *hint = list_hint(allowed, key->text);
             int status = fail(r, key, "%s: unknown key %s%s; allowed: %s", label, name, hint,
                               list);
@@ -207,21 +207,21 @@ static int check_keys(reader_t *r, const aorta_yaml_node_t *map, const char *lab
 /* Top-level keys                                                            */
 /* ------------------------------------------------------------------------ */
 
-static int read_head(reader_t *r, const aorta_yaml_node_t *root)
+static int read_head(reader_t *r, const ar_yaml_node_t *root)
 {
-    const aorta_yaml_node_t *version = aorta_yaml_get(root, "schema_version");
-    const aorta_yaml_node_t *mode = aorta_yaml_get(root, "mode");
+    const ar_yaml_node_t *version = ar_yaml_get(root, "schema_version");
+    const ar_yaml_node_t *mode = ar_yaml_get(root, "mode");
     if (!version)
         return fail(r, root, "recipe.schema_version: missing; a probe recipe starts with "
                              "'schema_version: 1' and 'mode: probe'");
-    if (version->kind != AORTA_YAML_SCALAR || version->type != AORTA_YAML_INT
+    if (version->kind != AR_YAML_SCALAR || version->type != AR_YAML_INT
         || !version->integer_ok || version->integer != 1)
         return fail_type(r, version, "recipe.schema_version", "the integer 1", 0);
     if (!mode)
         return fail(r, root, "recipe.mode: missing; aorta-run reads 'mode: probe' recipes: add "
                              "'mode: probe'");
-    if (!aorta_yaml_is_string(mode) || strcmp(mode->text, "probe") != 0) {
-        char *what = aorta_yaml_describe(mode);
+    if (!ar_yaml_is_string(mode) || strcmp(mode->text, "probe") != 0) {
+        char *what = ar_yaml_describe(mode);
         int status = fail(r, mode,
                           "recipe.mode: must be 'probe', got %s; aorta-run runs probe recipes "
                           "only (cells from mitigation_axis x diagnostic_axis, the command "
@@ -235,13 +235,13 @@ static int read_head(reader_t *r, const aorta_yaml_node_t *root)
 }
 
 /* Refuse unknown and workload-flow keys; warn once about ignored ones. */
-static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root)
+static int check_top_keys(reader_t *r, const ar_yaml_node_t *root)
 {
-    const char **ignored = aorta_xcalloc(root->count + 1, sizeof *ignored);
+    const char **ignored = ar_xcalloc(root->count + 1, sizeof *ignored);
     size_t ignored_count = 0;
     int status = 0;
     for (size_t i = 0; i < root->count && status == 0; i++) {
-        const aorta_yaml_node_t *key = root->keys[i];
+        const ar_yaml_node_t *key = root->keys[i];
         if (in_list(RECIPE_KEYS, key->text))
             continue;
         if (in_list(IGNORED_KEYS, key->text)) {
@@ -252,7 +252,7 @@ static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root)
                                   "command given after '--'",
                           key->text);
         } else {
-            char *name = aorta_repr_str(key->text);
+            char *name = ar_repr_str(key->text);
             char *list = join(RECIPE_KEYS, ", ");
             char *hint = list_hint(RECIPE_KEYS, key->text);
             status = fail(r, key, "recipe: unknown key %s%s; a probe recipe has: %s", name, hint,
@@ -264,7 +264,7 @@ static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root)
     }
     if (status == 0 && ignored_count > 0) {
         char *list = join(ignored, ", ");
-        aorta_diag_warn("%s: ignoring keys for features aorta-run does not have: %s",
+        ar_diag_warn("%s: ignoring keys for features aorta-run does not have: %s",
                         r->doc->label, list);
         free(list);
     }
@@ -273,38 +273,38 @@ static int check_top_keys(reader_t *r, const aorta_yaml_node_t *root)
         return status;
     static const char *const REQUIRED[] = {"trials", "mitigation_axis", "diagnostic_axis", NULL};
     for (size_t i = 0; REQUIRED[i]; i++)
-        if (!aorta_yaml_get(root, REQUIRED[i]))
+        if (!ar_yaml_get(root, REQUIRED[i]))
             return fail(r, root, "recipe.%s: missing; a probe recipe needs schema_version, mode, "
                                  "trials, mitigation_axis and diagnostic_axis",
                         REQUIRED[i]);
     return 0;
 }
 
-static int read_scalars(reader_t *r, const aorta_yaml_node_t *root)
+static int read_scalars(reader_t *r, const ar_yaml_node_t *root)
 {
-    aorta_recipe_t *recipe = r->recipe;
-    const aorta_yaml_node_t *node = aorta_yaml_get(root, "ticket");
+    ar_recipe_t *recipe = r->recipe;
+    const ar_yaml_node_t *node = ar_yaml_get(root, "ticket");
     if (node && !is_null(node)
         && read_string(r, node, "recipe.ticket", &recipe->ticket) != 0)
         return -1;
-    if (read_int(r, aorta_yaml_get(root, "trials"), "recipe.trials", 1, &recipe->trials) != 0)
+    if (read_int(r, ar_yaml_get(root, "trials"), "recipe.trials", 1, &recipe->trials) != 0)
         return -1;
-    node = aorta_yaml_get(root, "warmup_trials");
+    node = ar_yaml_get(root, "warmup_trials");
     if (node && read_int(r, node, "recipe.warmup_trials", 0, &recipe->warmup_trials) != 0)
         return -1;
-    node = aorta_yaml_get(root, "timeout_per_trial");
+    node = ar_yaml_get(root, "timeout_per_trial");
     if (node && !is_null(node)) {
         double value = 0;
-        if (node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_INT && node->integer_ok)
+        if (node->kind == AR_YAML_SCALAR && node->type == AR_YAML_INT && node->integer_ok)
             value = (double)node->integer;
-        else if (node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_FLOAT)
+        else if (node->kind == AR_YAML_SCALAR && node->type == AR_YAML_FLOAT)
             value = node->real;
         if (!isfinite(value) || value <= 0)
             return fail_type(r, node, "recipe.timeout_per_trial",
                              "a number of seconds > 0, or null for no limit", 0);
         recipe->timeout_sec = value;
     }
-    node = aorta_yaml_get(root, "env_passthrough_mode");
+    node = ar_yaml_get(root, "env_passthrough_mode");
     if (node && !is_null(node)) {
         free(recipe->env_passthrough_mode);
         recipe->env_passthrough_mode = NULL;
@@ -321,27 +321,27 @@ static int read_scalars(reader_t *r, const aorta_yaml_node_t *root)
 /* ------------------------------------------------------------------------ */
 
 /* Inline `mitigations: {NAME: {VAR: "value"}}`. */
-static int read_mitigations(reader_t *r, const aorta_yaml_node_t *node)
+static int read_mitigations(reader_t *r, const ar_yaml_node_t *node)
 {
     if (!node || is_null(node))
         return 0;
-    if (node->kind != AORTA_YAML_MAPPING)
+    if (node->kind != AR_YAML_MAPPING)
         return fail_type(r, node, "recipe.mitigations", "a mapping of NAME: {VAR: \"value\"}", 0);
     if (check_keys(r, node, "recipe.mitigations", NULL) != 0)
         return -1;
     for (size_t i = 0; i < node->count; i++) {
         const char *name = node->keys[i]->text;
-        const aorta_yaml_node_t *vars = node->items[i];
-        char *label = aorta_xasprintf("recipe.mitigations.%s", name);
+        const ar_yaml_node_t *vars = node->items[i];
+        char *label = ar_xasprintf("recipe.mitigations.%s", name);
         int status = 0;
-        if (!is_null(vars) && vars->kind != AORTA_YAML_MAPPING)
+        if (!is_null(vars) && vars->kind != AR_YAML_MAPPING)
             status = fail_type(r, vars, label, "a mapping of VAR: \"value\"", 0);
         else if (!is_null(vars))
             status = check_keys(r, vars, label, NULL);
         aorta_env_t *env = aorta_env_new();
         for (size_t v = 0; status == 0 && !is_null(vars) && v < vars->count; v++) {
-            if (!aorta_yaml_is_string(vars->items[v])) {
-                char *var_label = aorta_xasprintf("%s.%s", label, vars->keys[v]->text);
+            if (!ar_yaml_is_string(vars->items[v])) {
+                char *var_label = ar_xasprintf("%s.%s", label, vars->keys[v]->text);
                 status = fail_type(r, vars->items[v], var_label, "a string", 1);
                 free(var_label);
             } else {
@@ -352,7 +352,7 @@ static int read_mitigations(reader_t *r, const aorta_yaml_node_t *node)
             aorta_env_free(env);
         } else {
             char *source = where(r, node->keys[i]), *why = NULL;
-            if (aorta_mitigations_define(r->mitigations, name, env, source, &why) != 0)
+            if (ar_mitigations_define(r->mitigations, name, env, source, &why) != 0)
                 status = fail(r, node->keys[i], "%s: %s", label, why);
             free(why);
             free(source);
@@ -369,7 +369,7 @@ static int read_mitigations(reader_t *r, const aorta_yaml_node_t *node)
  * with '.' or '-' gets a '_' in front. */
 static char *cell_segment(const char *name)
 {
-    char *segment = aorta_xasprintf("_%s", name);
+    char *segment = ar_xasprintf("_%s", name);
     for (char *c = segment + 1; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
               || *c == '_' || *c == '.' || *c == '-'))
@@ -379,14 +379,14 @@ static char *cell_segment(const char *name)
     return segment;
 }
 
-static int check_defined(reader_t *r, const char *label, char **names, aorta_yaml_node_t **nodes,
+static int check_defined(reader_t *r, const char *label, char **names, ar_yaml_node_t **nodes,
                          size_t count)
 {
     for (size_t i = 0; i < count; i++) {
-        if (aorta_mitigations_find(r->mitigations, names[i]))
+        if (ar_mitigations_find(r->mitigations, names[i]))
             continue;
-        char *name = aorta_repr_str(names[i]);
-        char *hint = aorta_mitigations_suggest(r->mitigations, names[i]);
+        char *name = ar_repr_str(names[i]);
+        char *hint = ar_mitigations_suggest(r->mitigations, names[i]);
         int status = fail(r, nodes[i],
                           "%s: mitigation %s is not defined%s; "
                           "define it in the recipe under 'mitigations:' (%s: {VAR: \"value\"}) "
@@ -402,7 +402,7 @@ static int check_defined(reader_t *r, const char *label, char **names, aorta_yam
 
 typedef struct axes {
     char **ms, **ds;
-    aorta_yaml_node_t **mnodes, **dnodes;
+    ar_yaml_node_t **mnodes, **dnodes;
     size_t mcount, dcount;
 } axes_t;
 
@@ -415,7 +415,7 @@ static int refuse_clash(reader_t *r, const axes_t *axes, size_t m, size_t d, siz
     int blame_m = pm != m;
     /* The same value twice on one axis: say that, not the clash it makes. */
     if (blame_m ? !strcmp(axes->ms[m], axes->ms[pm]) : !strcmp(axes->ds[d], axes->ds[pd])) {
-        char *value = aorta_repr_str(blame_m ? axes->ms[m] : axes->ds[d]);
+        char *value = ar_repr_str(blame_m ? axes->ms[m] : axes->ds[d]);
         int status = fail(r, blame_m ? axes->mnodes[m] : axes->dnodes[d],
                           "%s: %s is listed twice (items %zu and %zu); remove one",
                           blame_m ? "recipe.mitigation_axis" : "recipe.diagnostic_axis", value,
@@ -423,9 +423,9 @@ static int refuse_clash(reader_t *r, const axes_t *axes, size_t m, size_t d, siz
         free(value);
         return status;
     }
-    char *a = aorta_repr_str(axes->ms[m]), *b = aorta_repr_str(axes->ds[d]);
-    char *pa = aorta_repr_str(axes->ms[pm]), *pb = aorta_repr_str(axes->ds[pd]);
-    char *quoted = aorta_repr_str(name);
+    char *a = ar_repr_str(axes->ms[m]), *b = ar_repr_str(axes->ds[d]);
+    char *pa = ar_repr_str(axes->ms[pm]), *pb = ar_repr_str(axes->ds[pd]);
+    char *quoted = ar_repr_str(name);
     int status = fail(r, blame_m ? axes->mnodes[m] : axes->dnodes[d],
                       "%s: cells (%s, %s) and (%s, %s) are both named %s; rename one of the "
                       "axis values",
@@ -441,10 +441,10 @@ static int refuse_clash(reader_t *r, const axes_t *axes, size_t m, size_t d, siz
 
 static int add_cell(reader_t *r, const axes_t *axes, size_t m, size_t d)
 {
-    aorta_recipe_t *recipe = r->recipe;
+    ar_recipe_t *recipe = r->recipe;
     const char *mname = axes->ms[m], *dname = axes->ds[d];
     char *ms = cell_segment(mname), *ds = cell_segment(dname);
-    char *name = aorta_xasprintf("%s-%s", ms, ds);
+    char *name = ar_xasprintf("%s-%s", ms, ds);
     free(ms);
     free(ds);
     for (size_t i = 0; i < recipe->cell_count; i++) {
@@ -454,14 +454,14 @@ static int add_cell(reader_t *r, const axes_t *axes, size_t m, size_t d)
             return status;
         }
     }
-    aorta_env_t *env = aorta_env_dup(aorta_mitigations_find(r->mitigations, mname));
-    const aorta_env_t *denv = aorta_mitigations_find(r->mitigations, dname);
+    aorta_env_t *env = aorta_env_dup(ar_mitigations_find(r->mitigations, mname));
+    const aorta_env_t *denv = ar_mitigations_find(r->mitigations, dname);
     for (size_t i = 0; i < aorta_env_count(denv); i++) {
         const char *var = aorta_env_name_at(denv, i), *value = aorta_env_value_at(denv, i);
         const char *prior = aorta_env_get(env, var);
         if (prior && strcmp(prior, value) != 0) {
-            char *a = aorta_repr_str(mname), *b = aorta_repr_str(dname);
-            char *pv = aorta_repr_str(prior), *dv = aorta_repr_str(value);
+            char *a = ar_repr_str(mname), *b = ar_repr_str(dname);
+            char *pv = ar_repr_str(prior), *dv = ar_repr_str(value);
             int status = fail(r, axes->dnodes[d],
                               "recipe.diagnostic_axis: cell '%s': mitigation axis %s sets %s=%s, "
                               "diagnostic axis %s sets %s=%s; pick mitigations that do not set "
@@ -477,35 +477,35 @@ static int add_cell(reader_t *r, const axes_t *axes, size_t m, size_t d)
         }
         aorta_env_set(env, var, value);
     }
-    recipe->cells = aorta_xrealloc(recipe->cells, (recipe->cell_count + 1) * sizeof *recipe->cells);
-    aorta_cell_t *cell = &recipe->cells[recipe->cell_count++];
+    recipe->cells = ar_xrealloc(recipe->cells, (recipe->cell_count + 1) * sizeof *recipe->cells);
+    ar_cell_t *cell = &recipe->cells[recipe->cell_count++];
     cell->name = name;
-    cell->mitigation = aorta_xstrdup(mname);
-    cell->diagnostic = aorta_xstrdup(dname);
+    cell->mitigation = ar_xstrdup(mname);
+    cell->diagnostic = ar_xstrdup(dname);
     cell->env = env;
     return 0;
 }
 
-static int read_cells(reader_t *r, const aorta_yaml_node_t *root)
+static int read_cells(reader_t *r, const ar_yaml_node_t *root)
 {
     axes_t axes;
     memset(&axes, 0, sizeof axes);
     int status = -1;
-    if (read_string_list(r, aorta_yaml_get(root, "mitigation_axis"), "recipe.mitigation_axis", 0,
+    if (read_string_list(r, ar_yaml_get(root, "mitigation_axis"), "recipe.mitigation_axis", 0,
                          &axes.ms, &axes.mnodes, &axes.mcount)
             == 0
-        && read_string_list(r, aorta_yaml_get(root, "diagnostic_axis"),
+        && read_string_list(r, ar_yaml_get(root, "diagnostic_axis"),
                             "recipe.diagnostic_axis", 0, &axes.ds, &axes.dnodes, &axes.dcount)
                == 0
         && check_defined(r, "recipe.mitigation_axis", axes.ms, axes.mnodes, axes.mcount) == 0
         && check_defined(r, "recipe.diagnostic_axis", axes.ds, axes.dnodes, axes.dcount) == 0) {
         status = 0;
-        if (axes.mcount * axes.dcount > AORTA_RECIPE_MAX_CELLS)
-            status = fail(r, aorta_yaml_get(root, "diagnostic_axis"),
+        if (axes.mcount * axes.dcount > AR_RECIPE_MAX_CELLS)
+            status = fail(r, ar_yaml_get(root, "diagnostic_axis"),
                           "recipe.diagnostic_axis: %zu mitigation x %zu diagnostic values make "
                           "%zu cells; a recipe makes at most %d",
                           axes.mcount, axes.dcount, axes.mcount * axes.dcount,
-                          AORTA_RECIPE_MAX_CELLS);
+                          AR_RECIPE_MAX_CELLS);
         for (size_t m = 0; m < axes.mcount && status == 0; m++)
             for (size_t d = 0; d < axes.dcount && status == 0; d++)
                 status = add_cell(r, &axes, m, d);
@@ -519,21 +519,21 @@ static int read_cells(reader_t *r, const aorta_yaml_node_t *root)
 /* collect, retain, stop_after, launcher                                     */
 /* ------------------------------------------------------------------------ */
 
-static void add_collector(reader_t *r, const aorta_yaml_node_t *name, aorta_options_t *options,
-                          const aorta_yaml_node_t *map)
+static void add_collector(reader_t *r, const ar_yaml_node_t *name, aorta_options_t *options,
+                          const ar_yaml_node_t *map)
 {
-    aorta_recipe_t *recipe = r->recipe;
-    recipe->collect = aorta_xrealloc(recipe->collect,
+    ar_recipe_t *recipe = r->recipe;
+    recipe->collect = ar_xrealloc(recipe->collect,
                                      (recipe->collect_count + 1) * sizeof *recipe->collect);
-    aorta_recipe_collector_t *entry = &recipe->collect[recipe->collect_count++];
-    entry->name = aorta_xstrdup(name->text);
+    ar_recipe_collector_t *entry = &recipe->collect[recipe->collect_count++];
+    entry->name = ar_xstrdup(name->text);
     entry->options = options ? options : aorta_options_new();
     entry->where = where(r, name);
     entry->option_where = NULL;
     /* Each option key's own position, so a collector's complaint about one
      * option points at its line. */
-    if (options && map && map->kind == AORTA_YAML_MAPPING) {
-        entry->option_where = aorta_xcalloc(map->count + 1, sizeof *entry->option_where);
+    if (options && map && map->kind == AR_YAML_MAPPING) {
+        entry->option_where = ar_xcalloc(map->count + 1, sizeof *entry->option_where);
         for (size_t i = 0; i < map->count; i++)
             entry->option_where[i] = where(r, map->keys[i]);
     }
@@ -541,29 +541,29 @@ static void add_collector(reader_t *r, const aorta_yaml_node_t *name, aorta_opti
 
 /* Option values become env-var knobs and argv words: strings only, as
  * upstream (so `stats: 1` is refused and `stats: "1"` accepted). */
-static int read_options(reader_t *r, const char *name, const aorta_yaml_node_t *node,
+static int read_options(reader_t *r, const char *name, const ar_yaml_node_t *node,
                         aorta_options_t **out)
 {
     *out = NULL;
     if (is_null(node))
         return 0;
-    char *label = aorta_xasprintf("recipe.collect.%s", name);
+    char *label = ar_xasprintf("recipe.collect.%s", name);
     int status = 0;
-    if (node->kind != AORTA_YAML_MAPPING) {
-        char *what = aorta_yaml_describe(node);
+    if (node->kind != AR_YAML_MAPPING) {
+        char *what = ar_yaml_describe(node);
         status = fail(r, node, "%s: options must be a mapping of string->string (option values "
                                "become env-var knobs), got %s",
                       label, what);
         free(what);
     }
     for (size_t i = 0; status == 0 && i < node->count; i++) {
-        const aorta_yaml_node_t *bad = !aorta_yaml_is_string(node->keys[i]) ? node->keys[i]
-                                       : !aorta_yaml_is_string(node->items[i]) ? node->items[i]
+        const ar_yaml_node_t *bad = !ar_yaml_is_string(node->keys[i]) ? node->keys[i]
+                                       : !ar_yaml_is_string(node->items[i]) ? node->items[i]
                                                                               : NULL;
         if (!bad)
             continue;
-        char *what = aorta_yaml_describe(bad);
-        int scalar = bad->kind == AORTA_YAML_SCALAR && bad->type != AORTA_YAML_NULL;
+        char *what = ar_yaml_describe(bad);
+        int scalar = bad->kind == AR_YAML_SCALAR && bad->type != AR_YAML_NULL;
         if (bad == node->items[i]) {
             /* A value: name its option (the position is the value's). */
             status = fail(r, bad, "%s.%s: option values must be strings (they become env-var "
@@ -586,15 +586,15 @@ static int read_options(reader_t *r, const char *name, const aorta_yaml_node_t *
     return status;
 }
 
-static int read_collect(reader_t *r, const aorta_yaml_node_t *node)
+static int read_collect(reader_t *r, const ar_yaml_node_t *node)
 {
     if (!node || is_null(node))
         return 0;
     r->recipe->collect_where = where(r, node);
-    if (node->kind == AORTA_YAML_SEQUENCE) {
+    if (node->kind == AR_YAML_SEQUENCE) {
         for (size_t i = 0; i < node->count; i++) {
-            if (!aorta_yaml_is_string(node->items[i])) {
-                char *what = aorta_yaml_describe(node->items[i]);
+            if (!ar_yaml_is_string(node->items[i])) {
+                char *what = ar_yaml_describe(node->items[i]);
                 int status = fail(r, node->items[i],
                                   "recipe.collect: collector names must be strings, got %s", what);
                 free(what);
@@ -604,10 +604,10 @@ static int read_collect(reader_t *r, const aorta_yaml_node_t *node)
         }
         return 0;
     }
-    if (node->kind == AORTA_YAML_MAPPING) {
+    if (node->kind == AR_YAML_MAPPING) {
         for (size_t i = 0; i < node->count; i++) {
-            if (!aorta_yaml_is_string(node->keys[i])) {
-                char *what = aorta_yaml_describe(node->keys[i]);
+            if (!ar_yaml_is_string(node->keys[i])) {
+                char *what = ar_yaml_describe(node->keys[i]);
                 int status = fail(r, node->keys[i],
                                   "recipe.collect: collector names must be strings, got %s", what);
                 free(what);
@@ -620,7 +620,7 @@ static int read_collect(reader_t *r, const aorta_yaml_node_t *node)
         }
         return 0;
     }
-    char *what = aorta_yaml_describe(node);
+    char *what = ar_yaml_describe(node);
     int status = fail(r, node, "recipe.collect: must be a list of collector names or a mapping "
                                "of name -> option dict, got %s",
                       what);
@@ -628,31 +628,31 @@ static int read_collect(reader_t *r, const aorta_yaml_node_t *node)
     return status;
 }
 
-static aorta_retain_level_t retain_level(const char *text)
+static ar_retain_level_t retain_level(const char *text)
 {
     for (size_t i = 0; RETAIN_LEVELS[i]; i++)
         if (strcmp(RETAIN_LEVELS[i], text) == 0)
-            return (aorta_retain_level_t)i;
-    return AORTA_RETAIN_FULL;
+            return (ar_retain_level_t)i;
+    return AR_RETAIN_FULL;
 }
 
-static int read_retain(reader_t *r, const aorta_yaml_node_t *node)
+static int read_retain(reader_t *r, const ar_yaml_node_t *node)
 {
-    aorta_recipe_t *recipe = r->recipe;
+    ar_recipe_t *recipe = r->recipe;
     if (!node || is_null(node))
         return 0;
-    if (node->kind != AORTA_YAML_MAPPING)
+    if (node->kind != AR_YAML_MAPPING)
         return fail_type(r, node, "recipe.retain", "a mapping of on_fail/on_pass/on_error", 0);
     if (check_keys(r, node, "recipe.retain", RETAIN_KEYS) != 0)
         return -1;
     recipe->has_retain = 1;
     for (size_t i = 0; i < node->count; i++) {
-        char *label = aorta_xasprintf("recipe.retain.%s", node->keys[i]->text), *level = NULL;
+        char *label = ar_xasprintf("recipe.retain.%s", node->keys[i]->text), *level = NULL;
         int status = read_choice(r, node->items[i], label, RETAIN_LEVELS, &level);
         free(label);
         if (status != 0)
             return status;
-        aorta_retain_level_t value = retain_level(level);
+        ar_retain_level_t value = retain_level(level);
         free(level);
         const char *key = node->keys[i]->text;
         if (strcmp(key, "on_fail") == 0)
@@ -665,19 +665,19 @@ static int read_retain(reader_t *r, const aorta_yaml_node_t *node)
     return 0;
 }
 
-static int read_stop_after(reader_t *r, const aorta_yaml_node_t *node)
+static int read_stop_after(reader_t *r, const ar_yaml_node_t *node)
 {
-    aorta_recipe_t *recipe = r->recipe;
+    ar_recipe_t *recipe = r->recipe;
     if (!node || is_null(node))
         return 0;
-    if (node->kind != AORTA_YAML_MAPPING)
+    if (node->kind != AR_YAML_MAPPING)
         return fail_type(r, node, "recipe.stop_after",
                          "a mapping of events, max_trials and event_verdict", 0);
     if (check_keys(r, node, "recipe.stop_after", STOP_AFTER_KEYS) != 0)
         return -1;
-    const aorta_yaml_node_t *events = aorta_yaml_get(node, "events");
-    const aorta_yaml_node_t *max_trials = aorta_yaml_get(node, "max_trials");
-    const aorta_yaml_node_t *verdict = aorta_yaml_get(node, "event_verdict");
+    const ar_yaml_node_t *events = ar_yaml_get(node, "events");
+    const ar_yaml_node_t *max_trials = ar_yaml_get(node, "max_trials");
+    const ar_yaml_node_t *verdict = ar_yaml_get(node, "event_verdict");
     if (!events)
         return fail(r, node, "recipe.stop_after.events: missing; stop_after needs events (how "
                              "many trials with the event verdict stop a cell) and max_trials");
@@ -698,7 +698,7 @@ static int read_stop_after(reader_t *r, const aorta_yaml_node_t *node)
             != 0)
             return -1;
     } else {
-        recipe->stop_event_verdict = aorta_xstrdup("fail");
+        recipe->stop_event_verdict = ar_xstrdup("fail");
     }
     recipe->has_stop_after = 1;
     recipe->trials = recipe->stop_max_trials;
@@ -713,7 +713,7 @@ static char *launcher_as_list(const char *text)
 {
     char *out = NULL;
     size_t len = 0;
-    FILE *f = aorta_xcheck(open_memstream(&out, &len));
+    FILE *f = ar_xcheck(open_memstream(&out, &len));
     fputc('[', f);
     size_t n = 0;
     for (const char *at = text; *at;) {
@@ -721,7 +721,7 @@ static char *launcher_as_list(const char *text)
         size_t w = strcspn(at, " \t");
         if (!w)
             break;
-        char *word = aorta_xstrndup(at, w);
+        char *word = ar_xstrndup(at, w);
         char *end = NULL;
         strtod(word, &end);
         int quote = (end && !*end) || strpbrk(word, ",[]{}:#'\"\\") || word[0] == '*'
@@ -739,13 +739,13 @@ static char *launcher_as_list(const char *text)
     return out;
 }
 
-static int read_launcher(reader_t *r, const aorta_yaml_node_t *node)
+static int read_launcher(reader_t *r, const ar_yaml_node_t *node)
 {
     if (!node || is_null(node))
         return 0;
-    if (node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_STR
+    if (node->kind == AR_YAML_SCALAR && node->type == AR_YAML_STR
         && strpbrk(node->text, " \t") && !strpbrk(node->text, "\"\\")) {
-        char *what = aorta_yaml_describe(node);
+        char *what = ar_yaml_describe(node);
         char *list = launcher_as_list(node->text);
         int status = fail(r, node, "recipe.launcher: must be a list of strings, got %s; use a "
                                    "list: launcher: %s",
@@ -771,12 +771,12 @@ static int read_launcher(reader_t *r, const aorta_yaml_node_t *node)
 /* all_ranks: a boolean.  aorta-run is then started once per rank by the
  * user's launcher, so a launcher of the recipe's own would start ranks of
  * ranks; stop_after would let ranks stop after different trials. */
-static int read_all_ranks(reader_t *r, const aorta_yaml_node_t *root)
+static int read_all_ranks(reader_t *r, const ar_yaml_node_t *root)
 {
-    const aorta_yaml_node_t *node = aorta_yaml_get(root, "all_ranks");
+    const ar_yaml_node_t *node = ar_yaml_get(root, "all_ranks");
     if (!node || is_null(node))
         return 0;
-    if (node->kind != AORTA_YAML_SCALAR || node->type != AORTA_YAML_BOOL)
+    if (node->kind != AR_YAML_SCALAR || node->type != AR_YAML_BOOL)
         return fail_type(r, node, "recipe.all_ranks", "a boolean (true or false)", 0);
     r->recipe->all_ranks = node->boolean;
     if (node->boolean && r->recipe->launcher)
@@ -793,24 +793,24 @@ static int read_all_ranks(reader_t *r, const aorta_yaml_node_t *root)
 /* ranks: the ranks that profile themselves under a launcher (the recipe's,
  * or the one that starts aorta-run per rank); the others run the command
  * bare.  A list of distinct ranks, at least one. */
-static int read_ranks(reader_t *r, const aorta_yaml_node_t *node)
+static int read_ranks(reader_t *r, const ar_yaml_node_t *node)
 {
     if (!node || is_null(node))
         return 0;
-    char *expected = aorta_xasprintf("a list of ranks (integers from 0 to %d), such as [0, 3]",
-                                     AORTA_RANK_MAX - 1);
-    int status = node->kind != AORTA_YAML_SEQUENCE ? fail_type(r, node, "recipe.ranks", expected, 0)
+    char *expected = ar_xasprintf("a list of ranks (integers from 0 to %d), such as [0, 3]",
+                                     AR_RANK_MAX - 1);
+    int status = node->kind != AR_YAML_SEQUENCE ? fail_type(r, node, "recipe.ranks", expected, 0)
                : node->count == 0 ? fail(r, node, "recipe.ranks: must list at least one rank, "
                                                   "got an empty list; leave ranks out to "
                                                   "profile every rank")
                                   : 0;
-    long *ranks = status == 0 ? aorta_xcalloc(node->count, sizeof *ranks) : NULL;
-    unsigned char seen[AORTA_RANK_MAX / 8] = {0}; /* a bit per rank: duplicates in one pass */
+    long *ranks = status == 0 ? ar_xcalloc(node->count, sizeof *ranks) : NULL;
+    unsigned char seen[AR_RANK_MAX / 8] = {0}; /* a bit per rank: duplicates in one pass */
     for (size_t i = 0; status == 0 && i < node->count; i++) {
-        const aorta_yaml_node_t *item = node->items[i];
-        if (item->kind != AORTA_YAML_SCALAR || item->type != AORTA_YAML_INT || !item->integer_ok
-            || item->integer < 0 || item->integer >= AORTA_RANK_MAX) {
-            char *label = aorta_xasprintf("recipe.ranks[%zu]", i);
+        const ar_yaml_node_t *item = node->items[i];
+        if (item->kind != AR_YAML_SCALAR || item->type != AR_YAML_INT || !item->integer_ok
+            || item->integer < 0 || item->integer >= AR_RANK_MAX) {
+            char *label = ar_xasprintf("recipe.ranks[%zu]", i);
             status = fail_type(r, item, label, "a rank (an integer from 0 to 65535)", 0);
             free(label);
             break;
@@ -829,14 +829,14 @@ static int read_ranks(reader_t *r, const aorta_yaml_node_t *node)
         free(ranks);
         return -1;
     }
-    aorta_rank_list_sort(ranks, node->count);
+    ar_rank_list_sort(ranks, node->count);
     r->recipe->ranks = ranks;
     r->recipe->rank_count = node->count;
     return 0;
 }
 
 /* baseline: the cell perf.md's and report.html's kernel deltas compare with. */
-static int read_baseline(reader_t *r, const aorta_yaml_node_t *node)
+static int read_baseline(reader_t *r, const ar_yaml_node_t *node)
 {
     if (!node || is_null(node))
         return 0;
@@ -857,50 +857,50 @@ static int read_baseline(reader_t *r, const aorta_yaml_node_t *node)
 
 static int read_recipe(reader_t *r)
 {
-    const aorta_yaml_node_t *root = r->doc->root;
+    const ar_yaml_node_t *root = r->doc->root;
     if (!root) {
-        r->error = aorta_xasprintf("%s:1:1: the recipe is empty; expected a mapping of keys "
+        r->error = ar_xasprintf("%s:1:1: the recipe is empty; expected a mapping of keys "
                                    "(schema_version: 1, mode: probe, trials, mitigation_axis, "
                                    "diagnostic_axis, ...)",
                                    r->doc->label);
         return -1;
     }
-    if (root->kind != AORTA_YAML_MAPPING)
+    if (root->kind != AR_YAML_MAPPING)
         return fail_type(r, root, "recipe", "a mapping of keys (schema_version: 1, mode: probe, "
                                             "...)",
                          0);
     if (check_keys(r, root, "recipe", NULL) != 0 || read_head(r, root) != 0
         || check_top_keys(r, root) != 0 || read_scalars(r, root) != 0
-        || read_mitigations(r, aorta_yaml_get(root, "mitigations")) != 0
-        || read_cells(r, root) != 0 || read_collect(r, aorta_yaml_get(root, "collect")) != 0
-        || read_retain(r, aorta_yaml_get(root, "retain")) != 0
-        || read_stop_after(r, aorta_yaml_get(root, "stop_after")) != 0
-        || read_launcher(r, aorta_yaml_get(root, "launcher")) != 0
-        || read_baseline(r, aorta_yaml_get(root, "baseline")) != 0
-        || read_all_ranks(r, root) != 0 || read_ranks(r, aorta_yaml_get(root, "ranks")) != 0)
+        || read_mitigations(r, ar_yaml_get(root, "mitigations")) != 0
+        || read_cells(r, root) != 0 || read_collect(r, ar_yaml_get(root, "collect")) != 0
+        || read_retain(r, ar_yaml_get(root, "retain")) != 0
+        || read_stop_after(r, ar_yaml_get(root, "stop_after")) != 0
+        || read_launcher(r, ar_yaml_get(root, "launcher")) != 0
+        || read_baseline(r, ar_yaml_get(root, "baseline")) != 0
+        || read_all_ranks(r, root) != 0 || read_ranks(r, ar_yaml_get(root, "ranks")) != 0)
         return -1;
     return 0;
 }
 
-int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations,
-                      aorta_recipe_t **out, char **error)
+int ar_recipe_load(const char *path, ar_mitigations_t *mitigations,
+                      ar_recipe_t **out, char **error)
 {
     *out = NULL;
     *error = NULL;
     reader_t r;
     memset(&r, 0, sizeof r);
-    if (aorta_yaml_load(path, &r.doc, error) != 0)
+    if (ar_yaml_load(path, &r.doc, error) != 0)
         return -1;
     r.mitigations = mitigations;
-    r.recipe = aorta_xcalloc(1, sizeof *r.recipe);
-    r.recipe->path = aorta_xstrdup(path);
-    r.recipe->env_passthrough_mode = aorta_xstrdup("inherit");
+    r.recipe = ar_xcalloc(1, sizeof *r.recipe);
+    r.recipe->path = ar_xstrdup(path);
+    r.recipe->env_passthrough_mode = ar_xstrdup("inherit");
     r.recipe->retain_on_pass = r.recipe->retain_on_fail = r.recipe->retain_on_error =
-        AORTA_RETAIN_FULL;
+        AR_RETAIN_FULL;
     int status = read_recipe(&r);
-    aorta_yaml_free(r.doc);
+    ar_yaml_free(r.doc);
     if (status != 0) {
-        aorta_recipe_free(r.recipe);
+        ar_recipe_free(r.recipe);
         *error = r.error;
         return -1;
     }
@@ -908,7 +908,7 @@ int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations,
     return 0;
 }
 
-void aorta_recipe_free(aorta_recipe_t *recipe)
+void ar_recipe_free(ar_recipe_t *recipe)
 {
     if (!recipe)
         return;

@@ -4,8 +4,8 @@
  * and the collectors it asks for (checked against the loaded collectors
  * later, by collect.c).  Every error is one line
  * "FILE:LINE:COLUMN: recipe.KEY: ..." naming the key. */
-#ifndef AORTA_RECIPE_H
-#define AORTA_RECIPE_H
+#ifndef AR_RECIPE_H
+#define AR_RECIPE_H
 
 #include <stdio.h>
 
@@ -15,46 +15,46 @@
 /* The most cells (mitigation_axis x diagnostic_axis) a recipe may make: a
  * few hundred axis values would otherwise make a sweep, and its plan, of
  * millions of cells. */
-#define AORTA_RECIPE_MAX_CELLS 10000
+#define AR_RECIPE_MAX_CELLS 10000
 
 /* One cell of the sweep: a mitigation x diagnostic pair. */
-typedef struct aorta_cell {
+typedef struct ar_cell {
     char *name;                      /* "<slug(m)>-<slug(d)>" */
     char *mitigation;                /* m, as written */
     char *diagnostic;                /* d, as written */
     aorta_env_t *env;                /* the variables m and d set, m's first */
-} aorta_cell_t;
+} ar_cell_t;
 
-typedef enum aorta_retain_level {
-    AORTA_RETAIN_NONE = 0,
-    AORTA_RETAIN_LOG = 1,
-    AORTA_RETAIN_SUMMARY = 2,
-    AORTA_RETAIN_FULL = 3
-} aorta_retain_level_t;
+typedef enum ar_retain_level {
+    AR_RETAIN_NONE = 0,
+    AR_RETAIN_LOG = 1,
+    AR_RETAIN_SUMMARY = 2,
+    AR_RETAIN_FULL = 3
+} ar_retain_level_t;
 
 /* One collector the recipe's `collect:` names. */
-typedef struct aorta_recipe_collector {
+typedef struct ar_recipe_collector {
     char *name;
     aorta_options_t *options;        /* as written (strings); empty = defaults */
     char *where;                     /* "FILE:LINE:COLUMN" of the name */
     char **option_where;             /* "FILE:LINE:COLUMN" of each option's key, in
                                       * the options' order (NULL without options) */
-} aorta_recipe_collector_t;
+} ar_recipe_collector_t;
 
-typedef struct aorta_recipe {
+typedef struct ar_recipe {
     char *path;
     char *ticket;                    /* NULL: none */
     long trials;                     /* stop_after.max_trials when stop_after is set */
     long warmup_trials;              /* warmup_trials: run first per cell, left out */
     double timeout_sec;              /* 0: no limit */
     char *env_passthrough_mode;      /* "inherit" or "file" */
-    aorta_cell_t *cells;             /* m x d, in order */
+    ar_cell_t *cells;             /* m x d, in order */
     size_t cell_count;
-    aorta_recipe_collector_t *collect; /* in the order written, duplicates kept */
+    ar_recipe_collector_t *collect; /* in the order written, duplicates kept */
     size_t collect_count;
     char *collect_where;             /* "FILE:LINE:COLUMN" of the collect value; NULL if none */
     int has_retain;
-    aorta_retain_level_t retain_on_pass, retain_on_fail, retain_on_error;
+    ar_retain_level_t retain_on_pass, retain_on_fail, retain_on_error;
     int has_stop_after;
     long stop_events;
     long stop_max_trials;
@@ -64,14 +64,14 @@ typedef struct aorta_recipe {
     long *ranks;                     /* ranks: sorted, distinct; NULL: every rank */
     size_t rank_count;
     char *baseline;                  /* the kernel deltas' cell (a cell's name), or NULL */
-} aorta_recipe_t;
+} ar_recipe_t;
 
 /* Read and check the recipe at path.  The recipe's inline mitigations are
  * added to mitigations (which holds the sidecars' already).  Keys of
  * features aorta-run lacks are one warning (sys/diag.h).  Returns 0 with
  * *out set, or -1 with *error set to one line (free it). */
-int aorta_recipe_load(const char *path, aorta_mitigations_t *mitigations, aorta_recipe_t **out,
+int ar_recipe_load(const char *path, ar_mitigations_t *mitigations, ar_recipe_t **out,
                       char **error);
-void aorta_recipe_free(aorta_recipe_t *recipe);
+void ar_recipe_free(ar_recipe_t *recipe);
 
 #endif

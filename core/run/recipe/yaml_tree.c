@@ -49,28 +49,28 @@ static const char *const RESOLVER_PATTERNS[RE_COUNT] = {
 
 /* A key of a mapping being built, for duplicate detection and merging. */
 typedef struct key_ref {
-    aorta_yaml_node_t *key;
+    ar_yaml_node_t *key;
     size_t index;
 } key_ref_t;
 
 typedef struct anchor {
     char *name;
-    aorta_yaml_node_t *node;
+    ar_yaml_node_t *node;
     int complete;
 } anchor_t;
 
 typedef struct frame {
-    aorta_yaml_node_t *node;
+    ar_yaml_node_t *node;
     anchor_t *anchor;                 /* completed when the node ends */
-    aorta_yaml_node_t *pending_key;   /* mapping: the key awaiting its value */
+    ar_yaml_node_t *pending_key;   /* mapping: the key awaiting its value */
     unsigned long key_line, key_column; /* where that key was written */
     void *keys;                       /* tsearch tree of key_ref_t */
-    aorta_yaml_node_t **merges;       /* values of "<<" keys, in order */
+    ar_yaml_node_t **merges;       /* values of "<<" keys, in order */
     size_t merge_count;
 } frame_t;
 
 typedef struct builder {
-    aorta_yaml_doc_t *doc;
+    ar_yaml_doc_t *doc;
     frame_t *stack;
     size_t depth;
     size_t capacity;
@@ -86,9 +86,9 @@ static int fail_at(builder_t *b, unsigned long line, unsigned long column, const
 {
     va_list args;
     va_start(args, fmt);
-    char *message = aorta_xvasprintf(fmt, args);
+    char *message = ar_xvasprintf(fmt, args);
     va_end(args);
-    b->error = aorta_xasprintf("%s:%lu:%lu: %s", b->doc->label, line, column, message);
+    b->error = ar_xasprintf("%s:%lu:%lu: %s", b->doc->label, line, column, message);
     free(message);
     return -1;
 }
@@ -105,7 +105,7 @@ static int matches(const regex_t *re, const char *text)
 /* text without '_' (PyYAML drops them before converting). */
 static char *without_underscores(const char *text)
 {
-    char *copy = aorta_xstrdup(text), *o = copy;
+    char *copy = ar_xstrdup(text), *o = copy;
     for (const char *c = text; *c; c++)
         if (*c != '_')
             *o++ = *c;
@@ -212,27 +212,27 @@ static double real_value(const char *text)
 }
 
 /* Resolve a plain scalar's text as PyYAML's implicit resolvers do. */
-static void resolve_plain(builder_t *b, aorta_yaml_node_t *node)
+static void resolve_plain(builder_t *b, ar_yaml_node_t *node)
 {
     const char *t = node->text;
-    node->type = AORTA_YAML_STR;
+    node->type = AR_YAML_STR;
     if (node->length != strlen(t))
         return; /* plain scalars cannot hold NUL; be safe anyway */
     if (!t[0] || !strcmp(t, "~") || !strcmp(t, "null") || !strcmp(t, "Null")
         || !strcmp(t, "NULL")) {
-        node->type = AORTA_YAML_NULL;
+        node->type = AR_YAML_NULL;
     } else if (matches(&b->re[RE_BOOL], t)) {
-        node->type = AORTA_YAML_BOOL;
+        node->type = AR_YAML_BOOL;
         node->boolean = t[0] == 'y' || t[0] == 'Y' || t[0] == 't' || t[0] == 'T'
                         || !strcmp(t, "on") || !strcmp(t, "On") || !strcmp(t, "ON");
     } else if (matches(&b->re[RE_FLOAT], t)) {
-        node->type = AORTA_YAML_FLOAT;
+        node->type = AR_YAML_FLOAT;
         node->real = real_value(t);
     } else if (matches(&b->re[RE_INT], t)) {
-        node->type = AORTA_YAML_INT;
+        node->type = AR_YAML_INT;
         node->integer_ok = integer_value(t, &node->integer) == 0;
     } else if (matches(&b->re[RE_TIMESTAMP], t)) {
-        node->type = AORTA_YAML_TIMESTAMP;
+        node->type = AR_YAML_TIMESTAMP;
     } else if (!strcmp(t, "<<")) {
         node->internal = PLAIN_MERGE;
     } else if (!strcmp(t, "=")) {
@@ -241,17 +241,17 @@ static void resolve_plain(builder_t *b, aorta_yaml_node_t *node)
 }
 
 /* An explicit core tag on a scalar: the text must read as that type. */
-static int resolve_tagged(builder_t *b, aorta_yaml_node_t *node, const char *tag)
+static int resolve_tagged(builder_t *b, ar_yaml_node_t *node, const char *tag)
 {
     static const struct {
         const char *name;
-        aorta_yaml_type_t type;
+        ar_yaml_type_t type;
     } TAGS[] = {
-        {"null", AORTA_YAML_NULL}, {"bool", AORTA_YAML_BOOL}, {"int", AORTA_YAML_INT},
-        {"float", AORTA_YAML_FLOAT}, {"timestamp", AORTA_YAML_TIMESTAMP},
+        {"null", AR_YAML_NULL}, {"bool", AR_YAML_BOOL}, {"int", AR_YAML_INT},
+        {"float", AR_YAML_FLOAT}, {"timestamp", AR_YAML_TIMESTAMP},
     };
     if (strcmp(tag, TAG_PREFIX "str") == 0) {
-        node->type = AORTA_YAML_STR;
+        node->type = AR_YAML_STR;
         return 0;
     }
     for (size_t i = 0; i < sizeof TAGS / sizeof TAGS[0]; i++) {
@@ -260,12 +260,12 @@ static int resolve_tagged(builder_t *b, aorta_yaml_node_t *node, const char *tag
             continue;
         resolve_plain(b, node);
         node->internal = 0;
-        if (TAGS[i].type == AORTA_YAML_FLOAT && node->type == AORTA_YAML_INT) {
-            node->type = AORTA_YAML_FLOAT;
+        if (TAGS[i].type == AR_YAML_FLOAT && node->type == AR_YAML_INT) {
+            node->type = AR_YAML_FLOAT;
             node->real = real_value(node->text);
         }
         if (node->type != TAGS[i].type) {
-            char *text = aorta_repr(node->text, node->length);
+            char *text = ar_repr(node->text, node->length);
             fail_at(b, node->line, node->column, "%s cannot be read as !!%s", text,
                     TAGS[i].name);
             free(text);
@@ -273,7 +273,7 @@ static int resolve_tagged(builder_t *b, aorta_yaml_node_t *node, const char *tag
         }
         return 0;
     }
-    char *text = aorta_repr_str(tag);
+    char *text = ar_repr_str(tag);
     fail_at(b, node->line, node->column, "unsupported tag %s (a recipe uses plain YAML values)",
             text);
     free(text);
@@ -284,28 +284,28 @@ static int resolve_tagged(builder_t *b, aorta_yaml_node_t *node, const char *tag
 /* Nodes and keys                                                            */
 /* ------------------------------------------------------------------------ */
 
-static aorta_yaml_node_t *new_node(builder_t *b, aorta_yaml_kind_t kind, const yaml_mark_t *mark)
+static ar_yaml_node_t *new_node(builder_t *b, ar_yaml_kind_t kind, const yaml_mark_t *mark)
 {
-    aorta_yaml_doc_t *doc = b->doc;
-    aorta_yaml_node_t *node = aorta_xcalloc(1, sizeof *node);
+    ar_yaml_doc_t *doc = b->doc;
+    ar_yaml_node_t *node = ar_xcalloc(1, sizeof *node);
     node->kind = kind;
     node->line = (unsigned long)mark->line + 1;
     node->column = (unsigned long)mark->column + 1;
     node->weight = 1;
-    aorta_xgrow((void **)&doc->nodes, &doc->node_capacity, doc->node_count + 1,
+    ar_xgrow((void **)&doc->nodes, &doc->node_capacity, doc->node_count + 1,
                 sizeof *doc->nodes);
     doc->nodes[doc->node_count++] = node;
     return node;
 }
 
-static void push_pair(aorta_yaml_node_t *map, aorta_yaml_node_t *key, aorta_yaml_node_t *value)
+static void push_pair(ar_yaml_node_t *map, ar_yaml_node_t *key, ar_yaml_node_t *value)
 {
     size_t capacity = map->capacity;
-    aorta_xgrow((void **)&map->items, &capacity, map->count + 1, sizeof *map->items);
-    if (map->kind == AORTA_YAML_MAPPING)
-        map->keys = aorta_xrealloc(map->keys, capacity * sizeof *map->keys);
+    ar_xgrow((void **)&map->items, &capacity, map->count + 1, sizeof *map->items);
+    if (map->kind == AR_YAML_MAPPING)
+        map->keys = ar_xrealloc(map->keys, capacity * sizeof *map->keys);
     map->capacity = capacity;
-    if (map->kind == AORTA_YAML_MAPPING)
+    if (map->kind == AR_YAML_MAPPING)
         map->keys[map->count] = key;
     map->items[map->count++] = value;
 }
@@ -313,15 +313,15 @@ static void push_pair(aorta_yaml_node_t *map, aorta_yaml_node_t *key, aorta_yaml
 /* Keys are equal when they resolve to the same value of the same type. */
 static int key_compare(const void *a, const void *b)
 {
-    const aorta_yaml_node_t *x = ((const key_ref_t *)a)->key, *y = ((const key_ref_t *)b)->key;
+    const ar_yaml_node_t *x = ((const key_ref_t *)a)->key, *y = ((const key_ref_t *)b)->key;
     if (x->type != y->type)
         return (int)x->type - (int)y->type;
     switch (x->type) {
-    case AORTA_YAML_NULL:
+    case AR_YAML_NULL:
         return 0;
-    case AORTA_YAML_BOOL:
+    case AR_YAML_BOOL:
         return x->boolean - y->boolean;
-    case AORTA_YAML_INT:
+    case AR_YAML_INT:
         if (x->integer_ok && y->integer_ok)
             return (x->integer > y->integer) - (x->integer < y->integer);
         break;
@@ -334,13 +334,13 @@ static int key_compare(const void *a, const void *b)
 }
 
 /* The index of key in tree, or (size_t)-1 after inserting it at index. */
-static size_t key_find_or_add(void **tree, aorta_yaml_node_t *key, size_t index)
+static size_t key_find_or_add(void **tree, ar_yaml_node_t *key, size_t index)
 {
-    key_ref_t *ref = aorta_xmalloc(sizeof *ref);
+    key_ref_t *ref = ar_xmalloc(sizeof *ref);
     ref->key = key;
     ref->index = index;
     key_ref_t **found = tsearch(ref, tree, key_compare);
-    aorta_xcheck(found); /* NULL only when out of memory */
+    ar_xcheck(found); /* NULL only when out of memory */
     if (*found != ref) {
         free(ref);
         return (*found)->index;
@@ -354,17 +354,17 @@ static void free_key_tree(void **tree)
     *tree = NULL;
 }
 
-static char *where(const aorta_yaml_node_t *node)
+static char *where(const ar_yaml_node_t *node)
 {
-    return aorta_xasprintf("line %lu, column %lu", node->line, node->column);
+    return ar_xasprintf("line %lu, column %lu", node->line, node->column);
 }
 
 /* Apply "<<" merges: merged pairs first (the first source of a list wins),
  * then the mapping's own pairs override them, as PyYAML's flatten_mapping. */
 static int apply_merges(builder_t *b, frame_t *frame)
 {
-    aorta_yaml_node_t *map = frame->node;
-    aorta_yaml_node_t **keys = map->keys, **values = map->items;
+    ar_yaml_node_t *map = frame->node;
+    ar_yaml_node_t **keys = map->keys, **values = map->items;
     size_t own = map->count;
     map->keys = NULL;
     map->items = NULL;
@@ -372,13 +372,13 @@ static int apply_merges(builder_t *b, frame_t *frame)
     void *tree = NULL;
     int status = 0;
     for (size_t m = 0; m < frame->merge_count && status == 0; m++) {
-        aorta_yaml_node_t *source = frame->merges[m];
-        size_t sources = source->kind == AORTA_YAML_SEQUENCE ? source->count : 1;
+        ar_yaml_node_t *source = frame->merges[m];
+        size_t sources = source->kind == AR_YAML_SEQUENCE ? source->count : 1;
         for (size_t s = sources; s-- > 0 && status == 0;) {
-            aorta_yaml_node_t *one = source->kind == AORTA_YAML_SEQUENCE ? source->items[s]
+            ar_yaml_node_t *one = source->kind == AR_YAML_SEQUENCE ? source->items[s]
                                                                          : source;
-            if (one->kind != AORTA_YAML_MAPPING) {
-                char *what = aorta_yaml_describe(one);
+            if (one->kind != AR_YAML_MAPPING) {
+                char *what = ar_yaml_describe(one);
                 status = fail_at(b, one->line, one->column,
                                  "a merge key '<<' takes a mapping or a list of mappings, got %s",
                                  what);
@@ -411,7 +411,7 @@ static int apply_merges(builder_t *b, frame_t *frame)
 /* Events                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static int refuse_key_only(builder_t *b, const aorta_yaml_node_t *node, unsigned long line,
+static int refuse_key_only(builder_t *b, const ar_yaml_node_t *node, unsigned long line,
                            unsigned long column)
 {
     return fail_at(b, line, column, "a plain '%s' is only meaningful as a mapping key; quote it",
@@ -419,7 +419,7 @@ static int refuse_key_only(builder_t *b, const aorta_yaml_node_t *node, unsigned
 }
 
 /* Attach a finished node, or an alias of one, written at line:column. */
-static int add_child(builder_t *b, aorta_yaml_node_t *node, unsigned long line,
+static int add_child(builder_t *b, ar_yaml_node_t *node, unsigned long line,
                      unsigned long column)
 {
     if (b->depth == 0) {
@@ -429,48 +429,48 @@ static int add_child(builder_t *b, aorta_yaml_node_t *node, unsigned long line,
         return 0;
     }
     frame_t *frame = &b->stack[b->depth - 1];
-    aorta_yaml_node_t *parent = frame->node;
+    ar_yaml_node_t *parent = frame->node;
     parent->weight += node->weight;
-    if (parent->weight > AORTA_YAML_MAX_NODES)
+    if (parent->weight > AR_YAML_MAX_NODES)
         return fail_at(b, line, column,
                        "the document expands to more than %d nodes (aliases counted each time "
                        "they are used); a recipe is far smaller",
-                       AORTA_YAML_MAX_NODES);
-    if (parent->kind == AORTA_YAML_SEQUENCE) {
+                       AR_YAML_MAX_NODES);
+    if (parent->kind == AR_YAML_SEQUENCE) {
         if (node->internal)
             return refuse_key_only(b, node, line, column);
         push_pair(parent, NULL, node);
         return 0;
     }
     if (!frame->pending_key) {
-        if (node->kind != AORTA_YAML_SCALAR) {
-            char *what = aorta_yaml_describe(node);
+        if (node->kind != AR_YAML_SCALAR) {
+            char *what = ar_yaml_describe(node);
             int status = fail_at(b, line, column, "a mapping key must be a scalar, got %s", what);
             free(what);
             return status;
         }
         if (node->internal == PLAIN_VALUE) {
             node->internal = 0; /* '=' as a key is the string "=" (PyYAML) */
-            node->type = AORTA_YAML_STR;
+            node->type = AR_YAML_STR;
         }
         frame->pending_key = node;
         frame->key_line = line;
         frame->key_column = column;
         return 0;
     }
-    aorta_yaml_node_t *key = frame->pending_key;
+    ar_yaml_node_t *key = frame->pending_key;
     frame->pending_key = NULL;
     if (node->internal)
         return refuse_key_only(b, node, line, column);
     if (key->internal == PLAIN_MERGE) {
-        frame->merges = aorta_xrealloc(frame->merges,
+        frame->merges = ar_xrealloc(frame->merges,
                                        (frame->merge_count + 1) * sizeof *frame->merges);
         frame->merges[frame->merge_count++] = node;
         return 0;
     }
     size_t first = key_find_or_add(&frame->keys, key, parent->count);
     if (first != (size_t)-1) {
-        char *name = aorta_repr(key->text, key->length);
+        char *name = ar_repr(key->text, key->length);
         char *at = where(parent->keys[first]);
         int status = fail_at(b, frame->key_line, frame->key_column,
                              "duplicate key %s (first at %s)", name, at);
@@ -487,7 +487,7 @@ static int anchor_compare(const void *a, const void *b)
     return strcmp(((const anchor_t *)a)->name, ((const anchor_t *)b)->name);
 }
 
-static int register_anchor(builder_t *b, const yaml_char_t *name, aorta_yaml_node_t *node,
+static int register_anchor(builder_t *b, const yaml_char_t *name, ar_yaml_node_t *node,
                            anchor_t **out)
 {
     *out = NULL;
@@ -502,10 +502,10 @@ static int register_anchor(builder_t *b, const yaml_char_t *name, aorta_yaml_nod
         free(at);
         return status;
     }
-    anchor_t *anchor = aorta_xcalloc(1, sizeof *anchor);
-    anchor->name = aorta_xstrdup((const char *)name);
+    anchor_t *anchor = ar_xcalloc(1, sizeof *anchor);
+    anchor->name = ar_xstrdup((const char *)name);
     anchor->node = node;
-    aorta_xcheck(tsearch(anchor, &b->anchors, anchor_compare)); /* NULL: out of memory */
+    ar_xcheck(tsearch(anchor, &b->anchors, anchor_compare)); /* NULL: out of memory */
     *out = anchor;
     return 0;
 }
@@ -527,10 +527,10 @@ static int on_alias(builder_t *b, const yaml_event_t *event)
 
 static int on_scalar(builder_t *b, const yaml_event_t *event)
 {
-    aorta_yaml_node_t *node = new_node(b, AORTA_YAML_SCALAR, &event->start_mark);
+    ar_yaml_node_t *node = new_node(b, AR_YAML_SCALAR, &event->start_mark);
     node->length = event->data.scalar.length;
     /* Every byte: a double-quoted "\0" puts a NUL inside. */
-    node->text = aorta_xmalloc(node->length + 1);
+    node->text = ar_xmalloc(node->length + 1);
     memcpy(node->text, event->data.scalar.value, node->length);
     node->text[node->length] = '\0';
     const char *tag = (const char *)event->data.scalar.tag;
@@ -543,7 +543,7 @@ static int on_scalar(builder_t *b, const yaml_event_t *event)
         if (event->data.scalar.plain_implicit)
             resolve_plain(b, node);
         else
-            node->type = AORTA_YAML_STR;
+            node->type = AR_YAML_STR;
     } else if (resolve_tagged(b, node, tag) != 0) {
         return -1;
     }
@@ -561,22 +561,22 @@ static int on_start(builder_t *b, const yaml_event_t *event)
                                              : event->data.sequence_start.anchor;
     unsigned long line = (unsigned long)event->start_mark.line + 1;
     unsigned long column = (unsigned long)event->start_mark.column + 1;
-    if (b->depth >= AORTA_YAML_MAX_DEPTH)
-        return fail_at(b, line, column, "nested deeper than %d levels", AORTA_YAML_MAX_DEPTH);
+    if (b->depth >= AR_YAML_MAX_DEPTH)
+        return fail_at(b, line, column, "nested deeper than %d levels", AR_YAML_MAX_DEPTH);
     const char *expected = mapping ? TAG_PREFIX "map" : TAG_PREFIX "seq";
     if (tag && strcmp((const char *)tag, "!") != 0 && strcmp((const char *)tag, expected) != 0) {
-        char *text = aorta_repr_str((const char *)tag);
+        char *text = ar_repr_str((const char *)tag);
         int status = fail_at(b, line, column,
                              "unsupported tag %s (a recipe uses plain YAML values)", text);
         free(text);
         return status;
     }
-    aorta_yaml_node_t *node = new_node(b, mapping ? AORTA_YAML_MAPPING : AORTA_YAML_SEQUENCE,
+    ar_yaml_node_t *node = new_node(b, mapping ? AR_YAML_MAPPING : AR_YAML_SEQUENCE,
                                        &event->start_mark);
     anchor_t *anchor = NULL;
     if (register_anchor(b, anchor_name, node, &anchor) != 0)
         return -1;
-    aorta_xgrow((void **)&b->stack, &b->capacity, b->depth + 1, sizeof *b->stack);
+    ar_xgrow((void **)&b->stack, &b->capacity, b->depth + 1, sizeof *b->stack);
     frame_t *frame = &b->stack[b->depth++];
     memset(frame, 0, sizeof *frame);
     frame->node = node;
@@ -596,7 +596,7 @@ static int on_end(builder_t *b)
 {
     frame_t *frame = &b->stack[b->depth - 1];
     int status = frame->merge_count ? apply_merges(b, frame) : 0;
-    aorta_yaml_node_t *node = frame->node;
+    ar_yaml_node_t *node = frame->node;
     if (frame->anchor)
         frame->anchor->complete = 1;
     drop_frame(frame);
@@ -624,7 +624,7 @@ static int syntax_error(builder_t *b, const yaml_parser_t *parser, const char *t
 {
     const char *problem = parser->problem ? parser->problem : "unreadable YAML";
     if (parser->error == YAML_MEMORY_ERROR)
-        aorta_xcheck(NULL); /* out of memory stops aorta-run, as everywhere else */
+        ar_xcheck(NULL); /* out of memory stops aorta-run, as everywhere else */
     if (parser->error == YAML_READER_ERROR) {
         unsigned long line, column;
         offset_position(text, len, parser->problem_offset, &line, &column);
@@ -692,21 +692,21 @@ static void free_anchor(void *item)
     free(anchor);
 }
 
-int aorta_yaml_parse(const char *label, const char *text, size_t len, aorta_yaml_doc_t **out,
+int ar_yaml_parse(const char *label, const char *text, size_t len, ar_yaml_doc_t **out,
                      char **error)
 {
     *out = NULL;
     *error = NULL;
     builder_t b;
     memset(&b, 0, sizeof b);
-    b.doc = aorta_xcalloc(1, sizeof *b.doc);
-    b.doc->label = aorta_xstrdup(label);
+    b.doc = ar_xcalloc(1, sizeof *b.doc);
+    b.doc->label = ar_xstrdup(label);
     for (int i = 0; i < RE_COUNT; i++)
         if (regcomp(&b.re[i], RESOLVER_PATTERNS[i], REG_EXTENDED | REG_NOSUB) != 0)
             abort(); /* the patterns are constants */
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
-        aorta_xcheck(NULL); /* libyaml fails here only when out of memory */
+        ar_xcheck(NULL); /* libyaml fails here only when out of memory */
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     int status = run_events(&b, &parser, text, len);
     yaml_parser_delete(&parser);
@@ -717,7 +717,7 @@ int aorta_yaml_parse(const char *label, const char *text, size_t len, aorta_yaml
     for (int i = 0; i < RE_COUNT; i++)
         regfree(&b.re[i]);
     if (status != 0) {
-        aorta_yaml_free(b.doc);
+        ar_yaml_free(b.doc);
         *error = b.error;
         return -1;
     }
@@ -725,29 +725,29 @@ int aorta_yaml_parse(const char *label, const char *text, size_t len, aorta_yaml
     return 0;
 }
 
-int aorta_yaml_load(const char *path, aorta_yaml_doc_t **out, char **error)
+int ar_yaml_load(const char *path, ar_yaml_doc_t **out, char **error)
 {
     *out = NULL;
     *error = NULL;
     size_t len = 0;
-    char *text = aorta_read_user_file(path, AORTA_YAML_MAX_BYTES, &len);
+    char *text = ar_read_user_file(path, AR_YAML_MAX_BYTES, &len);
     if (!text) {
         if (errno == EFBIG)
-            *error = aorta_xasprintf("%s: the recipe is larger than %u bytes", path,
-                                     AORTA_YAML_MAX_BYTES);
+            *error = ar_xasprintf("%s: the recipe is larger than %u bytes", path,
+                                     AR_YAML_MAX_BYTES);
         else if (errno == EINVAL)
-            *error = aorta_xasprintf("%s: cannot read the recipe: it is %s, not a regular file",
-                                     path, aorta_path_kind(path));
+            *error = ar_xasprintf("%s: cannot read the recipe: it is %s, not a regular file",
+                                     path, ar_path_kind(path));
         else
-            *error = aorta_xasprintf("%s: cannot read the recipe: %s", path, strerror(errno));
+            *error = ar_xasprintf("%s: cannot read the recipe: %s", path, strerror(errno));
         return -1;
     }
-    int status = aorta_yaml_parse(path, text, len, out, error);
+    int status = ar_yaml_parse(path, text, len, out, error);
     free(text);
     return status;
 }
 
-void aorta_yaml_free(aorta_yaml_doc_t *doc)
+void ar_yaml_free(ar_yaml_doc_t *doc)
 {
     if (!doc)
         return;
@@ -762,35 +762,35 @@ void aorta_yaml_free(aorta_yaml_doc_t *doc)
     free(doc);
 }
 
-int aorta_yaml_is_string(const aorta_yaml_node_t *node)
+int ar_yaml_is_string(const ar_yaml_node_t *node)
 {
-    return node && node->kind == AORTA_YAML_SCALAR && node->type == AORTA_YAML_STR
+    return node && node->kind == AR_YAML_SCALAR && node->type == AR_YAML_STR
            && strlen(node->text) == node->length;
 }
 
-const aorta_yaml_node_t *aorta_yaml_get(const aorta_yaml_node_t *mapping, const char *key)
+const ar_yaml_node_t *ar_yaml_get(const ar_yaml_node_t *mapping, const char *key)
 {
-    if (!mapping || mapping->kind != AORTA_YAML_MAPPING)
+    if (!mapping || mapping->kind != AR_YAML_MAPPING)
         return NULL;
     for (size_t i = 0; i < mapping->count; i++)
-        if (aorta_yaml_is_string(mapping->keys[i]) && strcmp(mapping->keys[i]->text, key) == 0)
+        if (ar_yaml_is_string(mapping->keys[i]) && strcmp(mapping->keys[i]->text, key) == 0)
             return mapping->items[i];
     return NULL;
 }
 
-char *aorta_yaml_describe(const aorta_yaml_node_t *node)
+char *ar_yaml_describe(const ar_yaml_node_t *node)
 {
-    if (node->kind == AORTA_YAML_SEQUENCE)
-        return aorta_xstrdup("a list");
-    if (node->kind == AORTA_YAML_MAPPING)
-        return aorta_xstrdup("a mapping");
+    if (node->kind == AR_YAML_SEQUENCE)
+        return ar_xstrdup("a list");
+    if (node->kind == AR_YAML_MAPPING)
+        return ar_xstrdup("a mapping");
     static const char *const WHAT[] = {
-        [AORTA_YAML_STR] = "a string",     [AORTA_YAML_NULL] = "null",
-        [AORTA_YAML_BOOL] = "a boolean",   [AORTA_YAML_INT] = "an integer",
-        [AORTA_YAML_FLOAT] = "a float",    [AORTA_YAML_TIMESTAMP] = "a timestamp",
+        [AR_YAML_STR] = "a string",     [AR_YAML_NULL] = "null",
+        [AR_YAML_BOOL] = "a boolean",   [AR_YAML_INT] = "an integer",
+        [AR_YAML_FLOAT] = "a float",    [AR_YAML_TIMESTAMP] = "a timestamp",
     };
-    if (node->type == AORTA_YAML_NULL && node->length == 0)
-        return aorta_xstrdup("null");
+    if (node->type == AR_YAML_NULL && node->length == 0)
+        return ar_xstrdup("null");
     /* Long texts are cut, between two characters: the message stays readable. */
     size_t shown = node->length > 60 ? 60 : node->length;
     int cut_inside = 0;
@@ -798,15 +798,15 @@ char *aorta_yaml_describe(const aorta_yaml_node_t *node)
     if (cut_inside)
         shown = whole;
     char *text;
-    if (node->type == AORTA_YAML_STR) {
-        text = aorta_repr(node->text, shown);
+    if (node->type == AR_YAML_STR) {
+        text = ar_repr(node->text, shown);
     } else {
-        char *quoted = aorta_repr(node->text, shown);
+        char *quoted = ar_repr(node->text, shown);
         size_t qlen = strlen(quoted);
-        text = aorta_xstrndup(quoted + 1, qlen - 2); /* as written, unquoted */
+        text = ar_xstrndup(quoted + 1, qlen - 2); /* as written, unquoted */
         free(quoted);
     }
-    char *out = aorta_xasprintf("%s (%s%s)", WHAT[node->type], text,
+    char *out = ar_xasprintf("%s (%s%s)", WHAT[node->type], text,
                                 shown < node->length ? "..." : "");
     free(text);
     return out;

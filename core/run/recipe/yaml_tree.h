@@ -7,83 +7,83 @@
  * What is refused, each as one "FILE:LINE:COLUMN: ..." message: syntax
  * errors (libyaml's position), a second document, a duplicate key, a key
  * that is not a scalar, duplicate, undefined or recursive anchors, tags
- * other than the core ones, nesting deeper than AORTA_YAML_MAX_DEPTH, and a
+ * other than the core ones, nesting deeper than AR_YAML_MAX_DEPTH, and a
  * document that expands (aliases counted each time they are used) to more
- * than AORTA_YAML_MAX_NODES nodes. */
-#ifndef AORTA_YAML_TREE_H
-#define AORTA_YAML_TREE_H
+ * than AR_YAML_MAX_NODES nodes. */
+#ifndef AR_YAML_TREE_H
+#define AR_YAML_TREE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define AORTA_YAML_MAX_BYTES (1u << 20)
-#define AORTA_YAML_MAX_DEPTH 100
-#define AORTA_YAML_MAX_NODES 50000
+#define AR_YAML_MAX_BYTES (1u << 20)
+#define AR_YAML_MAX_DEPTH 100
+#define AR_YAML_MAX_NODES 50000
 
-typedef enum aorta_yaml_kind {
-    AORTA_YAML_SCALAR,
-    AORTA_YAML_SEQUENCE,
-    AORTA_YAML_MAPPING
-} aorta_yaml_kind_t;
+typedef enum ar_yaml_kind {
+    AR_YAML_SCALAR,
+    AR_YAML_SEQUENCE,
+    AR_YAML_MAPPING
+} ar_yaml_kind_t;
 
 /* What a scalar resolved to.  Quoted scalars are strings; plain ones follow
  * YAML 1.1: ~/null/Null/NULL/empty, yes/no/on/off/true/false (three
  * casings), integers (0b, 0x, 0-octal, underscores, base 60), floats (.inf,
  * .nan, base 60) and timestamps are not strings. */
-typedef enum aorta_yaml_type {
-    AORTA_YAML_STR,
-    AORTA_YAML_NULL,
-    AORTA_YAML_BOOL,
-    AORTA_YAML_INT,
-    AORTA_YAML_FLOAT,
-    AORTA_YAML_TIMESTAMP
-} aorta_yaml_type_t;
+typedef enum ar_yaml_type {
+    AR_YAML_STR,
+    AR_YAML_NULL,
+    AR_YAML_BOOL,
+    AR_YAML_INT,
+    AR_YAML_FLOAT,
+    AR_YAML_TIMESTAMP
+} ar_yaml_type_t;
 
-typedef struct aorta_yaml_node aorta_yaml_node_t;
+typedef struct ar_yaml_node ar_yaml_node_t;
 
-struct aorta_yaml_node {
-    aorta_yaml_kind_t kind;
+struct ar_yaml_node {
+    ar_yaml_kind_t kind;
     unsigned long line, column;      /* 1-based start of the node */
     /* scalars */
-    aorta_yaml_type_t type;
+    ar_yaml_type_t type;
     char *text;                      /* as written (after YAML unescaping) */
     size_t length;                   /* of text; text may hold a NUL ("\0") */
-    int boolean;                     /* AORTA_YAML_BOOL */
-    int integer_ok;                  /* AORTA_YAML_INT: fits in int64 */
+    int boolean;                     /* AR_YAML_BOOL */
+    int integer_ok;                  /* AR_YAML_INT: fits in int64 */
     int64_t integer;
-    double real;                     /* AORTA_YAML_FLOAT */
+    double real;                     /* AR_YAML_FLOAT */
     /* collections: items of a sequence, or values of a mapping whose keys
      * (scalars, unique, merge keys "<<" already applied) are keys[i] */
-    aorta_yaml_node_t **keys;
-    aorta_yaml_node_t **items;
+    ar_yaml_node_t **keys;
+    ar_yaml_node_t **items;
     size_t count;
     size_t capacity;
     size_t weight;                   /* nodes below and including this one */
     int internal;                    /* resolution state used while reading */
 };
 
-typedef struct aorta_yaml_doc {
+typedef struct ar_yaml_doc {
     char *label;                     /* the file name used in messages */
-    aorta_yaml_node_t *root;         /* NULL when the stream holds no document */
-    aorta_yaml_node_t **nodes;       /* every node, for freeing (aliases share) */
+    ar_yaml_node_t *root;         /* NULL when the stream holds no document */
+    ar_yaml_node_t **nodes;       /* every node, for freeing (aliases share) */
     size_t node_count;
     size_t node_capacity;
-} aorta_yaml_doc_t;
+} ar_yaml_doc_t;
 
-/* Read path (at most AORTA_YAML_MAX_BYTES).  Returns 0 with *out set, or
+/* Read path (at most AR_YAML_MAX_BYTES).  Returns 0 with *out set, or
  * -1 with *error set to one line "PATH[:LINE:COLUMN]: message" (free it). */
-int aorta_yaml_load(const char *path, aorta_yaml_doc_t **out, char **error);
+int ar_yaml_load(const char *path, ar_yaml_doc_t **out, char **error);
 /* The same for len bytes of text; label names it in messages. */
-int aorta_yaml_parse(const char *label, const char *text, size_t len, aorta_yaml_doc_t **out,
+int ar_yaml_parse(const char *label, const char *text, size_t len, ar_yaml_doc_t **out,
                      char **error);
-void aorta_yaml_free(aorta_yaml_doc_t *doc);
+void ar_yaml_free(ar_yaml_doc_t *doc);
 
 /* The value under the string key of a mapping, or NULL. */
-const aorta_yaml_node_t *aorta_yaml_get(const aorta_yaml_node_t *mapping, const char *key);
+const ar_yaml_node_t *ar_yaml_get(const ar_yaml_node_t *mapping, const char *key);
 /* A string scalar without NUL bytes: usable as a C string. */
-int aorta_yaml_is_string(const aorta_yaml_node_t *node);
+int ar_yaml_is_string(const ar_yaml_node_t *node);
 /* "a string ('x')", "an integer (5)", "a boolean (yes)", "null", "a list",
  * ...: what a node is, for messages (one line).  Free it. */
-char *aorta_yaml_describe(const aorta_yaml_node_t *node);
+char *ar_yaml_describe(const ar_yaml_node_t *node);
 
 #endif

@@ -23,8 +23,8 @@ static int has_core_dump(const char *trial_dir)
     return found;
 }
 
-void aorta_classify(const aorta_spawn_result_t *result, const char *trial_dir,
-                    aorta_classification_t *out)
+void ar_classify(const ar_spawn_result_t *result, const char *trial_dir,
+                    ar_classification_t *out)
 {
     memset(out, 0, sizeof *out);
     const char *failure = NULL, *error = NULL;

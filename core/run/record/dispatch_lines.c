@@ -21,7 +21,7 @@ typedef struct buf {
 
 static void put(buf_t *out, const char *text, size_t len)
 {
-    aorta_xgrow((void **)&out->data, &out->cap, out->len + len + 1, 1);
+    ar_xgrow((void **)&out->data, &out->cap, out->len + len + 1, 1);
     memcpy(out->data + out->len, text, len);
     out->len += len;
     out->data[out->len] = '\0';
@@ -29,12 +29,12 @@ static void put(buf_t *out, const char *text, size_t len)
 
 static void put_string_line(buf_t *out, const char *text)
 {
-    aorta_json_t *value = aorta_json_string(text);
-    char *line = aorta_json_dump(value, 0);
+    ar_json_t *value = ar_json_string(text);
+    char *line = ar_json_dump(value, 0);
     put(out, line, strlen(line));
     put(out, "\n", 1);
     free(line);
-    aorta_json_free(value);
+    ar_json_free(value);
 }
 
 /* v's decimal digits ending at end (exclusive); returns where they start. */
@@ -65,8 +65,8 @@ static size_t dispatch_line(char *line, const aorta_dispatches_t *d, size_t i)
     return len;
 }
 
-void aorta_dispatch_lines_make(const aorta_dispatches_t *d, size_t budget,
-                               aorta_dispatch_lines_t *out)
+void ar_dispatch_lines_make(const aorta_dispatches_t *d, size_t budget,
+                               ar_dispatch_lines_t *out)
 {
     buf_t lines = {0};
     size_t tracks = aorta_dispatches_track_count(d), names = aorta_dispatches_name_count(d);
@@ -79,7 +79,7 @@ void aorta_dispatch_lines_make(const aorta_dispatches_t *d, size_t budget,
         lines.len = 0; /* not even the names fit: no dispatch */
         tracks = names = 0;
     } else {
-        aorta_xgrow((void **)&lines.data, &lines.cap, lines.len + count * 24 + 1, 1);
+        ar_xgrow((void **)&lines.data, &lines.cap, lines.len + count * 24 + 1, 1);
         for (; kept < count; kept++) {
             char line[4 * 21 + 8];
             size_t n = dispatch_line(line, d, kept);
@@ -88,7 +88,7 @@ void aorta_dispatch_lines_make(const aorta_dispatches_t *d, size_t budget,
             put(&lines, line, n);
         }
     }
-    *out = (aorta_dispatch_lines_t){lines.data, lines.len, (int64_t)tracks, (int64_t)names,
+    *out = (ar_dispatch_lines_t){lines.data, lines.len, (int64_t)tracks, (int64_t)names,
                                     (int64_t)kept, (int64_t)count};
     if (!kept && !tracks) {
         free(lines.data);
@@ -105,10 +105,10 @@ static char *string_line(const char *text, size_t len, size_t *at)
     if (!newline)
         return NULL;
     *at = (size_t)(newline - text) + 1;
-    aorta_json_t *value = aorta_json_parse(start, (size_t)(newline - start), 2);
-    const char *s = aorta_json_get_string(value);
-    char *copy = s ? aorta_xstrdup(s) : NULL;
-    aorta_json_free(value);
+    ar_json_t *value = ar_json_parse(start, (size_t)(newline - start), 2);
+    const char *s = ar_json_get_string(value);
+    char *copy = s ? ar_xstrdup(s) : NULL;
+    ar_json_free(value);
     return copy;
 }
 
@@ -133,7 +133,7 @@ static int numbers_line(const char *text, size_t len, size_t *at, uint64_t v[4])
     return 0;
 }
 
-aorta_dispatches_t *aorta_dispatch_lines_read(const char *text, size_t len, size_t *at,
+aorta_dispatches_t *ar_dispatch_lines_read(const char *text, size_t len, size_t *at,
                                               int64_t tracks, int64_t names, int64_t count,
                                               int clock)
 {
@@ -141,7 +141,7 @@ aorta_dispatches_t *aorta_dispatch_lines_read(const char *text, size_t len, size
     if (tracks < 0 || names < 0 || count < 0 || count > (int64_t)AORTA_DISPATCHES_MAX
         || tracks > (int64_t)len || names > (int64_t)len)
         return NULL;
-    char **strings = aorta_xcalloc((size_t)(tracks + names) + 1, sizeof *strings);
+    char **strings = ar_xcalloc((size_t)(tracks + names) + 1, sizeof *strings);
     aorta_dispatches_t *d = aorta_dispatches_new();
     int ok = aorta_dispatches_set_clock(d, clock) == 0;
     for (int64_t i = 0; ok && i < tracks + names; i++)

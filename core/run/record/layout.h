@@ -9,25 +9,25 @@
  * and beside the trial JSON its kernel tables (kernel_file.h) and, in an
  * --all-ranks run, the other ranks' records (rank_record.h).  Free each
  * path. */
-#ifndef AORTA_LAYOUT_H
-#define AORTA_LAYOUT_H
+#ifndef AR_LAYOUT_H
+#define AR_LAYOUT_H
 
 /* The workload's name: the cells' folder of trial records, and the
  * "workload" of matrix.json and the trial JSON. */
-#define AORTA_WORKLOAD "_subprocess"
+#define AR_WORKLOAD "_subprocess"
 
 /* Warm-up trials (recipe warmup_trials, --warmup) have negative indices,
  * the k-th (from 1) -k, and names of their own that no statistic reads:
  * "<cell>/warmup_<k>/", "<cell>/_subprocess/trial_d0_m0_w<k>.json".
  * "t<t>", or "w<k>" for a warm-up trial. */
-char *aorta_trial_tag(int trial_index);
+char *ar_trial_tag(int trial_index);
 /* "<cell>/trial_<t>" ("<cell>/warmup_<k>") */
-char *aorta_trial_dir_rel(const char *cell, int trial_index);
+char *ar_trial_dir_rel(const char *cell, int trial_index);
 /* "<cell>/_subprocess" */
-char *aorta_workload_dir_rel(const char *cell);
+char *ar_workload_dir_rel(const char *cell);
 /* "<cell>/_subprocess/trial_d0_m0_t<t>.json" */
-char *aorta_trial_json_rel(const char *cell, int trial_index);
+char *ar_trial_json_rel(const char *cell, int trial_index);
 /* "<cell>/_subprocess/trial_d0_m0_t<t>": the trial's collector directories. */
-char *aorta_trial_collect_rel(const char *cell, int trial_index);
+char *ar_trial_collect_rel(const char *cell, int trial_index);
 
 #endif

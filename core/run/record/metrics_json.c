@@ -10,28 +10,28 @@
 #include "aorta/collector.h"
 #include "xalloc.h"
 
-aorta_json_t *aorta_metrics_to_json(const aorta_metrics_t *metrics)
+ar_json_t *ar_metrics_to_json(const aorta_metrics_t *metrics)
 {
-    aorta_json_t *obj = aorta_json_object();
+    ar_json_t *obj = ar_json_object();
     for (size_t i = 0; i < aorta_metrics_count(metrics); i++) {
         const aorta_metric_t *metric = aorta_metrics_at(metrics, i);
-        aorta_json_t *value = NULL;
+        ar_json_t *value = NULL;
         switch (metric->type) {
         case AORTA_METRIC_INT:
-            value = aorta_json_int(metric->int_value);
+            value = ar_json_int(metric->int_value);
             break;
         case AORTA_METRIC_DOUBLE:
-            value = aorta_json_double(metric->double_value);
+            value = ar_json_double(metric->double_value);
             break;
         case AORTA_METRIC_STRING:
-            value = aorta_json_string(metric->string_value);
+            value = ar_json_string(metric->string_value);
             break;
         case AORTA_METRIC_STRINGS:
-            value = aorta_json_strings_n(metric->strings, metric->string_lengths,
+            value = ar_json_strings_n(metric->strings, metric->string_lengths,
                                          metric->string_count);
             break;
         }
-        aorta_json_set(obj, metric->key, value);
+        ar_json_set(obj, metric->key, value);
     }
     return obj;
 }
@@ -41,27 +41,27 @@ typedef struct from_json {
     int failed;
 } from_json_t;
 
-static int add_member(const char *key, aorta_json_t *value, void *user)
+static int add_member(const char *key, ar_json_t *value, void *user)
 {
     from_json_t *state = user;
     int status = -1;
-    switch (aorta_json_type(value)) {
-    case AORTA_JSON_INT:
-        status = aorta_metrics_set_int(state->metrics, key, aorta_json_get_int(value));
+    switch (ar_json_type(value)) {
+    case AR_JSON_INT:
+        status = aorta_metrics_set_int(state->metrics, key, ar_json_get_int(value));
         break;
-    case AORTA_JSON_DOUBLE:
-        status = aorta_metrics_set_double(state->metrics, key, aorta_json_get_double(value));
+    case AR_JSON_DOUBLE:
+        status = aorta_metrics_set_double(state->metrics, key, ar_json_get_double(value));
         break;
-    case AORTA_JSON_STRING:
-        status = aorta_metrics_set_string(state->metrics, key, aorta_json_get_string(value));
+    case AR_JSON_STRING:
+        status = aorta_metrics_set_string(state->metrics, key, ar_json_get_string(value));
         break;
-    case AORTA_JSON_ARRAY: {
-        size_t count = aorta_json_length(value);
-        const char **items = aorta_xcalloc(count ? count : 1, sizeof *items);
-        size_t *lengths = aorta_xcalloc(count ? count : 1, sizeof *lengths);
+    case AR_JSON_ARRAY: {
+        size_t count = ar_json_length(value);
+        const char **items = ar_xcalloc(count ? count : 1, sizeof *items);
+        size_t *lengths = ar_xcalloc(count ? count : 1, sizeof *lengths);
         status = 0;
         for (size_t i = 0; i < count && status == 0; i++) {
-            items[i] = aorta_json_get_string_len(aorta_json_at(value, i), &lengths[i]);
+            items[i] = ar_json_get_string_len(ar_json_at(value, i), &lengths[i]);
             if (!items[i])
                 status = -1;
         }
@@ -80,11 +80,11 @@ static int add_member(const char *key, aorta_json_t *value, void *user)
     return state->failed;
 }
 
-int aorta_metrics_from_json(aorta_metrics_t *metrics, const aorta_json_t *obj)
+int ar_metrics_from_json(aorta_metrics_t *metrics, const ar_json_t *obj)
 {
-    if (aorta_json_type(obj) != AORTA_JSON_OBJECT)
+    if (ar_json_type(obj) != AR_JSON_OBJECT)
         return -1;
     from_json_t state = {metrics, 0};
-    aorta_json_foreach(obj, add_member, &state);
+    ar_json_foreach(obj, add_member, &state);
     return state.failed ? -1 : 0;
 }

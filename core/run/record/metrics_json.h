@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* metrics_json.h - a metrics sink to and from JSON (the parse child's reply,
  * --parse's output, the trial JSON's metrics). */
-#ifndef AORTA_METRICS_JSON_H
-#define AORTA_METRICS_JSON_H
+#ifndef AR_METRICS_JSON_H
+#define AR_METRICS_JSON_H
 
 #include "aorta/collector.h"
 #include "sys/json.h"
 
 /* One JSON object: int -> integer, double -> float, string, string list. */
-aorta_json_t *aorta_metrics_to_json(const aorta_metrics_t *metrics);
+ar_json_t *ar_metrics_to_json(const aorta_metrics_t *metrics);
 
 /* Add the members of obj to metrics.  Every member must be an integer, a
  * finite float, a string or a list of strings, under the sink's prefix;
  * returns 0, or -1 at the first member that is not (metrics then holds the
  * members before it). */
-int aorta_metrics_from_json(aorta_metrics_t *metrics, const aorta_json_t *obj);
+int ar_metrics_from_json(aorta_metrics_t *metrics, const ar_json_t *obj);
 
 #endif

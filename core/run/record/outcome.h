@@ -2,12 +2,12 @@
 /* outcome.h - what the matrix needs from one trial, read from its trial
  * JSON: the same function serves a trial just run and one resumed from
  * disk, so both aggregate alike. */
-#ifndef AORTA_OUTCOME_H
-#define AORTA_OUTCOME_H
+#ifndef AR_OUTCOME_H
+#define AR_OUTCOME_H
 
 #include "sys/json.h"
 
-typedef struct aorta_outcome {
+typedef struct ar_outcome {
     int trial_index;
     char *verdict;              /* "pass", "fail" or "error" */
     char *exit_status;
@@ -15,18 +15,18 @@ typedef struct aorta_outcome {
     int launched;               /* result.main_work_started */
     int executed_iterations;
     char *hint;                 /* why it did not pass, else NULL */
-    aorta_json_t *metrics;      /* result.metrics (a reference), or NULL */
+    ar_json_t *metrics;      /* result.metrics (a reference), or NULL */
     char *trial_path;           /* the trial JSON's path as the runner saw it */
-} aorta_outcome_t;
+} ar_outcome_t;
 
 /* Fill *out from a trial JSON.  Returns 0, or -1 when the JSON lacks what a
  * trial record must have (exit_status, result); *out is then cleared. */
-int aorta_outcome_from_json(const aorta_json_t *trial_json, int trial_index,
-                            const char *trial_path, aorta_outcome_t *out);
-void aorta_outcome_clear(aorta_outcome_t *outcome);
+int ar_outcome_from_json(const ar_json_t *trial_json, int trial_index,
+                            const char *trial_path, ar_outcome_t *out);
+void ar_outcome_clear(ar_outcome_t *outcome);
 
 /* The verdict a trial JSON stands for: result.metrics.verdict when it is
  * one of the three, else derived from exit_status. */
-const char *aorta_outcome_verdict(const aorta_json_t *trial_json);
+const char *ar_outcome_verdict(const ar_json_t *trial_json);
 
 #endif

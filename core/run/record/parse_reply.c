@@ -4,7 +4,7 @@
  * keep the first-seen order without relying on the JSON library's.
  *
  * Between the child and aorta-run the reply is text, one row a line after
- * a head line (aorta_parse_reply_text()), so that neither side holds the
+ * a head line (ar_parse_reply_text()), so that neither side holds the
  * table as a JSON tree: with 100,000 kernel names the trees of the whole
  * reply were most of aorta-run's peak memory (docs/design.md, Budgets). */
 #include "config.h"
@@ -21,59 +21,59 @@
 
 /* Row i of the table as [name, total_ms, launches or null]; NULL when the
  * total is not finite (JSON has no infinity: not a number to show). */
-static aorta_json_t *row_json(const aorta_kernels_t *kernels, size_t i)
+static ar_json_t *row_json(const aorta_kernels_t *kernels, size_t i)
 {
     double ms = aorta_kernels_time_at(kernels, i);
     int64_t launches = aorta_kernels_launches_at(kernels, i);
     if (!isfinite(ms))
         return NULL;
-    aorta_json_t *row = aorta_json_array();
-    aorta_json_append(row, aorta_json_string(aorta_kernels_name_at(kernels, i, NULL)));
-    aorta_json_append(row, aorta_json_double(ms));
-    aorta_json_append(row, launches >= 0 ? aorta_json_int(launches) : NULL);
+    ar_json_t *row = ar_json_array();
+    ar_json_append(row, ar_json_string(aorta_kernels_name_at(kernels, i, NULL)));
+    ar_json_append(row, ar_json_double(ms));
+    ar_json_append(row, launches >= 0 ? ar_json_int(launches) : NULL);
     return row;
 }
 
-aorta_json_t *aorta_parse_reply_to_json(const aorta_metrics_t *metrics)
+ar_json_t *ar_parse_reply_to_json(const aorta_metrics_t *metrics)
 {
-    aorta_json_t *reply = aorta_json_object();
-    aorta_json_set(reply, "metrics", aorta_metrics_to_json(metrics));
+    ar_json_t *reply = ar_json_object();
+    ar_json_set(reply, "metrics", ar_metrics_to_json(metrics));
     const aorta_kernels_t *kernels = aorta_metrics_kernels(metrics);
     if (!kernels)
         return reply;
-    aorta_json_t *rows = aorta_json_array();
+    ar_json_t *rows = ar_json_array();
     for (size_t i = 0; i < aorta_kernels_count(kernels); i++) {
-        aorta_json_t *row = row_json(kernels, i);
+        ar_json_t *row = row_json(kernels, i);
         if (row)
-            aorta_json_append(rows, row);
+            ar_json_append(rows, row);
     }
-    aorta_json_set(reply, "kernels", rows);
+    ar_json_set(reply, "kernels", rows);
     return reply;
 }
 
-static int number(const aorta_json_t *value, double *out)
+static int number(const ar_json_t *value, double *out)
 {
-    aorta_json_type_t type = aorta_json_type(value);
-    if (type != AORTA_JSON_INT && type != AORTA_JSON_DOUBLE)
+    ar_json_type_t type = ar_json_type(value);
+    if (type != AR_JSON_INT && type != AR_JSON_DOUBLE)
         return -1;
-    *out = aorta_json_get_double(value);
+    *out = ar_json_get_double(value);
     return isfinite(*out) && *out >= 0 ? 0 : -1;
 }
 
 /* One row into kernels: 0, or -1 when it is not [name, ms >= 0, int or null]. */
-static int add_row(aorta_kernels_t *kernels, const aorta_json_t *row)
+static int add_row(aorta_kernels_t *kernels, const ar_json_t *row)
 {
-    const char *name = aorta_json_get_string(aorta_json_at(row, 0));
-    const aorta_json_t *count = aorta_json_at(row, 2);
+    const char *name = ar_json_get_string(ar_json_at(row, 0));
+    const ar_json_t *count = ar_json_at(row, 2);
     double ms;
-    if (aorta_json_type(row) != AORTA_JSON_ARRAY || aorta_json_length(row) != 3 || !name
-        || number(aorta_json_at(row, 1), &ms) != 0
-        || (count && aorta_json_type(count) != AORTA_JSON_INT))
+    if (ar_json_type(row) != AR_JSON_ARRAY || ar_json_length(row) != 3 || !name
+        || number(ar_json_at(row, 1), &ms) != 0
+        || (count && ar_json_type(count) != AR_JSON_INT))
         return -1;
-    int64_t launches = count ? aorta_json_get_int(count) : -1;
+    int64_t launches = count ? ar_json_get_int(count) : -1;
     /* As it will be written: names that differ only in invalid bytes are
      * one kernel (summed) now, not on a later read. */
-    char *fixed = aorta_json_utf8_or_null(name);
+    char *fixed = ar_json_utf8_or_null(name);
     if (fixed)
         name = fixed;
     int status = aorta_kernels_add(kernels, name, strlen(name), ms, launches < 0 ? -1 : launches);
@@ -81,20 +81,20 @@ static int add_row(aorta_kernels_t *kernels, const aorta_json_t *row)
     return status;
 }
 
-int aorta_parse_reply_from_json(aorta_metrics_t *metrics, const aorta_json_t *reply)
+int ar_parse_reply_from_json(aorta_metrics_t *metrics, const ar_json_t *reply)
 {
-    if (aorta_json_type(reply) != AORTA_JSON_OBJECT
-        || aorta_metrics_from_json(metrics, aorta_json_get(reply, "metrics")) != 0)
+    if (ar_json_type(reply) != AR_JSON_OBJECT
+        || ar_metrics_from_json(metrics, ar_json_get(reply, "metrics")) != 0)
         return -1;
-    const aorta_json_t *rows = aorta_json_get(reply, "kernels");
+    const ar_json_t *rows = ar_json_get(reply, "kernels");
     if (!rows)
         return 0;
-    if (aorta_json_type(rows) != AORTA_JSON_ARRAY)
+    if (ar_json_type(rows) != AR_JSON_ARRAY)
         return -1;
     aorta_kernels_t *kernels = aorta_kernels_new(0);
     int status = 0;
-    for (size_t i = 0; i < aorta_json_length(rows) && status == 0; i++)
-        status = add_row(kernels, aorta_json_at(rows, i));
+    for (size_t i = 0; i < ar_json_length(rows) && status == 0; i++)
+        status = add_row(kernels, ar_json_at(rows, i));
     if (status == 0)
         aorta_metrics_set_kernels(metrics, kernels, 1.0);
     aorta_kernels_free(kernels);
@@ -107,11 +107,11 @@ typedef struct text {
 } text_t;
 
 /* value's compact JSON and a newline onto out. */
-static void put_line(text_t *out, const aorta_json_t *value)
+static void put_line(text_t *out, const ar_json_t *value)
 {
-    char *line = aorta_json_dump(value, 0);
+    char *line = ar_json_dump(value, 0);
     size_t len = strlen(line);
-    aorta_xgrow((void **)&out->data, &out->cap, out->len + len + 2, 1);
+    ar_xgrow((void **)&out->data, &out->cap, out->len + len + 2, 1);
     memcpy(out->data + out->len, line, len);
     out->len += len;
     out->data[out->len++] = '\n';
@@ -124,29 +124,29 @@ static void put_line(text_t *out, const aorta_json_t *value)
 #define HEAD_SLACK 256
 
 /* The head's members for the dispatches (none when there are none). */
-static void set_dispatch_head(aorta_json_t *head, const aorta_metrics_t *metrics,
-                              const aorta_dispatch_lines_t *lines)
+static void set_dispatch_head(ar_json_t *head, const aorta_metrics_t *metrics,
+                              const ar_dispatch_lines_t *lines)
 {
     const aorta_dispatches_t *d = aorta_metrics_dispatches(metrics);
     if (!d || lines->total == 0)
         return;
-    aorta_json_set(head, "dispatches", aorta_json_int(lines->kept));
-    aorta_json_set(head, "dispatch_tracks", aorta_json_int(lines->tracks));
-    aorta_json_set(head, "dispatch_names", aorta_json_int(lines->names));
-    aorta_json_set(head, "dispatch_clock", aorta_json_string(aorta_dispatches_clock(d)
+    ar_json_set(head, "dispatches", ar_json_int(lines->kept));
+    ar_json_set(head, "dispatch_tracks", ar_json_int(lines->tracks));
+    ar_json_set(head, "dispatch_names", ar_json_int(lines->names));
+    ar_json_set(head, "dispatch_clock", ar_json_string(aorta_dispatches_clock(d)
                                                                      == AORTA_CLOCK_HOST
                                                                  ? "host"
                                                                  : "session"));
     if (lines->kept < lines->total)
-        aorta_json_set(head, "dispatches_total", aorta_json_int(lines->total));
+        ar_json_set(head, "dispatches_total", ar_json_int(lines->total));
 }
 
-char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t limit, size_t *len)
+char *ar_parse_reply_text(const aorta_metrics_t *metrics, size_t limit, size_t *len)
 {
     const aorta_kernels_t *kernels = aorta_metrics_kernels(metrics);
-    aorta_json_t *head = aorta_json_object();
-    aorta_json_set(head, "metrics", aorta_metrics_to_json(metrics));
-    char *bare = aorta_json_dump(head, 0);
+    ar_json_t *head = ar_json_object();
+    ar_json_set(head, "metrics", ar_metrics_to_json(metrics));
+    char *bare = ar_json_dump(head, 0);
     size_t budget = limit > strlen(bare) + HEAD_SLACK ? limit - strlen(bare) - HEAD_SLACK : 0;
     free(bare);
     /* The rows while they fit: past the limit the table is cut, never the
@@ -154,7 +154,7 @@ char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t limit, size_
     text_t rows = {0};
     int64_t kept = 0, total = 0;
     for (size_t i = 0; kernels && i < aorta_kernels_count(kernels); i++) {
-        aorta_json_t *row = row_json(kernels, i);
+        ar_json_t *row = row_json(kernels, i);
         if (!row)
             continue;
         total++;
@@ -169,24 +169,24 @@ char *aorta_parse_reply_text(const aorta_metrics_t *metrics, size_t limit, size_
                 kept++;
             }
         }
-        aorta_json_free(row);
+        ar_json_free(row);
     }
     if (kernels)
-        aorta_json_set(head, "rows", aorta_json_int(kept));
+        ar_json_set(head, "rows", ar_json_int(kept));
     if (kept < total)
-        aorta_json_set(head, "rows_total", aorta_json_int(total));
+        ar_json_set(head, "rows_total", ar_json_int(total));
     /* The dispatches in what the rows left: they are cut before the rows. */
-    aorta_dispatch_lines_t lines = {0};
+    ar_dispatch_lines_t lines = {0};
     if (kept == total)
-        aorta_dispatch_lines_make(aorta_metrics_dispatches(metrics),
+        ar_dispatch_lines_make(aorta_metrics_dispatches(metrics),
                                   limit ? (budget > rows.len ? budget - rows.len : 1) : 0, &lines);
     else
         lines.total = (int64_t)aorta_dispatches_count(aorta_metrics_dispatches(metrics));
     set_dispatch_head(head, metrics, &lines);
     text_t out = {0};
     put_line(&out, head);
-    aorta_json_free(head);
-    aorta_xgrow((void **)&out.data, &out.cap, out.len + rows.len + lines.len + 1, 1);
+    ar_json_free(head);
+    ar_xgrow((void **)&out.data, &out.cap, out.len + rows.len + lines.len + 1, 1);
     if (rows.len)
         memcpy(out.data + out.len, rows.data, rows.len);
     out.len += rows.len;
@@ -206,33 +206,33 @@ static int64_t cut_of(const char *text, size_t len, const char *kept_key, const 
                       int64_t *kept)
 {
     const char *newline = memchr(text, '\n', len);
-    aorta_json_t *head = newline ? aorta_json_parse(text, (size_t)(newline - text), 64) : NULL;
-    const aorta_json_t *total = aorta_json_get(head, total_key);
-    int64_t all = aorta_json_type(total) == AORTA_JSON_INT ? aorta_json_get_int(total) : 0;
-    *kept = aorta_json_get_int(aorta_json_get(head, kept_key));
-    aorta_json_free(head);
+    ar_json_t *head = newline ? ar_json_parse(text, (size_t)(newline - text), 64) : NULL;
+    const ar_json_t *total = ar_json_get(head, total_key);
+    int64_t all = ar_json_type(total) == AR_JSON_INT ? ar_json_get_int(total) : 0;
+    *kept = ar_json_get_int(ar_json_get(head, kept_key));
+    ar_json_free(head);
     return all > *kept ? all : 0;
 }
 
-int64_t aorta_parse_reply_rows_cut(const char *text, size_t len, int64_t *kept)
+int64_t ar_parse_reply_rows_cut(const char *text, size_t len, int64_t *kept)
 {
     return cut_of(text, len, "rows", "rows_total", kept);
 }
 
-int64_t aorta_parse_reply_dispatches_cut(const char *text, size_t len, int64_t *kept)
+int64_t ar_parse_reply_dispatches_cut(const char *text, size_t len, int64_t *kept)
 {
     return cut_of(text, len, "dispatches", "dispatches_total", kept);
 }
 
 /* The line at *at (up to its newline, which must be there) parsed; *at past it. */
-static aorta_json_t *next_line(const char *text, size_t len, size_t *at)
+static ar_json_t *next_line(const char *text, size_t len, size_t *at)
 {
     const char *start = text + *at;
     const char *newline = memchr(start, '\n', len - *at);
     if (!newline)
         return NULL;
     *at = (size_t)(newline - text) + 1;
-    return aorta_json_parse(start, (size_t)(newline - start), 64);
+    return ar_json_parse(start, (size_t)(newline - start), 64);
 }
 
 /* The rows lines after the head into a table attached to metrics. */
@@ -243,9 +243,9 @@ static int read_rows(aorta_metrics_t *metrics, const char *text, size_t len, siz
     size_t at = *at_;
     int status = 0;
     for (int64_t i = 0; i < rows && status == 0; i++) {
-        aorta_json_t *row = at < len ? next_line(text, len, &at) : NULL;
+        ar_json_t *row = at < len ? next_line(text, len, &at) : NULL;
         status = row ? add_row(kernels, row) : -1;
-        aorta_json_free(row);
+        ar_json_free(row);
     }
     if (status == 0)
         aorta_metrics_set_kernels(metrics, kernels, 1.0);
@@ -254,23 +254,23 @@ static int read_rows(aorta_metrics_t *metrics, const char *text, size_t len, siz
     return status;
 }
 
-static int64_t count_of(const aorta_json_t *head, const char *key)
+static int64_t count_of(const ar_json_t *head, const char *key)
 {
-    const aorta_json_t *value = aorta_json_get(head, key);
-    return aorta_json_type(value) == AORTA_JSON_INT ? aorta_json_get_int(value) : -1;
+    const ar_json_t *value = ar_json_get(head, key);
+    return ar_json_type(value) == AR_JSON_INT ? ar_json_get_int(value) : -1;
 }
 
 /* The dispatch lines from at to the end of text, attached to metrics: 0,
  * or -1 when they are not what the head says. */
-static int read_dispatches(aorta_metrics_t *metrics, const aorta_json_t *head, const char *text,
+static int read_dispatches(aorta_metrics_t *metrics, const ar_json_t *head, const char *text,
                            size_t len, size_t at)
 {
-    if (!aorta_json_has(head, "dispatches"))
+    if (!ar_json_has(head, "dispatches"))
         return at == len ? 0 : -1;
-    const char *clock = aorta_json_get_string(aorta_json_get(head, "dispatch_clock"));
+    const char *clock = ar_json_get_string(ar_json_get(head, "dispatch_clock"));
     if (!clock || (strcmp(clock, "host") && strcmp(clock, "session")))
         return -1;
-    aorta_dispatches_t *d = aorta_dispatch_lines_read(
+    aorta_dispatches_t *d = ar_dispatch_lines_read(
         text, len, &at, count_of(head, "dispatch_tracks"), count_of(head, "dispatch_names"),
         count_of(head, "dispatches"), !strcmp(clock, "host") ? AORTA_CLOCK_HOST
                                                              : AORTA_CLOCK_SESSION);
@@ -281,22 +281,22 @@ static int read_dispatches(aorta_metrics_t *metrics, const aorta_json_t *head, c
     return status;
 }
 
-int aorta_parse_reply_read(aorta_metrics_t *metrics, const char *text, size_t len)
+int ar_parse_reply_read(aorta_metrics_t *metrics, const char *text, size_t len)
 {
     size_t at = 0;
-    aorta_json_t *head = next_line(text, len, &at);
+    ar_json_t *head = next_line(text, len, &at);
     int status = -1;
-    if (aorta_json_type(head) == AORTA_JSON_OBJECT
-        && aorta_metrics_from_json(metrics, aorta_json_get(head, "metrics")) == 0) {
-        const aorta_json_t *rows = aorta_json_get(head, "rows");
+    if (ar_json_type(head) == AR_JSON_OBJECT
+        && ar_metrics_from_json(metrics, ar_json_get(head, "metrics")) == 0) {
+        const ar_json_t *rows = ar_json_get(head, "rows");
         int read = 0;
-        if (aorta_json_has(head, "rows"))
-            read = aorta_json_type(rows) == AORTA_JSON_INT && aorta_json_get_int(rows) >= 0
-                       ? read_rows(metrics, text, len, &at, aorta_json_get_int(rows))
+        if (ar_json_has(head, "rows"))
+            read = ar_json_type(rows) == AR_JSON_INT && ar_json_get_int(rows) >= 0
+                       ? read_rows(metrics, text, len, &at, ar_json_get_int(rows))
                        : -1;
         if (read == 0)
             status = read_dispatches(metrics, head, text, len, at);
     }
-    aorta_json_free(head);
+    ar_json_free(head);
     return status;
 }

@@ -23,9 +23,9 @@
 /* How often rank 0 looks for the records it waits for (seconds). */
 #define POLL_SEC 0.05
 
-double aorta_rank_wait_sec(double trial_timeout_sec)
+double ar_rank_wait_sec(double trial_timeout_sec)
 {
-    return aorta_knob_seconds("AORTA_RANK_WAIT", trial_timeout_sec > 0 ? trial_timeout_sec + 60 : 600,
+    return ar_knob_seconds("AORTA_RANK_WAIT", trial_timeout_sec > 0 ? trial_timeout_sec + 60 : 600,
                               0);
 }
 
@@ -53,60 +53,60 @@ static const char *job_token(int *a_default)
     return NULL;
 }
 
-const char *aorta_rank_job_token(void)
+const char *ar_rank_job_token(void)
 {
     int a_default = 0;
     return job_token(&a_default);
 }
 
-char *aorta_rank_record_rel(const char *cell, int trial, long rank)
+char *ar_rank_record_rel(const char *cell, int trial, long rank)
 {
-    char *tag = aorta_trial_tag(trial);
-    char *rel = aorta_xasprintf("%s/" AORTA_WORKLOAD "/trial_d0_m0_%s.rank%ld.json", cell, tag,
+    char *tag = ar_trial_tag(trial);
+    char *rel = ar_xasprintf("%s/" AR_WORKLOAD "/trial_d0_m0_%s.rank%ld.json", cell, tag,
                                 rank);
     free(tag);
     return rel;
 }
 
-aorta_json_t *aorta_rank_record_json(long rank, long world_size, const char *cell, int trial,
-                                     const char *verdict, const aorta_spawn_result_t *spawn,
+ar_json_t *ar_rank_record_json(long rank, long world_size, const char *cell, int trial,
+                                     const char *verdict, const ar_spawn_result_t *spawn,
                                      const char *error)
 {
-    aorta_json_t *json = aorta_json_object();
-    aorta_json_set(json, "schema_version", aorta_json_int(AORTA_RANK_RECORD_SCHEMA));
-    aorta_json_set(json, "rank", aorta_json_int(rank));
-    aorta_json_set(json, "world_size", aorta_json_int(world_size));
-    const char *token = aorta_rank_job_token();
-    aorta_json_set(json, "job", token ? aorta_json_string(token) : NULL);
-    aorta_json_set(json, "cell", aorta_json_string(cell));
-    aorta_json_set(json, "trial", aorta_json_int(trial));
-    aorta_json_set(json, "verdict", aorta_json_string(verdict));
-    aorta_json_set(json, "written_at", aorta_json_double(aorta_clock_wall()));
+    ar_json_t *json = ar_json_object();
+    ar_json_set(json, "schema_version", ar_json_int(AR_RANK_RECORD_SCHEMA));
+    ar_json_set(json, "rank", ar_json_int(rank));
+    ar_json_set(json, "world_size", ar_json_int(world_size));
+    const char *token = ar_rank_job_token();
+    ar_json_set(json, "job", token ? ar_json_string(token) : NULL);
+    ar_json_set(json, "cell", ar_json_string(cell));
+    ar_json_set(json, "trial", ar_json_int(trial));
+    ar_json_set(json, "verdict", ar_json_string(verdict));
+    ar_json_set(json, "written_at", ar_json_double(ar_clock_wall()));
     if (spawn) {
-        aorta_json_set(json, "launched", aorta_json_bool(spawn->launched));
-        aorta_json_set(json, "exit_code", aorta_json_int(spawn->exit_code));
-        aorta_json_set(json, "timed_out", aorta_json_bool(spawn->timed_out));
-        aorta_json_set(json, "elapsed_sec", aorta_json_double(spawn->walltime_sec));
+        ar_json_set(json, "launched", ar_json_bool(spawn->launched));
+        ar_json_set(json, "exit_code", ar_json_int(spawn->exit_code));
+        ar_json_set(json, "timed_out", ar_json_bool(spawn->timed_out));
+        ar_json_set(json, "elapsed_sec", ar_json_double(spawn->walltime_sec));
     }
     if (error)
-        aorta_json_set(json, "error", aorta_json_string(error));
+        ar_json_set(json, "error", ar_json_string(error));
     return json;
 }
 
-aorta_json_t *aorta_rank_record_load(const char *path, long rank, const char *cell, int trial,
+ar_json_t *ar_rank_record_load(const char *path, long rank, const char *cell, int trial,
                                      double not_before)
 {
-    aorta_json_t *json = aorta_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+    ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
     if (!json)
         return NULL;
-    const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
-    const char *token = aorta_json_get_string(aorta_json_get(json, "job"));
+    const char *verdict = ar_json_get_string(ar_json_get(json, "verdict"));
+    const char *token = ar_json_get_string(ar_json_get(json, "job"));
     int a_default = 0;
     const char *mine = job_token(&a_default);
-    const char *its_cell = aorta_json_get_string(aorta_json_get(json, "cell"));
-    int ok = aorta_json_get_int(aorta_json_get(json, "schema_version")) == AORTA_RANK_RECORD_SCHEMA
-          && aorta_json_get_int(aorta_json_get(json, "rank")) == rank
-          && aorta_json_get_int(aorta_json_get(json, "trial")) == trial && its_cell
+    const char *its_cell = ar_json_get_string(ar_json_get(json, "cell"));
+    int ok = ar_json_get_int(ar_json_get(json, "schema_version")) == AR_RANK_RECORD_SCHEMA
+          && ar_json_get_int(ar_json_get(json, "rank")) == rank
+          && ar_json_get_int(ar_json_get(json, "trial")) == trial && its_cell
           && strcmp(its_cell, cell) == 0 && verdict && verdict[0];
     if (ok && not_before > 0) {
         /* A record of this job: the same launcher id, and (no id, or one
@@ -115,10 +115,10 @@ aorta_json_t *aorta_rank_record_load(const char *path, long rank, const char *ce
         if (mine || token)
             ok = mine && token && strcmp(mine, token) == 0;
         if (ok && (!mine || a_default))
-            ok = aorta_json_get_double(aorta_json_get(json, "written_at")) >= not_before;
+            ok = ar_json_get_double(ar_json_get(json, "written_at")) >= not_before;
     }
     if (!ok) {
-        aorta_json_free(json);
+        ar_json_free(json);
         return NULL;
     }
     return json;
@@ -137,14 +137,14 @@ static int interrupt_pending(void)
 
 static int past(double deadline)
 {
-    return aorta_clock_monotonic() >= deadline || interrupt_pending();
+    return ar_clock_monotonic() >= deadline || interrupt_pending();
 }
 
-size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
+size_t ar_rank_records_wait(const char *run_dir, const char *cell, int trial,
                                long world_size, double not_before, double wait_sec,
-                               aorta_json_t **records)
+                               ar_json_t **records)
 {
-    double deadline = aorta_clock_monotonic() + wait_sec;
+    double deadline = ar_clock_monotonic() + wait_sec;
     for (;;) {
         size_t missing = 0;
         int stopped = 0;
@@ -152,9 +152,9 @@ size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
             if (records[k])
                 continue;
             if (!stopped) {
-                char *rel = aorta_rank_record_rel(cell, trial, k);
-                char *path = aorta_xasprintf("%s/%s", run_dir, rel);
-                records[k] = aorta_rank_record_load(path, k, cell, trial, not_before);
+                char *rel = ar_rank_record_rel(cell, trial, k);
+                char *path = ar_xasprintf("%s/%s", run_dir, rel);
+                records[k] = ar_rank_record_load(path, k, cell, trial, not_before);
                 free(path);
                 free(rel);
                 stopped = k % CHECK_EVERY == 0 && past(deadline);
@@ -168,50 +168,50 @@ size_t aorta_rank_records_wait(const char *run_dir, const char *cell, int trial,
     }
 }
 
-char *aorta_rank_missing_list(aorta_json_t *const *records, long world_size)
+char *ar_rank_missing_list(ar_json_t *const *records, long world_size)
 {
-    long *missing = aorta_xcalloc(world_size > 1 ? (size_t)world_size : 1, sizeof *missing);
+    long *missing = ar_xcalloc(world_size > 1 ? (size_t)world_size : 1, sizeof *missing);
     size_t count = 0;
     for (long k = 1; k < world_size; k++)
         if (!records[k])
             missing[count++] = k;
-    char *list = aorta_rank_list_format(missing, count, ", ");
+    char *list = ar_rank_list_format(missing, count, ", ");
     free(missing);
     return list;
 }
 
-int aorta_rank_records_complete(const char *run_dir, const char *cell, long trials,
+int ar_rank_records_complete(const char *run_dir, const char *cell, long trials,
                                 long world_size)
 {
     for (long t = 0; t < trials; t++) {
         for (long k = 1; k < world_size; k++) {
-            char *rel = aorta_rank_record_rel(cell, (int)t, k);
-            char *path = aorta_xasprintf("%s/%s", run_dir, rel);
-            aorta_json_t *json = aorta_rank_record_load(path, k, cell, (int)t, 0);
+            char *rel = ar_rank_record_rel(cell, (int)t, k);
+            char *path = ar_xasprintf("%s/%s", run_dir, rel);
+            ar_json_t *json = ar_rank_record_load(path, k, cell, (int)t, 0);
             free(path);
             free(rel);
             if (!json)
                 return 0;
-            aorta_json_free(json);
+            ar_json_free(json);
         }
     }
     return 1;
 }
 
-int aorta_rank_results_complete(const char *run_dir, const char *cell, long trials)
+int ar_rank_results_complete(const char *run_dir, const char *cell, long trials)
 {
     for (long t = 0; t < trials; t++) {
-        char *path = aorta_xasprintf("%s/%s/trial_%ld/result.json", run_dir, cell, t);
-        aorta_json_t *json = aorta_json_read_file(path, RECORD_MAX_BYTES << 2, 64);
-        const char *verdict = aorta_json_get_string(aorta_json_get(json, "verdict"));
+        char *path = ar_xasprintf("%s/%s/trial_%ld/result.json", run_dir, cell, t);
+        ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES << 2, 64);
+        const char *verdict = ar_json_get_string(ar_json_get(json, "verdict"));
         int complete = verdict && verdict[0];
-        aorta_json_free(json);
+        ar_json_free(json);
         free(path);
         /* rank 0 also needs its trial JSON to resume (resume.c) */
-        path = aorta_xasprintf("%s/%s/" AORTA_WORKLOAD "/trial_d0_m0_t%ld.json", run_dir, cell, t);
-        json = complete ? aorta_json_read_file(path, RECORD_MAX_BYTES << 2, 64) : NULL;
+        path = ar_xasprintf("%s/%s/" AR_WORKLOAD "/trial_d0_m0_t%ld.json", run_dir, cell, t);
+        json = complete ? ar_json_read_file(path, RECORD_MAX_BYTES << 2, 64) : NULL;
         complete = json != NULL;
-        aorta_json_free(json);
+        ar_json_free(json);
         free(path);
         if (!complete)
             return 0;

@@ -29,8 +29,8 @@
 enum { CLASS_RECORD = 0, CLASS_LOG = 1, CLASS_SUMMARY = 2, CLASS_HEAVY = 3 };
 
 typedef struct prune {
-    aorta_retain_level_t level;
-    aorta_strmap_t manifest;     /* relative path -> class name */
+    ar_retain_level_t level;
+    ar_strmap_t manifest;     /* relative path -> class name */
     const char *prefix;          /* recorded before each relative path */
     const char *display;         /* the tree, for warnings */
     char **deleted;
@@ -38,16 +38,16 @@ typedef struct prune {
     int64_t freed_bytes;
 } prune_t;
 
-const char *aorta_retain_level_name(aorta_retain_level_t level)
+const char *ar_retain_level_name(ar_retain_level_t level)
 {
     switch (level) {
-    case AORTA_RETAIN_NONE:
+    case AR_RETAIN_NONE:
         return "none";
-    case AORTA_RETAIN_LOG:
+    case AR_RETAIN_LOG:
         return "log";
-    case AORTA_RETAIN_SUMMARY:
+    case AR_RETAIN_SUMMARY:
         return "summary";
-    case AORTA_RETAIN_FULL:
+    case AR_RETAIN_FULL:
     default:
         return "full";
     }
@@ -66,7 +66,7 @@ static int classify(const prune_t *prune, const char *rel, const char *name)
 {
     if (strcmp(rel, "result.json") == 0)
         return CLASS_RECORD;
-    const char *declared = aorta_strmap_get(&prune->manifest, rel);
+    const char *declared = ar_strmap_get(&prune->manifest, rel);
     if (declared)
         return class_level(declared);
     if (!strcmp(name, "stdout.log") || !strcmp(name, "stderr.log") || !strcmp(name, "probe.env"))
@@ -81,26 +81,26 @@ static int classify(const prune_t *prune, const char *rel, const char *name)
 static void load_manifest(prune_t *prune, int root_fd)
 {
     size_t len;
-    char *text = aorta_read_file_at(root_fd, MANIFEST_NAME, MANIFEST_MAX_BYTES, &len);
+    char *text = ar_read_file_at(root_fd, MANIFEST_NAME, MANIFEST_MAX_BYTES, &len);
     if (!text && (errno == ENOENT || errno == ELOOP))
         return;
-    aorta_json_t *json = text ? aorta_json_parse(text, len, 16) : NULL;
+    ar_json_t *json = text ? ar_json_parse(text, len, 16) : NULL;
     free(text);
-    aorta_json_t *list = aorta_json_get(json, "artifacts");
-    if (aorta_json_type(list) != AORTA_JSON_ARRAY) {
-        aorta_diag_warn("retention: %s/%s is malformed; classifying by "
+    ar_json_t *list = ar_json_get(json, "artifacts");
+    if (ar_json_type(list) != AR_JSON_ARRAY) {
+        ar_diag_warn("retention: %s/%s is malformed; classifying by "
                         "name instead",
                 prune->display, MANIFEST_NAME);
     } else {
-        for (size_t i = 0; i < aorta_json_length(list); i++) {
-            aorta_json_t *entry = aorta_json_at(list, i);
-            const char *path = aorta_json_get_string(aorta_json_get(entry, "path"));
-            const char *kind = aorta_json_get_string(aorta_json_get(entry, "class"));
+        for (size_t i = 0; i < ar_json_length(list); i++) {
+            ar_json_t *entry = ar_json_at(list, i);
+            const char *path = ar_json_get_string(ar_json_get(entry, "path"));
+            const char *kind = ar_json_get_string(ar_json_get(entry, "class"));
             if (path)
-                aorta_strmap_set(&prune->manifest, path, kind ? kind : "heavy");
+                ar_strmap_set(&prune->manifest, path, kind ? kind : "heavy");
         }
     }
-    aorta_json_free(json);
+    ar_json_free(json);
 }
 
 static char **list_names(int dir_fd, size_t *count)
@@ -119,8 +119,8 @@ static char **list_names(int dir_fd, size_t *count)
     while ((entry = readdir(dir)) != NULL) {
         if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
             continue;
-        aorta_xgrow((void **)&names, &capacity, *count + 1, sizeof *names);
-        names[(*count)++] = aorta_xstrdup(entry->d_name);
+        ar_xgrow((void **)&names, &capacity, *count + 1, sizeof *names);
+        names[(*count)++] = ar_xstrdup(entry->d_name);
     }
     closedir(dir);
     return names;
@@ -132,12 +132,12 @@ static void prune_dir(prune_t *prune, int dir_fd, const char *rel, int depth)
     char **names = list_names(dir_fd, &count);
     for (size_t i = 0; i < count; i++) {
         const char *name = names[i];
-        char *path = rel[0] ? aorta_xasprintf("%s/%s", rel, name) : aorta_xstrdup(name);
+        char *path = rel[0] ? ar_xasprintf("%s/%s", rel, name) : ar_xstrdup(name);
         struct stat st;
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             /* gone meanwhile */
         } else if (S_ISLNK(st.st_mode)) {
-            aorta_diag_warn("retention: kept the symlink %s/%s (symlinks "
+            ar_diag_warn("retention: kept the symlink %s/%s (symlinks "
                             "are never followed or deleted)",
                     prune->display, path);
         } else if (S_ISDIR(st.st_mode)) {
@@ -151,9 +151,9 @@ static void prune_dir(prune_t *prune, int dir_fd, const char *rel, int depth)
             }
         } else if (S_ISREG(st.st_mode) && classify(prune, path, name) > (int)prune->level
                    && unlinkat(dir_fd, name, 0) == 0) {
-            aorta_xgrow((void **)&prune->deleted, &prune->capacity, prune->count + 1,
+            ar_xgrow((void **)&prune->deleted, &prune->capacity, prune->count + 1,
                         sizeof *prune->deleted);
-            prune->deleted[prune->count++] = aorta_xasprintf("%s%s", prune->prefix, path);
+            prune->deleted[prune->count++] = ar_xasprintf("%s%s", prune->prefix, path);
             prune->freed_bytes += st.st_size;
         }
         free(path);
@@ -168,30 +168,30 @@ static int compare_paths(const void *left, const void *right)
 }
 
 static void prune_tree(int root_fd, const char *prefix, const char *display,
-                       aorta_retain_level_t level, aorta_retention_t *out)
+                       ar_retain_level_t level, ar_retention_t *out)
 {
     prune_t prune = {.level = level, .prefix = prefix, .display = display};
-    aorta_strmap_init(&prune.manifest);
+    ar_strmap_init(&prune.manifest);
     load_manifest(&prune, root_fd);
     prune_dir(&prune, root_fd, "", 0);
-    aorta_strmap_clear(&prune.manifest);
+    ar_strmap_clear(&prune.manifest);
     if (prune.count > 1)
         qsort(prune.deleted, prune.count, sizeof *prune.deleted, compare_paths);
     for (size_t i = 0; i < prune.count; i++) {
-        aorta_xgrow((void **)&out->deleted, &out->capacity, out->count + 1, sizeof *out->deleted);
+        ar_xgrow((void **)&out->deleted, &out->capacity, out->count + 1, sizeof *out->deleted);
         out->deleted[out->count++] = prune.deleted[i];
     }
     free(prune.deleted);
     out->freed_bytes += prune.freed_bytes;
 }
 
-void aorta_retention_apply(int trial_fd, int collect_fd, const char *collect_prefix,
+void ar_retention_apply(int trial_fd, int collect_fd, const char *collect_prefix,
                            const char *const *collector_names, size_t count,
-                           aorta_retain_level_t level, const char *display,
-                           aorta_retention_t *out)
+                           ar_retain_level_t level, const char *display,
+                           ar_retention_t *out)
 {
     memset(out, 0, sizeof *out);
-    if (level >= AORTA_RETAIN_FULL)
+    if (level >= AR_RETAIN_FULL)
         return;
     prune_tree(trial_fd, "", display, level, out);
     if (collect_fd < 0)
@@ -200,13 +200,13 @@ void aorta_retention_apply(int trial_fd, int collect_fd, const char *collect_pre
         struct stat st;
         if (fstatat(collect_fd, collector_names[i], &st, AT_SYMLINK_NOFOLLOW) == 0
             && S_ISLNK(st.st_mode)) {
-            aorta_diag_warn("retention: %s%s is a symlink; the collector "
+            ar_diag_warn("retention: %s%s is a symlink; the collector "
                             "artifacts of %s are kept",
                     collect_prefix, collector_names[i], display);
             return;
         }
     }
-    char *collect_display = aorta_xasprintf("%s/%s", display, collect_prefix);
+    char *collect_display = ar_xasprintf("%s/%s", display, collect_prefix);
     size_t len = strlen(collect_display);
     if (len > 1 && collect_display[len - 1] == '/')
         collect_display[len - 1] = '\0';
@@ -214,7 +214,7 @@ void aorta_retention_apply(int trial_fd, int collect_fd, const char *collect_pre
     free(collect_display);
 }
 
-void aorta_retention_clear(aorta_retention_t *retention)
+void ar_retention_clear(ar_retention_t *retention)
 {
     for (size_t i = 0; i < retention->count; i++)
         free(retention->deleted[i]);

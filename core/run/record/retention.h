@@ -6,35 +6,35 @@
  * an artifacts.json manifest at the tree's root may reclassify files.  A
  * level keeps every class at or below it.  Symlinks are never followed or
  * deleted; subdirectories left empty are removed. */
-#ifndef AORTA_RETENTION_H
-#define AORTA_RETENTION_H
+#ifndef AR_RETENTION_H
+#define AR_RETENTION_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "recipe/plan.h"
 
-typedef struct aorta_retention {
+typedef struct ar_retention {
     char **deleted;          /* paths relative to the trial directory, sorted per tree */
     size_t count;
     size_t capacity;
     int64_t freed_bytes;
-} aorta_retention_t;
+} ar_retention_t;
 
 /* "none", "log", "summary" or "full". */
-const char *aorta_retain_level_name(aorta_retain_level_t level);
+const char *ar_retain_level_name(ar_retain_level_t level);
 
 /* Prune the trial directory open at trial_fd and, when collect_fd >= 0, the
  * trial's collector tree open there, whose paths are recorded under
  * collect_prefix ("../_subprocess/trial_d0_m0_t<t>/").  When one of
  * collector_names (count of them) is a symlink in the collector tree, that
  * tree is left alone.  display names the trial directory in warnings.
- * Nothing is scanned at AORTA_RETAIN_FULL.  Fills *out (free it with
- * aorta_retention_clear()). */
-void aorta_retention_apply(int trial_fd, int collect_fd, const char *collect_prefix,
+ * Nothing is scanned at AR_RETAIN_FULL.  Fills *out (free it with
+ * ar_retention_clear()). */
+void ar_retention_apply(int trial_fd, int collect_fd, const char *collect_prefix,
                            const char *const *collector_names, size_t count,
-                           aorta_retain_level_t level, const char *display,
-                           aorta_retention_t *out);
-void aorta_retention_clear(aorta_retention_t *retention);
+                           ar_retain_level_t level, const char *display,
+                           ar_retention_t *out);
+void ar_retention_clear(ar_retention_t *retention);
 
 #endif

@@ -20,8 +20,8 @@
 #include "sys/knobs.h"
 #include "xalloc.h"
 
-#ifndef AORTA_COLLECTORDIR
-#error "AORTA_COLLECTORDIR must be defined by the build"
+#ifndef AR_COLLECTORDIR
+#error "AR_COLLECTORDIR must be defined by the build"
 #endif
 
 /* Append each non-empty entry of a colon list. */
@@ -32,8 +32,8 @@ static void push_colon_list(char ***dirs, size_t *count, size_t *capacity, const
         const char *end = strchr(entry, ':');
         size_t len = end ? (size_t)(end - entry) : strlen(entry);
         if (len > 0) {
-            aorta_xgrow((void **)dirs, capacity, *count + 2, sizeof **dirs);
-            (*dirs)[(*count)++] = aorta_xstrndup(entry, len);
+            ar_xgrow((void **)dirs, capacity, *count + 2, sizeof **dirs);
+            (*dirs)[(*count)++] = ar_xstrndup(entry, len);
         }
         if (!end)
             break;
@@ -41,27 +41,27 @@ static void push_colon_list(char ***dirs, size_t *count, size_t *capacity, const
     }
 }
 
-char **aorta_search_path(char *const *cli_dirs, size_t cli_count)
+char **ar_search_path(char *const *cli_dirs, size_t cli_count)
 {
     char **dirs = NULL;
     size_t count = 0, capacity = 0;
-    aorta_xgrow((void **)&dirs, &capacity, 1, sizeof *dirs);
+    ar_xgrow((void **)&dirs, &capacity, 1, sizeof *dirs);
     for (size_t i = 0; i < cli_count; i++) {
         if (!cli_dirs[i][0])
             continue;
-        aorta_xgrow((void **)&dirs, &capacity, count + 2, sizeof *dirs);
-        dirs[count++] = aorta_xstrdup(cli_dirs[i]); /* a --plugin-dir is one directory */
+        ar_xgrow((void **)&dirs, &capacity, count + 2, sizeof *dirs);
+        dirs[count++] = ar_xstrdup(cli_dirs[i]); /* a --plugin-dir is one directory */
     }
-    const char *user = aorta_knob_text("AORTA_PLUGIN_PATH");
+    const char *user = ar_knob_text("AORTA_PLUGIN_PATH");
     if (user)
         push_colon_list(&dirs, &count, &capacity, user);
-    const char *system = aorta_knob_text("AORTA_PLUGIN_SYSTEM_PATH");
-    push_colon_list(&dirs, &count, &capacity, system ? system : AORTA_COLLECTORDIR);
+    const char *system = ar_knob_text("AORTA_PLUGIN_SYSTEM_PATH");
+    push_colon_list(&dirs, &count, &capacity, system ? system : AR_COLLECTORDIR);
     dirs[count] = NULL;
     return dirs;
 }
 
-void aorta_search_path_free(char **dirs)
+void ar_search_path_free(char **dirs)
 {
     for (size_t i = 0; dirs && dirs[i]; i++)
         free(dirs[i]);
@@ -78,7 +78,7 @@ static char *module_stem(const char *file)
 {
     size_t len = strlen(file);
     if (len > 3 && (strcmp(file + len - 3, ".la") == 0 || strcmp(file + len - 3, ".so") == 0))
-        return aorta_xstrndup(file, len - 3);
+        return ar_xstrndup(file, len - 3);
     return NULL;
 }
 
@@ -112,26 +112,26 @@ static char *load_failure_reason(const char *path, const char *ltdl_error)
         if (handle)
             dlclose(handle);
         if (why)
-            return aorta_xasprintf("cannot load module: %s", why);
+            return ar_xasprintf("cannot load module: %s", why);
     }
-    return aorta_xasprintf("cannot load module: %s", ltdl_error ? ltdl_error : "unknown error");
+    return ar_xasprintf("cannot load module: %s", ltdl_error ? ltdl_error : "unknown error");
 }
 
-static aorta_module_t *new_candidate(aorta_registry_t *registry, const char *name, char *path)
+static ar_module_t *new_candidate(ar_registry_t *registry, const char *name, char *path)
 {
-    aorta_xgrow((void **)&registry->modules, &registry->capacity, registry->count + 1,
+    ar_xgrow((void **)&registry->modules, &registry->capacity, registry->count + 1,
                 sizeof *registry->modules);
-    aorta_module_t *module = &registry->modules[registry->count++];
+    ar_module_t *module = &registry->modules[registry->count++];
     memset(module, 0, sizeof *module);
-    module->name = aorta_xstrdup(name);
+    module->name = ar_xstrdup(name);
     module->path = path;
-    module->status = AORTA_MODULE_FAILED;
+    module->status = AR_MODULE_FAILED;
     return module;
 }
 
-static void fail(aorta_module_t *module, char *reason)
+static void fail(ar_module_t *module, char *reason)
 {
-    module->status = AORTA_MODULE_FAILED;
+    module->status = AR_MODULE_FAILED;
     module->reason = reason;
     if (module->handle) {
         lt_dlclose((lt_dlhandle)module->handle);
@@ -161,13 +161,13 @@ static int default_queue_interceptor(const aorta_options_t *options, char *why, 
 }
 
 /* Check the module's description; on success fill module->collector. */
-static void check_collector(aorta_module_t *module)
+static void check_collector(ar_module_t *module)
 {
-    char *symbol = aorta_xasprintf("aorta_collector_%s_get", module->name);
+    char *symbol = ar_xasprintf("aorta_collector_%s_get", module->name);
     void *entry = is_identifier(module->name) ? lt_dlsym((lt_dlhandle)module->handle, symbol)
                                               : NULL;
     if (!entry) {
-        fail(module, aorta_xasprintf("no symbol %s (not an aorta collector, or its file was "
+        fail(module, ar_xasprintf("no symbol %s (not an aorta collector, or its file was "
                                      "renamed)", symbol));
         free(symbol);
         return;
@@ -176,22 +176,22 @@ static void check_collector(aorta_module_t *module)
     memcpy(&get, &entry, sizeof get); /* object to function pointer, as dlsym() requires */
     const struct aorta_collector *desc = get();
     if (!desc) {
-        fail(module, aorta_xasprintf("%s returned no collector", symbol));
+        fail(module, ar_xasprintf("%s returned no collector", symbol));
     } else if (desc->abi_major != AORTA_COLLECTOR_ABI_MAJOR) {
-        fail(module, aorta_xasprintf("collector ABI %u.%u, but this aorta speaks ABI %d.%d "
+        fail(module, ar_xasprintf("collector ABI %u.%u, but this aorta speaks ABI %d.%d "
                                      "(rebuild the collector against this aorta)",
                                      desc->abi_major, desc->abi_minor, AORTA_COLLECTOR_ABI_MAJOR,
                                      AORTA_COLLECTOR_ABI_MINOR));
     } else if (desc->abi_minor > AORTA_COLLECTOR_ABI_MINOR) {
-        fail(module, aorta_xasprintf("collector ABI %u.%u is newer than this aorta's %d.%d "
+        fail(module, ar_xasprintf("collector ABI %u.%u is newer than this aorta's %d.%d "
                                      "(upgrade aorta)",
                                      desc->abi_major, desc->abi_minor, AORTA_COLLECTOR_ABI_MAJOR,
                                      AORTA_COLLECTOR_ABI_MINOR));
     } else if (!desc->name || strcmp(desc->name, module->name) != 0) {
-        fail(module, aorta_xasprintf("collector calls itself '%s', but its file is named '%s'",
+        fail(module, ar_xasprintf("collector calls itself '%s', but its file is named '%s'",
                                      desc->name ? desc->name : "(null)", module->name));
     } else if (!desc->validate || !desc->wrap || !desc->parse) {
-        fail(module, aorta_xasprintf("missing mandatory callback '%s'",
+        fail(module, ar_xasprintf("missing mandatory callback '%s'",
                                      !desc->validate ? "validate"
                                      : !desc->wrap   ? "wrap"
                                                      : "parse"));
@@ -212,38 +212,38 @@ static void check_collector(aorta_module_t *module)
         /* The core asks queue_interceptor_why first (collect.c). */
         if (!module->collector.queue_interceptor && !module->collector.queue_interceptor_why)
             module->collector.queue_interceptor = default_queue_interceptor;
-        module->status = AORTA_MODULE_OK;
+        module->status = AR_MODULE_OK;
     }
     free(symbol);
 }
 
 /* The first usable module of that name, or NULL. */
-static const aorta_module_t *find_usable(const aorta_registry_t *registry, const char *name,
+static const ar_module_t *find_usable(const ar_registry_t *registry, const char *name,
                                          size_t before)
 {
     for (size_t i = 0; i < before; i++)
-        if (registry->modules[i].status == AORTA_MODULE_OK
+        if (registry->modules[i].status == AR_MODULE_OK
             && strcmp(registry->modules[i].name, name) == 0)
             return &registry->modules[i];
     return NULL;
 }
 
-static void add_candidate(aorta_registry_t *registry, const char *dir, const char *stem)
+static void add_candidate(ar_registry_t *registry, const char *dir, const char *stem)
 {
     /* A libtool archive (.la) also finds an uninstalled build's module in .libs/. */
-    char *la = aorta_xasprintf("%s/%s.la", dir, stem);
-    char *so = aorta_xasprintf("%s/%s.so", dir, stem);
+    char *la = ar_xasprintf("%s/%s.la", dir, stem);
+    char *so = ar_xasprintf("%s/%s.so", dir, stem);
     char *path = file_exists(la) ? la : so;
     free(path == la ? so : la);
-    new_candidate(registry, stem, path)->status = AORTA_MODULE_UNCHECKED;
+    new_candidate(registry, stem, path)->status = AR_MODULE_UNCHECKED;
 }
 
 /* Open module->path here and check what it describes: OK or FAILED. */
-static void open_module(aorta_module_t *module)
+static void open_module(ar_module_t *module)
 {
     lt_dladvise advise;
     if (lt_dladvise_init(&advise) != 0 || lt_dladvise_local(&advise) != 0) {
-        fail(module, aorta_xstrdup("cannot set up the module loader"));
+        fail(module, ar_xstrdup("cannot set up the module loader"));
         return;
     }
     lt_dlhandle handle = lt_dlopenadvise(module->path, advise);
@@ -263,29 +263,29 @@ static void open_module(aorta_module_t *module)
 
 static double load_timeout(void)
 {
-    return aorta_knob_seconds("AORTA_LOAD_TIMEOUT", LOAD_TIMEOUT_DEFAULT, 0);
+    return ar_knob_seconds("AORTA_LOAD_TIMEOUT", LOAD_TIMEOUT_DEFAULT, 0);
 }
 
 /* In the child: open and check the module as aorta-run would, and say how it
  * went in one line (tabs and line breaks of the reason made spaces). */
 static void load_check_child(void *user, int reply_fd)
 {
-    aorta_module_t probe = *(const aorta_module_t *)user;
+    ar_module_t probe = *(const ar_module_t *)user;
     probe.reason = NULL;
     probe.handle = NULL;
     open_module(&probe);
-    if (probe.status == AORTA_MODULE_OK) {
-        aorta_child_reply(reply_fd, "ok\n", 3);
+    if (probe.status == AR_MODULE_OK) {
+        ar_child_reply(reply_fd, "ok\n", 3);
         return;
     }
     for (char *c = probe.reason; c && *c; c++)
         if (*c == '\n' || *c == '\t' || *c == '\r')
             *c = ' ';
-    char *line = aorta_xasprintf("failed\t%s\n", probe.reason ? probe.reason : "");
-    aorta_child_reply(reply_fd, line, strlen(line));
+    char *line = ar_xasprintf("failed\t%s\n", probe.reason ? probe.reason : "");
+    ar_child_reply(reply_fd, line, strlen(line));
 }
 
-int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reason)
+int ar_registry_parse_check_reply(const char *reply, size_t len, char **reason)
 {
     *reason = NULL;
     if (!reply)
@@ -299,33 +299,33 @@ int aorta_registry_parse_check_reply(const char *reply, size_t len, char **reaso
      * asked (dlerror() speaks the locale's encoding), but not empty. */
     if (reason_len == 0 || memchr(reply + 7, '\0', reason_len) || memchr(reply + 7, '\n', reason_len))
         return -1;
-    *reason = aorta_xstrndup(reply + 7, reason_len);
+    *reason = ar_xstrndup(reply + 7, reason_len);
     return 0;
 }
 
 /* Whether module's load check in a child passed; if not, why (free it). */
-static char *load_check(const aorta_module_t *module)
+static char *load_check(const ar_module_t *module)
 {
     double timeout = load_timeout();
-    aorta_child_spec_t spec = {.fn = load_check_child, .user = (void *)module,
+    ar_child_spec_t spec = {.fn = load_check_child, .user = (void *)module,
                                .timeout_sec = timeout, .reply_limit = LOAD_CHECK_REPLY_LIMIT};
-    aorta_child_result_t result;
-    aorta_child_run(&spec, &result);
+    ar_child_result_t result;
+    ar_child_run(&spec, &result);
     char *reason = NULL;
-    if (result.end == AORTA_CHILD_REPLIED) {
-        if (aorta_registry_parse_check_reply(result.reply, result.len, &reason) != 0)
-            reason = aorta_xstrdup("gave the load check no answer it could read");
-    } else if (result.end == AORTA_CHILD_CRASHED) {
-        reason = aorta_xasprintf("crashed while loading (signal %d)", result.signal);
-    } else if (result.end == AORTA_CHILD_TIMED_OUT) {
-        reason = aorta_xasprintf("timed out while loading (after %g s; AORTA_LOAD_TIMEOUT)",
+    if (result.end == AR_CHILD_REPLIED) {
+        if (ar_registry_parse_check_reply(result.reply, result.len, &reason) != 0)
+            reason = ar_xstrdup("gave the load check no answer it could read");
+    } else if (result.end == AR_CHILD_CRASHED) {
+        reason = ar_xasprintf("crashed while loading (signal %d)", result.signal);
+    } else if (result.end == AR_CHILD_TIMED_OUT) {
+        reason = ar_xasprintf("timed out while loading (after %g s; AORTA_LOAD_TIMEOUT)",
                                  timeout);
-    } else if (result.end == AORTA_CHILD_FAILED) {
-        reason = aorta_xasprintf("exited while loading (status %d)", result.exit_code);
+    } else if (result.end == AR_CHILD_FAILED) {
+        reason = ar_xasprintf("exited while loading (status %d)", result.exit_code);
     } else {
-        reason = aorta_xasprintf("%s while loading", aorta_child_problem(&result));
+        reason = ar_xasprintf("%s while loading", ar_child_problem(&result));
     }
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
     return reason;
 }
 
@@ -334,22 +334,22 @@ static char *load_check(const aorta_module_t *module)
 /* Once, as the collector is opened: each row of its metric table (ABI 1.2)
  * that declares nothing, and why; the metric is then compared and shown,
  * never gated. */
-static void warn_metric_rows(const aorta_module_t *module)
+static void warn_metric_rows(const ar_module_t *module)
 {
     const struct aorta_collector *collector = &module->collector;
     for (size_t i = 0; i < aorta_collector_metric_count(collector); i++) {
         aorta_error_t *why = aorta_error_new();
         if (aorta_collector_metric_check(collector, i, why) != 0)
-            aorta_diag_warn("%s: %s; that metric is compared and shown, never gated",
+            ar_diag_warn("%s: %s; that metric is compared and shown, never gated",
                             collector->name, aorta_error_message(why));
         aorta_error_free(why);
     }
 }
 
-static void check_candidate(const aorta_registry_t *registry, size_t index)
+static void check_candidate(const ar_registry_t *registry, size_t index)
 {
-    aorta_module_t *module = &registry->modules[index];
-    if (module->status != AORTA_MODULE_UNCHECKED)
+    ar_module_t *module = &registry->modules[index];
+    if (module->status != AR_MODULE_UNCHECKED)
         return;
     for (size_t i = 0; i < index; i++)
         if (strcmp(registry->modules[i].name, module->name) == 0)
@@ -359,21 +359,21 @@ static void check_candidate(const aorta_registry_t *registry, size_t index)
         fail(module, reason);
     else
         open_module(module);
-    if (module->status == AORTA_MODULE_OK && find_usable(registry, module->name, index))
-        module->status = AORTA_MODULE_SHADOWED;
-    if (module->status == AORTA_MODULE_FAILED && registry->warn)
-        aorta_diag_warn("skipping %s: %s", module->path, module->reason);
-    if (module->status == AORTA_MODULE_OK && registry->warn)
+    if (module->status == AR_MODULE_OK && find_usable(registry, module->name, index))
+        module->status = AR_MODULE_SHADOWED;
+    if (module->status == AR_MODULE_FAILED && registry->warn)
+        ar_diag_warn("skipping %s: %s", module->path, module->reason);
+    if (module->status == AR_MODULE_OK && registry->warn)
         warn_metric_rows(module);
 }
 
-void aorta_registry_check_all(const aorta_registry_t *registry)
+void ar_registry_check_all(const ar_registry_t *registry)
 {
     for (size_t i = 0; i < registry->count; i++)
         check_candidate(registry, i);
 }
 
-static void load_directory(aorta_registry_t *registry, const char *dir)
+static void load_directory(ar_registry_t *registry, const char *dir)
 {
     DIR *listing = opendir(dir);
     if (!listing)
@@ -389,7 +389,7 @@ static void load_directory(aorta_registry_t *registry, const char *dir)
             free(stem);
             continue;
         }
-        aorta_xgrow((void **)&stems, &capacity, count + 1, sizeof *stems);
+        ar_xgrow((void **)&stems, &capacity, count + 1, sizeof *stems);
         stems[count++] = stem;
     }
     closedir(listing);
@@ -405,15 +405,15 @@ static void load_directory(aorta_registry_t *registry, const char *dir)
     free(stems);
 }
 
-aorta_registry_t *aorta_registry_load(char *const *dirs)
+ar_registry_t *ar_registry_load(char *const *dirs)
 {
-    aorta_registry_t *registry = aorta_xcalloc(1, sizeof *registry);
+    ar_registry_t *registry = ar_xcalloc(1, sizeof *registry);
     /* Kept to say where nothing was found. */
     while (dirs && dirs[registry->dir_count])
         registry->dir_count++;
-    registry->dirs = aorta_xcalloc(registry->dir_count + 1, sizeof *registry->dirs);
+    registry->dirs = ar_xcalloc(registry->dir_count + 1, sizeof *registry->dirs);
     for (size_t i = 0; i < registry->dir_count; i++)
-        registry->dirs[i] = aorta_xstrdup(dirs[i]);
+        registry->dirs[i] = ar_xstrdup(dirs[i]);
     if (lt_dlinit() != 0)
         return registry;
     for (size_t i = 0; dirs && dirs[i]; i++)
@@ -421,52 +421,52 @@ aorta_registry_t *aorta_registry_load(char *const *dirs)
     return registry;
 }
 
-void aorta_registry_warn(aorta_registry_t *registry)
+void ar_registry_warn(ar_registry_t *registry)
 {
     registry->warn = 1;
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->modules[i].status == AORTA_MODULE_FAILED)
-            aorta_diag_warn("skipping %s: %s", registry->modules[i].path,
+        if (registry->modules[i].status == AR_MODULE_FAILED)
+            ar_diag_warn("skipping %s: %s", registry->modules[i].path,
                             registry->modules[i].reason);
 }
 
-const aorta_module_t *aorta_registry_open(const aorta_registry_t *registry, const char *name)
+const ar_module_t *ar_registry_open(const ar_registry_t *registry, const char *name)
 {
     for (size_t i = 0; i < registry->count; i++)
         if (strcmp(registry->modules[i].name, name) == 0) {
             check_candidate(registry, i);
-            if (registry->modules[i].status == AORTA_MODULE_OK)
+            if (registry->modules[i].status == AR_MODULE_OK)
                 return &registry->modules[i];
         }
     return NULL;
 }
 
-const aorta_module_t *aorta_registry_find_failed(const aorta_registry_t *registry,
+const ar_module_t *ar_registry_find_failed(const ar_registry_t *registry,
                                                  const char *name)
 {
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->modules[i].status == AORTA_MODULE_FAILED
+        if (registry->modules[i].status == AR_MODULE_FAILED
             && strcmp(registry->modules[i].name, name) == 0)
             return &registry->modules[i];
     return NULL;
 }
 
-char *aorta_registry_names(const aorta_registry_t *registry)
+char *ar_registry_names(const ar_registry_t *registry)
 {
-    aorta_registry_check_all(registry);
-    const char **names = aorta_xcalloc(registry->count + 1, sizeof *names);
+    ar_registry_check_all(registry);
+    const char **names = ar_xcalloc(registry->count + 1, sizeof *names);
     size_t count = 0, total = 1;
     for (size_t i = 0; i < registry->count; i++)
-        if (registry->modules[i].status == AORTA_MODULE_OK) {
+        if (registry->modules[i].status == AR_MODULE_OK) {
             names[count++] = registry->modules[i].name;
             total += strlen(registry->modules[i].name) + 2;
         }
     if (count == 0) {
         free(names);
-        return aorta_xstrdup("(none)");
+        return ar_xstrdup("(none)");
     }
     qsort(names, count, sizeof *names, compare_names);
-    char *joined = aorta_xmalloc(total);
+    char *joined = ar_xmalloc(total);
     joined[0] = '\0';
     for (size_t i = 0; i < count; i++) {
         if (i > 0)
@@ -477,12 +477,12 @@ char *aorta_registry_names(const aorta_registry_t *registry)
     return joined;
 }
 
-void aorta_registry_free(aorta_registry_t *registry)
+void ar_registry_free(ar_registry_t *registry)
 {
     if (!registry)
         return;
     for (size_t i = 0; i < registry->count; i++) {
-        aorta_module_t *module = &registry->modules[i];
+        ar_module_t *module = &registry->modules[i];
         if (module->handle)
             lt_dlclose((lt_dlhandle)module->handle);
         free(module->name);

@@ -62,7 +62,7 @@ static void express(double d, int log_scale, double base, double *pct, double *a
 /* The estimate and interval from the ordered differences: the median (of
  * the two middle ones for an even count), the critical-th smallest and
  * largest (or -inf and inf without an interval). */
-static void estimate(const aorta_pairs_t *pairs, size_t critical, double out[3])
+static void estimate(const ar_pairs_t *pairs, size_t critical, double out[3])
 {
     size_t count = pairs->m * pairs->n, ks[4], used = 0;
     if (critical)
@@ -72,33 +72,33 @@ static void estimate(const aorta_pairs_t *pairs, size_t critical, double out[3])
     if (critical)
         ks[used++] = count + 1 - critical;
     double values[4];
-    aorta_pairs_select(pairs, ks, used, values);
+    ar_pairs_select(pairs, ks, used, values);
     size_t middle = critical ? 1 : 0;
     out[0] = (values[middle] + values[middle + 1]) / 2.0;
     out[1] = critical ? values[0] : -INFINITY;
     out[2] = critical ? values[used - 1] : INFINITY;
 }
 
-aorta_stats_status_t aorta_stats_effect_sorted(const double *a, size_t n_a, const double *b,
+ar_stats_status_t ar_stats_effect_sorted(const double *a, size_t n_a, const double *b,
                                                size_t n_b, size_t critical,
-                                               aorta_stats_effect_t *out)
+                                               ar_stats_effect_t *out)
 {
     double *x = malloc((n_a + n_b) * sizeof *x);
     if (!x)
-        return AORTA_STATS_NO_MEMORY;
+        return AR_STATS_NO_MEMORY;
     double *y = x + n_a;
     out->log_scale = a[0] > 0.0 && b[0] > 0.0; /* the smallest of each */
-    double base = fabs(aorta_stats_percentile(a, n_a, 0.5));
+    double base = fabs(ar_stats_percentile(a, n_a, 0.5));
     transform(a, n_a, out->log_scale, x);
     transform(b, n_b, out->log_scale, y);
-    aorta_pairs_t pairs;
-    if (aorta_pairs_init(&pairs, x, n_a, y, n_b, 0) != 0) {
+    ar_pairs_t pairs;
+    if (ar_pairs_init(&pairs, x, n_a, y, n_b, 0) != 0) {
         free(x);
-        return AORTA_STATS_NO_MEMORY;
+        return AR_STATS_NO_MEMORY;
     }
     double d[3];
     estimate(&pairs, critical, d);
-    aorta_pairs_free(&pairs);
+    ar_pairs_free(&pairs);
     express(d[0], out->log_scale, base, &out->effect_pct, &out->effect_abs);
     express(d[1], out->log_scale, base, &out->ci_low_pct, &out->ci_low_abs);
     express(d[2], out->log_scale, base, &out->ci_high_pct, &out->ci_high_abs);
@@ -106,24 +106,24 @@ aorta_stats_status_t aorta_stats_effect_sorted(const double *a, size_t n_a, cons
     if (!out->log_scale)
         out->spread = base > 0.0 ? out->spread / base : NAN;
     free(x);
-    return AORTA_STATS_OK;
+    return AR_STATS_OK;
 }
 
-aorta_stats_status_t aorta_stats_effect(const double *a, size_t n_a, const double *b, size_t n_b,
-                                        aorta_stats_effect_t *out)
+ar_stats_status_t ar_stats_effect(const double *a, size_t n_a, const double *b, size_t n_b,
+                                        ar_stats_effect_t *out)
 {
     for (size_t i = 0; i < n_a + n_b; i++)
         if (!isfinite(i < n_a ? a[i] : b[i - n_a]))
-            return AORTA_STATS_NOT_FINITE;
+            return AR_STATS_NOT_FINITE;
     if (n_a == 0 || n_b == 0) {
-        *out = (aorta_stats_effect_t){0, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
-        return AORTA_STATS_OK;
+        *out = (ar_stats_effect_t){0, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+        return AR_STATS_OK;
     }
-    double *sorted = aorta_sorted_copy(a, n_a, b, n_b);
+    double *sorted = ar_sorted_copy(a, n_a, b, n_b);
     if (!sorted)
-        return AORTA_STATS_NO_MEMORY;
-    aorta_stats_status_t status = aorta_stats_effect_sorted(
-        sorted, n_a, sorted + n_a, n_b, aorta_u_critical(n_a, n_b, AORTA_STATS_CI_LEVEL), out);
+        return AR_STATS_NO_MEMORY;
+    ar_stats_status_t status = ar_stats_effect_sorted(
+        sorted, n_a, sorted + n_a, n_b, ar_u_critical(n_a, n_b, AR_STATS_CI_LEVEL), out);
     free(sorted);
     return status;
 }

@@ -14,21 +14,21 @@
 #include "stats/internal.h"
 #include "stats/stats.h"
 
-void aorta_expansion_init(aorta_expansion_t *e)
+void ar_expansion_init(ar_expansion_t *e)
 {
     e->p = e->local;
     e->count = 0;
-    e->capacity = AORTA_EXPANSION_LOCAL;
+    e->capacity = AR_EXPANSION_LOCAL;
 }
 
-void aorta_expansion_free(aorta_expansion_t *e)
+void ar_expansion_free(ar_expansion_t *e)
 {
     if (e->p != e->local)
         free(e->p);
-    aorta_expansion_init(e);
+    ar_expansion_init(e);
 }
 
-static int reserve(aorta_expansion_t *e, size_t count)
+static int reserve(ar_expansion_t *e, size_t count)
 {
     if (count <= e->capacity)
         return 0;
@@ -44,7 +44,7 @@ static int reserve(aorta_expansion_t *e, size_t count)
     return 0;
 }
 
-int aorta_expansion_add(aorta_expansion_t *e, double x)
+int ar_expansion_add(ar_expansion_t *e, double x)
 {
     /* At most one partial more than now. */
     if (reserve(e, e->count + 1) != 0)
@@ -68,9 +68,9 @@ int aorta_expansion_add(aorta_expansion_t *e, double x)
     return 0;
 }
 
-int aorta_expansion_copy(aorta_expansion_t *to, const aorta_expansion_t *from)
+int ar_expansion_copy(ar_expansion_t *to, const ar_expansion_t *from)
 {
-    aorta_expansion_init(to);
+    ar_expansion_init(to);
     if (reserve(to, from->count) != 0)
         return -1;
     memcpy(to->p, from->p, from->count * sizeof *to->p);
@@ -78,7 +78,7 @@ int aorta_expansion_copy(aorta_expansion_t *to, const aorta_expansion_t *from)
     return 0;
 }
 
-double aorta_expansion_round(const aorta_expansion_t *e)
+double ar_expansion_round(const ar_expansion_t *e)
 {
     size_t n = e->count;
     if (n == 0)
@@ -116,38 +116,38 @@ static int scale_of(const double *x, size_t n)
     return -exponent;
 }
 
-static int add_all(aorta_expansion_t *e, const double *x, size_t n, int scale)
+static int add_all(ar_expansion_t *e, const double *x, size_t n, int scale)
 {
     for (size_t i = 0; i < n; i++)
-        if (aorta_expansion_add(e, ldexp(x[i], scale)) != 0)
+        if (ar_expansion_add(e, ldexp(x[i], scale)) != 0)
             return -1;
     return 0;
 }
 
-double aorta_stats_fsum(const double *x, size_t n)
+double ar_stats_fsum(const double *x, size_t n)
 {
-    aorta_expansion_t e;
-    aorta_expansion_init(&e);
+    ar_expansion_t e;
+    ar_expansion_init(&e);
     int scale = scale_of(x, n);
-    double sum = add_all(&e, x, n, scale) == 0 ? ldexp(aorta_expansion_round(&e), -scale) : NAN;
-    aorta_expansion_free(&e);
+    double sum = add_all(&e, x, n, scale) == 0 ? ldexp(ar_expansion_round(&e), -scale) : NAN;
+    ar_expansion_free(&e);
     return sum;
 }
 
 /* The sign of sum - count * q - extra (exact: count * q is hi + lo by fma,
  * extra is exact by the caller) into *sign; -1 when out of memory. */
-static int residual_sign(const aorta_expansion_t *sum, double count, double q, double extra,
+static int residual_sign(const ar_expansion_t *sum, double count, double q, double extra,
                          int *sign)
 {
-    aorta_expansion_t r;
-    if (aorta_expansion_copy(&r, sum) != 0)
+    ar_expansion_t r;
+    if (ar_expansion_copy(&r, sum) != 0)
         return -1;
     double hi = count * q, lo = fma(count, q, -hi);
-    int failed = aorta_expansion_add(&r, -hi) || aorta_expansion_add(&r, -lo)
-                 || aorta_expansion_add(&r, -extra);
-    double rounded = aorta_expansion_round(&r);
+    int failed = ar_expansion_add(&r, -hi) || ar_expansion_add(&r, -lo)
+                 || ar_expansion_add(&r, -extra);
+    double rounded = ar_expansion_round(&r);
     *sign = (rounded > 0) - (rounded < 0);
-    aorta_expansion_free(&r);
+    ar_expansion_free(&r);
     return failed ? -1 : 0;
 }
 
@@ -156,9 +156,9 @@ static int residual_sign(const aorta_expansion_t *sum, double count, double q, d
  * sum - count * q with count times half the step to the neighbour on its
  * side (that half is a power of two, so the product is exact) and moves
  * there when the residual is past it. */
-static int divide_rounded(const aorta_expansion_t *sum, double count, double *out)
+static int divide_rounded(const ar_expansion_t *sum, double count, double *out)
 {
-    double q = aorta_expansion_round(sum) / count;
+    double q = ar_expansion_round(sum) / count;
     for (int step = 0; step < 8; step++) {
         int side, beyond;
         if (residual_sign(sum, count, q, 0.0, &side) != 0)
@@ -183,16 +183,16 @@ static int divide_rounded(const aorta_expansion_t *sum, double count, double *ou
 
 static double mean_scaled(const double *x, size_t n, int scale)
 {
-    aorta_expansion_t e;
-    aorta_expansion_init(&e);
+    ar_expansion_t e;
+    ar_expansion_init(&e);
     double mean = NAN;
     if (add_all(&e, x, n, scale) != 0 || divide_rounded(&e, (double)n, &mean) != 0)
         mean = NAN;
-    aorta_expansion_free(&e);
+    ar_expansion_free(&e);
     return mean;
 }
 
-double aorta_stats_mean(const double *x, size_t n)
+double ar_stats_mean(const double *x, size_t n)
 {
     if (n == 0)
         return NAN;
@@ -203,17 +203,17 @@ double aorta_stats_mean(const double *x, size_t n)
 /* (x - m)^2 into e: x - m == d + dl exactly (two-sum), d^2 == p + pl
  * exactly (fma); the rest, 2 d dl + dl^2, lies far below the result's last
  * place and is added rounded. */
-static int add_square_deviation(aorta_expansion_t *e, double x, double m)
+static int add_square_deviation(ar_expansion_t *e, double x, double m)
 {
     double d = x - m;
     double bv = d - x, av = d - bv;
     double dl = (x - av) + (-m - bv);
     double p = d * d, pl = fma(d, d, -p);
-    return aorta_expansion_add(e, p) || aorta_expansion_add(e, pl)
-           || aorta_expansion_add(e, 2.0 * d * dl + dl * dl);
+    return ar_expansion_add(e, p) || ar_expansion_add(e, pl)
+           || ar_expansion_add(e, 2.0 * d * dl + dl * dl);
 }
 
-double aorta_stats_pstdev(const double *x, size_t n)
+double ar_stats_pstdev(const double *x, size_t n)
 {
     if (n == 0)
         return NAN;
@@ -221,13 +221,13 @@ double aorta_stats_pstdev(const double *x, size_t n)
     double m = mean_scaled(x, n, scale);
     if (isnan(m))
         return NAN;
-    aorta_expansion_t e;
-    aorta_expansion_init(&e);
+    ar_expansion_t e;
+    ar_expansion_init(&e);
     int failed = 0;
     for (size_t i = 0; i < n && !failed; i++)
         failed = add_square_deviation(&e, ldexp(x[i], scale), m) != 0;
-    double ss = aorta_expansion_round(&e);
-    aorta_expansion_free(&e);
+    double ss = ar_expansion_round(&e);
+    ar_expansion_free(&e);
     if (failed)
         return NAN;
     /* Squares about the rounded mean exceed those about the exact one by

@@ -24,11 +24,11 @@ static int by_p(const void *left, const void *right)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-aorta_stats_status_t aorta_stats_holm(const double *p, size_t count, double *adjusted)
+ar_stats_status_t ar_stats_holm(const double *p, size_t count, double *adjusted)
 {
     indexed_t *order = malloc((count ? count : 1) * sizeof *order);
     if (!order)
-        return AORTA_STATS_NO_MEMORY;
+        return AR_STATS_NO_MEMORY;
     size_t family = 0;
     for (size_t i = 0; i < count; i++)
         if (!isnan(p[i]))
@@ -44,5 +44,5 @@ aorta_stats_status_t aorta_stats_holm(const double *p, size_t count, double *adj
         adjusted[order[i].index] = running < 1.0 ? running : 1.0;
     }
     free(order);
-    return AORTA_STATS_OK;
+    return AR_STATS_OK;
 }

@@ -53,7 +53,7 @@ static double asymptotic_p(double u, size_t n_a, size_t n_b, double tie_term)
     double numerator = u - mu - 0.5;
     /* All values tied: s is 0 and U its mean, so -0.5 / 0, -inf, p 1. */
     double z = s > 0.0 ? numerator / s : numerator < 0 ? -INFINITY : numerator > 0 ? INFINITY : NAN;
-    return 2.0 * aorta_normal_sf(z);
+    return 2.0 * ar_normal_sf(z);
 }
 
 static int finite_all(const double *x, size_t n)
@@ -64,19 +64,19 @@ static int finite_all(const double *x, size_t n)
     return 1;
 }
 
-void aorta_stats_mwu_sorted(const double *a, size_t n_a, const double *b, size_t n_b,
-                            aorta_stats_mwu_t *out)
+void ar_stats_mwu_sorted(const double *a, size_t n_a, const double *b, size_t n_b,
+                            ar_stats_mwu_t *out)
 {
     ranked_t ranked;
     rank(a, n_a, b, n_b, &ranked);
     double n1 = (double)n_a, n2 = (double)n_b;
     double u1 = ranked.rank_sum_a - n1 * (n1 + 1.0) / 2.0, u2 = n1 * n2 - u1;
     double u = u1 > u2 ? u1 : u2;
-    *out = (aorta_stats_mwu_t){u1, NAN, 0};
+    *out = (ar_stats_mwu_t){u1, NAN, 0};
     double p = NAN;
     if (!ranked.ties && (n_a <= EXACT_MAX_SIDE || n_b <= EXACT_MAX_SIDE)) {
         /* Without ties U is an integer. */
-        p = 2.0 * aorta_u_cdf(n_a, n_b, (size_t)(n1 * n2 - u));
+        p = 2.0 * ar_u_cdf(n_a, n_b, (size_t)(n1 * n2 - u));
         out->exact = !isnan(p);
     }
     if (isnan(p))
@@ -84,38 +84,38 @@ void aorta_stats_mwu_sorted(const double *a, size_t n_a, const double *b, size_t
     out->p = p < 0.0 ? 0.0 : p > 1.0 ? 1.0 : p;
 }
 
-aorta_stats_status_t aorta_stats_mwu(const double *a, size_t n_a, const double *b, size_t n_b,
-                                     aorta_stats_mwu_t *out)
+ar_stats_status_t ar_stats_mwu(const double *a, size_t n_a, const double *b, size_t n_b,
+                                     ar_stats_mwu_t *out)
 {
-    *out = (aorta_stats_mwu_t){NAN, NAN, 0};
+    *out = (ar_stats_mwu_t){NAN, NAN, 0};
     if (!finite_all(a, n_a) || !finite_all(b, n_b))
-        return AORTA_STATS_NOT_FINITE;
+        return AR_STATS_NOT_FINITE;
     if (n_a == 0 || n_b == 0)
-        return AORTA_STATS_OK;
-    double *sorted = aorta_sorted_copy(a, n_a, b, n_b);
+        return AR_STATS_OK;
+    double *sorted = ar_sorted_copy(a, n_a, b, n_b);
     if (!sorted)
-        return AORTA_STATS_NO_MEMORY;
-    aorta_stats_mwu_sorted(sorted, n_a, sorted + n_a, n_b, out);
+        return AR_STATS_NO_MEMORY;
+    ar_stats_mwu_sorted(sorted, n_a, sorted + n_a, n_b, out);
     free(sorted);
-    return AORTA_STATS_OK;
+    return AR_STATS_OK;
 }
 
-double aorta_stats_min_p(size_t n_a, size_t n_b)
+double ar_stats_min_p(size_t n_a, size_t n_b)
 {
     if (n_a == 0 || n_b == 0)
         return 1.0;
     if ((n_a <= EXACT_MAX_SIDE || n_b <= EXACT_MAX_SIDE)
-        && aorta_u_exact_fits(n_a, n_b, 0))
-        return aorta_u_min_p_exact(n_a, n_b);
+        && ar_u_exact_fits(n_a, n_b, 0))
+        return ar_u_min_p_exact(n_a, n_b);
     double p = asymptotic_p((double)n_a * (double)n_b, n_a, n_b, 0.0);
     return p > 1.0 ? 1.0 : p;
 }
 
-size_t aorta_stats_trials_to_reach(double alpha, size_t family)
+size_t ar_stats_trials_to_reach(double alpha, size_t family)
 {
     double f = family ? (double)family : 1.0;
-    for (size_t n = 1; n < AORTA_STATS_TRIALS_MAX; n++)
-        if (f * aorta_stats_min_p(n, n) < alpha)
+    for (size_t n = 1; n < AR_STATS_TRIALS_MAX; n++)
+        if (f * ar_stats_min_p(n, n) < alpha)
             return n;
-    return AORTA_STATS_TRIALS_MAX;
+    return AR_STATS_TRIALS_MAX;
 }

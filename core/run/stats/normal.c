@@ -18,7 +18,7 @@ static double ndtr(double a)
     return x > 0 ? 1.0 - y : y;
 }
 
-double aorta_normal_sf(double z)
+double ar_normal_sf(double z)
 {
     if (isnan(z))
         return NAN;
@@ -30,12 +30,12 @@ static double density(double z)
     return exp(-0.5 * z * z) / sqrt(2.0 * M_PI);
 }
 
-double aorta_normal_isf(double p)
+double ar_normal_isf(double p)
 {
     if (!(p > 0.0 && p < 1.0))
         return p == 0.0 ? INFINITY : p == 1.0 ? -INFINITY : NAN;
     if (p > 0.5)
-        return -aorta_normal_isf(1.0 - p);
+        return -ar_normal_isf(1.0 - p);
     /* Abramowitz and Stegun 26.2.23 (error below 4.5e-4), then Halley's
      * steps, each of which about triples the correct digits. */
     double t = sqrt(-2.0 * log(p));
@@ -45,7 +45,7 @@ double aorta_normal_isf(double p)
         double phi = density(z);
         if (phi == 0.0)
             break;
-        double r = (aorta_normal_sf(z) - p) / phi;
+        double r = (ar_normal_sf(z) - p) / phi;
         double next = z + r / (1.0 - 0.5 * z * r);
         if (next == z)
             break;

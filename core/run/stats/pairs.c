@@ -17,12 +17,12 @@
 
 #include "stats/internal.h"
 
-int aorta_pairs_init(aorta_pairs_t *pairs, const double *x, size_t m, const double *y, size_t n,
+int ar_pairs_init(ar_pairs_t *pairs, const double *x, size_t m, const double *y, size_t n,
                      int force_bisect)
 {
-    *pairs = (aorta_pairs_t){x, y, m, n, NULL};
+    *pairs = (ar_pairs_t){x, y, m, n, NULL};
     size_t count = m * n;
-    if (force_bisect || count > AORTA_PAIRS_STORED_MAX)
+    if (force_bisect || count > AR_PAIRS_STORED_MAX)
         return 0;
     pairs->stored = malloc((count ? count : 1) * sizeof *pairs->stored);
     if (!pairs->stored)
@@ -33,14 +33,14 @@ int aorta_pairs_init(aorta_pairs_t *pairs, const double *x, size_t m, const doub
     return 0;
 }
 
-void aorta_pairs_free(aorta_pairs_t *pairs)
+void ar_pairs_free(ar_pairs_t *pairs)
 {
     free(pairs->stored);
     pairs->stored = NULL;
 }
 
 /* The differences at or below t. */
-static size_t count_at_most(const aorta_pairs_t *pairs, double t)
+static size_t count_at_most(const ar_pairs_t *pairs, double t)
 {
     size_t count = 0, j = 0;
     for (size_t i = 0; i < pairs->m; i++) {
@@ -77,7 +77,7 @@ static void select_many(double *v, size_t n, const size_t *ks, size_t count, siz
     if (count == 0)
         return;
     size_t middle = count / 2, k = ks[middle] - offset;
-    aorta_select_kth(v, (ptrdiff_t)n, (ptrdiff_t)k);
+    ar_select_kth(v, (ptrdiff_t)n, (ptrdiff_t)k);
     size_t below = 0, above = count;
     while (below < middle && ks[below] - offset < k)
         below++;
@@ -89,7 +89,7 @@ static void select_many(double *v, size_t n, const size_t *ks, size_t count, siz
     select_many(v + k + 1, n - k - 1, ks + above, count - above, offset + k + 1, out + above);
 }
 
-void aorta_pairs_select(const aorta_pairs_t *pairs, const size_t *ks, size_t count, double *out)
+void ar_pairs_select(const ar_pairs_t *pairs, const size_t *ks, size_t count, double *out)
 {
     if (pairs->stored) {
         size_t zero_based[8] = {0};
@@ -102,13 +102,13 @@ void aorta_pairs_select(const aorta_pairs_t *pairs, const size_t *ks, size_t cou
         return;
     }
     for (size_t i = 0; i < count; i++)
-        out[i] = aorta_pairs_kth(pairs, ks[i]);
+        out[i] = ar_pairs_kth(pairs, ks[i]);
 }
 
-double aorta_pairs_kth(const aorta_pairs_t *pairs, size_t k)
+double ar_pairs_kth(const ar_pairs_t *pairs, size_t k)
 {
     if (pairs->stored) {
-        aorta_select_kth(pairs->stored, (ptrdiff_t)(pairs->m * pairs->n), (ptrdiff_t)k - 1);
+        ar_select_kth(pairs->stored, (ptrdiff_t)(pairs->m * pairs->n), (ptrdiff_t)k - 1);
         return pairs->stored[k - 1] + 0.0;
     }
     const double *x = pairs->x, *y = pairs->y;

@@ -14,7 +14,7 @@ static int ascending(const void *left, const void *right)
     return x < y ? -1 : x > y;
 }
 
-void aorta_sort_doubles(double *v, size_t n)
+void ar_sort_doubles(double *v, size_t n)
 {
     if (n > 32) {
         qsort(v, n, sizeof *v, ascending);
@@ -42,7 +42,7 @@ static double median_of_three(double a, double b, double c)
 /* Hoare's find as Wirth writes it, the pivot the median of three; a range
  * that has not shrunk to one value within twice its logarithm of rounds is
  * sorted instead, which bounds the worst case by n log n. */
-void aorta_select_kth(double *v, ptrdiff_t n, ptrdiff_t k)
+void ar_select_kth(double *v, ptrdiff_t n, ptrdiff_t k)
 {
     ptrdiff_t l = 0, r = n - 1;
     int rounds = 8;
@@ -50,7 +50,7 @@ void aorta_select_kth(double *v, ptrdiff_t n, ptrdiff_t k)
         rounds += 2;
     while (l < r) {
         if (rounds-- == 0) {
-            aorta_sort_doubles(v + l, (size_t)(r - l + 1));
+            ar_sort_doubles(v + l, (size_t)(r - l + 1));
             return;
         }
         double x = median_of_three(v[l], v[l + (r - l) / 2], v[r]);
@@ -73,7 +73,7 @@ void aorta_select_kth(double *v, ptrdiff_t n, ptrdiff_t k)
     }
 }
 
-double *aorta_sorted_copy(const double *a, size_t n_a, const double *b, size_t n_b)
+double *ar_sorted_copy(const double *a, size_t n_a, const double *b, size_t n_b)
 {
     double *copy = malloc((n_a + n_b ? n_a + n_b : 1) * sizeof *copy);
     if (!copy)
@@ -82,7 +82,7 @@ double *aorta_sorted_copy(const double *a, size_t n_a, const double *b, size_t n
         copy[i] = a[i];
     for (size_t j = 0; j < n_b; j++)
         copy[n_a + j] = b[j];
-    aorta_sort_doubles(copy, n_a);
-    aorta_sort_doubles(copy + n_a, n_b);
+    ar_sort_doubles(copy, n_a);
+    ar_sort_doubles(copy + n_a, n_b);
     return copy;
 }

@@ -19,54 +19,54 @@
  *
  * libc and libm only, no other header of the tree: a leaf of core/run.
  * No state: every function may run in any thread at once. */
-#ifndef AORTA_STATS_H
-#define AORTA_STATS_H
+#ifndef AR_STATS_H
+#define AR_STATS_H
 
 #include <stddef.h>
 
 /* ---- Options, measures, results ---------------------------------------- */
 
-#define AORTA_STATS_ALPHA 0.01         /* --alpha */
-#define AORTA_STATS_THRESHOLD_PCT 5.0  /* --fail-above */
-#define AORTA_STATS_CI_LEVEL 0.95      /* the effect's interval */
+#define AR_STATS_ALPHA 0.01         /* --alpha */
+#define AR_STATS_THRESHOLD_PCT 5.0  /* --fail-above */
+#define AR_STATS_CI_LEVEL 0.95      /* the effect's interval */
 
-typedef struct aorta_stats_options {
+typedef struct ar_stats_options {
     double alpha;         /* family-wise level, 0 < alpha < 1 */
     double threshold_pct; /* practical threshold in percent, >= 0 */
     double min_delta;     /* absolute floor in the measure's unit, >= 0 (--min-delta-ms) */
-} aorta_stats_options_t;
+} ar_stats_options_t;
 
-#define AORTA_STATS_OPTIONS_INIT {AORTA_STATS_ALPHA, AORTA_STATS_THRESHOLD_PCT, 0.0}
+#define AR_STATS_OPTIONS_INIT {AR_STATS_ALPHA, AR_STATS_THRESHOLD_PCT, 0.0}
 
 /* Which way is better.  Times are lower-is-better. */
-typedef enum aorta_stats_better {
-    AORTA_STATS_BETTER_LOWER,
-    AORTA_STATS_BETTER_HIGHER,
-    AORTA_STATS_BETTER_NONE /* compared and shown, never regressed or improved */
-} aorta_stats_better_t;
+typedef enum ar_stats_better {
+    AR_STATS_BETTER_LOWER,
+    AR_STATS_BETTER_HIGHER,
+    AR_STATS_BETTER_NONE /* compared and shown, never regressed or improved */
+} ar_stats_better_t;
 
-typedef enum aorta_verdict {
-    AORTA_VERDICT_UNCHANGED,
-    AORTA_VERDICT_REGRESSED,
-    AORTA_VERDICT_IMPROVED,
-    AORTA_VERDICT_INCONCLUSIVE,
-    AORTA_VERDICT_INCOMPARABLE /* set by callers (provenance), never by this module */
-} aorta_verdict_t;
+typedef enum ar_verdict {
+    AR_VERDICT_UNCHANGED,
+    AR_VERDICT_REGRESSED,
+    AR_VERDICT_IMPROVED,
+    AR_VERDICT_INCONCLUSIVE,
+    AR_VERDICT_INCOMPARABLE /* set by callers (provenance), never by this module */
+} ar_verdict_t;
 
 /* "unchanged", "regressed", "improved", "inconclusive", "incomparable". */
-const char *aorta_verdict_name(aorta_verdict_t verdict);
+const char *ar_verdict_name(ar_verdict_t verdict);
 
 /* One measure: the values of its passing trials on each side. */
-typedef struct aorta_stats_measure {
+typedef struct ar_stats_measure {
     const double *a; /* run A, or the baseline cell */
     size_t n_a;
     const double *b; /* run B, or the cell compared */
     size_t n_b;
-    aorta_stats_better_t better;
+    ar_stats_better_t better;
     int gated; /* the caller's; copied into the result */
-} aorta_stats_measure_t;
+} ar_stats_measure_t;
 
-typedef struct aorta_stats_result {
+typedef struct ar_stats_result {
     size_t n_a, n_b;
     double u;           /* scipy's statistic: U of A (pairs a > b, ties half) */
     int exact;          /* p from the exact null distribution, else the normal one */
@@ -85,27 +85,27 @@ typedef struct aorta_stats_result {
     int reachable;      /* these sizes can reach alpha in this family at all */
     int significant;    /* p_value < alpha */
     int practical;      /* |effect_pct| > threshold and |effect_abs| > min_delta */
-    aorta_verdict_t verdict;
+    ar_verdict_t verdict;
     int gated;
     /* Inconclusive: the trials per side that would resolve the threshold
      * at the observed spread (at least one more than the larger side now,
-     * at most AORTA_STATS_TRIALS_MAX); 0 otherwise, and 0 for a change
+     * at most AR_STATS_TRIALS_MAX); 0 otherwise, and 0 for a change
      * with no better direction, which no number of trials resolves. */
     size_t trials_needed;
-} aorta_stats_result_t;
+} ar_stats_result_t;
 
-#define AORTA_STATS_TRIALS_MAX 1000000
+#define AR_STATS_TRIALS_MAX 1000000
 
-typedef enum aorta_stats_status {
-    AORTA_STATS_OK = 0,
-    AORTA_STATS_NOT_FINITE, /* a value is NaN or infinite */
-    AORTA_STATS_BAD_OPTION, /* alpha, threshold or floor out of range */
-    AORTA_STATS_NO_MEMORY
-} aorta_stats_status_t;
+typedef enum ar_stats_status {
+    AR_STATS_OK = 0,
+    AR_STATS_NOT_FINITE, /* a value is NaN or infinite */
+    AR_STATS_BAD_OPTION, /* alpha, threshold or floor out of range */
+    AR_STATS_NO_MEMORY
+} ar_stats_status_t;
 
 /* What a status means, for the caller's one line ("a value is not a finite
  * number"). */
-const char *aorta_stats_status_text(aorta_stats_status_t status);
+const char *ar_stats_status_text(ar_stats_status_t status);
 
 /* ---- Judging ------------------------------------------------------------ */
 
@@ -128,51 +128,51 @@ const char *aorta_stats_status_text(aorta_stats_status_t status);
  * measures across the cells of a run or comparison; one measure alone is a
  * family of one.  On an error nothing is judged and *bad (when not NULL)
  * is the index of the measure at fault (count for an option). */
-aorta_stats_status_t aorta_stats_judge(const aorta_stats_measure_t *measures, size_t count,
-                                       const aorta_stats_options_t *options,
-                                       aorta_stats_result_t *results, size_t *bad);
+ar_stats_status_t ar_stats_judge(const ar_stats_measure_t *measures, size_t count,
+                                       const ar_stats_options_t *options,
+                                       ar_stats_result_t *results, size_t *bad);
 
 /* ---- The parts, for callers and tests ---------------------------------- */
 
-typedef struct aorta_stats_mwu {
+typedef struct ar_stats_mwu {
     double u;  /* U of a */
     double p;  /* two-sided */
     int exact;
-} aorta_stats_mwu_t;
+} ar_stats_mwu_t;
 
 /* scipy.stats.mannwhitneyu(a, b, alternative="two-sided", method="auto"):
  * exact when the data have no ties and a side has at most 8 values, else
  * the normal approximation with tie and continuity correction.  An empty
  * side gives u and p NaN (scipy refuses it). */
-aorta_stats_status_t aorta_stats_mwu(const double *a, size_t n_a, const double *b, size_t n_b,
-                                     aorta_stats_mwu_t *out);
+ar_stats_status_t ar_stats_mwu(const double *a, size_t n_a, const double *b, size_t n_b,
+                                     ar_stats_mwu_t *out);
 
 /* The smallest two-sided p the test can give at these sizes (no ties: the
  * exact 2 / C(n_a+n_b, n_a) where scipy is exact, else the normal tail at
  * the largest U); 1 when a side is empty. */
-double aorta_stats_min_p(size_t n_a, size_t n_b);
+double ar_stats_min_p(size_t n_a, size_t n_b);
 
 /* The smallest n (per side, both sides equal) at which family * min_p < alpha. */
-size_t aorta_stats_trials_to_reach(double alpha, size_t family);
+size_t ar_stats_trials_to_reach(double alpha, size_t family);
 
 /* Holm's step-down correction of count p-values: p_(i) of the ascending
  * order becomes max over j <= i of min(1, (F - j + 1) p_(j)), F the number
  * of finite p-values; NaN stays NaN and is not counted.  adjusted may be p. */
-aorta_stats_status_t aorta_stats_holm(const double *p, size_t count, double *adjusted);
+ar_stats_status_t ar_stats_holm(const double *p, size_t count, double *adjusted);
 
-typedef struct aorta_stats_effect {
+typedef struct ar_stats_effect {
     int log_scale;
     double effect_pct, ci_low_pct, ci_high_pct;
     double effect_abs, ci_low_abs, ci_high_abs;
     /* The pooled standard deviation on the effect's relative scale (log
      * values, or values over |median(A)|); NaN with fewer than 3 values. */
     double spread;
-} aorta_stats_effect_t;
+} ar_stats_effect_t;
 
 /* The Hodges-Lehmann effect of b against a with its 95% interval (see
- * aorta_stats_result_t); NaN when a side is empty. */
-aorta_stats_status_t aorta_stats_effect(const double *a, size_t n_a, const double *b, size_t n_b,
-                                        aorta_stats_effect_t *out);
+ * ar_stats_result_t); NaN when a side is empty. */
+ar_stats_status_t ar_stats_effect(const double *a, size_t n_a, const double *b, size_t n_b,
+                                        ar_stats_effect_t *out);
 
 /* ---- Summaries that read true ------------------------------------------ */
 
@@ -180,33 +180,33 @@ aorta_stats_status_t aorta_stats_effect(const double *a, size_t n_a, const doubl
  * Python's statistics.mean: identical samples give that sample); the
  * population standard deviation from that mean and exact sums (identical
  * samples give exactly 0).  NaN for n == 0 or out of memory. */
-double aorta_stats_fsum(const double *x, size_t n);
-double aorta_stats_mean(const double *x, size_t n);
-double aorta_stats_pstdev(const double *x, size_t n);
+double ar_stats_fsum(const double *x, size_t n);
+double ar_stats_mean(const double *x, size_t n);
+double ar_stats_pstdev(const double *x, size_t n);
 
 /* Linear interpolation at index (n - 1) * q of the ascending samples, as
  * upstream's matrix.json computes p50/p90/p99. */
-double aorta_stats_percentile(const double *sorted, size_t n, double q);
+double ar_stats_percentile(const double *sorted, size_t n, double q);
 
-typedef struct aorta_stats_summary {
+typedef struct ar_stats_summary {
     size_t n;
     double mean, std, min, max, p50, p90, p99;
-} aorta_stats_summary_t;
+} ar_stats_summary_t;
 
 /* All of them over n values (any order; not changed); n == 0 gives NaN. */
-aorta_stats_status_t aorta_stats_summarize(const double *x, size_t n, aorta_stats_summary_t *out);
+ar_stats_status_t ar_stats_summarize(const double *x, size_t n, ar_stats_summary_t *out);
 
 /* The decimal places of the finest of the values, each written as its
  * shortest round-trip text (Python's repr): 6.1 has 1, 1.25e-05 has 7. */
-int aorta_stats_decimals(const double *x, size_t n);
+int ar_stats_decimals(const double *x, size_t n);
 
 /* value (a mean of n values) at the precision its data has: rounded to
- * aorta_stats_decimals() + ceil(log10(n)) places (a mean of n values resolves
+ * ar_stats_decimals() + ceil(log10(n)) places (a mean of n values resolves
  * 1/n of their step), trailing zeros dropped but one, and never more
  * digits than the value's own shortest text: "6.1" for the mean of three
  * 6.1s, "1.23" for that of 1.1, 1.2 and 1.4.  Written into out (size
  * bytes, 32 suffice below 1e15); the length, or -1 when it does not fit or
  * value is not finite. */
-int aorta_stats_format_mean(char *out, size_t size, double value, const double *x, size_t n);
+int ar_stats_format_mean(char *out, size_t size, double value, const double *x, size_t n);
 
 #endif

@@ -13,7 +13,7 @@
 #include "stats/internal.h"
 #include "stats/stats.h"
 
-double aorta_stats_percentile(const double *sorted, size_t n, double q)
+double ar_stats_percentile(const double *sorted, size_t n, double q)
 {
     if (n == 0)
         return NAN;
@@ -28,28 +28,28 @@ static int ascending(const void *left, const void *right)
     return x < y ? -1 : x > y;
 }
 
-aorta_stats_status_t aorta_stats_summarize(const double *x, size_t n, aorta_stats_summary_t *out)
+ar_stats_status_t ar_stats_summarize(const double *x, size_t n, ar_stats_summary_t *out)
 {
-    *out = (aorta_stats_summary_t){n, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    *out = (ar_stats_summary_t){n, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     for (size_t i = 0; i < n; i++)
         if (!isfinite(x[i]))
-            return AORTA_STATS_NOT_FINITE;
+            return AR_STATS_NOT_FINITE;
     if (n == 0)
-        return AORTA_STATS_OK;
+        return AR_STATS_OK;
     double *sorted = malloc(n * sizeof *sorted);
     if (!sorted)
-        return AORTA_STATS_NO_MEMORY;
+        return AR_STATS_NO_MEMORY;
     memcpy(sorted, x, n * sizeof *sorted);
     qsort(sorted, n, sizeof *sorted, ascending);
-    out->mean = aorta_stats_mean(x, n);
-    out->std = aorta_stats_pstdev(x, n);
+    out->mean = ar_stats_mean(x, n);
+    out->std = ar_stats_pstdev(x, n);
     out->min = sorted[0];
     out->max = sorted[n - 1];
-    out->p50 = aorta_stats_percentile(sorted, n, 0.5);
-    out->p90 = aorta_stats_percentile(sorted, n, 0.9);
-    out->p99 = aorta_stats_percentile(sorted, n, 0.99);
+    out->p50 = ar_stats_percentile(sorted, n, 0.5);
+    out->p90 = ar_stats_percentile(sorted, n, 0.9);
+    out->p99 = ar_stats_percentile(sorted, n, 0.99);
     free(sorted);
-    return isnan(out->mean) || isnan(out->std) ? AORTA_STATS_NO_MEMORY : AORTA_STATS_OK;
+    return isnan(out->mean) || isnan(out->std) ? AR_STATS_NO_MEMORY : AR_STATS_OK;
 }
 
 /* The same places without printing, for values whose decimal fits in 15
@@ -103,7 +103,7 @@ static int places_of(double value)
     return places > 0 ? places : 0;
 }
 
-int aorta_stats_decimals(const double *x, size_t n)
+int ar_stats_decimals(const double *x, size_t n)
 {
     int finest = 0;
     for (size_t i = 0; i < n; i++) {
@@ -139,11 +139,11 @@ static int places_at_most(double value, int limit)
     return own < limit ? own : limit;
 }
 
-int aorta_stats_format_mean(char *out, size_t size, double value, const double *x, size_t n)
+int ar_stats_format_mean(char *out, size_t size, double value, const double *x, size_t n)
 {
     if (!isfinite(value) || size == 0)
         return -1;
-    int places = aorta_stats_decimals(x, n);
+    int places = ar_stats_decimals(x, n);
     for (size_t step = 1; step < n; step *= 10)
         places++;
     places = places_at_most(value, places);

@@ -23,10 +23,10 @@ static size_t smaller(size_t m, size_t n)
     return m < n ? m : n;
 }
 
-int aorta_u_exact_fits(size_t m, size_t n, size_t kmax)
+int ar_u_exact_fits(size_t m, size_t n, size_t kmax)
 {
     size_t s = smaller(m, n);
-    if (kmax >= AORTA_U_EXACT_MAX_TERMS || (double)s * (double)(kmax + 1) > EXACT_MAX_WORK)
+    if (kmax >= AR_U_EXACT_MAX_TERMS || (double)s * (double)(kmax + 1) > EXACT_MAX_WORK)
         return 0;
     /* log C(m+n, s) well inside a double's range. */
     double log_total = lgamma((double)(m + n) + 1) - lgamma((double)s + 1)
@@ -44,9 +44,9 @@ static double arrangements(size_t m, size_t n)
     return total;
 }
 
-int aorta_u_pmf(size_t m, size_t n, size_t kmax, double *pmf)
+int ar_u_pmf(size_t m, size_t n, size_t kmax, double *pmf)
 {
-    if (!aorta_u_exact_fits(m, n, kmax))
+    if (!ar_u_exact_fits(m, n, kmax))
         return -1;
     size_t s = smaller(m, n), l = m + n - s;
     for (size_t k = 0; k <= kmax; k++)
@@ -65,12 +65,12 @@ int aorta_u_pmf(size_t m, size_t n, size_t kmax, double *pmf)
     return 0;
 }
 
-double aorta_u_cdf(size_t m, size_t n, size_t k)
+double ar_u_cdf(size_t m, size_t n, size_t k)
 {
-    if (!aorta_u_exact_fits(m, n, k))
+    if (!ar_u_exact_fits(m, n, k))
         return NAN;
     double *pmf = malloc((k + 1) * sizeof *pmf);
-    if (!pmf || aorta_u_pmf(m, n, k, pmf) != 0) {
+    if (!pmf || ar_u_pmf(m, n, k, pmf) != 0) {
         free(pmf);
         return NAN;
     }
@@ -82,18 +82,18 @@ double aorta_u_cdf(size_t m, size_t n, size_t k)
     return cdf;
 }
 
-double aorta_u_min_p_exact(size_t m, size_t n)
+double ar_u_min_p_exact(size_t m, size_t n)
 {
     double p = 2.0 / arrangements(m, n);
     return p < 1.0 ? p : 1.0;
 }
 
-size_t aorta_u_critical(size_t m, size_t n, double level)
+size_t ar_u_critical(size_t m, size_t n, double level)
 {
     double tail = (1.0 - level) / 2.0;
     size_t half = m * n / 2;
-    double *pmf = aorta_u_exact_fits(m, n, half) ? malloc((half + 1) * sizeof *pmf) : NULL;
-    if (pmf && aorta_u_pmf(m, n, half, pmf) == 0) {
+    double *pmf = ar_u_exact_fits(m, n, half) ? malloc((half + 1) * sizeof *pmf) : NULL;
+    if (pmf && ar_u_pmf(m, n, half, pmf) == 0) {
         /* The first k with P(U <= k) past the tail; the slack keeps a cdf
          * that is the tail exactly (as 1/40 is) on the inside. */
         double cdf = 0.0;
@@ -110,6 +110,6 @@ size_t aorta_u_critical(size_t m, size_t n, double level)
     /* Normal approximation with continuity: P(U <= c - 1) ~ tail. */
     double mn = (double)m * (double)n;
     double sigma = sqrt(mn * ((double)(m + n) + 1.0) / 12.0);
-    double c = floor(mn / 2.0 + 0.5 - aorta_normal_isf(tail) * sigma);
+    double c = floor(mn / 2.0 + 0.5 - ar_normal_isf(tail) * sigma);
     return c > 0 ? (size_t)c : 0;
 }

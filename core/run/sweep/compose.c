@@ -33,14 +33,14 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
     int status = -1;
     int run_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (run_fd < 0) {
-        why = aorta_xasprintf("%s: %s", run_dir, strerror(errno));
+        why = ar_xasprintf("%s: %s", run_dir, strerror(errno));
     } else {
-        int collect_fd = aorta_nofollow_open_dir(run_fd, collect_rel, 1, &why);
+        int collect_fd = ar_nofollow_open_dir(run_fd, collect_rel, 1, &why);
         if (collect_fd >= 0) {
-            status = empty_name ? aorta_nofollow_empty_dir_at(collect_fd, name, &why) : 0;
+            status = empty_name ? ar_nofollow_empty_dir_at(collect_fd, name, &why) : 0;
             if (status == 0 && leaf) {
-                int name_fd = aorta_nofollow_open_dir(collect_fd, name, 1, &why);
-                status = name_fd >= 0 ? aorta_nofollow_empty_dir_at(name_fd, leaf, &why) : -1;
+                int name_fd = ar_nofollow_open_dir(collect_fd, name, 1, &why);
+                status = name_fd >= 0 ? ar_nofollow_empty_dir_at(name_fd, leaf, &why) : -1;
                 if (name_fd >= 0)
                     close(name_fd);
             }
@@ -49,7 +49,7 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
         close(run_fd);
     }
     if (status != 0) {
-        *error = aorta_xasprintf("collect: cannot prepare the %s artifact directory %s: %s. The "
+        *error = ar_xasprintf("collect: cannot prepare the %s artifact directory %s: %s. The "
                                  "collector has nowhere to write, so the trial would run "
                                  "unprofiled; fix the path or drop '%s' from the collect request.",
                                  name, out_dir, why, name);
@@ -62,12 +62,12 @@ static int prepare_dir(const char *run_dir, const char *collect_rel, const char 
  * there (aorta-rank-exec points every rank at its own rank<k>/). */
 static void remove_placeholder(const char *run_dir, const char *collect_rel, const char *name)
 {
-    char *rel = aorta_xasprintf("%s/%s", collect_rel, name);
+    char *rel = ar_xasprintf("%s/%s", collect_rel, name);
     char *why = NULL;
     int run_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int fd = run_fd >= 0 ? aorta_nofollow_open_dir(run_fd, rel, 0, &why) : -1;
+    int fd = run_fd >= 0 ? ar_nofollow_open_dir(run_fd, rel, 0, &why) : -1;
     if (fd >= 0) {
-        char *leaf = aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER);
+        char *leaf = ar_xasprintf("rank%s", AR_RANK_PLACEHOLDER);
         unlinkat(fd, leaf, AT_REMOVEDIR);
         free(leaf);
         close(fd);
@@ -82,11 +82,11 @@ static void remove_placeholder(const char *run_dir, const char *collect_rel, con
 static char *name_message(const char *name, const char *message)
 {
     if (!message || !message[0])
-        return aorta_xasprintf("%s: wrap refused the command (no reason given)", name);
+        return ar_xasprintf("%s: wrap refused the command (no reason given)", name);
     size_t len = strlen(name);
     if (strncmp(message, name, len) == 0)
-        return aorta_xstrdup(message);
-    return aorta_xasprintf("%s: %s", name, message);
+        return ar_xstrdup(message);
+    return ar_xasprintf("%s: %s", name, message);
 }
 
 /* The collector's output directory: <dir> alone; under a launcher
@@ -95,15 +95,15 @@ static char *name_message(const char *name, const char *message)
 static char *rank_out_dir(const char *collector_dir, int launched, long self_rank)
 {
     if (self_rank >= 0)
-        return aorta_xasprintf("%s/rank%ld", collector_dir, self_rank);
+        return ar_xasprintf("%s/rank%ld", collector_dir, self_rank);
     if (launched)
-        return aorta_xasprintf("%s/rank%s", collector_dir, AORTA_RANK_PLACEHOLDER);
-    return aorta_xstrdup(collector_dir);
+        return ar_xasprintf("%s/rank%s", collector_dir, AR_RANK_PLACEHOLDER);
+    return ar_xstrdup(collector_dir);
 }
 
 /* One composition, as it wraps collector after collector. */
 typedef struct composing {
-    const aorta_plan_t *plan;
+    const ar_plan_t *plan;
     const char *run_dir, *collect_rel;
     char *collect_dir;             /* run_dir/collect_rel */
     const aorta_env_t *child_env;
@@ -116,7 +116,7 @@ typedef struct composing {
 
 /* Wrap c->current in entry's collector, its directory prepared first.
  * 0, or -1 with *error set. */
-static int wrap_in(composing_t *c, const aorta_collect_entry_t *entry, char **error)
+static int wrap_in(composing_t *c, const ar_collect_entry_t *entry, char **error)
 {
     const struct aorta_collector *collector = &entry->module->collector;
     char *collector_dir = aorta_path_join(c->collect_dir, collector->name);
@@ -126,8 +126,8 @@ static int wrap_in(composing_t *c, const aorta_collect_entry_t *entry, char **er
         aorta_argv_push(c->rank_step, "--mkdir");
         aorta_argv_push(c->rank_step, out_dir);
     }
-    char *leaf = c->self_rank >= 0 ? aorta_xasprintf("rank%ld", c->self_rank)
-               : c->launched       ? aorta_xasprintf("rank%s", AORTA_RANK_PLACEHOLDER)
+    char *leaf = c->self_rank >= 0 ? ar_xasprintf("rank%ld", c->self_rank)
+               : c->launched       ? ar_xasprintf("rank%s", AR_RANK_PLACEHOLDER)
                                    : NULL;
     int status = c->prepare ? prepare_dir(c->run_dir, c->collect_rel, collector->name,
                                           c->self_rank < 0, leaf, out_dir, error)
@@ -141,7 +141,7 @@ static int wrap_in(composing_t *c, const aorta_collect_entry_t *entry, char **er
             *error = name_message(collector->name, aorta_error_message(c->err));
             status = -1;
         } else if (aorta_argv_count(wrapped) == 0) {
-            *error = aorta_xasprintf("%s: wrap produced an empty command", collector->name);
+            *error = ar_xasprintf("%s: wrap produced an empty command", collector->name);
             status = -1;
         } else {
             aorta_argv_free(c->current);
@@ -162,8 +162,8 @@ static int wrap_in(composing_t *c, const aorta_collect_entry_t *entry, char **er
  * argv, which --wrapped-end ends. */
 static void add_rank_choice(composing_t *c, const aorta_argv_t *command)
 {
-    const aorta_plan_t *plan = c->plan;
-    char *list = aorta_rank_list_format(plan->ranks, plan->rank_count, ",");
+    const ar_plan_t *plan = c->plan;
+    char *list = ar_rank_list_format(plan->ranks, plan->rank_count, ",");
     aorta_argv_push(c->rank_step, "--ranks");
     aorta_argv_push(c->rank_step, list);
     free(list);
@@ -195,7 +195,7 @@ static aorta_argv_t *enclose(composing_t *c, const aorta_argv_t *command)
         aorta_argv_free(current);
         current = c->rank_step;
     }
-    const aorta_plan_t *plan = c->plan;
+    const ar_plan_t *plan = c->plan;
     if (c->self_rank < 0 && plan->launcher && aorta_argv_count(plan->launcher) > 0) {
         aorta_argv_t *outer = aorta_argv_dup(plan->launcher);
         aorta_argv_push_all(outer, current);
@@ -208,19 +208,19 @@ static aorta_argv_t *enclose(composing_t *c, const aorta_argv_t *command)
 /* Rank self_rank, not chosen, runs the command bare: its rank<k>/ an
  * earlier attempt may have left is removed (when preparing), so that no
  * capture of it is counted. */
-static int compose_bare(const aorta_plan_t *plan, const aorta_argv_t *command,
+static int compose_bare(const ar_plan_t *plan, const aorta_argv_t *command,
                         const char *run_dir, const char *collect_rel, int prepare,
                         long self_rank, aorta_argv_t **out, char **error)
 {
     int run_fd = prepare ? open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    char *leaf = aorta_xasprintf("rank%ld", self_rank);
+    char *leaf = ar_xasprintf("rank%ld", self_rank);
     for (size_t i = 0; run_fd >= 0 && i < plan->collector_count; i++) {
         const char *name = plan->collectors[i].module->collector.name;
-        char *rel = aorta_xasprintf("%s/%s", collect_rel, name);
+        char *rel = ar_xasprintf("%s/%s", collect_rel, name);
         char *why = NULL;
-        int fd = aorta_nofollow_open_dir(run_fd, rel, 0, &why);
-        if (fd >= 0 && aorta_nofollow_remove_tree_at(fd, leaf, &why) != 0 && !*error)
-            *error = aorta_xasprintf("collect: cannot remove %s/%s/%s, an earlier attempt's "
+        int fd = ar_nofollow_open_dir(run_fd, rel, 0, &why);
+        if (fd >= 0 && ar_nofollow_remove_tree_at(fd, leaf, &why) != 0 && !*error)
+            *error = ar_xasprintf("collect: cannot remove %s/%s/%s, an earlier attempt's "
                                      "captures of this rank, which is not among the chosen "
                                      "ranks: %s",
                                      run_dir, rel, leaf, why);
@@ -244,7 +244,7 @@ static int compose_bare(const aorta_plan_t *plan, const aorta_argv_t *command,
 static void note_node(composing_t *c)
 {
     if (c->launched) {
-        char *name = aorta_rank_node_file(-1);
+        char *name = ar_rank_node_file(-1);
         char *path = aorta_path_join(c->collect_dir, name);
         aorta_argv_push(c->rank_step, "--node-file");
         aorta_argv_push(c->rank_step, path);
@@ -253,23 +253,23 @@ static void note_node(composing_t *c)
     } else if (c->self_rank >= 0 && c->prepare && c->plan->collector_count > 0) {
         int run_fd = open(c->run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (run_fd >= 0) {
-            aorta_rank_node_note(run_fd, c->collect_rel, c->self_rank);
+            ar_rank_node_note(run_fd, c->collect_rel, c->self_rank);
             close(run_fd);
         }
     }
 }
 
-int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
+int ar_compose(const ar_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
                   long self_rank, aorta_argv_t **out, char **error)
 {
     *out = NULL;
     *error = NULL;
     if (aorta_argv_count(command) == 0) {
-        *error = aorta_xstrdup("empty command");
+        *error = ar_xstrdup("empty command");
         return -1;
     }
-    if (self_rank >= 0 && !aorta_plan_profiles_rank(plan, self_rank))
+    if (self_rank >= 0 && !ar_plan_profiles_rank(plan, self_rank))
         return compose_bare(plan, command, run_dir, collect_rel, prepare, self_rank, out,
                             error);
     /* Under a launcher every rank writes below its own rank<k>/, which
@@ -279,7 +279,7 @@ int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const c
     composing_t c = {plan, run_dir, collect_rel, NULL, child_env, prepare, launched, self_rank,
                      NULL, NULL, NULL};
     if (launched) {
-        char *helper = aorta_rank_exec_path(error);
+        char *helper = ar_rank_exec_path(error);
         if (!helper)
             return -1;
         c.rank_step = aorta_argv_new();

@@ -2,8 +2,8 @@
 /* compose.h - turning the user's command into the argv a trial runs:
  * collectors wrap in wrap order, innermost first (the highest wrap_rank),
  * then aorta-rank-exec and the launcher go outside all of them. */
-#ifndef AORTA_COMPOSE_H
-#define AORTA_COMPOSE_H
+#ifndef AR_COMPOSE_H
+#define AR_COMPOSE_H
 
 #include "aorta/collector.h"
 #include "recipe/plan.h"
@@ -31,7 +31,7 @@
  *
  * Returns 0 with *out set (free it), or -1 with *error set to a one-line
  * setup failure (free it). */
-int aorta_compose(const aorta_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
+int ar_compose(const ar_plan_t *plan, const aorta_argv_t *command, const char *run_dir,
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
                   long self_rank, aorta_argv_t **out, char **error);
 

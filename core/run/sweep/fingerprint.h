@@ -6,31 +6,31 @@
  * request_fingerprint, with the digest of each part in
  * config._aorta_request, so that a later run can resume only trials of the
  * same request and name what changed when it is not. */
-#ifndef AORTA_FINGERPRINT_H
-#define AORTA_FINGERPRINT_H
+#ifndef AR_FINGERPRINT_H
+#define AR_FINGERPRINT_H
 
 #include "recipe/plan.h"
 #include "sys/json.h"
 
-typedef struct aorta_request {
+typedef struct ar_request {
     char fingerprint[65];      /* the whole request */
     char command[65];          /* the command's argv */
     char recipe[65];           /* the recipe file's contents; "" without a recipe */
     char variables[65];        /* the cell's variables, in order */
     char collectors[65];       /* the collectors in wrap order, each with its options */
     char ranks[65];            /* the chosen ranks (--ranks, ranks:); "" for every rank */
-} aorta_request_t;
+} ar_request_t;
 
 /* Each cell's request of plan, in cell order (free() the array). */
-aorta_request_t *aorta_request_compute(const aorta_plan_t *plan);
+ar_request_t *ar_request_compute(const ar_plan_t *plan);
 
 /* config._aorta_request: the parts' digests and aorta's version. */
-aorta_json_t *aorta_request_json(const aorta_request_t *request);
+ar_json_t *ar_request_json(const ar_request_t *request);
 
 /* NULL when trial_json (a trial JSON recorded before) was recorded for
  * request; else what differs, as a phrase ("the command and the cell's
  * variables changed", "it was recorded without a request fingerprint").
  * Free it. */
-char *aorta_request_mismatch(const aorta_request_t *request, const aorta_json_t *trial_json);
+char *ar_request_mismatch(const ar_request_t *request, const ar_json_t *trial_json);
 
 #endif

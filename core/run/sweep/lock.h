@@ -3,17 +3,17 @@
  * "started_at"}, created O_EXCL, removed when the run ends.  A lock held by
  * a live aorta-run on this host, or by one on another host, is refused; a
  * lock whose process is gone (or that cannot be read) is taken over. */
-#ifndef AORTA_LOCK_H
-#define AORTA_LOCK_H
+#ifndef AR_LOCK_H
+#define AR_LOCK_H
 
-#define AORTA_LOCK_NAME ".aorta-run.lock"
+#define AR_LOCK_NAME ".aorta-run.lock"
 
-typedef struct aorta_lock aorta_lock_t;
+typedef struct ar_lock ar_lock_t;
 
 /* Take the lock of run_dir (an existing directory).  Returns the lock, or
  * NULL after reporting why on stderr (the run must stop, exit 1). */
-aorta_lock_t *aorta_lock_acquire(const char *run_dir);
+ar_lock_t *ar_lock_acquire(const char *run_dir);
 /* Remove the lock file and free the lock. */
-void aorta_lock_release(aorta_lock_t *lock);
+void ar_lock_release(ar_lock_t *lock);
 
 #endif

@@ -30,28 +30,28 @@
 #define STDOUT_KEPT 4096
 #define STDERR_KEPT (64u << 10)
 
-double aorta_parse_timeout(void)
+double ar_parse_timeout(void)
 {
-    return aorta_knob_seconds("AORTA_PARSE_TIMEOUT", AORTA_PARSE_TIMEOUT_DEFAULT, 0);
+    return ar_knob_seconds("AORTA_PARSE_TIMEOUT", AR_PARSE_TIMEOUT_DEFAULT, 0);
 }
 
 /* ASan reserves terabytes of address space: RLIMIT_AS would stop it at once. */
 #if defined(__SANITIZE_ADDRESS__)
-#define AORTA_PARSE_MEMORY_LIMITED 0
+#define AR_PARSE_MEMORY_LIMITED 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define AORTA_PARSE_MEMORY_LIMITED 0
+#define AR_PARSE_MEMORY_LIMITED 0
 #endif
 #endif
-#ifndef AORTA_PARSE_MEMORY_LIMITED
-#define AORTA_PARSE_MEMORY_LIMITED 1
+#ifndef AR_PARSE_MEMORY_LIMITED
+#define AR_PARSE_MEMORY_LIMITED 1
 #endif
 
-uint64_t aorta_parse_memory_limit(void)
+uint64_t ar_parse_memory_limit(void)
 {
-    if (!AORTA_PARSE_MEMORY_LIMITED)
+    if (!AR_PARSE_MEMORY_LIMITED)
         return 0;
-    return aorta_knob_size("AORTA_PARSE_MEMORY", AORTA_PARSE_MEMORY_DEFAULT);
+    return ar_knob_size("AORTA_PARSE_MEMORY", AR_PARSE_MEMORY_DEFAULT);
 }
 
 static int is_directory(const char *dir)
@@ -61,7 +61,7 @@ static int is_directory(const char *dir)
 }
 
 /* What the collector printed on stdout: one warning. */
-static void warn_noise(const char *name, const char *dir, const aorta_child_result_t *result)
+static void warn_noise(const char *name, const char *dir, const ar_child_result_t *result)
 {
     const char *data = result->output[0];
     size_t len = result->output_len[0], total = result->output_total[0];
@@ -72,15 +72,15 @@ static void warn_noise(const char *name, const char *dir, const aorta_child_resu
         shown++;
     int cut = 0;
     shown = aorta_utf8_valid_prefix(data, shown, &cut, NULL);
-    char *text = aorta_repr(data, shown);
-    aorta_diag_warn("collect: %s printed %zu byte(s) on stdout while parsing %s (not used): %s%s",
+    char *text = ar_repr(data, shown);
+    ar_diag_warn("collect: %s printed %zu byte(s) on stdout while parsing %s (not used): %s%s",
                     name, total, dir, text, shown < total ? "..." : "");
     free(text);
 }
 
 /* The collector's stderr: its own "aorta-run: " lines (warnings) as they
  * are, anything else summed up in one warning. */
-static void relay_errors(const char *name, const char *dir, const aorta_child_result_t *result)
+static void relay_errors(const char *name, const char *dir, const ar_child_result_t *result)
 {
     size_t other = 0;
     const char *first = NULL;
@@ -92,7 +92,7 @@ static void relay_errors(const char *name, const char *dir, const aorta_child_re
         size_t len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
         if (newline && len >= 11 && !memcmp(cursor, "aorta-run: ", 11)
             && aorta_utf8_valid_prefix(cursor, len, NULL, NULL) == len && !memchr(cursor, 0, len)) {
-            aorta_diag_relay(cursor, len);
+            ar_diag_relay(cursor, len);
         } else {
             if (!first) {
                 first = cursor;
@@ -108,8 +108,8 @@ static void relay_errors(const char *name, const char *dir, const aorta_child_re
     size_t shown = first_len > 120 ? 120 : first_len;
     int cut = 0;
     shown = aorta_utf8_valid_prefix(first ? first : "", shown, &cut, NULL);
-    char *text = aorta_repr(first ? first : "", shown);
-    aorta_diag_warn("collect: %s printed %zu byte(s) on stderr while parsing %s (not used): %s%s",
+    char *text = ar_repr(first ? first : "", shown);
+    ar_diag_warn("collect: %s printed %zu byte(s) on stderr while parsing %s (not used): %s%s",
                     name, other, dir, text, shown < other ? "..." : "");
     free(text);
 }
@@ -117,7 +117,7 @@ static void relay_errors(const char *name, const char *dir, const aorta_child_re
 /* In the child: the collector's parse of dir, its metrics and kernel table
  * as the reply. */
 typedef struct parse_call {
-    const aorta_module_t *module;
+    const ar_module_t *module;
     const aorta_options_t *options;
     const char *dir;
     const char *prefix;
@@ -131,36 +131,36 @@ static void parse_in_child(void *user, int reply_fd)
     fflush(stdout);
     fflush(stderr);
     size_t len;
-    char *text = aorta_parse_reply_text(metrics, REPLY_LIMIT - 1, &len);
-    aorta_child_reply(reply_fd, text, len);
+    char *text = ar_parse_reply_text(metrics, REPLY_LIMIT - 1, &len);
+    ar_child_reply(reply_fd, text, len);
 }
 
 /* The reply into metrics; NULL, or the problem of a reply that is not one. */
-static const char *read_reply(const aorta_child_result_t *result, aorta_metrics_t *metrics)
+static const char *read_reply(const ar_child_result_t *result, aorta_metrics_t *metrics)
 {
-    if (result->end != AORTA_CHILD_REPLIED)
-        return result->end == AORTA_CHILD_INTERRUPTED ? "was interrupted"
-                                                      : aorta_child_problem(result);
-    int readable = aorta_parse_reply_read(metrics, result->reply, result->len) == 0;
+    if (result->end != AR_CHILD_REPLIED)
+        return result->end == AR_CHILD_INTERRUPTED ? "was interrupted"
+                                                      : ar_child_problem(result);
+    int readable = ar_parse_reply_read(metrics, result->reply, result->len) == 0;
     return readable ? NULL : "sent an unreadable reply";
 }
 
 /* A table the child had to cut to fit its reply: one warning. */
-static void warn_cut(const char *name, const char *dir, const aorta_child_result_t *result)
+static void warn_cut(const char *name, const char *dir, const ar_child_result_t *result)
 {
     int64_t kept = 0;
-    int64_t total = result->end == AORTA_CHILD_REPLIED
-                        ? aorta_parse_reply_rows_cut(result->reply, result->len, &kept)
+    int64_t total = result->end == AR_CHILD_REPLIED
+                        ? ar_parse_reply_rows_cut(result->reply, result->len, &kept)
                         : 0;
     if (total)
-        aorta_diag_warn("collect: %s's kernel table of %s cut to %lld of its %lld kernels: the "
+        ar_diag_warn("collect: %s's kernel table of %s cut to %lld of its %lld kernels: the "
                         "parse reply holds at most %u MiB (its five metrics are whole)",
                         name, dir, (long long)kept, (long long)total, REPLY_LIMIT >> 20);
-    total = result->end == AORTA_CHILD_REPLIED
-                ? aorta_parse_reply_dispatches_cut(result->reply, result->len, &kept)
+    total = result->end == AR_CHILD_REPLIED
+                ? ar_parse_reply_dispatches_cut(result->reply, result->len, &kept)
                 : 0;
     if (total)
-        aorta_diag_warn("collect: %s's dispatches of %s cut to the first %lld of %lld for the "
+        ar_diag_warn("collect: %s's dispatches of %s cut to the first %lld of %lld for the "
                         "timeline: the parse reply holds at most %u MiB (its metrics are whole)",
                         name, dir, (long long)kept, (long long)total, REPLY_LIMIT >> 20);
 }
@@ -172,63 +172,63 @@ static aorta_metrics_t *fallback(const char *name, const char *prefix, const cha
                                  const char *problem, uint64_t limit, int near_limit)
 {
     char *memory = near_limit && (!strcmp(problem, "crashed") || !strcmp(problem, "failed"))
-                     ? aorta_xasprintf(" (perhaps past its memory limit, AORTA_PARSE_MEMORY "
+                     ? ar_xasprintf(" (perhaps past its memory limit, AORTA_PARSE_MEMORY "
                                        "= %llu bytes)",
                                        (unsigned long long)limit)
-                     : aorta_xstrdup("");
-    aorta_diag_warn("collect: %s summary parsing %s%s; skipping its metrics for %s.", name,
+                     : ar_xstrdup("");
+    ar_diag_warn("collect: %s summary parsing %s%s; skipping its metrics for %s.", name,
                     problem, memory, dir);
     free(memory);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     if (is_directory(dir)) {
-        char *key = aorta_xasprintf("%s_artifact_dir", name);
+        char *key = ar_xasprintf("%s_artifact_dir", name);
         aorta_metrics_set_string(metrics, key, dir);
         free(key);
     }
     return metrics;
 }
 
-aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *module,
+aorta_metrics_t *ar_parse_in_child(const ar_module_t *module,
                                       const aorta_options_t *options, const char *dir)
 {
-    return aorta_parse_in_child_ex(module, options, dir, NULL);
+    return ar_parse_in_child_ex(module, options, dir, NULL);
 }
 
-aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
+aorta_metrics_t *ar_parse_in_child_ex(const ar_module_t *module,
                                          const aorta_options_t *options, const char *dir,
                                          int *interrupted)
 {
     const char *name = module->collector.name;
-    char *prefix = aorta_xasprintf("%s_", name);
+    char *prefix = ar_xasprintf("%s_", name);
     parse_call_t call = {module, options, dir, prefix};
-    uint64_t limit = aorta_parse_memory_limit();
-    aorta_child_spec_t spec = {.fn = parse_in_child, .user = &call, .reply_limit = REPLY_LIMIT,
-                               .memory_limit = limit, .flags = AORTA_CHILD_CAPTURE_OUTPUT,
+    uint64_t limit = ar_parse_memory_limit();
+    ar_child_spec_t spec = {.fn = parse_in_child, .user = &call, .reply_limit = REPLY_LIMIT,
+                               .memory_limit = limit, .flags = AR_CHILD_CAPTURE_OUTPUT,
                                .output_keep = {STDOUT_KEPT, STDERR_KEPT}};
-    spec.timeout_sec = aorta_parse_timeout();
-    aorta_child_result_t result;
-    aorta_child_run(&spec, &result);
+    spec.timeout_sec = ar_parse_timeout();
+    ar_child_result_t result;
+    ar_child_run(&spec, &result);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     const char *problem = read_reply(&result, metrics);
     if (!problem)
         warn_cut(name, dir, &result);
     /* A parse that ran out of the limit dies one way or another; say why
      * when it had used most of it. */
-    int near_limit = limit && result.end != AORTA_CHILD_NOT_STARTED
+    int near_limit = limit && result.end != AR_CHILD_NOT_STARTED
                      && (uint64_t)result.max_rss_kib * 1024 >= limit / 2;
-    if (result.end != AORTA_CHILD_NOT_STARTED) {
-        char *what = aorta_xasprintf("collect: %s's parse of %s", name, dir);
-        aorta_spawn_kill_strays(what);
+    if (result.end != AR_CHILD_NOT_STARTED) {
+        char *what = ar_xasprintf("collect: %s's parse of %s", name, dir);
+        ar_spawn_kill_strays(what);
         free(what);
     }
     relay_errors(name, dir, &result);
     warn_noise(name, dir, &result);
     /* Taken for a caller that asks for it, else left pending. */
-    int taken = interrupted && result.end == AORTA_CHILD_INTERRUPTED ? aorta_spawn_take_interrupt()
+    int taken = interrupted && result.end == AR_CHILD_INTERRUPTED ? ar_spawn_take_interrupt()
                                                                      : 0;
     if (interrupted)
         *interrupted = taken;
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
     if (problem) {
         aorta_metrics_free(metrics);
         metrics = fallback(name, prefix, dir, problem, limit, near_limit);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* parse_child.h - a collector's parse() run in a child process, so a crash,
  * a hang or garbage in it costs that collector's metrics, never the sweep. */
-#ifndef AORTA_PARSE_CHILD_H
-#define AORTA_PARSE_CHILD_H
+#ifndef AR_PARSE_CHILD_H
+#define AR_PARSE_CHILD_H
 
 #include <stdint.h>
 
@@ -10,29 +10,29 @@
 #include "registry/registry.h"
 
 /* Seconds a parse may take: AORTA_PARSE_TIMEOUT, else this. */
-#define AORTA_PARSE_TIMEOUT_DEFAULT 600.0
-double aorta_parse_timeout(void);
+#define AR_PARSE_TIMEOUT_DEFAULT 600.0
+double ar_parse_timeout(void);
 
 /* The metrics module's parse() reports for dir, with options (may be NULL).
  * On a crash, a timeout or an unreadable reply: only "<name>_artifact_dir"
  * (when dir is a directory) and one warning line on stderr.  Never NULL;
  * free with aorta_metrics_free(). */
-aorta_metrics_t *aorta_parse_in_child(const aorta_module_t *module,
+aorta_metrics_t *ar_parse_in_child(const ar_module_t *module,
                                       const aorta_options_t *options, const char *dir);
 
 /* The same, and SIGINT or SIGTERM reaching aorta-run ends the parse at once
  * (the child is killed): the signal is consumed and stored in *interrupted
- * (else 0).  aorta_parse_in_child() leaves it pending instead.  What the
+ * (else 0).  ar_parse_in_child() leaves it pending instead.  What the
  * collector prints on stdout becomes one warning; what the parse leaves
- * running is killed (aorta_spawn_kill_strays()). */
-aorta_metrics_t *aorta_parse_in_child_ex(const aorta_module_t *module,
+ * running is killed (ar_spawn_kill_strays()). */
+aorta_metrics_t *ar_parse_in_child_ex(const ar_module_t *module,
                                          const aorta_options_t *options, const char *dir,
                                          int *interrupted);
 
 /* The child's address-space limit (RLIMIT_AS) in bytes: AORTA_PARSE_MEMORY
  * (bytes, or with a K, M or G suffix), else 4 GiB; 0 (none) in a build with
  * AddressSanitizer, which reserves terabytes of address space. */
-#define AORTA_PARSE_MEMORY_DEFAULT (UINT64_C(4) << 30)
-uint64_t aorta_parse_memory_limit(void);
+#define AR_PARSE_MEMORY_DEFAULT (UINT64_C(4) << 30)
+uint64_t ar_parse_memory_limit(void);
 
 #endif

@@ -15,7 +15,7 @@
 #include "sys/text_escape.h"
 #include "xalloc.h"
 
-void aorta_progress(int verbose, const char *fmt, ...)
+void ar_progress(int verbose, const char *fmt, ...)
 {
     if (!verbose)
         return;
@@ -26,13 +26,13 @@ void aorta_progress(int verbose, const char *fmt, ...)
         strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
     va_list args;
     va_start(args, fmt);
-    char *message = aorta_xvasprintf(fmt, args);
+    char *message = ar_xvasprintf(fmt, args);
     va_end(args);
     /* Cell names and reasons with their controls shown visibly. */
-    char *shown = aorta_text_escape(message);
-    aorta_live_suspend();
+    char *shown = ar_text_escape(message);
+    ar_live_suspend();
     fprintf(stderr, "[%s] %s\n", stamp, shown);
-    aorta_live_resume();
+    ar_live_resume();
     free(shown);
     free(message);
 }

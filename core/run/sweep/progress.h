@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* progress.h - -v progress lines on stderr: "[HH:MM:SS] message". */
-#ifndef AORTA_PROGRESS_H
-#define AORTA_PROGRESS_H
+#ifndef AR_PROGRESS_H
+#define AR_PROGRESS_H
 
 #include "aorta/collector.h"
 
 /* Print one progress line when verbose is set. */
-void aorta_progress(int verbose, const char *fmt, ...) AORTA_PRINTF(2, 3);
+void ar_progress(int verbose, const char *fmt, ...) AORTA_PRINTF(2, 3);
 
 #endif

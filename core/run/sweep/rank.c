@@ -28,48 +28,48 @@
 
 extern char **environ;
 
-long aorta_rank_detect(void)
+long ar_rank_detect(void)
 {
     long rank = 0;
     const char *var = NULL, *text = NULL;
-    if (aorta_rank_read(&rank, &var, &text) < 0) {
-        aorta_diag_warn("%s='%s' is not a rank (an integer from 0 to %d); running as rank 0", var,
-                        text, AORTA_RANK_MAX - 1);
+    if (ar_rank_read(&rank, &var, &text) < 0) {
+        ar_diag_warn("%s='%s' is not a rank (an integer from 0 to %d); running as rank 0", var,
+                        text, AR_RANK_MAX - 1);
         return 0;
     }
     return rank;
 }
 
-long aorta_rank_world(void)
+long ar_rank_world(void)
 {
     const char *var = NULL, *text = NULL;
-    long world = aorta_rank_world_size(&var, &text);
+    long world = ar_rank_world_size(&var, &text);
     if (var)
-        aorta_diag_warn("%s='%s' is more ranks than aorta-run supports; using its maximum, %d",
-                        var, text, AORTA_RANK_MAX);
+        ar_diag_warn("%s='%s' is more ranks than aorta-run supports; using its maximum, %d",
+                        var, text, AR_RANK_MAX);
     return world;
 }
 
-int aorta_rank_is_launched(void)
+int ar_rank_is_launched(void)
 {
     long rank = 0;
     const char *var = NULL, *text = NULL;
-    return aorta_rank_read(&rank, &var, &text) != 0;
+    return ar_rank_read(&rank, &var, &text) != 0;
 }
 
-void aorta_rank_note_bare(long rank)
+void ar_rank_note_bare(long rank)
 {
     /* Once per process, so a user who expected every rank profiled is told. */
-    aorta_diag_warn("rank %ld runs the command without collectors and records nothing; rank 0 "
+    ar_diag_warn("rank %ld runs the command without collectors and records nothing; rank 0 "
                     "records the run (pass --all-ranks, or all_ranks: true in the recipe, to "
                     "profile every rank)",
                     rank);
 }
 
-int aorta_rank_run_bare(const aorta_plan_t *plan)
+int ar_rank_run_bare(const ar_plan_t *plan)
 {
     aorta_env_t *base = aorta_env_from_environ(environ);
-    double grace = aorta_run_kill_grace();
+    double grace = ar_run_kill_grace();
     int interrupted = 0;
     for (size_t c = 0; c < plan->cell_count && !interrupted; c++) {
         aorta_env_t *env = aorta_env_dup(base);
@@ -77,12 +77,12 @@ int aorta_rank_run_bare(const aorta_plan_t *plan)
         for (size_t i = 0; i < aorta_env_count(cell_env); i++)
             aorta_env_set(env, aorta_env_name_at(cell_env, i), aorta_env_value_at(cell_env, i));
         char **envp = aorta_env_to_envp(env);
-        for (long t = -plan->warmup_trials; t < aorta_plan_trial_budget(plan) && !interrupted;
+        for (long t = -plan->warmup_trials; t < ar_plan_trial_budget(plan) && !interrupted;
              t++) {
-            interrupted = aorta_spawn_take_interrupt();
-            aorta_spawn_result_t result;
+            interrupted = ar_spawn_take_interrupt();
+            ar_spawn_result_t result;
             if (!interrupted
-                && aorta_spawn_run_fds(aorta_argv_items(plan->command), envp, -1, -1,
+                && ar_spawn_run_fds(aorta_argv_items(plan->command), envp, -1, -1,
                                        plan->timeout_sec, grace, &result)
                        == 0)
                 interrupted = result.interrupted;
@@ -100,8 +100,8 @@ int aorta_rank_run_bare(const aorta_plan_t *plan)
  * any component for one.  -1 with *error set. */
 static int open_record_dir(int run_fd, const char *cell, char **error)
 {
-    char *sub_rel = aorta_xasprintf("%s/" AORTA_WORKLOAD, cell);
-    int fd = aorta_nofollow_open_dir(run_fd, sub_rel, 1, error);
+    char *sub_rel = ar_xasprintf("%s/" AR_WORKLOAD, cell);
+    int fd = ar_nofollow_open_dir(run_fd, sub_rel, 1, error);
     free(sub_rel);
     return fd;
 }
@@ -119,7 +119,7 @@ static void note_twin(int sub_fd, const char *name, long rank, const char *run_d
     if (said || fstatat(sub_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return;
     said = 1;
-    aorta_diag_warn("rank %ld: %s/%s already exists: another process of this job has rank %ld "
+    ar_diag_warn("rank %ld: %s/%s already exists: another process of this job has rank %ld "
                     "too (each rank must be started once: check the launcher's rank "
                     "variables); its records are replaced by this one's, and rank 0 cannot "
                     "tell the two apart",
@@ -129,42 +129,42 @@ static void note_twin(int sub_fd, const char *name, long rank, const char *run_d
 /* Write rank's record of a trial that was not interrupted, through a
  * descriptor opened again now (the payload ran in between): a symlink
  * where a folder goes is a warning, never a write elsewhere. */
-static void write_record(const aorta_plan_t *plan, int run_fd, size_t cell_index, int trial,
+static void write_record(const ar_plan_t *plan, int run_fd, size_t cell_index, int trial,
                          long rank, long world, const char *verdict,
-                         const aorta_spawn_result_t *result, const char *error)
+                         const ar_spawn_result_t *result, const char *error)
 {
     const char *cell = plan->cells[cell_index].name;
-    char *rel = aorta_rank_record_rel(cell, trial, rank);
+    char *rel = ar_rank_record_rel(cell, trial, rank);
     const char *name = strrchr(rel, '/') + 1;
     char *why = NULL;
     int fd = open_record_dir(run_fd, cell, &why);
     if (fd >= 0) {
         note_twin(fd, name, rank, plan->run_dir, rel);
-        aorta_json_t *json = aorta_rank_record_json(rank, world, cell, trial, verdict,
+        ar_json_t *json = ar_rank_record_json(rank, world, cell, trial, verdict,
                                                     error ? NULL : result, error);
-        if (aorta_json_write_file_at(fd, name, json) != 0)
-            why = aorta_xstrdup(strerror(errno));
-        aorta_json_free(json);
+        if (ar_json_write_file_at(fd, name, json) != 0)
+            why = ar_xstrdup(strerror(errno));
+        ar_json_free(json);
         close(fd);
     }
     if (why)
-        aorta_diag_warn("rank %ld: cannot write %s/%s: %s", rank, plan->run_dir, rel, why);
+        ar_diag_warn("rank %ld: cannot write %s/%s: %s", rank, plan->run_dir, rel, why);
     free(why);
     free(rel);
 }
 
 /* The trial's environment: the launcher's, the cell's variables, and
  * under env_passthrough_mode: file the probe.env rank 0 writes. */
-static aorta_env_t *trial_env(const aorta_plan_t *plan, const char *run_dir,
-                              const aorta_env_t *base, const aorta_cell_t *cell, int trial)
+static aorta_env_t *trial_env(const ar_plan_t *plan, const char *run_dir,
+                              const aorta_env_t *base, const ar_cell_t *cell, int trial)
 {
     aorta_env_t *env = aorta_env_dup(base);
     for (size_t i = 0; i < aorta_env_count(cell->env); i++)
         aorta_env_set(env, aorta_env_name_at(cell->env, i), aorta_env_value_at(cell->env, i));
     if (strcmp(plan->env_passthrough_mode, "file") == 0) {
         /* Rank 0 writes the file; every rank's command reads the same one. */
-        char *trial_rel = aorta_trial_dir_rel(cell->name, trial);
-        char *path = aorta_xasprintf("%s/%s/probe.env", run_dir, trial_rel);
+        char *trial_rel = ar_trial_dir_rel(cell->name, trial);
+        char *path = ar_xasprintf("%s/%s/probe.env", run_dir, trial_rel);
         aorta_env_set(env, "AORTA_ENV_FILE", path);
         free(path);
         free(trial_rel);
@@ -176,17 +176,17 @@ static aorta_env_t *trial_env(const aorta_plan_t *plan, const char *run_dir,
  * each collector's rank<rank>/, its record beside rank 0's trial JSON,
  * every write below the run directory through descriptors opened without
  * following a symlink.  Returns the interrupting signal, else 0. */
-static int follow_trial(const aorta_plan_t *plan, const char *run_dir, int run_fd,
+static int follow_trial(const ar_plan_t *plan, const char *run_dir, int run_fd,
                         const aorta_env_t *base, size_t cell_index, int trial, long rank,
                         long world, double grace)
 {
-    const aorta_cell_t *cell = &plan->cells[cell_index];
-    char *collect_rel = aorta_trial_collect_rel(cell->name, trial);
+    const ar_cell_t *cell = &plan->cells[cell_index];
+    char *collect_rel = ar_trial_collect_rel(cell->name, trial);
     char *error = NULL;
     int sub_fd = open_record_dir(run_fd, cell->name, &error);
     if (sub_fd >= 0) {
         /* the last attempt's; rank 0 must not take it for this one */
-        char *rel = aorta_rank_record_rel(cell->name, trial, rank);
+        char *rel = ar_rank_record_rel(cell->name, trial, rank);
         unlinkat(sub_fd, strrchr(rel, '/') + 1, 0);
         free(rel);
         close(sub_fd);
@@ -194,23 +194,23 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, int run_f
     aorta_env_t *env = trial_env(plan, run_dir, base, cell, trial);
     aorta_argv_t *argv = NULL;
     if (!error)
-        aorta_compose(plan, plan->command, run_dir, collect_rel, env, 1, rank, &argv, &error);
-    aorta_spawn_result_t result;
+        ar_compose(plan, plan->command, run_dir, collect_rel, env, 1, rank, &argv, &error);
+    ar_spawn_result_t result;
     memset(&result, 0, sizeof result);
     const char *verdict = "error";
     if (!error) {
         char **envp = aorta_env_to_envp(env);
-        if (aorta_spawn_run_fds(aorta_argv_items(argv), envp, -1, -1, plan->timeout_sec, grace,
+        if (ar_spawn_run_fds(aorta_argv_items(argv), envp, -1, -1, plan->timeout_sec, grace,
                                 &result)
             != 0)
-            error = aorta_xasprintf("cannot run the command: %s", strerror(errno));
+            error = ar_xasprintf("cannot run the command: %s", strerror(errno));
         else
             verdict = result.launched && !result.timed_out && result.exit_code == 0 ? "pass"
                                                                                     : "fail";
         aorta_env_free_envp(envp);
     }
     if (error)
-        aorta_diag_warn("rank %ld: %s/trial_%d: setup failed: %s", rank, cell->name, trial, error);
+        ar_diag_warn("rank %ld: %s/trial_%d: setup failed: %s", rank, cell->name, trial, error);
     int interrupted = error ? 0 : result.interrupted;
     /* Interrupted: no record, as rank 0 leaves no result.json; a later run
      * retries the cell. */
@@ -223,35 +223,35 @@ static int follow_trial(const aorta_plan_t *plan, const char *run_dir, int run_f
     return interrupted;
 }
 
-int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupted_by)
+int ar_rank_run_follower(const ar_plan_t *plan, long rank, int *interrupted_by)
 {
     *interrupted_by = 0;
-    long world = aorta_rank_world();
+    long world = ar_rank_world();
     if (world <= rank)
         world = rank + 1;
-    char *run_dir = aorta_plan_absolute_run_dir(plan);
+    char *run_dir = ar_plan_absolute_run_dir(plan);
     int run_fd = -1;
     /* Rank 0 holds the lock; the others only make sure the tree exists. */
-    if (!run_dir || aorta_mkdir_p(run_dir, 0755) != 0
+    if (!run_dir || ar_mkdir_p(run_dir, 0755) != 0
         || (run_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-        aorta_diag_error("rank %ld: cannot create the run directory %s: %s", rank, plan->run_dir,
+        ar_diag_error("rank %ld: cannot create the run directory %s: %s", rank, plan->run_dir,
                          strerror(errno));
         free(run_dir);
         return -1;
     }
     aorta_env_t *base = aorta_env_from_environ(environ);
-    double grace = aorta_run_kill_grace();
-    long budget = aorta_plan_trial_budget(plan);
+    double grace = ar_run_kill_grace();
+    long budget = ar_plan_trial_budget(plan);
     int interrupted = 0;
     for (size_t c = 0; c < plan->cell_count && !interrupted; c++) {
         const char *cell = plan->cells[c].name;
         /* Rank 0 resumes it too; with --fresh it empties the cells and
          * resumes none. */
-        if (!plan->fresh && aorta_rank_results_complete(run_dir, cell, budget)
-            && aorta_rank_records_complete(run_dir, cell, budget, world))
+        if (!plan->fresh && ar_rank_results_complete(run_dir, cell, budget)
+            && ar_rank_records_complete(run_dir, cell, budget, world))
             continue; /* rank 0 resumes it too */
         for (long t = -plan->warmup_trials; t < budget && !interrupted; t++) {
-            interrupted = aorta_spawn_take_interrupt();
+            interrupted = ar_spawn_take_interrupt();
             if (!interrupted)
                 interrupted = follow_trial(plan, run_dir, run_fd, base, c, (int)t, rank, world,
                                            grace);

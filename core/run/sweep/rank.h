@@ -2,30 +2,30 @@
 /* rank.h - aorta-run under a launcher (docs/design.md, Deviation 7): its rank comes
  * from RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID (the first one
  * set); only rank 0 records anything. */
-#ifndef AORTA_RANK_H
-#define AORTA_RANK_H
+#ifndef AR_RANK_H
+#define AR_RANK_H
 
 #include "recipe/plan.h"
 
 /* The rank; a value that is not an integer is warned about and read as 0. */
-long aorta_rank_detect(void);
+long ar_rank_detect(void);
 
 /* What a non-zero rank does: the same cells and trials with the bare
  * command (no collector, no launcher, the cell's variables applied, output
  * left on aorta-run's own stdout and stderr), writing nothing.  Returns
  * the signal that interrupted it, else 0. */
-int aorta_rank_run_bare(const aorta_plan_t *plan);
+int ar_rank_run_bare(const ar_plan_t *plan);
 
 /* Whether a launcher set one of the rank variables. */
-int aorta_rank_is_launched(void);
+int ar_rank_is_launched(void);
 
-/* The world size (aorta_rank_world_size()), capped at AORTA_RANK_MAX with
+/* The world size (ar_rank_world_size()), capped at AR_RANK_MAX with
  * one warning naming the variable; 0 when none is set. */
-long aorta_rank_world(void);
+long ar_rank_world(void);
 
 /* The one line a non-zero rank without --all-ranks prints: it runs bare,
  * rank 0 records. */
-void aorta_rank_note_bare(long rank);
+void ar_rank_note_bare(long rank);
 
 /* Rank rank > 0 of an --all-ranks run (docs/design.md, Multi-rank runs):
  * the same cells and trials in the same order as rank 0, each collector
@@ -34,6 +34,6 @@ void aorta_rank_note_bare(long rank);
  * (rank 0's result.json and every rank's record present).  Returns 0, or
  * -1 when the run directory cannot be made (reported); *interrupted gets
  * the interrupting signal, else 0. */
-int aorta_rank_run_follower(const aorta_plan_t *plan, long rank, int *interrupted);
+int ar_rank_run_follower(const ar_plan_t *plan, long rank, int *interrupted);
 
 #endif

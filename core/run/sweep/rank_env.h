@@ -3,33 +3,33 @@
  * the variables every launcher aorta supports sets (docs/design.md,
  * Multi-rank runs).  Shared by aorta-run and aorta-rank-exec, so both read
  * the same rank the same way. */
-#ifndef AORTA_RANK_ENV_H
-#define AORTA_RANK_ENV_H
+#ifndef AR_RANK_ENV_H
+#define AR_RANK_ENV_H
 
 /* The placeholder a collector's output directory is built with under a
  * launcher; aorta-rank-exec replaces it with the rank in every argv element
  * and environment value. */
-#define AORTA_RANK_PLACEHOLDER "%AORTA_RANK%"
+#define AR_RANK_PLACEHOLDER "%AORTA_RANK%"
 
-/* AORTA_RANK_MAX, the most ranks a job may have. */
+/* AR_RANK_MAX, the most ranks a job may have. */
 #include "sys/rank_list.h"
 
 /* RANK (torchrun), OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH, Intel
  * MPI), SLURM_PROCID (srun): the first one set wins. */
-extern const char *const aorta_rank_vars[];
+extern const char *const ar_rank_vars[];
 
 /* The rank: 1 with *rank set, 0 when no variable is set, -1 when the first
- * one set is not an integer from 0 to AORTA_RANK_MAX - 1 (*var names it,
+ * one set is not an integer from 0 to AR_RANK_MAX - 1 (*var names it,
  * *text its value). */
-int aorta_rank_read(long *rank, const char **var, const char **text);
+int ar_rank_read(long *rank, const char **var, const char **text);
 
 /* The world size from WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE,
  * SLURM_NTASKS (the first one set that is a positive integer), else 0.
- * One larger than AORTA_RANK_MAX gives AORTA_RANK_MAX, with *var and *text
+ * One larger than AR_RANK_MAX gives AR_RANK_MAX, with *var and *text
  * set (else NULL) for the caller's warning. */
-long aorta_rank_world_size(const char **var, const char **text);
+long ar_rank_world_size(const char **var, const char **text);
 
-/* text with every AORTA_RANK_PLACEHOLDER replaced by rank.  Free it. */
-char *aorta_rank_expand(const char *text, long rank);
+/* text with every AR_RANK_PLACEHOLDER replaced by rank.  Free it. */
+char *ar_rank_expand(const char *text, long rank);
 
 #endif

@@ -12,14 +12,14 @@
 #include "sys/knobs.h"
 #include "xalloc.h"
 
-#ifndef AORTA_BINDIR
-#define AORTA_BINDIR "/usr/local/bin"
+#ifndef AR_BINDIR
+#define AR_BINDIR "/usr/local/bin"
 #endif
-#ifndef AORTA_PKGLIBEXECDIR
-#define AORTA_PKGLIBEXECDIR "/usr/local/libexec/aorta"
+#ifndef AR_PKGLIBEXECDIR
+#define AR_PKGLIBEXECDIR "/usr/local/libexec/aorta"
 #endif
 
-char *aorta_relative_dir(const char *from, const char *to)
+char *ar_relative_dir(const char *from, const char *to)
 {
     /* The longest common prefix that ends at a component boundary. */
     size_t common = 0;
@@ -39,7 +39,7 @@ char *aorta_relative_dir(const char *from, const char *to)
     while (*rest == '/')
         rest++;
     size_t len = ups * 3 + strlen(rest) + 2;
-    char *out = aorta_xcalloc(len, 1);
+    char *out = ar_xcalloc(len, 1);
     for (size_t i = 0; i < ups; i++)
         strcat(out, "../");
     strcat(out, rest);
@@ -59,15 +59,15 @@ static char *executable_if(char *path)
     return NULL;
 }
 
-char *aorta_rank_exec_path(char **error)
+char *ar_rank_exec_path(char **error)
 {
     *error = NULL;
-    const char *override = aorta_knob_text("AORTA_LIBEXEC_DIR");
+    const char *override = ar_knob_text("AORTA_LIBEXEC_DIR");
     if (override) {
-        char *path = executable_if(aorta_xasprintf("%s/" AORTA_RANK_EXEC_NAME, override));
+        char *path = executable_if(ar_xasprintf("%s/" AR_RANK_EXEC_NAME, override));
         if (!path)
-            *error = aorta_xasprintf("AORTA_LIBEXEC_DIR='%s' has no executable "
-                                     AORTA_RANK_EXEC_NAME, override);
+            *error = ar_xasprintf("AORTA_LIBEXEC_DIR='%s' has no executable "
+                                     AR_RANK_EXEC_NAME, override);
         return path;
     }
     char self[PATH_MAX];
@@ -78,26 +78,26 @@ char *aorta_rank_exec_path(char **error)
         char *slash = strrchr(self, '/');
         if (slash)
             *slash = '\0';
-        char *rel = aorta_relative_dir(AORTA_BINDIR, AORTA_PKGLIBEXECDIR);
-        found = executable_if(aorta_xasprintf("%s/%s/" AORTA_RANK_EXEC_NAME, self, rel));
+        char *rel = ar_relative_dir(AR_BINDIR, AR_PKGLIBEXECDIR);
+        found = executable_if(ar_xasprintf("%s/%s/" AR_RANK_EXEC_NAME, self, rel));
         free(rel);
         size_t self_len = strlen(self);
         /* libtool runs an uninstalled program from .libs/; the helper links
          * no libtool library, so the build tree's sits one level up, beside
          * aorta-run's wrapper. */
         if (!found && self_len > 6 && strcmp(self + self_len - 6, "/.libs") == 0) {
-            char *up = aorta_xstrndup(self, self_len - 6);
-            found = executable_if(aorta_xasprintf("%s/" AORTA_RANK_EXEC_NAME, up));
+            char *up = ar_xstrndup(self, self_len - 6);
+            found = executable_if(ar_xasprintf("%s/" AR_RANK_EXEC_NAME, up));
             free(up);
         }
         if (!found)
-            found = executable_if(aorta_xasprintf("%s/" AORTA_RANK_EXEC_NAME, self));
+            found = executable_if(ar_xasprintf("%s/" AR_RANK_EXEC_NAME, self));
     }
     if (!found)
-        found = executable_if(aorta_xstrdup(AORTA_PKGLIBEXECDIR "/" AORTA_RANK_EXEC_NAME));
+        found = executable_if(ar_xstrdup(AR_PKGLIBEXECDIR "/" AR_RANK_EXEC_NAME));
     if (!found)
-        *error = aorta_xstrdup("cannot find " AORTA_RANK_EXEC_NAME ", the per-rank step a "
-                               "launcher needs, next to aorta-run or in " AORTA_PKGLIBEXECDIR
+        *error = ar_xstrdup("cannot find " AR_RANK_EXEC_NAME ", the per-rank step a "
+                               "launcher needs, next to aorta-run or in " AR_PKGLIBEXECDIR
                                "; set AORTA_LIBEXEC_DIR to the directory that holds it");
     return found;
 }

@@ -20,25 +20,25 @@
 /* A node name is at most 64 bytes (HOST_NAME_MAX); more is not a note. */
 #define NOTE_MAX 256
 
-char *aorta_rank_node_file(long rank)
+char *ar_rank_node_file(long rank)
 {
-    return rank < 0 ? aorta_xasprintf("rank%s.node", AORTA_RANK_PLACEHOLDER)
-                    : aorta_xasprintf("rank%ld.node", rank);
+    return rank < 0 ? ar_xasprintf("rank%s.node", AR_RANK_PLACEHOLDER)
+                    : ar_xasprintf("rank%ld.node", rank);
 }
 
-int aorta_rank_node_note(int run_fd, const char *collect_rel, long rank)
+int ar_rank_node_note(int run_fd, const char *collect_rel, long rank)
 {
     struct utsname host;
     if (uname(&host) != 0)
         return -1;
     char *why = NULL;
-    int dir_fd = aorta_nofollow_open_dir(run_fd, collect_rel, 1, &why);
+    int dir_fd = ar_nofollow_open_dir(run_fd, collect_rel, 1, &why);
     free(why);
     if (dir_fd < 0)
         return -1;
-    char *name = aorta_rank_node_file(rank);
-    char *text = aorta_xasprintf("%s\n", host.nodename);
-    int status = aorta_write_file_atomic_at(dir_fd, name, text, strlen(text));
+    char *name = ar_rank_node_file(rank);
+    char *text = ar_xasprintf("%s\n", host.nodename);
+    int status = ar_write_file_atomic_at(dir_fd, name, text, strlen(text));
     free(text);
     free(name);
     close(dir_fd);
@@ -48,7 +48,7 @@ int aorta_rank_node_note(int run_fd, const char *collect_rel, long rank)
 /* rank's note (its first line), or NULL. */
 static char *read_note(int dir_fd, long rank)
 {
-    char *name = aorta_rank_node_file(rank);
+    char *name = ar_rank_node_file(rank);
     int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     free(name);
     if (fd < 0)
@@ -60,13 +60,13 @@ static char *read_note(int dir_fd, long rank)
         return NULL;
     buf[got] = '\0';
     buf[strcspn(buf, "\n")] = '\0';
-    return buf[0] ? aorta_xstrdup(buf) : NULL;
+    return buf[0] ? ar_xstrdup(buf) : NULL;
 }
 
-int aorta_rank_nodes_one(int run_fd, const char *collect_rel, const long *ranks, size_t count)
+int ar_rank_nodes_one(int run_fd, const char *collect_rel, const long *ranks, size_t count)
 {
     char *why = NULL;
-    int dir_fd = aorta_nofollow_open_dir(run_fd, collect_rel, 0, &why);
+    int dir_fd = ar_nofollow_open_dir(run_fd, collect_rel, 0, &why);
     free(why);
     if (dir_fd < 0)
         return 0;

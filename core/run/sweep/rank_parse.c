@@ -33,10 +33,10 @@
  * its kernel table, cut past this as the whole directory's is. */
 #define REPLY_LIMIT (16u << 20)
 
-size_t aorta_parse_jobs(void)
+size_t ar_parse_jobs(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return (size_t)aorta_knob_count("AORTA_PARSE_JOBS", cpus > 0 ? cpus : 1);
+    return (size_t)ar_knob_count("AORTA_PARSE_JOBS", cpus > 0 ? cpus : 1);
 }
 
 /* k of "rank<k>", or -1. */
@@ -62,7 +62,7 @@ static int by_rank(const void *left, const void *right)
     return (a > b) - (a < b);
 }
 
-size_t aorta_rank_dirs(int dir_fd, long **ranks)
+size_t ar_rank_dirs(int dir_fd, long **ranks)
 {
     *ranks = NULL;
     int fd = dup(dir_fd);
@@ -81,7 +81,7 @@ size_t aorta_rank_dirs(int dir_fd, long **ranks)
         if (rank < 0 || fstatat(dir_fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0
             || !S_ISDIR(st.st_mode))
             continue;
-        aorta_xgrow((void **)ranks, &cap, count + 1, sizeof **ranks);
+        ar_xgrow((void **)ranks, &cap, count + 1, sizeof **ranks);
         (*ranks)[count++] = rank;
     }
     closedir(dir);
@@ -93,7 +93,7 @@ size_t aorta_rank_dirs(int dir_fd, long **ranks)
 /* In the child: the collector's parse of one rank directory, its metrics
  * and kernel table the reply. */
 typedef struct rank_call {
-    const aorta_module_t *module;
+    const ar_module_t *module;
     const aorta_options_t *options;
     const char *path;
 } rank_call_t;
@@ -101,41 +101,41 @@ typedef struct rank_call {
 static void parse_rank(void *user, int reply_fd)
 {
     const rank_call_t *call = user;
-    char *prefix = aorta_xasprintf("%s_", call->module->collector.name);
+    char *prefix = ar_xasprintf("%s_", call->module->collector.name);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
     call->module->collector.parse(call->options, call->path, metrics);
     size_t len;
-    char *text = aorta_parse_reply_text(metrics, REPLY_LIMIT - 1, &len);
-    aorta_child_reply(reply_fd, text, len);
+    char *text = ar_parse_reply_text(metrics, REPLY_LIMIT - 1, &len);
+    ar_child_reply(reply_fd, text, len);
 }
 
 typedef struct ranks_run {
     const rank_call_t *calls;
-    aorta_rank_result_t *results;
+    ar_rank_result_t *results;
 } ranks_run_t;
 
 /* A rank's parse ended: its figures into its result slot, or one warning. */
-static void rank_done(size_t index, const aorta_child_result_t *child, void *user)
+static void rank_done(size_t index, const ar_child_result_t *child, void *user)
 {
     const ranks_run_t *run = user;
     const char *name = run->calls[index].module->collector.name;
-    const char *problem = aorta_child_problem(child);
-    char *prefix = aorta_xasprintf("%s_", name);
+    const char *problem = ar_child_problem(child);
+    char *prefix = ar_xasprintf("%s_", name);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
-    if (!problem && aorta_parse_reply_read(metrics, child->reply, child->len) != 0)
+    if (!problem && ar_parse_reply_read(metrics, child->reply, child->len) != 0)
         problem = "sent an unreadable reply";
     int64_t kept = 0;
-    int64_t total = problem ? 0 : aorta_parse_reply_rows_cut(child->reply, child->len, &kept);
+    int64_t total = problem ? 0 : ar_parse_reply_rows_cut(child->reply, child->len, &kept);
     if (total)
-        aorta_diag_warn("collect: %s's kernel table of %s cut to %lld of its %lld kernels: the "
+        ar_diag_warn("collect: %s's kernel table of %s cut to %lld of its %lld kernels: the "
                         "parse reply holds at most %u MiB (its metrics are whole)",
                         name, run->calls[index].path, (long long)kept, (long long)total,
                         REPLY_LIMIT >> 20);
     if (problem) {
-        aorta_diag_warn("collect: %s summary parsing %s; skipping its metrics for %s.", name,
+        ar_diag_warn("collect: %s summary parsing %s; skipping its metrics for %s.", name,
                         problem, run->calls[index].path);
     } else {
-        char *key = aorta_xasprintf("%s_gpu_time_ms", name);
+        char *key = ar_xasprintf("%s_gpu_time_ms", name);
         const aorta_metric_t *gpu = aorta_metrics_find(metrics, key);
         free(key);
         if (gpu && (gpu->type == AORTA_METRIC_DOUBLE || gpu->type == AORTA_METRIC_INT)) {
@@ -153,46 +153,46 @@ static void rank_done(size_t index, const aorta_child_result_t *child, void *use
     free(prefix);
 }
 
-void aorta_rank_parse_all(const aorta_module_t *module, const aorta_options_t *options,
+void ar_rank_parse_all(const ar_module_t *module, const aorta_options_t *options,
                           const char *dir, const long *ranks, size_t count, size_t jobs,
-                          aorta_rank_result_t *results)
+                          ar_rank_result_t *results)
 {
     if (jobs == 0)
-        jobs = aorta_parse_jobs();
-    double timeout = aorta_parse_timeout();
-    uint64_t limit = aorta_parse_memory_limit(); /* read here: a warning is the parent's */
-    char **paths = aorta_xcalloc(count ? count : 1, sizeof *paths);
-    rank_call_t *calls = aorta_xcalloc(count ? count : 1, sizeof *calls);
-    aorta_child_spec_t *specs = aorta_xcalloc(count ? count : 1, sizeof *specs);
-    aorta_child_result_t *children = aorta_xcalloc(count ? count : 1, sizeof *children);
+        jobs = ar_parse_jobs();
+    double timeout = ar_parse_timeout();
+    uint64_t limit = ar_parse_memory_limit(); /* read here: a warning is the parent's */
+    char **paths = ar_xcalloc(count ? count : 1, sizeof *paths);
+    rank_call_t *calls = ar_xcalloc(count ? count : 1, sizeof *calls);
+    ar_child_spec_t *specs = ar_xcalloc(count ? count : 1, sizeof *specs);
+    ar_child_result_t *children = ar_xcalloc(count ? count : 1, sizeof *children);
     for (size_t i = 0; i < count; i++) {
-        results[i] = (aorta_rank_result_t){.rank = ranks[i], .has_data = 0, .gpu_ms = 0,
+        results[i] = (ar_rank_result_t){.rank = ranks[i], .has_data = 0, .gpu_ms = 0,
                                            .metrics = NULL};
-        paths[i] = aorta_xasprintf("%s/rank%ld", dir, ranks[i]);
+        paths[i] = ar_xasprintf("%s/rank%ld", dir, ranks[i]);
         calls[i] = (rank_call_t){module, options, paths[i]};
-        specs[i] = (aorta_child_spec_t){.fn = parse_rank, .user = &calls[i],
+        specs[i] = (ar_child_spec_t){.fn = parse_rank, .user = &calls[i],
                                         .timeout_sec = timeout, .reply_limit = REPLY_LIMIT,
                                         .memory_limit = limit};
     }
     ranks_run_t run = {calls, results};
-    aorta_child_run_all(specs, count, jobs, children, rank_done, &run);
+    ar_child_run_all(specs, count, jobs, children, rank_done, &run);
     for (size_t i = 0; i < count; i++) {
-        aorta_child_result_free(&children[i]);
+        ar_child_result_free(&children[i]);
         free(paths[i]);
     }
     free(children);
     free(specs);
     free(calls);
     free(paths);
-    char *what = aorta_xasprintf("collect: %s's per-rank parses", module->collector.name);
-    aorta_spawn_kill_strays(what);
+    char *what = ar_xasprintf("collect: %s's per-rank parses", module->collector.name);
+    ar_spawn_kill_strays(what);
     free(what);
 }
 
-void aorta_rank_merge(const char *name, const aorta_rank_result_t *results, size_t count,
+void ar_rank_merge(const char *name, const ar_rank_result_t *results, size_t count,
                       aorta_metrics_t *metrics)
 {
-    char *key = aorta_xasprintf("%s_rank_count", name);
+    char *key = ar_xasprintf("%s_rank_count", name);
     aorta_metrics_set_int(metrics, key, (int64_t)count);
     free(key);
     int64_t with_data = 0;
@@ -203,20 +203,20 @@ void aorta_rank_merge(const char *name, const aorta_rank_result_t *results, size
         low = value < low ? value : low;
         high = value > high ? value : high;
     }
-    key = aorta_xasprintf("%s_ranks_with_data", name);
+    key = ar_xasprintf("%s_ranks_with_data", name);
     aorta_metrics_set_int(metrics, key, with_data);
     free(key);
     if (count == 0)
         return;
-    key = aorta_xasprintf("%s_gpu_time_ms_rank_min", name);
+    key = ar_xasprintf("%s_gpu_time_ms_rank_min", name);
     aorta_metrics_set_double(metrics, key, low);
     free(key);
-    key = aorta_xasprintf("%s_gpu_time_ms_rank_max", name);
+    key = ar_xasprintf("%s_gpu_time_ms_rank_max", name);
     aorta_metrics_set_double(metrics, key, high);
     free(key);
 }
 
-void aorta_rank_set_clear(aorta_rank_set_t *set)
+void ar_rank_set_clear(ar_rank_set_t *set)
 {
     for (size_t i = 0; i < set->count; i++)
         aorta_metrics_free(set->results[i].metrics);
@@ -233,35 +233,35 @@ static size_t keep_listed(long *ranks, size_t count, const long *listed, size_t 
         return count;
     size_t kept = 0;
     for (size_t i = 0; i < count; i++)
-        if (aorta_rank_list_has(listed, listed_count, ranks[i]))
+        if (ar_rank_list_has(listed, listed_count, ranks[i]))
             ranks[kept++] = ranks[i];
     return kept;
 }
 
-void aorta_rank_metrics(const aorta_module_t *plugin, const aorta_options_t *options,
+void ar_rank_metrics(const ar_module_t *plugin, const aorta_options_t *options,
                         int dir_fd, const char *dir, const long *listed, size_t listed_count,
-                        aorta_metrics_t *metrics, aorta_rank_set_t *ranks)
+                        aorta_metrics_t *metrics, ar_rank_set_t *ranks)
 {
     if (listed_count) {
-        char *key = aorta_xasprintf("%s_ranks_profiled", plugin->collector.name);
-        char *list = aorta_rank_list_format(listed, listed_count, ", ");
+        char *key = ar_xasprintf("%s_ranks_profiled", plugin->collector.name);
+        char *list = ar_rank_list_format(listed, listed_count, ", ");
         aorta_metrics_set_string(metrics, key, list);
         free(list);
         free(key);
     }
     long *numbers = NULL;
-    size_t count = aorta_rank_dirs(dir_fd, &numbers);
+    size_t count = ar_rank_dirs(dir_fd, &numbers);
     count = keep_listed(numbers, count, listed, listed_count);
     if (count == 0) {
         free(numbers);
         return;
     }
-    aorta_rank_set_t set = {aorta_xcalloc(count, sizeof *set.results), count};
-    aorta_rank_parse_all(plugin, options, dir, numbers, count, 0, set.results);
-    aorta_rank_merge(plugin->collector.name, set.results, count, metrics);
+    ar_rank_set_t set = {ar_xcalloc(count, sizeof *set.results), count};
+    ar_rank_parse_all(plugin, options, dir, numbers, count, 0, set.results);
+    ar_rank_merge(plugin->collector.name, set.results, count, metrics);
     if (ranks)
         *ranks = set;
     else
-        aorta_rank_set_clear(&set);
+        ar_rank_set_clear(&set);
     free(numbers);
 }

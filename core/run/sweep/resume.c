@@ -18,14 +18,14 @@
 #define RECORD_MAX_DEPTH 64
 
 /* The verdict of a complete trial, else NULL.  Free it. */
-static char *complete_verdict(const aorta_run_ctx_t *ctx, const char *cell, int index)
+static char *complete_verdict(const ar_run_ctx_t *ctx, const char *cell, int index)
 {
-    char *rel = aorta_trial_dir_rel(cell, index);
-    char *path = aorta_xasprintf("%s/%s/result.json", ctx->run_dir, rel);
-    aorta_json_t *record = aorta_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
-    const char *verdict = aorta_json_get_string(aorta_json_get(record, "verdict"));
-    char *copy = verdict && verdict[0] ? aorta_xstrdup(verdict) : NULL;
-    aorta_json_free(record);
+    char *rel = ar_trial_dir_rel(cell, index);
+    char *path = ar_xasprintf("%s/%s/result.json", ctx->run_dir, rel);
+    ar_json_t *record = ar_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+    const char *verdict = ar_json_get_string(ar_json_get(record, "verdict"));
+    char *copy = verdict && verdict[0] ? ar_xstrdup(verdict) : NULL;
+    ar_json_free(record);
     free(path);
     free(rel);
     return copy;
@@ -35,20 +35,20 @@ static char *complete_verdict(const aorta_run_ctx_t *ctx, const char *cell, int 
  * budget when all are complete, the stop_after prefix when that reached the
  * events or the cap; 0 when the cell re-runs.  *events: the prefix's
  * events. */
-static long done_trials(const aorta_run_ctx_t *ctx, size_t cell_index, long *events)
+static long done_trials(const ar_run_ctx_t *ctx, size_t cell_index, long *events)
 {
-    const aorta_plan_t *plan = ctx->plan;
+    const ar_plan_t *plan = ctx->plan;
     const char *cell = plan->cells[cell_index].name;
     long take = 0;
     *events = 0;
     /* --all-ranks: done only with every rank's records too, the rule every
      * rank applies (sweep/rank.c), so all of them skip the same cells. */
     if (ctx->world_size > 1
-        && !aorta_rank_records_complete(ctx->run_dir, cell, aorta_plan_trial_budget(plan),
+        && !ar_rank_records_complete(ctx->run_dir, cell, ar_plan_trial_budget(plan),
                                         ctx->world_size))
         return 0;
     if (!plan->has_stop_after) {
-        for (take = 0; take < aorta_plan_trial_budget(plan); take++) {
+        for (take = 0; take < ar_plan_trial_budget(plan); take++) {
             char *verdict = complete_verdict(ctx, cell, (int)take);
             int complete = verdict != NULL;
             free(verdict);
@@ -70,19 +70,19 @@ static long done_trials(const aorta_run_ctx_t *ctx, size_t cell_index, long *eve
 
 /* What changed since the first of trials 0..take-1 of cell cell_index that
  * was recorded for another request, or NULL when all are this one's. */
-static char *cell_mismatch(const aorta_run_ctx_t *ctx, size_t cell_index, long take)
+static char *cell_mismatch(const ar_run_ctx_t *ctx, size_t cell_index, long take)
 {
     const char *cell = ctx->plan->cells[cell_index].name;
     char *changed = NULL;
     for (long t = 0; !changed && t < take; t++) {
-        char *rel = aorta_trial_json_rel(cell, (int)t);
-        char *path = aorta_xasprintf("%s/%s", ctx->run_dir, rel);
-        aorta_json_t *json = aorta_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+        char *rel = ar_trial_json_rel(cell, (int)t);
+        char *path = ar_xasprintf("%s/%s", ctx->run_dir, rel);
+        ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
         /* A trial JSON that is not there, or not JSON, makes the cell
-         * re-run (aorta_resume_cell()): never served. */
+         * re-run (ar_resume_cell()): never served. */
         if (json)
-            changed = aorta_request_mismatch(&ctx->requests[cell_index], json);
-        aorta_json_free(json);
+            changed = ar_request_mismatch(&ctx->requests[cell_index], json);
+        ar_json_free(json);
         free(path);
         free(rel);
     }
@@ -91,14 +91,14 @@ static char *cell_mismatch(const aorta_run_ctx_t *ctx, size_t cell_index, long t
 
 /* What changed, when a run would resume cell cell_index (it is done) but
  * its trials are another request's; else NULL. */
-static char *stale_cell(const aorta_run_ctx_t *ctx, size_t cell_index)
+static char *stale_cell(const ar_run_ctx_t *ctx, size_t cell_index)
 {
     long events;
     long take = ctx->requests ? done_trials(ctx, cell_index, &events) : 0;
     return take > 0 ? cell_mismatch(ctx, cell_index, take) : NULL;
 }
 
-int aorta_resume_check(const aorta_run_ctx_t *ctx, char **error)
+int ar_resume_check(const ar_run_ctx_t *ctx, char **error)
 {
     size_t stale = 0, first = 0;
     char *changed = NULL;
@@ -114,8 +114,8 @@ int aorta_resume_check(const aorta_run_ctx_t *ctx, char **error)
     }
     if (!changed)
         return 0;
-    char *more = stale > 1 ? aorta_xasprintf(" (and %zu more cell(s))", stale - 1) : NULL;
-    *error = aorta_xasprintf("cannot resume %s/%s: %s%s; use a new --ticket or --output, or "
+    char *more = stale > 1 ? ar_xasprintf(" (and %zu more cell(s))", stale - 1) : NULL;
+    *error = ar_xasprintf("cannot resume %s/%s: %s%s; use a new --ticket or --output, or "
                              "--fresh to empty the run directory's cells first",
                              ctx->display_dir, ctx->plan->cells[first].name, changed,
                              more ? more : "");
@@ -124,15 +124,15 @@ int aorta_resume_check(const aorta_run_ctx_t *ctx, char **error)
     return -1;
 }
 
-char *aorta_resume_stop_note(const aorta_plan_t *plan, long events, long trials)
+char *ar_resume_stop_note(const ar_plan_t *plan, long events, long trials)
 {
-    return aorta_xasprintf("stopped after %ld '%s' event(s) in %ld trial(s) (cap %ld)", events,
+    return ar_xasprintf("stopped after %ld '%s' event(s) in %ld trial(s) (cap %ld)", events,
                            plan->stop_event_verdict, trials, plan->stop_max_trials);
 }
 
-int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_result_t *result)
+int ar_resume_cell(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result)
 {
-    const aorta_plan_t *plan = ctx->plan;
+    const ar_plan_t *plan = ctx->plan;
     const char *cell = plan->cells[cell_index].name;
     long events = 0;
     long take = done_trials(ctx, cell_index, &events);
@@ -145,29 +145,29 @@ int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_
         return 0;
     }
 
-    aorta_cell_result_t loaded = {0};
+    ar_cell_result_t loaded = {0};
     for (long i = 0; i < take; i++) {
-        char *rel = aorta_trial_json_rel(cell, (int)i);
-        char *path = aorta_xasprintf("%s/%s", ctx->run_dir, rel);
-        char *display = aorta_xasprintf("%s/%s", ctx->display_dir, rel);
-        aorta_json_t *json = aorta_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
-        aorta_outcome_t outcome;
-        int ok = json && aorta_outcome_from_json(json, (int)i, display, &outcome) == 0;
+        char *rel = ar_trial_json_rel(cell, (int)i);
+        char *path = ar_xasprintf("%s/%s", ctx->run_dir, rel);
+        char *display = ar_xasprintf("%s/%s", ctx->display_dir, rel);
+        ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+        ar_outcome_t outcome;
+        int ok = json && ar_outcome_from_json(json, (int)i, display, &outcome) == 0;
         if (ok)
-            aorta_cell_result_add(&loaded, &outcome);
-        aorta_json_free(json);
+            ar_cell_result_add(&loaded, &outcome);
+        ar_json_free(json);
         free(display);
         free(path);
         free(rel);
         if (!ok) {
-            aorta_cell_result_clear(&loaded);
+            ar_cell_result_clear(&loaded);
             return 0;
         }
     }
     loaded.resumed = 1;
     if (plan->has_stop_after && events >= plan->stop_events)
-        loaded.stop_after_note = aorta_resume_stop_note(plan, events, take);
-    aorta_progress(plan->verbose, "cell '%s': all %ld trial(s) already complete -- skipping per "
+        loaded.stop_after_note = ar_resume_stop_note(plan, events, take);
+    ar_progress(plan->verbose, "cell '%s': all %ld trial(s) already complete -- skipping per "
                                   "resume mode",
                    cell, take);
     *result = loaded;

@@ -7,16 +7,16 @@
  * prefix of complete trials counts: the cell is done once that prefix
  * reached the events or the cap.  Only trials of the cell's request are
  * resumed: the sweep refuses a run directory holding others first
- * (aorta_resume_check()). */
-#ifndef AORTA_RESUME_H
-#define AORTA_RESUME_H
+ * (ar_resume_check()). */
+#ifndef AR_RESUME_H
+#define AR_RESUME_H
 
 #include "output/matrix.h"
 #include "sweep/run.h"
 
 /* When cell cell_index is complete, fill *result from disk (resumed set)
  * and return 1; else return 0 with *result untouched. */
-int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_result_t *result);
+int ar_resume_cell(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result);
 
 /* Before anything runs: 0 when no cell of the plan that a run would
  * resume (its trials complete) holds a trial JSON recorded for another
@@ -25,9 +25,9 @@ int aorta_resume_cell(const aorta_run_ctx_t *ctx, size_t cell_index, aorta_cell_
  * the fix.  A trial JSON without a fingerprint (an older aorta-run's) does
  * not match.  An incomplete cell re-runs from trial 0 whatever its trials
  * were, as before. */
-int aorta_resume_check(const aorta_run_ctx_t *ctx, char **error);
+int ar_resume_check(const ar_run_ctx_t *ctx, char **error);
 
 /* The note of a cell that stop_after ended (events reached) in matrix.json. */
-char *aorta_resume_stop_note(const aorta_plan_t *plan, long events, long trials);
+char *ar_resume_stop_note(const ar_plan_t *plan, long events, long trials);
 
 #endif

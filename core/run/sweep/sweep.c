@@ -49,29 +49,29 @@ static const char *signal_name(int sig)
     return sig == SIGTERM ? "SIGTERM" : "SIGINT";
 }
 
-static void log_trial(const aorta_plan_t *plan, int index, long total,
-                      const aorta_outcome_t *outcome)
+static void log_trial(const ar_plan_t *plan, int index, long total,
+                      const ar_outcome_t *outcome)
 {
-    aorta_progress(plan->verbose, "trial %d/%ld: %s in %.1fs (exit_status=%s)", index + 1, total,
+    ar_progress(plan->verbose, "trial %d/%ld: %s in %.1fs (exit_status=%s)", index + 1, total,
                    !strcmp(outcome->verdict, "pass") ? "passed" : "FAILED",
                    outcome->wall_clock_sec, outcome->exit_status);
 }
 
 /* The cell's warm-up trials (indices -1, -2, ...): recorded as such, left
  * out of its result.  Returns the interrupting signal, else 0. */
-static int run_warmups(const aorta_run_ctx_t *ctx, size_t index)
+static int run_warmups(const ar_run_ctx_t *ctx, size_t index)
 {
-    const aorta_plan_t *plan = ctx->plan;
+    const ar_plan_t *plan = ctx->plan;
     for (long w = 1; w <= plan->warmup_trials; w++) {
-        int interrupted = aorta_spawn_take_interrupt();
+        int interrupted = ar_spawn_take_interrupt();
         if (interrupted)
             return interrupted;
-        aorta_progress(plan->verbose, "warm-up trial %ld/%ld: starting", w, plan->warmup_trials);
-        aorta_outcome_t outcome;
-        interrupted = aorta_trial_run(ctx, index, (int)-w, &outcome);
-        aorta_progress(plan->verbose, "warm-up trial %ld/%ld: %s (left out)", w,
+        ar_progress(plan->verbose, "warm-up trial %ld/%ld: starting", w, plan->warmup_trials);
+        ar_outcome_t outcome;
+        interrupted = ar_trial_run(ctx, index, (int)-w, &outcome);
+        ar_progress(plan->verbose, "warm-up trial %ld/%ld: %s (left out)", w,
                        plan->warmup_trials, outcome.verdict);
-        aorta_outcome_clear(&outcome);
+        ar_outcome_clear(&outcome);
         if (interrupted)
             return interrupted;
     }
@@ -79,13 +79,13 @@ static int run_warmups(const aorta_run_ctx_t *ctx, size_t index)
 }
 
 /* Run cell index from trial 0; returns the interrupting signal, else 0. */
-static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_t *result)
+static int run_cell(const ar_run_ctx_t *ctx, size_t index, ar_cell_result_t *result)
 {
-    const aorta_plan_t *plan = ctx->plan;
-    const aorta_cell_t *cell = &plan->cells[index];
-    long total = aorta_plan_trial_budget(plan);
-    aorta_progress(plan->verbose,
-                   "run_trials: workload=" AORTA_WORKLOAD " environment=local mitigations=['%s', "
+    const ar_plan_t *plan = ctx->plan;
+    const ar_cell_t *cell = &plan->cells[index];
+    long total = ar_plan_trial_budget(plan);
+    ar_progress(plan->verbose,
+                   "run_trials: workload=" AR_WORKLOAD " environment=local mitigations=['%s', "
                    "'%s'] trials=%ld steps=1",
                    cell->mitigation, cell->diagnostic, total);
     long events = 0;
@@ -93,29 +93,29 @@ static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_
     if (warm_interrupt)
         return warm_interrupt;
     for (long t = 0; t < total; t++) {
-        int interrupted = aorta_spawn_take_interrupt();
+        int interrupted = ar_spawn_take_interrupt();
         if (interrupted)
             return interrupted;
-        aorta_progress(plan->verbose, "trial %ld/%ld: starting", t + 1, total);
-        aorta_live_trial_start(index, cell->name, t);
-        aorta_outcome_t outcome;
-        double started = aorta_clock_monotonic();
-        interrupted = aorta_trial_run(ctx, index, (int)t, &outcome);
-        aorta_live_trial_done(outcome.verdict, aorta_clock_monotonic() - started);
+        ar_progress(plan->verbose, "trial %ld/%ld: starting", t + 1, total);
+        ar_live_trial_start(index, cell->name, t);
+        ar_outcome_t outcome;
+        double started = ar_clock_monotonic();
+        interrupted = ar_trial_run(ctx, index, (int)t, &outcome);
+        ar_live_trial_done(outcome.verdict, ar_clock_monotonic() - started);
         log_trial(plan, (int)t, total, &outcome);
         int event = plan->has_stop_after && !strcmp(outcome.verdict, plan->stop_event_verdict);
-        aorta_cell_result_add(result, &outcome);
+        ar_cell_result_add(result, &outcome);
         if (interrupted)
             return interrupted;
         events += event;
         if (plan->has_stop_after && events >= plan->stop_events) {
             if (t + 1 < total)
-                aorta_progress(plan->verbose,
+                ar_progress(plan->verbose,
                                "stop_after: %ld '%s' event(s) observed in %ld trial(s) "
                                "(target %ld, cap %ld) -- stopping cell early",
                                events, plan->stop_event_verdict, t + 1, plan->stop_events,
                                plan->stop_max_trials);
-            result->stop_after_note = aorta_resume_stop_note(plan, events, t + 1);
+            result->stop_after_note = ar_resume_stop_note(plan, events, t + 1);
             break;
         }
     }
@@ -123,24 +123,24 @@ static int run_cell(const aorta_run_ctx_t *ctx, size_t index, aorta_cell_result_
 }
 
 /* "env probe ... is partial" when the snapshot could not see everything. */
-static void snapshot_warning(aorta_json_t *warnings, aorta_json_t *snapshot)
+static void snapshot_warning(ar_json_t *warnings, ar_json_t *snapshot)
 {
-    aorta_json_t *reasons = aorta_json_get(snapshot, "partial_reasons");
-    if (aorta_json_length(reasons) == 0)
+    ar_json_t *reasons = ar_json_get(snapshot, "partial_reasons");
+    if (ar_json_length(reasons) == 0)
         return;
     size_t len = 0;
-    for (size_t i = 0; i < aorta_json_length(reasons); i++)
-        len += strlen(aorta_json_get_string(aorta_json_at(reasons, i))) + 2;
-    char *joined = aorta_xcalloc(len + 1, 1);
-    for (size_t i = 0; i < aorta_json_length(reasons); i++) {
+    for (size_t i = 0; i < ar_json_length(reasons); i++)
+        len += strlen(ar_json_get_string(ar_json_at(reasons, i))) + 2;
+    char *joined = ar_xcalloc(len + 1, 1);
+    for (size_t i = 0; i < ar_json_length(reasons); i++) {
         if (i)
             strcat(joined, "; ");
-        strcat(joined, aorta_json_get_string(aorta_json_at(reasons, i)));
+        strcat(joined, ar_json_get_string(ar_json_at(reasons, i)));
     }
-    char *text = aorta_xasprintf("env probe for scope 'host' is partial: %s. See host_env.json "
+    char *text = ar_xasprintf("env probe for scope 'host' is partial: %s. See host_env.json "
                                  "for details.",
                                  joined);
-    aorta_json_append(warnings, aorta_json_string(text));
+    ar_json_append(warnings, ar_json_string(text));
     free(text);
     free(joined);
 }
@@ -148,30 +148,30 @@ static void snapshot_warning(aorta_json_t *warnings, aorta_json_t *snapshot)
 /* The program a wrapped trial ran first when it is not the command's own:
  * the outermost profiler (argv[0] of the first result.json that has one),
  * else NULL.  Read below the run directory without following a link. */
-static char *profiler_program(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results)
+static char *profiler_program(const ar_run_ctx_t *ctx, const ar_cell_result_t *results)
 {
-    const aorta_plan_t *plan = ctx->plan;
+    const ar_plan_t *plan = ctx->plan;
     char *program = NULL;
-    aorta_json_reader_t *reader = aorta_json_reader_new(16);
+    ar_json_reader_t *reader = ar_json_reader_new(16);
     for (size_t c = 0; plan->collector_count && !program && c < plan->cell_count; c++) {
         if (results[c].count == 0)
             continue;
-        char *rel = aorta_trial_dir_rel(plan->cells[c].name, results[c].outcomes[0].trial_index);
+        char *rel = ar_trial_dir_rel(plan->cells[c].name, results[c].outcomes[0].trial_index);
         char *why = NULL;
-        int fd = aorta_nofollow_open_dir(ctx->run_fd, rel, 0, &why);
-        aorta_json_t *record = fd >= 0 ? aorta_json_reader_read_at(reader, fd, "result.json",
+        int fd = ar_nofollow_open_dir(ctx->run_fd, rel, 0, &why);
+        ar_json_t *record = fd >= 0 ? ar_json_reader_read_at(reader, fd, "result.json",
                                                                    1u << 20)
                                        : NULL;
-        const char *first = aorta_json_get_string(aorta_json_at(aorta_json_get(record, "argv"), 0));
+        const char *first = ar_json_get_string(ar_json_at(ar_json_get(record, "argv"), 0));
         if (first && strcmp(first, aorta_argv_at(plan->command, 0)) != 0)
-            program = aorta_xstrdup(first);
-        aorta_json_free(record);
+            program = ar_xstrdup(first);
+        ar_json_free(record);
         if (fd >= 0)
             close(fd);
         free(why);
         free(rel);
     }
-    aorta_json_reader_free(reader);
+    ar_json_reader_free(reader);
     return program;
 }
 
@@ -184,180 +184,180 @@ static char *profiler_program(const aorta_run_ctx_t *ctx, const aorta_cell_resul
  * first_run_wall_clock_sec, carried from the matrix.json it resumes (its
  * own first_run_* when it was a resume too).  Nothing when no cell was
  * resumed or there is no readable matrix.json. */
-static void carry_first_run(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
-                            aorta_json_t *matrix)
+static void carry_first_run(const ar_run_ctx_t *ctx, const ar_cell_result_t *results,
+                            ar_json_t *matrix)
 {
     size_t resumed = 0;
     for (size_t i = 0; i < ctx->plan->cell_count; i++)
         resumed += results[i].resumed != 0;
     if (!resumed)
         return;
-    aorta_json_t *prior = aorta_json_read_file_at(ctx->run_fd, "matrix.json", 256u << 20, 64);
+    ar_json_t *prior = ar_json_read_file_at(ctx->run_fd, "matrix.json", 256u << 20, 64);
     if (!prior)
         return;
     static const char *const keys[][2] = {{"first_run_timestamp", "run_timestamp"},
                                           {"first_run_wall_clock_sec", "run_wall_clock_sec"}};
     for (size_t k = 0; k < 2; k++) {
-        aorta_json_t *value = aorta_json_get(prior, keys[k][0]);
+        ar_json_t *value = ar_json_get(prior, keys[k][0]);
         if (!value)
-            value = aorta_json_get(prior, keys[k][1]);
-        aorta_json_type_t type = aorta_json_type(value);
-        if (k == 0 ? type == AORTA_JSON_STRING
-                   : type == AORTA_JSON_DOUBLE || type == AORTA_JSON_INT)
-            aorta_json_set(matrix, keys[k][0], aorta_json_ref(value));
+            value = ar_json_get(prior, keys[k][1]);
+        ar_json_type_t type = ar_json_type(value);
+        if (k == 0 ? type == AR_JSON_STRING
+                   : type == AR_JSON_DOUBLE || type == AR_JSON_INT)
+            ar_json_set(matrix, keys[k][0], ar_json_ref(value));
     }
-    aorta_json_free(prior);
+    ar_json_free(prior);
 }
 
-static int write_reports(const aorta_run_ctx_t *ctx, const aorta_cell_result_t *results,
-                         const char *stamp, aorta_json_t *warnings, double wall_sec,
+static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *results,
+                         const char *stamp, ar_json_t *warnings, double wall_sec,
                          int *interrupted)
 {
-    const aorta_plan_t *plan = ctx->plan;
+    const ar_plan_t *plan = ctx->plan;
     char digest[65];
-    int have_digest = plan->recipe_path && aorta_sha256_file(plan->recipe_path, digest) == 0;
-    aorta_json_t *matrix = aorta_matrix_json(plan, results, stamp, warnings,
+    int have_digest = plan->recipe_path && ar_sha256_file(plan->recipe_path, digest) == 0;
+    ar_json_t *matrix = ar_matrix_json(plan, results, stamp, warnings,
                                              have_digest ? digest : NULL);
     /* On record, so --report rebuilds perf.md with it (this project's key,
      * after upstream's). */
-    aorta_json_set(matrix, "run_wall_clock_sec", aorta_json_double(wall_sec));
+    ar_json_set(matrix, "run_wall_clock_sec", ar_json_double(wall_sec));
     carry_first_run(ctx, results, matrix);
     char *program = profiler_program(ctx, results);
-    aorta_json_set(matrix, "provenance",
-                   aorta_provenance_json(plan, aorta_run_snapshot(ctx, 0), program));
+    ar_json_set(matrix, "provenance",
+                   ar_provenance_json(plan, ar_run_snapshot(ctx, 0), program));
     free(program);
     int status = 0;
-    char *matrix_path = aorta_xasprintf("%s/matrix.json", ctx->run_dir);
-    if (aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
-        aorta_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
-        status |= AORTA_SUMMARY_NO_MATRIX;
+    char *matrix_path = ar_xasprintf("%s/matrix.json", ctx->run_dir);
+    if (ar_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
+        ar_diag_error("cannot write %s: %s", matrix_path, strerror(errno));
+        status |= AR_SUMMARY_NO_MATRIX;
     }
     free(matrix_path);
     char *kernel_error = NULL;
     size_t rank_cells = 0;
-    char *kernels = aorta_cell_reports_write(ctx->run_fd, ctx->display_dir, matrix,
+    char *kernels = ar_cell_reports_write(ctx->run_fd, ctx->display_dir, matrix,
                                              plan->kernel_baseline, &kernel_error, interrupted,
                                              &rank_cells);
     /* Again, with the rank views the tables gave (matrix.json first, so that
      * an interrupted report still leaves it). */
-    if (rank_cells && !(status & AORTA_SUMMARY_NO_MATRIX)
-        && aorta_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
-        aorta_diag_error("cannot write %s/matrix.json: %s", ctx->run_dir, strerror(errno));
-        status |= AORTA_SUMMARY_NO_MATRIX;
+    if (rank_cells && !(status & AR_SUMMARY_NO_MATRIX)
+        && ar_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {
+        ar_diag_error("cannot write %s/matrix.json: %s", ctx->run_dir, strerror(errno));
+        status |= AR_SUMMARY_NO_MATRIX;
     }
     if (kernel_error) {
-        aorta_diag_error("%s", kernel_error);
+        ar_diag_error("%s", kernel_error);
         free(kernel_error);
-        status |= AORTA_SUMMARY_INCOMPLETE;
+        status |= AR_SUMMARY_INCOMPLETE;
     }
     if (*interrupted) {
-        aorta_diag_reports_interrupted(*interrupted, ctx->display_dir);
-        aorta_json_free(matrix);
-        return status | AORTA_SUMMARY_NO_PERF | AORTA_SUMMARY_INCOMPLETE;
+        ar_diag_reports_interrupted(*interrupted, ctx->display_dir);
+        ar_json_free(matrix);
+        return status | AR_SUMMARY_NO_PERF | AR_SUMMARY_INCOMPLETE;
     }
     /* The kernel section only follows what perf.md already says. */
-    char *perf = aorta_perf_md(matrix, wall_sec, NULL);
-    perf = aorta_xrealloc(perf, strlen(perf) + strlen(kernels) + 1);
+    char *perf = ar_perf_md(matrix, wall_sec, NULL);
+    perf = ar_xrealloc(perf, strlen(perf) + strlen(kernels) + 1);
     strcat(perf, kernels);
     free(kernels);
-    char *perf_path = aorta_xasprintf("%s/perf.md", ctx->run_dir);
-    if (aorta_write_file_atomic_at(ctx->run_fd, "perf.md", perf, strlen(perf)) != 0) {
-        aorta_diag_error("cannot write %s: %s", perf_path, strerror(errno));
-        status |= AORTA_SUMMARY_NO_PERF;
+    char *perf_path = ar_xasprintf("%s/perf.md", ctx->run_dir);
+    if (ar_write_file_atomic_at(ctx->run_fd, "perf.md", perf, strlen(perf)) != 0) {
+        ar_diag_error("cannot write %s: %s", perf_path, strerror(errno));
+        status |= AR_SUMMARY_NO_PERF;
     }
     free(perf);
     free(perf_path);
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     return status;
 }
 
-static void sweep(const aorta_run_ctx_t *ctx, aorta_cell_result_t *results, int *interrupted)
+static void sweep(const ar_run_ctx_t *ctx, ar_cell_result_t *results, int *interrupted)
 {
-    const aorta_plan_t *plan = ctx->plan;
+    const ar_plan_t *plan = ctx->plan;
     for (size_t c = 0; c < plan->cell_count; c++) {
-        const aorta_cell_t *cell = &plan->cells[c];
+        const ar_cell_t *cell = &plan->cells[c];
         if (!*interrupted)
-            *interrupted = aorta_spawn_take_interrupt();
+            *interrupted = ar_spawn_take_interrupt();
         if (*interrupted) {
-            results[c].error = aorta_xasprintf("not run: aorta-run was interrupted by %s",
+            results[c].error = ar_xasprintf("not run: aorta-run was interrupted by %s",
                                                signal_name(*interrupted));
-            aorta_progress(plan->verbose, "cell %zu/%zu: %s -- ERROR (%s) in 0.0s", c + 1,
+            ar_progress(plan->verbose, "cell %zu/%zu: %s -- ERROR (%s) in 0.0s", c + 1,
                            plan->cell_count, cell->name, results[c].error);
             continue;
         }
-        double started = aorta_clock_monotonic();
-        long total = aorta_plan_trial_budget(plan);
-        aorta_progress(plan->verbose,
+        double started = ar_clock_monotonic();
+        long total = ar_plan_trial_budget(plan);
+        ar_progress(plan->verbose,
                        "cell %zu/%zu: %s (mitigations=['%s', '%s'] environment=local) -- "
                        "starting %s%ld trial(s)",
                        c + 1, plan->cell_count, cell->name, cell->mitigation, cell->diagnostic,
                        plan->has_stop_after ? "up to " : "", total);
-        int resumed = aorta_resume_cell(ctx, c, &results[c]);
+        int resumed = ar_resume_cell(ctx, c, &results[c]);
         if (!resumed)
             *interrupted = run_cell(ctx, c, &results[c]);
-        aorta_live_cell_done(resumed ? 0 : (long)results[c].count);
-        aorta_cell_counts_t counts;
-        aorta_cell_counts(&results[c], &counts);
-        char *iters = aorta_cell_iters_display(&results[c]);
-        aorta_progress(plan->verbose, "cell %zu/%zu: %s -- %s in %.1fs [outcome: %zu/%zu "
+        ar_live_cell_done(resumed ? 0 : (long)results[c].count);
+        ar_cell_counts_t counts;
+        ar_cell_counts(&results[c], &counts);
+        char *iters = ar_cell_iters_display(&results[c]);
+        ar_progress(plan->verbose, "cell %zu/%zu: %s -- %s in %.1fs [outcome: %zu/%zu "
                                       "completed | iters: %s]",
                        c + 1, plan->cell_count, cell->name,
                        resumed ? "resumed (cached, no re-run)" : "done",
-                       aorta_clock_monotonic() - started, counts.launched, counts.trials, iters);
+                       ar_clock_monotonic() - started, counts.launched, counts.trials, iters);
         free(iters);
     }
 }
 
 /* Everything after the lock: snapshot, sweep, reports. */
-static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
+static void locked_run(ar_run_ctx_t *ctx, ar_sweep_end_t *end)
 {
-    const aorta_plan_t *plan = ctx->plan;
-    double started = aorta_clock_monotonic();
+    const ar_plan_t *plan = ctx->plan;
+    double started = ar_clock_monotonic();
     int interrupted = 0;
     /* Its Triton probe runs beside the first trial (collected there). */
-    ctx->host_env = aorta_host_env_start(environ, aorta_argv_items(plan->command));
+    ctx->host_env = ar_host_env_start(environ, aorta_argv_items(plan->command));
 
-    char stamp[AORTA_CLOCK_TEXT];
-    aorta_clock_stamp_utc(time(NULL), stamp);
-    aorta_progress(plan->verbose,
-                   "matrix run started: workload=" AORTA_WORKLOAD " ticket=%s cells=%zu "
+    char stamp[AR_CLOCK_TEXT];
+    ar_clock_stamp_utc(time(NULL), stamp);
+    ar_progress(plan->verbose,
+                   "matrix run started: workload=" AR_WORKLOAD " ticket=%s cells=%zu "
                    "trials/cell=%ld steps/trial=1 output=%s",
                    plan->ticket ? plan->ticket : "(none)", plan->cell_count,
-                   aorta_plan_trial_budget(plan),
+                   ar_plan_trial_budget(plan),
                    ctx->display_dir);
-    aorta_cell_result_t *results = aorta_xcalloc(plan->cell_count + 1, sizeof *results);
-    aorta_live_begin(stderr, STDERR_FILENO, plan->quiet, plan->cell_count,
-                     aorta_plan_trial_budget(plan));
+    ar_cell_result_t *results = ar_xcalloc(plan->cell_count + 1, sizeof *results);
+    ar_live_begin(stderr, STDERR_FILENO, plan->quiet, plan->cell_count,
+                     ar_plan_trial_budget(plan));
     sweep(ctx, results, &interrupted);
-    aorta_live_end();
+    ar_live_end();
 
-    aorta_json_t *warnings = aorta_json_array();
+    ar_json_t *warnings = ar_json_array();
     /* A run that ran no trial (all resumed, or interrupted first) collects
      * it here. */
-    snapshot_warning(warnings, aorta_run_snapshot(ctx, interrupted));
+    snapshot_warning(warnings, ar_run_snapshot(ctx, interrupted));
     if (interrupted) {
-        char *text = aorta_xasprintf("the sweep was interrupted by %s; the interrupted trial is "
+        char *text = ar_xasprintf("the sweep was interrupted by %s; the interrupted trial is "
                                      "an error without result.json, so the next run retries its "
                                      "cell",
                                      signal_name(interrupted));
-        aorta_json_append(warnings, aorta_json_string(text));
+        ar_json_append(warnings, ar_json_string(text));
         free(text);
     }
-    double wall_sec = aorta_clock_monotonic() - started;
+    double wall_sec = ar_clock_monotonic() - started;
     int report_interrupt = 0;
     int missing = write_reports(ctx, results, stamp, warnings, wall_sec, &report_interrupt);
     if (*ctx->write_failed)
-        missing |= AORTA_SUMMARY_INCOMPLETE;
+        missing |= AR_SUMMARY_INCOMPLETE;
     end->incomplete = missing != 0;
     /* Nothing was measured: a run is not "completed" then (docs/design.md,
      * Exit status). */
-    end->nothing_measured = aorta_summary_none_started(plan, results);
-    end->failed_trials = aorta_summary_failed_trials(plan, results);
-    aorta_json_free(warnings);
-    aorta_summary_print_failure_log(stdout, plan, results, ctx->run_fd, ctx->display_dir);
-    aorta_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
+    end->nothing_measured = ar_summary_none_started(plan, results);
+    end->failed_trials = ar_summary_failed_trials(plan, results);
+    ar_json_free(warnings);
+    ar_summary_print_failure_log(stdout, plan, results, ctx->run_fd, ctx->display_dir);
+    ar_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
-        aorta_cell_result_clear(&results[i]);
+        ar_cell_result_clear(&results[i]);
     free(results);
     /* The sweep was whole when its reports were not. */
     end->interrupted = interrupted ? interrupted : report_interrupt;
@@ -367,13 +367,13 @@ static void locked_run(aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
  * directories (nothing else of the run directory, no symlink followed);
  * then a cell holding another request's trials refuses the run.  0, or -1
  * with the reason reported and *end set. */
-static int prepare_cells(const aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
+static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
 {
-    const aorta_plan_t *plan = ctx->plan;
+    const ar_plan_t *plan = ctx->plan;
     for (size_t c = 0; plan->fresh && c < plan->cell_count; c++) {
         char *why = NULL;
-        if (aorta_nofollow_remove_tree_at(ctx->run_fd, plan->cells[c].name, &why) != 0) {
-            aorta_diag_error("--fresh: cannot empty %s/%s: %s", ctx->display_dir,
+        if (ar_nofollow_remove_tree_at(ctx->run_fd, plan->cells[c].name, &why) != 0) {
+            ar_diag_error("--fresh: cannot empty %s/%s: %s", ctx->display_dir,
                              plan->cells[c].name, why);
             free(why);
             end->incomplete = 1;
@@ -381,8 +381,8 @@ static int prepare_cells(const aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
         }
     }
     char *error = NULL;
-    if (aorta_resume_check(ctx, &error) != 0) {
-        aorta_diag_error("%s", error);
+    if (ar_resume_check(ctx, &error) != 0) {
+        ar_diag_error("%s", error);
         free(error);
         end->stale = 1;
         return -1;
@@ -390,53 +390,53 @@ static int prepare_cells(const aorta_run_ctx_t *ctx, aorta_sweep_end_t *end)
     return 0;
 }
 
-void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end)
+void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end)
 {
-    *end = (aorta_sweep_end_t){0, 0, 0, 0, 0};
-    long rank = aorta_rank_detect();
-    if (rank != 0 && aorta_plan_per_rank(plan)) {
-        end->incomplete = aorta_rank_run_follower(plan, rank, &end->interrupted) != 0;
+    *end = (ar_sweep_end_t){0, 0, 0, 0, 0};
+    long rank = ar_rank_detect();
+    if (rank != 0 && ar_plan_per_rank(plan)) {
+        end->incomplete = ar_rank_run_follower(plan, rank, &end->interrupted) != 0;
         return;
     }
     if (rank != 0) {
-        aorta_rank_note_bare(rank);
-        end->interrupted = aorta_rank_run_bare(plan);
+        ar_rank_note_bare(rank);
+        end->interrupted = ar_rank_run_bare(plan);
         return;
     }
     int write_failed = 0;
-    aorta_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1,
+    ar_run_ctx_t ctx = {.plan = plan, .display_dir = plan->run_dir, .run_fd = -1,
                            .write_failed = &write_failed, .self_rank = -1};
-    if (aorta_plan_per_rank(plan) && aorta_rank_is_launched()) {
+    if (ar_plan_per_rank(plan) && ar_rank_is_launched()) {
         /* Rank 0 of --all-ranks: its captures in rank0/, the others' awaited. */
         ctx.self_rank = 0;
-        ctx.wall_started = aorta_clock_wall();
-        ctx.world_size = aorta_rank_world();
+        ctx.wall_started = ar_clock_wall();
+        ctx.world_size = ar_rank_world();
         if (ctx.world_size == 0)
-            aorta_diag_warn("--all-ranks: no WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or "
+            ar_diag_warn("--all-ranks: no WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or "
                             "SLURM_NTASKS; rank 0 records its own captures and waits for no "
                             "other rank");
     }
-    ctx.run_dir = aorta_plan_absolute_run_dir(plan);
-    if (!ctx.run_dir || aorta_mkdir_p(ctx.run_dir, 0755) != 0
+    ctx.run_dir = ar_plan_absolute_run_dir(plan);
+    if (!ctx.run_dir || ar_mkdir_p(ctx.run_dir, 0755) != 0
         || (ctx.run_fd = open(ctx.run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-        aorta_diag_error("cannot create the run directory %s: %s", plan->run_dir, strerror(errno));
+        ar_diag_error("cannot create the run directory %s: %s", plan->run_dir, strerror(errno));
         free(ctx.run_dir);
         end->incomplete = 1;
         return;
     }
-    aorta_lock_t *lock = aorta_lock_acquire(ctx.run_dir);
+    ar_lock_t *lock = ar_lock_acquire(ctx.run_dir);
     end->incomplete = lock == NULL;
-    aorta_request_t *requests = aorta_request_compute(plan);
+    ar_request_t *requests = ar_request_compute(plan);
     ctx.requests = requests;
     if (lock && prepare_cells(&ctx, end) == 0) {
         ctx.base_env = aorta_env_from_environ(environ);
-        ctx.kill_grace_sec = aorta_run_kill_grace();
+        ctx.kill_grace_sec = ar_run_kill_grace();
         locked_run(&ctx, end);
     }
     if (lock)
-        aorta_lock_release(lock);
+        ar_lock_release(lock);
     free(requests);
-    aorta_host_env_free(ctx.host_env);
+    ar_host_env_free(ctx.host_env);
     aorta_env_free(ctx.base_env);
     close(ctx.run_fd);
     free(ctx.run_dir);

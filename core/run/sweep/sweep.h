@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* sweep.h - the sweep: every cell's trials, resumed or run, then
  * matrix.json, perf.md and the summary (docs/design.md). */
-#ifndef AORTA_SWEEP_H
-#define AORTA_SWEEP_H
+#ifndef AR_SWEEP_H
+#define AR_SWEEP_H
 
 #include "recipe/plan.h"
 
 /* How a sweep ended; the command layer turns it into the exit status. */
-typedef struct aorta_sweep_end {
+typedef struct ar_sweep_end {
     int interrupted;       /* SIGINT or SIGTERM that stopped the sweep or its reports, else 0 */
     int incomplete;        /* the run directory could not be made or was locked, or a file
                             * of the run could not be written (each reported) */
@@ -16,11 +16,11 @@ typedef struct aorta_sweep_end {
     size_t failed_trials;  /* trials whose verdict is "fail", resumed ones included */
     int stale;             /* the run directory holds a cell's trials of another request
                             * (reported, one line): nothing ran */
-} aorta_sweep_end_t;
+} ar_sweep_end_t;
 
 /* Run the plan and say in *end how it ended (the verdicts aside).  The
  * caller blocks SIGINT, SIGTERM and SIGCHLD first
- * (aorta_spawn_block_signals()). */
-void aorta_sweep_run(const aorta_plan_t *plan, aorta_sweep_end_t *end);
+ * (ar_spawn_block_signals()). */
+void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end);
 
 #endif

@@ -49,9 +49,9 @@
 #define ENV_FILE_NAME "probe.env"
 
 typedef struct trial {
-    const aorta_run_ctx_t *ctx;
-    const aorta_plan_t *plan;
-    const aorta_cell_t *cell;
+    const ar_run_ctx_t *ctx;
+    const ar_plan_t *plan;
+    const ar_cell_t *cell;
     int index;
     char *trial_rel, *collect_rel;       /* below the run directory */
     char *trial_dir, *result_path;       /* absolute */
@@ -66,12 +66,12 @@ typedef struct trial {
     char *env_file_error;                /* why probe.env was refused */
     char *ranks_missing;                 /* --all-ranks: "1, 3", the ranks without a record */
     char *record_error;                  /* why a file of the trial could not be written */
-    aorta_spawn_result_t spawn;
-    aorta_classification_t classification;
+    ar_spawn_result_t spawn;
+    ar_classification_t classification;
     aorta_metrics_t *collected;
     int retained;
-    aorta_retain_level_t level;
-    aorta_retention_t retention;
+    ar_retain_level_t level;
+    ar_retention_t retention;
 } trial_t;
 
 static void set_setup_error(trial_t *trial, char *message)
@@ -86,9 +86,9 @@ static void set_setup_error(trial_t *trial, char *message)
  * error line, the trial an error, the run's exit status 1. */
 static void write_failed(trial_t *trial, const char *name, const char *why)
 {
-    aorta_diag_error("cannot write %s/%s: %s", trial->display_dir, name, why);
+    ar_diag_error("cannot write %s/%s: %s", trial->display_dir, name, why);
     if (!trial->record_error)
-        trial->record_error = aorta_xasprintf("cannot write %s/%s: %s", trial->display_dir,
+        trial->record_error = ar_xasprintf("cannot write %s/%s: %s", trial->display_dir,
                                               name, why);
     if (trial->ctx->write_failed)
         *trial->ctx->write_failed = 1;
@@ -98,19 +98,19 @@ static void write_failed(trial_t *trial, const char *name, const char *why)
  * directory, and the last attempt's files gone. */
 static void prepare_dirs(trial_t *trial)
 {
-    const aorta_run_ctx_t *ctx = trial->ctx;
+    const ar_run_ctx_t *ctx = trial->ctx;
     char *why = NULL;
-    trial->trial_fd = aorta_nofollow_open_dir(ctx->run_fd, trial->trial_rel, 1, &why);
+    trial->trial_fd = ar_nofollow_open_dir(ctx->run_fd, trial->trial_rel, 1, &why);
     if (trial->trial_fd < 0) {
-        set_setup_error(trial, aorta_xasprintf("cannot prepare the trial directory %s: %s",
+        set_setup_error(trial, ar_xasprintf("cannot prepare the trial directory %s: %s",
                                                trial->trial_dir, why));
         free(why);
         return;
     }
-    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
-    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    char *sub_rel = ar_workload_dir_rel(trial->cell->name);
+    int sub_fd = ar_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
     if (sub_fd < 0) {
-        set_setup_error(trial, aorta_xasprintf("cannot prepare %s/%s: %s", ctx->run_dir, sub_rel,
+        set_setup_error(trial, ar_xasprintf("cannot prepare %s/%s: %s", ctx->run_dir, sub_rel,
                                                why));
         free(why);
     } else {
@@ -145,11 +145,11 @@ static void write_env_file(trial_t *trial)
     const aorta_env_t *env = trial->cell->env;
     size_t count = aorta_env_count(env), len = 0;
     /* "NAME=VALUE" lines, sorted by name. */
-    char **lines = aorta_xcalloc(count ? count : 1, sizeof *lines);
+    char **lines = ar_xcalloc(count ? count : 1, sizeof *lines);
     for (size_t i = 0; i < count; i++) {
         const char *name = aorta_env_name_at(env, i), *value = aorta_env_value_at(env, i);
         if (strpbrk(name, "=\n\r") || strpbrk(value, "\n\r")) {
-            trial->env_file_error = aorta_xasprintf(
+            trial->env_file_error = ar_xasprintf(
                 "probe.env: variable '%s' has a line break or '=' that an env file cannot carry",
                 name);
             for (size_t j = 0; j < i; j++)
@@ -157,20 +157,20 @@ static void write_env_file(trial_t *trial)
             free(lines);
             return;
         }
-        lines[i] = aorta_xasprintf("%s=%s", name, value);
+        lines[i] = ar_xasprintf("%s=%s", name, value);
         len += strlen(lines[i]) + 1;
     }
     qsort(lines, count, sizeof *lines, by_name);
-    char *text = aorta_xmalloc(len + 1);
+    char *text = ar_xmalloc(len + 1);
     char *cursor = text;
     for (size_t i = 0; i < count; i++) {
         cursor += sprintf(cursor, "%s\n", lines[i]);
         free(lines[i]);
     }
     free(lines);
-    int fd = aorta_open_output_at(trial->trial_fd, ENV_FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0 || fchmod(fd, 0600) != 0 || aorta_write_all(fd, text, len) != 0)
-        set_setup_error(trial, aorta_xasprintf("cannot write %s/" ENV_FILE_NAME ": %s",
+    int fd = ar_open_output_at(trial->trial_fd, ENV_FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || fchmod(fd, 0600) != 0 || ar_write_all(fd, text, len) != 0)
+        set_setup_error(trial, ar_xasprintf("cannot write %s/" ENV_FILE_NAME ": %s",
                                                trial->trial_dir, strerror(errno)));
     if (fd >= 0)
         close(fd);
@@ -187,7 +187,7 @@ static void build_env(trial_t *trial)
     if (trial->setup_error || strcmp(trial->plan->env_passthrough_mode, "file") != 0)
         return;
     write_env_file(trial);
-    char *path = aorta_xasprintf("%s/" ENV_FILE_NAME, trial->trial_dir);
+    char *path = ar_xasprintf("%s/" ENV_FILE_NAME, trial->trial_dir);
     aorta_env_set(trial->child_env, "AORTA_ENV_FILE", path);
     aorta_env_set(trial->trial_env, "AORTA_ENV_FILE", path);
     free(path);
@@ -198,7 +198,7 @@ static void compose(trial_t *trial)
     if (trial->setup_error || trial->env_file_error)
         return;
     char *error = NULL;
-    if (aorta_compose(trial->plan, trial->plan->command, trial->ctx->run_dir,
+    if (ar_compose(trial->plan, trial->plan->command, trial->ctx->run_dir,
                            trial->collect_rel, trial->child_env, 1, trial->ctx->self_rank,
                            &trial->argv, &error)
         != 0)
@@ -207,7 +207,7 @@ static void compose(trial_t *trial)
 
 static int open_capture(int dir_fd, const char *name)
 {
-    return aorta_open_output_at(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+    return ar_open_output_at(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
 }
 
 static void run_command(trial_t *trial)
@@ -216,17 +216,17 @@ static void run_command(trial_t *trial)
     int err = out >= 0 ? open_capture(trial->trial_fd, "stderr.log") : -1;
     char **envp = aorta_env_to_envp(trial->child_env);
     if (out < 0 || err < 0
-        || aorta_spawn_run_fds(aorta_argv_items(trial->argv), envp, out, err,
+        || ar_spawn_run_fds(aorta_argv_items(trial->argv), envp, out, err,
                                trial->plan->timeout_sec, trial->ctx->kill_grace_sec, &trial->spawn)
                != 0)
-        set_setup_error(trial, aorta_xasprintf("cannot run the command with its output in %s: %s",
+        set_setup_error(trial, ar_xasprintf("cannot run the command with its output in %s: %s",
                                                trial->trial_dir, strerror(errno)));
     aorta_env_free_envp(envp);
     if (!trial->setup_error) {
-        if (aorta_fd_filled(out))
+        if (ar_fd_filled(out))
             write_failed(trial, "stdout.log", "the payload's output may be cut short: "
                                                "the disk is full or a file size limit was hit");
-        else if (aorta_fd_filled(err))
+        else if (ar_fd_filled(err))
             write_failed(trial, "stderr.log", "the payload's output may be cut short: "
                                                "the disk is full or a file size limit was hit");
     }
@@ -238,8 +238,8 @@ static void run_command(trial_t *trial)
 
 static void write_record(trial_t *trial)
 {
-    const char *retention_level = aorta_retain_level_name(trial->level);
-    aorta_trial_record_t record = {
+    const char *retention_level = ar_retain_level_name(trial->level);
+    ar_trial_record_t record = {
         .spawn = &trial->spawn,
         .classification = &trial->classification,
         .argv = trial->argv ? trial->argv : trial->plan->command,
@@ -252,20 +252,20 @@ static void write_record(trial_t *trial)
         .failure_type = trial->env_file_error ? "env_file_validation_failed" : NULL,
         .error_message = trial->env_file_error,
     };
-    aorta_json_t *json = aorta_trial_record_json(&record);
+    ar_json_t *json = ar_trial_record_json(&record);
     /* Opened again from the run directory: the payload may have swapped the
      * trial directory for a symlink since. */
     char *why = NULL;
-    int fd = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
+    int fd = ar_nofollow_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
     if (fd < 0) {
         write_failed(trial, "result.json", why);
         free(why);
     } else {
-        if (aorta_json_write_file_at(fd, "result.json", json) != 0)
+        if (ar_json_write_file_at(fd, "result.json", json) != 0)
             write_failed(trial, "result.json", strerror(errno));
         close(fd);
     }
-    aorta_json_free(json);
+    ar_json_free(json);
 }
 
 static void merge_metrics(aorta_metrics_t *into, const aorta_metrics_t *from)
@@ -303,28 +303,28 @@ static int ranked(const trial_t *trial)
  * that failed makes a passing trial fail. */
 static void gather_ranks(trial_t *trial)
 {
-    const aorta_run_ctx_t *ctx = trial->ctx;
+    const ar_run_ctx_t *ctx = trial->ctx;
     if (ctx->world_size <= 1 || trial->spawn.interrupted)
         return;
-    aorta_json_t **records = aorta_xcalloc((size_t)ctx->world_size, sizeof *records);
-    size_t missing = aorta_rank_records_wait(ctx->run_dir, trial->cell->name, trial->index,
+    ar_json_t **records = ar_xcalloc((size_t)ctx->world_size, sizeof *records);
+    size_t missing = ar_rank_records_wait(ctx->run_dir, trial->cell->name, trial->index,
                                              ctx->world_size, ctx->wall_started,
-                                             aorta_rank_wait_sec(trial->plan->timeout_sec),
+                                             ar_rank_wait_sec(trial->plan->timeout_sec),
                                              records);
     int failed = 0;
-    char *list = aorta_rank_missing_list(records, ctx->world_size);
+    char *list = ar_rank_missing_list(records, ctx->world_size);
     for (long k = 1; k < ctx->world_size; k++) {
         if (!records[k])
             continue;
-        const char *verdict = aorta_json_get_string(aorta_json_get(records[k], "verdict"));
+        const char *verdict = ar_json_get_string(ar_json_get(records[k], "verdict"));
         failed |= !verdict || strcmp(verdict, "pass") != 0;
-        aorta_json_free(records[k]);
+        ar_json_free(records[k]);
     }
     free(records);
-    aorta_classification_t *c = &trial->classification;
+    ar_classification_t *c = &trial->classification;
     if (missing) {
-        aorta_diag_warn("%s: no record from rank(s) %s after %.0f s; the trial is an error",
-                        trial->display_dir, list, aorta_rank_wait_sec(trial->plan->timeout_sec));
+        ar_diag_warn("%s: no record from rank(s) %s after %.0f s; the trial is an error",
+                        trial->display_dir, list, ar_rank_wait_sec(trial->plan->timeout_sec));
         trial->ranks_missing = list;
         c->verdict = "error";
         if (!c->error_detectors[0])
@@ -349,12 +349,12 @@ typedef struct beside {
 
 static void beside_open(const trial_t *trial, char *(*name_of)(const char *), beside_t *b)
 {
-    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
+    char *json_rel = ar_trial_json_rel(trial->cell->name, trial->index);
     b->name = name_of(strrchr(json_rel, '/') + 1);
     free(json_rel);
-    b->sub_rel = aorta_workload_dir_rel(trial->cell->name);
+    b->sub_rel = ar_workload_dir_rel(trial->cell->name);
     b->why = NULL;
-    b->fd = aorta_nofollow_open_dir(trial->ctx->run_fd, b->sub_rel, 1, &b->why);
+    b->fd = ar_nofollow_open_dir(trial->ctx->run_fd, b->sub_rel, 1, &b->why);
 }
 
 /* Done with it; failed: one error line (why, else errno's), and the run
@@ -362,7 +362,7 @@ static void beside_open(const trial_t *trial, char *(*name_of)(const char *), be
 static void beside_close(const trial_t *trial, beside_t *b, int failed)
 {
     if (failed) {
-        aorta_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, b->sub_rel,
+        ar_diag_error("cannot write %s/%s/%s: %s", trial->ctx->display_dir, b->sub_rel,
                          b->name, b->why ? b->why : strerror(errno));
         if (trial->ctx->write_failed)
             *trial->ctx->write_failed = 1;
@@ -376,41 +376,41 @@ static void beside_close(const trial_t *trial, beside_t *b, int failed)
 
 /* The kernel tables, now: retention may prune the artifacts next; tables
  * NULL: remove one an earlier attempt left. */
-static void write_kernel_tables(const trial_t *trial, const aorta_json_t *tables)
+static void write_kernel_tables(const trial_t *trial, const ar_json_t *tables)
 {
     beside_t b;
-    beside_open(trial, aorta_kernel_file_path, &b);
+    beside_open(trial, ar_kernel_file_path, &b);
     int failed = b.fd < 0;
     if (b.fd >= 0 && !tables)
         unlinkat(b.fd, b.name, 0);
     else if (b.fd >= 0)
-        failed = aorta_kernel_file_write_at(b.fd, b.name, tables, &b.why) != 0;
+        failed = ar_kernel_file_write_at(b.fd, b.name, tables, &b.why) != 0;
     beside_close(trial, &b, failed);
 }
 
 /* Each rank's table of a multi-rank trial beside the merged one (a rank
  * whose parse failed has none: its figures are unknown, not zero). */
-static void add_rank_tables(aorta_json_t *tables, const char *name, const aorta_rank_set_t *ranks)
+static void add_rank_tables(ar_json_t *tables, const char *name, const ar_rank_set_t *ranks)
 {
     for (size_t r = 0; r < ranks->count; r++)
         if (ranks->results[r].metrics)
-            aorta_kernel_file_add_rank(tables, name, ranks->results[r].rank,
+            ar_kernel_file_add_rank(tables, name, ranks->results[r].rank,
                                        aorta_metrics_kernels(ranks->results[r].metrics));
 }
 
 /* Whether the trial's ranks ran on one node and so share a clock: one
  * process, or every rank of the timeline noted the same node
  * (sweep/rank_node.h). */
-static int one_node(const trial_t *trial, const aorta_timeline_parts_t *parts)
+static int one_node(const trial_t *trial, const ar_timeline_parts_t *parts)
 {
     if (!ranked(trial))
         return 1;
     if (!parts || !parts->count)
         return 0;
-    long *ranks = aorta_xcalloc(parts->count, sizeof *ranks);
+    long *ranks = ar_xcalloc(parts->count, sizeof *ranks);
     for (size_t i = 0; i < parts->count; i++)
         ranks[i] = parts->sources[i].rank;
-    int one = aorta_rank_nodes_one(trial->ctx->run_fd, trial->collect_rel, ranks, parts->count);
+    int one = ar_rank_nodes_one(trial->ctx->run_fd, trial->collect_rel, ranks, parts->count);
     free(ranks);
     return one;
 }
@@ -418,12 +418,12 @@ static int one_node(const trial_t *trial, const aorta_timeline_parts_t *parts)
 /* The timeline beside the kernel tables (docs/multi-rank.md, Timeline),
  * when a dispatch exists; else remove one an earlier attempt left.  Ranks
  * share its time 0 when they ran on one node (one_node()). */
-static void write_timeline(const trial_t *trial, const aorta_timeline_parts_t *parts)
+static void write_timeline(const trial_t *trial, const ar_timeline_parts_t *parts)
 {
     beside_t b;
-    beside_open(trial, aorta_timeline_path, &b);
+    beside_open(trial, ar_timeline_path, &b);
     int failed = b.fd < 0
-                 || aorta_timeline_parts_write_at(parts, b.fd, b.name, one_node(trial, parts)) != 0;
+                 || ar_timeline_parts_write_at(parts, b.fd, b.name, one_node(trial, parts)) != 0;
     beside_close(trial, &b, failed);
 }
 
@@ -431,53 +431,53 @@ static void write_timeline(const trial_t *trial, const aorta_timeline_parts_t *p
  * symlink; a missing directory contributes nothing. */
 static void parse_collectors(trial_t *trial)
 {
-    const aorta_plan_t *plan = trial->plan;
+    const ar_plan_t *plan = trial->plan;
     if (plan->collector_count == 0) {
         /* A table left by an attempt with collectors is not this trial's. */
         write_kernel_tables(trial, NULL);
         write_timeline(trial, NULL);
         return;
     }
-    aorta_timeline_parts_t parts = {0};
+    ar_timeline_parts_t parts = {0};
     trial->collected = aorta_metrics_new(NULL);
-    aorta_json_t *tables = aorta_kernel_file_new(trial->index);
+    ar_json_t *tables = ar_kernel_file_new(trial->index);
     for (size_t i = 0; i < plan->collector_count; i++) {
-        const aorta_collect_entry_t *entry = &plan->collectors[i];
+        const ar_collect_entry_t *entry = &plan->collectors[i];
         const char *name = entry->module->collector.name;
-        char *rel = aorta_xasprintf("%s/%s", trial->collect_rel, name);
-        char *dir = aorta_xasprintf("%s/%s", trial->ctx->run_dir, rel);
+        char *rel = ar_xasprintf("%s/%s", trial->collect_rel, name);
+        char *dir = ar_xasprintf("%s/%s", trial->ctx->run_dir, rel);
         char *why = NULL;
-        int fd = aorta_nofollow_open_dir(trial->ctx->run_fd, rel, 0, &why);
+        int fd = ar_nofollow_open_dir(trial->ctx->run_fd, rel, 0, &why);
         struct stat st;
         if (fd >= 0) {
             int interrupted = 0;
-            aorta_metrics_t *metrics = aorta_parse_in_child_ex(entry->module, entry->effective,
+            aorta_metrics_t *metrics = ar_parse_in_child_ex(entry->module, entry->effective,
                                                                dir, &interrupted);
             /* A launcher run, or one of --all-ranks: the per-rank keys too
              * (docs/design.md, Multi-rank runs); an interrupt stops them
              * and stays pending until taken here. */
-            aorta_rank_set_t ranks = {0};
+            ar_rank_set_t ranks = {0};
             if (!interrupted && ranked(trial)) {
-                aorta_rank_metrics(entry->module, entry->effective, fd, dir, plan->ranks,
+                ar_rank_metrics(entry->module, entry->effective, fd, dir, plan->ranks,
                                    plan->rank_count, metrics, &ranks);
-                interrupted = aorta_spawn_take_interrupt();
+                interrupted = ar_spawn_take_interrupt();
             }
             close(fd);
             merge_metrics(trial->collected, metrics);
-            aorta_kernel_file_add(tables, name, aorta_metrics_kernels(metrics));
+            ar_kernel_file_add(tables, name, aorta_metrics_kernels(metrics));
             add_rank_tables(tables, name, &ranks);
-            aorta_timeline_parts_keep(&parts, name, metrics, &ranks);
+            ar_timeline_parts_keep(&parts, name, metrics, &ranks);
             if (interrupted) {
                 trial->spawn.interrupted = interrupted;
-                aorta_json_free(tables); /* an interrupted trial keeps no tables */
-                aorta_timeline_parts_free(&parts);
+                ar_json_free(tables); /* an interrupted trial keeps no tables */
+                ar_timeline_parts_free(&parts);
                 free(why);
                 free(dir);
                 free(rel);
                 return;
             }
         } else if (!(lstat(dir, &st) != 0 && errno == ENOENT)) {
-            aorta_diag_warn("collect: %s: %s; refusing to parse artifacts "
+            ar_diag_warn("collect: %s: %s; refusing to parse artifacts "
                             "through it. No %s metrics for this trial.",
                     dir, why, name);
         }
@@ -486,12 +486,12 @@ static void parse_collectors(trial_t *trial)
         free(rel);
     }
     write_kernel_tables(trial, tables);
-    aorta_json_free(tables);
+    ar_json_free(tables);
     write_timeline(trial, &parts);
-    aorta_timeline_parts_free(&parts);
+    ar_timeline_parts_free(&parts);
 }
 
-static aorta_retain_level_t level_for(const aorta_plan_t *plan, const char *verdict)
+static ar_retain_level_t level_for(const ar_plan_t *plan, const char *verdict)
 {
     if (!strcmp(verdict, "pass"))
         return plan->retain_on_pass;
@@ -502,26 +502,26 @@ static aorta_retain_level_t level_for(const aorta_plan_t *plan, const char *verd
 
 static void apply_retention(trial_t *trial)
 {
-    const aorta_plan_t *plan = trial->plan;
+    const ar_plan_t *plan = trial->plan;
     if (!plan->has_retain)
         return;
     trial->level = level_for(plan, trial->classification.verdict);
     int collect_fd = -1;
-    const char **names = aorta_xcalloc(plan->collector_count + 1, sizeof *names);
+    const char **names = ar_xcalloc(plan->collector_count + 1, sizeof *names);
     for (size_t i = 0; i < plan->collector_count; i++)
         names[i] = plan->collectors[i].module->collector.name;
-    if (plan->collector_count > 0 && trial->level < AORTA_RETAIN_FULL) {
+    if (plan->collector_count > 0 && trial->level < AR_RETAIN_FULL) {
         char *why = NULL;
-        collect_fd = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);
+        collect_fd = ar_nofollow_open_dir(trial->ctx->run_fd, trial->collect_rel, 0, &why);
         if (collect_fd < 0)
-            aorta_diag_warn("retention: collector artifacts of %s kept: %s",
+            ar_diag_warn("retention: collector artifacts of %s kept: %s",
                     trial->display_dir, why);
         free(why);
     }
-    char *tag = aorta_trial_tag(trial->index);
-    char *prefix = aorta_xasprintf("../" AORTA_WORKLOAD "/trial_d0_m0_%s/", tag);
+    char *tag = ar_trial_tag(trial->index);
+    char *prefix = ar_xasprintf("../" AR_WORKLOAD "/trial_d0_m0_%s/", tag);
     free(tag);
-    aorta_retention_apply(trial->trial_fd, collect_fd, prefix, names, plan->collector_count,
+    ar_retention_apply(trial->trial_fd, collect_fd, prefix, names, plan->collector_count,
                           trial->level, trial->display_dir, &trial->retention);
     trial->retained = 1;
     if (collect_fd >= 0)
@@ -529,9 +529,9 @@ static void apply_retention(trial_t *trial)
     free(prefix);
     free(names);
     write_record(trial);
-    aorta_progress(plan->verbose,
+    ar_progress(plan->verbose,
                    "retention[%s]: pruned %zu artifact(s) (~%lld bytes) for trial %s",
-                   aorta_retain_level_name(trial->level), trial->retention.count,
+                   ar_retain_level_name(trial->level), trial->retention.count,
                    (long long)trial->retention.freed_bytes, trial->display_dir);
 }
 
@@ -541,54 +541,54 @@ static const char *signal_name(int sig)
 }
 
 /* Why the command could not be executed, as the summary shows it. */
-static aorta_json_t *exec_error(const trial_t *trial)
+static ar_json_t *exec_error(const trial_t *trial)
 {
     const aorta_argv_t *argv = trial->argv ? trial->argv : trial->plan->command;
-    char *text = aorta_xasprintf("cannot execute '%s': %s", aorta_argv_items(argv)[0],
+    char *text = ar_xasprintf("cannot execute '%s': %s", aorta_argv_items(argv)[0],
                                  strerror(trial->spawn.exec_errno));
-    aorta_json_t *json = aorta_json_string(text);
+    ar_json_t *json = ar_json_string(text);
     free(text);
     return json;
 }
 
 /* The one failure_details entry of a trial that did not pass. */
-static aorta_json_t *failure_detail(const trial_t *trial)
+static ar_json_t *failure_detail(const trial_t *trial)
 {
-    aorta_json_t *detail = aorta_json_object();
+    ar_json_t *detail = ar_json_object();
     if (trial->record_error && !trial->setup_error && !trial->spawn.interrupted) {
-        aorta_json_set(detail, "error", aorta_json_string(trial->record_error));
-        aorta_json_set(detail, "type", aorta_json_string("record_failed"));
-        aorta_json_set(detail, "phase", aorta_json_string("record"));
+        ar_json_set(detail, "error", ar_json_string(trial->record_error));
+        ar_json_set(detail, "type", ar_json_string("record_failed"));
+        ar_json_set(detail, "phase", ar_json_string("record"));
         return detail;
     }
     if (trial->setup_error) {
-        aorta_json_set(detail, "error", aorta_json_string(trial->setup_error));
-        aorta_json_set(detail, "type", aorta_json_string("setup_failed"));
-        aorta_json_set(detail, "phase", aorta_json_string("setup"));
+        ar_json_set(detail, "error", ar_json_string(trial->setup_error));
+        ar_json_set(detail, "type", ar_json_string("setup_failed"));
+        ar_json_set(detail, "phase", ar_json_string("setup"));
         return detail;
     }
-    const aorta_spawn_result_t *spawn = &trial->spawn;
+    const ar_spawn_result_t *spawn = &trial->spawn;
     const char *type = trial->env_file_error   ? "env_file_validation_failed"
                      : spawn->interrupted      ? "subprocess_interrupted"
                      : !spawn->launched        ? "subprocess_exec_failed"
                      : spawn->timed_out        ? "subprocess_timeout"
                      : spawn->exit_code != 0   ? "subprocess_nonzero_exit"
                                                : "detector_failure";
-    aorta_json_set(detail, "exit_code", aorta_json_int(spawn->exit_code));
-    aorta_json_set(detail, "timed_out", aorta_json_bool(spawn->timed_out));
-    aorta_json_set(detail, "type", aorta_json_string(type));
-    aorta_json_t *detectors = aorta_json_array();
+    ar_json_set(detail, "exit_code", ar_json_int(spawn->exit_code));
+    ar_json_set(detail, "timed_out", ar_json_bool(spawn->timed_out));
+    ar_json_set(detail, "type", ar_json_string(type));
+    ar_json_t *detectors = ar_json_array();
     for (size_t i = 0; trial->classification.failure_detectors[i]; i++)
-        aorta_json_append(detectors, aorta_json_string(trial->classification.failure_detectors[i]));
-    aorta_json_set(detail, "failure_detectors_fired", detectors);
+        ar_json_append(detectors, ar_json_string(trial->classification.failure_detectors[i]));
+    ar_json_set(detail, "failure_detectors_fired", detectors);
     if (trial->env_file_error)
-        aorta_json_set(detail, "error", aorta_json_string(trial->env_file_error));
+        ar_json_set(detail, "error", ar_json_string(trial->env_file_error));
     else if (!spawn->launched && spawn->exec_errno && !spawn->interrupted)
-        aorta_json_set(detail, "error", exec_error(trial));
+        ar_json_set(detail, "error", exec_error(trial));
     if (spawn->interrupted)
-        aorta_json_set(detail, "signal", aorta_json_string(signal_name(spawn->interrupted)));
+        ar_json_set(detail, "signal", ar_json_string(signal_name(spawn->interrupted)));
     if (trial->ranks_missing)
-        aorta_json_set(detail, "ranks_missing", aorta_json_string(trial->ranks_missing));
+        ar_json_set(detail, "ranks_missing", ar_json_string(trial->ranks_missing));
     return detail;
 }
 
@@ -598,19 +598,19 @@ static aorta_json_t *failure_detail(const trial_t *trial)
  * names another interpreter for Proton.  The reason, or NULL. */
 static char *proton_cannot_import(const trial_t *trial)
 {
-    const aorta_plan_t *plan = trial->plan;
+    const ar_plan_t *plan = trial->plan;
     int proton = 0;
     for (size_t i = 0; i < plan->collector_count; i++)
         proton |= !strcmp(plan->collectors[i].module->collector.name, "proton");
-    if (!proton || !aorta_host_env_done(trial->ctx->host_env)
-        || aorta_knob_text("AORTA_PROTON_PYTHON"))
+    if (!proton || !ar_host_env_done(trial->ctx->host_env)
+        || ar_knob_text("AORTA_PROTON_PYTHON"))
         return NULL;
-    const aorta_json_t *snapshot = aorta_host_env_snapshot(trial->ctx->host_env);
-    const aorta_json_t *reasons = aorta_json_get(snapshot, "partial_reasons");
-    for (size_t i = 0; i < aorta_json_length(reasons); i++) {
-        const char *reason = aorta_json_get_string(aorta_json_at(reasons, i));
+    const ar_json_t *snapshot = ar_host_env_snapshot(trial->ctx->host_env);
+    const ar_json_t *reasons = ar_json_get(snapshot, "partial_reasons");
+    for (size_t i = 0; i < ar_json_length(reasons); i++) {
+        const char *reason = ar_json_get_string(ar_json_at(reasons, i));
         if (reason && strstr(reason, " cannot import triton"))
-            return aorta_xasprintf("proton: %s, so Proton cannot profile it; install Triton "
+            return ar_xasprintf("proton: %s, so Proton cannot profile it; install Triton "
                                    "into that interpreter, or set AORTA_PROTON_PYTHON to one "
                                    "that has it",
                                    reason + (strncmp(reason, "triton: ", 8) ? 0 : 8));
@@ -634,9 +634,9 @@ static void execute(trial_t *trial)
     }
     run_command(trial);
     /* Before the strays are killed: the probe is aorta-run's own child. */
-    aorta_run_snapshot(trial->ctx, trial->spawn.interrupted);
-    char *what = aorta_xasprintf("%s: the payload", trial->display_dir);
-    aorta_spawn_kill_strays(what);
+    ar_run_snapshot(trial->ctx, trial->spawn.interrupted);
+    char *what = ar_xasprintf("%s: the payload", trial->display_dir);
+    ar_spawn_kill_strays(what);
     free(what);
     if (!trial->setup_error && !trial->spawn.interrupted)
         set_setup_error(trial, proton_cannot_import(trial));
@@ -646,14 +646,14 @@ static void execute(trial_t *trial)
      * from the run directory, never through what the trial directory may
      * have become. */
     char *why = NULL;
-    int fresh = aorta_nofollow_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
+    int fresh = ar_nofollow_open_dir(trial->ctx->run_fd, trial->trial_rel, 1, &why);
     close(trial->trial_fd);
     trial->trial_fd = fresh;
     if (fresh < 0) {
         write_failed(trial, "result.json", why);
         free(why);
     }
-    aorta_classify(&trial->spawn, trial->trial_dir, &trial->classification);
+    ar_classify(&trial->spawn, trial->trial_dir, &trial->classification);
     gather_ranks(trial);
     if (trial->spawn.interrupted) {
         /* Stopped by the user: an error, left without result.json so that
@@ -681,18 +681,18 @@ static void execute(trial_t *trial)
 }
 
 /* Write the trial JSON and read back what the matrix needs of it. */
-static void write_trial_json(const trial_t *trial, aorta_json_t *json, aorta_outcome_t *out)
+static void write_trial_json(const trial_t *trial, ar_json_t *json, ar_outcome_t *out)
 {
-    const aorta_run_ctx_t *ctx = trial->ctx;
-    char *json_rel = aorta_trial_json_rel(trial->cell->name, trial->index);
+    const ar_run_ctx_t *ctx = trial->ctx;
+    char *json_rel = ar_trial_json_rel(trial->cell->name, trial->index);
     /* Reached from the run directory without following a symlink, whatever
      * the payload made of the cell or its _subprocess. */
-    char *sub_rel = aorta_workload_dir_rel(trial->cell->name);
+    char *sub_rel = ar_workload_dir_rel(trial->cell->name);
     char *why = NULL;
-    int sub_fd = aorta_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
+    int sub_fd = ar_nofollow_open_dir(ctx->run_fd, sub_rel, 1, &why);
     const char *json_name = strrchr(json_rel, '/') + 1;
-    if (sub_fd < 0 || aorta_json_write_file_at(sub_fd, json_name, json) != 0) {
-        aorta_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,
+    if (sub_fd < 0 || ar_json_write_file_at(sub_fd, json_name, json) != 0) {
+        ar_diag_error("cannot write %s/%s: %s", ctx->display_dir, json_rel,
                          sub_fd < 0 ? why : strerror(errno));
         if (ctx->write_failed)
             *ctx->write_failed = 1;
@@ -701,40 +701,40 @@ static void write_trial_json(const trial_t *trial, aorta_json_t *json, aorta_out
         close(sub_fd);
     free(why);
     free(sub_rel);
-    char *display = aorta_xasprintf("%s/%s", ctx->display_dir, json_rel);
-    aorta_outcome_from_json(json, trial->index, display, out);
+    char *display = ar_xasprintf("%s/%s", ctx->display_dir, json_rel);
+    ar_outcome_from_json(json, trial->index, display, out);
     free(display);
     free(json_rel);
 }
 
-static void finish(trial_t *trial, double started, aorta_outcome_t *out)
+static void finish(trial_t *trial, double started, ar_outcome_t *out)
 {
-    const aorta_run_ctx_t *ctx = trial->ctx;
-    aorta_json_t *metrics;
+    const ar_run_ctx_t *ctx = trial->ctx;
+    ar_json_t *metrics;
     const char *verdict, *status;
     if (trial->setup_error) {
-        metrics = aorta_json_object();
+        metrics = ar_json_object();
         verdict = "error";
-        status = AORTA_STATUS_SETUP_FAILED;
-        aorta_diag_warn("%s: setup failed: %s", trial->display_dir,
+        status = AR_STATUS_SETUP_FAILED;
+        ar_diag_warn("%s: setup failed: %s", trial->display_dir,
                 trial->setup_error);
     } else if (trial->record_error && !trial->spawn.interrupted) {
         /* What ran cannot be trusted to be on disk: aorta-run's failure. */
         verdict = "error";
-        status = AORTA_STATUS_INFRA_FAILED;
-        metrics = aorta_trial_metrics(trial->collected, &trial->classification,
+        status = AR_STATUS_INFRA_FAILED;
+        metrics = ar_trial_metrics(trial->collected, &trial->classification,
                                       trial->spawn.exit_code, NULL);
     } else {
         verdict = trial->classification.verdict;
-        status = trial->spawn.interrupted    ? AORTA_STATUS_INFRA_FAILED
-               : !strcmp(verdict, "pass")    ? AORTA_STATUS_OK
-                                             : AORTA_STATUS_FAILED;
-        metrics = aorta_trial_metrics(trial->collected, &trial->classification,
+        status = trial->spawn.interrupted    ? AR_STATUS_INFRA_FAILED
+               : !strcmp(verdict, "pass")    ? AR_STATUS_OK
+                                             : AR_STATUS_FAILED;
+        metrics = ar_trial_metrics(trial->collected, &trial->classification,
                                       trial->spawn.exit_code,
                                       trial->spawn.interrupted ? NULL : trial->result_path);
     }
-    aorta_json_t *detail = strcmp(verdict, "pass") != 0 ? failure_detail(trial) : NULL;
-    aorta_trial_json_t shape = {
+    ar_json_t *detail = strcmp(verdict, "pass") != 0 ? failure_detail(trial) : NULL;
+    ar_trial_json_t shape = {
         .plan = trial->plan,
         .cell = trial->cell,
         .trial_index = trial->index,
@@ -744,47 +744,47 @@ static void finish(trial_t *trial, double started, aorta_outcome_t *out)
         .results_root_dev = (int64_t)trial->cell_stat.st_dev,
         .results_root_ino = (int64_t)trial->cell_stat.st_ino,
         .trial_env = trial->trial_env,
-        .env_snapshot = aorta_run_snapshot(ctx, 0),
+        .env_snapshot = ar_run_snapshot(ctx, 0),
         .verdict = verdict,
         .exit_status = status,
         .launched = !trial->setup_error && trial->spawn.launched,
         .elapsed_sec = trial->setup_error ? 0.0 : trial->spawn.walltime_sec,
-        .wall_clock_sec = aorta_clock_monotonic() - started,
+        .wall_clock_sec = ar_clock_monotonic() - started,
         .metrics = metrics,
         .failure_detail = detail,
     };
-    aorta_json_t *request = NULL;
+    ar_json_t *request = NULL;
     if (ctx->requests) {
-        const aorta_request_t *cell_request = &ctx->requests[trial->cell - trial->plan->cells];
+        const ar_request_t *cell_request = &ctx->requests[trial->cell - trial->plan->cells];
         shape.request_fingerprint = cell_request->fingerprint;
-        shape.request = request = aorta_request_json(cell_request);
+        shape.request = request = ar_request_json(cell_request);
     }
-    aorta_json_t *json = aorta_trial_json(&shape);
+    ar_json_t *json = ar_trial_json(&shape);
     write_trial_json(trial, json, out);
-    aorta_json_free(json);
-    aorta_json_free(request);
-    aorta_json_free(detail);
-    aorta_json_free(metrics);
+    ar_json_free(json);
+    ar_json_free(request);
+    ar_json_free(detail);
+    ar_json_free(metrics);
 }
 
-int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_index,
-                    aorta_outcome_t *out)
+int ar_trial_run(const ar_run_ctx_t *ctx, size_t cell_index, int trial_index,
+                    ar_outcome_t *out)
 {
-    double started = aorta_clock_monotonic();
-    const aorta_plan_t *plan = ctx->plan;
+    double started = ar_clock_monotonic();
+    const ar_plan_t *plan = ctx->plan;
     trial_t trial = {
         .ctx = ctx, .plan = plan, .cell = &plan->cells[cell_index], .index = trial_index,
-        .trial_fd = -1, .level = AORTA_RETAIN_FULL,
+        .trial_fd = -1, .level = AR_RETAIN_FULL,
     };
     const char *cell = trial.cell->name;
-    trial.trial_rel = aorta_trial_dir_rel(cell, trial_index);
-    trial.collect_rel = aorta_trial_collect_rel(cell, trial_index);
-    trial.trial_dir = aorta_xasprintf("%s/%s", ctx->run_dir, trial.trial_rel);
-    trial.result_path = aorta_xasprintf("%s/result.json", trial.trial_dir);
-    trial.cell_dir = aorta_xasprintf("%s/%s", ctx->run_dir, cell);
-    trial.log_prefix = aorta_xasprintf("%s/%s", ctx->run_dir, trial.collect_rel);
-    trial.json_path = aorta_xasprintf("%s.json", trial.log_prefix);
-    trial.display_dir = aorta_xasprintf("%s/%s", ctx->display_dir, trial.trial_rel);
+    trial.trial_rel = ar_trial_dir_rel(cell, trial_index);
+    trial.collect_rel = ar_trial_collect_rel(cell, trial_index);
+    trial.trial_dir = ar_xasprintf("%s/%s", ctx->run_dir, trial.trial_rel);
+    trial.result_path = ar_xasprintf("%s/result.json", trial.trial_dir);
+    trial.cell_dir = ar_xasprintf("%s/%s", ctx->run_dir, cell);
+    trial.log_prefix = ar_xasprintf("%s/%s", ctx->run_dir, trial.collect_rel);
+    trial.json_path = ar_xasprintf("%s.json", trial.log_prefix);
+    trial.display_dir = ar_xasprintf("%s/%s", ctx->display_dir, trial.trial_rel);
 
     prepare_dirs(&trial);
     build_env(&trial);
@@ -798,7 +798,7 @@ int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_ind
     int interrupted = trial.setup_error ? 0 : trial.spawn.interrupted;
     if (trial.trial_fd >= 0)
         close(trial.trial_fd);
-    aorta_retention_clear(&trial.retention);
+    ar_retention_clear(&trial.retention);
     aorta_metrics_free(trial.collected);
     aorta_argv_free(trial.argv);
     aorta_env_free(trial.child_env);

@@ -2,8 +2,8 @@
 /* trial.h - one trial: its directories, environment and composition, the
  * command, its verdict and result.json, the collectors' metrics, retention
  * and the trial JSON. */
-#ifndef AORTA_TRIAL_H
-#define AORTA_TRIAL_H
+#ifndef AR_TRIAL_H
+#define AR_TRIAL_H
 
 #include <stddef.h>
 
@@ -11,10 +11,10 @@
 #include "sweep/run.h"
 
 /* Run trial trial_index of cell cell_index and fill *out (clear it with
- * aorta_outcome_clear()).  A setup failure is an error trial with no
+ * ar_outcome_clear()).  A setup failure is an error trial with no
  * result.json.  Returns the signal (SIGINT/SIGTERM) that interrupted the
  * trial, else 0. */
-int aorta_trial_run(const aorta_run_ctx_t *ctx, size_t cell_index, int trial_index,
-                    aorta_outcome_t *out);
+int ar_trial_run(const ar_run_ctx_t *ctx, size_t cell_index, int trial_index,
+                    ar_outcome_t *out);
 
 #endif

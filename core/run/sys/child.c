@@ -48,8 +48,8 @@ typedef struct channel {
 /* A child being run. */
 typedef struct running {
     size_t index;
-    const aorta_child_spec_t *spec;
-    aorta_child_result_t *result;
+    const ar_child_spec_t *spec;
+    ar_child_result_t *result;
     pid_t pid;
     double deadline;
     channel_t channels[CHANNELS];
@@ -61,14 +61,14 @@ typedef struct running {
 
 /* ---- the child's side ------------------------------------------------- */
 
-void aorta_child_reply(int reply_fd, const char *text, size_t len)
+void ar_child_reply(int reply_fd, const char *text, size_t len)
 {
-    (void)aorta_write_all(reply_fd, text, len); /* a reply cut short reads as one */
+    (void)ar_write_all(reply_fd, text, len); /* a reply cut short reads as one */
 }
 
-static void child_main(const aorta_child_spec_t *spec, pid_t parent, int reply, int out, int err)
+static void child_main(const ar_child_spec_t *spec, pid_t parent, int reply, int out, int err)
 {
-    aorta_spawn_child_guard(parent);
+    ar_spawn_child_guard(parent);
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
@@ -114,7 +114,7 @@ static int drain(channel_t *c)
     c->total += (size_t)got;
     size_t keep = c->len + (size_t)got > c->keep ? c->keep - c->len : (size_t)got;
     if (keep > 0) {
-        aorta_xgrow((void **)&c->data, &c->capacity, c->len + keep + 1, 1);
+        ar_xgrow((void **)&c->data, &c->capacity, c->len + keep + 1, 1);
         memcpy(c->data + c->len, buffer, keep);
         c->len += keep;
         c->data[c->len] = '\0';
@@ -141,8 +141,8 @@ static void close_pipes(int (*fds)[2], int count)
  * captured).  r->pid stays -1 when it could not start. */
 static void start(running_t *r)
 {
-    const aorta_child_spec_t *spec = r->spec;
-    int capture = (spec->flags & AORTA_CHILD_CAPTURE_OUTPUT) != 0;
+    const ar_child_spec_t *spec = r->spec;
+    int capture = (spec->flags & AR_CHILD_CAPTURE_OUTPUT) != 0;
     int count = capture ? CHANNELS : 1, fds[CHANNELS][2];
     for (int i = 0; i < count; i++)
         if (pipe2(fds[i], O_CLOEXEC) != 0) {
@@ -173,11 +173,11 @@ static void start(running_t *r)
     r->channels[REPLY].keep = spec->reply_limit + 1; /* one byte past it tells */
     r->channels[OUT].keep = capture ? spec->output_keep[0] : 0;
     r->channels[ERR].keep = capture ? spec->output_keep[1] : 0;
-    r->deadline = aorta_clock_monotonic() + spec->timeout_sec;
+    r->deadline = ar_clock_monotonic() + spec->timeout_sec;
 }
 
 /* Kill r's child for why, and reap it. */
-static void stop(running_t *r, aorta_child_end_t why)
+static void stop(running_t *r, ar_child_end_t why)
 {
     kill(r->pid, SIGKILL);
     while (wait4(r->pid, &r->status, 0, &r->usage) < 0 && errno == EINTR) {
@@ -206,35 +206,35 @@ static int ended(running_t *r)
 /* The end of a child that exited on its own. */
 static void settle(running_t *r)
 {
-    aorta_child_result_t *result = r->result;
+    ar_child_result_t *result = r->result;
     if (r->killed)
         return;
     if (r->channels[REPLY].total > r->spec->reply_limit) {
-        result->end = AORTA_CHILD_TOO_MUCH;
+        result->end = AR_CHILD_TOO_MUCH;
     } else if (WIFSIGNALED(r->status)) {
-        result->end = AORTA_CHILD_CRASHED;
+        result->end = AR_CHILD_CRASHED;
         result->signal = WTERMSIG(r->status);
     } else if (WIFEXITED(r->status)) {
         result->exit_code = WEXITSTATUS(r->status);
-        result->end = result->exit_code == 0 ? AORTA_CHILD_REPLIED : AORTA_CHILD_FAILED;
+        result->end = result->exit_code == 0 ? AR_CHILD_REPLIED : AR_CHILD_FAILED;
     } else {
-        result->end = AORTA_CHILD_FAILED;
+        result->end = AR_CHILD_FAILED;
     }
 }
 
 /* r's pipes into its result. */
 static void take_output(running_t *r)
 {
-    aorta_child_result_t *result = r->result;
+    ar_child_result_t *result = r->result;
     for (int i = 0; i < CHANNELS; i++)
         if (r->channels[i].fd >= 0)
             close(r->channels[i].fd);
     channel_t *reply = &r->channels[REPLY];
-    result->reply = reply->data ? reply->data : aorta_xstrdup("");
+    result->reply = reply->data ? reply->data : ar_xstrdup("");
     result->len = reply->len;
-    for (int i = 0; i < 2 && (r->spec->flags & AORTA_CHILD_CAPTURE_OUTPUT); i++) {
+    for (int i = 0; i < 2 && (r->spec->flags & AR_CHILD_CAPTURE_OUTPUT); i++) {
         channel_t *c = &r->channels[OUT + i];
-        result->output[i] = c->data ? c->data : aorta_xstrdup("");
+        result->output[i] = c->data ? c->data : ar_xstrdup("");
         result->output_len[i] = c->len;
         result->output_total[i] = c->total;
     }
@@ -261,15 +261,15 @@ static void open_wake_ups(int *interrupts, int *exits)
  * seconds to the nearest deadline of the others. */
 static double enforce_limits(running_t *runs, size_t active)
 {
-    double now = aorta_clock_monotonic(), left = ROUND;
+    double now = ar_clock_monotonic(), left = ROUND;
     for (size_t j = 0; j < active; j++) {
         running_t *r = &runs[j];
         if (r->killed || r->reaped)
             continue;
         if (now >= r->deadline)
-            stop(r, AORTA_CHILD_TIMED_OUT);
+            stop(r, AR_CHILD_TIMED_OUT);
         else if (r->channels[REPLY].total > r->spec->reply_limit)
-            stop(r, AORTA_CHILD_TOO_MUCH);
+            stop(r, AR_CHILD_TOO_MUCH);
         else if (r->deadline - now < left)
             left = r->deadline - now;
     }
@@ -298,7 +298,7 @@ static int watch(running_t *runs, size_t active, int interrupts, int exits, stru
         reaping |= !open && !runs[j].killed && !runs[j].reaped;
     }
     if (live == 0) /* every one killed at its limit */
-        return aorta_spawn_peek_interrupt() != 0;
+        return ar_spawn_peek_interrupt() != 0;
     if (reaping && exits < 0 && left > REAP_ROUND)
         left = REAP_ROUND;
     fds[n] = (struct pollfd){interrupts, POLLIN, 0};
@@ -307,13 +307,13 @@ static int watch(running_t *runs, size_t active, int interrupts, int exits, stru
     struct signalfd_siginfo info;
     while (exits >= 0 && read(exits, &info, sizeof info) == (ssize_t)sizeof info) {
     }
-    int interrupted = aorta_spawn_peek_interrupt() != 0;
+    int interrupted = ar_spawn_peek_interrupt() != 0;
     for (size_t f = 0; f < n && !interrupted; f++)
         if (owners[f]->fd >= 0 && (fds[f].revents & (POLLIN | POLLHUP | POLLERR)))
             drain(owners[f]);
     for (size_t j = 0; j < active; j++) {
         if (interrupted && !runs[j].killed && !runs[j].reaped)
-            stop(&runs[j], AORTA_CHILD_INTERRUPTED);
+            stop(&runs[j], AR_CHILD_INTERRUPTED);
         else
             ended(&runs[j]);
     }
@@ -321,11 +321,11 @@ static int watch(running_t *runs, size_t active, int interrupts, int exits, stru
 }
 
 /* A child that is done: its result, the caller told. */
-static void finish(running_t *r, void (*on_end)(size_t, const aorta_child_result_t *, void *),
+static void finish(running_t *r, void (*on_end)(size_t, const ar_child_result_t *, void *),
                    void *user)
 {
     if (r->pid < 0) {
-        r->result->end = AORTA_CHILD_NOT_STARTED;
+        r->result->end = AR_CHILD_NOT_STARTED;
         r->result->start_errno = r->start_errno;
     } else {
         settle(r);
@@ -335,22 +335,22 @@ static void finish(running_t *r, void (*on_end)(size_t, const aorta_child_result
         on_end(r->index, r->result, user);
 }
 
-void aorta_child_run_all(const aorta_child_spec_t *specs, size_t count, size_t parallel,
-                         aorta_child_result_t *results,
-                         void (*on_end)(size_t, const aorta_child_result_t *, void *),
+void ar_child_run_all(const ar_child_spec_t *specs, size_t count, size_t parallel,
+                         ar_child_result_t *results,
+                         void (*on_end)(size_t, const ar_child_result_t *, void *),
                          void *user)
 {
     for (size_t i = 0; i < count; i++)
-        results[i] = (aorta_child_result_t){.end = AORTA_CHILD_SKIPPED, .exit_code = -1};
+        results[i] = (ar_child_result_t){.end = AR_CHILD_SKIPPED, .exit_code = -1};
     if (parallel == 0 || parallel > count)
         parallel = count;
     if (count == 0)
         return;
     int interrupts, exits;
     open_wake_ups(&interrupts, &exits);
-    running_t *runs = aorta_xcalloc(parallel, sizeof *runs);
-    struct pollfd *fds = aorta_xcalloc(parallel * CHANNELS + 2, sizeof *fds);
-    channel_t **owners = aorta_xcalloc(parallel * CHANNELS + 2, sizeof *owners);
+    running_t *runs = ar_xcalloc(parallel, sizeof *runs);
+    struct pollfd *fds = ar_xcalloc(parallel * CHANNELS + 2, sizeof *fds);
+    channel_t **owners = ar_xcalloc(parallel * CHANNELS + 2, sizeof *owners);
     size_t next = 0, active = 0;
     int stopped = 0;
     while (next < count || active > 0) {
@@ -388,9 +388,9 @@ void aorta_child_run_all(const aorta_child_spec_t *specs, size_t count, size_t p
     free(runs);
 }
 
-void aorta_child_run(const aorta_child_spec_t *spec, aorta_child_result_t *result)
+void ar_child_run(const ar_child_spec_t *spec, ar_child_result_t *result)
 {
-    aorta_child_run_all(spec, 1, 1, result, NULL, NULL);
+    ar_child_run_all(spec, 1, 1, result, NULL, NULL);
 }
 
 /* Why no child started, in words a user can act on: without its reason a
@@ -413,30 +413,30 @@ static const char *not_started(int error)
     }
 }
 
-const char *aorta_child_problem(const aorta_child_result_t *result)
+const char *ar_child_problem(const ar_child_result_t *result)
 {
     switch (result->end) {
-    case AORTA_CHILD_REPLIED:
+    case AR_CHILD_REPLIED:
         return NULL;
-    case AORTA_CHILD_NOT_STARTED:
+    case AR_CHILD_NOT_STARTED:
         return not_started(result->start_errno);
-    case AORTA_CHILD_SKIPPED:
+    case AR_CHILD_SKIPPED:
         return "was not started";
-    case AORTA_CHILD_TIMED_OUT:
+    case AR_CHILD_TIMED_OUT:
         return "timed out";
-    case AORTA_CHILD_TOO_MUCH:
+    case AR_CHILD_TOO_MUCH:
         return "sent too much";
-    case AORTA_CHILD_CRASHED:
+    case AR_CHILD_CRASHED:
         return "crashed";
-    case AORTA_CHILD_FAILED:
+    case AR_CHILD_FAILED:
         return "failed";
-    case AORTA_CHILD_INTERRUPTED:
+    case AR_CHILD_INTERRUPTED:
         break;
     }
     return "interrupted";
 }
 
-void aorta_child_result_free(aorta_child_result_t *result)
+void ar_child_result_free(ar_child_result_t *result)
 {
     free(result->reply);
     free(result->output[0]);

@@ -8,7 +8,7 @@
  * and each step of --check-collector (cmd_check.c).
  *
  * The framing is the runner's, the same for all of them: the child writes
- * its reply (aorta_child_reply()) and returns; the parent reads the reply
+ * its reply (ar_child_reply()) and returns; the parent reads the reply
  * pipe to its end and has it, NUL-terminated, once the child has exited
  * with status 0.  What a reply says is each user's own small format.
  *
@@ -20,79 +20,79 @@
  * child's exit wakes it at once (SIGCHLD through a signalfd), and so does a
  * SIGINT or SIGTERM for aorta-run, which kills every child still running
  * and is left pending for the caller. */
-#ifndef AORTA_CHILD_H
-#define AORTA_CHILD_H
+#ifndef AR_CHILD_H
+#define AR_CHILD_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 /* Runs in the child; writes its reply to reply_fd.  Returning ends the
  * child with status 0. */
-typedef void (*aorta_child_fn)(void *user, int reply_fd);
+typedef void (*ar_child_fn)(void *user, int reply_fd);
 
 /* The child's stdout and stderr come back on pipes of their own (else its
  * stdout goes to aorta-run's stderr, and its stderr is aorta-run's). */
-#define AORTA_CHILD_CAPTURE_OUTPUT 1
+#define AR_CHILD_CAPTURE_OUTPUT 1
 
-typedef struct aorta_child_spec {
-    aorta_child_fn fn;
+typedef struct ar_child_spec {
+    ar_child_fn fn;
     void *user;
     double timeout_sec;     /* from its start; then it is killed (SIGKILL) */
-    size_t reply_limit;     /* a longer reply kills it: AORTA_CHILD_TOO_MUCH */
+    size_t reply_limit;     /* a longer reply kills it: AR_CHILD_TOO_MUCH */
     uint64_t memory_limit;  /* RLIMIT_AS in bytes; 0: none */
     int flags;              /* AORTA_CHILD_* */
-    size_t output_keep[2];  /* with AORTA_CHILD_CAPTURE_OUTPUT: bytes of stdout and of
+    size_t output_keep[2];  /* with AR_CHILD_CAPTURE_OUTPUT: bytes of stdout and of
                              * stderr kept (what comes after is counted, not kept) */
-} aorta_child_spec_t;
+} ar_child_spec_t;
 
-typedef enum aorta_child_end {
-    AORTA_CHILD_REPLIED,      /* exited with status 0: the reply is complete */
-    AORTA_CHILD_NOT_STARTED,  /* no pipe or no fork */
-    AORTA_CHILD_SKIPPED,      /* not started: an interrupt came first (aorta_child_run_all) */
-    AORTA_CHILD_TIMED_OUT,
-    AORTA_CHILD_TOO_MUCH,     /* a reply longer than reply_limit */
-    AORTA_CHILD_CRASHED,      /* ended by a signal of its own */
-    AORTA_CHILD_FAILED,       /* exited with a status other than 0 */
-    AORTA_CHILD_INTERRUPTED   /* killed: SIGINT or SIGTERM reached aorta-run */
-} aorta_child_end_t;
+typedef enum ar_child_end {
+    AR_CHILD_REPLIED,      /* exited with status 0: the reply is complete */
+    AR_CHILD_NOT_STARTED,  /* no pipe or no fork */
+    AR_CHILD_SKIPPED,      /* not started: an interrupt came first (ar_child_run_all) */
+    AR_CHILD_TIMED_OUT,
+    AR_CHILD_TOO_MUCH,     /* a reply longer than reply_limit */
+    AR_CHILD_CRASHED,      /* ended by a signal of its own */
+    AR_CHILD_FAILED,       /* exited with a status other than 0 */
+    AR_CHILD_INTERRUPTED   /* killed: SIGINT or SIGTERM reached aorta-run */
+} ar_child_end_t;
 
-typedef struct aorta_child_result {
-    aorta_child_end_t end;
+typedef struct ar_child_result {
+    ar_child_end_t end;
     char *reply;            /* what it wrote, NUL-terminated, whatever the end (free
-                             * with aorta_child_result_free()); NULL when not started */
+                             * with ar_child_result_free()); NULL when not started */
     size_t len;
-    char *output[2];        /* with AORTA_CHILD_CAPTURE_OUTPUT: stdout and stderr, kept */
+    char *output[2];        /* with AR_CHILD_CAPTURE_OUTPUT: stdout and stderr, kept */
     size_t output_len[2];   /* bytes kept */
     size_t output_total[2]; /* bytes read */
-    int signal;             /* AORTA_CHILD_CRASHED: the signal */
+    int signal;             /* AR_CHILD_CRASHED: the signal */
     int exit_code;          /* its exit status when it exited, else -1 */
     long max_rss_kib;       /* its peak resident size, when it ran */
-    int start_errno;        /* AORTA_CHILD_NOT_STARTED: why (a pipe's or fork()'s errno) */
-} aorta_child_result_t;
+    int start_errno;        /* AR_CHILD_NOT_STARTED: why (a pipe's or fork()'s errno) */
+} ar_child_result_t;
 
 /* Run spec's child and wait for it. */
-void aorta_child_run(const aorta_child_spec_t *spec, aorta_child_result_t *result);
+void ar_child_run(const ar_child_spec_t *spec, ar_child_result_t *result);
 
 /* Run count children, at most parallel of them at once (0: all), started
  * in order from this one thread; results[i] is specs[i]'s.  on_end (may be
  * NULL) is called as each one ends, in the order they end.  Once an
- * interrupt has been seen, no further child is started (AORTA_CHILD_SKIPPED,
+ * interrupt has been seen, no further child is started (AR_CHILD_SKIPPED,
  * without a call to on_end). */
-void aorta_child_run_all(const aorta_child_spec_t *specs, size_t count, size_t parallel,
-                         aorta_child_result_t *results,
-                         void (*on_end)(size_t index, const aorta_child_result_t *result,
+void ar_child_run_all(const ar_child_spec_t *specs, size_t count, size_t parallel,
+                         ar_child_result_t *results,
+                         void (*on_end)(size_t index, const ar_child_result_t *result,
                                         void *user),
                          void *user);
 
-/* The end in words: NULL for AORTA_CHILD_REPLIED, else "could not start"
+/* The end in words: NULL for AR_CHILD_REPLIED, else "could not start"
  * with its reason ("could not start (too many open files: ...)"), "was not
  * started", "timed out", "sent too much", "crashed", "failed" or
  * "interrupted". */
-const char *aorta_child_problem(const aorta_child_result_t *result);
+const char *ar_child_problem(const ar_child_result_t *result);
 
-void aorta_child_result_free(aorta_child_result_t *result);
+void ar_child_result_free(ar_child_result_t *result);
 
 /* In the child: write the reply (all of it, or as much as the pipe takes). */
-void aorta_child_reply(int reply_fd, const char *text, size_t len);
+void ar_child_reply(int reply_fd, const char *text, size_t len);
 
 #endif

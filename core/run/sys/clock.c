@@ -5,28 +5,28 @@
 #include "sys/clock.h"
 
 /* strftime with a literal format each (-Wformat-nonliteral). */
-void aorta_clock_iso_utc(time_t when, char out[AORTA_CLOCK_TEXT])
+void ar_clock_iso_utc(time_t when, char out[AR_CLOCK_TEXT])
 {
     struct tm tm;
-    if (!gmtime_r(&when, &tm) || strftime(out, AORTA_CLOCK_TEXT, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+    if (!gmtime_r(&when, &tm) || strftime(out, AR_CLOCK_TEXT, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
         out[0] = '\0';
 }
 
-void aorta_clock_stamp_utc(time_t when, char out[AORTA_CLOCK_TEXT])
+void ar_clock_stamp_utc(time_t when, char out[AR_CLOCK_TEXT])
 {
     struct tm tm;
-    if (!gmtime_r(&when, &tm) || strftime(out, AORTA_CLOCK_TEXT, "%Y-%m-%dT%H-%M-%S", &tm) == 0)
+    if (!gmtime_r(&when, &tm) || strftime(out, AR_CLOCK_TEXT, "%Y-%m-%dT%H-%M-%S", &tm) == 0)
         out[0] = '\0';
 }
 
-double aorta_clock_wall(void)
+double ar_clock_wall(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-double aorta_clock_monotonic(void)
+double ar_clock_monotonic(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* clock.h - the run's timestamps and its monotonic clock. */
-#ifndef AORTA_CLOCK_H
-#define AORTA_CLOCK_H
+#ifndef AR_CLOCK_H
+#define AR_CLOCK_H
 
 #include <time.h>
 
-#define AORTA_CLOCK_TEXT 32
+#define AR_CLOCK_TEXT 32
 
 /* "2026-06-01T10:00:00Z" (UTC). */
-void aorta_clock_iso_utc(time_t when, char out[AORTA_CLOCK_TEXT]);
+void ar_clock_iso_utc(time_t when, char out[AR_CLOCK_TEXT]);
 /* "2026-06-01T10-00-00" (UTC): matrix.json's run_timestamp. */
-void aorta_clock_stamp_utc(time_t when, char out[AORTA_CLOCK_TEXT]);
+void ar_clock_stamp_utc(time_t when, char out[AR_CLOCK_TEXT]);
 /* Seconds since the epoch on CLOCK_REALTIME, with their fraction. */
-double aorta_clock_wall(void);
+double ar_clock_wall(void);
 
 /* Seconds on CLOCK_MONOTONIC. */
-double aorta_clock_monotonic(void);
+double ar_clock_monotonic(void);
 
 #endif

@@ -17,7 +17,7 @@
 /* Where the lines go; NULL: stderr. */
 static FILE *stream;
 
-void aorta_diag_set_stream(FILE *out)
+void ar_diag_set_stream(FILE *out)
 {
     stream = out;
 }
@@ -36,19 +36,19 @@ static void line(const char *kind, const char *fmt, va_list args)
         vsnprintf(message, (size_t)len + 1, fmt, args);
     /* The live progress line steps aside for the message. */
     if (out == stderr)
-        aorta_live_suspend();
+        ar_live_suspend();
     /* A name in the message shows its controls visibly: one line stays
      * one line, and nothing in it reaches the terminal as a control. */
-    char *shown = message ? aorta_text_escape(message) : NULL;
+    char *shown = message ? ar_text_escape(message) : NULL;
     fprintf(out, "aorta-run: %s%s\n", kind, shown ? shown : "(message lost: out of memory)");
     fflush(out);
     if (out == stderr)
-        aorta_live_resume();
+        ar_live_resume();
     free(shown);
     free(message);
 }
 
-void aorta_diag_error(const char *fmt, ...)
+void ar_diag_error(const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
@@ -56,18 +56,18 @@ void aorta_diag_error(const char *fmt, ...)
     va_end(args);
 }
 
-void aorta_diag_relay(const char *text, size_t len)
+void ar_diag_relay(const char *text, size_t len)
 {
     FILE *out = stream ? stream : stderr;
     if (out == stderr)
-        aorta_live_suspend();
+        ar_live_suspend();
     fprintf(out, "%.*s\n", (int)len, text);
     fflush(out);
     if (out == stderr)
-        aorta_live_resume();
+        ar_live_resume();
 }
 
-void aorta_diag_warn(const char *fmt, ...)
+void ar_diag_warn(const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
@@ -82,8 +82,8 @@ static char *shell_word(const char *text)
     static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
                                 "/._-+,:@%=";
     if (text[0] && strspn(text, plain) == strlen(text))
-        return aorta_xstrdup(text);
-    char *word = aorta_xmalloc(strlen(text) * 4 + 3);
+        return ar_xstrdup(text);
+    char *word = ar_xmalloc(strlen(text) * 4 + 3);
     char *cursor = word;
     *cursor++ = '\'';
     for (const char *c = text; *c; c++) {
@@ -99,18 +99,18 @@ static char *shell_word(const char *text)
     return word;
 }
 
-void aorta_diag_reports_interrupted(int sig, const char *run_dir)
+void ar_diag_reports_interrupted(int sig, const char *run_dir)
 {
     char *quoted = shell_word(run_dir);
-    aorta_diag_error("the reports were interrupted by %s: perf.md, report.html and the cells' "
+    ar_diag_error("the reports were interrupted by %s: perf.md, report.html and the cells' "
                      "kernels.json are not all written; 'aorta-run --report %s' writes them",
                      sig == SIGTERM ? "SIGTERM" : "SIGINT", quoted);
     free(quoted);
 }
 
 /* aorta_warn() of the collectors, through the host's channel. */
-void aorta_diag_collector_warning(const char *source, const char *message, void *user)
+void ar_diag_collector_warning(const char *source, const char *message, void *user)
 {
     (void)user;
-    aorta_diag_warn("%s: %s", source, message);
+    ar_diag_warn("%s: %s", source, message);
 }

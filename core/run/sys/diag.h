@@ -9,8 +9,8 @@
  * through these functions and returns what happened; only the command
  * layer decides the exit status.  Out of memory stops aorta-run with one
  * line (xalloc.h). */
-#ifndef AORTA_DIAG_H
-#define AORTA_DIAG_H
+#ifndef AR_DIAG_H
+#define AR_DIAG_H
 
 #include <stdio.h>
 
@@ -18,19 +18,19 @@
 
 /* Where every line goes: stderr, unless a test or a fuzz harness points
  * them elsewhere (NULL: stderr again). */
-void aorta_diag_set_stream(FILE *out);
+void ar_diag_set_stream(FILE *out);
 /* "aorta-run: <message>" on stderr: an error that ends the request. */
-void aorta_diag_error(const char *fmt, ...) AORTA_PRINTF(1, 2);
+void ar_diag_error(const char *fmt, ...) AORTA_PRINTF(1, 2);
 /* "aorta-run: warning: <message>" on stderr: the run goes on. */
-void aorta_diag_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
+void ar_diag_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
 /* A line another process already wrote as "aorta-run: ..." (a parse
  * child's warning), relayed as it is: len bytes of text, no newline. */
-void aorta_diag_relay(const char *text, size_t len);
+void ar_diag_relay(const char *text, size_t len);
 /* The host's warning handler for the SDK (aorta_warning_set_handler()): a
  * collector's aorta_warn() reads "aorta-run: warning: <source>: <message>". */
-void aorta_diag_collector_warning(const char *source, const char *message, void *user);
+void ar_diag_collector_warning(const char *source, const char *message, void *user);
 /* The error of a report phase stopped by SIGINT or SIGTERM (run_dir as the
  * user named it): what is missing and the command that writes it. */
-void aorta_diag_reports_interrupted(int sig, const char *run_dir);
+void ar_diag_reports_interrupted(int sig, const char *run_dir);
 
 #endif

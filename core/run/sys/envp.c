@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-const char *aorta_envp_get(char *const *envp, const char *name)
+const char *ar_envp_get(char *const *envp, const char *name)
 {
     size_t len = strlen(name);
     for (size_t i = 0; envp && envp[i]; i++)

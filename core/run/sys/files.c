@@ -17,9 +17,9 @@
 
 #include "xalloc.h"
 
-int aorta_mkdir_p(const char *path, mode_t mode)
+int ar_mkdir_p(const char *path, mode_t mode)
 {
-    char *copy = aorta_xstrdup(path);
+    char *copy = ar_xstrdup(path);
     size_t len = strlen(copy);
     for (size_t i = 1; i <= len; i++) {
         if (copy[i] != '/' && copy[i] != '\0')
@@ -42,7 +42,7 @@ int aorta_mkdir_p(const char *path, mode_t mode)
     return 0;
 }
 
-int aorta_write_all(int fd, const void *buffer, size_t len)
+int ar_write_all(int fd, const void *buffer, size_t len)
 {
     const char *data = buffer;
     while (len > 0) {
@@ -60,12 +60,12 @@ int aorta_write_all(int fd, const void *buffer, size_t len)
     return 0;
 }
 
-int aorta_write_file_atomic(const char *path, const void *data, size_t len)
+int ar_write_file_atomic(const char *path, const void *data, size_t len)
 {
-    return aorta_write_file_atomic_at(AT_FDCWD, path, data, len);
+    return ar_write_file_atomic_at(AT_FDCWD, path, data, len);
 }
 
-int aorta_atomic_start_at(int dir_fd, const char *name, char **temporary)
+int ar_atomic_start_at(int dir_fd, const char *name, char **temporary)
 {
     /* O_EXCL, never an existing name: the payload can plant a FIFO (whose
      * open would block) or anything else at a name it can guess. */
@@ -73,7 +73,7 @@ int aorta_atomic_start_at(int dir_fd, const char *name, char **temporary)
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         free(*temporary);
-        *temporary = aorta_xasprintf("%s.tmp.%ld.%d", name, (long)getpid(), attempt);
+        *temporary = ar_xasprintf("%s.tmp.%ld.%d", name, (long)getpid(), attempt);
         fd = openat(dir_fd, *temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                     0644);
         if (fd < 0 && errno != EEXIST)
@@ -88,7 +88,7 @@ int aorta_atomic_start_at(int dir_fd, const char *name, char **temporary)
     return fd;
 }
 
-int aorta_atomic_finish_at(int dir_fd, int fd, const char *temporary, const char *name, int ok)
+int ar_atomic_finish_at(int dir_fd, int fd, const char *temporary, const char *name, int ok)
 {
     int status = ok ? 0 : -1, saved = errno;
     if (close(fd) != 0 && status == 0) {
@@ -106,14 +106,14 @@ int aorta_atomic_finish_at(int dir_fd, int fd, const char *temporary, const char
     return status;
 }
 
-int aorta_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len)
+int ar_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len)
 {
     char *temporary;
-    int fd = aorta_atomic_start_at(dir_fd, name, &temporary);
+    int fd = ar_atomic_start_at(dir_fd, name, &temporary);
     if (fd < 0)
         return -1;
-    int ok = aorta_write_all(fd, data, len) == 0;
-    int status = aorta_atomic_finish_at(dir_fd, fd, temporary, name, ok);
+    int ok = ar_write_all(fd, data, len) == 0;
+    int status = ar_atomic_finish_at(dir_fd, fd, temporary, name, ok);
     int saved = errno;
     free(temporary);
     errno = saved;
@@ -143,17 +143,17 @@ static int holds_already(int dir_fd, const char *name, const char *data, size_t 
     return same;
 }
 
-int aorta_update_file_at(int dir_fd, const char *name, const void *data, size_t len)
+int ar_update_file_at(int dir_fd, const char *name, const void *data, size_t len)
 {
     int saved = errno;
     if (holds_already(dir_fd, name, data, len)) {
         errno = saved;
         return 0;
     }
-    return aorta_write_file_atomic_at(dir_fd, name, data, len);
+    return ar_write_file_atomic_at(dir_fd, name, data, len);
 }
 
-int aorta_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char **buffer,
+int ar_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char **buffer,
                             size_t *capacity, size_t *len)
 {
     /* O_NONBLOCK: a FIFO planted there must not hang the open. */
@@ -177,7 +177,7 @@ int aorta_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char
     if (!*buffer || *capacity < size + 1) {
         free(*buffer);
         *capacity = size + 1;
-        *buffer = aorta_xmalloc(*capacity);
+        *buffer = ar_xmalloc(*capacity);
     }
     char *text = *buffer;
     while (have < size) {
@@ -200,11 +200,11 @@ int aorta_read_file_into_at(int dir_fd, const char *name, size_t max_bytes, char
     return 0;
 }
 
-char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len)
+char *ar_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t *len)
 {
     char *text = NULL;
     size_t capacity = 0;
-    if (aorta_read_file_into_at(dir_fd, name, max_bytes, &text, &capacity, len) != 0) {
+    if (ar_read_file_into_at(dir_fd, name, max_bytes, &text, &capacity, len) != 0) {
         int saved = errno;
         free(text);
         errno = saved;
@@ -213,7 +213,7 @@ char *aorta_read_file_at(int dir_fd, const char *name, size_t max_bytes, size_t 
     return text;
 }
 
-const char *aorta_file_kind(mode_t mode)
+const char *ar_file_kind(mode_t mode)
 {
     return S_ISDIR(mode)    ? "a directory"
          : S_ISFIFO(mode)   ? "a FIFO"
@@ -224,13 +224,13 @@ const char *aorta_file_kind(mode_t mode)
                             : "a special file";
 }
 
-const char *aorta_path_kind(const char *path)
+const char *ar_path_kind(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 ? aorta_file_kind(st.st_mode) : "a special file";
+    return stat(path, &st) == 0 ? ar_file_kind(st.st_mode) : "a special file";
 }
 
-char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len)
+char *ar_read_user_file(const char *path, size_t max_bytes, size_t *len)
 {
     /* Checked before the open and again on the descriptor: opening a FIFO
      * blocks until a writer comes, and a device can do anything on open. */
@@ -250,23 +250,23 @@ char *aorta_read_user_file(const char *path, size_t max_bytes, size_t *len)
         return NULL;
     }
     /* Read to the end (the file may grow). */
-    char *text = aorta_read_fd(fd, max_bytes, len);
+    char *text = ar_read_fd(fd, max_bytes, len);
     int saved = errno;
     close(fd);
     errno = saved;
     return text;
 }
 
-char *aorta_read_fd(int fd, size_t max_bytes, size_t *len)
+char *ar_read_fd(int fd, size_t max_bytes, size_t *len)
 {
     /* One byte past the limit is enough to know. */
     size_t capacity = 4096;
-    char *text = aorta_xmalloc(capacity + 1);
+    char *text = ar_xmalloc(capacity + 1);
     *len = 0;
     int failed = 0;
     for (;;) {
         if (*len == capacity)
-            text = aorta_xrealloc(text, (capacity *= 2) + 1);
+            text = ar_xrealloc(text, (capacity *= 2) + 1);
         ssize_t got = read(fd, text + *len, capacity - *len);
         if (got < 0 && errno == EINTR)
             continue;
@@ -289,11 +289,11 @@ char *aorta_read_fd(int fd, size_t max_bytes, size_t *len)
     return text;
 }
 
-char *aorta_slug(const char *text)
+char *ar_slug(const char *text)
 {
     if (!text[0] || strcmp(text, ".") == 0 || strcmp(text, "..") == 0)
-        return aorta_xstrdup("_");
-    char *slug = aorta_xstrdup(text);
+        return ar_xstrdup("_");
+    char *slug = ar_xstrdup(text);
     for (char *c = slug; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
               || *c == '_' || *c == '.' || *c == '-'))
@@ -303,7 +303,7 @@ char *aorta_slug(const char *text)
 
 /* Never a symlink; a FIFO or device planted there is refused instead of
  * blocking the open or being written. */
-int aorta_open_output_at(int dir_fd, const char *name, int flags, mode_t mode)
+int ar_open_output_at(int dir_fd, const char *name, int flags, mode_t mode)
 {
     int fd = openat(dir_fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode);
     struct stat st;
@@ -319,7 +319,7 @@ int aorta_open_output_at(int dir_fd, const char *name, int flags, mode_t mode)
 
 /* Its own writes failed (a full disk, a file size limit), so only the
  * result tells. */
-int aorta_fd_filled(int fd)
+int ar_fd_filled(int fd)
 {
     struct stat st;
     struct rlimit limit;

@@ -19,12 +19,12 @@
 #include "sys/parallel.h"
 #include "xalloc.h"
 
-aorta_json_t *aorta_json_object(void)
+ar_json_t *ar_json_object(void)
 {
     return json_object_new_object();
 }
 
-aorta_json_t *aorta_json_array(void)
+ar_json_t *ar_json_array(void)
 {
     return json_object_new_array();
 }
@@ -32,13 +32,13 @@ aorta_json_t *aorta_json_array(void)
 /* text when it is UTF-8, else a copy with U+FFFD for each byte that is not
  * (an argument, an environment variable or a collector's string may hold
  * any byte; json-c writes bytes as they are, and readers decode strictly). */
-char *aorta_json_utf8_or_null(const char *text)
+char *ar_json_utf8_or_null(const char *text)
 {
     size_t len = strlen(text);
     size_t valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
     if (valid == len)
         return NULL;
-    char *out = aorta_xmalloc(len * 3 + 1), *cursor = out;
+    char *out = ar_xmalloc(len * 3 + 1), *cursor = out;
     while (len > 0) {
         memcpy(cursor, text, valid);
         cursor += valid;
@@ -56,15 +56,15 @@ char *aorta_json_utf8_or_null(const char *text)
     return out;
 }
 
-aorta_json_t *aorta_json_string(const char *text)
+ar_json_t *ar_json_string(const char *text)
 {
-    char *fixed = aorta_json_utf8_or_null(text ? text : "");
-    aorta_json_t *value = json_object_new_string(fixed ? fixed : text ? text : "");
+    char *fixed = ar_json_utf8_or_null(text ? text : "");
+    ar_json_t *value = json_object_new_string(fixed ? fixed : text ? text : "");
     free(fixed);
     return value;
 }
 
-aorta_json_t *aorta_json_int(int64_t value)
+ar_json_t *ar_json_int(int64_t value)
 {
     return json_object_new_int64(value);
 }
@@ -195,7 +195,7 @@ static void format_double(double value, char *out, size_t size)
     }
 }
 
-aorta_json_t *aorta_json_double(double value)
+ar_json_t *ar_json_double(double value)
 {
     if (!isfinite(value))
         return NULL; /* JSON has no NaN/Infinity; callers never report them */
@@ -229,7 +229,7 @@ static size_t put_int(char *out, int64_t value)
 
 #define MICRO_TEXT_MAX 400
 
-/* aorta_json_micro()'s text of a finite value at out (MICRO_TEXT_MAX
+/* ar_json_micro()'s text of a finite value at out (MICRO_TEXT_MAX
  * bytes) and the double it stands for in *rounded; its length, or 0 when
  * it does not fit. */
 static size_t micro_text(double value, char *out, double *rounded)
@@ -268,95 +268,95 @@ static size_t micro_text(double value, char *out, double *rounded)
     return len;
 }
 
-aorta_json_t *aorta_json_micro(double value)
+ar_json_t *ar_json_micro(double value)
 {
     if (!isfinite(value))
         return NULL;
     char text[MICRO_TEXT_MAX];
     double rounded;
     if (!micro_text(value, text, &rounded))
-        return aorta_json_double(value);
+        return ar_json_double(value);
     return json_object_new_double_s(rounded, text);
 }
 
-aorta_json_t *aorta_json_bool(int value)
+ar_json_t *ar_json_bool(int value)
 {
     return json_object_new_boolean(value ? 1 : 0);
 }
 
-aorta_json_t *aorta_json_strings(char *const *items, size_t count)
+ar_json_t *ar_json_strings(char *const *items, size_t count)
 {
-    aorta_json_t *array = json_object_new_array_ext((int)count);
+    ar_json_t *array = json_object_new_array_ext((int)count);
     for (size_t i = 0; i < count; i++)
-        json_object_array_add(array, aorta_json_string(items[i]));
+        json_object_array_add(array, ar_json_string(items[i]));
     return array;
 }
 
-aorta_json_t *aorta_json_strings_n(char *const *items, const size_t *lengths, size_t count)
+ar_json_t *ar_json_strings_n(char *const *items, const size_t *lengths, size_t count)
 {
-    aorta_json_t *array = json_object_new_array_ext((int)count);
+    ar_json_t *array = json_object_new_array_ext((int)count);
     for (size_t i = 0; i < count; i++)
         json_object_array_add(array, lengths ? json_object_new_string_len(items[i],
                                                                           (int)lengths[i])
-                                             : aorta_json_string(items[i]));
+                                             : ar_json_string(items[i]));
     return array;
 }
 
-void aorta_json_set(aorta_json_t *obj, const char *key, aorta_json_t *value)
+void ar_json_set(ar_json_t *obj, const char *key, ar_json_t *value)
 {
-    char *fixed = aorta_json_utf8_or_null(key);
+    char *fixed = ar_json_utf8_or_null(key);
     json_object_object_add(obj, fixed ? fixed : key, value);
     free(fixed);
 }
 
-void aorta_json_remove(aorta_json_t *obj, const char *key)
+void ar_json_remove(ar_json_t *obj, const char *key)
 {
     if (json_object_is_type(obj, json_type_object))
         json_object_object_del(obj, key);
 }
 
-void aorta_json_set_literal(aorta_json_t *obj, const char *key, aorta_json_t *value)
+void ar_json_set_literal(ar_json_t *obj, const char *key, ar_json_t *value)
 {
     json_object_object_add_ex(obj, key, value, JSON_C_OBJECT_ADD_CONSTANT_KEY);
 }
 
-void aorta_json_append(aorta_json_t *array, aorta_json_t *value)
+void ar_json_append(ar_json_t *array, ar_json_t *value)
 {
     json_object_array_add(array, value);
 }
 
-aorta_json_t *aorta_json_ref(aorta_json_t *value)
+ar_json_t *ar_json_ref(ar_json_t *value)
 {
     return json_object_get(value);
 }
 
-void aorta_json_free(aorta_json_t *value)
+void ar_json_free(ar_json_t *value)
 {
     json_object_put(value);
 }
 
-aorta_json_type_t aorta_json_type(const aorta_json_t *value)
+ar_json_type_t ar_json_type(const ar_json_t *value)
 {
     switch (json_object_get_type(value)) {
     case json_type_boolean:
-        return AORTA_JSON_BOOL;
+        return AR_JSON_BOOL;
     case json_type_int:
-        return AORTA_JSON_INT;
+        return AR_JSON_INT;
     case json_type_double:
-        return AORTA_JSON_DOUBLE;
+        return AR_JSON_DOUBLE;
     case json_type_string:
-        return AORTA_JSON_STRING;
+        return AR_JSON_STRING;
     case json_type_array:
-        return AORTA_JSON_ARRAY;
+        return AR_JSON_ARRAY;
     case json_type_object:
-        return AORTA_JSON_OBJECT;
+        return AR_JSON_OBJECT;
     case json_type_null:
     default:
-        return AORTA_JSON_NULL;
+        return AR_JSON_NULL;
     }
 }
 
-aorta_json_t *aorta_json_get(const aorta_json_t *obj, const char *key)
+ar_json_t *ar_json_get(const ar_json_t *obj, const char *key)
 {
     struct json_object *member = NULL;
     if (!json_object_is_type(obj, json_type_object))
@@ -364,65 +364,65 @@ aorta_json_t *aorta_json_get(const aorta_json_t *obj, const char *key)
     return json_object_object_get_ex(obj, key, &member) ? member : NULL;
 }
 
-int aorta_json_has(const aorta_json_t *obj, const char *key)
+int ar_json_has(const ar_json_t *obj, const char *key)
 {
     return json_object_is_type(obj, json_type_object)
         && json_object_object_get_ex(obj, key, NULL);
 }
 
-const char *aorta_json_get_string_len(const aorta_json_t *value, size_t *len)
+const char *ar_json_get_string_len(const ar_json_t *value, size_t *len)
 {
     *len = 0;
     if (!json_object_is_type(value, json_type_string))
         return NULL;
-    int n = json_object_get_string_len((aorta_json_t *)value);
+    int n = json_object_get_string_len((ar_json_t *)value);
     *len = n > 0 ? (size_t)n : 0;
-    return json_object_get_string((aorta_json_t *)value);
+    return json_object_get_string((ar_json_t *)value);
 }
 
-const char *aorta_json_get_string(const aorta_json_t *value)
+const char *ar_json_get_string(const ar_json_t *value)
 {
-    return json_object_is_type(value, json_type_string) ? json_object_get_string((aorta_json_t *)value)
+    return json_object_is_type(value, json_type_string) ? json_object_get_string((ar_json_t *)value)
                                                         : NULL;
 }
 
-int64_t aorta_json_get_int(const aorta_json_t *value)
+int64_t ar_json_get_int(const ar_json_t *value)
 {
     return json_object_get_int64(value);
 }
 
-double aorta_json_get_double(const aorta_json_t *value)
+double ar_json_get_double(const ar_json_t *value)
 {
     return json_object_get_double(value);
 }
 
-int aorta_json_get_bool(const aorta_json_t *value)
+int ar_json_get_bool(const ar_json_t *value)
 {
     return json_object_get_boolean(value);
 }
 
-size_t aorta_json_length(const aorta_json_t *array)
+size_t ar_json_length(const ar_json_t *array)
 {
     return json_object_is_type(array, json_type_array) ? json_object_array_length(array) : 0;
 }
 
-aorta_json_t *aorta_json_at(const aorta_json_t *array, size_t index)
+ar_json_t *ar_json_at(const ar_json_t *array, size_t index)
 {
     return json_object_is_type(array, json_type_array) ? json_object_array_get_idx(array, index)
                                                        : NULL;
 }
 
-size_t aorta_json_object_count(const aorta_json_t *obj)
+size_t ar_json_object_count(const ar_json_t *obj)
 {
     return json_object_is_type(obj, json_type_object) ? (size_t)json_object_object_length(obj) : 0;
 }
 
-void aorta_json_foreach(const aorta_json_t *obj,
-                        int (*fn)(const char *key, aorta_json_t *value, void *user), void *user)
+void ar_json_foreach(const ar_json_t *obj,
+                        int (*fn)(const char *key, ar_json_t *value, void *user), void *user)
 {
     if (!json_object_is_type(obj, json_type_object))
         return;
-    struct json_object_iterator it = json_object_iter_begin((aorta_json_t *)obj);
+    struct json_object_iterator it = json_object_iter_begin((ar_json_t *)obj);
     struct json_object_iterator end = json_object_iter_end(obj);
     while (!json_object_iter_equal(&it, &end)) {
         if (fn(json_object_iter_peek_name(&it), json_object_iter_peek_value(&it), user))
@@ -437,75 +437,75 @@ static int dump_flags(int pretty)
          | (pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
 }
 
-char *aorta_json_dump(const aorta_json_t *value, int pretty)
+char *ar_json_dump(const ar_json_t *value, int pretty)
 {
-    return aorta_xstrdup(json_object_to_json_string_ext((aorta_json_t *)value, dump_flags(pretty)));
+    return ar_xstrdup(json_object_to_json_string_ext((ar_json_t *)value, dump_flags(pretty)));
 }
 
-int aorta_json_print(FILE *out, const aorta_json_t *value, int pretty)
+int ar_json_print(FILE *out, const ar_json_t *value, int pretty)
 {
     size_t len;
-    const char *dumped = aorta_xcheck((void *)json_object_to_json_string_length(
-        (aorta_json_t *)value, dump_flags(pretty), &len));
+    const char *dumped = ar_xcheck((void *)json_object_to_json_string_length(
+        (ar_json_t *)value, dump_flags(pretty), &len));
     return fwrite(dumped, 1, len, out) == len && putc('\n', out) != EOF ? 0 : -1;
 }
 
 static void free_one(size_t index, void *state, void *user)
 {
     (void)state;
-    json_object_put(((aorta_json_t **)user)[index]);
+    json_object_put(((ar_json_t **)user)[index]);
 }
 
-void aorta_json_free_spread(aorta_json_t *value, const char *key)
+void ar_json_free_spread(ar_json_t *value, const char *key)
 {
     /* Each element referenced once more, the rest freed; then the
      * elements, each on one thread (json-c's counts are not atomic, but no
      * two threads touch one element). */
-    aorta_json_t *array = json_object_object_get(value, key);
+    ar_json_t *array = json_object_object_get(value, key);
     size_t count = json_object_is_type(array, json_type_array)
                        ? json_object_array_length(array) : 0;
-    aorta_json_t **items = aorta_xcalloc(count + 1, sizeof *items);
+    ar_json_t **items = ar_xcalloc(count + 1, sizeof *items);
     for (size_t i = 0; i < count; i++)
         items[i] = json_object_get(json_object_array_get_idx(array, i));
     json_object_put(value);
-    aorta_parallel_t loop = {.count = count, .per_worker = 256, .item = free_one, .user = items};
-    aorta_parallel_run(&loop);
+    ar_parallel_t loop = {.count = count, .per_worker = 256, .item = free_one, .user = items};
+    ar_parallel_run(&loop);
     free(items);
 }
 
-int aorta_json_write_line_at(int dir_fd, const char *name, const aorta_json_t *value, int pretty)
+int ar_json_write_line_at(int dir_fd, const char *name, const ar_json_t *value, int pretty)
 {
     size_t len;
-    const char *dumped = aorta_xcheck((void *)json_object_to_json_string_length(
-        (aorta_json_t *)value, dump_flags(pretty), &len));
+    const char *dumped = ar_xcheck((void *)json_object_to_json_string_length(
+        (ar_json_t *)value, dump_flags(pretty), &len));
     /* One copy with the newline: the text can be megabytes. */
-    char *text = aorta_xmalloc(len + 1);
+    char *text = ar_xmalloc(len + 1);
     memcpy(text, dumped, len);
     text[len] = '\n';
-    int status = aorta_write_file_atomic_at(dir_fd, name, text, len + 1);
+    int status = ar_write_file_atomic_at(dir_fd, name, text, len + 1);
     int saved = errno;
     free(text);
     errno = saved;
     return status;
 }
 
-int aorta_json_write_file(const char *path, const aorta_json_t *value)
+int ar_json_write_file(const char *path, const ar_json_t *value)
 {
-    return aorta_json_write_file_at(AT_FDCWD, path, value);
+    return ar_json_write_file_at(AT_FDCWD, path, value);
 }
 
-int aorta_json_write_file_at(int dir_fd, const char *name, const aorta_json_t *value)
+int ar_json_write_file_at(int dir_fd, const char *name, const ar_json_t *value)
 {
-    return aorta_json_write_line_at(dir_fd, name, value, 1);
+    return ar_json_write_line_at(dir_fd, name, value, 1);
 }
 
 /* text as one value through tokener (fresh or reset); NULL on an error. */
 /* json-c's tokener over the whole text.  On a syntax error, NULL with
  * *error_at the byte offset where it was found and *why what it is. */
-static aorta_json_t *parse_with(struct json_tokener *tokener, const char *text, size_t len,
+static ar_json_t *parse_with(struct json_tokener *tokener, const char *text, size_t len,
                                 size_t *error_at, const char **why)
 {
-    aorta_json_t *value = json_tokener_parse_ex(tokener, text, (int)len);
+    ar_json_t *value = json_tokener_parse_ex(tokener, text, (int)len);
     enum json_tokener_error error = json_tokener_get_error(tokener);
     size_t used = json_tokener_get_parse_end(tokener);
     *why = NULL;
@@ -531,19 +531,19 @@ static aorta_json_t *parse_with(struct json_tokener *tokener, const char *text, 
     return value;
 }
 
-aorta_json_t *aorta_json_parse(const char *text, size_t len, int max_depth)
+ar_json_t *ar_json_parse(const char *text, size_t len, int max_depth)
 {
-    return aorta_json_parse_strict(text, len, max_depth, 0);
+    return ar_json_parse_strict(text, len, max_depth, 0);
 }
 
-aorta_json_t *aorta_json_parse_strict(const char *text, size_t len, int max_depth, int strict)
+ar_json_t *ar_json_parse_strict(const char *text, size_t len, int max_depth, int strict)
 {
     size_t at;
     const char *why;
-    return aorta_json_parse_where(text, len, max_depth, strict, &at, &why);
+    return ar_json_parse_where(text, len, max_depth, strict, &at, &why);
 }
 
-aorta_json_t *aorta_json_parse_where(const char *text, size_t len, int max_depth, int strict,
+ar_json_t *ar_json_parse_where(const char *text, size_t len, int max_depth, int strict,
                                      size_t *error_at, const char **why)
 {
     *error_at = 0;
@@ -553,42 +553,42 @@ aorta_json_t *aorta_json_parse_where(const char *text, size_t len, int max_depth
         return NULL;
     if (strict)
         json_tokener_set_flags(tokener, JSON_TOKENER_STRICT);
-    aorta_json_t *value = parse_with(tokener, text, len, error_at, why);
+    ar_json_t *value = parse_with(tokener, text, len, error_at, why);
     json_tokener_free(tokener);
     return value;
 }
 
-aorta_json_t *aorta_json_read_file(const char *path, size_t max_bytes, int max_depth)
+ar_json_t *ar_json_read_file(const char *path, size_t max_bytes, int max_depth)
 {
-    return aorta_json_read_file_at(AT_FDCWD, path, max_bytes, max_depth);
+    return ar_json_read_file_at(AT_FDCWD, path, max_bytes, max_depth);
 }
 
-aorta_json_t *aorta_json_read_file_at(int dir_fd, const char *name, size_t max_bytes,
+ar_json_t *ar_json_read_file_at(int dir_fd, const char *name, size_t max_bytes,
                                       int max_depth)
 {
     size_t len;
-    char *text = aorta_read_file_at(dir_fd, name, max_bytes, &len);
+    char *text = ar_read_file_at(dir_fd, name, max_bytes, &len);
     if (!text)
         return NULL;
-    aorta_json_t *value = aorta_json_parse(text, len, max_depth);
+    ar_json_t *value = ar_json_parse(text, len, max_depth);
     free(text);
     return value;
 }
 
-struct aorta_json_reader {
+struct ar_json_reader {
     struct json_tokener *tokener;
     char *buffer;
     size_t capacity;
 };
 
-aorta_json_reader_t *aorta_json_reader_new(int max_depth)
+ar_json_reader_t *ar_json_reader_new(int max_depth)
 {
-    aorta_json_reader_t *reader = aorta_xcalloc(1, sizeof *reader);
-    reader->tokener = aorta_xcheck(json_tokener_new_ex(max_depth));
+    ar_json_reader_t *reader = ar_xcalloc(1, sizeof *reader);
+    reader->tokener = ar_xcheck(json_tokener_new_ex(max_depth));
     return reader;
 }
 
-void aorta_json_reader_free(aorta_json_reader_t *reader)
+void ar_json_reader_free(ar_json_reader_t *reader)
 {
     if (!reader)
         return;
@@ -597,11 +597,11 @@ void aorta_json_reader_free(aorta_json_reader_t *reader)
     free(reader);
 }
 
-aorta_json_t *aorta_json_reader_read_at(aorta_json_reader_t *reader, int dir_fd,
+ar_json_t *ar_json_reader_read_at(ar_json_reader_t *reader, int dir_fd,
                                         const char *name, size_t max_bytes)
 {
     size_t len;
-    if (aorta_read_file_into_at(dir_fd, name, max_bytes, &reader->buffer, &reader->capacity,
+    if (ar_read_file_into_at(dir_fd, name, max_bytes, &reader->buffer, &reader->capacity,
                                 &len) != 0)
         return NULL;
     json_tokener_reset(reader->tokener);
@@ -615,22 +615,22 @@ aorta_json_t *aorta_json_reader_read_at(aorta_json_reader_t *reader, int dir_fd,
 #define WRITER_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 #define WRITER_MAX_DEPTH 64
 
-struct aorta_json_writer {
+struct ar_json_writer {
     struct printbuf *text;
-    aorta_json_t *scratch;
+    ar_json_t *scratch;
     int depth;
     unsigned char has_member[WRITER_MAX_DEPTH];
 };
 
-aorta_json_writer_t *aorta_json_writer_new(void)
+ar_json_writer_t *ar_json_writer_new(void)
 {
-    aorta_json_writer_t *writer = aorta_xcalloc(1, sizeof *writer);
-    writer->text = aorta_xcheck(printbuf_new());
-    writer->scratch = aorta_xcheck(json_object_new_string(""));
+    ar_json_writer_t *writer = ar_xcalloc(1, sizeof *writer);
+    writer->text = ar_xcheck(printbuf_new());
+    writer->scratch = ar_xcheck(json_object_new_string(""));
     return writer;
 }
 
-void aorta_json_writer_free(aorta_json_writer_t *writer)
+void ar_json_writer_free(ar_json_writer_t *writer)
 {
     if (!writer)
         return;
@@ -639,14 +639,14 @@ void aorta_json_writer_free(aorta_json_writer_t *writer)
     free(writer);
 }
 
-void aorta_json_writer_reset(aorta_json_writer_t *writer)
+void ar_json_writer_reset(ar_json_writer_t *writer)
 {
     printbuf_reset(writer->text);
     writer->depth = 0;
     writer->has_member[0] = 0;
 }
 
-static void append(aorta_json_writer_t *writer, const char *text, size_t len)
+static void append(ar_json_writer_t *writer, const char *text, size_t len)
 {
     struct printbuf *buffer = writer->text;
     if (buffer->size - buffer->bpos > (int)len) { /* json-c's printbuf_memappend_fast() */
@@ -654,11 +654,11 @@ static void append(aorta_json_writer_t *writer, const char *text, size_t len)
         buffer->bpos += (int)len;
         buffer->buf[buffer->bpos] = '\0';
     } else if (printbuf_memappend(buffer, text, (int)len) < 0) {
-        abort(); /* out of memory, as aorta_xmalloc() */
+        abort(); /* out of memory, as ar_xmalloc() */
     }
 }
 
-void aorta_json_writer_begin_object(aorta_json_writer_t *writer)
+void ar_json_writer_begin_object(ar_json_writer_t *writer)
 {
     append(writer, "{", 1);
     if (writer->depth + 1 >= WRITER_MAX_DEPTH)
@@ -666,13 +666,13 @@ void aorta_json_writer_begin_object(aorta_json_writer_t *writer)
     writer->has_member[++writer->depth] = 0;
 }
 
-void aorta_json_writer_end_object(aorta_json_writer_t *writer)
+void ar_json_writer_end_object(ar_json_writer_t *writer)
 {
     append(writer, "}", 1);
     writer->depth--;
 }
 
-void aorta_json_writer_begin_array(aorta_json_writer_t *writer)
+void ar_json_writer_begin_array(ar_json_writer_t *writer)
 {
     append(writer, "[", 1);
     if (writer->depth + 1 >= WRITER_MAX_DEPTH)
@@ -680,13 +680,13 @@ void aorta_json_writer_begin_array(aorta_json_writer_t *writer)
     writer->has_member[++writer->depth] = 0;
 }
 
-void aorta_json_writer_end_array(aorta_json_writer_t *writer)
+void ar_json_writer_end_array(ar_json_writer_t *writer)
 {
     append(writer, "]", 1);
     writer->depth--;
 }
 
-void aorta_json_writer_item(aorta_json_writer_t *writer)
+void ar_json_writer_item(ar_json_writer_t *writer)
 {
     if (writer->has_member[writer->depth])
         append(writer, ",", 1);
@@ -694,7 +694,7 @@ void aorta_json_writer_item(aorta_json_writer_t *writer)
 }
 
 /* text as json-c writes a string of it, quotes included. */
-static void put_string(aorta_json_writer_t *writer, const char *text, size_t len)
+static void put_string(ar_json_writer_t *writer, const char *text, size_t len)
 {
     json_object_set_string_len(writer->scratch, text, (int)len);
     size_t escaped_len;
@@ -740,8 +740,8 @@ static int plain_ascii(const char *text, size_t len)
     return 1;
 }
 
-/* text (UTF-8 fixed as aorta_json_string() fixes it) as a JSON string. */
-static void put_text(aorta_json_writer_t *writer, const char *text)
+/* text (UTF-8 fixed as ar_json_string() fixes it) as a JSON string. */
+static void put_text(ar_json_writer_t *writer, const char *text)
 {
     size_t len = strlen(text);
     if (plain_ascii(text, len)) { /* nearly every name: copied here */
@@ -751,13 +751,13 @@ static void put_text(aorta_json_writer_t *writer, const char *text)
     } else if (aorta_utf8_valid_prefix(text, len, NULL, NULL) == len) {
         put_string(writer, text, len);
     } else {
-        char *fixed = aorta_json_utf8_or_null(text);
+        char *fixed = ar_json_utf8_or_null(text);
         put_string(writer, fixed, strlen(fixed));
         free(fixed);
     }
 }
 
-void aorta_json_writer_key(aorta_json_writer_t *writer, const char *key)
+void ar_json_writer_key(ar_json_writer_t *writer, const char *key)
 {
     if (writer->has_member[writer->depth])
         append(writer, ",", 1);
@@ -766,18 +766,18 @@ void aorta_json_writer_key(aorta_json_writer_t *writer, const char *key)
     append(writer, ":", 1);
 }
 
-void aorta_json_writer_string(aorta_json_writer_t *writer, const char *text)
+void ar_json_writer_string(ar_json_writer_t *writer, const char *text)
 {
     put_text(writer, text ? text : "");
 }
 
-void aorta_json_writer_int(aorta_json_writer_t *writer, int64_t value)
+void ar_json_writer_int(ar_json_writer_t *writer, int64_t value)
 {
     char text[24];
     append(writer, text, put_int(text, value));
 }
 
-void aorta_json_writer_micro(aorta_json_writer_t *writer, double value)
+void ar_json_writer_micro(ar_json_writer_t *writer, double value)
 {
     char text[MICRO_TEXT_MAX];
     double rounded;
@@ -786,40 +786,40 @@ void aorta_json_writer_micro(aorta_json_writer_t *writer, double value)
         append(writer, text, len);
         return;
     }
-    aorta_json_t *json = aorta_json_micro(value); /* NULL (null) or the repr */
-    aorta_json_writer_value(writer, json);
-    aorta_json_free(json);
+    ar_json_t *json = ar_json_micro(value); /* NULL (null) or the repr */
+    ar_json_writer_value(writer, json);
+    ar_json_free(json);
 }
 
-void aorta_json_writer_null(aorta_json_writer_t *writer)
+void ar_json_writer_null(ar_json_writer_t *writer)
 {
     append(writer, "null", 4);
 }
 
-void aorta_json_writer_value(aorta_json_writer_t *writer, const aorta_json_t *value)
+void ar_json_writer_value(ar_json_writer_t *writer, const ar_json_t *value)
 {
     size_t len;
-    const char *text = json_object_to_json_string_length((aorta_json_t *)value, WRITER_FLAGS,
+    const char *text = json_object_to_json_string_length((ar_json_t *)value, WRITER_FLAGS,
                                                          &len);
     append(writer, text, len);
 }
 
-int aorta_json_writer_write_at(aorta_json_writer_t *writer, int dir_fd, const char *name)
+int ar_json_writer_write_at(ar_json_writer_t *writer, int dir_fd, const char *name)
 {
     append(writer, "\n", 1);
-    int status = aorta_update_file_at(dir_fd, name, writer->text->buf,
+    int status = ar_update_file_at(dir_fd, name, writer->text->buf,
                                             (size_t)printbuf_length(writer->text));
     writer->text->buf[--writer->text->bpos] = '\0';
     return status;
 }
 
-int aorta_json_key_is_kept(const char *key)
+int ar_json_key_is_kept(const char *key)
 {
     size_t len = strlen(key);
     return aorta_utf8_valid_prefix(key, len, NULL, NULL) == len;
 }
 
-const char *aorta_json_writer_text(const aorta_json_writer_t *writer, size_t *len)
+const char *ar_json_writer_text(const ar_json_writer_t *writer, size_t *len)
 {
     *len = (size_t)printbuf_length(writer->text);
     return writer->text->buf;

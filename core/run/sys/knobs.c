@@ -14,7 +14,7 @@
 #include "sys/quote.h"
 #include "xalloc.h"
 
-const char *aorta_knob_text(const char *name)
+const char *ar_knob_text(const char *name)
 {
 #ifdef HAVE_SECURE_GETENV
     const char *text = secure_getenv(name);
@@ -27,7 +27,7 @@ const char *aorta_knob_text(const char *name)
 /* A number knob's value: NULL when unset or empty. */
 static const char *number_text(const char *name)
 {
-    const char *text = aorta_knob_text(name);
+    const char *text = ar_knob_text(name);
     return text && text[0] ? text : NULL;
 }
 
@@ -50,11 +50,11 @@ static int first_time(const char *name, const char *text)
         if (strcmp(warned[i].text, text) == 0)
             return 0;
         free(warned[i].text);
-        warned[i].text = aorta_xstrdup(text);
+        warned[i].text = ar_xstrdup(text);
         return 1;
     }
-    aorta_xgrow((void **)&warned, &warned_capacity, warned_count + 1, sizeof *warned);
-    warned[warned_count++] = (warned_t){aorta_xstrdup(name), aorta_xstrdup(text)};
+    ar_xgrow((void **)&warned, &warned_capacity, warned_count + 1, sizeof *warned);
+    warned[warned_count++] = (warned_t){ar_xstrdup(name), ar_xstrdup(text)};
     return 1;
 }
 
@@ -63,21 +63,21 @@ static void refuse(const char *name, const char *text, const char *what, const c
 {
     if (!first_time(name, text))
         return;
-    char *quoted = aorta_repr_str(text);
-    aorta_diag_warn("%s=%s is not %s; using %s", name, quoted, what, used);
+    char *quoted = ar_repr_str(text);
+    ar_diag_warn("%s=%s is not %s; using %s", name, quoted, what, used);
     free(quoted);
 }
 
-double aorta_knob_seconds(const char *name, double fallback, int flags)
+double ar_knob_seconds(const char *name, double fallback, int flags)
 {
     const char *text = number_text(name);
     if (!text)
         return fallback;
     char *end = NULL;
     double value = strtod(text, &end);
-    int zero_ok = (flags & AORTA_KNOB_ZERO_OK) != 0;
+    int zero_ok = (flags & AR_KNOB_ZERO_OK) != 0;
     if (end != text && !*end && isfinite(value) && (value > 0 || (zero_ok && value == 0))
-        && value <= AORTA_KNOB_SECONDS_MAX)
+        && value <= AR_KNOB_SECONDS_MAX)
         return value;
     char used[64];
     snprintf(used, sizeof used, "%g", fallback);
@@ -133,7 +133,7 @@ static void size_text(uint64_t bytes, char *out, size_t size)
     snprintf(out, size, "%llu", (unsigned long long)bytes);
 }
 
-uint64_t aorta_knob_size(const char *name, uint64_t fallback)
+uint64_t ar_knob_size(const char *name, uint64_t fallback)
 {
     const char *text = number_text(name);
     if (!text)
@@ -151,7 +151,7 @@ uint64_t aorta_knob_size(const char *name, uint64_t fallback)
     return fallback;
 }
 
-long aorta_knob_count(const char *name, long fallback)
+long ar_knob_count(const char *name, long fallback)
 {
     const char *text = number_text(name);
     if (!text)
@@ -159,14 +159,14 @@ long aorta_knob_count(const char *name, long fallback)
     uint64_t value = 0;
     const char *end = text;
     int digits = read_digits(text, LONG_MAX, &value, &end) == 0 && !*end && value > 0;
-    if (digits && value <= AORTA_KNOB_COUNT_MAX)
+    if (digits && value <= AR_KNOB_COUNT_MAX)
         return (long)value;
     /* Too many (LONG_MAX or more among them) is capped, not ignored. */
     size_t len = strlen(text);
     int too_many = digits || (strspn(text, "0123456789") == len && strspn(text, "0") != len);
-    long result = too_many ? AORTA_KNOB_COUNT_MAX : fallback;
+    long result = too_many ? AR_KNOB_COUNT_MAX : fallback;
     char used[32];
     snprintf(used, sizeof used, "%ld", result);
-    refuse(name, text, "a whole number from 1 to " AORTA_KNOB_COUNT_MAX_TEXT, used);
+    refuse(name, text, "a whole number from 1 to " AR_KNOB_COUNT_MAX_TEXT, used);
     return result;
 }

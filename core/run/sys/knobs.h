@@ -9,38 +9,38 @@
  * a set-user-ID aorta-run takes none of them.  Every knob is listed in
  * aorta-run(1), ENVIRONMENT (tests/docs/check-knobs.sh holds the two
  * together). */
-#ifndef AORTA_KNOBS_H
-#define AORTA_KNOBS_H
+#ifndef AR_KNOBS_H
+#define AR_KNOBS_H
 
 #include <stdint.h>
 
 /* The variable's value as it is (a path list may be empty on purpose),
  * borrowed; NULL when it is unset (or in secure execution). */
-const char *aorta_knob_text(const char *name);
+const char *ar_knob_text(const char *name);
 
 /* Seconds at most this: longer is not a timeout but a typo. */
-#define AORTA_KNOB_SECONDS_MAX 1e9
-/* aorta_knob_seconds(): 0 is a value too (a grace period may be none). */
-#define AORTA_KNOB_ZERO_OK 1
+#define AR_KNOB_SECONDS_MAX 1e9
+/* ar_knob_seconds(): 0 is a value too (a grace period may be none). */
+#define AR_KNOB_ZERO_OK 1
 
 /* A number of seconds as strtod() reads it (the whole value), finite, > 0
- * (>= 0 with AORTA_KNOB_ZERO_OK) and at most AORTA_KNOB_SECONDS_MAX; else
+ * (>= 0 with AR_KNOB_ZERO_OK) and at most AR_KNOB_SECONDS_MAX; else
  * fallback. */
-double aorta_knob_seconds(const char *name, double fallback, int flags);
+double ar_knob_seconds(const char *name, double fallback, int flags);
 
 /* Bytes: decimal digits, optionally followed by one K, M or G (either
  * case) for 2^10, 2^20 or 2^30; more than 0 and at most 2^64 - 1; else
  * fallback. */
-uint64_t aorta_knob_size(const char *name, uint64_t fallback);
+uint64_t ar_knob_size(const char *name, uint64_t fallback);
 
 /* Counts at most this: a larger one is a typo or a hostile environment,
  * and must not size a loop or an allocation. */
-#define AORTA_KNOB_COUNT_MAX 1024
-#define AORTA_KNOB_COUNT_MAX_TEXT "1024"
+#define AR_KNOB_COUNT_MAX 1024
+#define AR_KNOB_COUNT_MAX_TEXT "1024"
 
-/* A count: decimal digits, more than 0; more than AORTA_KNOB_COUNT_MAX
- * (however many digits) gives AORTA_KNOB_COUNT_MAX with a warning; else
+/* A count: decimal digits, more than 0; more than AR_KNOB_COUNT_MAX
+ * (however many digits) gives AR_KNOB_COUNT_MAX with a warning; else
  * fallback. */
-long aorta_knob_count(const char *name, long fallback);
+long ar_knob_count(const char *name, long fallback);
 
 #endif

@@ -47,7 +47,7 @@ static void duration(char *buf, size_t size, double sec)
 static void status(char *buf, size_t size, const char *state)
 {
     char elapsed[32], eta[32] = "--";
-    duration(elapsed, sizeof elapsed, aorta_clock_monotonic() - live.started);
+    duration(elapsed, sizeof elapsed, ar_clock_monotonic() - live.started);
     long left = live.planned - live.done;
     /* From the trials so far: their mean time for each trial still due. */
     if (live.done > 0)
@@ -72,7 +72,7 @@ static size_t code_point_width(unsigned long c)
                : 1;
 }
 
-size_t aorta_live_fit(char *text, size_t columns)
+size_t ar_live_fit(char *text, size_t columns)
 {
     size_t used = 0, i = 0;
     while (text[i]) {
@@ -116,7 +116,7 @@ static void draw(const char *state)
      * place.  One column spare, so the cursor never waits in the last. */
     size_t columns = terminal_columns();
     if (columns > 1)
-        aorta_live_fit(text, columns - 1);
+        ar_live_fit(text, columns - 1);
     /* \r and erase-to-end: the line rewrites itself. */
     fprintf(live.out, "\r\033[K%s", text);
     fflush(live.out);
@@ -130,7 +130,7 @@ static void print_done(void)
     status(text, sizeof text, state);
     fprintf(live.out, "aorta-run: %s\n", text);
     fflush(live.out);
-    live.last_print = aorta_clock_monotonic();
+    live.last_print = ar_clock_monotonic();
     live.pending = 0;
 }
 
@@ -138,10 +138,10 @@ static void print_done(void)
  * character, a bidi control or a byte that is not UTF-8. */
 static void copy_name(const char *name)
 {
-    aorta_text_escape_into(live.name, sizeof live.name, name);
+    ar_text_escape_into(live.name, sizeof live.name, name);
 }
 
-void aorta_live_begin(FILE *out, int fd, int quiet, size_t cells, long trials_per_cell)
+void ar_live_begin(FILE *out, int fd, int quiet, size_t cells, long trials_per_cell)
 {
     memset(&live, 0, sizeof live);
     live.out = out;
@@ -151,11 +151,11 @@ void aorta_live_begin(FILE *out, int fd, int quiet, size_t cells, long trials_pe
     live.cells = cells;
     live.budget = trials_per_cell;
     live.planned = (long)cells * trials_per_cell;
-    live.started = aorta_clock_monotonic();
+    live.started = ar_clock_monotonic();
     live.last_print = -1;
 }
 
-void aorta_live_trial_start(size_t cell, const char *name, long trial)
+void ar_live_trial_start(size_t cell, const char *name, long trial)
 {
     live.cell = cell;
     live.trial = trial;
@@ -164,7 +164,7 @@ void aorta_live_trial_start(size_t cell, const char *name, long trial)
         draw("running");
 }
 
-void aorta_live_trial_done(const char *verdict, double sec)
+void ar_live_trial_done(const char *verdict, double sec)
 {
     live.done++;
     live.trial_sum += sec;
@@ -183,17 +183,17 @@ void aorta_live_trial_done(const char *verdict, double sec)
         return;
     }
     live.pending = 1;
-    if (live.last_print < 0 || aorta_clock_monotonic() - live.last_print >= 1.0)
+    if (live.last_print < 0 || ar_clock_monotonic() - live.last_print >= 1.0)
         print_done();
 }
 
-void aorta_live_cell_done(long ran)
+void ar_live_cell_done(long ran)
 {
     if (ran < live.budget)
         live.planned -= live.budget - ran;
 }
 
-void aorta_live_end(void)
+void ar_live_end(void)
 {
     if (!live.on)
         return;
@@ -207,7 +207,7 @@ void aorta_live_end(void)
     live.on = 0;
 }
 
-void aorta_live_suspend(void)
+void ar_live_suspend(void)
 {
     if (live.on && live.tty && live.shown) {
         fputs("\r\033[K", live.out);
@@ -215,7 +215,7 @@ void aorta_live_suspend(void)
     }
 }
 
-void aorta_live_resume(void)
+void ar_live_resume(void)
 {
     if (live.on && live.tty && live.shown)
         draw(live.state);

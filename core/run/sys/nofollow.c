@@ -21,11 +21,11 @@ static int is_plain_name(const char *name, size_t len)
     return len > 0 && !(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.');
 }
 
-int aorta_nofollow_open_dir(int base_fd, const char *rel, int create, char **error)
+int ar_nofollow_open_dir(int base_fd, const char *rel, int create, char **error)
 {
     int fd = dup(base_fd);
     if (fd < 0) {
-        *error = aorta_xasprintf("%s", strerror(errno));
+        *error = ar_xasprintf("%s", strerror(errno));
         return -1;
     }
     const char *cursor = rel;
@@ -33,11 +33,11 @@ int aorta_nofollow_open_dir(int base_fd, const char *rel, int create, char **err
         const char *end = strchr(cursor, '/');
         size_t len = end ? (size_t)(end - cursor) : strlen(cursor);
         if (!is_plain_name(cursor, len)) {
-            *error = aorta_xasprintf("'%s' is not a plain relative path", rel);
+            *error = ar_xasprintf("'%s' is not a plain relative path", rel);
             close(fd);
             return -1;
         }
-        char *name = aorta_xstrndup(cursor, len);
+        char *name = ar_xstrndup(cursor, len);
         int next = openat(fd, name, DIR_FLAGS);
         if (next < 0 && errno == ENOENT && create) {
             if (mkdirat(fd, name, 0755) == 0 || errno == EEXIST)
@@ -47,9 +47,9 @@ int aorta_nofollow_open_dir(int base_fd, const char *rel, int create, char **err
             int saved = errno;
             struct stat st;
             if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-                *error = aorta_xasprintf("'%s' in '%s' is a symbolic link (refused)", name, rel);
+                *error = ar_xasprintf("'%s' in '%s' is a symbolic link (refused)", name, rel);
             else
-                *error = aorta_xasprintf("'%s' in '%s': %s", name, rel, strerror(saved));
+                *error = ar_xasprintf("'%s' in '%s': %s", name, rel, strerror(saved));
             free(name);
             close(fd);
             return -1;
@@ -83,8 +83,8 @@ static int remove_contents(int dir_fd)
     while ((entry = readdir(dir)) != NULL) {
         if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
             continue;
-        aorta_xgrow((void **)&names, &capacity, count + 1, sizeof *names);
-        names[count++] = aorta_xstrdup(entry->d_name);
+        ar_xgrow((void **)&names, &capacity, count + 1, sizeof *names);
+        names[count++] = ar_xstrdup(entry->d_name);
     }
     closedir(dir);
     for (size_t i = 0; i < count; i++) {
@@ -114,35 +114,35 @@ static int remove_tree(int dir_fd, const char *name)
     return status;
 }
 
-int aorta_nofollow_remove_tree_at(int dir_fd, const char *name, char **error)
+int ar_nofollow_remove_tree_at(int dir_fd, const char *name, char **error)
 {
     if (remove_tree(dir_fd, name) == 0)
         return 0;
-    *error = aorta_xstrdup(strerror(errno));
+    *error = ar_xstrdup(strerror(errno));
     return -1;
 }
 
-int aorta_nofollow_empty_dir_at(int dir_fd, const char *name, char **error)
+int ar_nofollow_empty_dir_at(int dir_fd, const char *name, char **error)
 {
     struct stat st;
     if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
         if (S_ISLNK(st.st_mode)) {
-            *error = aorta_xstrdup("it is a symbolic link (refused)");
+            *error = ar_xstrdup("it is a symbolic link (refused)");
             return -1;
         }
         /* Upstream's reference refuses a file where the directory goes and
          * leaves it: it may be someone's data, not a capture of ours. */
         if (!S_ISDIR(st.st_mode)) {
-            *error = aorta_xstrdup("it is not a directory (left as it is)");
+            *error = ar_xstrdup("it is not a directory (left as it is)");
             return -1;
         }
         if (remove_tree(dir_fd, name) != 0) {
-            *error = aorta_xasprintf("cannot remove what is there: %s", strerror(errno));
+            *error = ar_xasprintf("cannot remove what is there: %s", strerror(errno));
             return -1;
         }
     }
     if (mkdirat(dir_fd, name, 0755) != 0) {
-        *error = aorta_xasprintf("%s", strerror(errno));
+        *error = ar_xasprintf("%s", strerror(errno));
         return -1;
     }
     return 0;

@@ -15,14 +15,14 @@
 #define BATCH 8
 
 typedef struct shared {
-    const aorta_parallel_t *loop;
+    const ar_parallel_t *loop;
     atomic_size_t next;
 } shared_t;
 
 static void *worker(void *user)
 {
     shared_t *shared = user;
-    const aorta_parallel_t *loop = shared->loop;
+    const ar_parallel_t *loop = shared->loop;
     void *state = loop->begin ? loop->begin(loop->user) : NULL;
     for (;;) {
         size_t from = atomic_fetch_add(&shared->next, BATCH);
@@ -37,7 +37,7 @@ static void *worker(void *user)
     return NULL;
 }
 
-void aorta_parallel_run(const aorta_parallel_t *loop)
+void ar_parallel_run(const ar_parallel_t *loop)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t workers = cpus > 1 ? (size_t)cpus : 1;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* parallel.h - a loop over independent items on the CPUs there are: each
  * worker thread takes the next item until none is left. */
-#ifndef AORTA_PARALLEL_H
-#define AORTA_PARALLEL_H
+#ifndef AR_PARALLEL_H
+#define AR_PARALLEL_H
 
 #include <stddef.h>
 
-typedef struct aorta_parallel {
+typedef struct ar_parallel {
     size_t count;    /* the items, 0 to count - 1 */
     size_t per_worker; /* the fewest items worth a thread of their own */
     /* A worker's own state (its readers, its buffers), made and freed on
@@ -17,10 +17,10 @@ typedef struct aorta_parallel {
      * item does but what it only reads. */
     void (*item)(size_t index, void *state, void *user);
     void *user;
-} aorta_parallel_t;
+} ar_parallel_t;
 
 /* Every item done, on at most one thread per CPU (8 at most); on the
  * calling thread alone where threads are not worth it or cannot start. */
-void aorta_parallel_run(const aorta_parallel_t *loop);
+void ar_parallel_run(const ar_parallel_t *loop);
 
 #endif

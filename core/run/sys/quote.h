@@ -3,8 +3,8 @@
  * aorta_text_repr_list() (aorta/collector.h), for messages that quote user
  * text: out of memory stops aorta-run, as every core allocation does.
  * Free the results with free(). */
-#ifndef AORTA_QUOTE_H
-#define AORTA_QUOTE_H
+#ifndef AR_QUOTE_H
+#define AR_QUOTE_H
 
 #include <stddef.h>
 #include <string.h>
@@ -13,21 +13,21 @@
 #include "xalloc.h"
 
 /* repr() of the len bytes at text. */
-static inline char *aorta_repr(const char *text, size_t len)
+static inline char *ar_repr(const char *text, size_t len)
 {
-    return aorta_xcheck(aorta_text_repr(text, len));
+    return ar_xcheck(aorta_text_repr(text, len));
 }
 
 /* repr() of a NUL-terminated text. */
-static inline char *aorta_repr_str(const char *text)
+static inline char *ar_repr_str(const char *text)
 {
-    return aorta_repr(text, strlen(text));
+    return ar_repr(text, strlen(text));
 }
 
 /* ['a', 'b'] for count texts. */
-static inline char *aorta_repr_list(const char *const *items, size_t count)
+static inline char *ar_repr_list(const char *const *items, size_t count)
 {
-    return aorta_xcheck(aorta_text_repr_list(items, count));
+    return ar_xcheck(aorta_text_repr_list(items, count));
 }
 
 #endif

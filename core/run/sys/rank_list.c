@@ -10,7 +10,7 @@
 
 #include "xalloc.h"
 
-/* One rank of an item: digits only, at most AORTA_RANK_MAX - 1.  The end
+/* One rank of an item: digits only, at most AR_RANK_MAX - 1.  The end
  * of the digits into *end; -1 when there are none or too many. */
 static long read_rank(const char *text, const char **end)
 {
@@ -18,7 +18,7 @@ static long read_rank(const char *text, const char **end)
     const char *p = text;
     while (*p >= '0' && *p <= '9') {
         value = value * 10 + (*p - '0');
-        if (value >= AORTA_RANK_MAX)
+        if (value >= AR_RANK_MAX)
             return -1;
         p++;
     }
@@ -37,33 +37,33 @@ static int read_item(const char *item, long **ranks, size_t *count, size_t *cap,
     if (first >= 0 && last >= 0)
         end += strspn(end, " \t");
     if (first < 0 || last < 0 || *end) {
-        *error = aorta_xasprintf("'%s' is not a rank (an integer from 0 to %d) or a range of "
+        *error = ar_xasprintf("'%s' is not a rank (an integer from 0 to %d) or a range of "
                                  "them (N-M)",
-                                 item, AORTA_RANK_MAX - 1);
+                                 item, AR_RANK_MAX - 1);
         return -1;
     }
     if (last < first) {
-        *error = aorta_xasprintf("'%s' is not a range: it ends before it starts", item);
+        *error = ar_xasprintf("'%s' is not a range: it ends before it starts", item);
         return -1;
     }
-    if ((size_t)(last - first) + *count >= AORTA_RANK_MAX) {
-        *error = aorta_xasprintf("'%s' makes more than %d ranks: some are listed twice", item,
-                                 AORTA_RANK_MAX);
+    if ((size_t)(last - first) + *count >= AR_RANK_MAX) {
+        *error = ar_xasprintf("'%s' makes more than %d ranks: some are listed twice", item,
+                                 AR_RANK_MAX);
         return -1;
     }
-    aorta_xgrow((void **)ranks, cap, *count + (size_t)(last - first) + 1, sizeof **ranks);
+    ar_xgrow((void **)ranks, cap, *count + (size_t)(last - first) + 1, sizeof **ranks);
     for (long k = first; k <= last; k++)
         (*ranks)[(*count)++] = k;
     return 0;
 }
 
-int aorta_rank_list_parse(const char *text, long **ranks, size_t *count, char **error)
+int ar_rank_list_parse(const char *text, long **ranks, size_t *count, char **error)
 {
     *ranks = NULL;
     *count = 0;
     *error = NULL;
     size_t cap = 0;
-    char *copy = aorta_xstrdup(text);
+    char *copy = ar_xstrdup(text);
     int status = 0;
     char *item = copy;
     for (;;) {
@@ -71,7 +71,7 @@ int aorta_rank_list_parse(const char *text, long **ranks, size_t *count, char **
         if (comma)
             *comma = '\0';
         if (item[strspn(item, " \t")] == '\0') {
-            *error = aorta_xstrdup(text[strspn(text, " \t")] ? "an empty item: two commas, or "
+            *error = ar_xstrdup(text[strspn(text, " \t")] ? "an empty item: two commas, or "
                                                                "a comma at an end"
                                                              : "no rank given");
             status = -1;
@@ -83,9 +83,9 @@ int aorta_rank_list_parse(const char *text, long **ranks, size_t *count, char **
         item = comma + 1;
     }
     free(copy);
-    long twice = status == 0 ? aorta_rank_list_sort(*ranks, *count) : -1;
+    long twice = status == 0 ? ar_rank_list_sort(*ranks, *count) : -1;
     if (twice >= 0) {
-        *error = aorta_xasprintf("rank %ld is listed twice", twice);
+        *error = ar_xasprintf("rank %ld is listed twice", twice);
         status = -1;
     }
     if (status != 0) {
@@ -102,7 +102,7 @@ static int by_value(const void *left, const void *right)
     return (a > b) - (a < b);
 }
 
-long aorta_rank_list_sort(long *ranks, size_t count)
+long ar_rank_list_sort(long *ranks, size_t count)
 {
     if (count > 1)
         qsort(ranks, count, sizeof *ranks, by_value);
@@ -112,7 +112,7 @@ long aorta_rank_list_sort(long *ranks, size_t count)
     return -1;
 }
 
-int aorta_rank_list_has(const long *ranks, size_t count, long rank)
+int ar_rank_list_has(const long *ranks, size_t count, long rank)
 {
     size_t low = 0, high = count;
     while (low < high) {
@@ -127,11 +127,11 @@ int aorta_rank_list_has(const long *ranks, size_t count, long rank)
     return 0;
 }
 
-char *aorta_rank_list_format(const long *ranks, size_t count, const char *separator)
+char *ar_rank_list_format(const long *ranks, size_t count, const char *separator)
 {
     size_t len = 0, cap = 0;
     char *list = NULL;
-    aorta_xgrow((void **)&list, &cap, 1, 1);
+    ar_xgrow((void **)&list, &cap, 1, 1);
     list[0] = '\0';
     for (size_t i = 0; i < count; i++) {
         size_t last = i;
@@ -144,7 +144,7 @@ char *aorta_rank_list_format(const long *ranks, size_t count, const char *separa
         } else {
             snprintf(item, sizeof item, "%ld", ranks[i]); /* a pair stays two items */
         }
-        aorta_xgrow((void **)&list, &cap, len + strlen(separator) + strlen(item) + 1, 1);
+        ar_xgrow((void **)&list, &cap, len + strlen(separator) + strlen(item) + 1, 1);
         len += (size_t)sprintf(list + len, "%s%s", len ? separator : "", item);
     }
     return list;

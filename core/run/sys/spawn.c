@@ -38,13 +38,13 @@ static sigset_t blocked_signals(void)
     return set;
 }
 
-void aorta_spawn_block_signals(void)
+void ar_spawn_block_signals(void)
 {
     sigset_t set = blocked_signals();
     sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
-int aorta_spawn_take_interrupt(void)
+int ar_spawn_take_interrupt(void)
 {
     sigset_t pending;
     sigpending(&pending);
@@ -59,19 +59,19 @@ int aorta_spawn_take_interrupt(void)
     return sig;
 }
 
-int aorta_spawn_peek_interrupt(void)
+int ar_spawn_peek_interrupt(void)
 {
     sigset_t pending;
     sigpending(&pending);
     return sigismember(&pending, SIGINT) ? SIGINT : sigismember(&pending, SIGTERM) ? SIGTERM : 0;
 }
 
-void aorta_spawn_become_subreaper(void)
+void ar_spawn_become_subreaper(void)
 {
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
-void aorta_spawn_child_guard(pid_t parent)
+void ar_spawn_child_guard(pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != parent) /* it died before the prctl */
@@ -84,7 +84,7 @@ static char *read_proc_file(const char *path, size_t *len)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    char *text = aorta_read_fd(fd, SIZE_MAX - 1, len);
+    char *text = ar_read_fd(fd, SIZE_MAX - 1, len);
     close(fd);
     return text;
 }
@@ -128,13 +128,13 @@ static char *child_pids(pid_t self)
     char *text = read_proc_file(path, &len);
     if (text)
         return text;
-    char *all = aorta_xstrdup("");
+    char *all = ar_xstrdup("");
     DIR *proc = opendir("/proc");
     struct dirent *entry;
     while (proc && (entry = readdir(proc)) != NULL) {
         if (entry->d_name[0] < '0' || entry->d_name[0] > '9')
             continue;
-        char *more = aorta_xasprintf("%s %s", all, entry->d_name);
+        char *more = ar_xasprintf("%s %s", all, entry->d_name);
         free(all);
         all = more;
     }
@@ -143,11 +143,11 @@ static char *child_pids(pid_t self)
     return all;
 }
 
-size_t aorta_spawn_kill_strays(const char *what)
+size_t ar_spawn_kill_strays(const char *what)
 {
     pid_t self = getpid();
     size_t killed = 0;
-    char *names = aorta_xstrdup("");
+    char *names = ar_xstrdup("");
     /* A killed stray's own children come back to aorta-run: a few rounds. */
     for (int round = 0; round < 8; round++) {
         pid_t *found = NULL;
@@ -167,10 +167,10 @@ size_t aorta_spawn_kill_strays(const char *what)
             if (pid <= 0 || pid == self
                 || proc_stat((pid_t)pid, &ppid, &state, comm, sizeof comm) != 0 || ppid != self)
                 continue;
-            aorta_xgrow((void **)&found, &capacity, count + 1, sizeof *found);
+            ar_xgrow((void **)&found, &capacity, count + 1, sizeof *found);
             found[count++] = (pid_t)pid;
             if (state != 'Z') {
-                char *more = aorta_xasprintf("%s%s%ld (%s)", names, killed ? ", " : "", pid,
+                char *more = ar_xasprintf("%s%s%ld (%s)", names, killed ? ", " : "", pid,
                                              comm);
                 free(names);
                 names = more;
@@ -192,7 +192,7 @@ size_t aorta_spawn_kill_strays(const char *what)
             break;
     }
     if (killed)
-        aorta_diag_warn("%s left %zu process(es) running; killed with their process groups: %s",
+        ar_diag_warn("%s left %zu process(es) running; killed with their process groups: %s",
                         what, killed, names);
     free(names);
     return killed;
@@ -213,14 +213,14 @@ static int terminate_group(pid_t pid, double grace_sec, const sigset_t *set)
 {
     int status = 0;
     kill(-pid, SIGTERM);
-    double deadline = aorta_clock_monotonic() + grace_sec;
+    double deadline = ar_clock_monotonic() + grace_sec;
     for (;;) {
         pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid) {
             kill(-pid, SIGKILL); /* stragglers of the group */
             return status;
         }
-        double left = deadline - aorta_clock_monotonic();
+        double left = deadline - ar_clock_monotonic();
         if (left <= 0)
             break;
         struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
@@ -231,8 +231,8 @@ static int terminate_group(pid_t pid, double grace_sec, const sigset_t *set)
     return status;
 }
 
-int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err,
-                          aorta_spawn_child_t *child, aorta_spawn_result_t *result)
+int ar_spawn_start_fds(char *const *argv, char *const *envp, int out, int err,
+                          ar_spawn_child_t *child, ar_spawn_result_t *result)
 {
     memset(result, 0, sizeof *result);
     child->pid = -1;
@@ -240,12 +240,12 @@ int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err
     if (pipe2(report, O_CLOEXEC) != 0)
         return -1;
     sigset_t set = blocked_signals();
-    double started = aorta_clock_monotonic();
+    double started = ar_clock_monotonic();
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         /* Child: dies with aorta-run, own session, default signals, captured output. */
-        aorta_spawn_child_guard(parent);
+        ar_spawn_child_guard(parent);
         setsid();
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
@@ -261,7 +261,7 @@ int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err
             dup2(out, 1);
         if (err >= 0)
             dup2(err, 2);
-        int error = aorta_path_execve(argv, envp, aorta_envp_get(envp, "PATH"));
+        int error = ar_path_execve(argv, envp, ar_envp_get(envp, "PATH"));
         ssize_t ignored = write(report[1], &error, sizeof error);
         (void)ignored;
         _exit(exit_code_for_errno(error));
@@ -287,7 +287,7 @@ int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err
         result->exit_code = exit_code_for_errno(exec_error);
         dprintf(err >= 0 ? err : 2, "aorta-run: cannot execute '%s': %s\n", argv[0],
                 strerror(exec_error));
-        result->walltime_sec = aorta_clock_monotonic() - started;
+        result->walltime_sec = ar_clock_monotonic() - started;
         return 0;
     }
     result->launched = 1;
@@ -296,8 +296,8 @@ int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out, int err
     return 0;
 }
 
-void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, double grace_sec,
-                      aorta_spawn_result_t *result)
+void ar_spawn_wait(const ar_spawn_child_t *child, double timeout_sec, double grace_sec,
+                      ar_spawn_result_t *result)
 {
     if (child->pid < 0)
         return; /* never launched: the result says why */
@@ -312,7 +312,7 @@ void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, doub
             break;
         struct timespec wait = {1, 0};
         if (deadline > 0) {
-            double left = deadline - aorta_clock_monotonic();
+            double left = deadline - ar_clock_monotonic();
             if (left <= 0) {
                 result->timed_out = 1;
                 status = terminate_group(pid, grace_sec, &set);
@@ -330,7 +330,7 @@ void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, doub
             break;
         }
     }
-    result->walltime_sec = aorta_clock_monotonic() - started;
+    result->walltime_sec = ar_clock_monotonic() - started;
     if (result->timed_out)
         result->exit_code = -1;
     else if (WIFEXITED(status))
@@ -339,23 +339,23 @@ void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, doub
         result->exit_code = -WTERMSIG(status);
 }
 
-void aorta_spawn_stop(const aorta_spawn_child_t *child, double grace_sec,
-                      aorta_spawn_result_t *result)
+void ar_spawn_stop(const ar_spawn_child_t *child, double grace_sec,
+                      ar_spawn_result_t *result)
 {
     if (child->pid < 0)
         return;
     sigset_t set = blocked_signals();
     terminate_group(child->pid, grace_sec, &set);
-    result->walltime_sec = aorta_clock_monotonic() - child->started;
+    result->walltime_sec = ar_clock_monotonic() - child->started;
     result->exit_code = -SIGKILL;
 }
 
-int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
-                        double timeout_sec, double grace_sec, aorta_spawn_result_t *result)
+int ar_spawn_run_fds(char *const *argv, char *const *envp, int out, int err,
+                        double timeout_sec, double grace_sec, ar_spawn_result_t *result)
 {
-    aorta_spawn_child_t child;
-    if (aorta_spawn_start_fds(argv, envp, out, err, &child, result) != 0)
+    ar_spawn_child_t child;
+    if (ar_spawn_start_fds(argv, envp, out, err, &child, result) != 0)
         return -1;
-    aorta_spawn_wait(&child, timeout_sec, grace_sec, result);
+    ar_spawn_wait(&child, timeout_sec, grace_sec, result);
     return 0;
 }

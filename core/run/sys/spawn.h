@@ -1,46 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /* spawn.h - running one command: its own session, captured output, a
  * timeout, and the interrupt signals aorta-run receives passed on to it. */
-#ifndef AORTA_SPAWN_H
-#define AORTA_SPAWN_H
+#ifndef AR_SPAWN_H
+#define AR_SPAWN_H
 
 #include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-typedef struct aorta_spawn_result {
+typedef struct ar_spawn_result {
     int launched;          /* the command was executed */
     int exit_code;         /* exit status; -N when killed by signal N; 127/126/1 exec failure */
     int exec_errno;        /* why it could not be executed, else 0 */
     int timed_out;         /* killed after the timeout */
     int interrupted;       /* SIGINT/SIGTERM reached aorta-run: that signal, else 0 */
     double walltime_sec;   /* spawn to exit, monotonic clock */
-} aorta_spawn_result_t;
+} ar_spawn_result_t;
 
-/* Block SIGINT, SIGTERM and SIGCHLD in aorta-run so that aorta_spawn_run_fds()
+/* Block SIGINT, SIGTERM and SIGCHLD in aorta-run so that ar_spawn_run_fds()
  * receives them synchronously; call once at start-up, before any thread. */
-void aorta_spawn_block_signals(void);
+void ar_spawn_block_signals(void);
 
 /* The interrupt (SIGINT/SIGTERM) pending for aorta-run, consumed, else 0. */
-int aorta_spawn_take_interrupt(void);
+int ar_spawn_take_interrupt(void);
 /* The same, left pending. */
-int aorta_spawn_peek_interrupt(void);
+int ar_spawn_peek_interrupt(void);
 
 /* Make aorta-run the subreaper of everything it starts, so that what a
  * payload or a parse leaves running comes back to it (see
- * aorta_spawn_kill_strays()).  Call once at start-up. */
-void aorta_spawn_become_subreaper(void);
+ * ar_spawn_kill_strays()).  Call once at start-up. */
+void ar_spawn_become_subreaper(void);
 
 /* In a child just forked from parent: die with it (PR_SET_PDEATHSIG,
  * SIGKILL), and exit at once when it is already gone. */
-void aorta_spawn_child_guard(pid_t parent);
+void ar_spawn_child_guard(pid_t parent);
 
 /* Kill (SIGKILL, with their process groups) and reap every process still
  * running whose parent is aorta-run: what a command or a parse left behind
  * once it was done.  what names the culprit for the warning ("trial X: the
  * payload"); nothing is printed when nothing was left.  Returns how many
  * were killed. */
-size_t aorta_spawn_kill_strays(const char *what);
+size_t ar_spawn_kill_strays(const char *what);
 
 /* Run argv with envp (argv[0] is looked up on envp's PATH) in a new session,
  * stdin from /dev/null, stdout and stderr to out_fd and err_fd (kept open;
@@ -48,30 +48,30 @@ size_t aorta_spawn_kill_strays(const char *what);
  * timeout_sec <= 0 means no limit.  After a timeout or an interrupt the
  * command's process group gets SIGTERM, then SIGKILL after grace_sec.
  * Returns 0, or -1 when the command could not be started (errno set). */
-int aorta_spawn_run_fds(char *const *argv, char *const *envp, int out_fd, int err_fd,
-                        double timeout_sec, double grace_sec, aorta_spawn_result_t *result);
+int ar_spawn_run_fds(char *const *argv, char *const *envp, int out_fd, int err_fd,
+                        double timeout_sec, double grace_sec, ar_spawn_result_t *result);
 
 /* The same in two steps, for a command that runs while aorta-run does
  * something else (the environment probe beside the first trial). */
-typedef struct aorta_spawn_child {
+typedef struct ar_spawn_child {
     pid_t pid;      /* -1 when it was never launched */
     double started; /* monotonic clock */
-} aorta_spawn_child_t;
+} ar_spawn_child_t;
 
-/* Start argv as aorta_spawn_run_fds() would and return once it is executed
+/* Start argv as ar_spawn_run_fds() would and return once it is executed
  * (result->launched) or could not be (result says why; child->pid -1).
  * Returns 0, or -1 when it could not be started (errno set). */
-int aorta_spawn_start_fds(char *const *argv, char *const *envp, int out_fd, int err_fd,
-                          aorta_spawn_child_t *child, aorta_spawn_result_t *result);
+int ar_spawn_start_fds(char *const *argv, char *const *envp, int out_fd, int err_fd,
+                          ar_spawn_child_t *child, ar_spawn_result_t *result);
 
-/* Wait for a started child as aorta_spawn_run_fds() does; timeout_sec
+/* Wait for a started child as ar_spawn_run_fds() does; timeout_sec
  * counts from its start.  An interrupt ends the wait (the group killed) and
  * is consumed into result->interrupted. */
-void aorta_spawn_wait(const aorta_spawn_child_t *child, double timeout_sec, double grace_sec,
-                      aorta_spawn_result_t *result);
+void ar_spawn_wait(const ar_spawn_child_t *child, double timeout_sec, double grace_sec,
+                      ar_spawn_result_t *result);
 
 /* Kill a started child's group now (SIGTERM, SIGKILL after grace) and reap it. */
-void aorta_spawn_stop(const aorta_spawn_child_t *child, double grace_sec,
-                      aorta_spawn_result_t *result);
+void ar_spawn_stop(const ar_spawn_child_t *child, double grace_sec,
+                      ar_spawn_result_t *result);
 
 #endif

@@ -15,7 +15,7 @@
 /* Optimal string alignment distance (Levenshtein plus adjacent swaps). */
 static size_t distance(const char *a, size_t n, const char *b, size_t m)
 {
-    size_t *rows = aorta_xcalloc(3 * (m + 1), sizeof *rows);
+    size_t *rows = ar_xcalloc(3 * (m + 1), sizeof *rows);
     size_t *before = rows, *prev = rows + m + 1, *cur = rows + 2 * (m + 1);
     for (size_t j = 0; j <= m; j++)
         prev[j] = j;
@@ -43,7 +43,7 @@ static size_t distance(const char *a, size_t n, const char *b, size_t m)
     return result;
 }
 
-const char *aorta_suggest(const char *word, const char *const *candidates, size_t count)
+const char *ar_suggest(const char *word, const char *const *candidates, size_t count)
 {
     size_t n = strlen(word);
     if (n == 0 || n > SUGGEST_MAX_LEN)
@@ -64,8 +64,8 @@ const char *aorta_suggest(const char *word, const char *const *candidates, size_
     return best;
 }
 
-char *aorta_suggest_hint(const char *word, const char *const *candidates, size_t count)
+char *ar_suggest_hint(const char *word, const char *const *candidates, size_t count)
 {
-    const char *best = aorta_suggest(word, candidates, count);
-    return best ? aorta_xasprintf(" (did you mean '%s'?)", best) : aorta_xstrdup("");
+    const char *best = ar_suggest(word, candidates, count);
+    return best ? ar_xasprintf(" (did you mean '%s'?)", best) : ar_xstrdup("");
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* suggest.h - "did you mean" for a misspelt name: the closest of the
  * names it could have been, when it is close enough to be a typo. */
-#ifndef AORTA_SUGGEST_H
-#define AORTA_SUGGEST_H
+#ifndef AR_SUGGEST_H
+#define AR_SUGGEST_H
 
 #include <stddef.h>
 
@@ -10,9 +10,9 @@
  * substitute, swap two neighbours), or NULL when none is close: at most 2
  * edits, and at most a third of the longer word's length (so "ab" never
  * suggests "xy").  The first of equals wins; word itself never matches. */
-const char *aorta_suggest(const char *word, const char *const *candidates, size_t count);
+const char *ar_suggest(const char *word, const char *const *candidates, size_t count);
 
-/* " (did you mean 'X'?)" for aorta_suggest()'s answer, or "" (free it). */
-char *aorta_suggest_hint(const char *word, const char *const *candidates, size_t count);
+/* " (did you mean 'X'?)" for ar_suggest()'s answer, or "" (free it). */
+char *ar_suggest_hint(const char *word, const char *const *candidates, size_t count);
 
 #endif

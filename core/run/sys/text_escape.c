@@ -87,7 +87,7 @@ static char *to_string(void (*put)(FILE *, const char *), const char *text)
 {
     char *result = NULL;
     size_t len = 0;
-    FILE *out = aorta_xcheck(open_memstream(&result, &len));
+    FILE *out = ar_xcheck(open_memstream(&result, &len));
     put(out, text);
     fclose(out);
     return result;
@@ -101,17 +101,17 @@ static void text_unit(FILE *out, const char *text, size_t at, size_t len, const 
         fwrite(text + at, 1, len, out);
 }
 
-void aorta_text_put(FILE *out, const char *text)
+void ar_text_put(FILE *out, const char *text)
 {
     each_unit(out, text, text_unit);
 }
 
-char *aorta_text_escape(const char *text)
+char *ar_text_escape(const char *text)
 {
-    return to_string(aorta_text_put, text);
+    return to_string(ar_text_put, text);
 }
 
-size_t aorta_text_escape_into(char *buf, size_t size, const char *text)
+size_t ar_text_escape_into(char *buf, size_t size, const char *text)
 {
     const unsigned char *s = (const unsigned char *)(text ? text : "");
     size_t n = 0;
@@ -174,19 +174,19 @@ static void md_unit(FILE *out, const char *text, size_t at, size_t len, const ch
         fwrite(text + at, 1, len, out);
 }
 
-void aorta_md_put(FILE *out, const char *text)
+void ar_md_put(FILE *out, const char *text)
 {
     each_unit(out, text, md_unit);
 }
 
-char *aorta_md_escape(const char *text)
+char *ar_md_escape(const char *text)
 {
-    return to_string(aorta_md_put, text);
+    return to_string(ar_md_put, text);
 }
 
-void aorta_md_code_put(FILE *out, const char *text)
+void ar_md_code_put(FILE *out, const char *text)
 {
-    char *shown = aorta_text_escape(text ? text : "");
+    char *shown = ar_text_escape(text ? text : "");
     size_t longest = 0, run = 0, len = strlen(shown);
     for (size_t i = 0; i < len; i++) {
         run = shown[i] == '`' ? run + 1 : 0;
@@ -206,9 +206,9 @@ void aorta_md_code_put(FILE *out, const char *text)
     free(shown);
 }
 
-char *aorta_md_code(const char *text)
+char *ar_md_code(const char *text)
 {
-    return to_string(aorta_md_code_put, text);
+    return to_string(ar_md_code_put, text);
 }
 
 static void html_unit(FILE *out, const char *text, size_t at, size_t len, const char *escape)
@@ -232,7 +232,7 @@ static void html_unit(FILE *out, const char *text, size_t at, size_t len, const 
         fwrite(text + at, 1, len, out);
 }
 
-void aorta_html_put(FILE *out, const char *text)
+void ar_html_put(FILE *out, const char *text)
 {
     each_unit(out, text, html_unit);
 }

@@ -90,24 +90,24 @@ static result_t aorta(char *const *env_changes, ...)
 }
 
 /* The one dry-run line of stdout, parsed. */
-static aorta_json_t *dry_run_line(const result_t *result)
+static ar_json_t *dry_run_line(const result_t *result)
 {
     size_t len = strlen(result->out);
     ck_assert_msg(len > 0 && result->out[len - 1] == '\n' && !strchr(result->out, '\n')[1],
                   "not one line: %s", result->out);
-    aorta_json_t *line = aorta_json_parse(result->out, len, 64);
+    ar_json_t *line = ar_json_parse(result->out, len, 64);
     ck_assert_ptr_nonnull(line);
     return line;
 }
 
 /* The line's argv as an argv handle. */
-static aorta_argv_t *line_argv(const aorta_json_t *line)
+static aorta_argv_t *line_argv(const ar_json_t *line)
 {
-    aorta_json_t *items = aorta_json_get(line, "argv");
+    ar_json_t *items = ar_json_get(line, "argv");
     ck_assert_ptr_nonnull(items);
     aorta_argv_t *argv = aorta_argv_new();
-    for (size_t i = 0; i < aorta_json_length(items); i++)
-        aorta_argv_push(argv, aorta_json_get_string(aorta_json_at(items, i)));
+    for (size_t i = 0; i < ar_json_length(items); i++)
+        aorta_argv_push(argv, ar_json_get_string(ar_json_at(items, i)));
     return argv;
 }
 
@@ -116,17 +116,17 @@ START_TEST(dry_run_shows_the_wrapped_argv)
     result_t r = aorta(NULL, "--collect", "proton", "--dry-run", "--", "python3", "-u", "x.py",
                        "--n", "1", NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    aorta_json_t *line = dry_run_line(&r);
-    const char *collect_dir = aorta_json_get_string(aorta_json_get(line, "collect_dir"));
+    ar_json_t *line = dry_run_line(&r);
+    const char *collect_dir = ar_json_get_string(ar_json_get(line, "collect_dir"));
     char *name = malloc(strlen(collect_dir) + 32);
     sprintf(name, "%s/proton/proton", collect_dir);
     aorta_argv_t *argv = line_argv(line);
     pt_expect_argv(argv, "python3", "-u", "-m", PT_MOD, "-n", name, "--context", "shadow",
                    "--data", "tree", "x.py", "--n", "1", NULL);
-    ck_assert_ptr_null(aorta_json_get(line, "error"));
+    ck_assert_ptr_null(ar_json_get(line, "error"));
     aorta_argv_free(argv);
     free(name);
-    aorta_json_free(line);
+    ar_json_free(line);
     result_free(&r);
 }
 END_TEST
@@ -136,22 +136,22 @@ START_TEST(dry_run_reports_an_unwrappable_command_as_the_cells_error)
     result_t r = aorta(NULL, "--collect", "proton", "--dry-run", "--", "torchrun",
                        "--nproc_per_node=8", "train.py", NULL);
     ck_assert_int_eq(r.status, 1);
-    aorta_json_t *line = dry_run_line(&r);
-    ck_assert_ptr_null(aorta_json_get(line, "argv"));
-    const char *error = aorta_json_get_string(aorta_json_get(line, "error"));
+    ar_json_t *line = dry_run_line(&r);
+    ck_assert_ptr_null(ar_json_get(line, "argv"));
+    const char *error = ar_json_get_string(ar_json_get(line, "error"));
     pt_contains(error, "needs a Python script launch, got 'torchrun'");
     pt_contains(error, "mode: env");
     pt_contains(r.err, "aorta-run: --dry-run: cell 'none-none': proton mode 'cli'");
-    aorta_json_free(line);
+    ar_json_free(line);
     result_free(&r);
     /* The roctracer pin, from the recipe. */
     write_recipe("collect:\n  proton: {backend: roctracer}\n");
     r = aorta(NULL, "--recipe", recipe, "--dry-run", "--", "python3", "x.py", NULL);
     ck_assert_int_eq(r.status, 1);
     line = dry_run_line(&r);
-    pt_contains(aorta_json_get_string(aorta_json_get(line, "error")),
+    pt_contains(ar_json_get_string(ar_json_get(line, "error")),
                 "proton mode 'cli' cannot pin backend 'roctracer'.");
-    aorta_json_free(line);
+    ar_json_free(line);
     result_free(&r);
 }
 END_TEST
@@ -163,8 +163,8 @@ START_TEST(dry_run_in_mode_env_puts_the_bundle_and_the_device_pin_in_an_env_pref
     result_t r = aorta(changes, "--recipe", recipe, "--dry-run", "--", "./payload", "--steps",
                        "2", NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    aorta_json_t *line = dry_run_line(&r);
-    const char *collect_dir = aorta_json_get_string(aorta_json_get(line, "collect_dir"));
+    ar_json_t *line = dry_run_line(&r);
+    const char *collect_dir = ar_json_get_string(ar_json_get(line, "collect_dir"));
     aorta_argv_t *argv = line_argv(line);
     const char *slash = strrchr(aorta_argv_at(argv, 0), '/');
     ck_assert_str_eq(slash ? slash + 1 : aorta_argv_at(argv, 0), "env");
@@ -182,7 +182,7 @@ START_TEST(dry_run_in_mode_env_puts_the_bundle_and_the_device_pin_in_an_env_pref
     free(dir);
     free(name);
     aorta_argv_free(argv);
-    aorta_json_free(line);
+    ar_json_free(line);
     result_free(&r);
 }
 END_TEST
@@ -210,17 +210,17 @@ START_TEST(parse_prints_the_metrics_of_a_capture)
     char *fixture = tu_srcdir("examples/no-gpu/triton");
     result_t r = aorta(NULL, "--parse", "proton", fixture, NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    aorta_json_t *metrics = aorta_json_parse(r.out, strlen(r.out), 64);
+    ar_json_t *metrics = ar_json_parse(r.out, strlen(r.out), 64);
     ck_assert_ptr_nonnull(metrics);
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(metrics, "proton_artifact_dir")),
+    ck_assert_str_eq(ar_json_get_string(ar_json_get(metrics, "proton_artifact_dir")),
                      fixture);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(metrics, "proton_kernel_count")), 12);
-    ck_assert_double_eq_tol(aorta_json_get_double(aorta_json_get(metrics, "proton_gpu_time_ms")),
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(metrics, "proton_kernel_count")), 12);
+    ck_assert_double_eq_tol(ar_json_get_double(ar_json_get(metrics, "proton_gpu_time_ms")),
                             0.054402, 1e-9);
-    aorta_json_t *top = aorta_json_get(metrics, "proton_top_kernels");
-    ck_assert_uint_eq(aorta_json_length(top), 5);
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_at(top, 0)), "add_kernel");
-    aorta_json_free(metrics);
+    ar_json_t *top = ar_json_get(metrics, "proton_top_kernels");
+    ck_assert_uint_eq(ar_json_length(top), 5);
+    ck_assert_str_eq(ar_json_get_string(ar_json_at(top, 0)), "add_kernel");
+    ar_json_free(metrics);
     result_free(&r);
     /* No directory: {} and exit 0. */
     char *missing = tu_join(work, "nope");
@@ -292,8 +292,8 @@ START_TEST(instrumentation_and_cupti_compose_inside_a_rocprof_like_collector)
         result_t r = aorta(NULL, "--recipe", recipe, "--dry-run", "--", "python", "train.py",
                            "--steps", "10", NULL);
         ck_assert_msg(r.status == 0, "%s", r.err);
-        aorta_json_t *line = dry_run_line(&r);
-        const char *collect_dir = aorta_json_get_string(aorta_json_get(line, "collect_dir"));
+        ar_json_t *line = dry_run_line(&r);
+        const char *collect_dir = ar_json_get_string(ar_json_get(line, "collect_dir"));
         char *wrapper = malloc(strlen(collect_dir) + 32);
         char *name = malloc(strlen(collect_dir) + 32);
         sprintf(wrapper, "%s/interceptor_a/a-wrapper", collect_dir);
@@ -305,7 +305,7 @@ START_TEST(instrumentation_and_cupti_compose_inside_a_rocprof_like_collector)
         aorta_argv_free(argv);
         free(wrapper);
         free(name);
-        aorta_json_free(line);
+        ar_json_free(line);
         result_free(&r);
     }
 }
@@ -316,13 +316,13 @@ START_TEST(the_example_recipes_load_and_wrap_as_documented)
     char *cli = tu_srcdir("examples/profiling/proton/triton-vecadd/recipe.yaml");
     result_t r = aorta(NULL, "--recipe", cli, "--dry-run", "--", "python3", "vecadd.py", NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    aorta_json_t *line = dry_run_line(&r);
+    ar_json_t *line = dry_run_line(&r);
     aorta_argv_t *argv = line_argv(line);
     ck_assert_str_eq(aorta_argv_at(argv, 1), "-m");
     ck_assert_str_eq(aorta_argv_at(argv, 2), PT_MOD);
     ck_assert_str_eq(aorta_argv_at(argv, aorta_argv_count(argv) - 1), "vecadd.py");
     aorta_argv_free(argv);
-    aorta_json_free(line);
+    ar_json_free(line);
     result_free(&r);
     free(cli);
     char *env = tu_srcdir("examples/profiling/proton/env-bundle/recipe.yaml");
@@ -334,7 +334,7 @@ START_TEST(the_example_recipes_load_and_wrap_as_documented)
     ck_assert_int_eq(pt_index(argv, PT_MOD), -1);
     ck_assert_str_eq(aorta_argv_at(argv, aorta_argv_count(argv) - 1), "pipeline.py");
     aorta_argv_free(argv);
-    aorta_json_free(line);
+    ar_json_free(line);
     result_free(&r);
     free(env);
 }

@@ -91,7 +91,7 @@ START_TEST(a_compact_profile_parses_under_a_limit_its_whole_tree_exceeds)
     int leaves = write_profile(0);
 
     setenv("AORTA_PARSE_MEMORY", LIMIT, 1);
-    aorta_metrics_t *metrics = aorta_parse_in_child(pt_plugin(), NULL, dir);
+    aorta_metrics_t *metrics = ar_parse_in_child(pt_plugin(), NULL, dir);
     unsetenv("AORTA_PARSE_MEMORY");
     const aorta_metric_t *count = aorta_metrics_find(metrics, "proton_kernel_count");
     ck_assert_msg(count != NULL, "the profile was not read under AORTA_PARSE_MEMORY=" LIMIT);
@@ -165,7 +165,7 @@ static Suite *proton_memory_suite(void)
 
 int main(void)
 {
-    if (aorta_parse_memory_limit() == 0) {
+    if (ar_parse_memory_limit() == 0) {
         fprintf(stderr, "check_proton_memory: the parse child has no memory limit here "
                         "(a sanitizer build): skipped\n");
         return 77;

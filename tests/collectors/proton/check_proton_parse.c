@@ -215,7 +215,7 @@ END_TEST
 START_TEST(parse_in_a_child_gives_the_same_figures)
 {
     char *fixture = tu_srcdir("examples/no-gpu/triton");
-    aorta_metrics_t *metrics = aorta_parse_in_child(pt_plugin(), NULL, fixture);
+    aorta_metrics_t *metrics = ar_parse_in_child(pt_plugin(), NULL, fixture);
     check_fixture_metrics(metrics, fixture);
     aorta_metrics_free(metrics);
     free(fixture);
@@ -787,7 +787,7 @@ START_TEST(a_file_nested_deeper_than_the_limit_contributes_nothing)
     expect_k(1, 1.0);
     /* Far deeper, and through the child the core runs parse in. */
     put("deep.hatchet", chain(200000, 0));
-    aorta_metrics_t *metrics = aorta_parse_in_child(pt_plugin(), NULL, dir);
+    aorta_metrics_t *metrics = ar_parse_in_child(pt_plugin(), NULL, dir);
     ck_assert_int_eq(count_of(metrics), 1);
     aorta_metrics_free(metrics);
     /* A deep complete subtree followed by a syntax error. */

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static aorta_registry_t *registry;
-static const aorta_module_t *module;
+static ar_registry_t *registry;
+static const ar_module_t *module;
 
 void pt_load(void)
 {
@@ -21,12 +21,12 @@ void pt_load(void)
 
 void pt_unload(void)
 {
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
     registry = NULL;
     module = NULL;
 }
 
-const aorta_module_t *pt_plugin(void)
+const ar_module_t *pt_plugin(void)
 {
     return module;
 }

@@ -16,7 +16,7 @@
 void pt_load(void);
 void pt_unload(void);
 const struct aorta_collector *pt_collector(void);
-const aorta_module_t *pt_plugin(void);
+const ar_module_t *pt_plugin(void);
 
 /* Handles from NULL-terminated literal lists ("key", "value", ..., NULL):
  * testutil's. */

@@ -1022,13 +1022,13 @@ END_TEST
 START_TEST(parse_in_a_child_keeps_the_types)
 {
     char *path = rp_fixture("flat_with_o");
-    aorta_metrics_t *m = aorta_parse_in_child(rp_plugin(), NULL, path);
+    aorta_metrics_t *m = ar_parse_in_child(rp_plugin(), NULL, path);
     const char *top[] = {SGEMM, NULL};
     expect_metrics(m, 23, 0.539404, 0.539404, top);
     ck_assert_str_eq(rp_string(m, "rocprof_artifact_dir"), path);
     ck_assert_uint_eq(aorta_metrics_count(m), 5);
     aorta_metrics_free(m);
-    m = aorta_parse_in_child(rp_plugin(), NULL, dir);
+    m = ar_parse_in_child(rp_plugin(), NULL, dir);
     rp_assert_only_artifact_dir(m, dir);
     aorta_metrics_free(m);
     free(path);

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static aorta_registry_t *registry;
-static const aorta_module_t *module;
+static ar_registry_t *registry;
+static const ar_module_t *module;
 
 void rp_setup(void)
 {
@@ -21,12 +21,12 @@ void rp_setup(void)
 
 void rp_teardown(void)
 {
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
     registry = NULL;
     module = NULL;
 }
 
-const aorta_module_t *rp_plugin(void)
+const ar_module_t *rp_plugin(void)
 {
     ck_assert_ptr_nonnull(module);
     return module;

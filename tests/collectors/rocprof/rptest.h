@@ -15,7 +15,7 @@ void rp_setup(void);
 void rp_teardown(void);
 /* The rocprof collector (asserts it loaded). */
 const struct aorta_collector *rp_collector(void);
-const aorta_module_t *rp_plugin(void);
+const ar_module_t *rp_plugin(void);
 
 /* An option map from "key", "value", ..., NULL (testutil's). */
 #define rp_options tu_options

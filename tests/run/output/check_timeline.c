@@ -51,11 +51,11 @@ START_TEST(the_reply_carries_the_dispatches_and_reads_them_back)
     aorta_dispatches_t *d = two_tracks(AORTA_CLOCK_HOST, UINT64_C(1) << 60);
     aorta_metrics_set_dispatches(m, d);
     size_t len;
-    char *text = aorta_parse_reply_text(m, 0, &len);
+    char *text = ar_parse_reply_text(m, 0, &len);
     ck_assert_ptr_nonnull(strstr(text, "\"dispatches\":3"));
     ck_assert_ptr_nonnull(strstr(text, "\"dispatch_clock\":\"host\""));
     aorta_metrics_t *back = aorta_metrics_new("c_");
-    ck_assert_int_eq(aorta_parse_reply_read(back, text, len), 0);
+    ck_assert_int_eq(ar_parse_reply_read(back, text, len), 0);
     expect_same(d, aorta_metrics_dispatches(back));
     /* The name that was not UTF-8 reads back as what will be written. */
     const aorta_dispatches_t *got = aorta_metrics_dispatches(back);
@@ -64,12 +64,12 @@ START_TEST(the_reply_carries_the_dispatches_and_reads_them_back)
     ck_assert_str_eq(aorta_dispatches_name(got, aorta_dispatches_name_at(got, 0), NULL),
                      "gemm<\"q\">");
     int64_t kept = -1;
-    ck_assert_int_eq(aorta_parse_reply_dispatches_cut(text, len, &kept), 0);
+    ck_assert_int_eq(ar_parse_reply_dispatches_cut(text, len, &kept), 0);
     aorta_metrics_free(back);
     /* Garbled: every shortened reply, a line changed, a line more. */
     for (size_t cut = 1; cut < len; cut++) {
         back = aorta_metrics_new("c_");
-        ck_assert_int_eq(aorta_parse_reply_read(back, text, cut), -1);
+        ck_assert_int_eq(ar_parse_reply_read(back, text, cut), -1);
         aorta_metrics_free(back);
     }
     const char *edits[][2] = {{"[0,0,", "[0,9,"}, {"[1,1,", "[1,-1,"}, {"[0,0,", "[0,0,x"},
@@ -77,16 +77,16 @@ START_TEST(the_reply_carries_the_dispatches_and_reads_them_back)
     for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
         char *at = strstr(text, edits[e][0]);
         ck_assert_ptr_nonnull(at);
-        char *bad = aorta_xasprintf("%.*s%s%s", (int)(at - text), text, edits[e][1],
+        char *bad = ar_xasprintf("%.*s%s%s", (int)(at - text), text, edits[e][1],
                                     at + strlen(edits[e][0]));
         back = aorta_metrics_new("c_");
-        ck_assert_msg(aorta_parse_reply_read(back, bad, strlen(bad)) == -1, "read: %s", bad);
+        ck_assert_msg(ar_parse_reply_read(back, bad, strlen(bad)) == -1, "read: %s", bad);
         aorta_metrics_free(back);
         free(bad);
     }
-    char *more = aorta_xasprintf("%s[0,0,1,2]\n", text);
+    char *more = ar_xasprintf("%s[0,0,1,2]\n", text);
     back = aorta_metrics_new("c_");
-    ck_assert_int_eq(aorta_parse_reply_read(back, more, strlen(more)), -1);
+    ck_assert_int_eq(ar_parse_reply_read(back, more, strlen(more)), -1);
     aorta_metrics_free(back);
     free(more);
     free(text);
@@ -111,16 +111,16 @@ START_TEST(past_the_limit_dispatches_are_cut_before_rows)
     aorta_kernels_report(k, m, "c", 1e6, NULL);
     aorta_metrics_set_dispatches(m, d);
     size_t whole_len, len;
-    char *whole = aorta_parse_reply_text(m, 0, &whole_len);
-    char *text = aorta_parse_reply_text(m, 65536, &len);
+    char *whole = ar_parse_reply_text(m, 0, &whole_len);
+    char *text = ar_parse_reply_text(m, 65536, &len);
     ck_assert_uint_le(len, 65536);
     int64_t kept = -1, rows = -1;
-    ck_assert_int_eq(aorta_parse_reply_dispatches_cut(text, len, &kept), 10000);
+    ck_assert_int_eq(ar_parse_reply_dispatches_cut(text, len, &kept), 10000);
     ck_assert(kept > 100 && kept < 10000);
-    ck_assert_int_eq(aorta_parse_reply_rows_cut(text, len, &rows), 0); /* every row */
+    ck_assert_int_eq(ar_parse_reply_rows_cut(text, len, &rows), 0); /* every row */
     ck_assert_int_eq(rows, 200);
     aorta_metrics_t *back = aorta_metrics_new("c_");
-    ck_assert_int_eq(aorta_parse_reply_read(back, text, len), 0);
+    ck_assert_int_eq(ar_parse_reply_read(back, text, len), 0);
     ck_assert_uint_eq(aorta_kernels_count(aorta_metrics_kernels(back)), 200);
     const aorta_dispatches_t *got = aorta_metrics_dispatches(back);
     ck_assert_uint_eq(aorta_dispatches_count(got), (size_t)kept);
@@ -128,12 +128,12 @@ START_TEST(past_the_limit_dispatches_are_cut_before_rows)
     aorta_metrics_free(back);
     /* A limit the rows alone pass: no dispatch at all, the rows cut. */
     free(text);
-    text = aorta_parse_reply_text(m, 2048, &len);
-    ck_assert_int_eq(aorta_parse_reply_dispatches_cut(text, len, &kept), 10000);
+    text = ar_parse_reply_text(m, 2048, &len);
+    ck_assert_int_eq(ar_parse_reply_dispatches_cut(text, len, &kept), 10000);
     ck_assert_int_eq(kept, 0);
-    ck_assert_int_gt(aorta_parse_reply_rows_cut(text, len, &rows), 0);
+    ck_assert_int_gt(ar_parse_reply_rows_cut(text, len, &rows), 0);
     back = aorta_metrics_new("c_");
-    ck_assert_int_eq(aorta_parse_reply_read(back, text, len), 0);
+    ck_assert_int_eq(ar_parse_reply_read(back, text, len), 0);
     ck_assert_uint_eq(aorta_dispatches_count(aorta_metrics_dispatches(back)), 0);
     aorta_metrics_free(back);
     free(text);
@@ -144,48 +144,48 @@ START_TEST(past_the_limit_dispatches_are_cut_before_rows)
 }
 END_TEST
 
-static aorta_json_t *timeline(const aorta_timeline_source_t *sources, size_t count, int one_node)
+static ar_json_t *timeline(const ar_timeline_source_t *sources, size_t count, int one_node)
 {
     size_t len;
-    char *text = aorta_timeline_text(sources, count, one_node, &len);
+    char *text = ar_timeline_text(sources, count, one_node, &len);
     ck_assert_uint_eq(strlen(text), len);
-    aorta_json_t *json = aorta_json_parse_strict(text, len, 16, 1);
+    ar_json_t *json = ar_json_parse_strict(text, len, 16, 1);
     ck_assert_msg(json != NULL, "not JSON: %s", text);
     free(text);
     return json;
 }
 
-static const char *str(const aorta_json_t *event, const char *key)
+static const char *str(const ar_json_t *event, const char *key)
 {
-    const char *s = aorta_json_get_string(aorta_json_get(event, key));
+    const char *s = ar_json_get_string(ar_json_get(event, key));
     ck_assert_msg(s != NULL, "no %s", key);
     return s;
 }
 
 /* Every event has the format's fields; the X events come by pid, then ts;
  * each rank has one process_name. */
-static void expect_format(const aorta_json_t *json, size_t ranks, size_t complete)
+static void expect_format(const ar_json_t *json, size_t ranks, size_t complete)
 {
-    const aorta_json_t *events = aorta_json_get(json, "traceEvents");
-    ck_assert_int_eq(aorta_json_type(events), AORTA_JSON_ARRAY);
+    const ar_json_t *events = ar_json_get(json, "traceEvents");
+    ck_assert_int_eq(ar_json_type(events), AR_JSON_ARRAY);
     ck_assert_str_eq(str(json, "displayTimeUnit"), "ns");
     size_t names = 0, x = 0;
     double last_ts = -1;
     int64_t last_pid = -1;
-    for (size_t i = 0; i < aorta_json_length(events); i++) {
-        const aorta_json_t *e = aorta_json_at(events, i);
+    for (size_t i = 0; i < ar_json_length(events); i++) {
+        const ar_json_t *e = ar_json_at(events, i);
         str(e, "name");
-        ck_assert_int_eq(aorta_json_type(aorta_json_get(e, "pid")), AORTA_JSON_INT);
-        ck_assert_int_eq(aorta_json_type(aorta_json_get(e, "tid")), AORTA_JSON_INT);
-        int64_t pid = aorta_json_get_int(aorta_json_get(e, "pid"));
+        ck_assert_int_eq(ar_json_type(ar_json_get(e, "pid")), AR_JSON_INT);
+        ck_assert_int_eq(ar_json_type(ar_json_get(e, "tid")), AR_JSON_INT);
+        int64_t pid = ar_json_get_int(ar_json_get(e, "pid"));
         if (!strcmp(str(e, "ph"), "M")) {
             names += !strcmp(str(e, "name"), "process_name");
             continue;
         }
         ck_assert_str_eq(str(e, "ph"), "X");
         ck_assert_str_eq(str(e, "cat"), "kernel");
-        double ts = aorta_json_get_double(aorta_json_get(e, "ts"));
-        ck_assert(aorta_json_get_double(aorta_json_get(e, "dur")) >= 0);
+        double ts = ar_json_get_double(ar_json_get(e, "ts"));
+        ck_assert(ar_json_get_double(ar_json_get(e, "dur")) >= 0);
         ck_assert(pid > last_pid || (pid == last_pid && ts >= last_ts));
         last_pid = pid;
         last_ts = ts;
@@ -196,18 +196,18 @@ static void expect_format(const aorta_json_t *json, size_t ranks, size_t complet
 }
 
 /* The X events of pid as "name@ts+dur/tid" lines. */
-static char *events_of(const aorta_json_t *json, int64_t pid)
+static char *events_of(const ar_json_t *json, int64_t pid)
 {
-    const aorta_json_t *events = aorta_json_get(json, "traceEvents");
-    char *out = aorta_xstrdup("");
-    for (size_t i = 0; i < aorta_json_length(events); i++) {
-        const aorta_json_t *e = aorta_json_at(events, i);
-        if (strcmp(str(e, "ph"), "X") || aorta_json_get_int(aorta_json_get(e, "pid")) != pid)
+    const ar_json_t *events = ar_json_get(json, "traceEvents");
+    char *out = ar_xstrdup("");
+    for (size_t i = 0; i < ar_json_length(events); i++) {
+        const ar_json_t *e = ar_json_at(events, i);
+        if (strcmp(str(e, "ph"), "X") || ar_json_get_int(ar_json_get(e, "pid")) != pid)
             continue;
-        char *more = aorta_xasprintf("%s%s@%.3f+%.3f/%lld\n", out, str(e, "name"),
-                                     aorta_json_get_double(aorta_json_get(e, "ts")),
-                                     aorta_json_get_double(aorta_json_get(e, "dur")),
-                                     (long long)aorta_json_get_int(aorta_json_get(e, "tid")));
+        char *more = ar_xasprintf("%s%s@%.3f+%.3f/%lld\n", out, str(e, "name"),
+                                     ar_json_get_double(ar_json_get(e, "ts")),
+                                     ar_json_get_double(ar_json_get(e, "dur")),
+                                     (long long)ar_json_get_int(ar_json_get(e, "tid")));
         free(out);
         out = more;
     }
@@ -219,8 +219,8 @@ START_TEST(two_ranks_of_one_clock_share_time_zero)
     aorta_dispatches_t *r0 = two_tracks(AORTA_CLOCK_HOST, 1000000);
     aorta_dispatches_t *r1 = two_tracks(AORTA_CLOCK_HOST, 1003000);
     /* Given out of rank order: the file is in it. */
-    aorta_timeline_source_t sources[] = {{1, "rocprof", r1}, {0, "rocprof", r0}};
-    aorta_json_t *json = timeline(sources, 2, 1);
+    ar_timeline_source_t sources[] = {{1, "rocprof", r1}, {0, "rocprof", r0}};
+    ar_json_t *json = timeline(sources, 2, 1);
     expect_format(json, 2, 6);
     char *zero = events_of(json, 0), *one = events_of(json, 1);
     ck_assert_str_eq(zero, "bad\xef\xbf\xbd@0.000+0.001/2\n"
@@ -229,12 +229,12 @@ START_TEST(two_ranks_of_one_clock_share_time_zero)
     ck_assert_str_eq(one, "bad\xef\xbf\xbd@3.000+0.001/2\n"
                           "gemm<\"q\">@4.000+0.000/1\n"
                           "gemm<\"q\">@7.000+2.500/1\n");
-    ck_assert_ptr_nonnull(strstr(aorta_json_get_string(aorta_json_get(
-                                     aorta_json_get(json, "otherData"), "alignment")),
+    ck_assert_ptr_nonnull(strstr(ar_json_get_string(ar_json_get(
+                                     ar_json_get(json, "otherData"), "alignment")),
                                  "common"));
     free(zero);
     free(one);
-    aorta_json_free(json);
+    ar_json_free(json);
     /* Not one node: each rank starts at its own first dispatch. */
     json = timeline(sources, 2, 0);
     one = events_of(json, 1);
@@ -242,7 +242,7 @@ START_TEST(two_ranks_of_one_clock_share_time_zero)
                           "gemm<\"q\">@1.000+0.000/1\n"
                           "gemm<\"q\">@4.000+2.500/1\n");
     free(one);
-    aorta_json_free(json);
+    ar_json_free(json);
     aorta_dispatches_free(r0);
     aorta_dispatches_free(r1);
 }
@@ -253,9 +253,9 @@ START_TEST(session_clocks_are_aligned_per_rank_and_tracks_named_per_collector)
     aorta_dispatches_t *r0 = two_tracks(AORTA_CLOCK_SESSION, 0);
     aorta_dispatches_t *r1 = two_tracks(AORTA_CLOCK_SESSION, 500000);
     aorta_dispatches_t *host = two_tracks(AORTA_CLOCK_HOST, 7000);
-    aorta_timeline_source_t sources[] = {
+    ar_timeline_source_t sources[] = {
         {0, "proton", r0}, {3, "proton", r1}, {3, "rocprof", host}, {5, "proton", NULL}};
-    aorta_json_t *json = timeline(sources, 4, 1);
+    ar_json_t *json = timeline(sources, 4, 1);
     expect_format(json, 2, 9); /* rank 5 has nothing: no process */
     char *three = events_of(json, 3);
     /* rank 3's Proton tracks are 1 and 2, rocprof's 3 and 4. */
@@ -266,21 +266,21 @@ START_TEST(session_clocks_are_aligned_per_rank_and_tracks_named_per_collector)
                             "gemm<\"q\">@4.000+2.500/1\n"
                             "gemm<\"q\">@4.000+2.500/3\n");
     free(three);
-    const aorta_json_t *events = aorta_json_get(json, "traceEvents");
+    const ar_json_t *events = ar_json_get(json, "traceEvents");
     size_t threads = 0;
-    for (size_t i = 0; i < aorta_json_length(events); i++) {
-        const aorta_json_t *e = aorta_json_at(events, i);
-        if (strcmp(str(e, "name"), "thread_name") || aorta_json_get_int(aorta_json_get(e, "pid")) != 3)
+    for (size_t i = 0; i < ar_json_length(events); i++) {
+        const ar_json_t *e = ar_json_at(events, i);
+        if (strcmp(str(e, "name"), "thread_name") || ar_json_get_int(ar_json_get(e, "pid")) != 3)
             continue;
         const char *want[] = {"proton: queue 1", "proton: queue 2", "rocprof: queue 1",
                               "rocprof: queue 2"};
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(e, "tid")), (int64_t)threads + 1);
-        ck_assert_str_eq(str(aorta_json_get(e, "args"), "name"), want[threads++]);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(e, "tid")), (int64_t)threads + 1);
+        ck_assert_str_eq(str(ar_json_get(e, "args"), "name"), want[threads++]);
     }
     ck_assert_uint_eq(threads, 4);
-    ck_assert_ptr_nonnull(strstr(str(aorta_json_get(json, "otherData"), "alignment"),
+    ck_assert_ptr_nonnull(strstr(str(ar_json_get(json, "otherData"), "alignment"),
                                  "per rank"));
-    aorta_json_free(json);
+    ar_json_free(json);
     aorta_dispatches_free(r0);
     aorta_dispatches_free(r1);
     aorta_dispatches_free(host);
@@ -289,26 +289,26 @@ END_TEST
 
 START_TEST(no_dispatch_is_an_empty_trace_and_the_file_is_written_whole)
 {
-    aorta_timeline_source_t none[] = {{0, "rocprof", NULL}};
-    ck_assert_int_eq(aorta_timeline_has_dispatches(none, 1), 0);
-    aorta_json_t *json = timeline(none, 1, 1);
+    ar_timeline_source_t none[] = {{0, "rocprof", NULL}};
+    ck_assert_int_eq(ar_timeline_has_dispatches(none, 1), 0);
+    ar_json_t *json = timeline(none, 1, 1);
     expect_format(json, 0, 0);
-    aorta_json_free(json);
-    char *path = aorta_timeline_path("cell/_subprocess/trial_d0_m0_t3.json");
+    ar_json_free(json);
+    char *path = ar_timeline_path("cell/_subprocess/trial_d0_m0_t3.json");
     ck_assert_str_eq(path, "cell/_subprocess/trial_d0_m0_t3.timeline.json");
     free(path);
     aorta_dispatches_t *d = two_tracks(AORTA_CLOCK_HOST, 0);
-    aorta_timeline_source_t one[] = {{0, "rocprof", d}};
-    ck_assert_int_eq(aorta_timeline_has_dispatches(one, 1), 1);
+    ar_timeline_source_t one[] = {{0, "rocprof", d}};
+    ck_assert_int_eq(ar_timeline_has_dispatches(one, 1), 1);
     char dir[] = "/tmp/aorta-timeline-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    ck_assert_int_eq(aorta_timeline_write_at(fd, "t.timeline.json", one, 1, 1), 0);
-    char *file = aorta_xasprintf("%s/t.timeline.json", dir);
-    json = aorta_json_read_file(file, 1 << 20, 16);
+    ck_assert_int_eq(ar_timeline_write_at(fd, "t.timeline.json", one, 1, 1), 0);
+    char *file = ar_xasprintf("%s/t.timeline.json", dir);
+    json = ar_json_read_file(file, 1 << 20, 16);
     ck_assert_ptr_nonnull(json);
     expect_format(json, 1, 3);
-    aorta_json_free(json);
+    ar_json_free(json);
     unlink(file);
     free(file);
     close(fd);
@@ -329,7 +329,7 @@ START_TEST(the_lane_chart_has_a_lane_per_rank_and_track_and_stays_small)
 {
     /* 64 ranks x 10,000 dispatches of 60 kernels on two queues. */
     aorta_dispatches_t *d[64];
-    aorta_timeline_source_t sources[64];
+    ar_timeline_source_t sources[64];
     for (int r = 0; r < 64; r++) {
         d[r] = aorta_dispatches_new();
         aorta_dispatches_set_clock(d[r], AORTA_CLOCK_HOST);
@@ -341,21 +341,21 @@ START_TEST(the_lane_chart_has_a_lane_per_rank_and_track_and_stays_small)
                                  t + 800 + (uint64_t)(i % 7) * 100);
             t += 1500;
         }
-        sources[r] = (aorta_timeline_source_t){r, "rocprof", d[r]};
+        sources[r] = (ar_timeline_source_t){r, "rocprof", d[r]};
     }
     size_t len;
-    char *text = aorta_timeline_text(sources, 64, 1, &len);
-    char *svg = aorta_lane_svg(text, len);
+    char *text = ar_timeline_text(sources, 64, 1, &len);
+    char *svg = ar_lane_svg(text, len);
     ck_assert_ptr_nonnull(svg);
     ck_assert_uint_eq(count_of(svg, "<g class=\"lane\">"), 128);
     ck_assert_uint_eq(count_of(svg, "<title>"), 128);
     ck_assert_ptr_nonnull(strstr(svg, "<title>rank 63 \xc2\xb7 rocprof: queue 2: 3334 dispatch(es)"
                                       "</title>"));
     /* At most a rectangle a column a lane, whatever the dispatches. */
-    ck_assert_uint_le(count_of(svg, "h-"), (size_t)128 * AORTA_LANE_COLUMNS);
+    ck_assert_uint_le(count_of(svg, "h-"), (size_t)128 * AR_LANE_COLUMNS);
     ck_assert_uint_lt(strlen(svg), (size_t)3 << 20);
     /* The legend: eight kernels and the rest; markup in a name is text. */
-    ck_assert_uint_eq(count_of(svg, "class=\"key\""), AORTA_LANE_COLOURS + 1);
+    ck_assert_uint_eq(count_of(svg, "class=\"key\""), AR_LANE_COLOURS + 1);
     ck_assert_ptr_null(strstr(svg, "<script>"));
     ck_assert_ptr_nonnull(strstr(svg, "52 other kernel(s)"));
     free(svg);
@@ -367,15 +367,15 @@ END_TEST
 
 START_TEST(the_lane_chart_skips_what_is_not_an_event_line)
 {
-    ck_assert_ptr_null(aorta_lane_svg("", 0));
+    ck_assert_ptr_null(ar_lane_svg("", 0));
     const char *junk = "{\"traceEvents\":[\n{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\","
                        "\"pid\":-1,\"tid\":1,\"ts\":1.0,\"dur\":1.0},\n{\"name\":\"k\",\"cat\":"
                        "\"kernel\",\"ph\":\"X\",\"pid\":0,\"tid\":1,\"ts\":nan,\"dur\":1.0},\n"
                        "{\"name\":\"unclosed,\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0";
-    ck_assert_ptr_null(aorta_lane_svg(junk, strlen(junk)));
+    ck_assert_ptr_null(ar_lane_svg(junk, strlen(junk)));
     const char *one = "{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":0,\"tid\":1,"
                       "\"ts\":0.000,\"dur\":0.000}";
-    char *svg = aorta_lane_svg(one, strlen(one));
+    char *svg = ar_lane_svg(one, strlen(one));
     ck_assert_ptr_nonnull(svg);
     ck_assert_uint_eq(count_of(svg, "<g class=\"lane\">"), 1);
     ck_assert_ptr_nonnull(strstr(svg, "rank 0 \xc2\xb7 ?")); /* a track without a name */

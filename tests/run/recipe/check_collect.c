@@ -34,11 +34,11 @@
     "interceptor_b)."
 #define AUTO_CLAUSE " (which resolves to rocprofiler or roctracer on AMD)"
 
-static aorta_registry_t *registry;
+static ar_registry_t *registry;
 static char *dir;
 static char *path;              /* the recipe file of the test */
 static ru_load_t load;
-static aorta_collect_entry_t *entries;
+static ar_collect_entry_t *entries;
 static size_t count;
 static char *error;
 
@@ -73,7 +73,7 @@ static void teardown(void)
     tu_rmtree(dir);
     free(path);
     free(dir);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
 }
 
 /* Select with HEAD + collect_yaml as the recipe (NULL: no recipe). */
@@ -82,12 +82,12 @@ static int select_with(const char *collect_yaml, const char *cli)
     drop_selection();
     ru_load_free(&load);
     if (collect_yaml) {
-        char *text = aorta_xasprintf(HEAD "%s", collect_yaml);
+        char *text = ar_xasprintf(HEAD "%s", collect_yaml);
         load = ru_load_text(dir, "recipe.yaml", text, NULL);
         free(text);
         ck_assert_msg(load.error == NULL, "%s", load.error);
     }
-    int status = aorta_collect_select(load.recipe, cli, NULL, 0, registry, &entries, &count, &error);
+    int status = ar_collect_select(load.recipe, cli, NULL, 0, registry, &entries, &count, &error);
     if (status == 0)
         ck_assert_ptr_null(error);
     else
@@ -108,8 +108,8 @@ static void expect_names(const char *const *names)
 /* error == "<path>:<where>: <rest>" (where NULL: no position). */
 static void expect_error(const char *where, const char *rest)
 {
-    char *expected = where ? aorta_xasprintf("%s:%s: %s", path, where, rest)
-                           : aorta_xstrdup(rest);
+    char *expected = where ? ar_xasprintf("%s:%s: %s", path, where, rest)
+                           : ar_xstrdup(rest);
     ck_assert_str_eq(error, expected);
     free(expected);
 }
@@ -321,13 +321,13 @@ START_TEST(cli_names_are_stripped_and_deduplicated)
     ck_assert_int_eq(select_with("collect: [good]\n", " , , "), 0);
     expect_names((const char *[]){"good", NULL});
     char **names = NULL;
-    ck_assert_uint_eq(aorta_collect_split("\ta ,b\n", &names), 2);
+    ck_assert_uint_eq(ar_collect_split("\ta ,b\n", &names), 2);
     ck_assert_str_eq(names[0], "a");
     ck_assert_str_eq(names[1], "b");
     free(names[0]);
     free(names[1]);
     free(names);
-    ck_assert_uint_eq(aorta_collect_split("", &names), 0);
+    ck_assert_uint_eq(ar_collect_split("", &names), 0);
     ck_assert_ptr_null(names);
 }
 END_TEST
@@ -385,7 +385,7 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
                                  "instrumentation}, interceptor_a: null}\n",
                                  NULL),
                      0);
-    aorta_plan_t plan;
+    ar_plan_t plan;
     memset(&plan, 0, sizeof plan);
     plan.collectors = entries;
     plan.collector_count = count;
@@ -398,20 +398,20 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
     /* This suite is not aorta-run: it names the per-rank step's folder. */
     char *libexec = tu_builddir("core");
     setenv("AORTA_LIBEXEC_DIR", libexec, 1);
-    ck_assert_int_eq(aorta_compose(&plan, command, dir, rel, env, 0, -1, &out, &why), 0);
+    ck_assert_int_eq(ar_compose(&plan, command, dir, rel, env, 0, -1, &out, &why), 0);
     unsetenv("AORTA_LIBEXEC_DIR");
-    char *helper = aorta_xasprintf("%s/aorta-rank-exec", libexec);
-    char *base = aorta_xasprintf("%s/%s", dir, rel);
+    char *helper = ar_xasprintf("%s/aorta-rank-exec", libexec);
+    char *base = ar_xasprintf("%s/%s", dir, rel);
     /* Under a launcher each collector writes into its rank%AORTA_RANK%/,
      * which aorta-rank-exec, just inside the launcher, creates per rank
      * (after noting the rank's node). */
-    char *a_dir = aorta_xasprintf("%s/interceptor_a/rank%%AORTA_RANK%%", base);
-    char *b_dir = aorta_xasprintf("%s/interceptor_b/rank%%AORTA_RANK%%", base);
-    char *g_dir = aorta_xasprintf("%s/good/rank%%AORTA_RANK%%", base);
-    char *a = aorta_xasprintf("%s/a-wrapper", a_dir);
-    char *b = aorta_xasprintf("%s/b-wrapper", b_dir);
-    char *g = aorta_xasprintf("%s/good-wrapper", g_dir);
-    char *node = aorta_xasprintf("%s/rank%%AORTA_RANK%%.node", base);
+    char *a_dir = ar_xasprintf("%s/interceptor_a/rank%%AORTA_RANK%%", base);
+    char *b_dir = ar_xasprintf("%s/interceptor_b/rank%%AORTA_RANK%%", base);
+    char *g_dir = ar_xasprintf("%s/good/rank%%AORTA_RANK%%", base);
+    char *a = ar_xasprintf("%s/a-wrapper", a_dir);
+    char *b = ar_xasprintf("%s/b-wrapper", b_dir);
+    char *g = ar_xasprintf("%s/good-wrapper", g_dir);
+    char *node = ar_xasprintf("%s/rank%%AORTA_RANK%%.node", base);
     const char *expected[] = {"mpirun", "-np", "2", helper, "--node-file", node, "--mkdir", g_dir,
                               "--mkdir", b_dir, "--mkdir", a_dir, "--", a, "--", b,
                               "--backend=instrumentation", "--", g, "--", "./app", "--size", "8"};
@@ -439,25 +439,25 @@ END_TEST
 
 START_TEST(effective_options_come_from_the_plan_or_the_defaults)
 {
-    const aorta_module_t *good = aorta_registry_open(registry, "good");
+    const ar_module_t *good = ar_registry_open(registry, "good");
     aorta_options_t *options = NULL;
-    ck_assert_int_eq(aorta_collect_effective_options(NULL, good, &options, &error), 0);
+    ck_assert_int_eq(ar_collect_effective_options(NULL, good, &options, &error), 0);
     ck_assert_uint_eq(aorta_options_count(options), 1);
     ck_assert_str_eq(option(options, "level"), "low");
     aorta_options_free(options);
     ck_assert_int_eq(select_with("collect: {good: {level: high, label: L}}\n", NULL), 0);
-    aorta_plan_t plan;
+    ar_plan_t plan;
     memset(&plan, 0, sizeof plan);
     plan.collectors = entries;
     plan.collector_count = count;
-    ck_assert_int_eq(aorta_collect_effective_options(aorta_plan_collector(&plan, "good"), good, &options,
+    ck_assert_int_eq(ar_collect_effective_options(ar_plan_collector(&plan, "good"), good, &options,
                                                      &error), 0);
     ck_assert_str_eq(option(options, "level"), "high");
     ck_assert_str_eq(option(options, "label"), "L");
     aorta_options_free(options);
     /* A collector the plan does not select: its defaults. */
-    const aorta_module_t *badparse = aorta_registry_open(registry, "badparse");
-    ck_assert_int_eq(aorta_collect_effective_options(aorta_plan_collector(&plan, "badparse"), badparse,
+    const ar_module_t *badparse = ar_registry_open(registry, "badparse");
+    ck_assert_int_eq(ar_collect_effective_options(ar_plan_collector(&plan, "badparse"), badparse,
                                                      &options, &error), 0);
     ck_assert_str_eq(option(options, "behaviour"), "normal");
     aorta_options_free(options);

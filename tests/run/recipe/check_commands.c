@@ -58,8 +58,8 @@ static char **split_lines(const char *text, size_t *count)
     for (const char *line = text; *line;) {
         const char *end = strchr(line, '\n');
         ck_assert_msg(end != NULL, "output does not end with a newline: %s", text);
-        lines = aorta_xrealloc(lines, (*count + 1) * sizeof *lines);
-        lines[(*count)++] = aorta_xstrndup(line, (size_t)(end - line));
+        lines = ar_xrealloc(lines, (*count + 1) * sizeof *lines);
+        lines[(*count)++] = ar_xstrndup(line, (size_t)(end - line));
         line = end + 1;
     }
     return lines;
@@ -188,20 +188,20 @@ START_TEST(dry_run_prints_each_cell_fully_wrapped)
         json_object *obj = parse_line(lines[i], CELL_KEYS);
         ck_assert_str_eq(get_string(obj, "cell"), names[i]);
         expect_env(obj, envs[i]);
-        char *collect_dir = aorta_xasprintf("%s/T_1/%s/_subprocess/trial_d0_m0_t0", output,
+        char *collect_dir = ar_xasprintf("%s/T_1/%s/_subprocess/trial_d0_m0_t0", output,
                                             names[i]);
         ck_assert_str_eq(get_string(obj, "collect_dir"), collect_dir);
         /* Under a launcher: aorta-rank-exec (found next to aorta-run) just
          * inside it, where each rank notes its node, each collector writing
          * into its rank%AORTA_RANK%/. */
         char *helper = tu_builddir("core/aorta-rank-exec");
-        char *a_dir = aorta_xasprintf("%s/interceptor_a/rank%%AORTA_RANK%%", collect_dir);
-        char *b_dir = aorta_xasprintf("%s/interceptor_b/rank%%AORTA_RANK%%", collect_dir);
-        char *g_dir = aorta_xasprintf("%s/good/rank%%AORTA_RANK%%", collect_dir);
-        char *a = aorta_xasprintf("%s/a-wrapper", a_dir);
-        char *b = aorta_xasprintf("%s/b-wrapper", b_dir);
-        char *g = aorta_xasprintf("%s/good-wrapper", g_dir);
-        char *node = aorta_xasprintf("%s/rank%%AORTA_RANK%%.node", collect_dir);
+        char *a_dir = ar_xasprintf("%s/interceptor_a/rank%%AORTA_RANK%%", collect_dir);
+        char *b_dir = ar_xasprintf("%s/interceptor_b/rank%%AORTA_RANK%%", collect_dir);
+        char *g_dir = ar_xasprintf("%s/good/rank%%AORTA_RANK%%", collect_dir);
+        char *a = ar_xasprintf("%s/a-wrapper", a_dir);
+        char *b = ar_xasprintf("%s/b-wrapper", b_dir);
+        char *g = ar_xasprintf("%s/good-wrapper", g_dir);
+        char *node = ar_xasprintf("%s/rank%%AORTA_RANK%%.node", collect_dir);
         expect_argv(obj, (const char *[]){"mpirun", "-np", "2", helper, "--node-file", node,
                                           "--mkdir", g_dir,
                                           "--mkdir", b_dir, "--mkdir", a_dir, "--", a, "--", b,
@@ -245,10 +245,10 @@ START_TEST(dry_run_without_a_recipe_is_one_cell)
     json_object *obj = parse_line(lines[0], CELL_KEYS);
     ck_assert_str_eq(get_string(obj, "cell"), "none-none");
     expect_env(obj, (const char *[]){NULL});
-    char *collect_dir = aorta_xasprintf("%s/rel/../res/T_2/none-none/_subprocess/trial_d0_m0_t0",
+    char *collect_dir = ar_xasprintf("%s/rel/../res/T_2/none-none/_subprocess/trial_d0_m0_t0",
                                         cwd);
     ck_assert_str_eq(get_string(obj, "collect_dir"), collect_dir);
-    char *g = aorta_xasprintf("%s/good/good-wrapper", collect_dir);
+    char *g = ar_xasprintf("%s/good/good-wrapper", collect_dir);
     expect_argv(obj, (const char *[]){g, "--", "true", NULL});
     ck_assert(!tu_exists("rel") && !tu_exists("res"));
     free(g);
@@ -265,7 +265,7 @@ START_TEST(dry_run_without_a_recipe_is_one_cell)
     ck_assert_uint_eq(count, 1);
     obj = parse_line(lines[0], CELL_KEYS);
     expect_argv(obj, (const char *[]){"echo", "hi", NULL});
-    collect_dir = aorta_xasprintf("%s/aorta_results/_no_ticket_/none-none/_subprocess/"
+    collect_dir = ar_xasprintf("%s/aorta_results/_no_ticket_/none-none/_subprocess/"
                                   "trial_d0_m0_t0",
                                   cwd);
     ck_assert_str_eq(get_string(obj, "collect_dir"), collect_dir);
@@ -354,7 +354,7 @@ START_TEST(recipe_and_flag_errors_are_one_line_and_exit_2)
 {
     char *bad = write_file("bad.yaml", "schema_version: 1\nmode: probe\ntrials: 0\n"
                                        "mitigation_axis: [none]\ndiagnostic_axis: [none]\n");
-    char *line = aorta_xasprintf("aorta-run: %s:3:9: recipe.trials: must be an integer >= 1, got "
+    char *line = ar_xasprintf("aorta-run: %s:3:9: recipe.trials: must be an integer >= 1, got "
                                  "an integer (0)",
                                  bad);
     expect_refused((char *[]){"--recipe", bad, "--dry-run", "--", "true", NULL}, line);
@@ -370,7 +370,7 @@ START_TEST(recipe_and_flag_errors_are_one_line_and_exit_2)
     char *broken = write_file("broken.json", "{\"version\": 1,");
     char *minimal = write_file("m.yaml", "schema_version: 1\nmode: probe\ntrials: 1\n"
                                          "mitigation_axis: [none]\ndiagnostic_axis: [none]\n");
-    line = aorta_xasprintf("aorta-run: %s:1:15: JSON syntax error: unexpected end of data",
+    line = ar_xasprintf("aorta-run: %s:1:15: JSON syntax error: unexpected end of data",
                            broken);
     expect_refused((char *[]){"--recipe", minimal, "--mitigations-file", broken, "--dry-run",
                               "--", "true", NULL},
@@ -437,7 +437,7 @@ START_TEST(fixtures_load_through_aorta_run)
                            (char *[]){"--recipe", smoke, "--mitigations-file", sidecar,
                                       "--output", dir, "--dry-run", "--", "true", NULL}),
                      0);
-    char *warning = aorta_xasprintf("aorta-run: warning: %s: ignoring keys for features "
+    char *warning = ar_xasprintf("aorta-run: warning: %s: ignoring keys for features "
                                     "aorta-run does not have: step_time_regex, collect_paths",
                                     smoke);
     expect_one_error(err, warning);
@@ -468,7 +468,7 @@ START_TEST(parse_prints_the_metrics_as_one_object)
     /* Its key outside the prefix is dropped, and said. */
     expect_one_error(err, "aorta-run: warning: badparse: dropped the metric 'verdict': outside "
                           "the prefix 'badparse_'");
-    char *expected = aorta_xasprintf("{\"badparse_artifact_dir\":\"%s\",\"badparse_kernel_count\""
+    char *expected = ar_xasprintf("{\"badparse_artifact_dir\":\"%s\",\"badparse_kernel_count\""
                                      ":7,\"badparse_gpu_time_ms\":1.5,\"badparse_top_kernels\":"
                                      "[\"k1\",\"k2\"]}\n",
                                      artifacts);
@@ -484,7 +484,7 @@ START_TEST(parse_prints_the_metrics_as_one_object)
                                (char *[]){"--parse", "badparse", targets[i], NULL}),
                          0);
         ck_assert_str_eq(out, "{}\n");
-        char *warning = aorta_xasprintf(i ? "aorta-run: warning: --parse: %s is not a directory; "
+        char *warning = ar_xasprintf(i ? "aorta-run: warning: --parse: %s is not a directory; "
                                             "there is nothing to parse\n"
                                           : "aorta-run: warning: --parse: %s: No such file or "
                                             "directory; there is nothing to parse\n",
@@ -499,7 +499,7 @@ START_TEST(parse_prints_the_metrics_as_one_object)
     char *matrix = tu_join(run, "matrix.json");
     tu_write(matrix, "{}");
     ck_assert_int_eq(aorta(&out, &err, NULL, (char *[]){"--parse", "badparse", run, NULL}), 0);
-    char *warning = aorta_xasprintf("aorta-run: warning: --parse: %s looks like a run directory "
+    char *warning = ar_xasprintf("aorta-run: warning: --parse: %s looks like a run directory "
                                     "(it has matrix.json); a collector's artifacts are in "
                                     "CELL/_subprocess/trial_d0_m0_tN/badparse/ below it\n",
                                     run);
@@ -533,10 +533,10 @@ START_TEST(parse_uses_the_recipe_options_and_survives_a_crash)
     ck_assert_int_eq(aorta(&out, &err, (char *[]){"ASAN_OPTIONS=handle_segv=0", NULL},
                            (char *[]){"--recipe", recipe, "--parse", "badparse", artifacts, NULL}),
                      0);
-    char *expected = aorta_xasprintf("{\"badparse_artifact_dir\":\"%s\"}\n", artifacts);
+    char *expected = ar_xasprintf("{\"badparse_artifact_dir\":\"%s\"}\n", artifacts);
     ck_assert_str_eq(out, expected);
     free(expected);
-    expected = aorta_xasprintf("aorta-run: warning: collect: badparse summary parsing crashed; "
+    expected = ar_xasprintf("aorta-run: warning: collect: badparse summary parsing crashed; "
                                "skipping its metrics for %s.",
                                artifacts);
     expect_one_error(err, expected);
@@ -547,7 +547,7 @@ START_TEST(parse_uses_the_recipe_options_and_survives_a_crash)
     ck_assert_int_eq(aorta(&out, &err, NULL,
                            (char *[]){"--recipe", recipe, "--parse", "good", artifacts, NULL}),
                      0);
-    expected = aorta_xasprintf("{\"good_artifact_dir\":\"%s\",\"good_version\":\"1.0\","
+    expected = ar_xasprintf("{\"good_artifact_dir\":\"%s\",\"good_version\":\"1.0\","
                                "\"good_label\":\"from-recipe\"}\n",
                                artifacts);
     ck_assert_str_eq(out, expected);
@@ -572,7 +572,7 @@ START_TEST(env_prints_the_bundle_one_variable_a_line)
     ck_assert_int_eq(aorta(&out, &err, NULL, (char *[]){"--env", "interceptor_b", out_dir, NULL}),
                      0);
     expect_no_error(err);
-    char *expected = aorta_xasprintf("INTERCEPTOR_B_OUT=%s/profile\nINTERCEPTOR_B_BACKEND=auto\n",
+    char *expected = ar_xasprintf("INTERCEPTOR_B_OUT=%s/profile\nINTERCEPTOR_B_BACKEND=auto\n",
                                      out_dir);
     ck_assert_str_eq(out, expected);
     free(expected);

@@ -25,7 +25,7 @@ static void teardown(void)
 
 static char *fixture(const char *name)
 {
-    char *rel = aorta_xasprintf("tests/run/recipe/fixtures/%s", name);
+    char *rel = ar_xasprintf("tests/run/recipe/fixtures/%s", name);
     char *path = tu_srcdir(rel);
     free(rel);
     return path;
@@ -39,11 +39,11 @@ static char *write_file(const char *name, const char *text)
     return path;
 }
 
-static void expect_cell(const aorta_recipe_t *recipe, size_t index, const char *name,
+static void expect_cell(const ar_recipe_t *recipe, size_t index, const char *name,
                         const char *m, const char *d, size_t vars)
 {
     ck_assert_uint_gt(recipe->cell_count, index);
-    const aorta_cell_t *cell = &recipe->cells[index];
+    const ar_cell_t *cell = &recipe->cells[index];
     ck_assert_str_eq(cell->name, name);
     ck_assert_str_eq(cell->mitigation, m);
     ck_assert_str_eq(cell->diagnostic, d);
@@ -109,7 +109,7 @@ START_TEST(two_cell_needs_tf32_off_defined)
     char *path = fixture("tests_probe_fixtures_probe_two_cell.yaml");
     ru_load_t load = ru_load_path(path, NULL);
     ck_assert_ptr_null(load.recipe);
-    char *expected = aorta_xasprintf(
+    char *expected = ar_xasprintf(
         "%s:7:5: recipe.mitigation_axis: mitigation 'tf32_off' is not defined ('none' is the "
         "only built-in); define it in the recipe under 'mitigations:' ('tf32_off': {VAR: "
         "\"value\"}) or in a --mitigations-file JSON sidecar ({\"version\": 1, \"mitigations\": "
@@ -121,7 +121,7 @@ START_TEST(two_cell_needs_tf32_off_defined)
 
     /* Defined inline. */
     char *text = tu_read(path);
-    char *inline_text = aorta_xasprintf("%smitigations:\n  tf32_off: {DISABLE_TF32: \"1\"}\n",
+    char *inline_text = ar_xasprintf("%smitigations:\n  tf32_off: {DISABLE_TF32: \"1\"}\n",
                                         text);
     load = ru_load_text(dir, "inline.yaml", inline_text, NULL);
     ck_assert_ptr_null(load.error);
@@ -178,7 +178,7 @@ START_TEST(phase_2_keys_load_with_one_warning)
     char *path = fixture("tests_probe_fixtures_probe_with_phase_2_keys.yaml");
     ru_load_t load = ru_load_path(path, NULL);
     ck_assert_ptr_null(load.error);
-    char *expected = aorta_xasprintf("aorta-run: warning: %s: ignoring keys for features "
+    char *expected = ar_xasprintf("aorta-run: warning: %s: ignoring keys for features "
                                      "aorta-run does not have: custom_patterns\n",
                                      path);
     ck_assert_str_eq(load.warnings, expected);
@@ -194,7 +194,7 @@ START_TEST(smoke_warns_then_needs_its_mitigation)
 {
     char *path = fixture("recipes_probe_example-probe-smoke.yaml");
     ru_load_t load = ru_load_path(path, NULL);
-    char *expected = aorta_xasprintf("aorta-run: warning: %s: ignoring keys for features "
+    char *expected = ar_xasprintf("aorta-run: warning: %s: ignoring keys for features "
                                      "aorta-run does not have: step_time_regex, collect_paths\n",
                                      path);
     ck_assert_str_eq(load.warnings, expected);
@@ -245,7 +245,7 @@ START_TEST(hip_gemm_collects_rocprof_with_string_options)
     static const char *const pairs[] = {"trace", "kernel", "output_format", "csv", "stats", "1",
                                         "summary_units", "msec", NULL};
     expect_options(load.recipe->collect[0].options, pairs);
-    char *where = aorta_xasprintf("%s:34:3", path);
+    char *where = ar_xasprintf("%s:34:3", path);
     ck_assert_str_eq(load.recipe->collect[0].where, where);
     free(where);
     ck_assert_str_eq(load.recipe->ticket, "PROFILING-HIP-GEMM");
@@ -274,17 +274,17 @@ END_TEST
 START_TEST(the_fixture_sidecar_is_valid)
 {
     char *path = fixture("tests_probe_fixtures_probe_sidecar.json");
-    aorta_mitigations_t *table = aorta_mitigations_new();
+    ar_mitigations_t *table = ar_mitigations_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_mitigations_load_file(table, path, &error), 0);
+    ck_assert_int_eq(ar_mitigations_load_file(table, path, &error), 0);
     ck_assert_ptr_null(error);
-    const aorta_env_t *vars = aorta_mitigations_find(table, "sidecar_only_mitigation");
+    const aorta_env_t *vars = ar_mitigations_find(table, "sidecar_only_mitigation");
     ck_assert_ptr_nonnull(vars);
     ck_assert_uint_eq(aorta_env_count(vars), 1);
     ck_assert_str_eq(aorta_env_get(vars, "SIDECAR_ONLY_FLAG"), "1");
-    ck_assert_uint_eq(aorta_env_count(aorta_mitigations_find(table, "none")), 0);
-    ck_assert_ptr_null(aorta_mitigations_find(table, "tf32_off"));
-    aorta_mitigations_free(table);
+    ck_assert_uint_eq(aorta_env_count(ar_mitigations_find(table, "none")), 0);
+    ck_assert_ptr_null(ar_mitigations_find(table, "tf32_off"));
+    ar_mitigations_free(table);
     free(path);
 }
 END_TEST
@@ -542,8 +542,8 @@ static char *replace(const char *text, const char *token, const char *with)
 {
     const char *at = strstr(text, token);
     if (!at)
-        return aorta_xstrdup(text);
-    return aorta_xasprintf("%.*s%s%s", (int)(at - text), text, with, at + strlen(token));
+        return ar_xstrdup(text);
+    return ar_xasprintf("%.*s%s%s", (int)(at - text), text, with, at + strlen(token));
 }
 
 START_TEST(each_mistake_is_one_error_at_its_position)
@@ -557,7 +557,7 @@ START_TEST(each_mistake_is_one_error_at_its_position)
     char *path = tu_join(dir, "recipe.yaml");
     char *with_sidecar = replace(c->expected, "{sidecar}", sidecar ? sidecar : "");
     char *tail = replace(with_sidecar, "{recipe}", path);
-    char *expected = aorta_xasprintf("%s%s", path, tail);
+    char *expected = ar_xasprintf("%s%s", path, tail);
     ck_assert_str_eq(load.error, expected);
     free(expected);
     free(tail);
@@ -572,7 +572,7 @@ START_TEST(an_unreadable_recipe_names_the_file)
 {
     char *path = tu_join(dir, "missing.yaml");
     ru_load_t load = ru_load_path(path, NULL);
-    char *expected = aorta_xasprintf("%s: cannot read the recipe: No such file or directory",
+    char *expected = ar_xasprintf("%s: cannot read the recipe: No such file or directory",
                                      path);
     ck_assert_str_eq(load.error, expected);
     free(expected);
@@ -643,14 +643,14 @@ static const sidecar_case_t SIDECARS[] = {
 START_TEST(a_malformed_sidecar_is_one_line_naming_it)
 {
     char *path = write_file("bad.json", SIDECARS[_i].text);
-    aorta_mitigations_t *table = aorta_mitigations_new();
+    ar_mitigations_t *table = ar_mitigations_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_mitigations_load_file(table, path, &error), -1);
-    char *expected = aorta_xasprintf("%s%s", path, SIDECARS[_i].expected);
+    ck_assert_int_eq(ar_mitigations_load_file(table, path, &error), -1);
+    char *expected = ar_xasprintf("%s%s", path, SIDECARS[_i].expected);
     ck_assert_str_eq(error, expected);
     free(expected);
     free(error);
-    aorta_mitigations_free(table);
+    ar_mitigations_free(table);
     free(path);
 }
 END_TEST
@@ -664,40 +664,40 @@ START_TEST(sidecars_combine_and_may_repeat_a_definition)
     char *other = write_file("other.json", "{\"version\": 1, \"mitigations\": {\"m\": {\"X\": "
                                            "\"2\"}}}");
     char *missing = tu_join(dir, "missing.json");
-    aorta_mitigations_t *table = aorta_mitigations_new();
+    ar_mitigations_t *table = ar_mitigations_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_mitigations_load_file(table, one, &error), 0);
-    ck_assert_int_eq(aorta_mitigations_load_file(table, same, &error), 0);
-    ck_assert_ptr_nonnull(aorta_mitigations_find(table, "n"));
-    ck_assert_int_eq(aorta_mitigations_load_file(table, other, &error), -1);
-    char *expected = aorta_xasprintf("%s:1:37: mitigation 'm' is defined twice, with different "
+    ck_assert_int_eq(ar_mitigations_load_file(table, one, &error), 0);
+    ck_assert_int_eq(ar_mitigations_load_file(table, same, &error), 0);
+    ck_assert_ptr_nonnull(ar_mitigations_find(table, "n"));
+    ck_assert_int_eq(ar_mitigations_load_file(table, other, &error), -1);
+    char *expected = ar_xasprintf("%s:1:37: mitigation 'm' is defined twice, with different "
                                      "variables: in %s and in %s",
                                      other, one, other);
     ck_assert_str_eq(error, expected);
     free(expected);
     free(error);
-    ck_assert_int_eq(aorta_mitigations_load_file(table, missing, &error), -1);
-    expected = aorta_xasprintf("%s: cannot read the mitigations file: No such file or directory",
+    ck_assert_int_eq(ar_mitigations_load_file(table, missing, &error), -1);
+    expected = ar_xasprintf("%s: cannot read the mitigations file: No such file or directory",
                                missing);
     ck_assert_str_eq(error, expected);
     free(expected);
     free(error);
     /* A sidecar past 1 MiB (like a recipe) is refused before it is parsed. */
     size_t big_len = (1u << 20) + 1;
-    char *big_text = aorta_xmalloc(big_len + 1);
+    char *big_text = ar_xmalloc(big_len + 1);
     memset(big_text, ' ', big_len);
     static const char head[] = "{\"version\": 1, \"mitigations\": {}}";
     memcpy(big_text, head, sizeof head - 1);
     big_text[big_len] = '\0';
     char *big = write_file("big.json", big_text);
-    ck_assert_int_eq(aorta_mitigations_load_file(table, big, &error), -1);
-    expected = aorta_xasprintf("%s: cannot read the mitigations file: File too large", big);
+    ck_assert_int_eq(ar_mitigations_load_file(table, big, &error), -1);
+    expected = ar_xasprintf("%s: cannot read the mitigations file: File too large", big);
     ck_assert_str_eq(error, expected);
     free(expected);
     free(error);
     free(big);
     free(big_text);
-    aorta_mitigations_free(table);
+    ar_mitigations_free(table);
     free(one);
     free(same);
     free(other);
@@ -731,7 +731,7 @@ START_TEST(every_key_reaches_the_recipe)
                         "hang_window_sec: 30\n",
                         NULL);
     ck_assert_ptr_null(load.error);
-    aorta_recipe_t *r = load.recipe;
+    ar_recipe_t *r = load.recipe;
     ck_assert_ptr_nonnull(strstr(load.warnings, "does not have: hang_window_sec\n"));
     ck_assert_str_eq(r->ticket, "T-1");
     ck_assert(r->timeout_sec == 90);
@@ -743,9 +743,9 @@ START_TEST(every_key_reaches_the_recipe)
     ck_assert_int_eq(r->trials, 10);
     ck_assert_str_eq(r->stop_event_verdict, "fail");
     ck_assert_int_eq(r->has_retain, 1);
-    ck_assert_int_eq(r->retain_on_pass, AORTA_RETAIN_NONE);
-    ck_assert_int_eq(r->retain_on_fail, AORTA_RETAIN_LOG);
-    ck_assert_int_eq(r->retain_on_error, AORTA_RETAIN_FULL);
+    ck_assert_int_eq(r->retain_on_pass, AR_RETAIN_NONE);
+    ck_assert_int_eq(r->retain_on_fail, AR_RETAIN_LOG);
+    ck_assert_int_eq(r->retain_on_error, AR_RETAIN_FULL);
     ck_assert_uint_eq(aorta_argv_count(r->launcher), 3);
     ck_assert_str_eq(aorta_argv_at(r->launcher, 2), "2");
     /* The recipe keeps collect as written; selection removes repeats. */
@@ -800,13 +800,13 @@ END_TEST
 /* "[m0, m1, ..., m<n-1>]"; free it. */
 static char *names_list(size_t n)
 {
-    char *list = aorta_xstrdup("[m0");
+    char *list = ar_xstrdup("[m0");
     for (size_t i = 1; i < n; i++) {
-        char *next = aorta_xasprintf("%s, m%zu", list, i);
+        char *next = ar_xasprintf("%s, m%zu", list, i);
         free(list);
         list = next;
     }
-    char *out = aorta_xasprintf("%s]", list);
+    char *out = ar_xasprintf("%s]", list);
     free(list);
     return out;
 }
@@ -814,14 +814,14 @@ static char *names_list(size_t n)
 /* A recipe of m x (m + extra) cells over the mitigations m0, m1, ... */
 static char *axes_recipe(size_t m, size_t extra)
 {
-    char *text = aorta_xstrdup("schema_version: 1\nmode: probe\ntrials: 1\nmitigations:\n");
+    char *text = ar_xstrdup("schema_version: 1\nmode: probe\ntrials: 1\nmitigations:\n");
     for (size_t i = 0; i < m + extra; i++) {
-        char *next = aorta_xasprintf("%s  m%zu: {}\n", text, i);
+        char *next = ar_xasprintf("%s  m%zu: {}\n", text, i);
         free(text);
         text = next;
     }
     char *ms = names_list(m), *ds = names_list(m + extra);
-    char *out = aorta_xasprintf("%smitigation_axis: %s\ndiagnostic_axis: %s\n", text, ms, ds);
+    char *out = ar_xasprintf("%smitigation_axis: %s\ndiagnostic_axis: %s\n", text, ms, ds);
     free(ms);
     free(ds);
     free(text);
@@ -833,7 +833,7 @@ START_TEST(at_most_ten_thousand_cells)
     char *text = axes_recipe(100, 0);
     ru_load_t load = ru_load_text(dir, "square.yaml", text, NULL);
     ck_assert_ptr_null(load.error);
-    ck_assert_uint_eq(load.recipe->cell_count, AORTA_RECIPE_MAX_CELLS);
+    ck_assert_uint_eq(load.recipe->cell_count, AR_RECIPE_MAX_CELLS);
     ru_load_free(&load);
     free(text);
     text = axes_recipe(100, 1);

@@ -52,7 +52,7 @@ static uint64_t next_random(uint64_t *state)
 
 static char *read_fixture(size_t index, size_t *len)
 {
-    char *rel = aorta_xasprintf("tests/run/recipe/fixtures/%s", FIXTURES[index]);
+    char *rel = ar_xasprintf("tests/run/recipe/fixtures/%s", FIXTURES[index]);
     char *file = tu_srcdir(rel);
     char *text = tu_read(file);
     ck_assert_ptr_nonnull(text);
@@ -110,7 +110,7 @@ START_TEST(byte_mutations_of_the_fixtures)
     static const char INTERESTING[] = "\x00\xff\x80\xc3\t\n\r []{}:-&*!|>\"'#%@`?,<=~\\";
     size_t len = 0;
     char *text = read_fixture((size_t)_i, &len);
-    char *copy = aorta_xmalloc(len + 1);
+    char *copy = ar_xmalloc(len + 1);
     uint64_t state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
     for (int round = 0; round < 300; round++) {
         memcpy(copy, text, len);
@@ -132,7 +132,7 @@ END_TEST
 static char *repeat(const char *unit, size_t times, const char *tail)
 {
     size_t unit_len = strlen(unit), tail_len = strlen(tail);
-    char *out = aorta_xmalloc(unit_len * times + tail_len + 1);
+    char *out = ar_xmalloc(unit_len * times + tail_len + 1);
     for (size_t i = 0; i < times; i++)
         memcpy(out + i * unit_len, unit, unit_len);
     memcpy(out + unit_len * times, tail, tail_len + 1);
@@ -141,12 +141,12 @@ static char *repeat(const char *unit, size_t times, const char *tail)
 
 static char *billion_laughs(void)
 {
-    char *text = aorta_xstrdup("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    char *text = ar_xstrdup("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
     for (int level = 1; level < 10; level++) {
         char *list = repeat("*aN, ", 9, "*aN]\n");
         for (char *c = strchr(list, 'N'); c; c = strchr(c, 'N'))
             *c = (char)('0' + level - 1);
-        char *next = aorta_xasprintf("%sa%d: &a%d [%s", text, level, level, list);
+        char *next = ar_xasprintf("%sa%d: &a%d [%s", text, level, level, list);
         free(list);
         free(text);
         text = next;
@@ -169,23 +169,23 @@ static size_t make_hostile(hostile_t *out)
     out[n++] = (hostile_t){"billion laughs", billion_laughs(), 0};
     out[n++] = (hostile_t){"alias fan-out", repeat("*a, ", 200000, "]\n"), 0};
     memcpy(out[n - 1].text, "a: &a x\nb: [", 12); /* the anchor, then the aliases */
-    out[n++] = (hostile_t){"recursive alias", aorta_xstrdup("a: &a {b: *a}\n"), 0};
-    out[n++] = (hostile_t){"undefined alias", aorta_xstrdup("schema_version: *nope\n"), 0};
+    out[n++] = (hostile_t){"recursive alias", ar_xstrdup("a: &a {b: *a}\n"), 0};
+    out[n++] = (hostile_t){"undefined alias", ar_xstrdup("schema_version: *nope\n"), 0};
     out[n++] = (hostile_t){"many documents", repeat("---\n", 1000, ""), 0};
-    out[n++] = (hostile_t){"unterminated quote", aorta_xstrdup("schema_version: 1\nticket: \"x"), 0};
+    out[n++] = (hostile_t){"unterminated quote", ar_xstrdup("schema_version: 1\nticket: \"x"), 0};
     out[n++] = (hostile_t){"long key", repeat("k", 200000, ": v\n"), 0};
-    out[n++] = (hostile_t){"too large", repeat("#", AORTA_YAML_MAX_BYTES + 1, ""), 0};
-    out[n++] = (hostile_t){"yaml 2.0", aorta_xstrdup("%YAML 2.0\n---\na: 1\n"), 0};
-    char *noise = aorta_xmalloc(65536);
+    out[n++] = (hostile_t){"too large", repeat("#", AR_YAML_MAX_BYTES + 1, ""), 0};
+    out[n++] = (hostile_t){"yaml 2.0", ar_xstrdup("%YAML 2.0\n---\na: 1\n"), 0};
+    char *noise = ar_xmalloc(65536);
     uint64_t state = 0x2545f4914f6cdd1dull;
     for (size_t i = 0; i < 65536; i++)
         noise[i] = (char)next_random(&state);
     out[n++] = (hostile_t){"binary noise", noise, 65536};
-    out[n++] = (hostile_t){"nul bytes", aorta_xmalloc(8), 8};
+    out[n++] = (hostile_t){"nul bytes", ar_xmalloc(8), 8};
     memcpy(out[n - 1].text, "a: b\0\0\0\0", 8);
-    out[n++] = (hostile_t){"utf-16 text", aorta_xmalloc(8), 8};
+    out[n++] = (hostile_t){"utf-16 text", ar_xmalloc(8), 8};
     memcpy(out[n - 1].text, "\xff\xfe" "a\0:\0" "\0\xd8", 8); /* a lone surrogate */
-    out[n++] = (hostile_t){"bad escape", aorta_xstrdup("a: \"\\uD800\"\n"), 0};
+    out[n++] = (hostile_t){"bad escape", ar_xstrdup("a: \"\\uD800\"\n"), 0};
     for (size_t i = 0; i < n; i++)
         if (!out[i].len)
             out[i].len = strlen(out[i].text);
@@ -219,7 +219,7 @@ START_TEST(hostile_inputs_through_aorta_run_exit_2_with_one_line)
         ck_assert_str_eq(out, "");
         char *first = NULL;
         ck_assert_msg(ru_error_lines(err, &first) == 1, "%s: %s", cases[i].name, err);
-        char *prefix = aorta_xasprintf("aorta-run: %s:", path);
+        char *prefix = ar_xasprintf("aorta-run: %s:", path);
         ck_assert_msg(strncmp(first, prefix, strlen(prefix)) == 0, "%s: %s", cases[i].name,
                       first);
         free(prefix);
@@ -239,7 +239,7 @@ START_TEST(sidecar_truncations_and_mutations)
     char *text = read_fixture(5, &len); /* the sidecar */
     char *file = tu_join(dir, "sidecar.json");
     uint64_t state = 0x853c49e6748fea9bull;
-    char *copy = aorta_xmalloc(len + 1);
+    char *copy = ar_xmalloc(len + 1);
     size_t loaded = 0;
     for (size_t round = 0; round <= len + 300; round++) {
         size_t used = len;
@@ -249,16 +249,16 @@ START_TEST(sidecar_truncations_and_mutations)
         else
             copy[next_random(&state) % len] = (char)next_random(&state);
         write_bytes(file, copy, used);
-        aorta_mitigations_t *table = aorta_mitigations_new();
+        ar_mitigations_t *table = ar_mitigations_new();
         char *error = NULL;
-        if (aorta_mitigations_load_file(table, file, &error) == 0) {
+        if (ar_mitigations_load_file(table, file, &error) == 0) {
             loaded++;
         } else {
             ck_assert_ptr_null(strchr(error, '\n'));
             ck_assert(strncmp(error, file, strlen(file)) == 0);
         }
         free(error);
-        aorta_mitigations_free(table);
+        ar_mitigations_free(table);
     }
     ck_assert_uint_ge(loaded, 1);
     free(copy);

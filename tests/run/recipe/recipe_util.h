@@ -16,7 +16,7 @@
 
 /* What loading one recipe gave. */
 typedef struct ru_load {
-    aorta_recipe_t *recipe;
+    ar_recipe_t *recipe;
     char *error;        /* NULL when it loaded */
     char *warnings;     /* the diagnostics written while it loaded */
 } ru_load_t;
@@ -29,15 +29,15 @@ static inline ru_load_t ru_load_path(const char *path, char *const *sidecars)
     size_t size = 0;
     FILE *warnings = open_memstream(&out.warnings, &size);
     ck_assert_ptr_nonnull(warnings);
-    aorta_diag_set_stream(warnings);
-    aorta_mitigations_t *table = aorta_mitigations_new();
+    ar_diag_set_stream(warnings);
+    ar_mitigations_t *table = ar_mitigations_new();
     int status = 0;
     for (size_t i = 0; sidecars && sidecars[i] && status == 0; i++)
-        status = aorta_mitigations_load_file(table, sidecars[i], &out.error);
+        status = ar_mitigations_load_file(table, sidecars[i], &out.error);
     if (status == 0)
-        aorta_recipe_load(path, table, &out.recipe, &out.error);
-    aorta_mitigations_free(table);
-    aorta_diag_set_stream(NULL);
+        ar_recipe_load(path, table, &out.recipe, &out.error);
+    ar_mitigations_free(table);
+    ar_diag_set_stream(NULL);
     fclose(warnings);
     if (out.error)
         ck_assert_ptr_null(strchr(out.error, '\n'));
@@ -57,18 +57,18 @@ static inline ru_load_t ru_load_text(const char *dir, const char *name, const ch
 
 static inline void ru_load_free(ru_load_t *load)
 {
-    aorta_recipe_free(load->recipe);
+    ar_recipe_free(load->recipe);
     free(load->error);
     free(load->warnings);
     memset(load, 0, sizeof *load);
 }
 
 /* The test-only collectors of tests/fake-collectors. */
-static inline aorta_registry_t *ru_test_plugins(void)
+static inline ar_registry_t *ru_test_plugins(void)
 {
     char *modules = tu_builddir("tests/fake-collectors");
     char *dirs[] = {modules, NULL};
-    aorta_registry_t *registry = aorta_registry_load(dirs);
+    ar_registry_t *registry = ar_registry_load(dirs);
     free(modules);
     return registry;
 }
@@ -85,7 +85,7 @@ static inline size_t ru_error_lines(const char *err, char **first)
         size_t len = end ? (size_t)(end - line) : strlen(line);
         if (strncmp(line, "aorta-run: warning: skipping ", 29) != 0) {
             if (first && !*first)
-                *first = aorta_xstrndup(line, len);
+                *first = ar_xstrndup(line, len);
             count++;
         }
         line = end ? end + 1 : NULL;

@@ -32,10 +32,10 @@ static void assert_rel(double got, double want, double relative)
     assert_close(got, want, relative * fabs(want));
 }
 
-static aorta_stats_mwu_t mwu(const double *a, size_t n_a, const double *b, size_t n_b)
+static ar_stats_mwu_t mwu(const double *a, size_t n_a, const double *b, size_t n_b)
 {
-    aorta_stats_mwu_t r;
-    ck_assert_int_eq(aorta_stats_mwu(a, n_a, b, n_b, &r), AORTA_STATS_OK);
+    ar_stats_mwu_t r;
+    ck_assert_int_eq(ar_stats_mwu(a, n_a, b, n_b, &r), AR_STATS_OK);
     return r;
 }
 
@@ -45,7 +45,7 @@ START_TEST(mwu_exact_as_scipy_documents_it)
 {
     /* scipy's docstring, after Shier (2004): diagnosis ages. */
     static const double males[] = {19, 22, 16, 29, 24}, females[] = {20, 11, 17, 12};
-    aorta_stats_mwu_t r = mwu(males, 5, females, 4);
+    ar_stats_mwu_t r = mwu(males, 5, females, 4);
     ck_assert(r.u == 17.0);
     ck_assert_int_eq(r.exact, 1);
     assert_close(r.p, 14.0 / 126.0, 1e-15); /* 0.1111111111111111 */
@@ -65,7 +65,7 @@ START_TEST(mwu_exact_with_a_large_side_matches_r)
                                128.7769351470246,  265.92721427951852, 275.6617533155341,
                                592.34083395416258, 448.73177590617018, 300.61495185038905,
                                187.97508449019588};
-    aorta_stats_mwu_t r = mwu(x, 3, y, 13);
+    ar_stats_mwu_t r = mwu(x, 3, y, 13);
     ck_assert(r.u == 16.0);
     ck_assert_int_eq(r.exact, 1);
     assert_close(r.p, 0.7035714285714, 1e-12);
@@ -85,7 +85,7 @@ START_TEST(mwu_ties_take_the_normal_approximation_with_tie_correction)
     static const double p[] = {0.7086240584439, 0.9017048037317, 0.804080657472,
                                0.6197963884941, 0.5368784563079};
     for (size_t i = 0; i < N_OF(u); i++) {
-        aorta_stats_mwu_t r = mwu(x, 4, y[i], 5);
+        ar_stats_mwu_t r = mwu(x, 4, y[i], 5);
         ck_assert(r.u == u[i]);
         ck_assert_int_eq(r.exact, 0);
         assert_close(r.p, p[i], 1e-12);
@@ -111,7 +111,7 @@ START_TEST(mwu_normal_approximation_matches_scipys_vectors)
         19.0366413269742, 18.1135025515417, 19.2201873866958, 17.8344909022841,
         18.2894380745856, 18.6661374133922, 19.9688601693252, 16.0672254617636,
         19.00596360572, 19.201561539032, 19.0487501090183, 19.0847908674356};
-    aorta_stats_mwu_t r = mwu(X, 30, Y, 20);
+    ar_stats_mwu_t r = mwu(X, 30, Y, 20);
     ck_assert(r.u == 498.0);
     ck_assert_int_eq(r.exact, 0);
     assert_rel(r.p, 9.188326533255e-05, 1e-12);
@@ -128,7 +128,7 @@ START_TEST(mwu_many_ties_match_r)
         x[i] = i < 233 ? 1 : i < 243 ? 2 : 3;
     for (size_t i = 0; i < 158; i++)
         y[i] = i < 132 ? 1 : i < 157 ? 2 : 3;
-    aorta_stats_mwu_t r = mwu(x, 244, y, 158);
+    ar_stats_mwu_t r = mwu(x, 244, y, 158);
     ck_assert(r.u == 16980.5);
     assert_rel(r.p, 5.642865531266e-05, 1e-11);
 }
@@ -138,7 +138,7 @@ START_TEST(mwu_corner_cases)
 {
     /* test_hypotests.py test_exact_U_equals_mean: p capped at 1. */
     static const double a[] = {1, 2, 3}, b[] = {1.5, 2.5};
-    aorta_stats_mwu_t r = mwu(a, 3, b, 2);
+    ar_stats_mwu_t r = mwu(a, 3, b, 2);
     ck_assert(r.u == 3.0 && r.p == 1.0);
     /* Every value tied: the variance is 0, z is -inf, p is 1. */
     static const double same[] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
@@ -152,9 +152,9 @@ START_TEST(mwu_corner_cases)
     ck_assert(isnan(r.p) && isnan(r.u));
     /* Not a number, or infinite: refused. */
     double bad[] = {1, NAN, 2};
-    ck_assert_int_eq(aorta_stats_mwu(bad, 3, b, 2, &r), AORTA_STATS_NOT_FINITE);
+    ck_assert_int_eq(ar_stats_mwu(bad, 3, b, 2, &r), AR_STATS_NOT_FINITE);
     bad[1] = INFINITY;
-    ck_assert_int_eq(aorta_stats_mwu(a, 3, bad, 3, &r), AORTA_STATS_NOT_FINITE);
+    ck_assert_int_eq(ar_stats_mwu(a, 3, bad, 3, &r), AR_STATS_NOT_FINITE);
 }
 END_TEST
 
@@ -165,14 +165,14 @@ START_TEST(mwu_exact_stays_exact_with_hundreds_on_one_side)
         a[i] = 1000.0 + (double)i * 0.5;
     for (size_t j = 0; j < 400; j++)
         b[j] = (double)j * 2.6 + 0.3; /* no value of a */
-    aorta_stats_mwu_t r = mwu(a, 8, b, 400);
+    ar_stats_mwu_t r = mwu(a, 8, b, 400);
     ck_assert_int_eq(r.exact, 1);
     ck_assert(r.p > 0.0 && r.p <= 1.0);
     /* The same with A entirely below B: 2 / C(408, 8), far below 1e-15. */
     for (size_t i = 0; i < 8; i++)
         a[i] = -1.0 - (double)i;
     r = mwu(a, 8, b, 400);
-    assert_rel(r.p, aorta_stats_min_p(8, 400), 1e-12);
+    assert_rel(r.p, ar_stats_min_p(8, 400), 1e-12);
     ck_assert(r.p < 1e-15);
 }
 END_TEST
@@ -182,18 +182,18 @@ START_TEST(smallest_p_and_the_trials_that_reach_alpha)
     /* Complete separation is the most extreme arrangement. */
     static const double three[] = {1, 2, 3}, three_up[] = {4, 5, 6};
     assert_close(mwu(three, 3, three_up, 3).p, 0.1, 1e-15);
-    assert_close(aorta_stats_min_p(3, 3), 2.0 / 20.0, 1e-15);
-    assert_close(aorta_stats_min_p(4, 4), 2.0 / 70.0, 1e-15);
-    assert_close(aorta_stats_min_p(5, 5), 2.0 / 252.0, 1e-15);
-    ck_assert(aorta_stats_min_p(0, 5) == 1.0);
+    assert_close(ar_stats_min_p(3, 3), 2.0 / 20.0, 1e-15);
+    assert_close(ar_stats_min_p(4, 4), 2.0 / 70.0, 1e-15);
+    assert_close(ar_stats_min_p(5, 5), 2.0 / 252.0, 1e-15);
+    ck_assert(ar_stats_min_p(0, 5) == 1.0);
     /* Alone, 5 per side reach 0.01 (2/252 = 0.0079, 4 per side 0.029); in
      * a family of 10, 7 (10 * 2/3432 = 0.0058; 6: 10 * 2/924 = 0.022). */
-    ck_assert_uint_eq(aorta_stats_trials_to_reach(0.01, 1), 5);
-    ck_assert_uint_eq(aorta_stats_trials_to_reach(0.01, 10), 7);
-    ck_assert_uint_eq(aorta_stats_trials_to_reach(0.05, 1), 4); /* 2/70 */
+    ck_assert_uint_eq(ar_stats_trials_to_reach(0.01, 1), 5);
+    ck_assert_uint_eq(ar_stats_trials_to_reach(0.01, 10), 7);
+    ck_assert_uint_eq(ar_stats_trials_to_reach(0.05, 1), 4); /* 2/70 */
     /* Both sides past 8: the normal tail at the largest U, no ties. */
     double z = (81.0 / 2.0 - 0.5) / sqrt(81.0 * 19.0 / 12.0);
-    assert_rel(aorta_stats_min_p(9, 9), 2.0 * 0.5 * erfc(z / sqrt(2.0)), 1e-14);
+    assert_rel(ar_stats_min_p(9, 9), 2.0 * 0.5 * erfc(z / sqrt(2.0)), 1e-14);
 }
 END_TEST
 
@@ -226,7 +226,7 @@ START_TEST(exact_distribution_matches_the_recursion_and_the_1947_table)
             uint64_t *counts = malloc((kmax + 1) * sizeof *counts);
             double *pmf = malloc((kmax + 1) * sizeof *pmf);
             exact_counts(m, n, counts);
-            ck_assert_int_eq(aorta_u_pmf(m, n, kmax, pmf), 0);
+            ck_assert_int_eq(ar_u_pmf(m, n, kmax, pmf), 0);
             double total = 0, cdf = 0, want = 0;
             for (size_t k = 0; k <= kmax; k++)
                 total += (double)counts[k];
@@ -245,9 +245,9 @@ START_TEST(exact_distribution_matches_the_recursion_and_the_1947_table)
     static const double n6m5[] = {0.002, 0.004, 0.009, 0.015, 0.026, 0.041, 0.063, 0.089,
                                   0.123, 0.165, 0.214, 0.268, 0.331, 0.396, 0.465, 0.535};
     for (size_t u = 0; u < N_OF(n4m3); u++)
-        assert_close(aorta_u_cdf(3, 4, u), n4m3[u], 1e-3);
+        assert_close(ar_u_cdf(3, 4, u), n4m3[u], 1e-3);
     for (size_t u = 0; u < N_OF(n6m5); u++)
-        assert_close(aorta_u_cdf(5, 6, u), n6m5[u], 1e-3);
+        assert_close(ar_u_cdf(5, 6, u), n6m5[u], 1e-3);
 }
 END_TEST
 
@@ -258,39 +258,39 @@ START_TEST(holm_on_families_computed_by_hand)
     /* Ascending 0.005 0.01 0.03 0.04 times 4 3 2 1: 0.02 0.03 0.06 0.04,
      * made non-decreasing: 0.02 0.03 0.06 0.06. */
     double p[] = {0.01, 0.04, 0.03, 0.005}, adjusted[4];
-    ck_assert_int_eq(aorta_stats_holm(p, 4, adjusted), AORTA_STATS_OK);
+    ck_assert_int_eq(ar_stats_holm(p, 4, adjusted), AR_STATS_OK);
     static const double want[] = {0.03, 0.06, 0.06, 0.02};
     for (size_t i = 0; i < 4; i++)
         assert_close(adjusted[i], want[i], 1e-15);
     /* Capped at 1. */
     double big[] = {0.5, 0.6};
-    ck_assert_int_eq(aorta_stats_holm(big, 2, big), AORTA_STATS_OK); /* in place */
+    ck_assert_int_eq(ar_stats_holm(big, 2, big), AR_STATS_OK); /* in place */
     ck_assert(big[0] == 1.0 && big[1] == 1.0);
     /* A measure without a p-value is no member: F = 2. */
     double some[] = {NAN, 0.01, 0.02};
-    ck_assert_int_eq(aorta_stats_holm(some, 3, some), AORTA_STATS_OK);
+    ck_assert_int_eq(ar_stats_holm(some, 3, some), AR_STATS_OK);
     ck_assert(isnan(some[0]));
     assert_close(some[1], 0.02, 1e-15);
     assert_close(some[2], 0.02, 1e-15);
     /* Ties: each times F. */
     double tied[] = {0.01, 0.01, 0.01};
-    ck_assert_int_eq(aorta_stats_holm(tied, 3, tied), AORTA_STATS_OK);
+    ck_assert_int_eq(ar_stats_holm(tied, 3, tied), AR_STATS_OK);
     for (size_t i = 0; i < 3; i++)
         assert_close(tied[i], 0.03, 1e-15);
     /* One alone is itself; none is nothing. */
     double one[] = {0.004};
-    ck_assert_int_eq(aorta_stats_holm(one, 1, one), AORTA_STATS_OK);
+    ck_assert_int_eq(ar_stats_holm(one, 1, one), AR_STATS_OK);
     ck_assert(one[0] == 0.004);
-    ck_assert_int_eq(aorta_stats_holm(NULL, 0, NULL), AORTA_STATS_OK);
+    ck_assert_int_eq(ar_stats_holm(NULL, 0, NULL), AR_STATS_OK);
 }
 END_TEST
 
 /* ---- Effect and interval ------------------------------------------------ */
 
-static aorta_stats_effect_t effect(const double *a, size_t n_a, const double *b, size_t n_b)
+static ar_stats_effect_t effect(const double *a, size_t n_a, const double *b, size_t n_b)
 {
-    aorta_stats_effect_t e;
-    ck_assert_int_eq(aorta_stats_effect(a, n_a, b, n_b, &e), AORTA_STATS_OK);
+    ar_stats_effect_t e;
+    ck_assert_int_eq(ar_stats_effect(a, n_a, b, n_b, &e), AR_STATS_OK);
     return e;
 }
 
@@ -299,15 +299,15 @@ START_TEST(interval_counts_match_the_tables)
     /* The largest C with P(U <= C - 1) <= 0.025: one more than the
      * two-sided 5% critical value of U in the usual tables (10 and 10: 23;
      * 8 and 8: 13; 20 and 20: 127); 3 per side cannot make a 95% interval. */
-    ck_assert_uint_eq(aorta_u_critical(3, 3, 0.95), 0);
-    ck_assert_uint_eq(aorta_u_critical(4, 4, 0.95), 1); /* 1/70 <= 0.025 < 2/70 */
-    ck_assert_uint_eq(aorta_u_critical(5, 5, 0.95), 3); /* 4/252 <= 0.025 < 7/252 */
-    ck_assert_uint_eq(aorta_u_critical(8, 8, 0.95), 14);
-    ck_assert_uint_eq(aorta_u_critical(10, 10, 0.95), 24);
-    ck_assert_uint_eq(aorta_u_critical(20, 20, 0.95), 128);
+    ck_assert_uint_eq(ar_u_critical(3, 3, 0.95), 0);
+    ck_assert_uint_eq(ar_u_critical(4, 4, 0.95), 1); /* 1/70 <= 0.025 < 2/70 */
+    ck_assert_uint_eq(ar_u_critical(5, 5, 0.95), 3); /* 4/252 <= 0.025 < 7/252 */
+    ck_assert_uint_eq(ar_u_critical(8, 8, 0.95), 14);
+    ck_assert_uint_eq(ar_u_critical(10, 10, 0.95), 24);
+    ck_assert_uint_eq(ar_u_critical(20, 20, 0.95), 128);
     /* Past the exact distribution's reach, the normal approximation:
      * 2,000 per side, within a few of the exact count's neighbourhood. */
-    size_t c = aorta_u_critical(2000, 2000, 0.95);
+    size_t c = ar_u_critical(2000, 2000, 0.95);
     double expected = 2000.0 * 2000.0 / 2 - 1.959963984540054 * sqrt(4e6 * 4001.0 / 12.0);
     ck_assert(fabs((double)c - expected) < 2.0);
 }
@@ -319,7 +319,7 @@ START_TEST(effect_is_the_ratio_of_a_pure_scaling)
     double b[5];
     for (size_t i = 0; i < 5; i++)
         b[i] = a[i] * 1.10;
-    aorta_stats_effect_t e = effect(a, 5, b, 5);
+    ar_stats_effect_t e = effect(a, 5, b, 5);
     ck_assert_int_eq(e.log_scale, 1);
     assert_close(e.effect_pct, 10.0, 1e-9);
     ck_assert(e.ci_low_pct < 10.0 && e.ci_high_pct > 10.0);
@@ -337,7 +337,7 @@ START_TEST(effect_follows_its_definition)
     /* Two per side: log differences 0, log 2, log 2, log 4; the median is
      * log 2 (+100%), and 2 by 2 cannot make a 95% interval. */
     static const double a[] = {1, 2}, b[] = {2, 4};
-    aorta_stats_effect_t e = effect(a, 2, b, 2);
+    ar_stats_effect_t e = effect(a, 2, b, 2);
     assert_close(e.effect_pct, 100.0, 1e-12);
     ck_assert(e.ci_low_pct == -100.0 && isinf(e.ci_high_pct) && e.ci_high_pct > 0);
     /* 5 by 5: the interval is the 3rd smallest and 3rd largest of the 25
@@ -365,7 +365,7 @@ START_TEST(effect_on_zeros_and_negatives_is_a_shift)
     /* b - a over a = -1, 0, 1 and b = 0, 1, 2: -1 0 0 1 1 1 2 2 3, median
      * 1; median(A) is 0, so the percent is infinite and the unit says 1. */
     static const double a[] = {-1, 0, 1}, b[] = {0, 1, 2};
-    aorta_stats_effect_t e = effect(a, 3, b, 3);
+    ar_stats_effect_t e = effect(a, 3, b, 3);
     ck_assert_int_eq(e.log_scale, 0);
     ck_assert(e.effect_abs == 1.0);
     ck_assert(isinf(e.effect_pct) && e.effect_pct > 0);
@@ -383,7 +383,7 @@ START_TEST(effect_on_zeros_and_negatives_is_a_shift)
     ck_assert(e.effect_pct == 0.0 && e.effect_abs == 0.0);
     /* Refused: not finite. */
     double bad[] = {1, INFINITY};
-    ck_assert_int_eq(aorta_stats_effect(bad, 2, c, 3, &e), AORTA_STATS_NOT_FINITE);
+    ck_assert_int_eq(ar_stats_effect(bad, 2, c, 3, &e), AR_STATS_NOT_FINITE);
 }
 END_TEST
 
@@ -429,25 +429,25 @@ START_TEST(pair_bisection_gives_the_sorted_differences)
             for (size_t j = 0; j < n; j++)
                 all[i * n + j] = y[j] - x[i];
         qsort(all, m * n, sizeof *all, ascending);
-        aorta_pairs_t sorted, bisected;
-        ck_assert_int_eq(aorta_pairs_init(&sorted, x, m, y, n, 0), 0);
-        ck_assert_int_eq(aorta_pairs_init(&bisected, x, m, y, n, 1), 0);
+        ar_pairs_t sorted, bisected;
+        ck_assert_int_eq(ar_pairs_init(&sorted, x, m, y, n, 0), 0);
+        ck_assert_int_eq(ar_pairs_init(&bisected, x, m, y, n, 1), 0);
         ck_assert(bisected.stored == NULL);
-        ck_assert((sorted.stored != NULL) == (m * n <= AORTA_PAIRS_STORED_MAX));
+        ck_assert((sorted.stored != NULL) == (m * n <= AR_PAIRS_STORED_MAX));
         for (size_t k = 1; k <= m * n; k += m * n > 1000 ? 7 : 1) {
-            ck_assert(aorta_pairs_kth(&sorted, k) == all[k - 1]);
-            ck_assert(aorta_pairs_kth(&bisected, k) == all[k - 1]);
+            ck_assert(ar_pairs_kth(&sorted, k) == all[k - 1]);
+            ck_assert(ar_pairs_kth(&bisected, k) == all[k - 1]);
         }
         /* Several at once, equal ones among them, as the effect asks. */
         size_t count = m * n, ks[] = {1, (count + 1) / 2, count / 2 + 1, (count + 1) / 2, count};
         sort_sizes(ks, N_OF(ks));
         double got[N_OF(ks)], got_bisected[N_OF(ks)];
-        aorta_pairs_select(&sorted, ks, N_OF(ks), got);
-        aorta_pairs_select(&bisected, ks, N_OF(ks), got_bisected);
+        ar_pairs_select(&sorted, ks, N_OF(ks), got);
+        ar_pairs_select(&bisected, ks, N_OF(ks), got_bisected);
         for (size_t i = 0; i < N_OF(ks); i++)
             ck_assert(got[i] == all[ks[i] - 1] && got_bisected[i] == all[ks[i] - 1]);
-        aorta_pairs_free(&sorted);
-        aorta_pairs_free(&bisected);
+        ar_pairs_free(&sorted);
+        ar_pairs_free(&bisected);
         free(x);
         free(y);
         free(all);
@@ -465,8 +465,8 @@ START_TEST(identical_samples_have_their_value_as_mean_and_no_spread)
             double x[40];
             for (size_t i = 0; i < n; i++)
                 x[i] = values[v];
-            ck_assert(aorta_stats_mean(x, n) == values[v]);
-            ck_assert(aorta_stats_pstdev(x, n) == 0.0);
+            ck_assert(ar_stats_mean(x, n) == values[v]);
+            ck_assert(ar_stats_pstdev(x, n) == 0.0);
         }
     /* What the naive sums give, and the issue saw. */
     double x[] = {6.1, 6.1, 6.1};
@@ -480,25 +480,25 @@ START_TEST(sums_and_means_are_correctly_rounded)
 {
     /* math.fsum's own examples. */
     static const double a[] = {1e100, 1.0, -1e100}, b[] = {1e-16, 1.0, 1e16};
-    ck_assert(aorta_stats_fsum(a, 3) == 1.0);
-    ck_assert(aorta_stats_fsum(b, 3) == 1.0000000000000002e16); /* half-even fix-up */
+    ck_assert(ar_stats_fsum(a, 3) == 1.0);
+    ck_assert(ar_stats_fsum(b, 3) == 1.0000000000000002e16); /* half-even fix-up */
     double tenth[10];
     for (size_t i = 0; i < 10; i++)
         tenth[i] = 0.1;
-    ck_assert(aorta_stats_fsum(tenth, 10) == 1.0);
+    ck_assert(ar_stats_fsum(tenth, 10) == 1.0);
     /* statistics.mean (exact fractions): 0.15000000000000002,
      * 1.2333333333333334, 0.23333333333333334. */
     static const double c[] = {0.1, 0.2}, d[] = {1.1, 1.2, 1.4}, e[] = {0.1, 0.2, 0.4};
-    ck_assert(aorta_stats_mean(c, 2) == 0.15000000000000002);
-    ck_assert(aorta_stats_mean(d, 3) == 1.2333333333333334);
-    ck_assert(aorta_stats_mean(e, 3) == 0.23333333333333334);
+    ck_assert(ar_stats_mean(c, 2) == 0.15000000000000002);
+    ck_assert(ar_stats_mean(d, 3) == 1.2333333333333334);
+    ck_assert(ar_stats_mean(e, 3) == 0.23333333333333334);
     /* Past the range a naive sum stays in. */
     static const double huge[] = {1e308, 1e308, 1e308};
-    ck_assert(aorta_stats_mean(huge, 3) == 1e308);
-    ck_assert(aorta_stats_pstdev(huge, 3) == 0.0);
+    ck_assert(ar_stats_mean(huge, 3) == 1e308);
+    ck_assert(ar_stats_pstdev(huge, 3) == 0.0);
     static const double tiny[] = {1e-300, 3e-300};
-    ck_assert(aorta_stats_mean(tiny, 2) == 2e-300);
-    ck_assert(isnan(aorta_stats_mean(NULL, 0)) && isnan(aorta_stats_pstdev(NULL, 0)));
+    ck_assert(ar_stats_mean(tiny, 2) == 2e-300);
+    ck_assert(isnan(ar_stats_mean(NULL, 0)) && isnan(ar_stats_pstdev(NULL, 0)));
 }
 END_TEST
 
@@ -506,19 +506,19 @@ START_TEST(population_std_and_percentiles)
 {
     /* The textbook example: population std 2. */
     static const double x[] = {2, 4, 4, 4, 5, 5, 7, 9};
-    ck_assert(aorta_stats_pstdev(x, 8) == 2.0);
+    ck_assert(ar_stats_pstdev(x, 8) == 2.0);
     /* statistics.pstdev's docstring. */
     static const double y[] = {1.5, 2.5, 2.5, 2.75, 3.25, 4.75};
-    assert_rel(aorta_stats_pstdev(y, 6), 0.986893273527251, 1e-15);
+    assert_rel(ar_stats_pstdev(y, 6), 0.986893273527251, 1e-15);
     /* Upstream's interpolation at (n - 1) q. */
     static const double s[] = {1, 2, 3, 4};
-    ck_assert(aorta_stats_percentile(s, 4, 0.5) == 2.5);
-    assert_close(aorta_stats_percentile(s, 4, 0.9), 3.7, 1e-15);
-    ck_assert(aorta_stats_percentile(s, 4, 0.0) == 1.0 && aorta_stats_percentile(s, 4, 1.0) == 4.0);
-    ck_assert(aorta_stats_percentile(s, 1, 0.99) == 1.0);
-    aorta_stats_summary_t sum;
+    ck_assert(ar_stats_percentile(s, 4, 0.5) == 2.5);
+    assert_close(ar_stats_percentile(s, 4, 0.9), 3.7, 1e-15);
+    ck_assert(ar_stats_percentile(s, 4, 0.0) == 1.0 && ar_stats_percentile(s, 4, 1.0) == 4.0);
+    ck_assert(ar_stats_percentile(s, 1, 0.99) == 1.0);
+    ar_stats_summary_t sum;
     static const double unsorted[] = {1412.318, 1388.907, 1401.552};
-    ck_assert_int_eq(aorta_stats_summarize(unsorted, 3, &sum), AORTA_STATS_OK);
+    ck_assert_int_eq(ar_stats_summarize(unsorted, 3, &sum), AR_STATS_OK);
     ck_assert(sum.min == 1388.907 && sum.max == 1412.318 && sum.p50 == 1401.552);
     /* platform.md's example cell: mean 1400.926, std 9.568, p90 1410.165,
      * p99 1412.103 at three places. */
@@ -526,20 +526,20 @@ START_TEST(population_std_and_percentiles)
     assert_close(sum.std, 9.568, 5e-4);
     assert_close(sum.p90, 1410.165, 5e-4);
     assert_close(sum.p99, 1412.103, 5e-4);
-    ck_assert_int_eq(aorta_stats_summarize(unsorted, 0, &sum), AORTA_STATS_OK);
+    ck_assert_int_eq(ar_stats_summarize(unsorted, 0, &sum), AR_STATS_OK);
     ck_assert(isnan(sum.mean) && sum.n == 0);
     double bad[] = {1, NAN};
-    ck_assert_int_eq(aorta_stats_summarize(bad, 2, &sum), AORTA_STATS_NOT_FINITE);
+    ck_assert_int_eq(ar_stats_summarize(bad, 2, &sum), AR_STATS_NOT_FINITE);
 }
 END_TEST
 
 START_TEST(means_print_at_the_precision_of_their_data)
 {
     static const double d1[] = {6.1}, d7[] = {1.25e-05}, d0[] = {100, 1e20}, d3[] = {0.1, 2.125};
-    ck_assert_int_eq(aorta_stats_decimals(d1, 1), 1);
-    ck_assert_int_eq(aorta_stats_decimals(d7, 1), 7);
-    ck_assert_int_eq(aorta_stats_decimals(d0, 2), 0);
-    ck_assert_int_eq(aorta_stats_decimals(d3, 2), 3);
+    ck_assert_int_eq(ar_stats_decimals(d1, 1), 1);
+    ck_assert_int_eq(ar_stats_decimals(d7, 1), 7);
+    ck_assert_int_eq(ar_stats_decimals(d0, 2), 0);
+    ck_assert_int_eq(ar_stats_decimals(d3, 2), 3);
     char out[64];
     struct {
         double x[4];
@@ -552,30 +552,30 @@ START_TEST(means_print_at_the_precision_of_their_data)
         {{-2.5, -2.5}, 2, "-2.5"},        {{0.5398, 0.5389, 0.5411}, 3, "0.53993"},
     };
     for (size_t i = 0; i < N_OF(cases); i++) {
-        double mean = aorta_stats_mean(cases[i].x, cases[i].n);
-        int len = aorta_stats_format_mean(out, sizeof out, mean, cases[i].x, cases[i].n);
+        double mean = ar_stats_mean(cases[i].x, cases[i].n);
+        int len = ar_stats_format_mean(out, sizeof out, mean, cases[i].x, cases[i].n);
         ck_assert_int_eq(len, (int)strlen(cases[i].want));
         ck_assert_str_eq(out, cases[i].want);
     }
     /* Never more than the value's own digits; never past the buffer. */
     static const double third[] = {1, 2, 2};
-    ck_assert_int_eq(aorta_stats_format_mean(out, sizeof out, 0.5, third, 3), 3);
+    ck_assert_int_eq(ar_stats_format_mean(out, sizeof out, 0.5, third, 3), 3);
     ck_assert_str_eq(out, "0.5");
-    ck_assert_int_eq(aorta_stats_format_mean(out, 3, 6.1, d1, 1), -1);
-    ck_assert_int_eq(aorta_stats_format_mean(out, sizeof out, NAN, d1, 1), -1);
+    ck_assert_int_eq(ar_stats_format_mean(out, 3, 6.1, d1, 1), -1);
+    ck_assert_int_eq(ar_stats_format_mean(out, sizeof out, NAN, d1, 1), -1);
 }
 END_TEST
 
 /* ---- Verdicts ------------------------------------------------------------ */
 
-static const aorta_stats_options_t defaults = AORTA_STATS_OPTIONS_INIT;
+static const ar_stats_options_t defaults = AR_STATS_OPTIONS_INIT;
 
-static aorta_stats_result_t judge_one(const double *a, size_t n_a, const double *b, size_t n_b,
-                                      aorta_stats_better_t better, const aorta_stats_options_t *o)
+static ar_stats_result_t judge_one(const double *a, size_t n_a, const double *b, size_t n_b,
+                                      ar_stats_better_t better, const ar_stats_options_t *o)
 {
-    aorta_stats_measure_t m = {a, n_a, b, n_b, better, 1};
-    aorta_stats_result_t r;
-    ck_assert_int_eq(aorta_stats_judge(&m, 1, o, &r, NULL), AORTA_STATS_OK);
+    ar_stats_measure_t m = {a, n_a, b, n_b, better, 1};
+    ar_stats_result_t r;
+    ck_assert_int_eq(ar_stats_judge(&m, 1, o, &r, NULL), AR_STATS_OK);
     return r;
 }
 
@@ -592,16 +592,16 @@ START_TEST(three_trials_a_side_are_inconclusive)
 {
     /* The issue's tf32_off cell: 20.93 +- 0.40 s against 22.79 +- 1.15 s. */
     static const double a[] = {20.53, 20.93, 21.33}, b[] = {21.64, 22.79, 23.94};
-    aorta_stats_result_t r = judge_one(a, 3, b, 3, AORTA_STATS_BETTER_LOWER, &defaults);
-    ck_assert_str_eq(aorta_verdict_name(r.verdict), "inconclusive");
+    ar_stats_result_t r = judge_one(a, 3, b, 3, AR_STATS_BETTER_LOWER, &defaults);
+    ck_assert_str_eq(ar_verdict_name(r.verdict), "inconclusive");
     ck_assert_int_eq(r.reachable, 0);
     assert_close(r.p_raw, 0.1, 1e-15);
     ck_assert(r.effect_pct > 5.0);
     ck_assert_uint_ge(r.trials_needed, 5); /* what 0.01 needs at all */
     /* Even a doubling cannot be told at 3 per side. */
     double twice[3] = {41.06, 41.86, 42.66};
-    r = judge_one(a, 3, twice, 3, AORTA_STATS_BETTER_LOWER, &defaults);
-    ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
+    r = judge_one(a, 3, twice, 3, AR_STATS_BETTER_LOWER, &defaults);
+    ck_assert_int_eq(r.verdict, AR_VERDICT_INCONCLUSIVE);
 }
 END_TEST
 
@@ -612,29 +612,29 @@ START_TEST(a_clear_change_regresses_or_improves_by_direction)
     noisy(up, 5, 100.0, 0.01, 1.10);
     noisy(down, 5, 100.0, 0.01, 0.90);
     noisy(small, 5, 100.0, 0.002, 1.03);
-    aorta_stats_result_t r = judge_one(a, 5, up, 5, AORTA_STATS_BETTER_LOWER, &defaults);
-    ck_assert_int_eq(r.verdict, AORTA_VERDICT_REGRESSED);
+    ar_stats_result_t r = judge_one(a, 5, up, 5, AR_STATS_BETTER_LOWER, &defaults);
+    ck_assert_int_eq(r.verdict, AR_VERDICT_REGRESSED);
     ck_assert(r.significant && r.practical && r.reachable && r.exact);
     assert_close(r.p_value, 2.0 / 252.0, 1e-15);
     assert_close(r.effect_pct, 10.0, 1e-9);
     ck_assert_uint_eq(r.trials_needed, 0);
-    ck_assert_int_eq(judge_one(a, 5, up, 5, AORTA_STATS_BETTER_HIGHER, &defaults).verdict,
-                     AORTA_VERDICT_IMPROVED);
-    ck_assert_int_eq(judge_one(a, 5, down, 5, AORTA_STATS_BETTER_LOWER, &defaults).verdict,
-                     AORTA_VERDICT_IMPROVED);
-    ck_assert_int_eq(judge_one(a, 5, down, 5, AORTA_STATS_BETTER_HIGHER, &defaults).verdict,
-                     AORTA_VERDICT_REGRESSED);
+    ck_assert_int_eq(judge_one(a, 5, up, 5, AR_STATS_BETTER_HIGHER, &defaults).verdict,
+                     AR_VERDICT_IMPROVED);
+    ck_assert_int_eq(judge_one(a, 5, down, 5, AR_STATS_BETTER_LOWER, &defaults).verdict,
+                     AR_VERDICT_IMPROVED);
+    ck_assert_int_eq(judge_one(a, 5, down, 5, AR_STATS_BETTER_HIGHER, &defaults).verdict,
+                     AR_VERDICT_REGRESSED);
     /* Significant, but 3% is inside the 5% threshold. */
-    r = judge_one(a, 5, small, 5, AORTA_STATS_BETTER_LOWER, &defaults);
+    r = judge_one(a, 5, small, 5, AR_STATS_BETTER_LOWER, &defaults);
     ck_assert(r.significant && !r.practical);
-    ck_assert_int_eq(r.verdict, AORTA_VERDICT_UNCHANGED);
+    ck_assert_int_eq(r.verdict, AR_VERDICT_UNCHANGED);
     /* No better direction: a change is reported as such, never as better
      * or worse, and no number of trials turns it into either. */
-    r = judge_one(a, 5, up, 5, AORTA_STATS_BETTER_NONE, &defaults);
-    ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
+    r = judge_one(a, 5, up, 5, AR_STATS_BETTER_NONE, &defaults);
+    ck_assert_int_eq(r.verdict, AR_VERDICT_INCONCLUSIVE);
     ck_assert(r.significant && r.practical && r.trials_needed == 0);
-    ck_assert_int_eq(judge_one(a, 5, small, 5, AORTA_STATS_BETTER_NONE, &defaults).verdict,
-                     AORTA_VERDICT_UNCHANGED);
+    ck_assert_int_eq(judge_one(a, 5, small, 5, AR_STATS_BETTER_NONE, &defaults).verdict,
+                     AR_VERDICT_UNCHANGED);
 }
 END_TEST
 
@@ -643,34 +643,34 @@ START_TEST(thresholds_are_strict_at_their_boundaries)
     double a[5], b[5];
     noisy(a, 5, 100.0, 0.01, 1.0);
     noisy(b, 5, 100.0, 0.01, 1.10);
-    aorta_stats_result_t first = judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &defaults);
+    ar_stats_result_t first = judge_one(a, 5, b, 5, AR_STATS_BETTER_LOWER, &defaults);
     /* The percent threshold: an estimate equal to it is not past it. */
-    aorta_stats_options_t o = defaults;
+    ar_stats_options_t o = defaults;
     o.threshold_pct = first.effect_pct;
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
-                     AORTA_VERDICT_UNCHANGED);
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AR_STATS_BETTER_LOWER, &o).verdict,
+                     AR_VERDICT_UNCHANGED);
     o.threshold_pct = nextafter(first.effect_pct, 0.0);
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
-                     AORTA_VERDICT_REGRESSED);
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AR_STATS_BETTER_LOWER, &o).verdict,
+                     AR_VERDICT_REGRESSED);
     /* The absolute floor, in the measure's unit, likewise. */
     o = defaults;
     o.min_delta = first.effect_abs;
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
-                     AORTA_VERDICT_UNCHANGED);
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AR_STATS_BETTER_LOWER, &o).verdict,
+                     AR_VERDICT_UNCHANGED);
     o.min_delta = nextafter(first.effect_abs, 0.0);
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
-                     AORTA_VERDICT_REGRESSED);
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AR_STATS_BETTER_LOWER, &o).verdict,
+                     AR_VERDICT_REGRESSED);
     /* alpha: p must be below it.  At alpha = 2/252, the smallest p of 5 a
      * side, these sizes cannot reach it at all. */
     o = defaults;
     o.alpha = 2.0 / 252.0;
-    aorta_stats_result_t r = judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o);
+    ar_stats_result_t r = judge_one(a, 5, b, 5, AR_STATS_BETTER_LOWER, &o);
     ck_assert(!r.reachable && !r.significant);
-    ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
+    ck_assert_int_eq(r.verdict, AR_VERDICT_INCONCLUSIVE);
     ck_assert_uint_eq(r.trials_needed, 6);
     o.alpha = nextafter(2.0 / 252.0, 1.0);
-    ck_assert_int_eq(judge_one(a, 5, b, 5, AORTA_STATS_BETTER_LOWER, &o).verdict,
-                     AORTA_VERDICT_REGRESSED);
+    ck_assert_int_eq(judge_one(a, 5, b, 5, AR_STATS_BETTER_LOWER, &o).verdict,
+                     AR_VERDICT_REGRESSED);
 }
 END_TEST
 
@@ -681,23 +681,23 @@ START_TEST(no_significance_is_unchanged_only_when_the_interval_rules_a_change_ou
     noisy(a, 20, 50.0, 0.005, 1.0);
     for (size_t i = 0; i < 20; i++) /* other trials of the same spread */
         b[i] = a[(i + 7) % 20] * (1.0 + 0.001 * (double)(i % 3));
-    aorta_stats_result_t r = judge_one(a, 20, b, 20, AORTA_STATS_BETTER_LOWER, &defaults);
+    ar_stats_result_t r = judge_one(a, 20, b, 20, AR_STATS_BETTER_LOWER, &defaults);
     ck_assert(!r.significant);
     ck_assert(r.ci_low_pct >= -5.0 && r.ci_high_pct <= 5.0);
-    ck_assert_int_eq(r.verdict, AORTA_VERDICT_UNCHANGED);
+    ck_assert_int_eq(r.verdict, AR_VERDICT_UNCHANGED);
     /* 6 a side, 20% noise: the interval reaches past 5%. */
     noisy(wide_a, 6, 50.0, 0.2, 1.0);
     noisy(wide_b, 6, 50.0, 0.2, 1.02);
-    r = judge_one(wide_a, 6, wide_b, 6, AORTA_STATS_BETTER_LOWER, &defaults);
+    r = judge_one(wide_a, 6, wide_b, 6, AR_STATS_BETTER_LOWER, &defaults);
     ck_assert(!r.significant && r.reachable);
     ck_assert(r.ci_high_pct > 5.0 || r.ci_low_pct < -5.0);
-    ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
+    ck_assert_int_eq(r.verdict, AR_VERDICT_INCONCLUSIVE);
     ck_assert_uint_gt(r.trials_needed, 6);
     /* A floor above the whole interval's reach in the unit rules it out. */
-    aorta_stats_options_t o = defaults;
+    ar_stats_options_t o = defaults;
     o.min_delta = 1e6;
-    ck_assert_int_eq(judge_one(wide_a, 6, wide_b, 6, AORTA_STATS_BETTER_LOWER, &o).verdict,
-                     AORTA_VERDICT_UNCHANGED);
+    ck_assert_int_eq(judge_one(wide_a, 6, wide_b, 6, AR_STATS_BETTER_LOWER, &o).verdict,
+                     AR_VERDICT_UNCHANGED);
 }
 END_TEST
 
@@ -711,8 +711,8 @@ START_TEST(trials_needed_follow_the_formula)
         a[i] = 100.0 * exp(d * (i - 1));
         b[i] = a[i] * 1.2;
     }
-    aorta_stats_result_t r = judge_one(a, 3, b, 3, AORTA_STATS_BETTER_LOWER, &defaults);
-    ck_assert_int_eq(r.verdict, AORTA_VERDICT_INCONCLUSIVE);
+    ar_stats_result_t r = judge_one(a, 3, b, 3, AR_STATS_BETTER_LOWER, &defaults);
+    ck_assert_int_eq(r.verdict, AR_VERDICT_INCONCLUSIVE);
     assert_close(r.spread, d, 1e-12);
     double z = 1.959963984540054, distance = e - log(1.05);
     double want = ceil(2.0 * M_PI / 3.0 * d * d * z * z / (distance * distance));
@@ -723,7 +723,7 @@ START_TEST(trials_needed_follow_the_formula)
         a[i] = 100.0 * exp(0.001 * (i - 1));
         b[i] = a[i] * 1.2;
     }
-    ck_assert_uint_eq(judge_one(a, 3, b, 3, AORTA_STATS_BETTER_LOWER, &defaults).trials_needed, 5);
+    ck_assert_uint_eq(judge_one(a, 3, b, 3, AR_STATS_BETTER_LOWER, &defaults).trials_needed, 5);
 }
 END_TEST
 
@@ -735,24 +735,24 @@ START_TEST(holm_decides_within_a_family)
     double a[5], b[5];
     noisy(a, 5, 100.0, 0.01, 1.0);
     noisy(b, 5, 100.0, 0.01, 1.10);
-    aorta_stats_measure_t family[3] = {{a, 5, b, 5, AORTA_STATS_BETTER_LOWER, 1},
-                                       {a, 5, b, 5, AORTA_STATS_BETTER_LOWER, 0},
-                                       {a, 0, b, 5, AORTA_STATS_BETTER_LOWER, 1}};
-    aorta_stats_result_t r[3];
-    ck_assert_int_eq(aorta_stats_judge(family, 2, &defaults, r, NULL), AORTA_STATS_OK);
+    ar_stats_measure_t family[3] = {{a, 5, b, 5, AR_STATS_BETTER_LOWER, 1},
+                                       {a, 5, b, 5, AR_STATS_BETTER_LOWER, 0},
+                                       {a, 0, b, 5, AR_STATS_BETTER_LOWER, 1}};
+    ar_stats_result_t r[3];
+    ck_assert_int_eq(ar_stats_judge(family, 2, &defaults, r, NULL), AR_STATS_OK);
     for (int i = 0; i < 2; i++) {
         assert_close(r[i].p_value, 2.0 * 2.0 / 252.0, 1e-15);
-        ck_assert_int_eq(r[i].verdict, AORTA_VERDICT_INCONCLUSIVE);
+        ck_assert_int_eq(r[i].verdict, AR_VERDICT_INCONCLUSIVE);
         ck_assert_uint_eq(r[i].trials_needed, 6);
     }
     ck_assert(r[0].gated == 1 && r[1].gated == 0);
     /* An empty side leaves the measure out of the family: the first is
      * judged as alone. */
     family[1] = family[2];
-    ck_assert_int_eq(aorta_stats_judge(family, 2, &defaults, r, NULL), AORTA_STATS_OK);
-    ck_assert_int_eq(r[0].verdict, AORTA_VERDICT_REGRESSED);
+    ck_assert_int_eq(ar_stats_judge(family, 2, &defaults, r, NULL), AR_STATS_OK);
+    ck_assert_int_eq(r[0].verdict, AR_VERDICT_REGRESSED);
     assert_close(r[0].p_value, 2.0 / 252.0, 1e-15);
-    ck_assert_int_eq(r[1].verdict, AORTA_VERDICT_INCONCLUSIVE);
+    ck_assert_int_eq(r[1].verdict, AR_VERDICT_INCONCLUSIVE);
     ck_assert(isnan(r[1].p_value) && isnan(r[1].effect_pct) && r[1].n_a == 0);
     ck_assert_uint_eq(r[1].trials_needed, 5);
 }
@@ -769,14 +769,14 @@ START_TEST(headline_family_across_cells)
         same1[i] = base[(i + 3) % 10] * (1.0 - 0.002 * (double)(i % 2));
         same2[i] = base[(i + 5) % 10] * 1.001;
     }
-    aorta_stats_measure_t cells[] = {{base, 10, same1, 10, AORTA_STATS_BETTER_LOWER, 1},
-                                     {base, 10, slow, 10, AORTA_STATS_BETTER_LOWER, 1},
-                                     {base, 10, same2, 10, AORTA_STATS_BETTER_LOWER, 1}};
-    aorta_stats_result_t r[3];
-    ck_assert_int_eq(aorta_stats_judge(cells, 3, &defaults, r, NULL), AORTA_STATS_OK);
-    ck_assert_int_eq(r[0].verdict, AORTA_VERDICT_UNCHANGED);
-    ck_assert_int_eq(r[1].verdict, AORTA_VERDICT_REGRESSED);
-    ck_assert_int_eq(r[2].verdict, AORTA_VERDICT_UNCHANGED);
+    ar_stats_measure_t cells[] = {{base, 10, same1, 10, AR_STATS_BETTER_LOWER, 1},
+                                     {base, 10, slow, 10, AR_STATS_BETTER_LOWER, 1},
+                                     {base, 10, same2, 10, AR_STATS_BETTER_LOWER, 1}};
+    ar_stats_result_t r[3];
+    ck_assert_int_eq(ar_stats_judge(cells, 3, &defaults, r, NULL), AR_STATS_OK);
+    ck_assert_int_eq(r[0].verdict, AR_VERDICT_UNCHANGED);
+    ck_assert_int_eq(r[1].verdict, AR_VERDICT_REGRESSED);
+    ck_assert_int_eq(r[2].verdict, AR_VERDICT_UNCHANGED);
     ck_assert(!r[1].exact && r[1].p_value < 0.01 && r[1].p_value >= r[1].p_raw);
 }
 END_TEST
@@ -784,38 +784,38 @@ END_TEST
 START_TEST(judge_refuses_bad_input_and_names_it)
 {
     double a[] = {1, 2, 3}, b[] = {1, NAN, 3};
-    aorta_stats_measure_t m[] = {{a, 3, a, 3, AORTA_STATS_BETTER_LOWER, 1},
-                                 {a, 3, b, 3, AORTA_STATS_BETTER_LOWER, 1}};
-    aorta_stats_result_t r[2];
+    ar_stats_measure_t m[] = {{a, 3, a, 3, AR_STATS_BETTER_LOWER, 1},
+                                 {a, 3, b, 3, AR_STATS_BETTER_LOWER, 1}};
+    ar_stats_result_t r[2];
     size_t bad = 99;
-    ck_assert_int_eq(aorta_stats_judge(m, 2, &defaults, r, &bad), AORTA_STATS_NOT_FINITE);
+    ck_assert_int_eq(ar_stats_judge(m, 2, &defaults, r, &bad), AR_STATS_NOT_FINITE);
     ck_assert_uint_eq(bad, 1);
-    aorta_stats_options_t wrong[] = {{0.0, 5, 0}, {1.0, 5, 0}, {0.01, -1, 0}, {0.01, 5, NAN},
+    ar_stats_options_t wrong[] = {{0.0, 5, 0}, {1.0, 5, 0}, {0.01, -1, 0}, {0.01, 5, NAN},
                                      {NAN, 5, 0}, {0.01, INFINITY, 0}};
     for (size_t i = 0; i < N_OF(wrong); i++) {
-        ck_assert_int_eq(aorta_stats_judge(m, 1, &wrong[i], r, &bad), AORTA_STATS_BAD_OPTION);
+        ck_assert_int_eq(ar_stats_judge(m, 1, &wrong[i], r, &bad), AR_STATS_BAD_OPTION);
         ck_assert_uint_eq(bad, 1);
     }
-    ck_assert_str_eq(aorta_stats_status_text(AORTA_STATS_NOT_FINITE),
+    ck_assert_str_eq(ar_stats_status_text(AR_STATS_NOT_FINITE),
                      "a value is not a finite number");
-    ck_assert_int_eq(aorta_stats_judge(m, 0, &defaults, r, &bad), AORTA_STATS_OK);
+    ck_assert_int_eq(ar_stats_judge(m, 0, &defaults, r, &bad), AR_STATS_OK);
     static const char *const names[] = {"unchanged", "regressed", "improved", "inconclusive",
                                         "incomparable"};
-    for (int v = AORTA_VERDICT_UNCHANGED; v <= AORTA_VERDICT_INCOMPARABLE; v++)
-        ck_assert_str_eq(aorta_verdict_name((aorta_verdict_t)v), names[v]);
+    for (int v = AR_VERDICT_UNCHANGED; v <= AR_VERDICT_INCOMPARABLE; v++)
+        ck_assert_str_eq(ar_verdict_name((ar_verdict_t)v), names[v]);
 }
 END_TEST
 
 START_TEST(normal_tail_and_its_inverse)
 {
-    assert_close(aorta_normal_sf(0.0), 0.5, 1e-16);
-    assert_rel(aorta_normal_sf(1.959963984540054), 0.025, 1e-14);
-    assert_rel(aorta_normal_sf(-1.0), 0.8413447460685429, 1e-15);
-    assert_rel(aorta_normal_sf(8.0), 6.22096057427178e-16, 1e-13);
+    assert_close(ar_normal_sf(0.0), 0.5, 1e-16);
+    assert_rel(ar_normal_sf(1.959963984540054), 0.025, 1e-14);
+    assert_rel(ar_normal_sf(-1.0), 0.8413447460685429, 1e-15);
+    assert_rel(ar_normal_sf(8.0), 6.22096057427178e-16, 1e-13);
     static const double p[] = {0.5, 0.025, 0.005, 1e-6, 1e-12, 1e-300, 0.9};
     for (size_t i = 0; i < N_OF(p); i++)
-        assert_rel(aorta_normal_sf(aorta_normal_isf(p[i])), p[i], 1e-12); /* z ulp(z) */
-    assert_close(aorta_normal_isf(0.025), 1.959963984540054, 1e-14);
+        assert_rel(ar_normal_sf(ar_normal_isf(p[i])), p[i], 1e-12); /* z ulp(z) */
+    assert_close(ar_normal_isf(0.025), 1.959963984540054, 1e-14);
 }
 END_TEST
 
@@ -861,7 +861,7 @@ START_TEST(decimals_without_printing_agree_with_printing)
             if (!isfinite(value))
                 continue;
         }
-        int got = aorta_stats_decimals(&value, 1);
+        int got = ar_stats_decimals(&value, 1);
         ck_assert_msg(got == places_by_printing(value), "%.17g: %d vs %d", value, got,
                       places_by_printing(value));
     }

@@ -48,26 +48,26 @@ static int parse_case(char *line, char *mode, size_t mode_size, double **values,
 static int run_case(const char *mode, const double *a, size_t n_a, const double *b, size_t n_b)
 {
     if (!strcmp(mode, "mwu")) {
-        aorta_stats_mwu_t r;
-        if (aorta_stats_mwu(a, n_a, b, n_b, &r) != AORTA_STATS_OK)
+        ar_stats_mwu_t r;
+        if (ar_stats_mwu(a, n_a, b, n_b, &r) != AR_STATS_OK)
             return -1;
         printf("%.17g %.17g %d\n", r.u, r.p, r.exact);
     } else if (!strcmp(mode, "effect")) {
-        aorta_stats_effect_t e;
-        if (aorta_stats_effect(a, n_a, b, n_b, &e) != AORTA_STATS_OK)
+        ar_stats_effect_t e;
+        if (ar_stats_effect(a, n_a, b, n_b, &e) != AR_STATS_OK)
             return -1;
         printf("%.17g %.17g %.17g %.17g %d\n", e.effect_pct, e.ci_low_pct, e.ci_high_pct,
                e.effect_abs, e.log_scale);
     } else if (!strcmp(mode, "summary")) {
-        printf("%.17g %.17g %.17g\n", aorta_stats_fsum(a, n_a), aorta_stats_mean(a, n_a),
-               aorta_stats_pstdev(a, n_a));
+        printf("%.17g %.17g %.17g\n", ar_stats_fsum(a, n_a), ar_stats_mean(a, n_a),
+               ar_stats_pstdev(a, n_a));
     } else if (!strcmp(mode, "judge")) {
-        aorta_stats_measure_t m = {a, n_a, b, n_b, AORTA_STATS_BETTER_LOWER, 1};
-        aorta_stats_options_t options = AORTA_STATS_OPTIONS_INIT;
-        aorta_stats_result_t r;
-        if (aorta_stats_judge(&m, 1, &options, &r, NULL) != AORTA_STATS_OK)
+        ar_stats_measure_t m = {a, n_a, b, n_b, AR_STATS_BETTER_LOWER, 1};
+        ar_stats_options_t options = AR_STATS_OPTIONS_INIT;
+        ar_stats_result_t r;
+        if (ar_stats_judge(&m, 1, &options, &r, NULL) != AR_STATS_OK)
             return -1;
-        printf("%s %.17g %.17g %.17g %.17g %zu\n", aorta_verdict_name(r.verdict), r.p_raw,
+        printf("%s %.17g %.17g %.17g %.17g %zu\n", ar_verdict_name(r.verdict), r.p_raw,
                r.effect_pct, r.ci_low_pct, r.ci_high_pct, r.trials_needed);
     } else {
         return -1;

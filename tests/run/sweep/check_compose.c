@@ -15,9 +15,9 @@
 #include "testutil.h"
 #include "xalloc.h"
 
-static aorta_registry_t *registry;
-static aorta_plan_t plan;
-static aorta_collect_entry_t entries[2];
+static ar_registry_t *registry;
+static ar_plan_t plan;
+static ar_collect_entry_t entries[2];
 static char *run_dir;
 
 static void setup(void)
@@ -45,7 +45,7 @@ static void teardown(void)
     aorta_argv_free(plan.launcher);
     tu_rmtree(run_dir);
     free(run_dir);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
 }
 
 static aorta_argv_t *command(void)
@@ -59,20 +59,20 @@ static aorta_argv_t *command(void)
 START_TEST(wraps_in_rank_order_into_emptied_directories)
 {
     const char *rel = "none-none/_subprocess/trial_d0_m0_t0";
-    char *stale = aorta_xasprintf("%s/%s/good/old_kernel_stats.csv", run_dir, rel);
+    char *stale = ar_xasprintf("%s/%s/good/old_kernel_stats.csv", run_dir, rel);
     tu_write(stale, "stale capture");
     aorta_argv_t *cmd = command(), *out = NULL;
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, -1, &out, &error), 0);
+    ck_assert_int_eq(ar_compose(&plan, cmd, run_dir, rel, env, 1, -1, &out, &error), 0);
     ck_assert_ptr_null(error);
-    char *wrapper = aorta_xasprintf("%s/%s/good/good-wrapper", run_dir, rel);
+    char *wrapper = ar_xasprintf("%s/%s/good/good-wrapper", run_dir, rel);
     ck_assert_uint_eq(aorta_argv_count(out), 4);
     ck_assert_str_eq(aorta_argv_at(out, 0), wrapper);
     ck_assert_str_eq(aorta_argv_at(out, 1), "--");
     ck_assert_str_eq(aorta_argv_at(out, 2), "./app");
     ck_assert(!tu_exists(stale));
-    char *bad_dir = aorta_xasprintf("%s/%s/badparse", run_dir, rel);
+    char *bad_dir = ar_xasprintf("%s/%s/badparse", run_dir, rel);
     struct stat st;
     ck_assert_int_eq(stat(bad_dir, &st), 0);
     ck_assert(S_ISDIR(st.st_mode));
@@ -97,7 +97,7 @@ START_TEST(launcher_goes_outside_every_collector)
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
     ck_assert_int_eq(
-        aorta_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, -1, &out, &error), 0);
+        ar_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, -1, &out, &error), 0);
     ck_assert_str_eq(aorta_argv_at(out, 0), "mpirun");
     /* Just inside the launcher, the per-rank step: where each rank notes
      * its node, then one --mkdir per collector, each collector writing
@@ -137,7 +137,7 @@ START_TEST(chosen_ranks_tell_the_helper_where_the_bare_command_is)
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
     ck_assert_int_eq(
-        aorta_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, -1, &out, &error), 0);
+        ar_compose(&plan, cmd, run_dir, "c/_subprocess/t", env, 0, -1, &out, &error), 0);
     size_t count = aorta_argv_count(out), dash = 0, ranks_at = 0;
     for (size_t i = 2; i < count && !dash; i++) {
         if (!strcmp(aorta_argv_at(out, i), "--ranks"))
@@ -170,17 +170,17 @@ START_TEST(an_unchosen_self_rank_runs_bare_and_loses_its_stale_folder)
     plan.ranks = ranks;
     plan.rank_count = 1;
     const char *rel = "none-none/_subprocess/trial_d0_m0_t0";
-    char *stale = aorta_xasprintf("%s/%s/good/rank0/capture", run_dir, rel);
+    char *stale = ar_xasprintf("%s/%s/good/rank0/capture", run_dir, rel);
     tu_write(stale, "an earlier attempt's");
-    char *other = aorta_xasprintf("%s/%s/good/rank1/capture", run_dir, rel);
+    char *other = ar_xasprintf("%s/%s/good/rank1/capture", run_dir, rel);
     tu_write(other, "rank 1's");
     aorta_argv_t *cmd = command(), *out = NULL;
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 0, 0, &out, &error), 0);
+    ck_assert_int_eq(ar_compose(&plan, cmd, run_dir, rel, env, 0, 0, &out, &error), 0);
     ck_assert(tu_exists(stale)); /* a dry run removes nothing */
     aorta_argv_free(out);
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, 0, &out, &error), 0);
+    ck_assert_int_eq(ar_compose(&plan, cmd, run_dir, rel, env, 1, 0, &out, &error), 0);
     ck_assert_ptr_null(error);
     ck_assert_uint_eq(aorta_argv_count(out), 2);
     ck_assert_str_eq(aorta_argv_at(out, 0), "./app");
@@ -188,7 +188,7 @@ START_TEST(an_unchosen_self_rank_runs_bare_and_loses_its_stale_folder)
     ck_assert(tu_exists(other));
     aorta_argv_free(out);
     /* The chosen rank wraps as every rank of --all-ranks does. */
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, 1, &out, &error), 0);
+    ck_assert_int_eq(ar_compose(&plan, cmd, run_dir, rel, env, 1, 1, &out, &error), 0);
     ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 0), "/good/rank1/good-wrapper"));
     plan.ranks = NULL;
     plan.rank_count = 0;
@@ -206,7 +206,7 @@ END_TEST
  * the rank<k>/ aorta-rank-exec makes. */
 START_TEST(under_a_launcher_wrap_sees_an_existing_directory_and_none_is_left)
 {
-    aorta_collect_entry_t scribe = {.module = tu_plugin(registry, "scribe")};
+    ar_collect_entry_t scribe = {.module = tu_plugin(registry, "scribe")};
     scribe.effective = aorta_options_new();
     aorta_options_set(scribe.effective, "wrapper", "/bin/true");
     plan.collectors = &scribe;
@@ -217,10 +217,10 @@ START_TEST(under_a_launcher_wrap_sees_an_existing_directory_and_none_is_left)
     aorta_argv_t *cmd = command(), *out = NULL;
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, rel, env, 1, -1, &out, &error), 0);
+    ck_assert_int_eq(ar_compose(&plan, cmd, run_dir, rel, env, 1, -1, &out, &error), 0);
     ck_assert_ptr_null(error);
-    char *dir = aorta_xasprintf("%s/%s/scribe", run_dir, rel);
-    char *placeholder = aorta_xasprintf("%s/rank%%AORTA_RANK%%", dir);
+    char *dir = ar_xasprintf("%s/%s/scribe", run_dir, rel);
+    char *placeholder = ar_xasprintf("%s/rank%%AORTA_RANK%%", dir);
     ck_assert(tu_exists(dir));
     ck_assert(!tu_exists(placeholder));
     free(placeholder);
@@ -250,7 +250,7 @@ START_TEST(a_symlink_in_the_way_is_refused_and_its_target_untouched)
     aorta_argv_t *cmd = command(), *out = NULL;
     aorta_env_t *env = aorta_env_new();
     char *error = NULL;
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, "cell/_subprocess/trial_d0_m0_t0", env, 1,
+    ck_assert_int_eq(ar_compose(&plan, cmd, run_dir, "cell/_subprocess/trial_d0_m0_t0", env, 1,
                                    -1, &out, &error),
                      -1);
     ck_assert_ptr_null(out);
@@ -263,7 +263,7 @@ START_TEST(a_symlink_in_the_way_is_refused_and_its_target_untouched)
     unlink(link);
     char *moved = tu_join(run_dir, "cell/_subprocess/trial_d0_m0_t1");
     ck_assert_int_eq(symlink(outside, moved), 0);
-    ck_assert_int_eq(aorta_compose(&plan, cmd, run_dir, "cell/_subprocess/trial_d0_m0_t1", env, 1,
+    ck_assert_int_eq(ar_compose(&plan, cmd, run_dir, "cell/_subprocess/trial_d0_m0_t1", env, 1,
                                    -1, &out, &error),
                      -1);
     ck_assert_ptr_nonnull(strstr(error, "symbolic link"));

@@ -16,8 +16,8 @@
 #include "sweep/parse_child.h"
 #include "testutil.h"
 
-static aorta_registry_t *registry;
-static const aorta_module_t *badparse;
+static ar_registry_t *registry;
+static const ar_module_t *badparse;
 static char *dir;
 
 static void setup(void)
@@ -32,14 +32,14 @@ static void teardown(void)
 {
     tu_rmtree(dir);
     free(dir);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
 }
 
 static aorta_metrics_t *parse_with(const char *behaviour, const char *where)
 {
     aorta_options_t *options = aorta_options_new();
     aorta_options_set(options, "behaviour", behaviour);
-    aorta_metrics_t *metrics = aorta_parse_in_child(badparse, options, where);
+    aorta_metrics_t *metrics = ar_parse_in_child(badparse, options, where);
     aorta_options_free(options);
     return metrics;
 }
@@ -94,7 +94,7 @@ START_TEST(no_artifact_dir_when_the_dir_is_missing)
     char *missing = tu_join(dir, "missing");
     aorta_options_t *options = aorta_options_new();
     aorta_options_set(options, "behaviour", "crash");
-    aorta_metrics_t *metrics = aorta_parse_in_child(badparse, options, missing);
+    aorta_metrics_t *metrics = ar_parse_in_child(badparse, options, missing);
     ck_assert_uint_eq(aorta_metrics_count(metrics), 0);
     aorta_metrics_free(metrics);
     aorta_options_free(options);

@@ -191,22 +191,22 @@ START_TEST(the_live_line_is_cut_at_a_character)
 {
     char text[64];
     strcpy(text, "abcdef");
-    ck_assert_uint_eq(aorta_live_fit(text, 4), 4);
+    ck_assert_uint_eq(ar_live_fit(text, 4), 4);
     ck_assert_str_eq(text, "abcd");
     strcpy(text, "abc");
-    ck_assert_uint_eq(aorta_live_fit(text, 80), 3);
+    ck_assert_uint_eq(ar_live_fit(text, 80), 3);
     ck_assert_str_eq(text, "abc");
     strcpy(text, "ab\xc3\xa9\xc3\xa9"); /* abéé: 4 columns, 6 bytes */
-    ck_assert_uint_eq(aorta_live_fit(text, 3), 3);
+    ck_assert_uint_eq(ar_live_fit(text, 3), 3);
     ck_assert_str_eq(text, "ab\xc3\xa9");
     strcpy(text, "a\xe6\x97\xa5\xe6\x9c\xac"); /* a and two wide CJK characters */
-    ck_assert_uint_eq(aorta_live_fit(text, 4), 3);
+    ck_assert_uint_eq(ar_live_fit(text, 4), 3);
     ck_assert_str_eq(text, "a\xe6\x97\xa5");
     strcpy(text, "\xf0\x9f\x9a\x80x"); /* an emoji takes two */
-    ck_assert_uint_eq(aorta_live_fit(text, 1), 0);
+    ck_assert_uint_eq(ar_live_fit(text, 1), 0);
     ck_assert_str_eq(text, "");
     strcpy(text, "abc");
-    ck_assert_uint_eq(aorta_live_fit(text, 0), 0);
+    ck_assert_uint_eq(ar_live_fit(text, 0), 0);
     ck_assert_str_eq(text, "");
 }
 END_TEST

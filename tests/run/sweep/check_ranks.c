@@ -25,8 +25,8 @@
 #include "testutil.h"
 #include "xalloc.h"
 
-static aorta_registry_t *registry;
-static const aorta_module_t *ranked;
+static ar_registry_t *registry;
+static const ar_module_t *ranked;
 static char *dir;
 
 static void setup(void)
@@ -41,15 +41,15 @@ static void teardown(void)
 {
     tu_rmtree(dir);
     free(dir);
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
 }
 
 START_TEST(the_placeholder_is_replaced_everywhere)
 {
-    char *out = aorta_rank_expand("/r/rank%AORTA_RANK%/x%AORTA_RANK%", 12);
+    char *out = ar_rank_expand("/r/rank%AORTA_RANK%/x%AORTA_RANK%", 12);
     ck_assert_str_eq(out, "/r/rank12/x12");
     free(out);
-    out = aorta_rank_expand("no placeholder %AORTA_RANK", 3);
+    out = ar_rank_expand("no placeholder %AORTA_RANK", 3);
     ck_assert_str_eq(out, "no placeholder %AORTA_RANK");
     free(out);
 }
@@ -63,48 +63,48 @@ START_TEST(the_first_rank_variable_set_wins)
     unsetenv("SLURM_PROCID");
     long rank = -1;
     const char *var = NULL, *text = NULL;
-    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), 0);
+    ck_assert_int_eq(ar_rank_read(&rank, &var, &text), 0);
     setenv("SLURM_PROCID", "5", 1);
     setenv("OMPI_COMM_WORLD_RANK", "2", 1);
-    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), 1);
+    ck_assert_int_eq(ar_rank_read(&rank, &var, &text), 1);
     ck_assert_int_eq(rank, 2);
     ck_assert_str_eq(var, "OMPI_COMM_WORLD_RANK");
     setenv("RANK", "-1", 1);
-    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), -1);
+    ck_assert_int_eq(ar_rank_read(&rank, &var, &text), -1);
     ck_assert_str_eq(var, "RANK");
     /* A rank past the documented maximum is not a rank either. */
     setenv("RANK", "65535", 1);
-    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), 1);
+    ck_assert_int_eq(ar_rank_read(&rank, &var, &text), 1);
     ck_assert_int_eq(rank, 65535);
     setenv("RANK", "65536", 1);
-    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), -1);
+    ck_assert_int_eq(ar_rank_read(&rank, &var, &text), -1);
     setenv("RANK", "9223372036854775808", 1);
-    ck_assert_int_eq(aorta_rank_read(&rank, &var, &text), -1);
+    ck_assert_int_eq(ar_rank_read(&rank, &var, &text), -1);
     unsetenv("RANK");
     unsetenv("OMPI_COMM_WORLD_RANK");
     unsetenv("SLURM_PROCID");
 }
 END_TEST
 
-/* The world size is capped at AORTA_RANK_MAX, naming the variable that
+/* The world size is capped at AR_RANK_MAX, naming the variable that
  * was past it; garbage is skipped for the next variable. */
 START_TEST(the_world_size_is_capped)
 {
     const char *var = NULL, *text = NULL;
     setenv("WORLD_SIZE", "4", 1);
-    ck_assert_int_eq(aorta_rank_world_size(&var, &text), 4);
+    ck_assert_int_eq(ar_rank_world_size(&var, &text), 4);
     ck_assert_ptr_null(var);
     setenv("WORLD_SIZE", "65536", 1);
-    ck_assert_int_eq(aorta_rank_world_size(&var, &text), 65536);
+    ck_assert_int_eq(ar_rank_world_size(&var, &text), 65536);
     ck_assert_ptr_null(var);
     setenv("WORLD_SIZE", "9223372036854775807", 1);
-    ck_assert_int_eq(aorta_rank_world_size(&var, &text), AORTA_RANK_MAX);
+    ck_assert_int_eq(ar_rank_world_size(&var, &text), AR_RANK_MAX);
     ck_assert_str_eq(var, "WORLD_SIZE");
     setenv("WORLD_SIZE", "99999999999999999999999", 1);
-    ck_assert_int_eq(aorta_rank_world_size(&var, &text), AORTA_RANK_MAX);
+    ck_assert_int_eq(ar_rank_world_size(&var, &text), AR_RANK_MAX);
     setenv("WORLD_SIZE", "x", 1);
     setenv("PMI_SIZE", "3", 1);
-    ck_assert_int_eq(aorta_rank_world_size(&var, &text), 3);
+    ck_assert_int_eq(ar_rank_world_size(&var, &text), 3);
     unsetenv("WORLD_SIZE");
     unsetenv("PMI_SIZE");
 }
@@ -112,13 +112,13 @@ END_TEST
 
 START_TEST(relative_dir_from_bindir_to_libexec)
 {
-    char *rel = aorta_relative_dir("/usr/bin", "/usr/libexec/aorta");
+    char *rel = ar_relative_dir("/usr/bin", "/usr/libexec/aorta");
     ck_assert_str_eq(rel, "../libexec/aorta");
     free(rel);
-    rel = aorta_relative_dir("/opt/a/bin", "/opt/a/lib/x86_64-linux-gnu/aorta");
+    rel = ar_relative_dir("/opt/a/bin", "/opt/a/lib/x86_64-linux-gnu/aorta");
     ck_assert_str_eq(rel, "../lib/x86_64-linux-gnu/aorta");
     free(rel);
-    rel = aorta_relative_dir("/usr/binx", "/usr/bin/aorta");
+    rel = ar_relative_dir("/usr/binx", "/usr/bin/aorta");
     ck_assert_str_eq(rel, "../bin/aorta");
     free(rel);
 }
@@ -128,12 +128,12 @@ START_TEST(libexec_override_is_used_alone)
 {
     char *error = NULL;
     setenv("AORTA_LIBEXEC_DIR", dir, 1);
-    ck_assert_ptr_null(aorta_rank_exec_path(&error));
+    ck_assert_ptr_null(ar_rank_exec_path(&error));
     ck_assert_ptr_nonnull(strstr(error, "AORTA_LIBEXEC_DIR"));
     free(error);
     char *core = tu_builddir("core");
     setenv("AORTA_LIBEXEC_DIR", core, 1);
-    char *path = aorta_rank_exec_path(&error);
+    char *path = ar_rank_exec_path(&error);
     ck_assert_ptr_nonnull(path);
     ck_assert_ptr_nonnull(strstr(path, "core/aorta-rank-exec"));
     free(path);
@@ -145,7 +145,7 @@ END_TEST
 START_TEST(the_helper_creates_the_rank_dir_and_fills_argv_and_env)
 {
     char *helper = tu_builddir("core/aorta-rank-exec");
-    char *mk = aorta_xasprintf("%s/c/rank%%AORTA_RANK%%", dir);
+    char *mk = ar_xasprintf("%s/c/rank%%AORTA_RANK%%", dir);
     char *parent = tu_join(dir, "c");
     mkdir(parent, 0755);
     char *argv[] = {helper, "--mkdir", mk, "--", "/usr/bin/printenv", "PROBE", NULL};
@@ -169,14 +169,14 @@ START_TEST(the_helper_creates_the_rank_dir_and_fills_argv_and_env)
     char *missing[] = {helper, "--", "/nonexistent/program", NULL};
     ck_assert_int_eq(tu_run(missing, NULL, NULL, NULL), 127);
     /* --node-file: a profiled rank notes its node; an unlisted one does not. */
-    char *node_file = aorta_xasprintf("%s/c/rank%%AORTA_RANK%%.node", dir);
+    char *node_file = ar_xasprintf("%s/c/rank%%AORTA_RANK%%.node", dir);
     char *noted[] = {helper, "--node-file", node_file, "--", "/bin/true", NULL};
     ck_assert_int_eq(tu_run(noted, env, NULL, NULL), 0);
     char *note_path = tu_join(dir, "c/rank3.node");
     char *note = tu_read(note_path);
     struct utsname host;
     ck_assert_int_eq(uname(&host), 0);
-    char *expected = aorta_xasprintf("%s\n", host.nodename);
+    char *expected = ar_xasprintf("%s\n", host.nodename);
     ck_assert_str_eq(note, expected);
     unlink(note_path);
     char *unlisted[] = {helper, "--node-file", node_file, "--ranks", "0", "--bare-at", "0", "--",
@@ -201,7 +201,7 @@ END_TEST
 START_TEST(the_helper_runs_an_unlisted_rank_bare)
 {
     char *helper = tu_builddir("core/aorta-rank-exec");
-    char *mk = aorta_xasprintf("%s/c/rank%%AORTA_RANK%%", dir);
+    char *mk = ar_xasprintf("%s/c/rank%%AORTA_RANK%%", dir);
     char *parent = tu_join(dir, "c");
     mkdir(parent, 0755);
     char *argv[] = {helper, "--mkdir", mk, "--ranks", "0,3-4", "--bare-at", "2", "--",
@@ -263,7 +263,7 @@ END_TEST
 
 static void write_rank(const char *root, long rank, const char *ms, const char *delay)
 {
-    char *sub = aorta_xasprintf("%s/rank%ld", root, rank);
+    char *sub = ar_xasprintf("%s/rank%ld", root, rank);
     mkdir(sub, 0755);
     if (ms) {
         char *path = tu_join(sub, "ms");
@@ -294,7 +294,7 @@ START_TEST(rank_dirs_are_listed_in_rank_order_without_symlinks)
     free(link);
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
     long *ranks = NULL;
-    ck_assert_uint_eq(aorta_rank_dirs(fd, &ranks), 3);
+    ck_assert_uint_eq(ar_rank_dirs(fd, &ranks), 3);
     ck_assert_int_eq(ranks[0], 0);
     ck_assert_int_eq(ranks[1], 2);
     ck_assert_int_eq(ranks[2], 10);
@@ -314,13 +314,13 @@ static aorta_metrics_t *rank_metrics_with(size_t jobs)
 {
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
     long *ranks = NULL;
-    size_t count = aorta_rank_dirs(fd, &ranks);
+    size_t count = ar_rank_dirs(fd, &ranks);
     close(fd);
-    aorta_rank_result_t *results = aorta_xcalloc(count, sizeof *results);
-    aorta_rank_parse_all(ranked, NULL, dir, ranks, count, jobs, results);
+    ar_rank_result_t *results = ar_xcalloc(count, sizeof *results);
+    ar_rank_parse_all(ranked, NULL, dir, ranks, count, jobs, results);
     aorta_metrics_t *metrics = aorta_metrics_new("ranked_");
-    aorta_rank_merge("ranked", results, count, metrics);
-    aorta_rank_set_clear(&(aorta_rank_set_t){results, count});
+    ar_rank_merge("ranked", results, count, metrics);
+    ar_rank_set_clear(&(ar_rank_set_t){results, count});
     free(ranks);
     return metrics;
 }
@@ -353,10 +353,10 @@ END_TEST
  * the reply is cut with one warning, its metrics whole. */
 static void parse_two_ranks(void *user)
 {
-    aorta_rank_set_t *set = user;
+    ar_rank_set_t *set = user;
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
     aorta_metrics_t *metrics = aorta_metrics_new("ranked_");
-    aorta_rank_metrics(ranked, NULL, fd, dir, NULL, 0, metrics, set);
+    ar_rank_metrics(ranked, NULL, fd, dir, NULL, 0, metrics, set);
     close(fd);
     aorta_metrics_free(metrics);
 }
@@ -368,7 +368,7 @@ START_TEST(each_ranks_table_comes_back_and_a_huge_one_is_cut_with_one_warning)
     char *small = tu_join(dir, "rank0/kernels"), *huge = tu_join(dir, "rank1/kernels");
     tu_write(small, "3");
     tu_write(huge, "60000"); /* 60,000 rows of 300-byte names: past 16 MiB */
-    aorta_rank_set_t set = {0};
+    ar_rank_set_t set = {0};
     char *err = tu_stderr_of(parse_two_ranks, &set);
     ck_assert_uint_eq(set.count, 2);
     const aorta_kernels_t *k0 = aorta_metrics_kernels(set.results[0].metrics);
@@ -383,7 +383,7 @@ START_TEST(each_ranks_table_comes_back_and_a_huge_one_is_cut_with_one_warning)
                       && strstr(err, "of its 60000 kernels"),
                   "%s", err);
     ck_assert_ptr_null(strstr(strstr(err, "cut to ") + 1, "cut to ")); /* once */
-    aorta_rank_set_clear(&set);
+    ar_rank_set_clear(&set);
     ck_assert_ptr_null(set.results);
     free(err);
     free(small);
@@ -395,18 +395,18 @@ END_TEST
 START_TEST(ranks_share_a_node_only_when_every_one_noted_the_same)
 {
     int run_fd = open(dir, O_RDONLY | O_DIRECTORY);
-    ck_assert_int_eq(aorta_rank_node_note(run_fd, "t", 0), 0);
-    ck_assert_int_eq(aorta_rank_node_note(run_fd, "t", 1), 0);
+    ck_assert_int_eq(ar_rank_node_note(run_fd, "t", 0), 0);
+    ck_assert_int_eq(ar_rank_node_note(run_fd, "t", 1), 0);
     long both[] = {0, 1}, three[] = {0, 1, 2};
-    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "t", both, 2), 1);
-    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "t", three, 3), 0); /* rank 2 noted nothing */
-    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "t", both, 0), 0);
-    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "absent", both, 2), 0);
+    ck_assert_int_eq(ar_rank_nodes_one(run_fd, "t", both, 2), 1);
+    ck_assert_int_eq(ar_rank_nodes_one(run_fd, "t", three, 3), 0); /* rank 2 noted nothing */
+    ck_assert_int_eq(ar_rank_nodes_one(run_fd, "t", both, 0), 0);
+    ck_assert_int_eq(ar_rank_nodes_one(run_fd, "absent", both, 2), 0);
     char *other = tu_join(dir, "t/rank1.node");
     tu_write(other, "another-node\n");
-    ck_assert_int_eq(aorta_rank_nodes_one(run_fd, "t", both, 2), 0);
+    ck_assert_int_eq(ar_rank_nodes_one(run_fd, "t", both, 2), 0);
     free(other);
-    char *name = aorta_rank_node_file(-1);
+    char *name = ar_rank_node_file(-1);
     ck_assert_str_eq(name, "rank%AORTA_RANK%.node");
     free(name);
     close(run_fd);
@@ -438,7 +438,7 @@ START_TEST(only_the_chosen_ranks_folders_count)
     long listed[] = {1, 3, 4, 5, 6};
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
     aorta_metrics_t *metrics = aorta_metrics_new("ranked_");
-    aorta_rank_metrics(ranked, NULL, fd, dir, listed, 5, metrics, NULL);
+    ar_rank_metrics(ranked, NULL, fd, dir, listed, 5, metrics, NULL);
     ck_assert_double_eq(metric_double(metrics, "ranked_rank_count"), 2);
     ck_assert_double_eq(metric_double(metrics, "ranked_gpu_time_ms_rank_min"), 2.0);
     ck_assert_double_eq(metric_double(metrics, "ranked_gpu_time_ms_rank_max"), 4.0);
@@ -449,7 +449,7 @@ START_TEST(only_the_chosen_ranks_folders_count)
     aorta_metrics_free(metrics);
     /* Without a list: every folder, no ranks_profiled. */
     metrics = aorta_metrics_new("ranked_");
-    aorta_rank_metrics(ranked, NULL, fd, dir, NULL, 0, metrics, NULL);
+    ar_rank_metrics(ranked, NULL, fd, dir, NULL, 0, metrics, NULL);
     ck_assert_double_eq(metric_double(metrics, "ranked_rank_count"), 3);
     ck_assert_ptr_null(aorta_metrics_find(metrics, "ranked_ranks_profiled"));
     aorta_metrics_free(metrics);
@@ -464,17 +464,17 @@ START_TEST(per_rank_figures_agree_with_one_parse_of_the_whole_directory)
     write_rank(dir, 2, NULL, NULL);
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
     long *ranks = NULL;
-    size_t count = aorta_rank_dirs(fd, &ranks);
+    size_t count = ar_rank_dirs(fd, &ranks);
     close(fd);
-    aorta_rank_result_t *results = aorta_xcalloc(count, sizeof *results);
-    aorta_rank_parse_all(ranked, NULL, dir, ranks, count, 0, results);
+    ar_rank_result_t *results = ar_xcalloc(count, sizeof *results);
+    ar_rank_parse_all(ranked, NULL, dir, ranks, count, 0, results);
     double sum = 0;
     for (size_t i = 0; i < count; i++)
         sum += results[i].gpu_ms;
-    aorta_metrics_t *whole = aorta_parse_in_child(ranked, NULL, dir);
+    aorta_metrics_t *whole = ar_parse_in_child(ranked, NULL, dir);
     ck_assert_double_eq_tol(metric_double(whole, "ranked_gpu_time_ms"), sum, 1e-9);
     aorta_metrics_free(whole);
-    aorta_rank_set_clear(&(aorta_rank_set_t){results, count});
+    ar_rank_set_clear(&(ar_rank_set_t){results, count});
     free(ranks);
 }
 END_TEST
@@ -496,9 +496,9 @@ END_TEST
 START_TEST(parse_jobs_reads_its_variable)
 {
     setenv("AORTA_PARSE_JOBS", "3", 1);
-    ck_assert_uint_eq(aorta_parse_jobs(), 3);
+    ck_assert_uint_eq(ar_parse_jobs(), 3);
     unsetenv("AORTA_PARSE_JOBS");
-    ck_assert_uint_ge(aorta_parse_jobs(), 1);
+    ck_assert_uint_ge(ar_parse_jobs(), 1);
 }
 END_TEST
 

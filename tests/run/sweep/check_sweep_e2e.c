@@ -48,7 +48,7 @@ typedef struct keys {
     char text[2048];
 } keys_t;
 
-static int key_of(const char *key, aorta_json_t *value, void *user)
+static int key_of(const char *key, ar_json_t *value, void *user)
 {
     (void)value;
     keys_t *keys = user;
@@ -59,10 +59,10 @@ static int key_of(const char *key, aorta_json_t *value, void *user)
 }
 
 /* The member names of obj, in order, space-separated. */
-static const char *keys_of(const aorta_json_t *obj, keys_t *keys)
+static const char *keys_of(const ar_json_t *obj, keys_t *keys)
 {
     keys->text[0] = '\0';
-    aorta_json_foreach(obj, key_of, keys);
+    ar_json_foreach(obj, key_of, keys);
     return keys->text;
 }
 
@@ -70,14 +70,14 @@ static const char *keys_of(const aorta_json_t *obj, keys_t *keys)
 static char *files_under(const char *root)
 {
     char *out = NULL;
-    char *cmd = aorta_xasprintf("cd '%s' && find . -type f -o -type l | sort", root);
+    char *cmd = ar_xasprintf("cd '%s' && find . -type f -o -type l | sort", root);
     ck_assert_int_eq(tu_run((char *[]){"sh", "-c", cmd, NULL}, NULL, &out, NULL), 0);
     free(cmd);
     return out;
 }
 
 /* The strict TrialResult checks of upstream's reader. */
-static void assert_strict_trial(const aorta_json_t *trial)
+static void assert_strict_trial(const ar_json_t *trial)
 {
     keys_t keys;
     ck_assert_str_eq(keys_of(trial, &keys), "schema_version trial_id workload execution_env "
@@ -85,7 +85,7 @@ static void assert_strict_trial(const aorta_json_t *trial)
                                             "wall_clock_sec exit_status request_fingerprint");
     ck_assert_str_eq(su_str(trial, "schema_version", NULL), "0.1");
     ck_assert_str_eq(su_str(trial, "workload", NULL), "_subprocess");
-    aorta_json_t *result = aorta_json_get(trial, "result");
+    ar_json_t *result = ar_json_get(trial, "result");
     ck_assert_str_eq(keys_of(result, &keys), "passed failure_count first_failure_iteration "
                                              "failure_details total_iterations step_times_ms "
                                              "elapsed_sec metrics main_work_started "
@@ -93,16 +93,16 @@ static void assert_strict_trial(const aorta_json_t *trial)
     const char *status = su_str(trial, "exit_status", NULL);
     ck_assert(!strcmp(status, "ok") || !strcmp(status, "workload_failed")
               || !strcmp(status, "workload_setup_failed") || !strcmp(status, "infrastructure_failed"));
-    int passed = aorta_json_get_bool(aorta_json_get(result, "passed"));
+    int passed = ar_json_get_bool(ar_json_get(result, "passed"));
     ck_assert_int_eq(!strcmp(status, "ok"), passed);
-    ck_assert(aorta_json_get_double(aorta_json_get(trial, "wall_clock_sec")) >= 0);
-    ck_assert(aorta_json_get_double(aorta_json_get(result, "elapsed_sec")) >= 0);
+    ck_assert(ar_json_get_double(ar_json_get(trial, "wall_clock_sec")) >= 0);
+    ck_assert(ar_json_get_double(ar_json_get(result, "elapsed_sec")) >= 0);
     if (passed) {
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "failure_count")), 0);
-        ck_assert_uint_eq(aorta_json_length(aorta_json_get(result, "failure_details")), 0);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "failure_count")), 0);
+        ck_assert_uint_eq(ar_json_length(ar_json_get(result, "failure_details")), 0);
     } else {
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "failure_count")), 1);
-        ck_assert_uint_eq(aorta_json_length(aorta_json_get(result, "failure_details")), 1);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "failure_count")), 1);
+        ck_assert_uint_eq(ar_json_length(ar_json_get(result, "failure_details")), 1);
     }
 }
 
@@ -119,20 +119,20 @@ START_TEST(warmup_trials_run_first_and_are_left_out_of_everything)
                      0);
     /* The warm-up failed (no marker yet); the measured trials passed. */
     ck_assert_ptr_nonnull(strstr(out, "Sweep summary: all 1 cell(s) passed.\n"));
-    aorta_json_t *warm = su_json("out/W", "none-none/_subprocess/trial_d0_m0_w1.json");
-    ck_assert(aorta_json_get_bool(aorta_json_get(warm, "warmup")));
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(warm, "trial_id")),
+    ar_json_t *warm = su_json("out/W", "none-none/_subprocess/trial_d0_m0_w1.json");
+    ck_assert(ar_json_get_bool(ar_json_get(warm, "warmup")));
+    ck_assert_str_eq(ar_json_get_string(ar_json_get(warm, "trial_id")),
                      "_subprocess_d0_m0_w1");
-    aorta_json_t *result = su_json("out/W", "none-none/warmup_1/result.json");
-    ck_assert(aorta_json_get_bool(aorta_json_get(result, "warmup")));
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(result, "verdict")), "fail");
-    aorta_json_t *measured = su_json("out/W", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert_ptr_null(aorta_json_get(measured, "warmup"));
-    aorta_json_t *matrix = su_json("out/W", "matrix.json");
-    const aorta_json_t *cell = su_at(matrix, "cells", "0", NULL);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "passed_count")), 2);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "warmup_trials")), 1);
+    ar_json_t *result = su_json("out/W", "none-none/warmup_1/result.json");
+    ck_assert(ar_json_get_bool(ar_json_get(result, "warmup")));
+    ck_assert_str_eq(ar_json_get_string(ar_json_get(result, "verdict")), "fail");
+    ar_json_t *measured = su_json("out/W", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert_ptr_null(ar_json_get(measured, "warmup"));
+    ar_json_t *matrix = su_json("out/W", "matrix.json");
+    const ar_json_t *cell = su_at(matrix, "cells", "0", NULL);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "trials")), 2);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "passed_count")), 2);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(matrix, "warmup_trials")), 1);
     char *perf = tu_read("out/W/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "**Warm-up trials**: 1 per cell, left out of every "
                                        "statistic and table  \n"));
@@ -147,9 +147,9 @@ START_TEST(warmup_trials_run_first_and_are_left_out_of_everything)
                      0);
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --warmup 2 overrides the recipe's "
                                       "warmup_trials (1)\n"));
-    aorta_json_t *second = su_json("out/W2", "none-none/_subprocess/trial_d0_m0_w2.json");
+    ar_json_t *second = su_json("out/W2", "none-none/_subprocess/trial_d0_m0_w2.json");
     ck_assert_ptr_nonnull(second);
-    aorta_json_free(second);
+    ar_json_free(second);
     free(out);
     free(err);
     /* So do --trials and --timeout, one line each. */
@@ -162,15 +162,15 @@ START_TEST(warmup_trials_run_first_and_are_left_out_of_everything)
                                       "trials (2)\n"));
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --timeout 30 overrides the recipe's "
                                       "timeout_per_trial (none)\n"));
-    aorta_json_t *third = su_json("out/W3", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(su_at(third, "cells", "0", NULL),
+    ar_json_t *third = su_json("out/W3", "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(su_at(third, "cells", "0", NULL),
                                                        "trials")),
                      3);
-    aorta_json_free(third);
-    aorta_json_free(warm);
-    aorta_json_free(result);
-    aorta_json_free(measured);
-    aorta_json_free(matrix);
+    ar_json_free(third);
+    ar_json_free(warm);
+    ar_json_free(result);
+    ar_json_free(measured);
+    ar_json_free(matrix);
     free(out);
     free(err);
 }
@@ -206,73 +206,73 @@ START_TEST(true_is_recorded_in_every_file_and_field)
 
     keys_t keys;
     char *run = tu_join(dir, "out/T_1_x");
-    aorta_json_t *host_env = su_json(run, "host_env.json");
+    ar_json_t *host_env = su_json(run, "host_env.json");
     for (int t = 0; t < 2; t++) {
-        char *rel = aorta_xasprintf("none-none/trial_%d/result.json", t);
-        aorta_json_t *result = su_json(run, rel);
+        char *rel = ar_xasprintf("none-none/trial_%d/result.json", t);
+        ar_json_t *result = su_json(run, rel);
         ck_assert_str_eq(keys_of(result, &keys),
                          "verdict exit_code walltime_sec peak_vram_mib argv cell_name trial_index "
                          "failure_detectors_fired error_detectors_fired warn_detectors_fired "
                          "capture tier_durations_ms env_passthrough_mode timed_out env");
         ck_assert_str_eq(su_str(result, "verdict", NULL), "pass");
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 0);
-        ck_assert(aorta_json_get_double(aorta_json_get(result, "walltime_sec")) >= 0);
-        ck_assert_ptr_null(aorta_json_get(result, "peak_vram_mib"));
-        ck_assert_uint_eq(aorta_json_length(aorta_json_get(result, "argv")), 1);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "exit_code")), 0);
+        ck_assert(ar_json_get_double(ar_json_get(result, "walltime_sec")) >= 0);
+        ck_assert_ptr_null(ar_json_get(result, "peak_vram_mib"));
+        ck_assert_uint_eq(ar_json_length(ar_json_get(result, "argv")), 1);
         ck_assert_str_eq(su_str(result, "argv", "0", NULL), "true");
         ck_assert_str_eq(su_str(result, "cell_name", NULL), "none-none");
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "trial_index")), t);
-        ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(result, "capture")), 0);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "trial_index")), t);
+        ck_assert_uint_eq(ar_json_object_count(ar_json_get(result, "capture")), 0);
         ck_assert_str_eq(su_str(result, "env_passthrough_mode", NULL), "inherit");
-        ck_assert(!aorta_json_get_bool(aorta_json_get(result, "timed_out")));
-        ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(result, "env")), 0);
-        aorta_json_free(result);
+        ck_assert(!ar_json_get_bool(ar_json_get(result, "timed_out")));
+        ck_assert_uint_eq(ar_json_object_count(ar_json_get(result, "env")), 0);
+        ar_json_free(result);
         free(rel);
 
-        rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
-        aorta_json_t *trial = su_json(run, rel);
+        rel = ar_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
+        ar_json_t *trial = su_json(run, rel);
         assert_strict_trial(trial);
-        char *id = aorta_xasprintf("_subprocess_d0_m0_t%d", t);
+        char *id = ar_xasprintf("_subprocess_d0_m0_t%d", t);
         ck_assert_str_eq(su_str(trial, "trial_id", NULL), id);
         free(id);
         ck_assert_str_eq(su_str(trial, "execution_env", "name", NULL), "local");
         ck_assert_str_eq(su_str(trial, "mitigations_applied", "0", NULL), "none");
         ck_assert_str_eq(su_str(trial, "exit_status", NULL), "ok");
-        aorta_json_t *metrics = su_at(trial, "result", "metrics", NULL);
+        ar_json_t *metrics = su_at(trial, "result", "metrics", NULL);
         ck_assert_str_eq(keys_of(metrics, &keys),
                          "verdict exit_code result_json_path failure_detectors_fired "
                          "error_detectors_fired warn_detectors_fired");
-        char *record = aorta_xasprintf("%s/none-none/trial_%d/result.json", run, t);
+        char *record = ar_xasprintf("%s/none-none/trial_%d/result.json", run, t);
         ck_assert_str_eq(su_str(metrics, "result_json_path", NULL), record);
         free(record);
-        char *prefix = aorta_xasprintf("%s/none-none/_subprocess/trial_d0_m0_t%d", run, t);
+        char *prefix = ar_xasprintf("%s/none-none/_subprocess/trial_d0_m0_t%d", run, t);
         ck_assert_str_eq(su_str(trial, "config", "_aorta_log_prefix", NULL), prefix);
         free(prefix);
         ck_assert_ptr_null(su_at(trial, "config", "_aorta_collect", NULL));
         ck_assert_str_eq(su_str(trial, "config", "_aorta_subprocess_argv", "0", NULL), "true");
         /* The snapshot is the run's one, in every trial. */
-        char *a = aorta_json_dump(aorta_json_get(trial, "env"), 0);
-        char *b = aorta_json_dump(host_env, 0);
+        char *a = ar_json_dump(ar_json_get(trial, "env"), 0);
+        char *b = ar_json_dump(host_env, 0);
         ck_assert_str_eq(a, b);
         free(a);
         free(b);
-        aorta_json_free(trial);
+        ar_json_free(trial);
         free(rel);
     }
 
-    aorta_json_t *matrix = su_json(run, "matrix.json");
+    ar_json_t *matrix = su_json(run, "matrix.json");
     ck_assert_str_eq(keys_of(matrix, &keys),
                      "schema_version workload ticket trials_per_cell steps_per_trial "
                      "run_timestamp baseline_cell confound stop_after warnings recipe_source "
                      "cells run_wall_clock_sec provenance");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "schema_version")), 1);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(matrix, "schema_version")), 1);
     ck_assert_str_eq(su_str(matrix, "ticket", NULL), "T 1/x");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 2);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(matrix, "trials_per_cell")), 2);
     const char *stamp = su_str(matrix, "run_timestamp", NULL);
     ck_assert(strlen(stamp) == 19 && stamp[10] == 'T' && stamp[13] == '-' && stamp[16] == '-');
-    ck_assert_ptr_null(aorta_json_get(matrix, "recipe_source"));
-    ck_assert_ptr_null(aorta_json_get(matrix, "stop_after"));
-    aorta_json_t *cell = su_at(matrix, "cells", "0", NULL);
+    ck_assert_ptr_null(ar_json_get(matrix, "recipe_source"));
+    ck_assert_ptr_null(ar_json_get(matrix, "stop_after"));
+    ar_json_t *cell = su_at(matrix, "cells", "0", NULL);
     ck_assert_str_eq(keys_of(cell, &keys),
                      "name mitigations environment extra_env resolved_env_vars trials "
                      "passed_count failed_count mean_step_time_ms std_step_time_ms "
@@ -283,27 +283,27 @@ START_TEST(true_is_recorded_in_every_file_and_field)
                      "workload_config top_failure_detector_id top_warn_detector_id "
                      "stop_after_note error_count metrics_summary resumed failure_rate "
                      "error_rate unreliable confound step_time_ratio resolved_environment");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "passed_count")), 2);
-    ck_assert_int_eq(aorta_json_get_int(su_at(cell, "exit_status_counts", "ok", NULL)), 2);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "trials")), 2);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "passed_count")), 2);
+    ck_assert_int_eq(ar_json_get_int(su_at(cell, "exit_status_counts", "ok", NULL)), 2);
     ck_assert_str_eq(su_str(cell, "trial_paths", "0", NULL),
                      "out/T_1_x/none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(cell, "trial_paths", "1", NULL),
                      "out/T_1_x/none-none/_subprocess/trial_d0_m0_t1.json");
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(cell, "step_times_ms")), 2);
+    ck_assert_uint_eq(ar_json_length(ar_json_get(cell, "step_times_ms")), 2);
     ck_assert_str_eq(su_str(cell, "step_time_source", NULL), "wall_clock_total");
     ck_assert_str_eq(su_str(cell, "iters_display", NULL), "1/1");
-    ck_assert(aorta_json_get_double(su_at(cell, "metrics_summary", "exit_code", "n", NULL)) == 2.0);
-    ck_assert(aorta_json_get_double(su_at(cell, "metrics_summary", "exit_code", "mean", NULL))
+    ck_assert(ar_json_get_double(su_at(cell, "metrics_summary", "exit_code", "n", NULL)) == 2.0);
+    ck_assert(ar_json_get_double(su_at(cell, "metrics_summary", "exit_code", "mean", NULL))
               == 0.0);
-    ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(cell, "metrics_summary")), 1);
-    ck_assert(!aorta_json_get_bool(aorta_json_get(cell, "resumed")));
+    ck_assert_uint_eq(ar_json_object_count(ar_json_get(cell, "metrics_summary")), 1);
+    ck_assert(!ar_json_get_bool(ar_json_get(cell, "resumed")));
     ck_assert_str_eq(su_str(cell, "confound", NULL), "(baseline)");
-    double low = aorta_json_get_double(aorta_json_get(cell, "min_step_time_ms"));
-    double high = aorta_json_get_double(aorta_json_get(cell, "max_step_time_ms"));
-    double p50 = aorta_json_get_double(aorta_json_get(cell, "p50_step_time_ms"));
+    double low = ar_json_get_double(ar_json_get(cell, "min_step_time_ms"));
+    double high = ar_json_get_double(ar_json_get(cell, "max_step_time_ms"));
+    double p50 = ar_json_get_double(ar_json_get(cell, "p50_step_time_ms"));
     ck_assert(low <= p50 && p50 <= high);
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
 
     char *perf = tu_read("out/T_1_x/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "**Ticket**: T 1/x  \n"));
@@ -317,18 +317,18 @@ START_TEST(true_is_recorded_in_every_file_and_field)
     ck_assert_str_eq(su_str(host_env, "host", "kernel_release", NULL), uts.release);
     ck_assert_str_eq(su_str(host_env, "host", "machine", NULL), uts.machine);
     ck_assert_ptr_null(su_at(host_env, "triton", "package_version", NULL));
-    ck_assert(aorta_json_get_bool(aorta_json_get(host_env, "partial")));
-    aorta_json_free(host_env);
+    ck_assert(ar_json_get_bool(ar_json_get(host_env, "partial")));
+    ar_json_free(host_env);
     free(run);
     free(out);
     free(err);
 }
 END_TEST
 
-static aorta_json_t *one_trial(const char *ticket, const char *rel)
+static ar_json_t *one_trial(const char *ticket, const char *rel)
 {
-    char *path = aorta_xasprintf("out/%s", ticket);
-    aorta_json_t *json = su_json(path, rel);
+    char *path = ar_xasprintf("out/%s", ticket);
+    ar_json_t *json = su_json(path, rel);
     free(path);
     return json;
 }
@@ -345,26 +345,26 @@ START_TEST(false_and_a_missing_command_are_recorded)
                                       "  [fail] none-none: 1 failed of 1 trial(s) (exit code 1) "
                                       "-> none-none/\n"));
     ck_assert_ptr_nonnull(strstr(out, "Tip: re-run with -v"));
-    aorta_json_t *result = one_trial("F", "none-none/trial_0/result.json");
+    ar_json_t *result = one_trial("F", "none-none/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "fail");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 1);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "exit_code")), 1);
     ck_assert_str_eq(su_str(result, "failure_detectors_fired", "0", NULL), "tier1:exit_nonzero");
-    aorta_json_free(result);
-    aorta_json_t *trial = one_trial("F", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_free(result);
+    ar_json_t *trial = one_trial("F", "none-none/_subprocess/trial_d0_m0_t0.json");
     assert_strict_trial(trial);
     ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_failed");
     ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "type", NULL),
                      "subprocess_nonzero_exit");
-    aorta_json_free(trial);
-    aorta_json_t *matrix = one_trial("F", "matrix.json");
-    aorta_json_t *cell = su_at(matrix, "cells", "0", NULL);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "failed_count")), 1);
-    ck_assert(aorta_json_get_double(aorta_json_get(cell, "failure_rate")) == 1.0);
+    ar_json_free(trial);
+    ar_json_t *matrix = one_trial("F", "matrix.json");
+    ar_json_t *cell = su_at(matrix, "cells", "0", NULL);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "failed_count")), 1);
+    ck_assert(ar_json_get_double(ar_json_get(cell, "failure_rate")) == 1.0);
     ck_assert_str_eq(su_str(cell, "top_failure_detector_id", NULL), "tier1:exit_nonzero");
     ck_assert_str_eq(su_str(cell, "failure_hints", "0", "0", NULL), "exit code 1");
     /* Only passing trials are summarised. */
-    ck_assert_uint_eq(aorta_json_object_count(aorta_json_get(cell, "metrics_summary")), 0);
-    aorta_json_free(matrix);
+    ck_assert_uint_eq(ar_json_object_count(ar_json_get(cell, "metrics_summary")), 0);
+    ar_json_free(matrix);
     free(out);
     free(err);
 
@@ -401,25 +401,25 @@ START_TEST(false_and_a_missing_command_are_recorded)
                                       "directory) -> none-none/\n"));
     result = one_trial("M", "none-none/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 127);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "exit_code")), 127);
     ck_assert_str_eq(su_str(result, "error_detectors_fired", "0", NULL), "tier1:exec_failed");
-    aorta_json_free(result);
+    ar_json_free(result);
     char *log = tu_read("out/M/none-none/trial_0/stderr.log");
     ck_assert_ptr_nonnull(strstr(log, "cannot execute 'no-such-command-4f1e'"));
     free(log);
     trial = one_trial("M", "none-none/_subprocess/trial_d0_m0_t0.json");
     assert_strict_trial(trial);
-    ck_assert(!aorta_json_get_bool(su_at(trial, "result", "main_work_started", NULL)));
-    ck_assert_int_eq(aorta_json_get_int(su_at(trial, "result", "executed_iterations", NULL)), 0);
-    aorta_json_free(trial);
+    ck_assert(!ar_json_get_bool(su_at(trial, "result", "main_work_started", NULL)));
+    ck_assert_int_eq(ar_json_get_int(su_at(trial, "result", "executed_iterations", NULL)), 0);
+    ar_json_free(trial);
     matrix = one_trial("M", "matrix.json");
     cell = su_at(matrix, "cells", "0", NULL);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "error_count")), 1);
-    ck_assert(aorta_json_get_bool(aorta_json_get(cell, "unreliable")));
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "error_count")), 1);
+    ck_assert(ar_json_get_bool(ar_json_get(cell, "unreliable")));
     ck_assert_str_eq(su_str(cell, "step_time_source", NULL), "missing");
-    ck_assert_ptr_null(aorta_json_get(cell, "mean_step_time_ms"));
+    ck_assert_ptr_null(ar_json_get(cell, "mean_step_time_ms"));
     ck_assert_str_eq(su_str(cell, "iters_display", NULL), "0/1");
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     char *perf = tu_read("out/M/perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "| n/a  | n/a | n/a | n/a | n/a | n/a | n/a |"));
     free(perf);
@@ -453,7 +453,7 @@ START_TEST(a_rerun_of_another_request_is_refused_and_fresh_starts_over)
     free(out);
     free(err);
     /* The trial JSON carries the request's fingerprint and its parts. */
-    aorta_json_t *trial = one_trial("_no_ticket_", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = one_trial("_no_ticket_", "none-none/_subprocess/trial_d0_m0_t0.json");
     assert_strict_trial(trial);
     const char *fingerprint = su_str(trial, "request_fingerprint", NULL);
     ck_assert_ptr_nonnull(fingerprint);
@@ -464,8 +464,8 @@ START_TEST(a_rerun_of_another_request_is_refused_and_fresh_starts_over)
     ck_assert_str_eq(su_str(trial, "config", "_aorta_request", "aorta_version", NULL),
                      PACKAGE_VERSION);
     ck_assert_ptr_null(su_str(trial, "config", "_aorta_request", "recipe_sha256", NULL));
-    char *first = aorta_xstrdup(fingerprint);
-    aorta_json_free(trial);
+    char *first = ar_xstrdup(fingerprint);
+    ar_json_free(trial);
 
     /* The dry run says the same request would be resumed. */
     ck_assert_int_eq(run_in_out((char *[]){"--dry-run", NULL}, hello, &out, &err), 0);
@@ -474,20 +474,20 @@ START_TEST(a_rerun_of_another_request_is_refused_and_fresh_starts_over)
     free(err);
 
     /* A resume keeps the first run's timestamp and wall time beside its own. */
-    aorta_json_t *before = su_json("out/_no_ticket_", "matrix.json");
-    char *first_stamp = aorta_xstrdup(su_str(before, "run_timestamp", NULL));
-    double first_wall = aorta_json_get_double(aorta_json_get(before, "run_wall_clock_sec"));
-    ck_assert_ptr_null(aorta_json_get(before, "first_run_timestamp"));
-    aorta_json_free(before);
+    ar_json_t *before = su_json("out/_no_ticket_", "matrix.json");
+    char *first_stamp = ar_xstrdup(su_str(before, "run_timestamp", NULL));
+    double first_wall = ar_json_get_double(ar_json_get(before, "run_wall_clock_sec"));
+    ck_assert_ptr_null(ar_json_get(before, "first_run_timestamp"));
+    ar_json_free(before);
     ck_assert_int_eq(run_in_out(NULL, hello, &out, &err), 0);
     ck_assert_ptr_nonnull(strstr(out, "1 resumed from a prior run"));
     free(out);
     free(err);
-    aorta_json_t *after = su_json("out/_no_ticket_", "matrix.json");
+    ar_json_t *after = su_json("out/_no_ticket_", "matrix.json");
     ck_assert_str_eq(su_str(after, "first_run_timestamp", NULL), first_stamp);
-    ck_assert(aorta_json_get_double(aorta_json_get(after, "first_run_wall_clock_sec"))
+    ck_assert(ar_json_get_double(ar_json_get(after, "first_run_wall_clock_sec"))
               == first_wall);
-    aorta_json_free(after);
+    ar_json_free(after);
     char *perf = tu_read("out/_no_ticket_/perf.md");
     ck_assert_msg(strstr(perf, " (first run); resumed ") != NULL, "%s", perf);
     ck_assert_ptr_nonnull(strstr(perf, " s (first run); "));
@@ -544,7 +544,7 @@ START_TEST(a_rerun_of_another_request_is_refused_and_fresh_starts_over)
     ck_assert(tu_exists("out/_no_ticket_/other-none/keep"));
     trial = one_trial("_no_ticket_", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_ne(su_str(trial, "request_fingerprint", NULL), first);
-    aorta_json_free(trial);
+    ar_json_free(trial);
     free(first);
 
     /* The same request again resumes. */
@@ -556,12 +556,12 @@ START_TEST(a_rerun_of_another_request_is_refused_and_fresh_starts_over)
     /* A trial JSON without a fingerprint (an older aorta-run's) is never
      * resumed: refused, naming why. */
     trial = one_trial("_no_ticket_", "none-none/_subprocess/trial_d0_m0_t0.json");
-    aorta_json_set(trial, "request_fingerprint", NULL);
-    ck_assert_int_eq(aorta_json_write_file("out/_no_ticket_/none-none/_subprocess/"
+    ar_json_set(trial, "request_fingerprint", NULL);
+    ck_assert_int_eq(ar_json_write_file("out/_no_ticket_/none-none/_subprocess/"
                                            "trial_d0_m0_t0.json",
                                            trial),
                      0);
-    aorta_json_free(trial);
+    ar_json_free(trial);
     ck_assert_int_eq(run_in_out(NULL, fails, &out, &err), 2);
     ck_assert_ptr_nonnull(strstr(err, "cannot resume out/_no_ticket_/none-none: it was recorded "
                                       "without a request fingerprint"));
@@ -586,18 +586,18 @@ START_TEST(a_trial_past_its_timeout_is_terminated_then_killed)
                                          "--", "sleep", "30", NULL}, NULL, NULL),
                      0);
     ck_assert(now() - started < 8.0);
-    aorta_json_t *result = one_trial("S", "none-none/trial_0/result.json");
+    ar_json_t *result = one_trial("S", "none-none/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), -1);
-    ck_assert(aorta_json_get_bool(aorta_json_get(result, "timed_out")));
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "exit_code")), -1);
+    ck_assert(ar_json_get_bool(ar_json_get(result, "timed_out")));
     ck_assert_str_eq(su_str(result, "error_detectors_fired", "0", NULL), "tier1:timeout");
-    double wall = aorta_json_get_double(aorta_json_get(result, "walltime_sec"));
+    double wall = ar_json_get_double(ar_json_get(result, "walltime_sec"));
     ck_assert(wall >= 0.3 && wall < 8.0);
-    aorta_json_free(result);
+    ar_json_free(result);
 
     /* A group that ignores SIGTERM is killed after the grace, whole. */
     char *pidfile = tu_join(dir, "pid");
-    char *script = aorta_xasprintf("trap '' TERM; sleep 30 & echo $! > '%s'; wait", pidfile);
+    char *script = ar_xasprintf("trap '' TERM; sleep 30 & echo $! > '%s'; wait", pidfile);
     started = now();
     ck_assert_int_eq(su_aorta((char *[]){"AORTA_KILL_GRACE=0.5", NULL},
                               (char *[]){"--output", "out", "--ticket", "K", "--timeout", "0.3",
@@ -606,9 +606,9 @@ START_TEST(a_trial_past_its_timeout_is_terminated_then_killed)
     double took = now() - started;
     ck_assert_msg(took >= 0.8 && took < 8.0, "took %.2f s", took);
     result = one_trial("K", "none-none/trial_0/result.json");
-    ck_assert(aorta_json_get_bool(aorta_json_get(result, "timed_out")));
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), -1);
-    aorta_json_free(result);
+    ck_assert(ar_json_get_bool(ar_json_get(result, "timed_out")));
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "exit_code")), -1);
+    ar_json_free(result);
     char *text = tu_read(pidfile);
     pid_t sleeper = (pid_t)atol(text);
     ck_assert(sleeper > 0);
@@ -640,9 +640,9 @@ START_TEST(megabytes_of_output_are_captured_whole)
     ck_assert_int_eq(st.st_size, 6000000);
     ck_assert_int_eq(stat("out/B/none-none/trial_0/stderr.log", &st), 0);
     ck_assert_int_eq(st.st_size, 3000000);
-    aorta_json_t *result = one_trial("B", "none-none/trial_0/result.json");
+    ar_json_t *result = one_trial("B", "none-none/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "pass");
-    aorta_json_free(result);
+    ar_json_free(result);
 }
 END_TEST
 
@@ -660,7 +660,7 @@ static void interrupt_during_trial(int sig, const char *ticket)
     char *counter = tu_join(dir, "count");
     char *started = tu_join(dir, "started");
     tu_write("hold", "");
-    char *script = aorta_xasprintf("echo x >> '%s'; if [ -e hold ]; then touch '%s'; exec sleep 30; "
+    char *script = ar_xasprintf("echo x >> '%s'; if [ -e hold ]; then touch '%s'; exec sleep 30; "
                                    "fi",
                                    counter, started);
     char *out_path = tu_join(dir, "out.txt"), *err_path = tu_join(dir, "err.txt");
@@ -694,18 +694,18 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
     ck_assert(!tu_exists("out/I/none-none/trial_0/result.json"));
     ck_assert(tu_exists("out/I/none-none/trial_0/stdout.log"));
     ck_assert(!tu_exists("out/I/none-none/trial_1"));
-    aorta_json_t *trial = one_trial("I", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = one_trial("I", "none-none/_subprocess/trial_d0_m0_t0.json");
     assert_strict_trial(trial);
     ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
     ck_assert_str_eq(su_str(trial, "result", "metrics", "error_detectors_fired", "0", NULL),
                      "meta:interrupted");
     ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "signal", NULL), "SIGINT");
-    aorta_json_free(trial);
-    aorta_json_t *matrix = one_trial("I", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 1);
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    ar_json_free(trial);
+    ar_json_t *matrix = one_trial("I", "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 1);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
     ck_assert_ptr_nonnull(strstr(su_str(matrix, "warnings", "1", NULL), "interrupted by SIGINT"));
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     ck_assert(tu_exists("out/I/perf.md"));
     char *counter = tu_join(dir, "count");
     ck_assert_uint_eq(lines_in(counter), 1);
@@ -725,9 +725,9 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                           "Wrote run artifacts to out/I\n");
     free(out);
     matrix = one_trial("I", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "passed_count", NULL)), 3);
-    ck_assert(!aorta_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
-    aorta_json_free(matrix);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "passed_count", NULL)), 3);
+    ck_assert(!ar_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
+    ar_json_free(matrix);
 
     /* Complete: skipped, reported as resumed. */
     ck_assert_int_eq(su_aorta(NULL,
@@ -747,12 +747,12 @@ START_TEST(sigint_during_a_trial_records_an_error_and_the_next_run_resumes)
                           "Wrote run artifacts to out/I\n");
     free(out);
     matrix = one_trial("I", "matrix.json");
-    aorta_json_t *cell = su_at(matrix, "cells", "0", NULL);
-    ck_assert(aorta_json_get_bool(aorta_json_get(cell, "resumed")));
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "passed_count")), 3);
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(cell, "trial_paths")), 3);
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(cell, "step_times_ms")), 3);
-    aorta_json_free(matrix);
+    ar_json_t *cell = su_at(matrix, "cells", "0", NULL);
+    ck_assert(ar_json_get_bool(ar_json_get(cell, "resumed")));
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "passed_count")), 3);
+    ck_assert_uint_eq(ar_json_length(ar_json_get(cell, "trial_paths")), 3);
+    ck_assert_uint_eq(ar_json_length(ar_json_get(cell, "step_times_ms")), 3);
+    ar_json_free(matrix);
 
     /* A truncated result.json makes the cell incomplete again. */
     tu_write("out/I/none-none/trial_2/result.json", "{\"verdict\": \"pa");
@@ -787,13 +787,13 @@ END_TEST
 START_TEST(sigterm_during_a_trial_exits_143_with_the_reports_written)
 {
     interrupt_during_trial(SIGTERM, "TERM");
-    aorta_json_t *matrix = one_trial("TERM", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
-    aorta_json_free(matrix);
-    aorta_json_t *trial = one_trial("TERM", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *matrix = one_trial("TERM", "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    ar_json_free(matrix);
+    ar_json_t *trial = one_trial("TERM", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "signal", NULL), "SIGTERM");
     ck_assert_str_eq(su_str(trial, "exit_status", NULL), "infrastructure_failed");
-    aorta_json_free(trial);
+    ar_json_free(trial);
     ck_assert(!tu_exists("out/TERM/.aorta-run.lock"));
 }
 END_TEST
@@ -804,7 +804,7 @@ START_TEST(a_locked_run_directory_is_refused_and_a_stale_lock_taken_over)
     ck_assert_int_eq(gethostname(host, sizeof host), 0);
     char *run = tu_join(dir, "out/L");
     char *lock = tu_join(run, ".aorta-run.lock");
-    char *held = aorta_xasprintf("{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"x\"}",
+    char *held = ar_xasprintf("{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"x\"}",
                                  (long)getpid(), host);
     tu_write(lock, held);
     char *out = NULL, *err = NULL;
@@ -812,7 +812,7 @@ START_TEST(a_locked_run_directory_is_refused_and_a_stale_lock_taken_over)
                               (char *[]){"--output", "out", "--ticket", "L", "--", "true", NULL},
                               &out, &err),
                      1);
-    char *expected = aorta_xasprintf("aorta-run: the run directory is in use by aorta-run pid %ld",
+    char *expected = ar_xasprintf("aorta-run: the run directory is in use by aorta-run pid %ld",
                                      (long)getpid());
     ck_assert_ptr_nonnull(strstr(err, expected));
     ck_assert_uint_eq(tu_count(err, "\n"), 1);
@@ -830,7 +830,7 @@ START_TEST(a_locked_run_directory_is_refused_and_a_stale_lock_taken_over)
         _exit(0);
     waitpid(child, NULL, 0);
     free(held);
-    held = aorta_xasprintf("{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"x\"}", (long)child,
+    held = ar_xasprintf("{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"x\"}", (long)child,
                            host);
     tu_write(lock, held);
     ck_assert_int_eq(su_aorta(NULL,
@@ -860,7 +860,7 @@ END_TEST
 START_TEST(a_nonzero_rank_runs_the_command_bare_and_writes_nothing)
 {
     char *counter = tu_join(dir, "count");
-    char *script = aorta_xasprintf("echo \"bare $0\"; echo x >> '%s'", counter);
+    char *script = ar_xasprintf("echo \"bare $0\"; echo x >> '%s'", counter);
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(su_aorta((char *[]){"RANK=1", NULL},
                               (char *[]){"--output", "out", "--trials", "2", "--", "sh", "-c",
@@ -904,7 +904,7 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
 {
     char *plugins = tu_builddir("tests/fake-collectors");
     char *wrapper = tu_srcdir("tests/fake-collectors/scribe-wrapper");
-    char *recipe = aorta_xasprintf("schema_version: 1\nmode: probe\nticket: R\ntrials: 1\n"
+    char *recipe = ar_xasprintf("schema_version: 1\nmode: probe\nticket: R\ntrials: 1\n"
                                    "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
                                    "all_ranks: true\ncollect:\n  scribe: {wrapper: \"%s\"}\n",
                                    wrapper);
@@ -918,24 +918,24 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
     ck_assert(tu_exists("out/R/none-none/_subprocess/trial_d0_m0_t0/scribe/rank1/attempts"));
     ck_assert(!tu_exists("out/R/matrix.json"));
     ck_assert(!tu_exists("out/R/host_env.json"));
-    aorta_json_t *record = su_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.rank1.json");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(record, "schema_version")), 1);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(record, "rank")), 1);
+    ar_json_t *record = su_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.rank1.json");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(record, "schema_version")), 1);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(record, "rank")), 1);
     ck_assert_str_eq(su_str(record, "verdict", NULL), "pass");
     ck_assert_str_eq(su_str(record, "job", NULL), "j1");
-    aorta_json_free(record);
+    ar_json_free(record);
     free(out);
     free(err);
     /* Rank 0 of the same job: takes rank 1's record, merges both ranks. */
     char *rank0[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2", "PMIX_NAMESPACE=j1",
                      "AORTA_RANK_WAIT=5", NULL};
     ck_assert_int_eq(su_aorta(rank0, args, &out, &err), 0);
-    aorta_json_t *trial = su_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = su_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "pass");
-    ck_assert_int_eq(aorta_json_get_int(su_at(trial, "result", "metrics", "scribe_rank_count",
+    ck_assert_int_eq(ar_json_get_int(su_at(trial, "result", "metrics", "scribe_rank_count",
                                               NULL)),
                      2);
-    aorta_json_free(trial);
+    ar_json_free(trial);
     free(out);
     free(err);
     /* A complete cell: rank 1 skips it, unless --fresh has every rank run
@@ -960,10 +960,10 @@ START_TEST(all_ranks_records_per_rank_and_a_missing_rank_is_an_error)
     ck_assert_ptr_nonnull(strstr(err, "no record from rank(s) 1"));
     trial = su_json("out/R", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
-    aorta_json_free(trial);
-    aorta_json_t *matrix = su_json("out/R", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
-    aorta_json_free(matrix);
+    ar_json_free(trial);
+    ar_json_t *matrix = su_json("out/R", "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "error_count", NULL)), 1);
+    ar_json_free(matrix);
     free(out);
     free(err);
     free(recipe);
@@ -982,7 +982,7 @@ START_TEST(chosen_ranks_started_per_rank_profile_only_the_listed_ones)
 {
     char *plugins = tu_builddir("tests/fake-collectors");
     char *wrapper = tu_srcdir("tests/fake-collectors/scribe-wrapper");
-    char *recipe = aorta_xasprintf("schema_version: 1\nmode: probe\nticket: C\ntrials: 1\n"
+    char *recipe = ar_xasprintf("schema_version: 1\nmode: probe\nticket: C\ntrials: 1\n"
                                    "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
                                    "ranks: [1]\ncollect:\n  scribe: {wrapper: \"%s\"}\n",
                                    wrapper);
@@ -995,36 +995,36 @@ START_TEST(chosen_ranks_started_per_rank_profile_only_the_listed_ones)
     ck_assert_int_eq(su_aorta(rank1, args, &out, &err), 0);
     ck_assert_str_eq(err, "");
     const char *scribe = "out/C/none-none/_subprocess/trial_d0_m0_t0/scribe";
-    char *own = aorta_xasprintf("%s/rank1/attempts", scribe);
+    char *own = ar_xasprintf("%s/rank1/attempts", scribe);
     ck_assert(tu_exists(own));
-    aorta_json_t *record = su_json("out/C", "none-none/_subprocess/trial_d0_m0_t0.rank1.json");
+    ar_json_t *record = su_json("out/C", "none-none/_subprocess/trial_d0_m0_t0.rank1.json");
     ck_assert_str_eq(su_str(record, "verdict", NULL), "pass");
-    aorta_json_free(record);
+    ar_json_free(record);
     free(out);
     free(err);
-    char *stale = aorta_xasprintf("%s/rank0/attempts", scribe);
+    char *stale = ar_xasprintf("%s/rank0/attempts", scribe);
     tu_write(stale, "an earlier attempt's\n");
     char *rank0[] = {"RANK", "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2",
                      "PMIX_NAMESPACE=c1", "AORTA_RANK_WAIT=5", NULL};
     ck_assert_int_eq(su_aorta(rank0, args, &out, &err), 0);
     ck_assert_ptr_null(strstr(err, "without collectors"));
     ck_assert(!tu_exists(stale));
-    aorta_json_t *trial = su_json("out/C", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = su_json("out/C", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "pass");
-    ck_assert_int_eq(aorta_json_get_int(su_at(trial, "result", "metrics", "scribe_rank_count",
+    ck_assert_int_eq(ar_json_get_int(su_at(trial, "result", "metrics", "scribe_rank_count",
                                               NULL)),
                      1);
     ck_assert_str_eq(su_str(trial, "result", "metrics", "scribe_ranks_profiled", NULL), "1");
-    aorta_json_free(trial);
+    ar_json_free(trial);
     /* Rank 0 ran the command itself, bare. */
-    aorta_json_t *result = su_json("out/C", "none-none/trial_0/result.json");
+    ar_json_t *result = su_json("out/C", "none-none/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "argv", "0", NULL), "true");
-    aorta_json_free(result);
-    aorta_json_t *matrix = su_json("out/C", "matrix.json");
+    ar_json_free(result);
+    ar_json_t *matrix = su_json("out/C", "matrix.json");
     ck_assert_ptr_nonnull(su_at(matrix, "provenance", "ranks_profiled", "0", NULL));
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "provenance", "ranks_profiled", "0", NULL)),
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "provenance", "ranks_profiled", "0", NULL)),
                      1);
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     free(out);
     free(err);
     free(stale);
@@ -1102,9 +1102,9 @@ START_TEST(torchruns_default_run_id_takes_only_this_runs_records)
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(su_aorta(rank0, args, &out, &err), 0);
     ck_assert_msg(strstr(err, "no record from rank(s) 1 after"), "%s", err);
-    aorta_json_t *trial = su_json("out/N", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = su_json("out/N", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
-    aorta_json_free(trial);
+    ar_json_free(trial);
     free(out);
     free(err);
     /* Both ranks of one run, started together: rank 1's record counts. */
@@ -1118,7 +1118,7 @@ START_TEST(torchruns_default_run_id_takes_only_this_runs_records)
     ck_assert_int_eq(tu_wait(pid), 0);
     trial = su_json("out/N", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "pass");
-    aorta_json_free(trial);
+    ar_json_free(trial);
     free(out);
     free(err);
 }
@@ -1141,7 +1141,7 @@ START_TEST(two_processes_claiming_one_rank_are_reported_once)
     ck_assert_int_eq(tu_wait(first), 0);
     ck_assert_int_eq(tu_wait(second), 0);
     char *err1 = tu_read("err1.log"), *err2 = tu_read("err2.log");
-    char *both = aorta_xasprintf("%s\n%s", err1, err2);
+    char *both = ar_xasprintf("%s\n%s", err1, err2);
     const char *line = ".rank1.json already exists: another process of this job has rank 1 too";
     ck_assert_msg(strstr(both, line), "%s", both);
     /* Once per process (either may end a trial second). */
@@ -1163,7 +1163,7 @@ START_TEST(two_processes_claiming_one_rank_are_reported_once)
     ck_assert_int_eq(tu_wait(second), 0);
     err1 = tu_read("err1.log");
     err2 = tu_read("err2.log");
-    both = aorta_xasprintf("%s\n%s", err1, err2);
+    both = ar_xasprintf("%s\n%s", err1, err2);
     ck_assert_msg(!strstr(both, "another process"), "%s", both);
     free(both);
     free(err1);
@@ -1189,11 +1189,11 @@ START_TEST(a_huge_world_size_is_capped_and_its_wait_stays_bounded)
                               "ranks than aorta-run supports; using its maximum, 65536\n"),
                   "%s", err);
     ck_assert_msg(strstr(err, "no record from rank(s) 1-65535 after 1 s"), "%s", err);
-    aorta_json_t *trial = su_json("out/W", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = su_json("out/W", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "metrics", "verdict", NULL), "error");
     ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "ranks_missing", NULL),
                      "1-65535");
-    aorta_json_free(trial);
+    ar_json_free(trial);
     free(out);
     free(err);
     /* A wait of 600 s over the most ranks ends at SIGTERM. */
@@ -1214,16 +1214,16 @@ END_TEST
 /* Ranks in the missing list: one, two, then a run as a range. */
 START_TEST(missing_ranks_are_listed_with_ranges)
 {
-    aorta_json_t *some = aorta_json_object();
-    aorta_json_t *records[10] = {NULL};
+    ar_json_t *some = ar_json_object();
+    ar_json_t *records[10] = {NULL};
     records[3] = records[5] = records[9] = some;
-    char *list = aorta_rank_missing_list(records, 10);
+    char *list = ar_rank_missing_list(records, 10);
     ck_assert_str_eq(list, "1, 2, 4, 6-8");
     free(list);
-    list = aorta_rank_missing_list(records, 1);
+    list = ar_rank_missing_list(records, 1);
     ck_assert_str_eq(list, "");
     free(list);
-    aorta_json_free(some);
+    ar_json_free(some);
 }
 END_TEST
 
@@ -1279,9 +1279,9 @@ START_TEST(host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once)
 {
     make_python();
     tu_write("rocm/.info/version", "6.3.0-42\n");
-    char *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
-    char *rocm_var = aorta_xasprintf("ROCM_PATH=%s/rocm", dir);
-    char *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
+    char *path_var = ar_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
+    char *rocm_var = ar_xasprintf("ROCM_PATH=%s/rocm", dir);
+    char *log_var = ar_xasprintf("STANDIN_LOG=%s/probes", dir);
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(su_aorta((char *[]){path_var, rocm_var, log_var, "STANDIN_TRITON=3.2.0",
                                          "HIP_VISIBLE_DEVICES=1", NULL},
@@ -1289,24 +1289,24 @@ START_TEST(host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once)
                                          "python3", "payload.py", NULL},
                               &out, &err),
                      0);
-    aorta_json_t *env = one_trial("P", "host_env.json");
+    ar_json_t *env = one_trial("P", "host_env.json");
     ck_assert_str_eq(su_str(env, "rocm", "version", NULL), "6.3.0-42");
     ck_assert_str_eq(su_str(env, "triton", "package_version", NULL), "3.2.0");
     ck_assert_str_eq(su_str(env, "runtime_context", "python_env", NULL), "python3");
     ck_assert_str_eq(su_str(env, "env_vars", "HIP_VISIBLE_DEVICES", NULL), "1");
     ck_assert_str_eq(su_str(env, "env_vars", "ROCM_PATH", NULL), rocm_var + strlen("ROCM_PATH="));
     ck_assert_ptr_null(su_at(env, "env_vars", "ROCR_VISIBLE_DEVICES", NULL));
-    ck_assert(!aorta_json_get_bool(aorta_json_get(env, "partial")));
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(env, "partial_reasons")), 0);
-    aorta_json_free(env);
+    ck_assert(!ar_json_get_bool(ar_json_get(env, "partial")));
+    ck_assert_uint_eq(ar_json_length(ar_json_get(env, "partial_reasons")), 0);
+    ar_json_free(env);
     char *probes = tu_join(dir, "probes");
     ck_assert_uint_eq(lines_in(probes), 1); /* once per run, not per trial */
     char *log = tu_read("out/P/none-none/trial_2/stdout.log");
     ck_assert_str_eq(log, "payload: payload.py\n");
     free(log);
-    aorta_json_t *matrix = one_trial("P", "matrix.json");
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(matrix, "warnings")), 0);
-    aorta_json_free(matrix);
+    ar_json_t *matrix = one_trial("P", "matrix.json");
+    ck_assert_uint_eq(ar_json_length(ar_json_get(matrix, "warnings")), 0);
+    ar_json_free(matrix);
     free(out);
     free(err);
 
@@ -1322,11 +1322,11 @@ START_TEST(host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once)
     ck_assert_ptr_null(su_at(env, "rocm", "version", NULL));
     ck_assert_ptr_nonnull(strstr(su_str(env, "partial_reasons", "1", NULL),
                                  "python3 cannot import triton (exit 1)"));
-    aorta_json_free(env);
+    ar_json_free(env);
     matrix = one_trial("Q", "matrix.json");
     ck_assert_ptr_nonnull(strstr(su_str(matrix, "warnings", "0", NULL),
                                  "env probe for scope 'host' is partial: rocm:"));
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     free(out);
     free(err);
     double started = now();
@@ -1340,7 +1340,7 @@ START_TEST(host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once)
     env = one_trial("H", "host_env.json");
     ck_assert_ptr_nonnull(strstr(su_str(env, "partial_reasons", "1", NULL),
                                  "python3 did not answer within 0.5 s"));
-    aorta_json_free(env);
+    ar_json_free(env);
     free(out);
     free(err);
     free(probes);
@@ -1356,9 +1356,9 @@ START_TEST(the_triton_probe_runs_beside_the_first_trial)
      * outlives that trial: asked before the sweep (as aorta-run once did),
      * it would time out; reaped as a stray of the trial, it would be lost. */
     make_python();
-    char *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
-    char *await_var = aorta_xasprintf("STANDIN_PROBE_AWAITS=%s/started", dir);
-    char *touch_var = aorta_xasprintf("STANDIN_PAYLOAD_TOUCH=%s/started", dir);
+    char *path_var = ar_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
+    char *await_var = ar_xasprintf("STANDIN_PROBE_AWAITS=%s/started", dir);
+    char *touch_var = ar_xasprintf("STANDIN_PAYLOAD_TOUCH=%s/started", dir);
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(su_aorta((char *[]){path_var, await_var, touch_var, "STANDIN_TRITON=3.6.0",
                                          "AORTA_PROBE_TIMEOUT=8", NULL},
@@ -1367,17 +1367,17 @@ START_TEST(the_triton_probe_runs_beside_the_first_trial)
                               &out, &err),
                      0);
     ck_assert_msg(!strstr(err, "left 1 process(es) running"), "stderr: %s", err);
-    aorta_json_t *env = one_trial("C", "host_env.json");
+    ar_json_t *env = one_trial("C", "host_env.json");
     ck_assert_str_eq(su_str(env, "triton", "package_version", NULL), "3.6.0");
-    aorta_json_t *reasons = aorta_json_get(env, "partial_reasons");
-    for (size_t i = 0; i < aorta_json_length(reasons); i++)
-        ck_assert_msg(strncmp(aorta_json_get_string(aorta_json_at(reasons, i)), "triton:", 7) != 0,
-                      "%s", aorta_json_get_string(aorta_json_at(reasons, i)));
-    aorta_json_free(env);
+    ar_json_t *reasons = ar_json_get(env, "partial_reasons");
+    for (size_t i = 0; i < ar_json_length(reasons); i++)
+        ck_assert_msg(strncmp(ar_json_get_string(ar_json_at(reasons, i)), "triton:", 7) != 0,
+                      "%s", ar_json_get_string(ar_json_at(reasons, i)));
+    ar_json_free(env);
     /* The first trial's record carries the completed snapshot. */
-    aorta_json_t *trial = one_trial("C", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = one_trial("C", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "env", "triton", "package_version", NULL), "3.6.0");
-    aorta_json_free(trial);
+    ar_json_free(trial);
     free(out);
     free(err);
     free(touch_var);

@@ -45,7 +45,7 @@ static const char *const *mount_namespace(void)
     static const char *const as_user[] = {"--user", "--map-root-user", "--mount", NULL};
     static const char *const as_root[] = {"--mount", NULL};
     const char *const *ways[] = {as_root, as_user};
-    char *target = aorta_xasprintf("%s/probe", dir);
+    char *target = ar_xasprintf("%s/probe", dir);
     mkdir(target, 0755);
     const char *const *found = NULL;
     for (size_t w = 0; w < 2 && !found; w++) {
@@ -122,13 +122,13 @@ int main(void)
 {
     /* Outside a test, so without the kit's asserting helpers. */
     const char *tmp = getenv("TMPDIR");
-    dir = aorta_xasprintf("%s/aorta-fulldisk-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    dir = ar_xasprintf("%s/aorta-fulldisk-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
         return 99;
     namespace_options = mount_namespace();
     if (!namespace_options) {
         fprintf(stderr, "no tmpfs can be mounted here (unshare(1) missing or refused): skipped\n");
-        char *probe = aorta_xasprintf("%s/probe", dir);
+        char *probe = ar_xasprintf("%s/probe", dir);
         rmdir(probe); /* nothing stays mounted: the namespace is gone */
         rmdir(dir);
         free(probe);

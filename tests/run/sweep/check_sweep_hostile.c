@@ -83,9 +83,9 @@ static size_t check_json_tree(const char *path)
             size_t size = strlen(text);
             ck_assert_msg(aorta_utf8_valid_prefix(text, size, NULL, NULL) == size,
                           "%s is not UTF-8", child);
-            aorta_json_t *json = aorta_json_read_file(child, 64u << 20, 64);
+            ar_json_t *json = ar_json_read_file(child, 64u << 20, 64);
             ck_assert_msg(json != NULL, "%s is not JSON", child);
-            aorta_json_free(json);
+            ar_json_free(json);
             free(text);
             checked++;
         }
@@ -160,7 +160,7 @@ static void expect_not_a_file(const char *flag, const char *path, const char *ki
     double started = now();
     ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 2);
     ck_assert(now() - started < 10);
-    char *line = aorta_xasprintf("aorta-run: %s: cannot read the %s: it is %s, not a regular "
+    char *line = ar_xasprintf("aorta-run: %s: cannot read the %s: it is %s, not a regular "
                                  "file\n",
                                  path, sidecar ? "mitigations file" : "recipe",
                                  kind);
@@ -194,7 +194,7 @@ END_TEST
 
 static void write_recipe(const char *behaviour)
 {
-    char *text = aorta_xasprintf("schema_version: 1\nmode: probe\ntrials: 2\n"
+    char *text = ar_xasprintf("schema_version: 1\nmode: probe\ntrials: 2\n"
                                  "mitigation_axis: [none]\ndiagnostic_axis: [none]\n"
                                  "collect:\n  badparse: {behaviour: %s}\n",
                                  behaviour);
@@ -231,12 +231,12 @@ static void interrupt_a_parse(int sig)
     ck_assert_ptr_nonnull(strstr(out, "Sweep interrupted by"));
     free(out);
     /* Recorded as interrupted, left without result.json to be retried. */
-    aorta_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "type", NULL),
                      "subprocess_interrupted");
     ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "signal", NULL),
                      sig == SIGINT ? "SIGINT" : "SIGTERM");
-    aorta_json_free(trial);
+    ar_json_free(trial);
     ck_assert(!tu_exists("out/T/none-none/trial_0/result.json"));
     ck_assert(!tu_exists("out/T/none-none/trial_1"));
     ck_assert(tu_exists("out/T/matrix.json"));
@@ -262,9 +262,9 @@ static void python_with_a_hung_probe(char **path_var, char **log_var, char **pid
     ck_assert_int_eq(mkdir("bin", 0755), 0);
     ck_assert_int_eq(symlink(standin, "bin/python3"), 0);
     free(standin);
-    *path_var = aorta_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
-    *log_var = aorta_xasprintf("STANDIN_LOG=%s/probes", dir);
-    *pids_var = aorta_xasprintf("STANDIN_PIDS=%s/pids", dir);
+    *path_var = ar_xasprintf("PATH=%s/bin:%s", dir, getenv("PATH"));
+    *log_var = ar_xasprintf("STANDIN_LOG=%s/probes", dir);
+    *pids_var = ar_xasprintf("STANDIN_PIDS=%s/pids", dir);
 }
 
 /* Every process the stand-in started is gone (1 s at most). */
@@ -288,11 +288,11 @@ static void none_left(void)
 
 static void probe_was_interrupted(void)
 {
-    aorta_json_t *env = su_json("out/T", "host_env.json");
+    ar_json_t *env = su_json("out/T", "host_env.json");
     ck_assert_ptr_null(su_at(env, "triton", "package_version", NULL));
     ck_assert_ptr_nonnull(strstr(su_str(env, "partial_reasons", "1", NULL),
                                  "triton: the probe of python3 was interrupted"));
-    aorta_json_free(env);
+    ar_json_free(env);
 }
 
 /* Run two trials of the stand-in with a probe that never answers and sig
@@ -340,14 +340,14 @@ END_TEST
  * its reports take long enough to be interrupted. */
 static void write_big_run(const char *run, int cells, int kernels)
 {
-    char *matrix = aorta_xasprintf("{\"workload\": \"_subprocess\", \"ticket\": \"T\", "
+    char *matrix = ar_xasprintf("{\"workload\": \"_subprocess\", \"ticket\": \"T\", "
                                    "\"run_timestamp\": \"now\", \"cells\": [");
     for (int c = 0; c < cells; c++) {
-        char *sub = aorta_xasprintf("%s/c%05d-none/_subprocess", run, c);
-        char *trial = aorta_xasprintf("%s/trial_d0_m0_t0.json", sub);
+        char *sub = ar_xasprintf("%s/c%05d-none/_subprocess", run, c);
+        char *trial = ar_xasprintf("%s/trial_d0_m0_t0.json", sub);
         tu_write(trial, "{\"exit_status\": \"ok\", \"result\": {\"metrics\": "
                         "{\"verdict\": \"pass\"}}}");
-        char *table = aorta_xasprintf("%s/trial_d0_m0_t0.kernels.json", sub);
+        char *table = ar_xasprintf("%s/trial_d0_m0_t0.kernels.json", sub);
         FILE *out = fopen(table, "w");
         ck_assert_ptr_nonnull(out);
         fprintf(out, "{\"schema_version\": 1, \"trial_index\": 0, \"collectors\": "
@@ -358,7 +358,7 @@ static void write_big_run(const char *run, int cells, int kernels)
                     k ? ", " : "", k, (c + k) % 97 + 1, k % 5 + 1);
         fprintf(out, "}}}}\n");
         ck_assert_int_eq(fclose(out), 0);
-        char *more = aorta_xasprintf("%s%s{\"name\": \"c%05d-none\", \"trials\": 1, "
+        char *more = ar_xasprintf("%s%s{\"name\": \"c%05d-none\", \"trials\": 1, "
                                      "\"passed_count\": 1, \"iters_display\": \"1/1\", "
                                      "\"step_time_source\": \"missing\"}",
                                      matrix, c ? ", " : "", c);
@@ -368,8 +368,8 @@ static void write_big_run(const char *run, int cells, int kernels)
         free(trial);
         free(sub);
     }
-    char *path = aorta_xasprintf("%s/matrix.json", run);
-    char *text = aorta_xasprintf("%s]}", matrix);
+    char *path = ar_xasprintf("%s/matrix.json", run);
+    char *text = ar_xasprintf("%s]}", matrix);
     tu_write(path, text);
     free(text);
     free(path);
@@ -403,7 +403,7 @@ END_TEST
 START_TEST(a_demangler_bomb_leaves_the_reports_small_and_fast)
 {
     static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    char *bomb = aorta_xstrdup("_Z1f1A");
+    char *bomb = ar_xstrdup("_Z1f1A");
     for (int k = 1; k <= 30; k++) {
         int id = 2 * k - 2;
         char ref[16];
@@ -413,13 +413,13 @@ START_TEST(a_demangler_bomb_leaves_the_reports_small_and_fast)
             snprintf(ref, sizeof ref, "S%c_", digits[id - 1]);
         else
             snprintf(ref, sizeof ref, "S%c%c_", digits[(id - 1) / 36], digits[(id - 1) % 36]);
-        char *next = aorta_xasprintf("%s1BI%s%sE", bomb, ref, ref);
+        char *next = ar_xasprintf("%s1BI%s%sE", bomb, ref, ref);
         free(bomb);
         bomb = next;
     }
     tu_write("out/B/c-none/_subprocess/trial_d0_m0_t0.json",
              "{\"exit_status\": \"ok\", \"result\": {\"metrics\": {\"verdict\": \"pass\"}}}");
-    char *table = aorta_xasprintf("{\"schema_version\": 1, \"trial_index\": 0, \"collectors\": "
+    char *table = ar_xasprintf("{\"schema_version\": 1, \"trial_index\": 0, \"collectors\": "
                                   "{\"rocprof\": {\"kernels\": {\"%s\": [2.5, 1], "
                                   "\"_Z6kernelv\": [1.0, 1]}}}}\n",
                                   bomb);
@@ -517,10 +517,10 @@ START_TEST(what_a_payload_leaves_running_is_killed_with_a_warning)
                               "process(es) running; killed with their process groups: "),
                   "%s", err);
     /* Named by pid (the name is what it ran when it was found). */
-    char *named = aorta_xasprintf("%ld (", (long)left);
+    char *named = ar_xasprintf("%ld (", (long)left);
     ck_assert_ptr_nonnull(strstr(err, named));
     free(named);
-    named = aorta_xasprintf("%ld (", (long)daemon);
+    named = ar_xasprintf("%ld (", (long)daemon);
     ck_assert_ptr_nonnull(strstr(err, named));
     free(named);
     free(out);
@@ -609,7 +609,7 @@ END_TEST
 
 START_TEST(a_parse_past_its_memory_limit_costs_only_its_metrics)
 {
-    if (aorta_parse_memory_limit() == 0)
+    if (ar_parse_memory_limit() == 0)
         return; /* a sanitizer build: no limit (see aorta-run(1)) */
     write_recipe("hog");
     char *args[] = {"--plugin-dir", plugins, "--recipe", "recipe.yaml", "--output", "out",
@@ -618,10 +618,10 @@ START_TEST(a_parse_past_its_memory_limit_costs_only_its_metrics)
     ck_assert_int_eq(su_aorta((char *[]){"AORTA_PARSE_MEMORY=256M", NULL}, args, &out, &err), 0);
     ck_assert_uint_eq(tu_count(err, "aorta-run: warning: collect: badparse summary parsing "), 2);
     ck_assert_ptr_nonnull(strstr(err, "AORTA_PARSE_MEMORY = 268435456 bytes"));
-    aorta_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
-    ck_assert(aorta_json_get_bool(su_at(trial, "result", "passed", NULL)));
+    ar_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ck_assert(ar_json_get_bool(su_at(trial, "result", "passed", NULL)));
     ck_assert_ptr_null(su_at(trial, "result", "metrics", "badparse_kernel_count", NULL));
-    aorta_json_free(trial);
+    ar_json_free(trial);
     free(out);
     free(err);
 }
@@ -629,24 +629,24 @@ END_TEST
 
 START_TEST(the_parse_memory_limit_reads_bytes_and_suffixes)
 {
-    if (aorta_parse_memory_limit() == 0)
+    if (ar_parse_memory_limit() == 0)
         return;
     static const struct {
         const char *text;
         uint64_t bytes;
     } CASES[] = {
         {"1048576", 1048576}, {"64K", 64u << 10}, {"256M", 256u << 20},
-        {"8G", UINT64_C(8) << 30}, {"", AORTA_PARSE_MEMORY_DEFAULT},
-        {"-1", AORTA_PARSE_MEMORY_DEFAULT}, {"12T", AORTA_PARSE_MEMORY_DEFAULT},
-        {"M", AORTA_PARSE_MEMORY_DEFAULT}, {"0", AORTA_PARSE_MEMORY_DEFAULT},
-        {"99999999999999999999", AORTA_PARSE_MEMORY_DEFAULT},
+        {"8G", UINT64_C(8) << 30}, {"", AR_PARSE_MEMORY_DEFAULT},
+        {"-1", AR_PARSE_MEMORY_DEFAULT}, {"12T", AR_PARSE_MEMORY_DEFAULT},
+        {"M", AR_PARSE_MEMORY_DEFAULT}, {"0", AR_PARSE_MEMORY_DEFAULT},
+        {"99999999999999999999", AR_PARSE_MEMORY_DEFAULT},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         setenv("AORTA_PARSE_MEMORY", CASES[i].text, 1);
-        ck_assert_msg(aorta_parse_memory_limit() == CASES[i].bytes, "%s", CASES[i].text);
+        ck_assert_msg(ar_parse_memory_limit() == CASES[i].bytes, "%s", CASES[i].text);
     }
     unsetenv("AORTA_PARSE_MEMORY");
-    ck_assert(aorta_parse_memory_limit() == AORTA_PARSE_MEMORY_DEFAULT);
+    ck_assert(ar_parse_memory_limit() == AR_PARSE_MEMORY_DEFAULT);
 }
 END_TEST
 
@@ -707,10 +707,10 @@ START_TEST(a_payload_that_swaps_a_directory_for_a_symlink_writes_nothing_outside
               "aorta-run: cannot write out/T/none-none/trial_0/result.json: 'trial_0' in "
               "'none-none/trial_0' is a symbolic link (refused)");
     /* The trial was recorded as aorta-run's failure. */
-    aorta_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = su_json("out/T", "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "type", NULL),
                      "record_failed");
-    aorta_json_free(trial);
+    ar_json_free(trial);
     swap_case("rm -rf " CELL "/_subprocess && ln -s ../../../outside " CELL "/_subprocess", 0, 1,
               "aorta-run: cannot write out/T/none-none/_subprocess/trial_d0_m0_t0.json: "
               "'_subprocess' in 'none-none/_subprocess' is a symbolic link (refused)");
@@ -811,7 +811,7 @@ START_TEST(symlinks_planted_before_the_run_are_never_written_through)
                                 NULL),
                          0);
         tu_rmtree(PLANTED[i]);
-        char *target = aorta_xasprintf("%s/outside", dir);
+        char *target = ar_xasprintf("%s/outside", dir);
         ck_assert_int_eq(symlink(target, PLANTED[i]), 0);
         free(target);
         char *args[] = {"--plugin-dir", plugins, "--output", "out", "--ticket", "T",
@@ -942,7 +942,7 @@ START_TEST(a_write_past_a_file_size_limit_is_one_line_and_exit_1)
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: cannot write "
                                       "out/B/none-none/_subprocess/trial_d0_m0_t0.json: File too "
                                       "large"));
-    char *matrix_path = aorta_xasprintf("aorta-run: cannot write %s/out/B/matrix.json: File too "
+    char *matrix_path = ar_xasprintf("aorta-run: cannot write %s/out/B/matrix.json: File too "
                                         "large",
                                         dir);
     ck_assert_msg(strstr(err, matrix_path), "%s", err);

@@ -72,7 +72,7 @@ START_TEST(upstreams_sidecar_recipe_runs_its_two_cells)
     text = read_in(run, "sidecar_only_mitigation-none/trial_0/stdout.log");
     ck_assert_str_eq(text, "flag=1\n");
     free(text);
-    aorta_json_t *matrix = su_json(run, "matrix.json");
+    ar_json_t *matrix = su_json(run, "matrix.json");
     ck_assert_str_eq(su_str(matrix, "ticket", NULL), "PROBE-188-SIDECAR");
     ck_assert_str_eq(su_str(matrix, "recipe_source", "path", NULL), recipe);
     char *digest = sha256sum(recipe);
@@ -84,13 +84,13 @@ START_TEST(upstreams_sidecar_recipe_runs_its_two_cells)
                      "sidecar_only_mitigation");
     ck_assert_str_eq(su_str(matrix, "cells", "1", "resolved_env_vars", "SIDECAR_ONLY_FLAG", NULL),
                      "1");
-    ck_assert_uint_eq(aorta_json_object_count(su_at(matrix, "cells", "0", "resolved_env_vars",
+    ck_assert_uint_eq(ar_json_object_count(su_at(matrix, "cells", "0", "resolved_env_vars",
                                                     NULL)),
                       0);
-    aorta_json_free(matrix);
-    aorta_json_t *result = su_json(run, "sidecar_only_mitigation-none/trial_0/result.json");
+    ar_json_free(matrix);
+    ar_json_t *result = su_json(run, "sidecar_only_mitigation-none/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "env", "SIDECAR_ONLY_FLAG", NULL), "1");
-    aorta_json_free(result);
+    ar_json_free(result);
     free(out);
     free(err);
     free(recipe);
@@ -100,7 +100,7 @@ END_TEST
 
 static void write_two_axis_recipe(const char *path, const char *wrapper)
 {
-    char *text = aorta_xasprintf(
+    char *text = ar_xasprintf(
         "schema_version: 1\n"
         "mode: probe\n"
         "ticket: TWO-AXIS\n"
@@ -143,36 +143,36 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
                                       "  [fail] tf32_off-verbose: 2 failed of 2 trial(s) (exit code "
                                       "1) -> tf32_off-verbose/\n"));
     const char *run = "out/TWO-AXIS";
-    aorta_json_t *matrix = su_json(run, "matrix.json");
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(matrix, "cells")), 4);
+    ar_json_t *matrix = su_json(run, "matrix.json");
+    ck_assert_uint_eq(ar_json_length(ar_json_get(matrix, "cells")), 4);
     for (size_t c = 0; c < 4; c++) {
         char index[4];
         snprintf(index, sizeof index, "%zu", c);
-        aorta_json_t *cell = su_at(matrix, "cells", index, NULL);
+        ar_json_t *cell = su_at(matrix, "cells", index, NULL);
         int fails = c >= 2;
         ck_assert_str_eq(su_str(cell, "name", NULL), cells[c]);
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "failed_count")), fails ? 2 : 0);
-        aorta_json_t *summary = aorta_json_get(cell, "metrics_summary");
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "trials")), 2);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "failed_count")), fails ? 2 : 0);
+        ar_json_t *summary = ar_json_get(cell, "metrics_summary");
         if (fails) {
-            ck_assert_uint_eq(aorta_json_object_count(summary), 0);
+            ck_assert_uint_eq(ar_json_object_count(summary), 0);
         } else {
-            ck_assert(aorta_json_get_double(su_at(summary, "scribe_file_count", "mean", NULL))
+            ck_assert(ar_json_get_double(su_at(summary, "scribe_file_count", "mean", NULL))
                       == 4.0);
-            ck_assert(aorta_json_get_double(su_at(summary, "scribe_attempts", "max", NULL)) == 1.0);
-            ck_assert_ptr_nonnull(aorta_json_get(summary, "exit_code"));
+            ck_assert(ar_json_get_double(su_at(summary, "scribe_attempts", "max", NULL)) == 1.0);
+            ck_assert_ptr_nonnull(ar_json_get(summary, "exit_code"));
         }
         for (int t = 0; t < 2; t++) {
-            char *rel = aorta_xasprintf("%s/trial_%d/stdout.log", cells[c], t);
+            char *rel = ar_xasprintf("%s/trial_%d/stdout.log", cells[c], t);
             char *text = read_in(run, rel);
-            char *expected = aorta_xasprintf("tf32=%s verbose=%s launched=yes\n",
+            char *expected = ar_xasprintf("tf32=%s verbose=%s launched=yes\n",
                                              c >= 2 ? "0" : "", c % 2 ? "1" : "");
             ck_assert_str_eq(text, expected);
             free(expected);
             free(text);
             free(rel);
             /* probe.env: the cell's variables, sorted. */
-            rel = aorta_xasprintf("%s/trial_%d/probe.env", cells[c], t);
+            rel = ar_xasprintf("%s/trial_%d/probe.env", cells[c], t);
             text = read_in(run, rel);
             static const char *const env_files[] = {"", "AORTA_VERBOSE=1\n", "TF32=0\n",
                                                     "AORTA_VERBOSE=1\nTF32=0\n"};
@@ -180,42 +180,42 @@ START_TEST(a_two_axis_recipe_with_a_sidecar_collects_retains_and_launches)
             free(text);
             free(rel);
             /* Retention by verdict, on both trees. */
-            rel = aorta_xasprintf("%s/trial_%d/result.json", cells[c], t);
-            aorta_json_t *result = su_json(run, rel);
+            rel = ar_xasprintf("%s/trial_%d/result.json", cells[c], t);
+            ar_json_t *result = su_json(run, rel);
             ck_assert_str_eq(su_str(result, "capture", "retention", "level", NULL),
                              fails ? "full" : "summary");
             ck_assert_str_eq(su_str(result, "argv", "0", NULL), "env");
             ck_assert_str_eq(su_str(result, "env_passthrough_mode", NULL), "file");
-            aorta_json_free(result);
+            ar_json_free(result);
             free(rel);
             /* Under a launcher, the collector's artifacts are per rank; env(1)
              * starts one process, which is rank 0. */
-            char *trace = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/rank0/"
+            char *trace = ar_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/rank0/"
                                           "trace.csv",
                                           run, cells[c], t);
-            char *stats = aorta_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/rank0/"
+            char *stats = ar_xasprintf("%s/%s/_subprocess/trial_d0_m0_t%d/scribe/rank0/"
                                           "stats.summary.json",
                                           run, cells[c], t);
             ck_assert_int_eq(tu_exists(trace), fails);
             ck_assert(tu_exists(stats));
             free(trace);
             free(stats);
-            rel = aorta_xasprintf("%s/_subprocess/trial_d0_m0_t%d.json", cells[c], t);
-            aorta_json_t *trial = su_json(run, rel);
+            rel = ar_xasprintf("%s/_subprocess/trial_d0_m0_t%d.json", cells[c], t);
+            ar_json_t *trial = su_json(run, rel);
             ck_assert_str_eq(su_str(trial, "config", "_aorta_collect_options", "scribe", "wrapper",
                                     NULL),
                              wrapper);
-            ck_assert(aorta_json_get_double(su_at(trial, "config", "_aorta_probe_extras",
+            ck_assert(ar_json_get_double(su_at(trial, "config", "_aorta_probe_extras",
                                                   "timeout_per_trial", NULL))
                       == 30.0);
             ck_assert_str_eq(su_str(trial, "config", "_aorta_probe_extras", "retain", "on_error",
                                     NULL),
                              "full");
-            aorta_json_free(trial);
+            ar_json_free(trial);
             free(rel);
         }
     }
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     char *perf = read_in(run, "perf.md");
     /* Under the launcher the per-rank keys come with the collector's own. */
     ck_assert_ptr_nonnull(strstr(perf, "| Cell                 | exit_code | scribe_attempts | "
@@ -248,14 +248,14 @@ START_TEST(stop_after_from_a_recipe_bounds_each_cell)
                      0);
     ck_assert_ptr_nonnull(strstr(err, "stop_after: 2 'fail' event(s) observed in 2 trial(s) "
                                       "(target 2, cap 4) -- stopping cell early"));
-    aorta_json_t *matrix = su_json("out/STOP", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 4);
+    ar_json_t *matrix = su_json("out/STOP", "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(matrix, "trials_per_cell")), 4);
     ck_assert_str_eq(su_str(matrix, "stop_after", "event_verdict", NULL), "fail");
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 4);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 4);
     ck_assert_ptr_null(su_at(matrix, "cells", "0", "stop_after_note", NULL));
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "1", "trials", NULL)), 2);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "1", "trials", NULL)), 2);
     ck_assert_ptr_nonnull(su_str(matrix, "cells", "1", "stop_after_note", NULL));
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     char *perf = read_in("out/STOP", "perf.md");
     ck_assert_ptr_nonnull(strstr(perf, "| other-none           | 2      |"));
     free(perf);
@@ -270,9 +270,9 @@ START_TEST(stop_after_from_a_recipe_bounds_each_cell)
     ck_assert_ptr_nonnull(strstr(err, "aorta-run: warning: --trials 3 overrides the recipe's "
                                       "stop_after.max_trials (4)\n"));
     matrix = su_json("out/STOP3", "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 3);
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 3);
-    aorta_json_free(matrix);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(matrix, "trials_per_cell")), 3);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 3);
+    ar_json_free(matrix);
     free(out);
     free(err);
 }

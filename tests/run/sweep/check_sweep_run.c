@@ -20,29 +20,29 @@
 #include "xalloc.h"
 
 /* The exit status aorta-run gives a sweep of plan (cmd_run.c). */
-static int sweep_status(const aorta_plan_t *plan)
+static int sweep_status(const ar_plan_t *plan)
 {
-    aorta_sweep_end_t end;
-    aorta_sweep_run(plan, &end);
-    return aorta_cmd_sweep_status(&end, 0);
+    ar_sweep_end_t end;
+    ar_sweep_run(plan, &end);
+    return ar_cmd_sweep_status(&end, 0);
 }
 
 static char *dir;
 static char *err_path;
-static aorta_registry_t *registry;
+static ar_registry_t *registry;
 
 static void setup(void)
 {
     dir = tu_tmpdir();
     err_path = tu_join(dir, "stderr.txt");
     registry = tu_registry("tests/fake-collectors");
-    aorta_spawn_block_signals();
+    ar_spawn_block_signals();
     su_quiet(err_path);
 }
 
 static void teardown(void)
 {
-    aorta_registry_free(registry);
+    ar_registry_free(registry);
     tu_rmtree(dir);
     free(dir);
     free(err_path);
@@ -54,26 +54,26 @@ static char *stderr_text(void)
     return tu_read(err_path);
 }
 
-static aorta_plan_t *plan_in(const char *name, char *const *argv)
+static ar_plan_t *plan_in(const char *name, char *const *argv)
 {
     char *run_dir = tu_join(dir, name);
-    aorta_plan_t *plan = su_plan(run_dir, argv);
+    ar_plan_t *plan = su_plan(run_dir, argv);
     free(run_dir);
     return plan;
 }
 
-static void add_scribe(aorta_plan_t *plan, const char *refuse)
+static void add_scribe(ar_plan_t *plan, const char *refuse)
 {
     char *wrapper = tu_srcdir("tests/fake-collectors/scribe-wrapper");
-    char *option = aorta_xasprintf("wrapper=%s", wrapper);
-    char *refusal = aorta_xasprintf("refuse=%s", refuse);
+    char *option = ar_xasprintf("wrapper=%s", wrapper);
+    char *refusal = ar_xasprintf("refuse=%s", refuse);
     su_plan_collect(plan, registry, "scribe", (char *[]){option, refusal, NULL});
     free(refusal);
     free(option);
     free(wrapper);
 }
 
-static int exists(const aorta_plan_t *plan, const char *rel)
+static int exists(const ar_plan_t *plan, const char *rel)
 {
     char *path = tu_join(plan->run_dir, rel);
     int found = tu_exists(path);
@@ -81,7 +81,7 @@ static int exists(const aorta_plan_t *plan, const char *rel)
     return found;
 }
 
-static off_t size_of(const aorta_plan_t *plan, const char *rel)
+static off_t size_of(const ar_plan_t *plan, const char *rel)
 {
     char *path = tu_join(plan->run_dir, rel);
     struct stat st;
@@ -100,79 +100,79 @@ static const char *const collected[] = {"attempts", "deep/nested.bin", "stats.su
 START_TEST(retention_applies_each_level_to_both_trees)
 {
     char *argv[] = {"sh", "-c", "echo out; echo err >&2", NULL};
-    aorta_plan_t *full = plan_in("full", argv);
+    ar_plan_t *full = plan_in("full", argv);
     add_scribe(full, "no");
-    su_plan_retain(full, AORTA_RETAIN_FULL, AORTA_RETAIN_FULL, AORTA_RETAIN_FULL);
+    su_plan_retain(full, AR_RETAIN_FULL, AR_RETAIN_FULL, AR_RETAIN_FULL);
     ck_assert_int_eq(sweep_status(full), 0);
-    aorta_json_t *record = su_json(full->run_dir, TRIAL0 "result.json");
+    ar_json_t *record = su_json(full->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(su_str(record, "capture", "retention", "level", NULL), "full");
-    ck_assert_uint_eq(aorta_json_length(su_at(record, "capture", "retention", "deleted", NULL)), 0);
-    ck_assert_int_eq(aorta_json_get_int(su_at(record, "capture", "retention", "freed_bytes", NULL)),
+    ck_assert_uint_eq(ar_json_length(su_at(record, "capture", "retention", "deleted", NULL)), 0);
+    ck_assert_int_eq(ar_json_get_int(su_at(record, "capture", "retention", "freed_bytes", NULL)),
                      0);
-    aorta_json_free(record);
+    ar_json_free(record);
     off_t sizes[4], log_bytes = size_of(full, TRIAL0 "stdout.log") + size_of(full, TRIAL0 "stderr.log");
     for (size_t i = 0; i < 4; i++) {
-        char *rel = aorta_xasprintf(COLLECT0 "%s", collected[i]);
+        char *rel = ar_xasprintf(COLLECT0 "%s", collected[i]);
         sizes[i] = size_of(full, rel);
         ck_assert_msg(sizes[i] > 0, "%s missing at level full", rel);
         free(rel);
     }
 
-    static const aorta_retain_level_t levels[] = {AORTA_RETAIN_NONE, AORTA_RETAIN_LOG,
-                                                  AORTA_RETAIN_SUMMARY};
+    static const ar_retain_level_t levels[] = {AR_RETAIN_NONE, AR_RETAIN_LOG,
+                                                  AR_RETAIN_SUMMARY};
     static const char *const level_names[] = {"none", "log", "summary"};
     for (size_t l = 0; l < 3; l++) {
-        aorta_plan_t *plan = plan_in(level_names[l], argv);
+        ar_plan_t *plan = plan_in(level_names[l], argv);
         add_scribe(plan, "no");
-        su_plan_retain(plan, levels[l], AORTA_RETAIN_FULL, AORTA_RETAIN_FULL);
+        su_plan_retain(plan, levels[l], AR_RETAIN_FULL, AR_RETAIN_FULL);
         ck_assert_int_eq(sweep_status(plan), 0);
-        aorta_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
-        aorta_json_t *retention = su_at(result, "capture", "retention", NULL);
+        ar_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
+        ar_json_t *retention = su_at(result, "capture", "retention", NULL);
         ck_assert_str_eq(su_str(retention, "level", NULL), level_names[l]);
-        aorta_json_t *deleted = aorta_json_get(retention, "deleted");
+        ar_json_t *deleted = ar_json_get(retention, "deleted");
         off_t freed = 0;
         size_t at = 0;
-        if (levels[l] < AORTA_RETAIN_LOG) {
-            ck_assert_str_eq(aorta_json_get_string(aorta_json_at(deleted, at++)), "stderr.log");
-            ck_assert_str_eq(aorta_json_get_string(aorta_json_at(deleted, at++)), "stdout.log");
+        if (levels[l] < AR_RETAIN_LOG) {
+            ck_assert_str_eq(ar_json_get_string(ar_json_at(deleted, at++)), "stderr.log");
+            ck_assert_str_eq(ar_json_get_string(ar_json_at(deleted, at++)), "stdout.log");
             freed += log_bytes;
             ck_assert(!exists(plan, TRIAL0 "stdout.log"));
         } else {
             ck_assert(exists(plan, TRIAL0 "stdout.log") && exists(plan, TRIAL0 "stderr.log"));
         }
         for (size_t i = 0; i < 4; i++) {
-            char *rel = aorta_xasprintf(COLLECT0 "%s", collected[i]);
+            char *rel = ar_xasprintf(COLLECT0 "%s", collected[i]);
             int is_summary = strcmp(collected[i], "stats.summary.json") == 0;
-            if (is_summary && levels[l] >= AORTA_RETAIN_SUMMARY) {
+            if (is_summary && levels[l] >= AR_RETAIN_SUMMARY) {
                 ck_assert_msg(exists(plan, rel), "%s kept at %s", rel, level_names[l]);
             } else {
-                char *expected = aorta_xasprintf("../_subprocess/trial_d0_m0_t0/scribe/%s",
+                char *expected = ar_xasprintf("../_subprocess/trial_d0_m0_t0/scribe/%s",
                                                  collected[i]);
-                ck_assert_str_eq(aorta_json_get_string(aorta_json_at(deleted, at++)), expected);
+                ck_assert_str_eq(ar_json_get_string(ar_json_at(deleted, at++)), expected);
                 ck_assert_msg(!exists(plan, rel), "%s deleted at %s", rel, level_names[l]);
                 freed += sizes[i];
                 free(expected);
             }
             free(rel);
         }
-        ck_assert_uint_eq(aorta_json_length(deleted), at);
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(retention, "freed_bytes")), freed);
+        ck_assert_uint_eq(ar_json_length(deleted), at);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(retention, "freed_bytes")), freed);
         ck_assert(exists(plan, TRIAL0 "result.json"));
         ck_assert(!exists(plan, COLLECT0 "deep")); /* emptied directories removed */
         ck_assert_int_eq(exists(plan, "none-none/_subprocess/trial_d0_m0_t0/scribe"),
-                         levels[l] >= AORTA_RETAIN_SUMMARY);
+                         levels[l] >= AR_RETAIN_SUMMARY);
         ck_assert(exists(plan, "none-none/_subprocess/trial_d0_m0_t0"));
-        aorta_json_free(result);
+        ar_json_free(result);
         /* The metrics were parsed before the pruning. */
-        aorta_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
-        aorta_json_t *metrics = su_at(trial, "result", "metrics", NULL);
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(metrics, "scribe_file_count")), 4);
+        ar_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+        ar_json_t *metrics = su_at(trial, "result", "metrics", NULL);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(metrics, "scribe_file_count")), 4);
         ck_assert_str_eq(su_str(trial, "config", "_aorta_probe_extras", "retain", "on_pass", NULL),
                          level_names[l]);
-        aorta_json_free(trial);
-        aorta_plan_free(plan);
+        ar_json_free(trial);
+        ar_plan_free(plan);
     }
-    aorta_plan_free(full);
+    ar_plan_free(full);
 }
 END_TEST
 
@@ -180,12 +180,12 @@ START_TEST(retention_follows_the_verdict_and_never_a_symlink)
 {
     char *victim = tu_join(dir, "victim.txt");
     tu_write(victim, "keep me\n");
-    aorta_plan_t *plan = plan_in("verdicts", (char *[]){"sh", "-c", "exit $0", "1", NULL});
+    ar_plan_t *plan = plan_in("verdicts", (char *[]){"sh", "-c", "exit $0", "1", NULL});
     aorta_env_set(plan->cells[0].env, "SCRIBE_SYMLINK", victim);
     add_scribe(plan, "no");
-    su_plan_retain(plan, AORTA_RETAIN_FULL, AORTA_RETAIN_NONE, AORTA_RETAIN_FULL);
+    su_plan_retain(plan, AR_RETAIN_FULL, AR_RETAIN_NONE, AR_RETAIN_FULL);
     ck_assert_int_eq(sweep_status(plan), 0);
-    aorta_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
+    ar_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "fail");
     ck_assert_str_eq(su_str(result, "capture", "retention", "level", NULL), "none");
     ck_assert(exists(plan, COLLECT0 "outside-link")); /* kept, not followed */
@@ -195,33 +195,33 @@ START_TEST(retention_follows_the_verdict_and_never_a_symlink)
     char *err = stderr_text();
     ck_assert_ptr_nonnull(strstr(err, "kept the symlink"));
     free(err);
-    aorta_json_free(result);
-    aorta_plan_free(plan);
+    ar_json_free(result);
+    ar_plan_free(plan);
     free(victim);
 }
 END_TEST
 
 START_TEST(a_crashing_parse_leaves_only_its_artifact_dir_and_the_sweep_goes_on)
 {
-    aorta_plan_t *plan = plan_in("crash", (char *[]){"true", NULL});
+    ar_plan_t *plan = plan_in("crash", (char *[]){"true", NULL});
     plan->trials = 2;
     add_scribe(plan, "no");
     su_plan_collect(plan, registry, "badparse", (char *[]){"behaviour=crash", NULL});
     ck_assert_str_eq(plan->collectors[0].module->collector.name, "scribe");
     ck_assert_int_eq(sweep_status(plan), 0);
     for (int t = 0; t < 2; t++) {
-        char *rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
-        aorta_json_t *trial = su_json(plan->run_dir, rel);
-        aorta_json_t *metrics = su_at(trial, "result", "metrics", NULL);
+        char *rel = ar_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
+        ar_json_t *trial = su_json(plan->run_dir, rel);
+        ar_json_t *metrics = su_at(trial, "result", "metrics", NULL);
         const char *badparse_dir = su_str(metrics, "badparse_artifact_dir", NULL);
         ck_assert_ptr_nonnull(badparse_dir);
         ck_assert_ptr_nonnull(strstr(badparse_dir, "/badparse"));
         ck_assert(badparse_dir[0] == '/');
-        ck_assert(!aorta_json_has(metrics, "badparse_kernel_count"));
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(metrics, "scribe_file_count")), 4);
+        ck_assert(!ar_json_has(metrics, "badparse_kernel_count"));
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(metrics, "scribe_file_count")), 4);
         ck_assert_str_eq(su_str(metrics, "verdict", NULL), "pass");
         /* Collector keys first (plan order), then the platform's. */
-        char *text = aorta_json_dump(metrics, 0);
+        char *text = ar_json_dump(metrics, 0);
         ck_assert(strstr(text, "\"scribe_artifact_dir\"") < strstr(text, "\"badparse_artifact_dir\""));
         ck_assert(strstr(text, "\"badparse_artifact_dir\"") < strstr(text, "\"verdict\""));
         free(text);
@@ -230,7 +230,7 @@ START_TEST(a_crashing_parse_leaves_only_its_artifact_dir_and_the_sweep_goes_on)
         ck_assert_str_eq(su_str(trial, "config", "_aorta_collect_options", "badparse", "behaviour",
                                 NULL),
                          "crash");
-        aorta_json_free(trial);
+        ar_json_free(trial);
         free(rel);
     }
     char *err = stderr_text();
@@ -239,20 +239,20 @@ START_TEST(a_crashing_parse_leaves_only_its_artifact_dir_and_the_sweep_goes_on)
                           + tu_count(err, "badparse summary parsing failed"),
                       2);
     free(err);
-    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "passed_count", NULL)), 2);
-    aorta_json_t *summary = su_at(matrix, "cells", "0", "metrics_summary", NULL);
-    ck_assert_ptr_nonnull(aorta_json_get(summary, "scribe_file_count"));
-    ck_assert_ptr_null(aorta_json_get(summary, "scribe_artifact_dir"));
-    aorta_json_free(matrix);
-    aorta_plan_free(plan);
+    ar_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "passed_count", NULL)), 2);
+    ar_json_t *summary = su_at(matrix, "cells", "0", "metrics_summary", NULL);
+    ck_assert_ptr_nonnull(ar_json_get(summary, "scribe_file_count"));
+    ck_assert_ptr_null(ar_json_get(summary, "scribe_artifact_dir"));
+    ar_json_free(matrix);
+    ar_plan_free(plan);
 }
 END_TEST
 
 START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on)
 {
     char *marker = tu_join(dir, "ran");
-    aorta_plan_t *plan = plan_in("setup", (char *[]){"touch", marker, NULL});
+    ar_plan_t *plan = plan_in("setup", (char *[]){"touch", marker, NULL});
     plan->trials = 2;
     add_scribe(plan, "yes");
     su_plan_cell(plan, "other", "none", NULL);
@@ -266,38 +266,38 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     const char *cells[] = {"none-none", "other-none"};
     for (size_t c = 0; c < 2; c++)
         for (int t = 0; t < 2; t++) {
-            char *rel = aorta_xasprintf("%s/_subprocess/trial_d0_m0_t%d.json", cells[c], t);
-            aorta_json_t *trial = su_json(plan->run_dir, rel);
+            char *rel = ar_xasprintf("%s/_subprocess/trial_d0_m0_t%d.json", cells[c], t);
+            ar_json_t *trial = su_json(plan->run_dir, rel);
             ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_setup_failed");
-            ck_assert(!aorta_json_get_bool(su_at(trial, "result", "passed", NULL)));
-            ck_assert(!aorta_json_get_bool(su_at(trial, "result", "main_work_started", NULL)));
+            ck_assert(!ar_json_get_bool(su_at(trial, "result", "passed", NULL)));
+            ck_assert(!ar_json_get_bool(su_at(trial, "result", "main_work_started", NULL)));
             ck_assert_str_eq(su_str(trial, "result", "failure_details", "0", "phase", NULL), "setup");
             ck_assert_ptr_nonnull(strstr(su_str(trial, "result", "failure_details", "0", "error",
                                                 NULL),
                                          "scribe: refusing 'touch'"));
-            ck_assert_uint_eq(aorta_json_object_count(su_at(trial, "result", "metrics", NULL)), 0);
-            char *record = aorta_xasprintf("%s/trial_%d/result.json", cells[c], t);
+            ck_assert_uint_eq(ar_json_object_count(su_at(trial, "result", "metrics", NULL)), 0);
+            char *record = ar_xasprintf("%s/trial_%d/result.json", cells[c], t);
             ck_assert(!exists(plan, record));
             free(record);
-            aorta_json_free(trial);
+            ar_json_free(trial);
             free(rel);
         }
-    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
-    aorta_json_t *cell = su_at(matrix, "cells", "1", NULL);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "error_count")), 2);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(cell, "trials")), 2);
-    ck_assert_int_eq(aorta_json_get_int(su_at(cell, "exit_status_counts", "workload_setup_failed",
+    ar_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ar_json_t *cell = su_at(matrix, "cells", "1", NULL);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "error_count")), 2);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(cell, "trials")), 2);
+    ck_assert_int_eq(ar_json_get_int(su_at(cell, "exit_status_counts", "workload_setup_failed",
                                               NULL)),
                      2);
     ck_assert_str_eq(su_str(cell, "step_time_source", NULL), "missing");
-    ck_assert_int_eq(aorta_json_get_int(su_at(cell, "outcome_counts", "did_not_run", NULL)), 2);
+    ck_assert_int_eq(ar_json_get_int(su_at(cell, "outcome_counts", "did_not_run", NULL)), 2);
     ck_assert_ptr_nonnull(strstr(su_str(cell, "failure_hints", "0", "0", NULL), "setup failed:"));
     ck_assert_str_eq(su_str(cell, "confound", NULL), "did_not_run");
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     char *err = stderr_text();
     ck_assert_uint_eq(tu_count(err, "setup failed: scribe: refusing"), 4);
     free(err);
-    aorta_plan_free(plan);
+    ar_plan_free(plan);
 
     /* An unpreparable collector directory (a symlink in its place). */
     plan = plan_in("blocked", (char *[]){"touch", marker, NULL});
@@ -308,13 +308,13 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     char *link = tu_join(parent, "scribe");
     ck_assert_int_eq(symlink(dir, link), 0);
     ck_assert_int_eq(sweep_status(plan), 1);
-    aorta_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "exit_status", NULL), "workload_setup_failed");
     ck_assert_ptr_nonnull(strstr(su_str(trial, "result", "failure_details", "0", "error", NULL),
                                  "cannot prepare the scribe artifact directory"));
     ck_assert(!tu_exists(marker));
-    aorta_json_free(trial);
-    aorta_plan_free(plan);
+    ar_json_free(trial);
+    ar_plan_free(plan);
 
     /* The collector's parent directory is a file: the same setup failure,
      * and the file is left as it was (upstream's case of a collect dir that
@@ -332,8 +332,8 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     ck_assert_str_eq(kept, "keep me\n");
     free(kept);
     ck_assert(!tu_exists(marker));
-    aorta_json_free(trial);
-    aorta_plan_free(plan);
+    ar_json_free(trial);
+    ar_plan_free(plan);
 
     /* A regular file exactly at the collector's artifact path: the same
      * setup failure, and the file is left as it was (issue 25). */
@@ -353,8 +353,8 @@ START_TEST(a_setup_failure_is_an_error_without_result_json_and_the_sweep_goes_on
     ck_assert_str_eq(kept, "keep me too\n");
     free(kept);
     ck_assert(!tu_exists(marker));
-    aorta_json_free(trial);
-    aorta_plan_free(plan);
+    ar_json_free(trial);
+    ar_plan_free(plan);
     free(leaf);
     free(leaf_parent);
     free(filed);
@@ -369,25 +369,25 @@ START_TEST(stop_after_ends_a_cell_and_resume_honours_it)
 {
     char *counter = tu_join(dir, "count");
     char *argv[] = {"sh", "-c", "echo x >> \"$0\"; exit 1", counter, NULL};
-    aorta_plan_t *plan = plan_in("stop", argv);
+    ar_plan_t *plan = plan_in("stop", argv);
     plan->has_stop_after = 1;
     plan->stop_events = 2;
     plan->stop_max_trials = 5;
     plan->trials = 5;
-    plan->stop_event_verdict = aorta_xstrdup("fail");
+    plan->stop_event_verdict = ar_xstrdup("fail");
     ck_assert_int_eq(sweep_status(plan), 0);
     char *text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 2);
     free(text);
-    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(matrix, "trials_per_cell")), 5);
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "stop_after", "events", NULL)), 2);
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "stop_after", "max_trials", NULL)), 5);
+    ar_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(matrix, "trials_per_cell")), 5);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "stop_after", "events", NULL)), 2);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "stop_after", "max_trials", NULL)), 5);
     ck_assert_str_eq(su_str(matrix, "stop_after", "event_verdict", NULL), "fail");
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 2);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 2);
     ck_assert_ptr_nonnull(strstr(su_str(matrix, "cells", "0", "stop_after_note", NULL),
                                  "2 'fail' event(s) in 2 trial(s)"));
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     ck_assert(!exists(plan, "none-none/trial_2"));
 
     /* The complete prefix reached the events: nothing re-runs. */
@@ -396,23 +396,23 @@ START_TEST(stop_after_ends_a_cell_and_resume_honours_it)
     ck_assert_uint_eq(tu_count(text, "x"), 2);
     free(text);
     matrix = su_json(plan->run_dir, "matrix.json");
-    ck_assert(aorta_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "failed_count", NULL)), 2);
+    ck_assert(ar_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "failed_count", NULL)), 2);
     ck_assert_ptr_nonnull(su_str(matrix, "cells", "0", "stop_after_note", NULL));
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
 
     /* Events that never come: the cap bounds the cell. */
     free(plan->stop_event_verdict);
-    plan->stop_event_verdict = aorta_xstrdup("pass");
+    plan->stop_event_verdict = ar_xstrdup("pass");
     plan->stop_max_trials = plan->trials = 3;
     free(plan->run_dir);
     plan->run_dir = tu_join(dir, "stop-cap");
     ck_assert_int_eq(sweep_status(plan), 0);
     matrix = su_json(plan->run_dir, "matrix.json");
-    ck_assert_int_eq(aorta_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 3);
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "trials", NULL)), 3);
     ck_assert_ptr_null(su_at(matrix, "cells", "0", "stop_after_note", NULL));
-    aorta_json_free(matrix);
-    aorta_plan_free(plan);
+    ar_json_free(matrix);
+    ar_plan_free(plan);
     free(counter);
 }
 END_TEST
@@ -420,7 +420,7 @@ END_TEST
 START_TEST(cells_carry_their_variables_to_the_command_only)
 {
     unsetenv("AORTA_TEST_TF32");
-    aorta_plan_t *plan = plan_in("cells", (char *[]){"sh", "-c", "echo \"v=${AORTA_TEST_TF32-unset}\"",
+    ar_plan_t *plan = plan_in("cells", (char *[]){"sh", "-c", "echo \"v=${AORTA_TEST_TF32-unset}\"",
                                                      NULL});
     su_plan_cell(plan, "tf32_off", "dbg", (char *[]){"AORTA_TEST_TF32=0", "OTHER=x y", NULL});
     ck_assert_int_eq(sweep_status(plan), 0);
@@ -433,37 +433,37 @@ START_TEST(cells_carry_their_variables_to_the_command_only)
     text = tu_read(cell);
     ck_assert_str_eq(text, "v=0\n");
     free(text);
-    aorta_json_t *result = su_json(plan->run_dir, "tf32_off-dbg/trial_0/result.json");
+    ar_json_t *result = su_json(plan->run_dir, "tf32_off-dbg/trial_0/result.json");
     ck_assert_str_eq(su_str(result, "env", "AORTA_TEST_TF32", NULL), "0");
     ck_assert_str_eq(su_str(result, "cell_name", NULL), "tf32_off-dbg");
-    aorta_json_free(result);
-    aorta_json_t *trial = su_json(plan->run_dir, "tf32_off-dbg/_subprocess/trial_d0_m0_t0.json");
+    ar_json_free(result);
+    ar_json_t *trial = su_json(plan->run_dir, "tf32_off-dbg/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "mitigations_applied", "0", NULL), "tf32_off");
     ck_assert_str_eq(su_str(trial, "mitigations_applied", "1", NULL), "dbg");
     ck_assert_str_eq(su_str(trial, "config", "_aorta_trial_env", "OTHER", NULL), "x y");
     ck_assert_str_eq(su_str(trial, "config", "_aorta_probe_extras", "cell_env_vars",
                             "AORTA_TEST_TF32", NULL),
                      "0");
-    aorta_json_free(trial);
-    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ar_json_free(trial);
+    ar_json_t *matrix = su_json(plan->run_dir, "matrix.json");
     ck_assert_str_eq(su_str(matrix, "baseline_cell", NULL), "none-none");
     ck_assert_str_eq(su_str(matrix, "cells", "0", "confound", NULL), "(baseline)");
     ck_assert_str_eq(su_str(matrix, "cells", "1", "name", NULL), "tf32_off-dbg");
     ck_assert_str_eq(su_str(matrix, "cells", "1", "confound", NULL), "n/a");
     ck_assert_str_eq(su_str(matrix, "cells", "1", "resolved_env_vars", "OTHER", NULL), "x y");
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     free(base);
     free(cell);
-    aorta_plan_free(plan);
+    ar_plan_free(plan);
 }
 END_TEST
 
 START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
 {
-    aorta_plan_t *plan = plan_in("envfile", (char *[]){"sh", "-c", "printf %s \"$AORTA_ENV_FILE\"",
+    ar_plan_t *plan = plan_in("envfile", (char *[]){"sh", "-c", "printf %s \"$AORTA_ENV_FILE\"",
                                                        NULL});
     free(plan->env_passthrough_mode);
-    plan->env_passthrough_mode = aorta_xstrdup("file");
+    plan->env_passthrough_mode = ar_xstrdup("file");
     aorta_env_set(plan->cells[0].env, "ZED", "last");
     aorta_env_set(plan->cells[0].env, "ALPHA", "first value");
     ck_assert_int_eq(sweep_status(plan), 0);
@@ -479,13 +479,13 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     ck_assert(text[0] == '/');
     ck_assert_ptr_nonnull(strstr(text, "/envfile/none-none/trial_0/probe.env"));
     free(text);
-    aorta_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
+    ar_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(su_str(result, "env_passthrough_mode", NULL), "file");
-    aorta_json_free(result);
+    ar_json_free(result);
 
     /* Back to inherit: the stale probe.env goes. */
     free(plan->env_passthrough_mode);
-    plan->env_passthrough_mode = aorta_xstrdup("inherit");
+    plan->env_passthrough_mode = ar_xstrdup("inherit");
     char *record = tu_join(plan->run_dir, TRIAL0 "result.json");
     unlink(record);
     ck_assert_int_eq(sweep_status(plan), 0);
@@ -497,29 +497,29 @@ START_TEST(env_passthrough_file_writes_a_private_sorted_probe_env)
     /* A value a line cannot carry: refused, exit 2, an error, not run; as
      * no trial's command started, the run exits 1. */
     free(plan->env_passthrough_mode);
-    plan->env_passthrough_mode = aorta_xstrdup("file");
+    plan->env_passthrough_mode = ar_xstrdup("file");
     aorta_env_set(plan->cells[0].env, "BAD", "two\nlines");
     unlink(record);
     ck_assert_int_eq(sweep_status(plan), 1);
     result = su_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(su_str(result, "verdict", NULL), "error");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(result, "exit_code")), 2);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(result, "exit_code")), 2);
     ck_assert_str_eq(su_str(result, "failure_type", NULL), "env_file_validation_failed");
     ck_assert_ptr_nonnull(strstr(su_str(result, "error_message", NULL), "'BAD'"));
     ck_assert_str_eq(su_str(result, "error_detectors_fired", "0", NULL),
                      "meta:env_file_validation_failed");
-    aorta_json_free(result);
+    ar_json_free(result);
     ck_assert_int_eq(size_of(plan, TRIAL0 "stdout.log"), -1);
     free(record);
     free(out);
     free(env_file);
-    aorta_plan_free(plan);
+    ar_plan_free(plan);
 }
 END_TEST
 
 START_TEST(the_launcher_goes_outside_the_collectors)
 {
-    aorta_plan_t *plan = plan_in("launcher", (char *[]){"sh", "-c", "echo \"$LAUNCHED\"", NULL});
+    ar_plan_t *plan = plan_in("launcher", (char *[]){"sh", "-c", "echo \"$LAUNCHED\"", NULL});
     plan->launcher = aorta_argv_new();
     aorta_argv_push(plan->launcher, "env");
     aorta_argv_push(plan->launcher, "LAUNCHED=yes");
@@ -535,7 +535,7 @@ START_TEST(the_launcher_goes_outside_the_collectors)
     ck_assert_str_eq(text, "yes\n");
     free(text);
     free(out);
-    aorta_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
+    ar_json_t *result = su_json(plan->run_dir, TRIAL0 "result.json");
     ck_assert_str_eq(su_str(result, "argv", "0", NULL), "env");
     /* Just inside the launcher, the per-rank step; a launcher that sets no
      * rank variable runs one process: rank 0. */
@@ -547,19 +547,19 @@ START_TEST(the_launcher_goes_outside_the_collectors)
     char *rank0 = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0/scribe/rank0");
     ck_assert(tu_exists(rank0));
     free(rank0);
-    aorta_json_free(result);
-    aorta_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
+    ar_json_free(result);
+    ar_json_t *trial = su_json(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0.json");
     ck_assert_str_eq(su_str(trial, "config", "_aorta_subprocess_argv", "0", NULL), "sh");
     ck_assert_str_eq(su_str(trial, "config", "_aorta_probe_extras", "launcher", "0", NULL), "env");
-    aorta_json_free(trial);
-    aorta_plan_free(plan);
+    ar_json_free(trial);
+    ar_plan_free(plan);
 }
 END_TEST
 
 START_TEST(an_incomplete_cell_reruns_from_trial_zero_into_emptied_collector_dirs)
 {
     char *counter = tu_join(dir, "count");
-    aorta_plan_t *plan = plan_in("rerun", (char *[]){"sh", "-c", "echo x >> \"$0\"", counter, NULL});
+    ar_plan_t *plan = plan_in("rerun", (char *[]){"sh", "-c", "echo x >> \"$0\"", counter, NULL});
     plan->trials = 2;
     add_scribe(plan, "no");
     ck_assert_int_eq(sweep_status(plan), 0);
@@ -570,31 +570,31 @@ START_TEST(an_incomplete_cell_reruns_from_trial_zero_into_emptied_collector_dirs
     ck_assert_uint_eq(tu_count(text, "x"), 4);
     free(text);
     for (int t = 0; t < 2; t++) {
-        char *rel = aorta_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
-        aorta_json_t *trial = su_json(plan->run_dir, rel);
-        ck_assert_int_eq(aorta_json_get_int(su_at(trial, "result", "metrics", "scribe_attempts",
+        char *rel = ar_xasprintf("none-none/_subprocess/trial_d0_m0_t%d.json", t);
+        ar_json_t *trial = su_json(plan->run_dir, rel);
+        ck_assert_int_eq(ar_json_get_int(su_at(trial, "result", "metrics", "scribe_attempts",
                                                   NULL)),
                          1);
-        aorta_json_free(trial);
+        ar_json_free(trial);
         free(rel);
     }
-    aorta_json_t *matrix = su_json(plan->run_dir, "matrix.json");
-    ck_assert(!aorta_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
-    aorta_json_free(matrix);
+    ar_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert(!ar_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
+    ar_json_free(matrix);
     /* Complete now: skipped, aggregated from the files (metrics too). */
     ck_assert_int_eq(sweep_status(plan), 0);
     text = tu_read(counter);
     ck_assert_uint_eq(tu_count(text, "x"), 4);
     free(text);
     matrix = su_json(plan->run_dir, "matrix.json");
-    ck_assert(aorta_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
-    ck_assert(aorta_json_get_double(su_at(matrix, "cells", "0", "metrics_summary",
+    ck_assert(ar_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
+    ck_assert(ar_json_get_double(su_at(matrix, "cells", "0", "metrics_summary",
                                           "scribe_file_count", "n", NULL))
               == 2.0);
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
     free(record);
     free(counter);
-    aorta_plan_free(plan);
+    ar_plan_free(plan);
 }
 END_TEST
 

@@ -30,11 +30,11 @@
 
 static void digest_of(const char *data, size_t len, size_t chunk, char out[65])
 {
-    aorta_sha256_t ctx;
-    aorta_sha256_init(&ctx);
+    ar_sha256_t ctx;
+    ar_sha256_init(&ctx);
     for (size_t done = 0; done < len; done += chunk)
-        aorta_sha256_update(&ctx, data + done, len - done < chunk ? len - done : chunk);
-    aorta_sha256_hex(&ctx, out);
+        ar_sha256_update(&ctx, data + done, len - done < chunk ? len - done : chunk);
+    ar_sha256_hex(&ctx, out);
 }
 
 START_TEST(sha256_matches_the_fips_vectors)
@@ -68,7 +68,7 @@ START_TEST(sha256_agrees_with_sha256sum_at_block_boundaries)
         char *path = tu_join(dir, "data");
         tu_write(path, text);
         char mine[65];
-        ck_assert_int_eq(aorta_sha256_file(path, mine), 0);
+        ck_assert_int_eq(ar_sha256_file(path, mine), 0);
         char *out = NULL;
         ck_assert_int_eq(tu_run((char *[]){"sha256sum", path, NULL}, NULL, &out, NULL), 0);
         ck_assert_msg(strncmp(out, mine, 64) == 0, "length %zu: %s vs %s", lengths[i], mine, out);
@@ -79,9 +79,9 @@ START_TEST(sha256_agrees_with_sha256sum_at_block_boundaries)
     char *missing = tu_join(dir, "missing");
     char *link = tu_join(dir, "link");
     char out[65];
-    ck_assert_int_eq(aorta_sha256_file(missing, out), -1);
+    ck_assert_int_eq(ar_sha256_file(missing, out), -1);
     ck_assert_int_eq(symlink("data", link), 0);
-    ck_assert_int_eq(aorta_sha256_file(link, out), -1); /* never through a symlink */
+    ck_assert_int_eq(ar_sha256_file(link, out), -1); /* never through a symlink */
     free(missing);
     free(link);
     tu_rmtree(dir);
@@ -100,35 +100,35 @@ START_TEST(thousands_separators_follow_python_format)
         {-0.25, "-0.250"},       {123456.0, "123,456.000"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *text = aorta_perf_thousands(cases[i].value);
+        char *text = ar_perf_thousands(cases[i].value);
         ck_assert_str_eq(text, cases[i].text);
         free(text);
     }
-    ck_assert(aorta_round3(1400.92566) == 1400.926);
-    ck_assert(aorta_round3(0.0005) == 0.001 || aorta_round3(0.0005) == 0.0); /* binary value */
-    ck_assert(aorta_round3(2.0) == 2.0);
+    ck_assert(ar_round3(1400.92566) == 1400.926);
+    ck_assert(ar_round3(0.0005) == 0.001 || ar_round3(0.0005) == 0.0); /* binary value */
+    ck_assert(ar_round3(2.0) == 2.0);
     /* A resumed trial JSON can hold any wall clock. */
-    ck_assert(aorta_round3(1e300) == 1e300);
-    ck_assert(aorta_round3(-1.7976931348623157e308) == -1.7976931348623157e308);
+    ck_assert(ar_round3(1e300) == 1e300);
+    ck_assert(ar_round3(-1.7976931348623157e308) == -1.7976931348623157e308);
 }
 END_TEST
 
-static aorta_json_t *stats(double mean)
+static ar_json_t *stats(double mean)
 {
-    aorta_json_t *obj = aorta_json_object();
-    aorta_json_set(obj, "mean", aorta_json_double(mean));
-    aorta_json_set(obj, "min", aorta_json_double(mean));
-    aorta_json_set(obj, "max", aorta_json_double(mean));
-    aorta_json_set(obj, "n", aorta_json_double(1.0));
+    ar_json_t *obj = ar_json_object();
+    ar_json_set(obj, "mean", ar_json_double(mean));
+    ar_json_set(obj, "min", ar_json_double(mean));
+    ar_json_set(obj, "max", ar_json_double(mean));
+    ar_json_set(obj, "n", ar_json_double(1.0));
     return obj;
 }
 
-static aorta_json_t *timed_cell(const char *name)
+static ar_json_t *timed_cell(const char *name)
 {
-    aorta_json_t *cell = aorta_json_object();
-    aorta_json_set(cell, "name", aorta_json_string(name));
-    aorta_json_set(cell, "trials", aorta_json_int(3));
-    aorta_json_set(cell, "iters_display", aorta_json_string("1/1"));
+    ar_json_t *cell = ar_json_object();
+    ar_json_set(cell, "name", ar_json_string(name));
+    ar_json_set(cell, "trials", ar_json_int(3));
+    ar_json_set(cell, "iters_display", ar_json_string("1/1"));
     static const char *const keys[] = {"mean_step_time_ms", "std_step_time_ms",
                                        "min_step_time_ms", "p50_step_time_ms",
                                        "p90_step_time_ms", "p99_step_time_ms",
@@ -136,15 +136,15 @@ static aorta_json_t *timed_cell(const char *name)
     static const double values[] = {1400.926, 9.568, 1388.907, 1401.552, 1410.165, 1412.103,
                                     1412.318};
     for (size_t i = 0; i < 7; i++)
-        aorta_json_set(cell, keys[i], aorta_json_double(values[i]));
-    aorta_json_set(cell, "mean_wall_clock_sec", aorta_json_double(1.401));
-    aorta_json_set(cell, "step_time_source", aorta_json_string("wall_clock_total"));
-    aorta_json_set(cell, "error", NULL);
-    aorta_json_t *summary = aorta_json_object();
-    aorta_json_set(summary, "rocprof_kernel_count", stats(23.0));
-    aorta_json_set(summary, "exit_code", stats(0.0));
-    aorta_json_set(summary, "rocprof_gpu_time_ms", stats(12345.6789));
-    aorta_json_set(cell, "metrics_summary", summary);
+        ar_json_set(cell, keys[i], ar_json_double(values[i]));
+    ar_json_set(cell, "mean_wall_clock_sec", ar_json_double(1.401));
+    ar_json_set(cell, "step_time_source", ar_json_string("wall_clock_total"));
+    ar_json_set(cell, "error", NULL);
+    ar_json_t *summary = ar_json_object();
+    ar_json_set(summary, "rocprof_kernel_count", stats(23.0));
+    ar_json_set(summary, "exit_code", stats(0.0));
+    ar_json_set(summary, "rocprof_gpu_time_ms", stats(12345.6789));
+    ar_json_set(cell, "metrics_summary", summary);
     return cell;
 }
 
@@ -152,34 +152,34 @@ static aorta_json_t *timed_cell(const char *name)
  * not run, byte for byte. */
 START_TEST(perf_md_is_formatted_byte_for_byte)
 {
-    aorta_json_t *matrix = aorta_json_object();
-    aorta_json_set(matrix, "workload", aorta_json_string("_subprocess"));
-    aorta_json_set(matrix, "ticket", aorta_json_string("PROFILING-HIP-GEMM"));
-    aorta_json_set(matrix, "run_timestamp", aorta_json_string("2026-06-01T10-00-00"));
-    aorta_json_set(matrix, "baseline_cell", aorta_json_string("none-none"));
-    aorta_json_t *cells = aorta_json_array();
-    aorta_json_append(cells, timed_cell("none-none"));
-    aorta_json_t *untimed = aorta_json_object();
-    aorta_json_set(untimed, "name", aorta_json_string("x-none"));
-    aorta_json_set(untimed, "trials", aorta_json_int(2));
-    aorta_json_set(untimed, "iters_display", aorta_json_string("0/1"));
-    aorta_json_set(untimed, "mean_wall_clock_sec", aorta_json_double(0.0125));
-    aorta_json_set(untimed, "step_time_source", aorta_json_string("missing"));
-    aorta_json_set(untimed, "error", NULL);
-    aorta_json_t *summary = aorta_json_object();
-    aorta_json_set(summary, "exit_code", stats(-1234.5));
-    aorta_json_set(untimed, "metrics_summary", summary);
-    aorta_json_append(cells, untimed);
-    aorta_json_t *broken = aorta_json_object();
-    aorta_json_set(broken, "name", aorta_json_string("y-none"));
-    aorta_json_set(broken, "trials", aorta_json_int(0));
-    aorta_json_set(broken, "iters_display", aorta_json_string(AORTA_EM_DASH));
-    aorta_json_set(broken, "step_time_source", aorta_json_string("missing"));
-    aorta_json_set(broken, "error", aorta_json_string("not run"));
-    aorta_json_set(broken, "metrics_summary", aorta_json_object());
-    aorta_json_append(cells, broken);
-    aorta_json_set(matrix, "cells", cells);
-    char *text = aorta_perf_md(matrix, 4.25, NULL);
+    ar_json_t *matrix = ar_json_object();
+    ar_json_set(matrix, "workload", ar_json_string("_subprocess"));
+    ar_json_set(matrix, "ticket", ar_json_string("PROFILING-HIP-GEMM"));
+    ar_json_set(matrix, "run_timestamp", ar_json_string("2026-06-01T10-00-00"));
+    ar_json_set(matrix, "baseline_cell", ar_json_string("none-none"));
+    ar_json_t *cells = ar_json_array();
+    ar_json_append(cells, timed_cell("none-none"));
+    ar_json_t *untimed = ar_json_object();
+    ar_json_set(untimed, "name", ar_json_string("x-none"));
+    ar_json_set(untimed, "trials", ar_json_int(2));
+    ar_json_set(untimed, "iters_display", ar_json_string("0/1"));
+    ar_json_set(untimed, "mean_wall_clock_sec", ar_json_double(0.0125));
+    ar_json_set(untimed, "step_time_source", ar_json_string("missing"));
+    ar_json_set(untimed, "error", NULL);
+    ar_json_t *summary = ar_json_object();
+    ar_json_set(summary, "exit_code", stats(-1234.5));
+    ar_json_set(untimed, "metrics_summary", summary);
+    ar_json_append(cells, untimed);
+    ar_json_t *broken = ar_json_object();
+    ar_json_set(broken, "name", ar_json_string("y-none"));
+    ar_json_set(broken, "trials", ar_json_int(0));
+    ar_json_set(broken, "iters_display", ar_json_string(AR_EM_DASH));
+    ar_json_set(broken, "step_time_source", ar_json_string("missing"));
+    ar_json_set(broken, "error", ar_json_string("not run"));
+    ar_json_set(broken, "metrics_summary", ar_json_object());
+    ar_json_append(cells, broken);
+    ar_json_set(matrix, "cells", cells);
+    char *text = ar_perf_md(matrix, 4.25, NULL);
     const char *expected =
         "# Performance Report - \\_subprocess\n"
         "\n"
@@ -236,7 +236,7 @@ START_TEST(perf_md_is_formatted_byte_for_byte)
         "passing trials contribute.\n";
     ck_assert_str_eq(text, expected);
     free(text);
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
 }
 END_TEST
 
@@ -245,25 +245,25 @@ END_TEST
 START_TEST(perf_md_escapes_the_names_it_shows)
 {
     const char *cell = "c`|x\r";
-    aorta_json_t *matrix = aorta_json_object();
-    aorta_json_set(matrix, "workload", aorta_json_string("w*"));
-    aorta_json_set(matrix, "ticket", aorta_json_string("T\n# forged <script>x</script>"));
-    aorta_json_set(matrix, "baseline_cell", aorta_json_string(cell));
-    aorta_json_t *cells = aorta_json_array();
-    aorta_json_append(cells, timed_cell(cell));
-    aorta_json_set(matrix, "cells", cells);
-    aorta_json_t *provenance = aorta_json_object();
-    aorta_json_t *command = aorta_json_array();
-    aorta_json_append(command, aorta_json_string("sh"));
-    aorta_json_append(command, aorta_json_string("a`b``c\x1b[2J"));
-    aorta_json_set(provenance, "command", command);
-    aorta_json_t *vars = aorta_json_object();
-    aorta_json_set(vars, "V", aorta_json_string("<b>\xe2\x80\xae"));
-    aorta_json_t *by_cell = aorta_json_object();
-    aorta_json_set(by_cell, cell, vars);
-    aorta_json_set(provenance, "cells", by_cell);
-    aorta_json_set(matrix, "provenance", provenance);
-    char *text = aorta_perf_md(matrix, -1, NULL);
+    ar_json_t *matrix = ar_json_object();
+    ar_json_set(matrix, "workload", ar_json_string("w*"));
+    ar_json_set(matrix, "ticket", ar_json_string("T\n# forged <script>x</script>"));
+    ar_json_set(matrix, "baseline_cell", ar_json_string(cell));
+    ar_json_t *cells = ar_json_array();
+    ar_json_append(cells, timed_cell(cell));
+    ar_json_set(matrix, "cells", cells);
+    ar_json_t *provenance = ar_json_object();
+    ar_json_t *command = ar_json_array();
+    ar_json_append(command, ar_json_string("sh"));
+    ar_json_append(command, ar_json_string("a`b``c\x1b[2J"));
+    ar_json_set(provenance, "command", command);
+    ar_json_t *vars = ar_json_object();
+    ar_json_set(vars, "V", ar_json_string("<b>\xe2\x80\xae"));
+    ar_json_t *by_cell = ar_json_object();
+    ar_json_set(by_cell, cell, vars);
+    ar_json_set(provenance, "cells", by_cell);
+    ar_json_set(matrix, "provenance", provenance);
+    char *text = ar_perf_md(matrix, -1, NULL);
     /* The title names the command (provenance), in a code span too. */
     ck_assert_ptr_nonnull(strstr(text, "# Performance Report - ```sh a`b``c\\x1b[2J```\n"));
     ck_assert_ptr_nonnull(strstr(text, "**Workload**: w\\*  \n"));
@@ -275,7 +275,7 @@ START_TEST(perf_md_escapes_the_names_it_shows)
     ck_assert_ptr_null(strchr(text, '\r'));
     ck_assert_ptr_null(strchr(text, '\x1b'));
     free(text);
-    aorta_json_free(matrix);
+    ar_json_free(matrix);
 }
 END_TEST
 
@@ -288,19 +288,19 @@ START_TEST(a_collector_key_never_shadows_a_platform_key)
     aorta_metrics_set_int(collected, "exit_count", 4);
     aorta_metrics_set_int(collected, "exit_code", 99);
     aorta_metrics_set_string(collected, "verdict", "pass");
-    aorta_classification_t classification = {"fail", {"tier1:exit_nonzero", NULL}, {NULL}};
-    aorta_json_t *metrics = aorta_trial_metrics(collected, &classification, 3, "/r/result.json");
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(metrics, "exit_code")), 3);
+    ar_classification_t classification = {"fail", {"tier1:exit_nonzero", NULL}, {NULL}};
+    ar_json_t *metrics = ar_trial_metrics(collected, &classification, 3, "/r/result.json");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(metrics, "exit_code")), 3);
     ck_assert_str_eq(su_str(metrics, "verdict", NULL), "fail");
     ck_assert_str_eq(su_str(metrics, "result_json_path", NULL), "/r/result.json");
     ck_assert_str_eq(su_str(metrics, "failure_detectors_fired", "0", NULL), "tier1:exit_nonzero");
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(metrics, "error_detectors_fired")), 0);
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(metrics, "warn_detectors_fired")), 0);
-    char *text = aorta_json_dump(metrics, 0);
+    ck_assert_uint_eq(ar_json_length(ar_json_get(metrics, "error_detectors_fired")), 0);
+    ck_assert_uint_eq(ar_json_length(ar_json_get(metrics, "warn_detectors_fired")), 0);
+    char *text = ar_json_dump(metrics, 0);
     ck_assert_ptr_nonnull(strstr(text, "{\"exit_count\":4,\"exit_code\":3,\"verdict\":\"fail\","
                                        "\"result_json_path\""));
     free(text);
-    aorta_json_free(metrics);
+    ar_json_free(metrics);
     aorta_metrics_free(collected);
 }
 END_TEST
@@ -316,21 +316,21 @@ START_TEST(a_verdict_comes_from_the_metrics_or_the_exit_status)
         {"infrastructure_failed", "error"},
     };
     for (size_t i = 0; i < 4; i++) {
-        aorta_json_t *trial = aorta_json_object();
-        aorta_json_t *result = aorta_json_object();
-        aorta_json_set(result, "metrics", aorta_json_object());
-        aorta_json_set(trial, "result", result);
-        aorta_json_set(trial, "exit_status", aorta_json_string(cases[i].status));
-        ck_assert_str_eq(aorta_outcome_verdict(trial), cases[i].verdict);
+        ar_json_t *trial = ar_json_object();
+        ar_json_t *result = ar_json_object();
+        ar_json_set(result, "metrics", ar_json_object());
+        ar_json_set(trial, "result", result);
+        ar_json_set(trial, "exit_status", ar_json_string(cases[i].status));
+        ck_assert_str_eq(ar_outcome_verdict(trial), cases[i].verdict);
         /* The recorded verdict wins when there is one. */
-        aorta_json_set(aorta_json_get(result, "metrics"), "verdict", aorta_json_string("error"));
-        ck_assert_str_eq(aorta_outcome_verdict(trial), "error");
-        aorta_json_free(trial);
+        ar_json_set(ar_json_get(result, "metrics"), "verdict", ar_json_string("error"));
+        ck_assert_str_eq(ar_outcome_verdict(trial), "error");
+        ar_json_free(trial);
     }
-    aorta_outcome_t outcome;
-    aorta_json_t *empty = aorta_json_object();
-    ck_assert_int_eq(aorta_outcome_from_json(empty, 0, "x", &outcome), -1);
-    aorta_json_free(empty);
+    ar_outcome_t outcome;
+    ar_json_t *empty = ar_json_object();
+    ck_assert_int_eq(ar_outcome_from_json(empty, 0, "x", &outcome), -1);
+    ar_json_free(empty);
 }
 END_TEST
 
@@ -400,7 +400,7 @@ static int exists_in(const char *dir, const char *rel)
 
 static const char *const names[] = {"proton", "rocprof"};
 
-static char *joined(const aorta_retention_t *kept)
+static char *joined(const ar_retention_t *kept)
 {
     size_t len = 1;
     for (size_t i = 0; i < kept->count; i++)
@@ -417,9 +417,9 @@ START_TEST(retention_none_keeps_only_the_record)
 {
     tree_t tree;
     tree_make(&tree, NULL);
-    aorta_retention_t kept;
-    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../_subprocess/trial_d0_m0_t0/", names,
-                          2, AORTA_RETAIN_NONE, "cell/trial_0", &kept);
+    ar_retention_t kept;
+    ar_retention_apply(tree.trial_fd, tree.collect_fd, "../_subprocess/trial_d0_m0_t0/", names,
+                          2, AR_RETAIN_NONE, "cell/trial_0", &kept);
     char *list = joined(&kept);
     ck_assert_str_eq(list, "heavy.bin named.dat probe.env run.summary.txt stderr.log "
                            "stdout.log sub/deep/more.bin "
@@ -438,7 +438,7 @@ START_TEST(retention_none_keeps_only_the_record)
     ck_assert_str_eq(victim, "outside the trees\n");
     free(victim);
     free(list);
-    aorta_retention_clear(&kept);
+    ar_retention_clear(&kept);
     tree_free(&tree);
 }
 END_TEST
@@ -447,8 +447,8 @@ START_TEST(retention_log_and_summary_keep_their_classes)
 {
     tree_t tree;
     tree_make(&tree, NULL);
-    aorta_retention_t kept;
-    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AORTA_RETAIN_LOG,
+    ar_retention_t kept;
+    ar_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AR_RETAIN_LOG,
                           "t", &kept);
     char *list = joined(&kept);
     ck_assert_str_eq(list, "heavy.bin named.dat run.summary.txt sub/deep/more.bin "
@@ -456,11 +456,11 @@ START_TEST(retention_log_and_summary_keep_their_classes)
                            "../c/rocprof/aorta_rocprof_summary.txt");
     ck_assert(exists_in(tree.trial, "stdout.log") && exists_in(tree.trial, "probe.env"));
     free(list);
-    aorta_retention_clear(&kept);
+    ar_retention_clear(&kept);
     tree_free(&tree);
 
     tree_make(&tree, NULL);
-    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AORTA_RETAIN_SUMMARY,
+    ar_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AR_RETAIN_SUMMARY,
                           "t", &kept);
     list = joined(&kept);
     /* rocprof's "_summary." is not ".summary.": heavy, as upstream. */
@@ -470,12 +470,12 @@ START_TEST(retention_log_and_summary_keep_their_classes)
     ck_assert(exists_in(tree.trial, "run.summary.txt"));
     ck_assert(exists_in(tree.collect, "proton/proton.summary.json"));
     free(list);
-    aorta_retention_clear(&kept);
-    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AORTA_RETAIN_FULL,
+    ar_retention_clear(&kept);
+    ar_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AR_RETAIN_FULL,
                           "t", &kept);
     ck_assert_uint_eq(kept.count, 0);
     ck_assert_int_eq(kept.freed_bytes, 0);
-    aorta_retention_clear(&kept);
+    ar_retention_clear(&kept);
     tree_free(&tree);
 }
 END_TEST
@@ -487,22 +487,22 @@ START_TEST(a_manifest_reclassifies_all_but_the_record)
                      " {\"path\": \"result.json\", \"class\": \"heavy\"},"
                      " {\"path\": \"stdout.log\", \"class\": \"heavy\"},"
                      " {\"path\": \"named.dat\", \"class\": \"weird\"}]}");
-    aorta_retention_t kept;
-    aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
+    ar_retention_t kept;
+    ar_retention_apply(tree.trial_fd, -1, "", NULL, 0, AR_RETAIN_LOG, "t", &kept);
     char *list = joined(&kept);
     ck_assert_str_eq(list, "artifacts.json named.dat run.summary.txt stdout.log sub/deep/more.bin");
     ck_assert(exists_in(tree.trial, "heavy.bin"));
     ck_assert(exists_in(tree.trial, "result.json"));
     ck_assert(exists_in(tree.collect, "rocprof/aorta_kernel_stats.csv")); /* not asked */
     free(list);
-    aorta_retention_clear(&kept);
+    ar_retention_clear(&kept);
     tree_free(&tree);
 
     /* A malformed manifest: the names decide. */
     tree_make(&tree, "[not a manifest");
     char *err_path = tu_join(tree.dir, "stderr");
     su_quiet(err_path);
-    aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
+    ar_retention_apply(tree.trial_fd, -1, "", NULL, 0, AR_RETAIN_LOG, "t", &kept);
     fflush(stderr);
     char *err = tu_read(err_path);
     ck_assert_ptr_nonnull(strstr(err, "retention: t/artifacts.json is malformed"));
@@ -511,7 +511,7 @@ START_TEST(a_manifest_reclassifies_all_but_the_record)
     ck_assert(!exists_in(tree.trial, "heavy.bin"));
     free(err);
     free(err_path);
-    aorta_retention_clear(&kept);
+    ar_retention_clear(&kept);
     tree_free(&tree);
 
     /* A symlinked manifest is not followed, and not worth a warning. */
@@ -522,7 +522,7 @@ START_TEST(a_manifest_reclassifies_all_but_the_record)
     ck_assert_int_eq(symlink(target, manifest), 0);
     err_path = tu_join(tree.dir, "stderr");
     su_quiet(err_path);
-    aorta_retention_apply(tree.trial_fd, -1, "", NULL, 0, AORTA_RETAIN_LOG, "t", &kept);
+    ar_retention_apply(tree.trial_fd, -1, "", NULL, 0, AR_RETAIN_LOG, "t", &kept);
     fflush(stderr);
     err = tu_read(err_path);
     ck_assert_ptr_null(strstr(err, "malformed"));
@@ -531,7 +531,7 @@ START_TEST(a_manifest_reclassifies_all_but_the_record)
     free(err_path);
     free(manifest);
     free(target);
-    aorta_retention_clear(&kept);
+    ar_retention_clear(&kept);
     tree_free(&tree);
 }
 END_TEST
@@ -543,14 +543,14 @@ START_TEST(a_symlinked_collector_directory_keeps_the_collector_tree)
     char *proton = tu_join(tree.collect, "proton");
     tu_rmtree(proton);
     ck_assert_int_eq(symlink(tree.dir, proton), 0);
-    aorta_retention_t kept;
-    aorta_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AORTA_RETAIN_NONE,
+    ar_retention_t kept;
+    ar_retention_apply(tree.trial_fd, tree.collect_fd, "../c/", names, 2, AR_RETAIN_NONE,
                           "t", &kept);
     for (size_t i = 0; i < kept.count; i++)
         ck_assert_msg(strncmp(kept.deleted[i], "../", 3) != 0, "%s deleted", kept.deleted[i]);
     ck_assert(exists_in(tree.collect, "rocprof/aorta_kernel_stats.csv"));
     ck_assert(tu_exists(tree.victim));
-    aorta_retention_clear(&kept);
+    ar_retention_clear(&kept);
     free(proton);
     tree_free(&tree);
 }
@@ -558,7 +558,7 @@ END_TEST
 
 static void write_lock(const char *dir, long pid, const char *host)
 {
-    char *path = tu_join(dir, AORTA_LOCK_NAME);
+    char *path = tu_join(dir, AR_LOCK_NAME);
     char text[512];
     snprintf(text, sizeof text, "{\"pid\": %ld, \"host\": \"%s\", \"started_at\": \"then\"}", pid,
              host);
@@ -582,33 +582,33 @@ START_TEST(the_lock_refuses_live_and_foreign_holders_and_takes_over_stale_ones)
     su_quiet(err_path);
     char host[256];
     gethostname(host, sizeof host);
-    char *lock_path = tu_join(dir, AORTA_LOCK_NAME);
+    char *lock_path = tu_join(dir, AR_LOCK_NAME);
 
-    aorta_lock_t *lock = aorta_lock_acquire(dir);
+    ar_lock_t *lock = ar_lock_acquire(dir);
     ck_assert_ptr_nonnull(lock);
     struct stat st;
     ck_assert_int_eq(lstat(lock_path, &st), 0);
     ck_assert_int_eq(st.st_mode & 0777, 0600);
-    aorta_json_t *held = su_json(dir, AORTA_LOCK_NAME);
-    ck_assert_int_eq(aorta_json_get_int(aorta_json_get(held, "pid")), getpid());
+    ar_json_t *held = su_json(dir, AR_LOCK_NAME);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(held, "pid")), getpid());
     ck_assert_str_eq(su_str(held, "host", NULL), host);
     ck_assert_ptr_nonnull(su_str(held, "started_at", NULL));
-    aorta_json_free(held);
-    aorta_lock_release(lock);
+    ar_json_free(held);
+    ar_lock_release(lock);
     ck_assert(!tu_exists(lock_path));
 
     write_lock(dir, (long)getppid(), host); /* alive, this host */
-    ck_assert_ptr_null(aorta_lock_acquire(dir));
+    ck_assert_ptr_null(ar_lock_acquire(dir));
     write_lock(dir, (long)getppid(), "elsewhere.example"); /* another host */
-    ck_assert_ptr_null(aorta_lock_acquire(dir));
+    ck_assert_ptr_null(ar_lock_acquire(dir));
     write_lock(dir, dead_pid(), host); /* stale */
-    lock = aorta_lock_acquire(dir);
+    lock = ar_lock_acquire(dir);
     ck_assert_ptr_nonnull(lock);
-    aorta_lock_release(lock);
+    ar_lock_release(lock);
     tu_write(lock_path, "garbage"); /* unreadable */
-    lock = aorta_lock_acquire(dir);
+    lock = ar_lock_acquire(dir);
     ck_assert_ptr_nonnull(lock);
-    aorta_lock_release(lock);
+    ar_lock_release(lock);
 
     fflush(stderr);
     char *err = tu_read(err_path);
@@ -631,77 +631,77 @@ START_TEST(the_rank_comes_from_the_first_variable_set)
     unsetenv("OMPI_COMM_WORLD_RANK");
     unsetenv("PMI_RANK");
     unsetenv("SLURM_PROCID");
-    ck_assert_int_eq(aorta_rank_detect(), 0);
+    ck_assert_int_eq(ar_rank_detect(), 0);
     setenv("SLURM_PROCID", "5", 1);
-    ck_assert_int_eq(aorta_rank_detect(), 5);
+    ck_assert_int_eq(ar_rank_detect(), 5);
     setenv("PMI_RANK", "4", 1);
-    ck_assert_int_eq(aorta_rank_detect(), 4);
+    ck_assert_int_eq(ar_rank_detect(), 4);
     setenv("OMPI_COMM_WORLD_RANK", "3", 1);
-    ck_assert_int_eq(aorta_rank_detect(), 3);
+    ck_assert_int_eq(ar_rank_detect(), 3);
     setenv("RANK", "0", 1);
-    ck_assert_int_eq(aorta_rank_detect(), 0);
+    ck_assert_int_eq(ar_rank_detect(), 0);
     setenv("RANK", "one", 1); /* not an integer: rank 0, with a warning */
-    ck_assert_int_eq(aorta_rank_detect(), 0);
+    ck_assert_int_eq(ar_rank_detect(), 0);
 }
 END_TEST
 
 START_TEST(python_interpreters_are_recognised)
 {
-    ck_assert(aorta_host_env_is_python("python"));
-    ck_assert(aorta_host_env_is_python("python3"));
-    ck_assert(aorta_host_env_is_python("python3.12"));
-    ck_assert(aorta_host_env_is_python("/opt/venv/bin/python3"));
-    ck_assert(!aorta_host_env_is_python("ipython"));
-    ck_assert(!aorta_host_env_is_python("python3-config"));
-    ck_assert(!aorta_host_env_is_python("/usr/bin/python3/"));
-    ck_assert(!aorta_host_env_is_python("./hip_gemm"));
+    ck_assert(ar_host_env_is_python("python"));
+    ck_assert(ar_host_env_is_python("python3"));
+    ck_assert(ar_host_env_is_python("python3.12"));
+    ck_assert(ar_host_env_is_python("/opt/venv/bin/python3"));
+    ck_assert(!ar_host_env_is_python("ipython"));
+    ck_assert(!ar_host_env_is_python("python3-config"));
+    ck_assert(!ar_host_env_is_python("/usr/bin/python3/"));
+    ck_assert(!ar_host_env_is_python("./hip_gemm"));
 }
 END_TEST
 
 /* A cell result whose trials ended with these exit statuses. */
-static void add_trials(aorta_cell_result_t *result, const char *const *statuses)
+static void add_trials(ar_cell_result_t *result, const char *const *statuses)
 {
     for (int t = 0; statuses[t]; t++) {
-        aorta_outcome_t outcome = {.trial_index = t,
-                                   .verdict = aorta_xstrdup("error"),
-                                   .exit_status = aorta_xstrdup(statuses[t]),
+        ar_outcome_t outcome = {.trial_index = t,
+                                   .verdict = ar_xstrdup("error"),
+                                   .exit_status = ar_xstrdup(statuses[t]),
                                    .launched = strcmp(statuses[t], "workload_setup_failed") != 0};
-        aorta_cell_result_add(result, &outcome);
+        ar_cell_result_add(result, &outcome);
     }
 }
 
 START_TEST(a_run_of_setup_failures_only_says_nothing_ran)
 {
-    aorta_plan_t plan = {.cell_count = 2, .run_dir = "R"};
-    aorta_cell_t cells[2] = {{.name = "none-none"}, {.name = "a-none"}};
+    ar_plan_t plan = {.cell_count = 2, .run_dir = "R"};
+    ar_cell_t cells[2] = {{.name = "none-none"}, {.name = "a-none"}};
     plan.cells = cells;
-    aorta_cell_result_t results[2] = {{0}};
+    ar_cell_result_t results[2] = {{0}};
     add_trials(&results[0], (const char *[]){"workload_setup_failed", NULL});
     add_trials(&results[1], (const char *[]){"workload_setup_failed", "workload_setup_failed",
                                              NULL});
-    ck_assert(aorta_summary_all_setup_failed(&plan, results));
+    ck_assert(ar_summary_all_setup_failed(&plan, results));
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    aorta_summary_print(out, &plan, results, "R", 0, 0, 3.25);
+    ar_summary_print(out, &plan, results, "R", 0, 0, 3.25);
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "\nNothing ran: every trial was a setup failure"));
     ck_assert_ptr_nonnull(strstr(text, "\nWall time: 3.2s\nFull matrix: R/matrix.json\n"));
     free(text);
     /* One trial that ran (whatever its verdict) is a completed run. */
     add_trials(&results[1], (const char *[]){"workload_failed", NULL});
-    ck_assert(!aorta_summary_all_setup_failed(&plan, results));
+    ck_assert(!ar_summary_all_setup_failed(&plan, results));
     out = open_memstream(&text, &len);
-    aorta_summary_print(out, &plan, results, "R", 0, 0, 3.25);
+    ar_summary_print(out, &plan, results, "R", 0, 0, 3.25);
     fclose(out);
     ck_assert_ptr_null(strstr(text, "Nothing ran"));
     free(text);
     /* No trial at all (every cell interrupted before it ran) is not "setup". */
-    aorta_cell_result_t none[2] = {{0}};
-    ck_assert(!aorta_summary_all_setup_failed(&plan, none));
-    ck_assert(!aorta_summary_none_started(&plan, none));
+    ar_cell_result_t none[2] = {{0}};
+    ck_assert(!ar_summary_all_setup_failed(&plan, none));
+    ck_assert(!ar_summary_none_started(&plan, none));
     for (int i = 0; i < 2; i++)
-        aorta_cell_result_clear(&results[i]);
+        ar_cell_result_clear(&results[i]);
 }
 END_TEST
 
@@ -709,15 +709,15 @@ END_TEST
  * visible: a name cannot clear the screen or forge a line. */
 START_TEST(the_summary_shows_a_hostile_cell_name_visibly)
 {
-    aorta_plan_t plan = {.cell_count = 1, .run_dir = "R"};
-    aorta_cell_t cells[1] = {{.name = "c\x1b[2J\nSweep summary: all passed\xe2\x80\xae"}};
+    ar_plan_t plan = {.cell_count = 1, .run_dir = "R"};
+    ar_cell_t cells[1] = {{.name = "c\x1b[2J\nSweep summary: all passed\xe2\x80\xae"}};
     plan.cells = cells;
-    aorta_cell_result_t results[1] = {{0}};
+    ar_cell_result_t results[1] = {{0}};
     add_trials(&results[0], (const char *[]){"workload_failed", NULL});
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    aorta_summary_print(out, &plan, results, "R\r", 0, 0, 1.0);
+    ar_summary_print(out, &plan, results, "R\r", 0, 0, 1.0);
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "  [error] c\\x1b[2J\\nSweep summary: all passed\\u202e: "));
     ck_assert_ptr_nonnull(strstr(text, "Wrote run artifacts to R\\r\n"));
@@ -725,67 +725,67 @@ START_TEST(the_summary_shows_a_hostile_cell_name_visibly)
     ck_assert_ptr_null(strchr(text, '\r'));
     ck_assert_ptr_null(strstr(text, "\nSweep summary: all passed"));
     free(text);
-    aorta_cell_result_clear(&results[0]);
+    ar_cell_result_clear(&results[0]);
 }
 END_TEST
 
 START_TEST(a_run_whose_commands_never_started_says_nothing_ran)
 {
-    aorta_plan_t plan = {.cell_count = 1, .run_dir = "R"};
-    aorta_cell_t cells[1] = {{.name = "none-none"}};
+    ar_plan_t plan = {.cell_count = 1, .run_dir = "R"};
+    ar_cell_t cells[1] = {{.name = "none-none"}};
     plan.cells = cells;
-    aorta_cell_result_t results[1] = {{0}};
+    ar_cell_result_t results[1] = {{0}};
     /* A command that cannot be executed: workload_failed, never launched. */
-    aorta_outcome_t outcome = {.verdict = aorta_xstrdup("error"),
-                               .exit_status = aorta_xstrdup("workload_failed"),
-                               .hint = aorta_xstrdup("cannot execute 'nosuchcmd_xyz': No such "
+    ar_outcome_t outcome = {.verdict = ar_xstrdup("error"),
+                               .exit_status = ar_xstrdup("workload_failed"),
+                               .hint = ar_xstrdup("cannot execute 'nosuchcmd_xyz': No such "
                                                      "file or directory")};
-    aorta_cell_result_add(&results[0], &outcome);
-    ck_assert(aorta_summary_none_started(&plan, results));
-    ck_assert(!aorta_summary_all_setup_failed(&plan, results));
-    ck_assert_uint_eq(aorta_summary_failed_trials(&plan, results), 0);
+    ar_cell_result_add(&results[0], &outcome);
+    ck_assert(ar_summary_none_started(&plan, results));
+    ck_assert(!ar_summary_all_setup_failed(&plan, results));
+    ck_assert_uint_eq(ar_summary_failed_trials(&plan, results), 0);
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    aorta_summary_print(out, &plan, results, "R", 0, 0, 1.0);
+    ar_summary_print(out, &plan, results, "R", 0, 0, 1.0);
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "\nNothing ran: no trial's command could start"));
     ck_assert_ptr_nonnull(strstr(text, "(cannot execute 'nosuchcmd_xyz': No such file or "
                                        "directory)"));
     free(text);
-    aorta_cell_result_clear(&results[0]);
+    ar_cell_result_clear(&results[0]);
 }
 END_TEST
 
 START_TEST(a_request_fingerprint_names_each_part_that_changed)
 {
-    aorta_registry_t *registry = tu_registry("tests/fake-collectors");
-    aorta_plan_t *plan = su_plan("R", (char *[]){"true", NULL});
+    ar_registry_t *registry = tu_registry("tests/fake-collectors");
+    ar_plan_t *plan = su_plan("R", (char *[]){"true", NULL});
     su_plan_cell(plan, "tf32", "none", (char *[]){"TF32=0", NULL});
-    aorta_request_t *before = aorta_request_compute(plan);
+    ar_request_t *before = ar_request_compute(plan);
     /* Same plan, same fingerprints; the cells differ by their variables. */
-    aorta_request_t *again = aorta_request_compute(plan);
+    ar_request_t *again = ar_request_compute(plan);
     ck_assert_str_eq(before[0].fingerprint, again[0].fingerprint);
     ck_assert_str_ne(before[0].fingerprint, before[1].fingerprint);
     ck_assert_str_eq(before[0].command, before[1].command);
     free(again);
-    aorta_json_t *recorded = aorta_json_object();
-    aorta_json_set(recorded, "request_fingerprint", aorta_json_string(before[1].fingerprint));
-    aorta_json_t *config = aorta_json_object();
-    aorta_json_set(config, "_aorta_request", aorta_request_json(&before[1]));
-    aorta_json_set(recorded, "config", config);
-    ck_assert_ptr_null(aorta_request_mismatch(&before[1], recorded));
+    ar_json_t *recorded = ar_json_object();
+    ar_json_set(recorded, "request_fingerprint", ar_json_string(before[1].fingerprint));
+    ar_json_t *config = ar_json_object();
+    ar_json_set(config, "_aorta_request", ar_request_json(&before[1]));
+    ar_json_set(recorded, "config", config);
+    ck_assert_ptr_null(ar_request_mismatch(&before[1], recorded));
 
     /* The cell's variables, then the collectors and their options. */
     aorta_env_set(plan->cells[1].env, "TF32", "1");
-    aorta_request_t *now = aorta_request_compute(plan);
-    char *changed = aorta_request_mismatch(&now[1], recorded);
+    ar_request_t *now = ar_request_compute(plan);
+    char *changed = ar_request_mismatch(&now[1], recorded);
     ck_assert_str_eq(changed, "the cell's variables changed");
     free(changed);
     free(now);
     su_plan_collect(plan, registry, "good", NULL);
-    now = aorta_request_compute(plan);
-    changed = aorta_request_mismatch(&now[1], recorded);
+    now = ar_request_compute(plan);
+    changed = ar_request_mismatch(&now[1], recorded);
     ck_assert_str_eq(changed, "the cell's variables and the collectors or their options changed");
     free(changed);
     free(now);
@@ -793,37 +793,37 @@ START_TEST(a_request_fingerprint_names_each_part_that_changed)
     plan->recipe_path = tu_srcdir("configure.ac");
     aorta_argv_free(plan->command);
     plan->command = aorta_argv_from((char *[]){"false", NULL}, 1);
-    now = aorta_request_compute(plan);
+    now = ar_request_compute(plan);
     ck_assert_uint_eq(strlen(now[0].recipe), 64);
-    changed = aorta_request_mismatch(&now[1], recorded);
+    changed = ar_request_mismatch(&now[1], recorded);
     ck_assert_str_eq(changed, "the command, the recipe, the cell's variables and the collectors "
                               "or their options changed");
     free(changed);
     /* aorta's version alone. */
-    aorta_json_set(aorta_json_get(config, "_aorta_request"), "aorta_version",
-                   aorta_json_string("0.0.1"));
-    aorta_json_set(recorded, "request_fingerprint", aorta_json_string("0"));
-    changed = aorta_request_mismatch(&before[1], recorded);
+    ar_json_set(ar_json_get(config, "_aorta_request"), "aorta_version",
+                   ar_json_string("0.0.1"));
+    ar_json_set(recorded, "request_fingerprint", ar_json_string("0"));
+    changed = ar_request_mismatch(&before[1], recorded);
     ck_assert_str_eq(changed, "aorta's version changed");
     free(changed);
     /* Another fingerprint, its parts not on record. */
-    aorta_json_t *bare = aorta_json_object();
-    aorta_json_set(bare, "request_fingerprint", aorta_json_string("0"));
-    changed = aorta_request_mismatch(&before[1], bare);
+    ar_json_t *bare = ar_json_object();
+    ar_json_set(bare, "request_fingerprint", ar_json_string("0"));
+    changed = ar_request_mismatch(&before[1], bare);
     ck_assert_str_eq(changed, "it was recorded for another request (its parts are not on "
                               "record)");
     free(changed);
-    aorta_json_free(bare);
+    ar_json_free(bare);
     /* An older record: no fingerprint at all. */
-    aorta_json_set(recorded, "request_fingerprint", NULL);
-    changed = aorta_request_mismatch(&before[1], recorded);
+    ar_json_set(recorded, "request_fingerprint", NULL);
+    changed = ar_request_mismatch(&before[1], recorded);
     ck_assert_ptr_nonnull(strstr(changed, "without a request fingerprint"));
     free(changed);
     free(now);
     free(before);
-    aorta_json_free(recorded);
-    aorta_plan_free(plan);
-    aorta_registry_free(registry);
+    ar_json_free(recorded);
+    ar_plan_free(plan);
+    ar_registry_free(registry);
 }
 END_TEST
 
@@ -832,44 +832,44 @@ END_TEST
  * mismatch names them. */
 START_TEST(chosen_ranks_are_part_of_the_request_fingerprint)
 {
-    aorta_plan_t *plan = su_plan("R", (char *[]){"true", NULL});
-    aorta_request_t *every = aorta_request_compute(plan);
+    ar_plan_t *plan = su_plan("R", (char *[]){"true", NULL});
+    ar_request_t *every = ar_request_compute(plan);
     ck_assert_str_eq(every[0].ranks, "");
-    aorta_json_t *part = aorta_request_json(&every[0]);
-    ck_assert_ptr_null(aorta_json_get(part, "ranks_sha256"));
-    aorta_json_free(part);
-    aorta_json_t *recorded = aorta_json_object();
-    aorta_json_set(recorded, "request_fingerprint", aorta_json_string(every[0].fingerprint));
-    aorta_json_t *config = aorta_json_object();
-    aorta_json_set(config, "_aorta_request", aorta_request_json(&every[0]));
-    aorta_json_set(recorded, "config", config);
+    ar_json_t *part = ar_request_json(&every[0]);
+    ck_assert_ptr_null(ar_json_get(part, "ranks_sha256"));
+    ar_json_free(part);
+    ar_json_t *recorded = ar_json_object();
+    ar_json_set(recorded, "request_fingerprint", ar_json_string(every[0].fingerprint));
+    ar_json_t *config = ar_json_object();
+    ar_json_set(config, "_aorta_request", ar_request_json(&every[0]));
+    ar_json_set(recorded, "config", config);
 
-    plan->ranks = aorta_xcalloc(2, sizeof *plan->ranks);
+    plan->ranks = ar_xcalloc(2, sizeof *plan->ranks);
     plan->ranks[0] = 0;
     plan->ranks[1] = 3;
     plan->rank_count = 2;
-    aorta_request_t *chosen = aorta_request_compute(plan);
+    ar_request_t *chosen = ar_request_compute(plan);
     ck_assert_uint_eq(strlen(chosen[0].ranks), 64);
     ck_assert_str_ne(chosen[0].fingerprint, every[0].fingerprint);
     ck_assert_str_eq(chosen[0].collectors, every[0].collectors);
-    char *changed = aorta_request_mismatch(&chosen[0], recorded);
+    char *changed = ar_request_mismatch(&chosen[0], recorded);
     ck_assert_str_eq(changed, "the chosen ranks changed");
     free(changed);
     /* ... and back: a run of every rank after one of chosen ranks. */
-    aorta_json_set(recorded, "request_fingerprint", aorta_json_string(chosen[0].fingerprint));
-    aorta_json_set(config, "_aorta_request", aorta_request_json(&chosen[0]));
-    changed = aorta_request_mismatch(&every[0], recorded);
+    ar_json_set(recorded, "request_fingerprint", ar_json_string(chosen[0].fingerprint));
+    ar_json_set(config, "_aorta_request", ar_request_json(&chosen[0]));
+    changed = ar_request_mismatch(&every[0], recorded);
     ck_assert_str_eq(changed, "the chosen ranks changed");
     free(changed);
     plan->ranks[1] = 4;
-    aorta_request_t *other = aorta_request_compute(plan);
+    ar_request_t *other = ar_request_compute(plan);
     ck_assert_str_ne(other[0].fingerprint, chosen[0].fingerprint);
-    ck_assert_ptr_null(aorta_request_mismatch(&chosen[0], recorded));
+    ck_assert_ptr_null(ar_request_mismatch(&chosen[0], recorded));
     free(other);
     free(chosen);
     free(every);
-    aorta_json_free(recorded);
-    aorta_plan_free(plan);
+    ar_json_free(recorded);
+    ar_plan_free(plan);
 }
 END_TEST
 

@@ -65,70 +65,70 @@ int su_wait_for(const char *path, double seconds)
     return tu_exists(path);
 }
 
-aorta_json_t *su_json(const char *dir, const char *rel)
+ar_json_t *su_json(const char *dir, const char *rel)
 {
     char *path = tu_join(dir, rel);
-    aorta_json_t *json = aorta_json_read_file(path, 64u << 20, 64);
+    ar_json_t *json = ar_json_read_file(path, 64u << 20, 64);
     ck_assert_msg(json != NULL, "%s is missing or not JSON", path);
     free(path);
     return json;
 }
 
-static aorta_json_t *walk(const aorta_json_t *obj, va_list args)
+static ar_json_t *walk(const ar_json_t *obj, va_list args)
 {
-    aorta_json_t *cursor = (aorta_json_t *)obj;
+    ar_json_t *cursor = (ar_json_t *)obj;
     const char *key;
     while ((key = va_arg(args, const char *)) != NULL) {
         if (key[0] >= '0' && key[0] <= '9')
-            cursor = aorta_json_at(cursor, (size_t)atoi(key));
+            cursor = ar_json_at(cursor, (size_t)atoi(key));
         else
-            cursor = aorta_json_get(cursor, key);
+            cursor = ar_json_get(cursor, key);
     }
     return cursor;
 }
 
-aorta_json_t *su_at(const aorta_json_t *obj, ...)
+ar_json_t *su_at(const ar_json_t *obj, ...)
 {
     va_list args;
     va_start(args, obj);
-    aorta_json_t *value = walk(obj, args);
+    ar_json_t *value = walk(obj, args);
     va_end(args);
     return value;
 }
 
-const char *su_str(const aorta_json_t *obj, ...)
+const char *su_str(const ar_json_t *obj, ...)
 {
     va_list args;
     va_start(args, obj);
-    aorta_json_t *value = walk(obj, args);
+    ar_json_t *value = walk(obj, args);
     va_end(args);
-    return aorta_json_get_string(value);
+    return ar_json_get_string(value);
 }
 
-aorta_plan_t *su_plan(const char *run_dir, char *const *argv)
+ar_plan_t *su_plan(const char *run_dir, char *const *argv)
 {
-    aorta_plan_t *plan = aorta_xcalloc(1, sizeof *plan);
+    ar_plan_t *plan = ar_xcalloc(1, sizeof *plan);
     plan->trials = 1;
-    plan->env_passthrough_mode = aorta_xstrdup("inherit");
-    plan->output_root = aorta_xstrdup(run_dir);
-    plan->run_dir = aorta_xstrdup(run_dir);
+    plan->env_passthrough_mode = ar_xstrdup("inherit");
+    plan->output_root = ar_xstrdup(run_dir);
+    plan->run_dir = ar_xstrdup(run_dir);
     size_t n = 0;
     while (argv[n])
         n++;
     plan->command = aorta_argv_from(argv, n);
-    plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AORTA_RETAIN_FULL;
+    plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AR_RETAIN_FULL;
     su_plan_cell(plan, "none", "none", NULL);
     return plan;
 }
 
-void su_plan_cell(aorta_plan_t *plan, const char *mitigation, const char *diagnostic,
+void su_plan_cell(ar_plan_t *plan, const char *mitigation, const char *diagnostic,
                   char *const *vars)
 {
-    plan->cells = aorta_xrealloc(plan->cells, (plan->cell_count + 1) * sizeof *plan->cells);
-    aorta_cell_t *cell = &plan->cells[plan->cell_count++];
-    cell->name = aorta_xasprintf("%s-%s", mitigation, diagnostic);
-    cell->mitigation = aorta_xstrdup(mitigation);
-    cell->diagnostic = aorta_xstrdup(diagnostic);
+    plan->cells = ar_xrealloc(plan->cells, (plan->cell_count + 1) * sizeof *plan->cells);
+    ar_cell_t *cell = &plan->cells[plan->cell_count++];
+    cell->name = ar_xasprintf("%s-%s", mitigation, diagnostic);
+    cell->mitigation = ar_xstrdup(mitigation);
+    cell->diagnostic = ar_xstrdup(diagnostic);
     cell->env = aorta_env_new();
     for (size_t i = 0; vars && vars[i]; i++) {
         char *eq = strchr(vars[i], '=');
@@ -138,12 +138,12 @@ void su_plan_cell(aorta_plan_t *plan, const char *mitigation, const char *diagno
     }
 }
 
-void su_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const char *name,
+void su_plan_collect(ar_plan_t *plan, const ar_registry_t *registry, const char *name,
                      char *const *options)
 {
-    const aorta_module_t *module = aorta_registry_open(registry, name);
+    const ar_module_t *module = ar_registry_open(registry, name);
     ck_assert_msg(module != NULL, "test collector %s is not built", name);
-    aorta_collect_entry_t entry = {module, aorta_options_new(), NULL};
+    ar_collect_entry_t entry = {module, aorta_options_new(), NULL};
     for (size_t i = 0; options && options[i]; i++) {
         char *eq = strchr(options[i], '=');
         char *key = strndup(options[i], (size_t)(eq - options[i]));
@@ -155,7 +155,7 @@ void su_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const
     ck_assert_msg(module->collector.validate(entry.effective, err) == 0, "%s: %s", name,
                   aorta_error_message(err));
     aorta_error_free(err);
-    plan->collectors = aorta_xrealloc(plan->collectors,
+    plan->collectors = ar_xrealloc(plan->collectors,
                                       (plan->collector_count + 1) * sizeof *plan->collectors);
     size_t at = plan->collector_count;
     while (at > 0 && plan->collectors[at - 1].module->collector.wrap_rank > module->collector.wrap_rank) {
@@ -166,8 +166,8 @@ void su_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const
     plan->collector_count++;
 }
 
-void su_plan_retain(aorta_plan_t *plan, aorta_retain_level_t on_pass, aorta_retain_level_t on_fail,
-                    aorta_retain_level_t on_error)
+void su_plan_retain(ar_plan_t *plan, ar_retain_level_t on_pass, ar_retain_level_t on_fail,
+                    ar_retain_level_t on_error)
 {
     plan->has_retain = 1;
     plan->retain_on_pass = on_pass;

@@ -24,24 +24,24 @@ pid_t su_aorta_start(char *const *env_changes, char *const *args, const char *ou
 int su_wait_for(const char *path, double seconds);
 
 /* The JSON file dir/rel (asserted to parse). */
-aorta_json_t *su_json(const char *dir, const char *rel);
+ar_json_t *su_json(const char *dir, const char *rel);
 /* obj's member at a path of keys ("result", "metrics", "verdict", NULL);
  * a key of digits indexes an array. */
-aorta_json_t *su_at(const aorta_json_t *obj, ...);
-const char *su_str(const aorta_json_t *obj, ...);
+ar_json_t *su_at(const ar_json_t *obj, ...);
+const char *su_str(const ar_json_t *obj, ...);
 
 
 /* A one-cell (none-none) plan of argv (NULL-terminated) into run_dir. */
-aorta_plan_t *su_plan(const char *run_dir, char *const *argv);
+ar_plan_t *su_plan(const char *run_dir, char *const *argv);
 /* Add a cell m-d with variables "K=V" (NULL-terminated, may be NULL). */
-void su_plan_cell(aorta_plan_t *plan, const char *mitigation, const char *diagnostic,
+void su_plan_cell(ar_plan_t *plan, const char *mitigation, const char *diagnostic,
                   char *const *vars);
 /* Add collector name with options "K=V" (validated; asserted to pass),
  * keeping the list in wrap order. */
-void su_plan_collect(aorta_plan_t *plan, const aorta_registry_t *registry, const char *name,
+void su_plan_collect(ar_plan_t *plan, const ar_registry_t *registry, const char *name,
                      char *const *options);
-void su_plan_retain(aorta_plan_t *plan, aorta_retain_level_t on_pass, aorta_retain_level_t on_fail,
-                    aorta_retain_level_t on_error);
+void su_plan_retain(ar_plan_t *plan, ar_retain_level_t on_pass, ar_retain_level_t on_fail,
+                    ar_retain_level_t on_error);
 
 /* Send this process's stdout to /dev/null and stderr to path (runner
  * tests, which run in a forked Check child). */

@@ -20,7 +20,7 @@
 static void reply_hello(void *user, int fd)
 {
     (void)user;
-    aorta_child_reply(fd, "hello\n", 6);
+    ar_child_reply(fd, "hello\n", 6);
 }
 
 static void exit_three(void *user, int fd)
@@ -49,7 +49,7 @@ static void flood(void *user, int fd)
     char block[4096];
     memset(block, 'x', sizeof block);
     for (int i = 0; i < 64; i++)
-        aorta_child_reply(fd, block, sizeof block);
+        ar_child_reply(fd, block, sizeof block);
 }
 
 static void chatter(void *user, int fd)
@@ -57,75 +57,75 @@ static void chatter(void *user, int fd)
     (void)user;
     printf("out line\n");
     fprintf(stderr, "a longer line on stderr\n");
-    aorta_child_reply(fd, "ok", 2);
+    ar_child_reply(fd, "ok", 2);
 }
 
-static aorta_child_spec_t spec_of(aorta_child_fn fn, void *user)
+static ar_child_spec_t spec_of(ar_child_fn fn, void *user)
 {
-    return (aorta_child_spec_t){.fn = fn, .user = user, .timeout_sec = 10, .reply_limit = 1024};
+    return (ar_child_spec_t){.fn = fn, .user = user, .timeout_sec = 10, .reply_limit = 1024};
 }
 
 START_TEST(each_end_is_named)
 {
-    aorta_child_result_t result;
-    aorta_child_spec_t spec = spec_of(reply_hello, NULL);
-    aorta_child_run(&spec, &result);
-    ck_assert_int_eq(result.end, AORTA_CHILD_REPLIED);
-    ck_assert_ptr_null(aorta_child_problem(&result));
+    ar_child_result_t result;
+    ar_child_spec_t spec = spec_of(reply_hello, NULL);
+    ar_child_run(&spec, &result);
+    ck_assert_int_eq(result.end, AR_CHILD_REPLIED);
+    ck_assert_ptr_null(ar_child_problem(&result));
     ck_assert_uint_eq(result.len, 6);
     ck_assert_str_eq(result.reply, "hello\n");
     ck_assert_int_eq(result.exit_code, 0);
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
 
     spec = spec_of(exit_three, NULL);
-    aorta_child_run(&spec, &result);
-    ck_assert_int_eq(result.end, AORTA_CHILD_FAILED);
+    ar_child_run(&spec, &result);
+    ck_assert_int_eq(result.end, AR_CHILD_FAILED);
     ck_assert_int_eq(result.exit_code, 3);
-    ck_assert_str_eq(aorta_child_problem(&result), "failed");
-    aorta_child_result_free(&result);
+    ck_assert_str_eq(ar_child_problem(&result), "failed");
+    ar_child_result_free(&result);
 
     spec = spec_of(crash, NULL);
-    aorta_child_run(&spec, &result);
-    ck_assert_int_eq(result.end, AORTA_CHILD_CRASHED);
+    ar_child_run(&spec, &result);
+    ck_assert_int_eq(result.end, AR_CHILD_CRASHED);
     ck_assert_int_eq(result.signal, SIGTERM);
-    ck_assert_str_eq(aorta_child_problem(&result), "crashed");
-    aorta_child_result_free(&result);
+    ck_assert_str_eq(ar_child_problem(&result), "crashed");
+    ar_child_result_free(&result);
 
     spec = spec_of(hang, NULL);
     spec.timeout_sec = 0.3;
-    double started = aorta_clock_monotonic();
-    aorta_child_run(&spec, &result);
-    double took = aorta_clock_monotonic() - started;
-    ck_assert_int_eq(result.end, AORTA_CHILD_TIMED_OUT);
-    ck_assert_str_eq(aorta_child_problem(&result), "timed out");
+    double started = ar_clock_monotonic();
+    ar_child_run(&spec, &result);
+    double took = ar_clock_monotonic() - started;
+    ck_assert_int_eq(result.end, AR_CHILD_TIMED_OUT);
+    ck_assert_str_eq(ar_child_problem(&result), "timed out");
     ck_assert_msg(took >= 0.3 && took < 5, "a 0.3 s deadline took %g s", took);
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
 
     spec = spec_of(flood, NULL);
-    aorta_child_run(&spec, &result);
-    ck_assert_int_eq(result.end, AORTA_CHILD_TOO_MUCH);
-    ck_assert_str_eq(aorta_child_problem(&result), "sent too much");
+    ar_child_run(&spec, &result);
+    ck_assert_int_eq(result.end, AR_CHILD_TOO_MUCH);
+    ck_assert_str_eq(ar_child_problem(&result), "sent too much");
     ck_assert_uint_le(result.len, 1025); /* one byte past the limit tells */
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
 }
 END_TEST
 
 START_TEST(captured_output_is_kept_and_counted)
 {
-    aorta_child_spec_t spec = spec_of(chatter, NULL);
-    spec.flags = AORTA_CHILD_CAPTURE_OUTPUT;
+    ar_child_spec_t spec = spec_of(chatter, NULL);
+    spec.flags = AR_CHILD_CAPTURE_OUTPUT;
     spec.output_keep[0] = 100;
     spec.output_keep[1] = 8;
-    aorta_child_result_t result;
-    aorta_child_run(&spec, &result);
-    ck_assert_int_eq(result.end, AORTA_CHILD_REPLIED);
+    ar_child_result_t result;
+    ar_child_run(&spec, &result);
+    ck_assert_int_eq(result.end, AR_CHILD_REPLIED);
     ck_assert_str_eq(result.reply, "ok");
     ck_assert_str_eq(result.output[0], "out line\n");
     ck_assert_uint_eq(result.output_total[0], 9);
     ck_assert_str_eq(result.output[1], "a longer"); /* 8 kept */
     ck_assert_uint_eq(result.output_len[1], 8);
     ck_assert_uint_eq(result.output_total[1], 24);
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
 }
 END_TEST
 
@@ -133,7 +133,7 @@ static void allocate(void *user, int fd)
 {
     size_t size = *(const size_t *)user;
     char *block = malloc(size);
-    aorta_child_reply(fd, block ? "got it" : "refused", block ? 6 : 7);
+    ar_child_reply(fd, block ? "got it" : "refused", block ? 6 : 7);
 }
 
 START_TEST(the_memory_limit_holds)
@@ -141,17 +141,17 @@ START_TEST(the_memory_limit_holds)
     if (TU_UNDER_ASAN)
         return; /* ASan reserves terabytes of address space */
     size_t size = (size_t)256 << 20;
-    aorta_child_spec_t spec = spec_of(allocate, &size);
+    ar_child_spec_t spec = spec_of(allocate, &size);
     spec.memory_limit = (uint64_t)64 << 20;
-    aorta_child_result_t result;
-    aorta_child_run(&spec, &result);
-    ck_assert_int_eq(result.end, AORTA_CHILD_REPLIED);
+    ar_child_result_t result;
+    ar_child_run(&spec, &result);
+    ck_assert_int_eq(result.end, AR_CHILD_REPLIED);
     ck_assert_str_eq(result.reply, "refused");
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
     spec.memory_limit = 0;
-    aorta_child_run(&spec, &result);
+    ar_child_run(&spec, &result);
     ck_assert_str_eq(result.reply, "got it");
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
 }
 END_TEST
 
@@ -162,7 +162,7 @@ static void leave_a_sleeper(void *user, int fd)
         sleep(5);
         _exit(0);
     }
-    aorta_child_reply(fd, "done", 4);
+    ar_child_reply(fd, "done", 4);
 }
 
 START_TEST(what_the_child_leaves_behind_does_not_hold_the_parent)
@@ -171,16 +171,16 @@ START_TEST(what_the_child_leaves_behind_does_not_hold_the_parent)
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
     sigprocmask(SIG_BLOCK, &set, &old); /* as aorta-run keeps it */
-    aorta_child_spec_t spec = spec_of(leave_a_sleeper, NULL);
-    aorta_child_result_t result;
-    double started = aorta_clock_monotonic();
-    aorta_child_run(&spec, &result);
-    double took = aorta_clock_monotonic() - started;
+    ar_child_spec_t spec = spec_of(leave_a_sleeper, NULL);
+    ar_child_result_t result;
+    double started = ar_clock_monotonic();
+    ar_child_run(&spec, &result);
+    double took = ar_clock_monotonic() - started;
     sigprocmask(SIG_SETMASK, &old, NULL);
-    ck_assert_int_eq(result.end, AORTA_CHILD_REPLIED);
+    ck_assert_int_eq(result.end, AR_CHILD_REPLIED);
     ck_assert_str_eq(result.reply, "done");
     ck_assert_msg(took < 2, "waited %g s for what the child left behind", took);
-    aorta_child_result_free(&result);
+    ar_child_result_free(&result);
 }
 END_TEST
 
@@ -189,7 +189,7 @@ static void reply_index(void *user, int fd)
     char text[16];
     int len = snprintf(text, sizeof text, "%d", *(const int *)user);
     usleep((useconds_t)(5 - *(const int *)user) * 20000); /* the last started ends first */
-    aorta_child_reply(fd, text, (size_t)len);
+    ar_child_reply(fd, text, (size_t)len);
 }
 
 typedef struct ends {
@@ -197,28 +197,28 @@ typedef struct ends {
     size_t count;
 } ends_t;
 
-static void note_end(size_t index, const aorta_child_result_t *result, void *user)
+static void note_end(size_t index, const ar_child_result_t *result, void *user)
 {
     ends_t *ends = user;
-    ck_assert_int_eq(result->end, AORTA_CHILD_REPLIED);
+    ck_assert_int_eq(result->end, AR_CHILD_REPLIED);
     ends->order[ends->count++] = index;
 }
 
 START_TEST(several_at_once_land_in_their_slots)
 {
     int numbers[5] = {0, 1, 2, 3, 4};
-    aorta_child_spec_t specs[5];
+    ar_child_spec_t specs[5];
     for (int i = 0; i < 5; i++)
         specs[i] = spec_of(reply_index, &numbers[i]);
-    aorta_child_result_t results[5];
+    ar_child_result_t results[5];
     ends_t ends = {{0}, 0};
-    aorta_child_run_all(specs, 5, 2, results, note_end, &ends);
+    ar_child_run_all(specs, 5, 2, results, note_end, &ends);
     ck_assert_uint_eq(ends.count, 5);
     for (int i = 0; i < 5; i++) {
         char want[4];
         snprintf(want, sizeof want, "%d", i);
         ck_assert_str_eq(results[i].reply, want);
-        aorta_child_result_free(&results[i]);
+        ar_child_result_free(&results[i]);
     }
 }
 END_TEST
@@ -231,22 +231,22 @@ START_TEST(an_interrupt_stops_them_and_stays_pending)
     sigaddset(&set, SIGCHLD);
     sigprocmask(SIG_BLOCK, &set, &old);
     raise(SIGTERM); /* pending: the first children start, are killed at once */
-    aorta_child_spec_t specs[4];
+    ar_child_spec_t specs[4];
     for (int i = 0; i < 4; i++)
         specs[i] = spec_of(hang, NULL);
-    aorta_child_result_t results[4];
-    double started = aorta_clock_monotonic();
-    aorta_child_run_all(specs, 4, 2, results, NULL, NULL);
-    double took = aorta_clock_monotonic() - started;
+    ar_child_result_t results[4];
+    double started = ar_clock_monotonic();
+    ar_child_run_all(specs, 4, 2, results, NULL, NULL);
+    double took = ar_clock_monotonic() - started;
     ck_assert_msg(took < 2, "an interrupt took %g s to stop the children", took);
-    ck_assert_int_eq(results[0].end, AORTA_CHILD_INTERRUPTED);
-    ck_assert_int_eq(results[1].end, AORTA_CHILD_INTERRUPTED);
-    ck_assert_str_eq(aorta_child_problem(&results[0]), "interrupted");
-    ck_assert_int_eq(results[2].end, AORTA_CHILD_SKIPPED);
-    ck_assert_int_eq(results[3].end, AORTA_CHILD_SKIPPED);
+    ck_assert_int_eq(results[0].end, AR_CHILD_INTERRUPTED);
+    ck_assert_int_eq(results[1].end, AR_CHILD_INTERRUPTED);
+    ck_assert_str_eq(ar_child_problem(&results[0]), "interrupted");
+    ck_assert_int_eq(results[2].end, AR_CHILD_SKIPPED);
+    ck_assert_int_eq(results[3].end, AR_CHILD_SKIPPED);
     ck_assert_ptr_null(results[3].reply);
     for (int i = 0; i < 4; i++)
-        aorta_child_result_free(&results[i]);
+        ar_child_result_free(&results[i]);
     sigset_t pending;
     sigpending(&pending);
     ck_assert(sigismember(&pending, SIGTERM));

@@ -18,8 +18,8 @@
 static void error_and_warning(void *user)
 {
     (void)user;
-    aorta_diag_error("cannot write %s: %s", "/r/matrix.json", "No space left on device");
-    aorta_diag_warn("skipping %s: %d", "x.so", 3);
+    ar_diag_error("cannot write %s: %s", "/r/matrix.json", "No space left on device");
+    ar_diag_warn("skipping %s: %d", "x.so", 3);
 }
 
 START_TEST(one_line_each)
@@ -34,7 +34,7 @@ END_TEST
 static void warn_as_aorta_run(void *user)
 {
     (void)user;
-    aorta_warning_set_handler(aorta_diag_collector_warning, NULL);
+    aorta_warning_set_handler(ar_diag_collector_warning, NULL);
     aorta_warn("proton", "could not read an interpreter from %s", "'pytest'");
     aorta_warning_set_handler(NULL, NULL);
 }
@@ -42,7 +42,7 @@ static void warn_as_aorta_run(void *user)
 static void warn_with_a_hostile_name(void *user)
 {
     (void)user;
-    aorta_diag_warn("kernel '%s' skipped", "a\x1b[2J\r\nb\xe2\x80\xae\xff");
+    ar_diag_warn("kernel '%s' skipped", "a\x1b[2J\r\nb\xe2\x80\xae\xff");
 }
 
 /* A name in a message cannot break the line or reach the terminal as a

@@ -44,13 +44,13 @@ static size_t entries(void)
 START_TEST(atomic_write_replaces_the_file_whole)
 {
     char *path = tu_join(dir, "matrix.json");
-    ck_assert_int_eq(aorta_write_file_atomic(path, "a\0b", 3), 0);
+    ck_assert_int_eq(ar_write_file_atomic(path, "a\0b", 3), 0);
     size_t len = 0;
-    char *back = aorta_read_file_at(AT_FDCWD, path, 16, &len);
+    char *back = ar_read_file_at(AT_FDCWD, path, 16, &len);
     ck_assert_uint_eq(len, 3);
     ck_assert_int_eq(memcmp(back, "a\0b", 4), 0); /* NUL-terminated too */
     free(back);
-    ck_assert_int_eq(aorta_write_file_atomic(path, "new", 3), 0);
+    ck_assert_int_eq(ar_write_file_atomic(path, "new", 3), 0);
     char *text = tu_read(path);
     ck_assert_str_eq(text, "new");
     free(text);
@@ -66,7 +66,7 @@ START_TEST(atomic_write_never_writes_through_a_symlink)
     /* A link at the destination is replaced, not followed. */
     char *path = tu_join(dir, "perf.md");
     ck_assert_int_eq(symlink(victim, path), 0);
-    ck_assert_int_eq(aorta_write_file_atomic(path, "report", 6), 0);
+    ck_assert_int_eq(ar_write_file_atomic(path, "report", 6), 0);
     struct stat st;
     ck_assert_int_eq(lstat(path, &st), 0);
     ck_assert(S_ISREG(st.st_mode));
@@ -78,7 +78,7 @@ START_TEST(atomic_write_never_writes_through_a_symlink)
     sprintf(fifo, "%s.tmp.%ld.1", other, (long)getpid());
     ck_assert_int_eq(symlink(victim, temporary), 0);
     ck_assert_int_eq(mkfifo(fifo, 0644), 0);
-    ck_assert_int_eq(aorta_write_file_atomic(other, "x", 1), 0);
+    ck_assert_int_eq(ar_write_file_atomic(other, "x", 1), 0);
     char *text = tu_read(other);
     ck_assert_str_eq(text, "x");
     free(text);
@@ -106,24 +106,24 @@ START_TEST(update_leaves_an_identical_file_and_replaces_the_rest)
     char big[40000];
     for (size_t i = 0; i < sizeof big; i++)
         big[i] = (char)('a' + i % 26);
-    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", big, sizeof big), 0);
+    ck_assert_int_eq(ar_update_file_at(fd, "kernels.json", big, sizeof big), 0);
     char *path = tu_join(dir, "kernels.json");
     struct stat before, after;
     ck_assert_int_eq(stat(path, &before), 0);
-    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", big, sizeof big), 0);
+    ck_assert_int_eq(ar_update_file_at(fd, "kernels.json", big, sizeof big), 0);
     ck_assert_int_eq(stat(path, &after), 0);
     ck_assert_uint_eq(before.st_ino, after.st_ino);
     /* The last byte differs, then the length: replaced each time. */
     big[sizeof big - 1] = '!';
-    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", big, sizeof big), 0);
+    ck_assert_int_eq(ar_update_file_at(fd, "kernels.json", big, sizeof big), 0);
     ck_assert_int_eq(stat(path, &after), 0);
     ck_assert_uint_ne(before.st_ino, after.st_ino);
     size_t len = 0;
-    char *back = aorta_read_file_at(fd, "kernels.json", sizeof big, &len);
+    char *back = ar_read_file_at(fd, "kernels.json", sizeof big, &len);
     ck_assert_uint_eq(len, sizeof big);
     ck_assert_int_eq(memcmp(back, big, len), 0);
     free(back);
-    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", "x", 1), 0);
+    ck_assert_int_eq(ar_update_file_at(fd, "kernels.json", "x", 1), 0);
     char *text = tu_read(path);
     ck_assert_str_eq(text, "x");
     free(text);
@@ -131,7 +131,7 @@ START_TEST(update_leaves_an_identical_file_and_replaces_the_rest)
      * untouched. */
     char *other = tu_join(dir, "other");
     ck_assert_int_eq(link(path, other), 0);
-    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", "x", 1), 0);
+    ck_assert_int_eq(ar_update_file_at(fd, "kernels.json", "x", 1), 0);
     struct stat linked;
     ck_assert_int_eq(stat(path, &after), 0);
     ck_assert_int_eq(stat(other, &linked), 0);
@@ -141,12 +141,12 @@ START_TEST(update_leaves_an_identical_file_and_replaces_the_rest)
      * through or waited on. */
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(symlink(other, path), 0);
-    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", "x", 1), 0);
+    ck_assert_int_eq(ar_update_file_at(fd, "kernels.json", "x", 1), 0);
     ck_assert_int_eq(lstat(path, &after), 0);
     ck_assert(S_ISREG(after.st_mode));
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(mkfifo(path, 0644), 0);
-    ck_assert_int_eq(aorta_update_file_at(fd, "kernels.json", "x", 1), 0);
+    ck_assert_int_eq(ar_update_file_at(fd, "kernels.json", "x", 1), 0);
     ck_assert_int_eq(lstat(path, &after), 0);
     ck_assert(S_ISREG(after.st_mode));
     ck_assert_uint_eq(entries(), 2); /* kernels.json, other: no temporary left */
@@ -160,7 +160,7 @@ START_TEST(atomic_write_fails_cleanly)
 {
     char *path = tu_join(dir, "missing/result.json");
     errno = 0;
-    ck_assert_int_eq(aorta_write_file_atomic(path, "x", 1), -1);
+    ck_assert_int_eq(ar_write_file_atomic(path, "x", 1), -1);
     ck_assert_int_eq(errno, ENOENT);
     ck_assert_uint_eq(entries(), 0);
     free(path);
@@ -171,7 +171,7 @@ static void expect_refused(int dir_fd, const char *name, size_t max_bytes, int e
 {
     size_t len = 12345;
     errno = 0;
-    ck_assert_ptr_null(aorta_read_file_at(dir_fd, name, max_bytes, &len));
+    ck_assert_ptr_null(ar_read_file_at(dir_fd, name, max_bytes, &len));
     ck_assert_msg(errno == expected_errno, "%s: errno %d, expected %d", name, errno,
                   expected_errno);
 }
@@ -192,11 +192,11 @@ START_TEST(bounded_read_takes_only_a_regular_file)
     int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     ck_assert_int_ge(dir_fd, 0);
     size_t len = 0;
-    char *text = aorta_read_file_at(dir_fd, "artifacts.json", 17, &len);
+    char *text = ar_read_file_at(dir_fd, "artifacts.json", 17, &len);
     ck_assert_uint_eq(len, 17);
     ck_assert_str_eq(text, "{\"artifacts\": []}");
     free(text);
-    text = aorta_read_file_at(dir_fd, "empty", 0, &len);
+    text = ar_read_file_at(dir_fd, "empty", 0, &len);
     ck_assert_uint_eq(len, 0);
     ck_assert_str_eq(text, "");
     free(text);
@@ -222,17 +222,17 @@ START_TEST(user_file_read_follows_links_and_refuses_what_is_not_a_file)
     char *link = tu_join(dir, "link.yaml");
     ck_assert_int_eq(symlink(path, link), 0);
     size_t len = 0;
-    char *text = aorta_read_user_file(link, 18, &len); /* the user's symlink is theirs */
+    char *text = ar_read_user_file(link, 18, &len); /* the user's symlink is theirs */
     ck_assert_uint_eq(len, 18);
     ck_assert_str_eq(text, "schema_version: 1\n");
     free(text);
     errno = 0;
-    ck_assert_ptr_null(aorta_read_user_file(path, 17, &len));
+    ck_assert_ptr_null(ar_read_user_file(path, 17, &len));
     ck_assert_int_eq(errno, EFBIG);
-    ck_assert_ptr_null(aorta_read_user_file(dir, 1 << 20, &len));
+    ck_assert_ptr_null(ar_read_user_file(dir, 1 << 20, &len));
     ck_assert_int_eq(errno, EISDIR);
     char *missing = tu_join(dir, "missing.yaml");
-    ck_assert_ptr_null(aorta_read_user_file(missing, 1 << 20, &len));
+    ck_assert_ptr_null(ar_read_user_file(missing, 1 << 20, &len));
     ck_assert_int_eq(errno, ENOENT);
     /* A pipe, a FIFO with no writer (its open would block) and a device
      * are refused before they are opened. */
@@ -243,19 +243,19 @@ START_TEST(user_file_read_follows_links_and_refuses_what_is_not_a_file)
     char pipe_path[64];
     snprintf(pipe_path, sizeof pipe_path, "/proc/self/fd/%d", fds[0]);
     errno = 0;
-    ck_assert_ptr_null(aorta_read_user_file(pipe_path, 5, &len));
+    ck_assert_ptr_null(ar_read_user_file(pipe_path, 5, &len));
     ck_assert_int_eq(errno, EINVAL);
-    ck_assert_str_eq(aorta_path_kind(pipe_path), "a FIFO");
+    ck_assert_str_eq(ar_path_kind(pipe_path), "a FIFO");
     close(fds[0]);
     char *fifo = tu_join(dir, "fifo.yaml");
     ck_assert_int_eq(mkfifo(fifo, 0644), 0);
     errno = 0;
-    ck_assert_ptr_null(aorta_read_user_file(fifo, 1 << 20, &len));
+    ck_assert_ptr_null(ar_read_user_file(fifo, 1 << 20, &len));
     ck_assert_int_eq(errno, EINVAL);
     free(fifo);
-    ck_assert_ptr_null(aorta_read_user_file("/dev/zero", 1 << 20, &len));
+    ck_assert_ptr_null(ar_read_user_file("/dev/zero", 1 << 20, &len));
     ck_assert_int_eq(errno, EINVAL);
-    ck_assert_str_eq(aorta_path_kind("/dev/zero"), "a character device");
+    ck_assert_str_eq(ar_path_kind("/dev/zero"), "a character device");
     free(missing);
     free(link);
     free(path);

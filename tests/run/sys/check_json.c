@@ -17,12 +17,12 @@
 
 static void expect_double(double value, const char *text)
 {
-    aorta_json_t *json = aorta_json_double(value);
-    char *dumped = aorta_json_dump(json, 0);
+    ar_json_t *json = ar_json_double(value);
+    char *dumped = ar_json_dump(json, 0);
     ck_assert_msg(strcmp(dumped, text) == 0, "%.17g dumped as %s, expected %s", value, dumped,
                   text);
     free(dumped);
-    aorta_json_free(json);
+    ar_json_free(json);
 }
 
 START_TEST(doubles_print_like_python_repr)
@@ -40,47 +40,47 @@ START_TEST(doubles_print_like_python_repr)
     expect_double(123456789012.0, "123456789012.0");
     expect_double(-2.5e-300, "-2.5e-300");
     expect_double(0.1 + 0.2, "0.30000000000000004");
-    ck_assert_ptr_null(aorta_json_double(NAN));
+    ck_assert_ptr_null(ar_json_double(NAN));
 }
 END_TEST
 
 START_TEST(objects_keep_order_and_round_trip)
 {
-    aorta_json_t *obj = aorta_json_object();
-    aorta_json_set(obj, "verdict", aorta_json_string("pass"));
-    aorta_json_set(obj, "exit_code", aorta_json_int(0));
-    aorta_json_set(obj, "peak_vram_mib", NULL);
+    ar_json_t *obj = ar_json_object();
+    ar_json_set(obj, "verdict", ar_json_string("pass"));
+    ar_json_set(obj, "exit_code", ar_json_int(0));
+    ar_json_set(obj, "peak_vram_mib", NULL);
     char *items[] = {"a/b", "c"};
-    aorta_json_set(obj, "argv", aorta_json_strings(items, 2));
-    char *text = aorta_json_dump(obj, 0);
+    ar_json_set(obj, "argv", ar_json_strings(items, 2));
+    char *text = ar_json_dump(obj, 0);
     ck_assert_str_eq(text, "{\"verdict\":\"pass\",\"exit_code\":0,\"peak_vram_mib\":null,"
                            "\"argv\":[\"a/b\",\"c\"]}");
-    aorta_json_t *back = aorta_json_parse(text, strlen(text), 32);
+    ar_json_t *back = ar_json_parse(text, strlen(text), 32);
     ck_assert_ptr_nonnull(back);
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(back, "verdict")), "pass");
-    ck_assert_int_eq(aorta_json_type(aorta_json_get(back, "peak_vram_mib")), AORTA_JSON_NULL);
-    ck_assert(aorta_json_has(back, "peak_vram_mib"));
-    ck_assert(!aorta_json_has(back, "missing"));
-    ck_assert_uint_eq(aorta_json_length(aorta_json_get(back, "argv")), 2);
-    ck_assert_uint_eq(aorta_json_object_count(back), 4);
+    ck_assert_str_eq(ar_json_get_string(ar_json_get(back, "verdict")), "pass");
+    ck_assert_int_eq(ar_json_type(ar_json_get(back, "peak_vram_mib")), AR_JSON_NULL);
+    ck_assert(ar_json_has(back, "peak_vram_mib"));
+    ck_assert(!ar_json_has(back, "missing"));
+    ck_assert_uint_eq(ar_json_length(ar_json_get(back, "argv")), 2);
+    ck_assert_uint_eq(ar_json_object_count(back), 4);
     free(text);
-    aorta_json_free(back);
-    aorta_json_free(obj);
+    ar_json_free(back);
+    ar_json_free(obj);
 }
 END_TEST
 
 START_TEST(parse_rejects_garbage_and_depth)
 {
-    ck_assert_ptr_null(aorta_json_parse("{not json", 9, 32));
-    ck_assert_ptr_null(aorta_json_parse("{} trailing", 11, 32));
-    ck_assert_ptr_null(aorta_json_parse("{}\0", 3, 32)); /* a NUL is not whitespace */
-    aorta_json_t *ok = aorta_json_parse("{}  \n", 5, 32);
+    ck_assert_ptr_null(ar_json_parse("{not json", 9, 32));
+    ck_assert_ptr_null(ar_json_parse("{} trailing", 11, 32));
+    ck_assert_ptr_null(ar_json_parse("{}\0", 3, 32)); /* a NUL is not whitespace */
+    ar_json_t *ok = ar_json_parse("{}  \n", 5, 32);
     ck_assert_ptr_nonnull(ok);
-    aorta_json_free(ok);
-    ck_assert_ptr_null(aorta_json_parse("[[[[1]]]]", 9, 3));
-    ok = aorta_json_parse("[[[[1]]]]", 9, 10);
+    ar_json_free(ok);
+    ck_assert_ptr_null(ar_json_parse("[[[[1]]]]", 9, 3));
+    ok = ar_json_parse("[[[[1]]]]", 9, 10);
     ck_assert_ptr_nonnull(ok);
-    aorta_json_free(ok);
+    ar_json_free(ok);
 }
 END_TEST
 
@@ -88,23 +88,23 @@ START_TEST(write_file_is_atomic_and_refuses_symlinks)
 {
     char *dir = tu_tmpdir();
     char *path = tu_join(dir, "result.json");
-    aorta_json_t *obj = aorta_json_object();
-    aorta_json_set(obj, "verdict", aorta_json_string("pass"));
-    ck_assert_int_eq(aorta_json_write_file(path, obj), 0);
+    ar_json_t *obj = ar_json_object();
+    ar_json_set(obj, "verdict", ar_json_string("pass"));
+    ck_assert_int_eq(ar_json_write_file(path, obj), 0);
     char *text = tu_read(path);
     ck_assert_ptr_nonnull(strstr(text, "\"verdict\": \"pass\""));
     ck_assert_int_eq(text[strlen(text) - 1], '\n');
-    aorta_json_t *back = aorta_json_read_file(path, 1 << 20, 32);
-    ck_assert_str_eq(aorta_json_get_string(aorta_json_get(back, "verdict")), "pass");
-    aorta_json_free(back);
+    ar_json_t *back = ar_json_read_file(path, 1 << 20, 32);
+    ck_assert_str_eq(ar_json_get_string(ar_json_get(back, "verdict")), "pass");
+    ar_json_free(back);
     /* Too large, or a symlink: not read. */
-    ck_assert_ptr_null(aorta_json_read_file(path, 4, 32));
+    ck_assert_ptr_null(ar_json_read_file(path, 4, 32));
     char *link = tu_join(dir, "link.json");
     ck_assert_int_eq(symlink(path, link), 0);
-    ck_assert_ptr_null(aorta_json_read_file(link, 1 << 20, 32));
+    ck_assert_ptr_null(ar_json_read_file(link, 1 << 20, 32));
     free(text);
     free(link);
-    aorta_json_free(obj);
+    ar_json_free(obj);
     tu_rmtree(dir);
     free(path);
     free(dir);
@@ -113,20 +113,20 @@ END_TEST
 
 static char *dumped_micro(double value)
 {
-    aorta_json_t *json = aorta_json_micro(value);
-    char *text = aorta_json_dump(json, 0);
-    aorta_json_free(json);
+    ar_json_t *json = ar_json_micro(value);
+    char *text = ar_json_dump(json, 0);
+    ar_json_free(json);
     return text;
 }
 
-static char *written(void (*put)(aorta_json_writer_t *, double), double value)
+static char *written(void (*put)(ar_json_writer_t *, double), double value)
 {
-    aorta_json_writer_t *writer = aorta_json_writer_new();
+    ar_json_writer_t *writer = ar_json_writer_new();
     put(writer, value);
     size_t len;
-    char *text = strdup(aorta_json_writer_text(writer, &len));
+    char *text = strdup(ar_json_writer_text(writer, &len));
     ck_assert_uint_eq(len, strlen(text));
-    aorta_json_writer_free(writer);
+    ar_json_writer_free(writer);
     return text;
 }
 
@@ -141,7 +141,7 @@ START_TEST(micro_rounds_to_six_decimals_the_same_in_a_tree_and_a_writer)
                  {9e9, "9000000000.0"}, {4534.798123456, "4534.798123"}, {NAN, "null"},
                  {INFINITY, "null"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char *tree = dumped_micro(cases[i].value), *stream = written(aorta_json_writer_micro,
+        char *tree = dumped_micro(cases[i].value), *stream = written(ar_json_writer_micro,
                                                                      cases[i].value);
         ck_assert_str_eq(tree, cases[i].text);
         ck_assert_str_eq(stream, cases[i].text);
@@ -155,7 +155,7 @@ START_TEST(micro_rounds_to_six_decimals_the_same_in_a_tree_and_a_writer)
         double value = ldexp((double)(seed >> 8) / (1 << 24), (int)(seed % 120) - 30);
         if (seed & 1)
             value = -value;
-        char *tree = dumped_micro(value), *stream = written(aorta_json_writer_micro, value);
+        char *tree = dumped_micro(value), *stream = written(ar_json_writer_micro, value);
         ck_assert_msg(!strcmp(tree, stream), "%.17g: %s in a tree, %s written", value, tree,
                       stream);
         ck_assert(fabs(strtod(tree, NULL) - value) <= 5e-7 + fabs(value) * 1e-15);
@@ -165,50 +165,50 @@ START_TEST(micro_rounds_to_six_decimals_the_same_in_a_tree_and_a_writer)
 }
 END_TEST
 
-static void put_int(aorta_json_writer_t *writer, double value)
+static void put_int(ar_json_writer_t *writer, double value)
 {
-    aorta_json_writer_int(writer, (int64_t)value);
+    ar_json_writer_int(writer, (int64_t)value);
 }
 
 START_TEST(the_writer_writes_what_the_tree_dumps)
 {
-    aorta_json_t *tree = aorta_json_object();
-    aorta_json_t *inner = aorta_json_object();
-    aorta_json_set(inner, "n", aorta_json_int(INT64_MIN));
-    aorta_json_set(inner, "s", aorta_json_string("q\"u\\o/te\x01\t\xc3\xa9 \xff"));
-    aorta_json_set(inner, "empty", aorta_json_object());
-    aorta_json_set(tree, "in\xfener", inner);
-    aorta_json_set(tree, "null", NULL);
-    aorta_json_set(tree, "big", aorta_json_int(INT64_MAX));
-    aorta_json_set(tree, "list", aorta_json_strings((char *[]){"a", "b/c"}, 2));
-    aorta_json_set(tree, "plain_key_of_some_length_0123456789", aorta_json_micro(0.5));
-    char *want = aorta_json_dump(tree, 0);
+    ar_json_t *tree = ar_json_object();
+    ar_json_t *inner = ar_json_object();
+    ar_json_set(inner, "n", ar_json_int(INT64_MIN));
+    ar_json_set(inner, "s", ar_json_string("q\"u\\o/te\x01\t\xc3\xa9 \xff"));
+    ar_json_set(inner, "empty", ar_json_object());
+    ar_json_set(tree, "in\xfener", inner);
+    ar_json_set(tree, "null", NULL);
+    ar_json_set(tree, "big", ar_json_int(INT64_MAX));
+    ar_json_set(tree, "list", ar_json_strings((char *[]){"a", "b/c"}, 2));
+    ar_json_set(tree, "plain_key_of_some_length_0123456789", ar_json_micro(0.5));
+    char *want = ar_json_dump(tree, 0);
 
-    aorta_json_writer_t *writer = aorta_json_writer_new();
+    ar_json_writer_t *writer = ar_json_writer_new();
     for (int pass = 0; pass < 2; pass++) { /* reused: the second document is the same */
-        aorta_json_writer_reset(writer);
-        aorta_json_writer_begin_object(writer);
-        aorta_json_writer_key(writer, "in\xfener");
-        aorta_json_writer_begin_object(writer);
-        aorta_json_writer_key(writer, "n");
-        aorta_json_writer_int(writer, INT64_MIN);
-        aorta_json_writer_key(writer, "s");
-        aorta_json_writer_string(writer, "q\"u\\o/te\x01\t\xc3\xa9 \xff");
-        aorta_json_writer_key(writer, "empty");
-        aorta_json_writer_begin_object(writer);
-        aorta_json_writer_end_object(writer);
-        aorta_json_writer_end_object(writer);
-        aorta_json_writer_key(writer, "null");
-        aorta_json_writer_null(writer);
-        aorta_json_writer_key(writer, "big");
-        aorta_json_writer_int(writer, INT64_MAX);
-        aorta_json_writer_key(writer, "list");
-        aorta_json_writer_value(writer, aorta_json_get(tree, "list"));
-        aorta_json_writer_key(writer, "plain_key_of_some_length_0123456789");
-        aorta_json_writer_micro(writer, 0.5);
-        aorta_json_writer_end_object(writer);
+        ar_json_writer_reset(writer);
+        ar_json_writer_begin_object(writer);
+        ar_json_writer_key(writer, "in\xfener");
+        ar_json_writer_begin_object(writer);
+        ar_json_writer_key(writer, "n");
+        ar_json_writer_int(writer, INT64_MIN);
+        ar_json_writer_key(writer, "s");
+        ar_json_writer_string(writer, "q\"u\\o/te\x01\t\xc3\xa9 \xff");
+        ar_json_writer_key(writer, "empty");
+        ar_json_writer_begin_object(writer);
+        ar_json_writer_end_object(writer);
+        ar_json_writer_end_object(writer);
+        ar_json_writer_key(writer, "null");
+        ar_json_writer_null(writer);
+        ar_json_writer_key(writer, "big");
+        ar_json_writer_int(writer, INT64_MAX);
+        ar_json_writer_key(writer, "list");
+        ar_json_writer_value(writer, ar_json_get(tree, "list"));
+        ar_json_writer_key(writer, "plain_key_of_some_length_0123456789");
+        ar_json_writer_micro(writer, 0.5);
+        ar_json_writer_end_object(writer);
         size_t len;
-        ck_assert_str_eq(aorta_json_writer_text(writer, &len), want);
+        ck_assert_str_eq(ar_json_writer_text(writer, &len), want);
         ck_assert_uint_eq(len, strlen(want));
     }
     char *zero = written(put_int, 0), *minus = written(put_int, -42);
@@ -216,28 +216,28 @@ START_TEST(the_writer_writes_what_the_tree_dumps)
     ck_assert_str_eq(minus, "-42");
     free(zero);
     free(minus);
-    ck_assert(aorta_json_key_is_kept("\xc3\xa9t\xc3\xa9"));
-    ck_assert(!aorta_json_key_is_kept("a\xff"));
+    ck_assert(ar_json_key_is_kept("\xc3\xa9t\xc3\xa9"));
+    ck_assert(!ar_json_key_is_kept("a\xff"));
 
     /* To a file: the text and a newline, the writer's text unchanged. */
     char *dir = tu_tmpdir();
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    ck_assert_int_eq(aorta_json_writer_write_at(writer, fd, "out.json"), 0);
+    ck_assert_int_eq(ar_json_writer_write_at(writer, fd, "out.json"), 0);
     char *path = tu_join(dir, "out.json"), *text = tu_read(path);
     char *line = malloc(strlen(want) + 2);
     sprintf(line, "%s\n", want);
     ck_assert_str_eq(text, line);
     size_t len;
-    ck_assert_str_eq(aorta_json_writer_text(writer, &len), want);
+    ck_assert_str_eq(ar_json_writer_text(writer, &len), want);
     free(line);
     free(text);
     free(path);
     close(fd);
     tu_rmtree(dir);
     free(dir);
-    aorta_json_writer_free(writer);
+    ar_json_writer_free(writer);
     free(want);
-    aorta_json_free(tree);
+    ar_json_free(tree);
 }
 END_TEST
 
@@ -256,22 +256,22 @@ START_TEST(a_reader_reads_file_after_file)
     strcpy(big + 8007, "\"}");
     tu_write(large, big);
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    aorta_json_reader_t *reader = aorta_json_reader_new(3);
+    ar_json_reader_t *reader = ar_json_reader_new(3);
     for (int round = 0; round < 2; round++) {
-        aorta_json_t *json = aorta_json_reader_read_at(reader, fd, "small.json", 1 << 20);
-        ck_assert_int_eq(aorta_json_get_int(aorta_json_get(json, "a")), 1);
-        aorta_json_free(json);
-        ck_assert_ptr_null(aorta_json_reader_read_at(reader, fd, "bad.json", 1 << 20));
-        ck_assert_ptr_null(aorta_json_reader_read_at(reader, fd, "deep.json", 1 << 20));
+        ar_json_t *json = ar_json_reader_read_at(reader, fd, "small.json", 1 << 20);
+        ck_assert_int_eq(ar_json_get_int(ar_json_get(json, "a")), 1);
+        ar_json_free(json);
+        ck_assert_ptr_null(ar_json_reader_read_at(reader, fd, "bad.json", 1 << 20));
+        ck_assert_ptr_null(ar_json_reader_read_at(reader, fd, "deep.json", 1 << 20));
         errno = 0;
-        ck_assert_ptr_null(aorta_json_reader_read_at(reader, fd, "missing.json", 1 << 20));
+        ck_assert_ptr_null(ar_json_reader_read_at(reader, fd, "missing.json", 1 << 20));
         ck_assert_int_eq(errno, ENOENT);
-        ck_assert_ptr_null(aorta_json_reader_read_at(reader, fd, "large.json", 100));
-        json = aorta_json_reader_read_at(reader, fd, "large.json", 1 << 20);
-        ck_assert_uint_eq(strlen(aorta_json_get_string(aorta_json_get(json, "k"))), 8000);
-        aorta_json_free(json);
+        ck_assert_ptr_null(ar_json_reader_read_at(reader, fd, "large.json", 100));
+        json = ar_json_reader_read_at(reader, fd, "large.json", 1 << 20);
+        ck_assert_uint_eq(strlen(ar_json_get_string(ar_json_get(json, "k"))), 8000);
+        ar_json_free(json);
     }
-    aorta_json_reader_free(reader);
+    ar_json_reader_free(reader);
     close(fd);
     tu_rmtree(dir);
     free(small);
@@ -332,15 +332,15 @@ START_TEST(numbers_are_python_s_shortest_repr_without_printing_them)
             if (!isfinite(value))
                 continue;
         }
-        aorta_json_t *json = aorta_json_double(value);
-        char *text = aorta_json_dump(json, 0);
+        ar_json_t *json = ar_json_double(value);
+        char *text = ar_json_dump(json, 0);
         double back = strtod(text, NULL);
         ck_assert_msg(back == value && signbit(back) == signbit(value), "%.17g wrote %s", value,
                       text);
         ck_assert_msg(value == 0 || digits_in(text) == fewest_digits(value),
                       "%.17g wrote %s, not %d digits", value, text, fewest_digits(value));
         free(text);
-        aorta_json_free(json);
+        ar_json_free(json);
     }
 }
 END_TEST
@@ -349,21 +349,21 @@ END_TEST
  * keys kept as literals, freed with its cells spread over the CPUs. */
 START_TEST(a_large_tree_prints_as_dumped_and_frees_across_threads)
 {
-    aorta_json_t *root = aorta_json_object();
-    aorta_json_set_literal(root, "schema_version", aorta_json_int(2));
-    aorta_json_t *cells = aorta_json_array();
+    ar_json_t *root = ar_json_object();
+    ar_json_set_literal(root, "schema_version", ar_json_int(2));
+    ar_json_t *cells = ar_json_array();
     for (int i = 0; i < 5000; i++) {
-        aorta_json_t *cell = aorta_json_object();
-        aorta_json_set_literal(cell, "index", aorta_json_int(i));
-        aorta_json_set_literal(cell, "mean", aorta_json_double(i / 7.0));
-        aorta_json_set_literal(cell, "mean", aorta_json_double(i / 3.0)); /* replaced */
-        aorta_json_append(cells, cell);
+        ar_json_t *cell = ar_json_object();
+        ar_json_set_literal(cell, "index", ar_json_int(i));
+        ar_json_set_literal(cell, "mean", ar_json_double(i / 7.0));
+        ar_json_set_literal(cell, "mean", ar_json_double(i / 3.0)); /* replaced */
+        ar_json_append(cells, cell);
     }
-    aorta_json_set(root, "cells", cells);
-    ck_assert(aorta_json_get_double(aorta_json_get(aorta_json_at(cells, 9), "mean")) == 3.0);
-    char *dumped = aorta_json_dump(root, 1);
+    ar_json_set(root, "cells", cells);
+    ck_assert(ar_json_get_double(ar_json_get(ar_json_at(cells, 9), "mean")) == 3.0);
+    char *dumped = ar_json_dump(root, 1);
     FILE *out = tmpfile();
-    ck_assert_int_eq(aorta_json_print(out, root, 1), 0);
+    ck_assert_int_eq(ar_json_print(out, root, 1), 0);
     long size = ftell(out);
     ck_assert_int_eq(size, (long)strlen(dumped) + 1);
     char *printed = calloc(1, (size_t)size + 1);
@@ -374,7 +374,7 @@ START_TEST(a_large_tree_prints_as_dumped_and_frees_across_threads)
     ck_assert_int_eq(printed[size - 1], '\n');
     free(printed);
     free(dumped);
-    aorta_json_free_spread(root, "cells");
+    ar_json_free_spread(root, "cells");
 }
 END_TEST
 

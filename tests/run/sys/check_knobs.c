@@ -45,7 +45,7 @@ static const seconds_case_t *seconds_now;
 
 static void read_seconds(void *user)
 {
-    *(double *)user = aorta_knob_seconds("AORTA_TEST_KNOB", 7, seconds_now->flags);
+    *(double *)user = ar_knob_seconds("AORTA_TEST_KNOB", 7, seconds_now->flags);
 }
 
 START_TEST(seconds_take_a_number_in_range)
@@ -55,9 +55,9 @@ START_TEST(seconds_take_a_number_in_range)
         {"10", 0, 10, NULL},
         {"1e9", 0, 1e9, NULL},
         {"", 0, 7, NULL},
-        {"0", AORTA_KNOB_ZERO_OK, 0, NULL},
+        {"0", AR_KNOB_ZERO_OK, 0, NULL},
         {"0", 0, 7, "AORTA_TEST_KNOB='0' is not a number of seconds > 0; using 7"},
-        {"-1", AORTA_KNOB_ZERO_OK, 7,
+        {"-1", AR_KNOB_ZERO_OK, 7,
          "AORTA_TEST_KNOB='-1' is not a number of seconds >= 0; using 7"},
         {"soon", 0, 7, "AORTA_TEST_KNOB='soon' is not a number of seconds > 0; using 7"},
         {"5 ", 0, 7, "AORTA_TEST_KNOB='5 ' is not a number of seconds > 0; using 7"},
@@ -92,12 +92,12 @@ static void read_twice(void *user)
     (void)user;
     setenv("AORTA_TEST_TWICE", "x", 1);
     for (int i = 0; i < 3; i++)
-        ck_assert(aorta_knob_seconds("AORTA_TEST_TWICE", 2, 0) == 2);
+        ck_assert(ar_knob_seconds("AORTA_TEST_TWICE", 2, 0) == 2);
     setenv("AORTA_TEST_TWICE", "y", 1);
-    ck_assert(aorta_knob_seconds("AORTA_TEST_TWICE", 2, 0) == 2);
-    ck_assert(aorta_knob_seconds("AORTA_TEST_TWICE", 2, 0) == 2);
+    ck_assert(ar_knob_seconds("AORTA_TEST_TWICE", 2, 0) == 2);
+    ck_assert(ar_knob_seconds("AORTA_TEST_TWICE", 2, 0) == 2);
     setenv("AORTA_TEST_TWICE", "3", 1);
-    ck_assert(aorta_knob_seconds("AORTA_TEST_TWICE", 2, 0) == 3);
+    ck_assert(ar_knob_seconds("AORTA_TEST_TWICE", 2, 0) == 3);
     unsetenv("AORTA_TEST_TWICE");
 }
 
@@ -122,7 +122,7 @@ static const size_case_t *size_now;
 
 static void read_size(void *user)
 {
-    *(uint64_t *)user = aorta_knob_size("AORTA_TEST_SIZE", UINT64_C(4) << 30);
+    *(uint64_t *)user = ar_knob_size("AORTA_TEST_SIZE", UINT64_C(4) << 30);
 }
 
 START_TEST(sizes_take_bytes_or_a_suffix)
@@ -165,7 +165,7 @@ END_TEST
 
 static void read_count(void *user)
 {
-    *(long *)user = aorta_knob_count("AORTA_TEST_COUNT", 3);
+    *(long *)user = ar_knob_count("AORTA_TEST_COUNT", 3);
 }
 
 START_TEST(counts_take_a_whole_number)
@@ -203,27 +203,27 @@ END_TEST
 
 static void read_parse_timeout(void *user)
 {
-    *(double *)user = aorta_parse_timeout();
+    *(double *)user = ar_parse_timeout();
 }
 
 static void read_kill_grace(void *user)
 {
-    *(double *)user = aorta_run_kill_grace();
+    *(double *)user = ar_run_kill_grace();
 }
 
 static void read_rank_wait(void *user)
 {
-    *(double *)user = aorta_rank_wait_sec(30);
+    *(double *)user = ar_rank_wait_sec(30);
 }
 
 static void read_parse_jobs(void *user)
 {
-    *(double *)user = (double)aorta_parse_jobs();
+    *(double *)user = (double)ar_parse_jobs();
 }
 
 static void read_parse_memory(void *user)
 {
-    *(double *)user = (double)aorta_parse_memory_limit();
+    *(double *)user = (double)ar_parse_memory_limit();
 }
 
 START_TEST(each_knob_read_in_process)

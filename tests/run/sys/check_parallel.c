@@ -66,9 +66,9 @@ static void run(size_t count, size_t per_worker, tally_t *tally)
     tally->owner_ok = calloc(count + 1, sizeof *tally->owner_ok);
     pthread_mutex_init(&tally->lock, NULL);
     tally->caller = pthread_self();
-    aorta_parallel_t loop = {.count = count, .per_worker = per_worker, .begin = begin,
+    ar_parallel_t loop = {.count = count, .per_worker = per_worker, .begin = begin,
                              .end = end, .item = item, .user = tally};
-    aorta_parallel_run(&loop);
+    ar_parallel_run(&loop);
     for (size_t i = 0; i < count; i++) {
         ck_assert_msg(tally->visits[i] == 1, "item %zu done %u times", i, tally->visits[i]);
         ck_assert_msg(tally->owner_ok[i], "item %zu saw another worker's state", i);

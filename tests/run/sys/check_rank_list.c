@@ -16,12 +16,12 @@ static char *round_trip(const char *text, char **error)
     long *ranks = NULL;
     size_t count = 0;
     *error = NULL;
-    if (aorta_rank_list_parse(text, &ranks, &count, error) != 0) {
+    if (ar_rank_list_parse(text, &ranks, &count, error) != 0) {
         ck_assert_ptr_null(ranks);
         ck_assert_uint_eq(count, 0);
         return NULL;
     }
-    char *out = aorta_rank_list_format(ranks, count, ",");
+    char *out = ar_rank_list_format(ranks, count, ",");
     free(ranks);
     return out;
 }
@@ -86,10 +86,10 @@ END_TEST
 START_TEST(the_written_form_groups_runs_of_three)
 {
     long ranks[] = {1, 3, 4, 5, 6, 7, 9, 11, 12};
-    char *text = aorta_rank_list_format(ranks, 9, ", ");
+    char *text = ar_rank_list_format(ranks, 9, ", ");
     ck_assert_str_eq(text, "1, 3-7, 9, 11, 12");
     free(text);
-    text = aorta_rank_list_format(NULL, 0, ", ");
+    text = ar_rank_list_format(NULL, 0, ", ");
     ck_assert_str_eq(text, "");
     free(text);
 }
@@ -98,17 +98,17 @@ END_TEST
 START_TEST(membership_and_sorting)
 {
     long ranks[] = {9, 0, 3};
-    ck_assert_int_eq(aorta_rank_list_sort(ranks, 3), -1);
+    ck_assert_int_eq(ar_rank_list_sort(ranks, 3), -1);
     ck_assert_int_eq(ranks[0], 0);
     ck_assert_int_eq(ranks[2], 9);
-    ck_assert(aorta_rank_list_has(ranks, 3, 0));
-    ck_assert(aorta_rank_list_has(ranks, 3, 3));
-    ck_assert(aorta_rank_list_has(ranks, 3, 9));
-    ck_assert(!aorta_rank_list_has(ranks, 3, 1));
-    ck_assert(!aorta_rank_list_has(ranks, 3, 10));
-    ck_assert(!aorta_rank_list_has(ranks, 0, 0));
+    ck_assert(ar_rank_list_has(ranks, 3, 0));
+    ck_assert(ar_rank_list_has(ranks, 3, 3));
+    ck_assert(ar_rank_list_has(ranks, 3, 9));
+    ck_assert(!ar_rank_list_has(ranks, 3, 1));
+    ck_assert(!ar_rank_list_has(ranks, 3, 10));
+    ck_assert(!ar_rank_list_has(ranks, 0, 0));
     long twice[] = {4, 2, 4};
-    ck_assert_int_eq(aorta_rank_list_sort(twice, 3), 4);
+    ck_assert_int_eq(ar_rank_list_sort(twice, 3), 4);
 }
 END_TEST
 

@@ -17,7 +17,7 @@ static char *html(const char *text)
     char *result = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&result, &len);
-    aorta_html_put(out, text);
+    ar_html_put(out, text);
     fclose(out);
     return result;
 }
@@ -31,34 +31,34 @@ static char *html(const char *text)
 
 START_TEST(text_shows_controls_visibly)
 {
-    EXPECT(aorta_text_escape, "a\x1b[2Jb", "a\\x1b[2Jb");
-    EXPECT(aorta_text_escape, "t\tl\nc\r", "t\\tl\\nc\\r");
-    EXPECT(aorta_text_escape, "\x1b]0;title\x07", "\\x1b]0;title\\x07");
-    EXPECT(aorta_text_escape, "del\x7f", "del\\x7f");
-    EXPECT(aorta_text_escape, "c1\xc2\x9b" "2J", "c1\\u009b2J");
-    EXPECT(aorta_text_escape, "ls\xe2\x80\xa8ps\xe2\x80\xa9", "ls\\u2028ps\\u2029");
+    EXPECT(ar_text_escape, "a\x1b[2Jb", "a\\x1b[2Jb");
+    EXPECT(ar_text_escape, "t\tl\nc\r", "t\\tl\\nc\\r");
+    EXPECT(ar_text_escape, "\x1b]0;title\x07", "\\x1b]0;title\\x07");
+    EXPECT(ar_text_escape, "del\x7f", "del\\x7f");
+    EXPECT(ar_text_escape, "c1\xc2\x9b" "2J", "c1\\u009b2J");
+    EXPECT(ar_text_escape, "ls\xe2\x80\xa8ps\xe2\x80\xa9", "ls\\u2028ps\\u2029");
 }
 END_TEST
 
 START_TEST(text_shows_bidi_visibly)
 {
-    EXPECT(aorta_text_escape, "abc\xe2\x80\xae" "fed", "abc\\u202efed");
-    EXPECT(aorta_text_escape, "\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad",
+    EXPECT(ar_text_escape, "abc\xe2\x80\xae" "fed", "abc\\u202efed");
+    EXPECT(ar_text_escape, "\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad",
            "\\u202a\\u202b\\u202c\\u202d");
-    EXPECT(aorta_text_escape, "\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9",
+    EXPECT(ar_text_escape, "\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9",
            "\\u2066\\u2067\\u2068\\u2069");
-    EXPECT(aorta_text_escape, "\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", "\\u200e\\u200f\\u061c");
+    EXPECT(ar_text_escape, "\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", "\\u200e\\u200f\\u061c");
 }
 END_TEST
 
 START_TEST(text_shows_invalid_utf8_visibly)
 {
-    EXPECT(aorta_text_escape, "k\xff\xfe", "k\\xff\\xfe");
-    EXPECT(aorta_text_escape, "\x88\xbd", "\\x88\\xbd");
-    EXPECT(aorta_text_escape, "over\xc0\xaflong", "over\\xc0\\xaflong");
-    EXPECT(aorta_text_escape, "sur\xed\xa0\x80", "sur\\xed\\xa0\\x80");
-    EXPECT(aorta_text_escape, "cut\xe2\x80", "cut\\xe2\\x80");
-    EXPECT(aorta_text_escape, "big\xf4\x90\x80\x80", "big\\xf4\\x90\\x80\\x80");
+    EXPECT(ar_text_escape, "k\xff\xfe", "k\\xff\\xfe");
+    EXPECT(ar_text_escape, "\x88\xbd", "\\x88\\xbd");
+    EXPECT(ar_text_escape, "over\xc0\xaflong", "over\\xc0\\xaflong");
+    EXPECT(ar_text_escape, "sur\xed\xa0\x80", "sur\\xed\\xa0\\x80");
+    EXPECT(ar_text_escape, "cut\xe2\x80", "cut\\xe2\\x80");
+    EXPECT(ar_text_escape, "big\xf4\x90\x80\x80", "big\\xf4\\x90\\x80\\x80");
 }
 END_TEST
 
@@ -67,8 +67,8 @@ START_TEST(text_keeps_ordinary_names)
     const char *names[] = {"add_kernel", "void gemm<float, 2>(float*, int const&)",
                            "\xce\x94 ms \xe2\x80\x94 caf\xc3\xa9 \xf0\x9f\x9a\x80", "a\\b", ""};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        EXPECT(aorta_text_escape, names[i], names[i]);
-    char *none = aorta_text_escape(NULL);
+        EXPECT(ar_text_escape, names[i], names[i]);
+    char *none = ar_text_escape(NULL);
     ck_assert_str_eq(none, "");
     free(none);
 }
@@ -77,53 +77,53 @@ END_TEST
 START_TEST(text_into_cuts_before_an_escape)
 {
     char buf[8];
-    ck_assert_uint_eq(aorta_text_escape_into(buf, sizeof buf, "abcd\x1b"), 4);
+    ck_assert_uint_eq(ar_text_escape_into(buf, sizeof buf, "abcd\x1b"), 4);
     ck_assert_str_eq(buf, "abcd");
-    ck_assert_uint_eq(aorta_text_escape_into(buf, sizeof buf, "ab\x1b"), 6);
+    ck_assert_uint_eq(ar_text_escape_into(buf, sizeof buf, "ab\x1b"), 6);
     ck_assert_str_eq(buf, "ab\\x1b");
-    ck_assert_uint_eq(aorta_text_escape_into(buf, sizeof buf, "abcde\xc3\xa9"), 7);
+    ck_assert_uint_eq(ar_text_escape_into(buf, sizeof buf, "abcde\xc3\xa9"), 7);
     ck_assert_str_eq(buf, "abcde\xc3\xa9");
-    ck_assert_uint_eq(aorta_text_escape_into(buf, sizeof buf, "abcdef\xc3\xa9"), 6);
+    ck_assert_uint_eq(ar_text_escape_into(buf, sizeof buf, "abcdef\xc3\xa9"), 6);
     ck_assert_str_eq(buf, "abcdef");
 }
 END_TEST
 
 START_TEST(md_escapes_what_renderers_interpret)
 {
-    EXPECT(aorta_md_escape, "a|b", "a\\|b");
-    EXPECT(aorta_md_escape, "<img src=x onerror=alert(1)>",
+    EXPECT(ar_md_escape, "a|b", "a\\|b");
+    EXPECT(ar_md_escape, "<img src=x onerror=alert(1)>",
            "&lt;img src=x onerror=alert(1)&gt;");
-    EXPECT(aorta_md_escape, "x`y*z*[l](u)", "x\\`y\\*z\\*\\[l\\](u)");
-    EXPECT(aorta_md_escape, "# h \\ &amp;", "\\# h \\\\ &amp;amp;");
-    EXPECT(aorta_md_escape, "_em_ a_b", "\\_em\\_ a_b");
-    EXPECT(aorta_md_escape, "$x$ ~s~ ^u^", "&#36;x&#36; &#126;s&#126; &#94;u&#94;");
-    EXPECT(aorta_md_escape, "\"q\" 'q' a--b c...", "\"q\" 'q' a\\--b c...");
+    EXPECT(ar_md_escape, "x`y*z*[l](u)", "x\\`y\\*z\\*\\[l\\](u)");
+    EXPECT(ar_md_escape, "# h \\ &amp;", "\\# h \\\\ &amp;amp;");
+    EXPECT(ar_md_escape, "_em_ a_b", "\\_em\\_ a_b");
+    EXPECT(ar_md_escape, "$x$ ~s~ ^u^", "&#36;x&#36; &#126;s&#126; &#94;u&#94;");
+    EXPECT(ar_md_escape, "\"q\" 'q' a--b c...", "\"q\" 'q' a\\--b c...");
 }
 END_TEST
 
 START_TEST(md_shows_line_breaks_visibly)
 {
-    EXPECT(aorta_md_escape, "row\r| x |\n# head", "row\\\\r\\| x \\|\\\\n\\# head");
-    EXPECT(aorta_md_escape, "\x1b[2J\xe2\x80\xae\xff", "\\\\x1b\\[2J\\\\u202e\\\\xff");
+    EXPECT(ar_md_escape, "row\r| x |\n# head", "row\\\\r\\| x \\|\\\\n\\# head");
+    EXPECT(ar_md_escape, "\x1b[2J\xe2\x80\xae\xff", "\\\\x1b\\[2J\\\\u202e\\\\xff");
 }
 END_TEST
 
 START_TEST(md_keeps_ordinary_names)
 {
-    EXPECT(aorta_md_escape, "add_kernel", "add_kernel");
-    EXPECT(aorta_md_escape, "baseline (x=1, y: 2)", "baseline (x=1, y: 2)");
-    EXPECT(aorta_md_escape, "\xce\x94 %", "\xce\x94 %");
+    EXPECT(ar_md_escape, "add_kernel", "add_kernel");
+    EXPECT(ar_md_escape, "baseline (x=1, y: 2)", "baseline (x=1, y: 2)");
+    EXPECT(ar_md_escape, "\xce\x94 %", "\xce\x94 %");
 }
 END_TEST
 
 START_TEST(md_code_spans_outlast_backticks)
 {
-    EXPECT(aorta_md_code, "python3 train.py", "`python3 train.py`");
-    EXPECT(aorta_md_code, "a`b", "``a`b``");
-    EXPECT(aorta_md_code, "a``b`c", "```a``b`c```");
-    EXPECT(aorta_md_code, "`x`", "`` `x` ``");
-    EXPECT(aorta_md_code, "", "`  `");
-    EXPECT(aorta_md_code, "<b>|\n", "`<b>|\\n`");
+    EXPECT(ar_md_code, "python3 train.py", "`python3 train.py`");
+    EXPECT(ar_md_code, "a`b", "``a`b``");
+    EXPECT(ar_md_code, "a``b`c", "```a``b`c```");
+    EXPECT(ar_md_code, "`x`", "`` `x` ``");
+    EXPECT(ar_md_code, "", "`  `");
+    EXPECT(ar_md_code, "<b>|\n", "`<b>|\\n`");
 }
 END_TEST
 
