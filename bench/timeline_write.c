@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
-#include "output/timeline.h"
+#include "record/timeline.h"
 
 #define RUNS 5
 

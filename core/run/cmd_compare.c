@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "output/compare.h"
-#include "output/kernel_agg.h"
+#include "compare/compare.h"
+#include "kernels/kernel_agg.h"
 #include "sys/diag.h"
 
 /* Both runs' cells with their samples, and their provenance (NULL when a

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "sys/json.h"
-#include "output/cell_reports.h"
-#include "output/perf_md.h"
+#include "report/cell_reports.h"
+#include "report/perf_md.h"
 #include "sweep/lock.h"
 #include "sys/files.h"
 #include "xalloc.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_kernel_tables.c - the kernel tables read from untrusted JSON: the
- * parse child's reply with its table (output/parse_reply.c), and a trial's
- * .kernels.json aggregated into a cell (output/kernel_agg.c).  A reply
+ * parse child's reply with its table (record/parse_reply.c), and a trial's
+ * .kernels.json aggregated into a cell (kernels/kernel_agg.c).  A reply
  * accepted must write back out and read in again to the same reply; a cell
  * built from anything must never hold a NaN or an infinity. */
 #include "config.h"
@@ -13,7 +13,7 @@
 #include "fuzz_util.h"
 #include "aorta/collector.h"
 #include "sys/json.h"
-#include "output/kernel_agg.h"
+#include "kernels/kernel_agg.h"
 #include "record/kernel_file.h"
 #include "record/parse_reply.h"
 

@@ -16,10 +16,10 @@
 #include "fuzz_util.h"
 #include "aorta/collector.h"
 #include "sys/json.h"
-#include "output/matrix.h"
-#include "output/perf_md.h"
+#include "report/matrix.h"
+#include "report/perf_md.h"
 #include "sweep/resume.h"
-#include "output/summary.h"
+#include "report/summary.h"
 #include "sweep/trial.h"
 
 #define SEPARATOR "\n@@\n"

@@ -104,7 +104,7 @@ compile_dir() { # NAME SOURCE...
     shift
     mkdir -p "$out/obj/$name"
     for source in "$@"; do
-        # named by the whole path: output/summary.c and stats/summary.c are two
+        # named by the whole path: report/summary.c and stats/summary.c are two
         object=$out/obj/$name/$(printf %s "${source#"$srcdir"/}" | tr / _ | sed 's/\.c$//').o
         # shellcheck disable=SC2086
         $CC $cflags -fsanitize=fuzzer-no-link -I"$(dirname "$source")" \

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "aorta/collector.h"
-#include "output/sha256.h"
+#include "sys/sha256.h"
 #include "sys/rank_list.h"
 #include "xalloc.h"
 

@@ -11,7 +11,7 @@
 #ifndef AR_RESUME_H
 #define AR_RESUME_H
 
-#include "output/matrix.h"
+#include "report/matrix.h"
 #include "sweep/run.h"
 
 /* When cell cell_index is complete, fill *result from disk (resumed set)

@@ -6,7 +6,7 @@
 #define AR_RUN_H
 
 #include "aorta/collector.h"
-#include "output/host_env.h"
+#include "record/host_env.h"
 #include "recipe/plan.h"
 #include "sweep/fingerprint.h"
 #include "sys/json.h"

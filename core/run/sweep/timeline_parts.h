@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "aorta/collector.h"
-#include "output/timeline.h"
+#include "record/timeline.h"
 #include "sweep/rank_parse.h"
 
 typedef struct ar_timeline_parts {

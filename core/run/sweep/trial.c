@@ -39,7 +39,7 @@
 #include "record/retention.h"
 #include "sys/spawn.h"
 #include "record/kernel_file.h"
-#include "output/timeline.h"
+#include "record/timeline.h"
 #include "sweep/timeline_parts.h"
 #include "record/layout.h"
 #include "record/trial_json.h"
