@@ -64,15 +64,22 @@ void ar_cli_usage(FILE *out)
         "  --compare RUN_A RUN_B    per cell in both, GPU (or step) time and the kernels\n"
         "                           that changed most from RUN_A to RUN_B\n"
         "  --json                   --compare: print JSON instead of text\n"
-        "  --fail-above PCT         --compare: the practical threshold (default 5%); exit 3\n"
-        "                           when a gated measure regressed past it, or B is broken\n"
+        "  --fail-above PCT         --compare: the threshold delta (default 5%); exit 3\n"
+        "                           when a gated measure regressed past it or B is broken,\n"
+        "                           4 (no verdict) when a GPU time's bound is not below it\n"
         "  --alpha A                --compare: the significance level (default 0.01)\n"
         "  --min-delta-ms MS        --compare: a change smaller than MS never regresses\n"
         "  --gate-step-time         --compare: gate the step time (wall clock) too\n"
-        "  --strict                 --compare: an inconclusive gated measure fails too\n"
-        "  --allow-missing          --compare: a cell or collector missing from B passes\n"
-        "  --allow-mismatch         --compare: judge and gate runs of another command or\n"
-        "                           profiler version too\n"
+        "  --gate-kernels-above PCT --compare: gate a kernel holding PCT% of its cell's GPU\n"
+        "                           time (default 1)\n"
+        "  --strict                 --compare: the default: no verdict exits 4\n"
+        "  --allow-inconclusive     --compare: no verdict exits 0, naming the largest bound\n"
+        "  --allow-missing          --compare: a cell or collector missing from B, or one\n"
+        "                           that captured nothing, passes\n"
+        "  --allow-mismatch         --compare: judge and gate runs of another profiler\n"
+        "                           version, options, cell variables or GPU too\n"
+        "  --all                    --compare: show every measure, not only gated and\n"
+        "                           changed ones\n"
         "  -v, --verbose            timestamped progress lines on stderr\n"
         "  -q, --quiet              no progress display (the live line, or one line\n"
         "                           per trial without a terminal)\n"
@@ -100,6 +107,7 @@ static const option_spec_t OPTIONS[] = {
     {"--report", 1},     {"--compare", 2}, {"--baseline", 1},         {"--json", 0},
     {"--fail-above", 1}, {"--all-ranks", 0}, {"--ranks", 1}, {"--alpha", 1},             {"--min-delta-ms", 1},
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
+    {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
     {"--fresh", 0},      {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
@@ -310,8 +318,15 @@ static int apply_compare(ar_cli_t *cli, const char *flag, char **values, char **
     } else if (!strcmp(flag, "--min-delta-ms")) {
         return parse_number(flag, "milliseconds >= 0", values[0], 0, 0, INFINITY,
                             &cli->min_delta_ms, error);
+    } else if (!strcmp(flag, "--gate-kernels-above")) {
+        return parse_number(flag, "a percentage from 0 to 100", values[0], 0, 0, 100.0,
+                            &cli->gate_kernels_pct, error);
     } else if (!strcmp(flag, "--gate-step-time")) {
         cli->gate_step_time = 1;
+    } else if (!strcmp(flag, "--allow-inconclusive")) {
+        cli->allow_inconclusive = 1;
+    } else if (!strcmp(flag, "--all")) {
+        cli->show_all = 1;
     } else if (!strcmp(flag, "--strict")) {
         cli->strict = 1;
     } else if (!strcmp(flag, "--allow-missing")) {
@@ -381,10 +396,12 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
     int needs_command = cli->mode == AR_MODE_RUN || cli->mode == AR_MODE_DRY_RUN;
     int compare_only = cli->json || cli->fail_above >= 0 || cli->alpha > 0
                        || cli->min_delta_ms > 0 || cli->gate_step_time || cli->strict
-                       || cli->allow_missing || cli->allow_mismatch;
+                       || cli->allow_missing || cli->allow_mismatch || cli->gate_kernels_pct >= 0
+                       || cli->allow_inconclusive || cli->show_all;
     if (compare_only && cli->mode != AR_MODE_COMPARE)
-        why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, --strict, "
-              "--allow-missing and --allow-mismatch apply only to --compare";
+        why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, "
+              "--gate-kernels-above, --strict, --allow-inconclusive, --allow-missing, "
+              "--allow-mismatch and --all apply only to --compare";
     else if (cli->fail_on_fail && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
     else if (cli->fresh && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
@@ -416,6 +433,7 @@ int ar_cli_parse(int argc, char **argv, ar_cli_t *cli, char **error)
     memset(cli, 0, sizeof *cli);
     cli->mode = AR_MODE_RUN;
     cli->fail_above = -1;
+    cli->gate_kernels_pct = -1;
     cli->warmup = -1;
     *error = NULL;
     int help = 0, version = 0, separator = 0;

@@ -49,7 +49,10 @@ typedef struct ar_cli {
     double alpha;               /* --alpha; 0 when absent */
     double min_delta_ms;        /* --min-delta-ms; 0 when absent */
     int gate_step_time;         /* --gate-step-time */
-    int strict;                 /* --strict */
+    int strict;                 /* --strict (the default) */
+    double gate_kernels_pct;    /* --gate-kernels-above PCT; < 0 when absent */
+    int allow_inconclusive;     /* --allow-inconclusive */
+    int show_all;               /* --all */
     int allow_missing;          /* --allow-missing */
     int allow_mismatch;         /* --allow-mismatch */
     int fail_on_fail;           /* --fail-on-fail: a run with a failing trial exits 3 */

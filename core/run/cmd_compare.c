@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_compare.c - --compare RUN_A RUN_B [--json] [--fail-above PCT]
- * [--alpha A] [--min-delta-ms MS] [--gate-step-time] [--strict]
- * [--allow-missing]: exit 3 when the gate fails. */
+ * [--alpha A] [--min-delta-ms MS] [--gate-step-time] [--gate-kernels-above
+ * PCT] [--allow-inconclusive] [--allow-missing] [--allow-mismatch] [--all]:
+ * exit 0 when the gate passed, 3 when it failed, 4 without a verdict. */
 #include "config.h"
 
 #include "commands.h"
@@ -49,8 +50,10 @@ static ar_compare_request_t request_of(const ar_cli_t *cli)
     request.verdicts.stats.min_delta = cli->min_delta_ms;
     request.verdicts.gate_step_time = cli->gate_step_time;
     request.verdicts.kernels = 1;
-    request.gate = cli->fail_above >= 0 || cli->strict;
-    request.strict = cli->strict;
+    request.verdicts.gate_kernels_pct =
+        cli->gate_kernels_pct >= 0 ? cli->gate_kernels_pct : AR_GATE_KERNELS_PCT;
+    request.verdicts.kernels_shown = AR_COMPARE_KERNELS_KEPT;
+    request.allow_inconclusive = cli->allow_inconclusive;
     request.allow_missing = cli->allow_missing;
     request.allow_mismatch = cli->allow_mismatch;
     return request;
@@ -75,9 +78,9 @@ int ar_cmd_compare(const ar_cli_t *cli)
         if (cli->json) {
             ar_json_print(stdout, cmp, 1);
         } else {
-            ar_compare_print(stdout, cmp);
+            ar_compare_print(stdout, cmp, cli->show_all);
         }
-        status = ar_compare_gate_failed(cmp) ? AR_EXIT_THRESHOLD : AR_EXIT_OK;
+        status = ar_compare_exit_status(cmp);
         ar_json_free_spread(cmp, "cells");
     }
     ar_kagg_run_clear(&ka);

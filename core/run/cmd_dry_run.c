@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/power_text.h"
 #include "sys/diag.h"
 #include "sys/rank_list.h"
 #include "commands.h"
@@ -132,6 +133,12 @@ int ar_cmd_dry_run(const ar_cli_t *cli, const ar_registry_t *registry)
         ar_json_free(line);
     }
     fflush(stdout);
+    if (plan->collector_count) { /* what the design can decide of GPU time; stdout stays JSON */
+        ar_stats_options_t options = AR_STATS_OPTIONS_INIT;
+        char *design = ar_power_statement(plan, &options);
+        ar_diag_note("%s", design);
+        free(design);
+    }
     warn_command_not_found(plan);
     free(requests);
     free(run_dir);

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/power_text.h"
 #include "recipe/plan.h"
+#include "sys/diag.h"
 #include "sweep/sweep.h"
 #include "xalloc.h"
 
@@ -28,6 +30,12 @@ int ar_cmd_run(const ar_cli_t *cli, const ar_registry_t *registry)
         }
         free(plan->kernel_baseline);
         plan->kernel_baseline = ar_xstrdup(cli->baseline);
+    }
+    if (!plan->quiet && plan->collector_count) { /* what the design can decide of GPU time */
+        ar_stats_options_t options = AR_STATS_OPTIONS_INIT;
+        char *design = ar_power_statement(plan, &options);
+        ar_diag_note("%s", design);
+        free(design);
     }
     ar_sweep_end_t end;
     ar_sweep_run(plan, &end);

@@ -18,9 +18,12 @@
  * breaking its contract. */
 #define AR_EXIT_FAILED 1
 #define AR_EXIT_USAGE 2         /* anything wrong in what was asked */
-/* A gate failed: --compare's (--fail-above, --strict), a run's failing
- * trial under --fail-on-fail. */
+/* A gate failed: --compare's (a regression past the threshold, a broken
+ * candidate), a run's failing trial under --fail-on-fail. */
 #define AR_EXIT_THRESHOLD 3
+/* --compare reached no verdict: a headline measure's bound is not below
+ * the threshold, or nothing was judged (--allow-inconclusive: 0). */
+#define AR_EXIT_NO_VERDICT 4
 
 /* dirs: the directories searched (NULL-terminated), named when none had a collector. */
 int ar_cmd_list(const ar_registry_t *registry, char *const *dirs);

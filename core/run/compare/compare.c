@@ -79,13 +79,23 @@ typedef struct pair {
 /* The gate's findings as they are met. */
 typedef struct gate {
     const ar_compare_request_t *request;
-    ar_json_t *reasons, *inconclusive;
+    ar_json_t *reasons;   /* what fails it (exit 3) */
+    ar_json_t *undecided; /* headline measures whose bound is not below delta (exit 4) */
+    ar_json_t *notes;     /* what was waived or left out */
+    size_t judged;        /* headline measures judged */
+    double worst_bound;   /* the largest undecided upper bound, percent */
+    char *worst;          /* ... and whose it is */
 } gate_t;
 
 static void reason(gate_t *gate, int waivable, char *text)
 {
-    if (!(waivable && gate->request->allow_missing))
+    if (waivable && gate->request->allow_missing) {
+        char *noted = ar_xasprintf("%s (accepted: --allow-missing)", text);
+        ar_json_append(gate->notes, ar_json_string(noted));
+        free(noted);
+    } else {
         ar_json_append(gate->reasons, ar_json_string(text));
+    }
     free(text);
 }
 
@@ -105,21 +115,70 @@ static char *measure_label(const ar_measure_t *m)
     return ar_xstrdup(m->measure);
 }
 
-static void judge_gate(gate_t *gate, const ar_measure_t *m, size_t *inconclusive,
+/* A headline measure's bound in the worse direction, percent: its upper end
+ * for lower-is-better (the one-sided 1 - alpha bound), mirrored. */
+static double worse_bound(const ar_measure_t *m)
+{
+    const ar_stats_result_t *r = &m->result;
+    return m->better == AR_STATS_BETTER_HIGHER ? -r->ci_low_pct : r->ci_high_pct;
+}
+
+/* Whether a judged headline measure lets the gate pass: its bound below
+ * delta (or its absolute change inside the floor). */
+static int headline_settled(const ar_measure_t *m, const ar_stats_options_t *o)
+{
+    const ar_stats_result_t *r = &m->result;
+    if (isnan(r->p_raw))
+        return 0;
+    double bound_abs = m->better == AR_STATS_BETTER_HIGHER ? -r->ci_low_abs : r->ci_high_abs;
+    return worse_bound(m) < o->threshold_pct || (o->min_delta > 0 && bound_abs < o->min_delta);
+}
+
+static void no_data(gate_t *gate, const ar_measure_t *m)
+{
+    if (m->presence == AR_NO_DATA_BOTH)
+        return; /* neither side has anything: nothing judged, nothing broken */
+    const char *empty = m->presence == AR_NO_DATA_A ? "A" : "B";
+    reason(gate, 1, ar_xasprintf("cell %s: %s captured nothing in %s (no data; the other run "
+                                 "has its GPU time)",
+                                 m->cell, m->collector, empty));
+}
+
+static void judge_gate(gate_t *gate, const ar_measure_t *m, size_t *undecided,
                        size_t *needed)
 {
-    if (!m->gated)
-        return;
     ar_verdict_t verdict = m->result.verdict;
+    if (!m->gated || verdict == AR_VERDICT_INCOMPARABLE)
+        return;
+    if (verdict == AR_VERDICT_NO_DATA) {
+        no_data(gate, m);
+        return;
+    }
     if (verdict == AR_VERDICT_REGRESSED) {
-        char *text = ar_measure_text(m), *label = measure_label(m);
+        char *text = ar_measure_text(m, gate->request->verdicts.stats.threshold_pct);
+        char *label = measure_label(m);
         reason(gate, 0, ar_xasprintf("cell %s: %s %s", m->cell, label, text));
         free(label);
         free(text);
-    } else if (verdict == AR_VERDICT_INCONCLUSIVE) {
-        (*inconclusive)++;
-        if (m->result.trials_needed > *needed)
-            *needed = m->result.trials_needed;
+    }
+    /* A side with no sample at all is a collector or cell missing from a
+     * run, or a candidate none of whose trials passed: the gate's own
+     * reasons, not an undecided measure. */
+    if (!m->headline || !m->n_a || !m->n_b)
+        return;
+    gate->judged++;
+    if (headline_settled(m, &gate->request->verdicts.stats))
+        return;
+    (*undecided)++;
+    if (m->result.trials_needed > *needed)
+        *needed = m->result.trials_needed;
+    double bound = isnan(m->result.p_raw) ? INFINITY : worse_bound(m);
+    if (!gate->worst || bound > gate->worst_bound) {
+        free(gate->worst);
+        char *label = measure_label(m);
+        gate->worst = ar_xasprintf("cell %s: %s", m->cell, label);
+        gate->worst_bound = bound;
+        free(label);
     }
 }
 
@@ -135,21 +194,58 @@ static void gate_cell(gate_t *gate, const ar_measures_t *set, const pair_t *pair
         if (!ar_kagg_table(b, a->tables[t].collector))
             reason(gate, 1, ar_xasprintf("cell %s: collector %s is missing from B", b->name,
                                             a->tables[t].collector));
-    size_t inconclusive = 0, needed = 0;
+    size_t undecided = 0, needed = 0;
     for (size_t i = pair->from; i < pair->to; i++)
-        judge_gate(gate, &set->items[i], &inconclusive, &needed);
-    if (!inconclusive)
+        judge_gate(gate, &set->items[i], &undecided, &needed);
+    if (!undecided)
         return;
-    char *line = needed ? ar_xasprintf("cell %s: %zu gated measure(s) inconclusive at %zu vs "
-                                          "%zu passing trials; %zu per side would settle them",
-                                          b->name, inconclusive, a->passing, b->passing, needed)
-                        : ar_xasprintf("cell %s: %zu gated measure(s) inconclusive at %zu vs "
-                                          "%zu passing trials",
-                                          b->name, inconclusive, a->passing, b->passing);
-    ar_json_append(gate->inconclusive, ar_json_string(line));
-    if (gate->request->strict)
-        ar_json_append(gate->reasons, ar_json_string(line));
+    char *line = ar_xasprintf("cell %s: %zu headline measure(s) undecided at %zu vs %zu passing "
+                              "trials (a bound not below %g%%); %zu per side would settle them",
+                              b->name, undecided, a->passing, b->passing,
+                              gate->request->verdicts.stats.threshold_pct,
+                              needed > AR_STATS_MIN_TRIALS ? needed : AR_STATS_MIN_TRIALS);
+    ar_json_append(gate->undecided, ar_json_string(line));
     free(line);
+}
+
+/* The outcome: failed (3) when anything regressed or is broken; no verdict
+ * (4) when nothing was judged or a headline measure is undecided (0 with
+ * --allow-inconclusive, saying the largest bound); passed (0) otherwise. */
+static ar_json_t *gate_json(gate_t *gate)
+{
+    const char *outcome = "passed";
+    int status = 0;
+    if (ar_json_length(gate->reasons)) {
+        outcome = "failed", status = 3;
+    } else if (!gate->judged) {
+        ar_json_append(gate->reasons,
+                       ar_json_string("nothing was judged: every headline measure is "
+                                      "incomparable, missing or without data"));
+        outcome = "no verdict", status = 4;
+    } else if (ar_json_length(gate->undecided) && !gate->request->allow_inconclusive) {
+        for (size_t i = 0; i < ar_json_length(gate->undecided); i++)
+            ar_json_append(gate->reasons, ar_json_ref(ar_json_at(gate->undecided, i)));
+        outcome = "no verdict", status = 4;
+    } else if (ar_json_length(gate->undecided)) {
+        char *line = isinf(gate->worst_bound)
+                         ? ar_xasprintf("accepted undecided (--allow-inconclusive): %s has "
+                                        "too few trials for a bound", gate->worst)
+                         : ar_xasprintf("accepted undecided (--allow-inconclusive): the "
+                                        "largest upper bound is %+.1f%%, %s",
+                                        gate->worst_bound, gate->worst);
+        ar_json_append(gate->notes, ar_json_string(line));
+        free(line);
+    }
+    ar_json_t *verdict = ar_json_object();
+    ar_json_set(verdict, "outcome", ar_json_string(outcome));
+    ar_json_set(verdict, "exit_status", ar_json_int(status));
+    ar_json_set(verdict, "failed", ar_json_bool(status == 3));
+    ar_json_set(verdict, "reasons", gate->reasons);
+    ar_json_set(verdict, "undecided", gate->undecided);
+    ar_json_set(verdict, "notes", gate->notes);
+    ar_json_set(verdict, "headline_judged", ar_json_int((int64_t)gate->judged));
+    free(gate->worst);
+    return verdict;
 }
 
 /* Significant first, then by the size of the change. */
@@ -318,16 +414,21 @@ static ar_json_t *header(const char *label_a, const char *label_b,
     ar_json_set(out, "run_a", ar_json_string(label_a));
     ar_json_set(out, "run_b", ar_json_string(label_b));
     ar_json_set(out, "alpha", ar_json_double(v->stats.alpha));
+    ar_json_set(out, "ci_level", ar_json_double(ar_stats_ci_level(&v->stats)));
+    ar_json_set(out, "gate_kernels_pct", ar_json_double(v->gate_kernels_pct));
     ar_json_set(out, "threshold_pct", ar_json_double(v->stats.threshold_pct));
     ar_json_set(out, "min_delta_ms", ar_json_double(v->stats.min_delta));
     ar_json_set(out, "gate_step_time", ar_json_bool(v->gate_step_time));
     return out;
 }
 
-/* Whether measure m is one a mismatch concerns: "*" every measure, else
- * a collector's own (its GPU time, kernels, "<c>_" metrics). */
-static int concerns(const ar_measure_t *m, const char *collector)
+/* Whether measure m is one a mismatch concerns: a cell's (its variables
+ * differ), else "*" every measure, else a collector's own (its GPU time,
+ * kernels, "<c>_" metrics). */
+static int concerns(const ar_measure_t *m, const char *collector, const char *cell)
 {
+    if (cell)
+        return !strcmp(m->cell, cell);
     if (!strcmp(collector, "*"))
         return 1;
     if (m->collector)
@@ -336,18 +437,21 @@ static int concerns(const ar_measure_t *m, const char *collector)
     return !strncmp(m->measure, collector, len) && m->measure[len] == '_';
 }
 
-/* Measures whose runs differ in command or profiler version are
- * incomparable (not gated), unless --allow-mismatch. */
+/* Measures whose runs differ in what makes them comparable (a profiler
+ * version, collector options, a cell's variables, the ranks profiled, the
+ * GPU) are incomparable, not gated, unless --allow-mismatch. */
 static void mark_incomparable(ar_measures_t *set, const ar_json_t *mismatches,
                               const ar_compare_request_t *request)
 {
     for (size_t i = 0; !request->allow_mismatch && i < ar_json_length(mismatches); i++) {
         const ar_json_t *entry = ar_json_at(mismatches, i);
         const char *collector = ar_json_get_string(ar_json_get(entry, "collector"));
-        if (!ar_json_get_bool(ar_json_get(entry, "incomparable")) || !collector)
+        const char *cell = ar_json_get_string(ar_json_get(entry, "cell"));
+        if (!ar_json_get_bool(ar_json_get(entry, "incomparable")) || (!collector && !cell))
             continue;
         for (size_t m = 0; m < set->count; m++)
-            if (concerns(&set->items[m], collector))
+            if (concerns(&set->items[m], collector, cell)
+                && set->items[m].result.verdict != AR_VERDICT_NO_DATA)
                 set->items[m].result.verdict = AR_VERDICT_INCOMPARABLE;
     }
 }
@@ -391,7 +495,7 @@ ar_json_t *ar_compare(const char *label_a, const ar_kagg_run_t *kernels_a,
     ar_json_set(out, "mismatches", mismatches);
     ar_json_set(out, "allow_mismatch", ar_json_bool(request->allow_mismatch));
     set_collectors(out, kernels_a, kernels_b);
-    gate_t gate = {request, ar_json_array(), ar_json_array()};
+    gate_t gate = {request, ar_json_array(), ar_json_array(), ar_json_array(), 0, 0.0, NULL};
     set_cells_only(out, kernels_a, kernels_b, &gate);
     ar_json_t *cells = ar_json_array();
     ar_json_t **built = cells_json(&set, pairs, npairs);
@@ -401,19 +505,14 @@ ar_json_t *ar_compare(const char *label_a, const ar_kagg_run_t *kernels_a,
     }
     free(built);
     ar_json_set(out, "cells", cells);
-    ar_json_t *verdict = ar_json_object();
-    ar_json_set(verdict, "active", ar_json_bool(request->gate));
-    ar_json_set(verdict, "failed",
-                   ar_json_bool(request->gate && ar_json_length(gate.reasons) > 0));
-    ar_json_set(verdict, "reasons", gate.reasons);
-    ar_json_set(verdict, "inconclusive", gate.inconclusive);
-    ar_json_set(out, "gate", verdict);
+    ar_json_set(out, "kernels_omitted", ar_json_int((int64_t)set.kernels_omitted));
+    ar_json_set(out, "gate", gate_json(&gate));
     free(pairs);
     ar_measures_clear(&set);
     return out;
 }
 
-int ar_compare_gate_failed(const ar_json_t *comparison)
+int ar_compare_exit_status(const ar_json_t *comparison)
 {
-    return ar_json_get_bool(ar_json_get(ar_json_get(comparison, "gate"), "failed"));
+    return (int)ar_json_get_int(ar_json_get(ar_json_get(comparison, "gate"), "exit_status"));
 }

@@ -42,7 +42,9 @@ static void print_verdict(FILE *out, const ar_json_t *m)
     }
     fprintf(out, " (n %lld vs %lld)", (long long)ar_json_get_int(ar_json_get(m, "n_a")),
             (long long)ar_json_get_int(ar_json_get(m, "n_b")));
-    if (!ar_json_get_bool(ar_json_get(m, "gated")))
+    const char *verdict = ar_json_get_string(ar_json_get(m, "verdict"));
+    if (!ar_json_get_bool(ar_json_get(m, "gated")) && strcmp(verdict, "not gated")
+        && strcmp(verdict, "added") && strcmp(verdict, "removed"))
         fputs(", not gated", out);
 }
 
@@ -72,7 +74,7 @@ static void print_kernels(FILE *out, const ar_json_t *kernels)
         print_value(out, k, "mean_a");
         fputs(" -> ", out);
         print_value(out, k, "mean_b");
-        fprintf(out, " ms  %s  ", ar_json_get_string(ar_json_get(k, "status")));
+        fputs(" ms  ", out);
         print_verdict(out, k);
         if (strcmp(display, raw) != 0) {
             fputs("  [", out);
@@ -112,6 +114,22 @@ static void print_ranks(FILE *out, const ar_json_t *ranks)
         fprintf(out, "      (%zu more rank(s) in --json)\n", count - shown);
 }
 
+/* What the text shows of a cell: gated measures, and the others only when
+ * they changed (significant and past the threshold), unless --all. */
+typedef struct view {
+    double alpha, threshold_pct;
+    int all;
+} view_t;
+
+static int shown(const ar_json_t *m, const view_t *view)
+{
+    if (view->all || ar_json_get_bool(ar_json_get(m, "gated")))
+        return 1;
+    const ar_json_t *p = ar_json_get(m, "p_value");
+    return p && ar_json_get_double(p) < view->alpha
+           && fabs(number(m, "effect_pct")) > view->threshold_pct;
+}
+
 static void print_measure(FILE *out, const ar_json_t *m)
 {
     const char *measure = ar_json_get_string(ar_json_get(m, "measure"));
@@ -142,7 +160,7 @@ static void print_measure(FILE *out, const ar_json_t *m)
         print_ranks(out, ar_json_get(m, "ranks"));
 }
 
-static void print_cell(FILE *out, const ar_json_t *cell)
+static void print_cell(FILE *out, const ar_json_t *cell, const view_t *view)
 {
     const ar_json_t *a = ar_json_get(cell, "a"), *b = ar_json_get(cell, "b");
     fputs("\n", out);
@@ -154,8 +172,15 @@ static void print_cell(FILE *out, const ar_json_t *cell)
             (long long)ar_json_get_int(ar_json_get(b, "passed")),
             (long long)ar_json_get_int(ar_json_get(b, "trials")));
     const ar_json_t *measures = ar_json_get(cell, "measures");
-    for (size_t m = 0; m < ar_json_length(measures); m++)
-        print_measure(out, ar_json_at(measures, m));
+    size_t hidden = 0;
+    for (size_t m = 0; m < ar_json_length(measures); m++) {
+        if (shown(ar_json_at(measures, m), view))
+            print_measure(out, ar_json_at(measures, m));
+        else
+            hidden++;
+    }
+    if (hidden)
+        fprintf(out, "  (%zu measure(s) not gated and unchanged; --all shows them)\n", hidden);
 }
 
 static void print_lines(FILE *out, const char *title, const ar_json_t *lines)
@@ -198,14 +223,15 @@ static void print_mismatches(FILE *out, const ar_json_t *cmp)
     }
 }
 
-void ar_compare_print(FILE *out, const ar_json_t *cmp)
+void ar_compare_print(FILE *out, const ar_json_t *cmp, int all)
 {
+    view_t view = {number(cmp, "alpha"), number(cmp, "threshold_pct"), all};
     fputs("Comparing ", out);
     ar_text_put(out, ar_json_get_string(ar_json_get(cmp, "run_a")));
     fputs(" -> ", out);
     ar_text_put(out, ar_json_get_string(ar_json_get(cmp, "run_b")));
-    fprintf(out, " (Mann-Whitney U, Holm, alpha %g, threshold %g%%)\n", number(cmp, "alpha"),
-            number(cmp, "threshold_pct"));
+    fprintf(out, " (Welch's t on log values, Holm, alpha %g, threshold %g%%, %g%% intervals)\n",
+            view.alpha, view.threshold_pct, 100.0 * number(cmp, "ci_level"));
     print_mismatches(out, cmp);
     print_list(out, "Collectors only in A", ar_json_get(cmp, "collectors_only_in_a"));
     print_list(out, "Collectors only in B", ar_json_get(cmp, "collectors_only_in_b"));
@@ -213,15 +239,18 @@ void ar_compare_print(FILE *out, const ar_json_t *cmp)
     print_list(out, "Cells removed (only in A)", ar_json_get(cmp, "cells_removed"));
     const ar_json_t *cells = ar_json_get(cmp, "cells");
     for (size_t i = 0; i < ar_json_length(cells); i++)
-        print_cell(out, ar_json_at(cells, i));
+        print_cell(out, ar_json_at(cells, i), &view);
+    long long omitted = (long long)ar_json_get_int(ar_json_get(cmp, "kernels_omitted"));
+    if (omitted)
+        fprintf(out, "\n(%lld ungated kernel(s) with smaller changes left out)\n", omitted);
     const ar_json_t *gate = ar_json_get(cmp, "gate");
+    const char *outcome = ar_json_get_string(ar_json_get(gate, "outcome"));
     fputs("\n", out);
-    print_lines(out, "Inconclusive", ar_json_get(gate, "inconclusive"));
-    const ar_json_t *reasons = ar_json_get(gate, "reasons");
-    if (!ar_json_get_bool(ar_json_get(gate, "active")))
-        print_lines(out, "Would fail a gate", reasons);
-    else if (ar_json_get_bool(ar_json_get(gate, "failed")))
-        print_lines(out, "Gate FAILED", reasons);
+    print_lines(out, "Noted", ar_json_get(gate, "notes"));
+    if (!strcmp(outcome, "failed"))
+        print_lines(out, "Gate FAILED", ar_json_get(gate, "reasons"));
+    else if (!strcmp(outcome, "no verdict"))
+        print_lines(out, "No verdict", ar_json_get(gate, "reasons"));
     else
         fputs("Gate passed.\n", out);
 }

@@ -181,9 +181,11 @@ typedef struct mismatches {
     ar_json_t *list;
 } mismatches_t;
 
-/* One difference; a and b are borrowed (copied in). */
-static void differ(mismatches_t *out, const char *what, const ar_json_t *a,
-                   const ar_json_t *b, int incomparable, const char *collector)
+/* One difference; a and b are borrowed (copied in).  What it makes
+ * incomparable: collector's measures ("*": all), or cell's. */
+static void differ_in(mismatches_t *out, const char *what, const ar_json_t *a,
+                      const ar_json_t *b, int incomparable, const char *collector,
+                      const char *cell)
 {
     ar_json_t *entry = ar_json_object();
     ar_json_set(entry, "what", ar_json_string(what));
@@ -191,7 +193,15 @@ static void differ(mismatches_t *out, const char *what, const ar_json_t *a,
     ar_json_set(entry, "b", b ? ar_json_ref((ar_json_t *)b) : NULL);
     ar_json_set(entry, "incomparable", ar_json_bool(incomparable));
     ar_json_set(entry, "collector", string_or_null(collector));
+    if (cell)
+        ar_json_set(entry, "cell", ar_json_string(cell));
     ar_json_append(out->list, entry);
+}
+
+static void differ(mismatches_t *out, const char *what, const ar_json_t *a,
+                   const ar_json_t *b, int incomparable, const char *collector)
+{
+    differ_in(out, what, a, b, incomparable, collector, NULL);
 }
 
 static int same(const ar_json_t *a, const ar_json_t *b)
@@ -226,8 +236,9 @@ static int compare_cell(const char *key, ar_json_t *value, void *user)
     walk_t *walk = user;
     const ar_json_t *other = ar_json_get(walk->other, key);
     if (other && !same(value, other)) {
+        /* Other variables make other measurements of that cell. */
         char *what = ar_xasprintf("cell %s variables", key);
-        differ(walk->out, what, value, other, 0, NULL);
+        differ_in(walk->out, what, value, other, 1, NULL, key);
         free(what);
     }
     return 0;
@@ -244,8 +255,10 @@ static int compare_collector(const char *key, ar_json_t *value, void *user)
         const ar_json_t *va = ar_json_get(value, parts[p]);
         const ar_json_t *vb = ar_json_get(other, parts[p]);
         if (!same(va, vb)) {
+            /* Other options measure other things; another build of the
+             * collector reads the same profiler: shown only. */
             char *what = ar_xasprintf("collector %s %s", key, parts[p]);
-            differ(walk->out, what, va, vb, 0, NULL);
+            differ(walk->out, what, va, vb, p == 1, p == 1 ? key : NULL);
             free(what);
         }
     }
@@ -272,8 +285,10 @@ ar_json_t *ar_provenance_mismatches(const ar_json_t *a, const ar_json_t *b)
         return out.list;
     }
     const ar_json_t *ca = ar_json_get(a, "command"), *cb = ar_json_get(b, "command");
+    /* Two builds at two paths, or other arguments, are what people
+     * compare: shown, and judged. */
     if (!same(ca, cb))
-        differ(&out, "command", ca, cb, ca && cb, "*");
+        differ(&out, "command", ca, cb, 0, NULL);
     /* Other ranks profiled: the merged figures sum other processes. */
     const ar_json_t *ra = ar_json_get(a, "ranks_profiled");
     const ar_json_t *rb = ar_json_get(b, "ranks_profiled");
@@ -289,9 +304,13 @@ ar_json_t *ar_provenance_mismatches(const ar_json_t *a, const ar_json_t *b)
     compare_version(&out, "triton version", ar_json_get(a, "triton_version"),
                     ar_json_get(b, "triton_version"), "proton");
     const ar_json_t *ga = ar_json_get(a, "gpu"), *gb = ar_json_get(b, "gpu");
+    /* Another GPU model or driver measures another machine. */
     if (!same(ar_json_get(ga, "name"), ar_json_get(gb, "name"))
-        || !same(ar_json_get(ga, "driver"), ar_json_get(gb, "driver")))
-        differ(&out, "gpu", ga, gb, 0, NULL);
+        || !same(ar_json_get(ga, "driver"), ar_json_get(gb, "driver"))) {
+        int known = ar_json_type(ar_json_get(ga, "name")) == AR_JSON_STRING
+                    && ar_json_type(ar_json_get(gb, "name")) == AR_JSON_STRING;
+        differ(&out, "gpu", ga, gb, known, known ? "*" : NULL);
+    }
     const ar_json_t *va = ar_json_get(a, "aorta_version");
     const ar_json_t *vb = ar_json_get(b, "aorta_version");
     if (!same(va, vb))

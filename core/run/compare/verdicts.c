@@ -40,7 +40,7 @@ size_t ar_measures_add(ar_measures_t *set, const char *cell, const char *measure
     m->collector = keep(set, collector);
     m->kernel = keep(set, kernel);
     m->rank = -1;
-    m->family = keep(set, family);
+    m->family = keep(set, gated ? AR_FAMILY_GATE : family);
     m->a = ar_xcalloc(n_a + n_b ? n_a + n_b : 1, sizeof *m->a);
     m->b = m->a + n_a;
     if (n_a)
@@ -55,21 +55,31 @@ size_t ar_measures_add(ar_measures_t *set, const char *cell, const char *measure
     return set->count++;
 }
 
-/* A kernel's samples in a table: its per-trial values, or the table's
- * trials as zeros when it did not run there at all (NULL table: none). */
-static const double *kernel_values(const ar_kagg_table_t *table, const ar_kagg_kernel_t *k,
-                                   double *zeros, size_t *n)
+/* A kernel's share of its table's mean GPU time, in percent (0 without one). */
+static double share_pct(const ar_kagg_table_t *table, const ar_kagg_kernel_t *k)
 {
-    *n = table ? table->trials : 0;
-    return k ? k->values : zeros;
+    return k && table->gpu_mean_ms > 0.0 ? 100.0 * k->mean_ms / table->gpu_mean_ms : 0.0;
 }
 
-void ar_measures_add_kernels(ar_measures_t *set, const char *cell,
-                                const ar_kagg_table_t *ta, const ar_kagg_table_t *tb)
+/* One kernel of either side, with what decides whether it is shown. */
+typedef struct kernel_pick {
+    const ar_kagg_kernel_t *a, *b; /* its entry on each side, NULL where absent */
+    int gated;
+    double change;                 /* |mean B - mean A|, ms: the ungated ones' order */
+} kernel_pick_t;
+
+static int by_change(const void *left, const void *right)
 {
-    char *family = ar_xasprintf("kernels:%s/%s", cell, ta->collector);
-    size_t most = ta->trials > tb->trials ? ta->trials : tb->trials;
-    double *zeros = ar_xcalloc(most ? most : 1, sizeof *zeros);
+    const kernel_pick_t *x = left, *y = right;
+    return (x->change < y->change) - (x->change > y->change);
+}
+
+/* Every kernel of both tables, A's order first, then B's own. */
+static kernel_pick_t *pick_kernels(const ar_kagg_table_t *ta, const ar_kagg_table_t *tb,
+                                   double gate_pct, size_t *count)
+{
+    kernel_pick_t *picks = ar_xcalloc(ta->count + tb->count + 1, sizeof *picks);
+    *count = 0;
     for (size_t side = 0; side < 2; side++) {
         const ar_kagg_table_t *own = side ? tb : ta, *other = side ? ta : tb;
         for (size_t k = 0; k < own->count; k++) {
@@ -77,16 +87,56 @@ void ar_measures_add_kernels(ar_measures_t *set, const char *cell,
             const ar_kagg_kernel_t *twin = ar_kagg_kernel(other, kernel->name);
             if (side && twin)
                 continue; /* counted from A's side */
-            size_t n_own, n_other;
-            const double *v_own = kernel_values(own, kernel, zeros, &n_own);
-            const double *v_other = kernel_values(other, twin, zeros, &n_other);
-            ar_measures_add(set, cell, "kernel_time_ms", ta->collector, kernel->name, family,
-                               side ? v_other : v_own, side ? n_other : n_own,
-                               side ? v_own : v_other, side ? n_own : n_other,
-                               AR_STATS_BETTER_LOWER, 1);
+            kernel_pick_t *pick = &picks[(*count)++];
+            pick->a = side ? twin : kernel;
+            pick->b = side ? kernel : twin;
+            pick->gated = pick->a && pick->b
+                          && (share_pct(ta, pick->a) >= gate_pct
+                              || share_pct(tb, pick->b) >= gate_pct);
+            pick->change = fabs((pick->b ? pick->b->mean_ms : 0.0)
+                                - (pick->a ? pick->a->mean_ms : 0.0));
         }
     }
-    free(zeros);
+    return picks;
+}
+
+/* The ungated kernels past the bound, smallest changes first, dropped. */
+static size_t bound_kernels(kernel_pick_t *picks, size_t count, size_t shown,
+                            size_t *omitted)
+{
+    size_t gated = 0;
+    for (size_t i = 0; i < count; i++)
+        if (picks[i].gated) {
+            kernel_pick_t keep_it = picks[i];
+            memmove(&picks[gated + 1], &picks[gated], (i - gated) * sizeof *picks);
+            picks[gated++] = keep_it;
+        }
+    if (!shown || count - gated <= shown)
+        return count;
+    qsort(picks + gated, count - gated, sizeof *picks, by_change);
+    *omitted += count - gated - shown;
+    return gated + shown;
+}
+
+void ar_measures_add_kernels(ar_measures_t *set, const char *cell,
+                                const ar_kagg_table_t *ta, const ar_kagg_table_t *tb,
+                                const ar_verdict_request_t *request)
+{
+    char *family = ar_xasprintf("kernels:%s/%s", cell, ta->collector);
+    size_t count;
+    kernel_pick_t *picks = pick_kernels(ta, tb, request->gate_kernels_pct, &count);
+    count = bound_kernels(picks, count, request->kernels_shown, &set->kernels_omitted);
+    for (size_t i = 0; i < count; i++) {
+        const kernel_pick_t *pick = &picks[i];
+        const ar_kagg_kernel_t *named = pick->a ? pick->a : pick->b;
+        size_t at = ar_measures_add(set, cell, "kernel_time_ms", ta->collector, named->name,
+                                    family, pick->a ? pick->a->values : NULL,
+                                    pick->a ? ta->trials : 0, pick->b ? pick->b->values : NULL,
+                                    pick->b ? tb->trials : 0, AR_STATS_BETTER_LOWER,
+                                    pick->gated);
+        set->items[at].presence = !pick->b ? AR_ONLY_A : !pick->a ? AR_ONLY_B : AR_PRESENT;
+    }
+    free(picks);
     free(family);
 }
 
@@ -132,28 +182,47 @@ static ar_stats_better_t declared_better(const ar_json_t *declared, const char *
                                       : AR_STATS_BETTER_HIGHER;
 }
 
+/* A headline GPU time as a metric (a collector without kernel tables) that
+ * one side lacks: no data there. */
+static void add_gpu_metric(ar_measures_t *set, const char *cell, const char *name,
+                           size_t prefix, const ar_kagg_series_t *sa,
+                           const ar_kagg_series_t *sb)
+{
+    char *collector = ar_xstrndup(name, prefix);
+    size_t at = ar_measures_add(set, cell, "gpu_time_ms", collector, NULL, AR_FAMILY_GATE,
+                                sa ? sa->values : NULL, sa ? sa->count : 0,
+                                sb ? sb->values : NULL, sb ? sb->count : 0,
+                                AR_STATS_BETTER_LOWER, 1);
+    set->items[at].headline = 1;
+    set->items[at].presence = !sa ? AR_NO_DATA_A : !sb ? AR_NO_DATA_B : AR_PRESENT;
+    free(collector);
+}
+
 static void add_metrics(ar_measures_t *set, const ar_kagg_cell_t *a,
                         const ar_kagg_cell_t *b, int headline, const ar_json_t *declared)
 {
-    for (size_t i = 0; i < b->metric_count; i++) {
-        const ar_kagg_series_t *sb = &b->metrics[i], *sa = series_of(a, sb->name);
-        size_t prefix = gpu_time_prefix(sb->name);
-        if (!sa || is_table_total(b, sb->name) || (prefix != 0) != headline)
-            continue;
-        if (prefix) {
-            char *collector = ar_xstrndup(sb->name, prefix);
-            ar_measures_add(set, b->name, "gpu_time_ms", collector, NULL,
-                               AR_FAMILY_HEADLINE, sa->values, sa->count, sb->values,
-                               sb->count, AR_STATS_BETTER_LOWER, 1);
-            free(collector);
-            continue;
+    for (size_t side = 0; side < 2; side++) {
+        const ar_kagg_cell_t *own = side ? a : b, *other = side ? b : a;
+        for (size_t i = 0; i < own->metric_count; i++) {
+            const ar_kagg_series_t *so = &own->metrics[i], *st = series_of(other, so->name);
+            size_t prefix = gpu_time_prefix(so->name);
+            if ((side && st) || is_table_total(own, so->name) || is_table_total(other, so->name)
+                || (prefix != 0) != headline)
+                continue;
+            if (prefix) { /* a GPU time one side lacks is no data there */
+                add_gpu_metric(set, b->name, so->name, prefix, side ? so : st, side ? st : so);
+                continue;
+            }
+            if (!st)
+                continue; /* another metric of one side only: nothing to compare */
+            char *family = ar_xasprintf("metric:%s", so->name);
+            int gated = 0;
+            ar_stats_better_t better = declared_better(declared, so->name, &gated);
+            size_t at = ar_measures_add(set, b->name, so->name, NULL, NULL, family, st->values,
+                                        st->count, so->values, so->count, better, gated);
+            set->items[at].headline = gated;
+            free(family);
         }
-        char *family = ar_xasprintf("metric:%s", sb->name);
-        int gated = 0;
-        ar_stats_better_t better = declared_better(declared, sb->name, &gated);
-        ar_measures_add(set, b->name, sb->name, NULL, NULL, family, sa->values, sa->count,
-                           sb->values, sb->count, better, gated);
-        free(family);
     }
 }
 
@@ -181,26 +250,41 @@ void ar_measures_add_ranks(ar_measures_t *set, const char *cell,
     free(family);
 }
 
+/* A collector's GPU time from its tables; a side whose table holds no
+ * kernel at all captured nothing: no data there. */
+static void add_gpu_time(ar_measures_t *set, const char *cell, const char *collector,
+                         const ar_kagg_table_t *ta, const ar_kagg_table_t *tb)
+{
+    int none_a = ta && !ta->count, none_b = tb && !tb->count;
+    ar_presence_t presence = none_a && none_b ? AR_NO_DATA_BOTH
+                             : none_a          ? AR_NO_DATA_A
+                             : none_b          ? AR_NO_DATA_B
+                                               : AR_PRESENT;
+    /* A collector one side lacks, or a side without data, compares with
+     * nothing: an empty side, which no test and no family takes. */
+    int use_a = ta && !none_a, use_b = tb && !none_b;
+    size_t at = ar_measures_add(set, cell, "gpu_time_ms", collector, NULL, AR_FAMILY_GATE,
+                                use_a ? ta->gpu_values : NULL, use_a ? ta->trials : 0,
+                                use_b ? tb->gpu_values : NULL, use_b ? tb->trials : 0,
+                                AR_STATS_BETTER_LOWER, 1);
+    set->items[at].headline = 1;
+    set->items[at].presence = presence;
+}
+
 void ar_measures_add_cells(ar_measures_t *set, const ar_kagg_cell_t *a,
                               const ar_kagg_cell_t *b, const ar_verdict_request_t *request)
 {
     for (size_t t = 0; t < a->count; t++) {
         const ar_kagg_table_t *ta = &a->tables[t], *tb = ar_kagg_table(b, ta->collector);
-        /* A collector B lacks compares with nothing: an empty side. */
-        ar_measures_add(set, b->name, "gpu_time_ms", ta->collector, NULL,
-                           AR_FAMILY_HEADLINE, ta->gpu_values, ta->trials,
-                           tb ? tb->gpu_values : NULL, tb ? tb->trials : 0,
-                           AR_STATS_BETTER_LOWER, 1);
+        add_gpu_time(set, b->name, ta->collector, ta, tb);
         if (request->kernels && tb)
-            ar_measures_add_kernels(set, b->name, ta, tb);
+            ar_measures_add_kernels(set, b->name, ta, tb, request);
         if (request->kernels && tb)
             ar_measures_add_ranks(set, b->name, ta, tb);
     }
     for (size_t t = 0; t < b->count; t++)
         if (!ar_kagg_table(a, b->tables[t].collector))
-            ar_measures_add(set, b->name, "gpu_time_ms", b->tables[t].collector, NULL,
-                               AR_FAMILY_HEADLINE, NULL, 0, b->tables[t].gpu_values,
-                               b->tables[t].trials, AR_STATS_BETTER_LOWER, 1);
+            add_gpu_time(set, b->name, b->tables[t].collector, NULL, &b->tables[t]);
     add_metrics(set, a, b, 1, request->declared);
     ar_measures_add(set, b->name, "step_time_ms", NULL, NULL, AR_FAMILY_STEP,
                        a->step_ms.values, a->step_ms.count, b->step_ms.values, b->step_ms.count,
@@ -284,6 +368,17 @@ int ar_measures_judge(ar_measures_t *set, const ar_stats_options_t *options,
         from = to;
     }
     free(order);
+    for (size_t i = 0; status == 0 && i < set->count; i++) {
+        ar_measure_t *m = &set->items[i];
+        static const ar_verdict_t untested[] = {
+            [AR_ONLY_A] = AR_VERDICT_REMOVED,   [AR_ONLY_B] = AR_VERDICT_ADDED,
+            [AR_NO_DATA_A] = AR_VERDICT_NO_DATA, [AR_NO_DATA_B] = AR_VERDICT_NO_DATA,
+            [AR_NO_DATA_BOTH] = AR_VERDICT_NO_DATA};
+        if (m->presence != AR_PRESENT) {
+            m->result.verdict = untested[m->presence];
+            m->result.trials_needed = 0;
+        }
+    }
     set->judged = status == 0;
     return status;
 }
@@ -328,6 +423,7 @@ ar_json_t *ar_measure_json(const ar_measure_t *m)
     ar_json_set_literal(obj, "ci_high_pct", number(r->ci_high_pct));
     ar_json_set_literal(obj, "verdict", ar_json_string(ar_verdict_name(r->verdict)));
     ar_json_set_literal(obj, "gated", ar_json_bool(m->gated));
+    ar_json_set_literal(obj, "headline", ar_json_bool(m->headline));
     ar_json_set_literal(obj, "trials_needed",
                    r->trials_needed ? ar_json_int((int64_t)r->trials_needed) : NULL);
     return obj;
@@ -368,14 +464,19 @@ char *ar_measure_p_text(const ar_json_t *m)
                                         : ar_xstrdup("?");
 }
 
-char *ar_measure_text(const ar_measure_t *measure)
+char *ar_measure_text(const ar_measure_t *measure, double threshold_pct)
 {
     ar_json_t *json = ar_measure_json(measure);
     const char *verdict = ar_json_get_string(ar_json_get(json, "verdict"));
     char *effect = ar_measure_effect_text(json), *p = ar_measure_p_text(json);
-    char *text = ar_json_get(json, "effect_pct")
-                     ? ar_xasprintf("%s %s p=%s", verdict, effect, p)
-                     : ar_xasprintf("%s (n=%zu vs %zu)", verdict, measure->n_a, measure->n_b);
+    const ar_stats_result_t *r = &measure->result;
+    /* A real change inside delta: unchanged, and how much it moved. */
+    int within = r->verdict == AR_VERDICT_UNCHANGED && r->significant;
+    char *text = !ar_json_get(json, "effect_pct")
+                     ? ar_xasprintf("%s (n=%zu vs %zu)", verdict, measure->n_a, measure->n_b)
+                 : within ? ar_xasprintf("%s %s p=%s, within %g%%", verdict, effect, p,
+                                         threshold_pct)
+                          : ar_xasprintf("%s %s p=%s", verdict, effect, p);
     free(effect);
     free(p);
     ar_json_free(json);

@@ -35,10 +35,10 @@ static void judge_rows(row_t *rows, size_t shown, const ar_kagg_cell_t *cell,
                        const ar_kagg_table_t *table, const ar_kagg_table_t *base)
 {
     ar_measures_t set = {0};
-    ar_measures_add_kernels(&set, cell->name, base, table);
-    ar_stats_options_t options = AR_STATS_OPTIONS_INIT;
+    ar_verdict_request_t request = AR_VERDICT_REQUEST_INIT;
+    ar_measures_add_kernels(&set, cell->name, base, table, &request);
     char *error = NULL;
-    if (ar_measures_judge(&set, &options, &error) == 0)
+    if (ar_measures_judge(&set, &request.stats, &error) == 0)
         for (size_t i = 0; i < shown; i++)
             for (size_t m = 0; m < set.count; m++)
                 if (!strcmp(set.items[m].kernel, rows[i].kernel->name)) {

@@ -405,7 +405,9 @@ static void add_vs_baseline(ar_json_t *cells, const ar_plan_t *plan,
     ar_measures_t set = {0};
     size_t *from = ar_xcalloc(plan->cell_count + 1, sizeof *from);
     ar_json_t *declared = ar_provenance_plan_declared(plan);
-    ar_verdict_request_t request = {AR_STATS_OPTIONS_INIT, 0, 0, declared};
+    ar_verdict_request_t request = AR_VERDICT_REQUEST_INIT;
+    request.kernels = 0;
+    request.declared = declared;
     for (size_t i = 0; i < plan->cell_count; i++) {
         from[i] = set.count;
         if (base < plan->cell_count && i != base)

@@ -205,15 +205,15 @@ static ar_measures_t *judge_columns(const ar_kagg_run_t *run, const char *collec
                                        const ar_kagg_table_t *base, size_t columns)
 {
     ar_measures_t *sets = ar_xcalloc(columns ? columns : 1, sizeof *sets);
-    ar_stats_options_t options = AR_STATS_OPTIONS_INIT;
+    ar_verdict_request_t request = AR_VERDICT_REQUEST_INIT;
     for (size_t c = 0; base && c < columns; c++) {
         const ar_kagg_cell_t *cell = &run->cells[c];
         const ar_kagg_table_t *table = ar_kagg_table(cell, collector);
         if (!table || (run->baseline && !strcmp(cell->name, run->baseline)))
             continue;
-        ar_measures_add_kernels(&sets[c], cell->name, base, table);
+        ar_measures_add_kernels(&sets[c], cell->name, base, table, &request);
         char *error = NULL;
-        if (ar_measures_judge(&sets[c], &options, &error) != 0)
+        if (ar_measures_judge(&sets[c], &request.stats, &error) != 0)
             ar_measures_clear(&sets[c]); /* finite times only: not reached */
         free(error);
     }

@@ -2,16 +2,17 @@
 /* stats.h - the one statistics module every comparison uses (cell against
  * baseline in perf.md, report.html and matrix.json; run against run in
  * --compare).  It sees only arrays of doubles, one value per trial; which
- * trials count, which measures form a family and what is gated are the
- * callers' (docs/design.md, Statistics).
+ * trials count, which measures are gated and what the gate concludes are
+ * the callers' (docs/design.md, Statistics).
  *
- * Per measure: the two-sided Mann-Whitney U test with p-values equal to
- * scipy.stats.mannwhitneyu(a, b, alternative="two-sided", method="auto")
- * (scipy 1.10); Holm's correction within the measure's family; the effect
- * of B against A in percent with a 95% interval (Hodges-Lehmann on the log
- * values, its interval from the U distribution: deterministic, and the
- * interval of the very test that decides); a verdict; and for an
- * inconclusive one, the trials per side that would settle it.
+ * Per measure: Welch's t test on the log values of each side (p-values
+ * equal to scipy.stats.ttest_ind(log b, log a, equal_var=False)); the
+ * effect of B against A as the ratio of the geometric means in percent,
+ * with its interval from the same t distribution at level 1 - 2 alpha, so
+ * that its upper end is the one-sided 1 - alpha bound the gate reads;
+ * Holm's correction within the measure's family; a verdict against the
+ * practical threshold; and for an inconclusive one, the trials per side
+ * that would settle it.
  *
  * Also the summaries a report prints (mean, population std, percentiles)
  * computed exactly enough that identical samples have std 0 and a mean
@@ -28,21 +29,24 @@
 
 #define AR_STATS_ALPHA 0.01         /* --alpha */
 #define AR_STATS_THRESHOLD_PCT 5.0  /* --fail-above */
-#define AR_STATS_CI_LEVEL 0.95      /* the effect's interval */
+#define AR_STATS_MIN_TRIALS 3       /* per side, for any verdict */
 
 typedef struct ar_stats_options {
-    double alpha;         /* family-wise level, 0 < alpha < 1 */
-    double threshold_pct; /* practical threshold in percent, >= 0 */
+    double alpha;         /* family-wise level, 0 < alpha < 0.5 */
+    double threshold_pct; /* practical threshold delta in percent, >= 0 */
     double min_delta;     /* absolute floor in the measure's unit, >= 0 (--min-delta-ms) */
 } ar_stats_options_t;
 
 #define AR_STATS_OPTIONS_INIT {AR_STATS_ALPHA, AR_STATS_THRESHOLD_PCT, 0.0}
 
+/* The interval's level for these options: 1 - 2 alpha (98% at 0.01). */
+double ar_stats_ci_level(const ar_stats_options_t *options);
+
 /* Which way is better.  Times are lower-is-better. */
 typedef enum ar_stats_better {
     AR_STATS_BETTER_LOWER,
     AR_STATS_BETTER_HIGHER,
-    AR_STATS_BETTER_NONE /* compared and shown, never regressed or improved */
+    AR_STATS_BETTER_NONE /* compared and shown, never judged better or worse */
 } ar_stats_better_t;
 
 typedef enum ar_verdict {
@@ -50,10 +54,16 @@ typedef enum ar_verdict {
     AR_VERDICT_REGRESSED,
     AR_VERDICT_IMPROVED,
     AR_VERDICT_INCONCLUSIVE,
-    AR_VERDICT_INCOMPARABLE /* set by callers (provenance), never by this module */
+    AR_VERDICT_NOT_GATED,    /* no better direction: shown with its effect only */
+    /* Set by callers, never by this module: */
+    AR_VERDICT_INCOMPARABLE, /* the runs differ in what makes it comparable */
+    AR_VERDICT_NO_DATA,      /* a collector ran but captured nothing on one side */
+    AR_VERDICT_ADDED,        /* a kernel of B only */
+    AR_VERDICT_REMOVED       /* a kernel of A only */
 } ar_verdict_t;
 
-/* "unchanged", "regressed", "improved", "inconclusive", "incomparable". */
+/* "unchanged", "regressed", "improved", "inconclusive", "not gated",
+ * "incomparable", "no data", "added", "removed". */
 const char *ar_verdict_name(ar_verdict_t verdict);
 
 /* One measure: the values of its passing trials on each side. */
@@ -68,29 +78,24 @@ typedef struct ar_stats_measure {
 
 typedef struct ar_stats_result {
     size_t n_a, n_b;
-    double u;           /* scipy's statistic: U of A (pairs a > b, ties half) */
-    int exact;          /* p from the exact null distribution, else the normal one */
-    double p_raw;       /* two-sided; NaN when a side is empty */
+    double t, df;       /* Welch's statistic (B against A) and its degrees of freedom */
+    double p_raw;       /* two-sided; NaN below AR_STATS_MIN_TRIALS a side */
     double p_value;     /* Holm-corrected within the family; NaN likewise */
-    /* B against A; + is B larger.  NaN when a side is empty.  An interval
-     * the sizes cannot close (3 per side) is -100 (-inf for a shift) to
-     * +inf.  On data with a value <= 0 the effect is a shift, in percent
-     * of |median(A)| (+-inf when that is 0 and the shift is not). */
+    /* B against A; + is B larger.  NaN without a test.  On data with a
+     * value <= 0 the effect is a shift, in percent of |mean(A)|; a
+     * never-negative quantity's percentages stop at -100. */
     double effect_pct, ci_low_pct, ci_high_pct;
-    /* The same in the measure's unit: the percent of |median(A)|. */
+    /* The same in the measure's unit. */
     double effect_abs, ci_low_abs, ci_high_abs;
     int log_scale;      /* the effect is a ratio (every value > 0) */
-    double spread;      /* pooled std on the effect's relative scale (log values,
-                         * or values over |median(A)|); NaN below 3 values */
-    int reachable;      /* these sizes can reach alpha in this family at all */
+    double spread;      /* pooled std on the effect's scale (log values, or raw) */
     int significant;    /* p_value < alpha */
     int practical;      /* |effect_pct| > threshold and |effect_abs| > min_delta */
     ar_verdict_t verdict;
     int gated;
-    /* Inconclusive: the trials per side that would resolve the threshold
-     * at the observed spread (at least one more than the larger side now,
-     * at most AR_STATS_TRIALS_MAX); 0 otherwise, and 0 for a change
-     * with no better direction, which no number of trials resolves. */
+    /* Inconclusive: the trials per side that would settle it at the
+     * observed spread (at least one more than the larger side now and at
+     * least AR_STATS_MIN_TRIALS, at most AR_STATS_TRIALS_MAX); 0 otherwise. */
     size_t trials_needed;
 } ar_stats_result_t;
 
@@ -111,68 +116,66 @@ const char *ar_stats_status_text(ar_stats_status_t status);
 
 /* Judge a family of count measures (results: count entries): each one's
  * test, effect and interval, Holm's correction over those with a p-value
- * (a measure with an empty side is left out of the family), then each
- * verdict:
- *   regressed / improved  p_value < alpha and the estimate past both
- *                         thresholds (|effect_pct| > threshold_pct and
- *                         |effect_abs| > min_delta), by the better direction;
- *   unchanged             significant but within a threshold, or not
- *                         significant with the interval inside
- *                         +-threshold_pct (or inside +-min_delta);
- *   inconclusive          a side empty; the sizes cannot reach alpha in this
- *                         family (family size * smallest possible p >= alpha:
- *                         3 per side alone gives 0.1 > 0.01); not significant
- *                         while the interval reaches past both thresholds; or
- *                         a change past them with no better direction.
- * A family is (a) one cell's kernels of one collector, (b) the headline
- * measures across the cells of a run or comparison; one measure alone is a
- * family of one.  On an error nothing is judged and *bad (when not NULL)
- * is the index of the measure at fault (count for an option). */
+ * (a measure with fewer than AR_STATS_MIN_TRIALS on a side is left out of
+ * the family), then each verdict, against delta = threshold_pct (and the
+ * floor min_delta), by the better direction:
+ *   regressed / improved  p_value < alpha and the estimate past +-delta in
+ *                         the worse / better direction (and past the floor);
+ *   unchanged             the whole interval inside +-delta (or inside
+ *                         +-min_delta): a significant change within delta
+ *                         is unchanged, its effect shown;
+ *   inconclusive          anything else: fewer than AR_STATS_MIN_TRIALS on
+ *                         a side, or an interval that reaches past delta
+ *                         without a significant change past it;
+ *   not gated             a measure with no better direction (its effect
+ *                         and p are still computed).
+ * "Past" is strict: an estimate equal to delta is not past it, an interval
+ * ending on it is inside.  On an error nothing is judged and *bad (when not
+ * NULL) is the index of the measure at fault (count for an option). */
 ar_stats_status_t ar_stats_judge(const ar_stats_measure_t *measures, size_t count,
-                                       const ar_stats_options_t *options,
-                                       ar_stats_result_t *results, size_t *bad);
+                                 const ar_stats_options_t *options,
+                                 ar_stats_result_t *results, size_t *bad);
 
 /* ---- The parts, for callers and tests ---------------------------------- */
 
-typedef struct ar_stats_mwu {
-    double u;  /* U of a */
-    double p;  /* two-sided */
-    int exact;
-} ar_stats_mwu_t;
+typedef struct ar_stats_welch {
+    double t, df, p;     /* B against A; p two-sided */
+    int log_scale;
+    double effect_pct, ci_low_pct, ci_high_pct;
+    double effect_abs, ci_low_abs, ci_high_abs;
+    double spread;       /* pooled std on the effect's scale */
+} ar_stats_welch_t;
 
-/* scipy.stats.mannwhitneyu(a, b, alternative="two-sided", method="auto"):
- * exact when the data have no ties and a side has at most 8 values, else
- * the normal approximation with tie and continuity correction.  An empty
- * side gives u and p NaN (scipy refuses it). */
-ar_stats_status_t ar_stats_mwu(const double *a, size_t n_a, const double *b, size_t n_b,
-                                     ar_stats_mwu_t *out);
+/* Welch's test of b against a (scipy.stats.ttest_ind(log b, log a,
+ * equal_var=False) when every value is > 0, else on the raw values) with
+ * the effect's interval at level (0.5 < level < 1).  NaN everywhere when a
+ * side has fewer than 2 values.  With no spread on either side, equal means
+ * give p 1 and different ones p 0 (scipy: NaN). */
+ar_stats_status_t ar_stats_welch(const double *a, size_t n_a, const double *b, size_t n_b,
+                                 double level, ar_stats_welch_t *out);
 
-/* The smallest two-sided p the test can give at these sizes (no ties: the
- * exact 2 / C(n_a+n_b, n_a) where scipy is exact, else the normal tail at
- * the largest U); 1 when a side is empty. */
-double ar_stats_min_p(size_t n_a, size_t n_b);
+/* Student's t: P(|T| > t) with df degrees of freedom (df > 0, not
+ * necessarily whole; infinite: the normal), and the t with P(T > t) = p. */
+double ar_t_two_sided(double t, double df);
+double ar_t_isf(double p, double df);
 
-/* The smallest n (per side, both sides equal) at which family * min_p < alpha. */
-size_t ar_stats_trials_to_reach(double alpha, size_t family);
+/* The smallest regression of a lower-is-better measure (in percent) that a
+ * design of n trials per side detects with probability power, at a
+ * coefficient of variation cv (0.01 for 1%) on each side, judged in a
+ * family of size family at alpha and past threshold_pct: what --dry-run
+ * and a run's first line state.  +inf below AR_STATS_MIN_TRIALS. */
+double ar_stats_detectable_pct(size_t n, double cv, size_t family, double power,
+                               const ar_stats_options_t *options);
+
+/* The trials per side at which a measure with no change, spread cv, has
+ * its one-sided 1 - alpha upper bound below threshold_pct with
+ * probability power (an A/A run that the gate passes). */
+size_t ar_stats_trials_to_pass(double cv, double power, const ar_stats_options_t *options);
 
 /* Holm's step-down correction of count p-values: p_(i) of the ascending
  * order becomes max over j <= i of min(1, (F - j + 1) p_(j)), F the number
  * of finite p-values; NaN stays NaN and is not counted.  adjusted may be p. */
 ar_stats_status_t ar_stats_holm(const double *p, size_t count, double *adjusted);
-
-typedef struct ar_stats_effect {
-    int log_scale;
-    double effect_pct, ci_low_pct, ci_high_pct;
-    double effect_abs, ci_low_abs, ci_high_abs;
-    /* The pooled standard deviation on the effect's relative scale (log
-     * values, or values over |median(A)|); NaN with fewer than 3 values. */
-    double spread;
-} ar_stats_effect_t;
-
-/* The Hodges-Lehmann effect of b against a with its 95% interval (see
- * ar_stats_result_t); NaN when a side is empty. */
-ar_stats_status_t ar_stats_effect(const double *a, size_t n_a, const double *b, size_t n_b,
-                                        ar_stats_effect_t *out);
 
 /* ---- Summaries that read true ------------------------------------------ */
 

@@ -56,6 +56,14 @@ void ar_diag_error(const char *fmt, ...)
     va_end(args);
 }
 
+void ar_diag_note(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    line("", fmt, args);
+    va_end(args);
+}
+
 void ar_diag_relay(const char *text, size_t len)
 {
     FILE *out = stream ? stream : stderr;

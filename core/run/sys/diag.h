@@ -23,6 +23,9 @@ void ar_diag_set_stream(FILE *out);
 void ar_diag_error(const char *fmt, ...) AORTA_PRINTF(1, 2);
 /* "aorta-run: warning: <message>" on stderr: the run goes on. */
 void ar_diag_warn(const char *fmt, ...) AORTA_PRINTF(1, 2);
+/* "aorta-run: <message>" on stderr: what the request will do (a plan's
+ * power), neither an error nor a warning. */
+void ar_diag_note(const char *fmt, ...) AORTA_PRINTF(1, 2);
 /* A line another process already wrote as "aorta-run: ..." (a parse
  * child's warning), relayed as it is: len bytes of text, no newline. */
 void ar_diag_relay(const char *text, size_t len);

@@ -194,7 +194,7 @@ START_TEST(a_real_torchrun_capture_shows_rank_1_late_in_add_kernel)
     ck_assert_msg(r.status == 0, "%d %s %s", r.status, r.out, r.err);
     tu_result_free(&r);
     char *run_a = tu_join(out_dir, "H200-RANKS"), *run_b = tu_join(even_dir, "H200-RANKS");
-    r = tu_aorta(NULL, "--compare", run_a, run_b, "--allow-mismatch", NULL);
+    r = tu_aorta(NULL, "--compare", run_a, run_b, "--allow-mismatch", "--all", NULL);
     ck_assert_msg(strstr(r.out, "      rank 0: 0.023 -> 0.046 ms  ")
                       && strstr(r.out, "      rank 1: 0.046 -> 0.046 ms  ")
                       && strstr(r.out, "  proton imbalance (slowest rank - mean): 0.011 -> 0.000 ms  "),

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Comparable or not, end to end: a run records its provenance in
- * matrix.json; --compare lists what differs between two runs, calls the
- * measures of runs of different commands incomparable and does not gate
- * them unless --allow-mismatch; a third party's declared metrics (ABI 1.2,
+ * matrix.json; --compare lists what differs between two runs, judges runs
+ * of different commands (two builds are what people compare), calls the
+ * measures of a cell whose variables differ, or of other chosen ranks,
+ * incomparable and does not gate them unless --allow-mismatch; a third
+ * party's declared metrics (ABI 1.2,
  * tests/fake-collectors/declared.c) are judged by their direction and
  * gated, an undirected one compared only; report.html shows them (headless
  * Chromium, 77 without it). */
@@ -124,41 +126,78 @@ START_TEST(a_higher_is_better_metric_that_falls_regressed)
 {
     run("A", "100", "", ONE_CELL);
     run("B", "80", "", ONE_CELL);
-    tu_result_t r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--fail-above", "5", NULL);
+    tu_result_t r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--fail-above", "5", "--all",
+                             NULL);
     ck_assert_msg(r.status == 3, "%d %s", r.status, r.out);
     ck_assert_ptr_nonnull(strstr(r.out, "  cell none-none: declared_rate regressed -"));
     /* Lower memory is no regression, and a number with no direction is
-     * compared and shown, never gated. */
+     * compared and shown (with --all, unchanged as it is), never gated,
+     * labelled so rather than inconclusive. */
     ck_assert_ptr_null(strstr(r.out, "cell none-none: declared_rss_kb"));
     ck_assert_ptr_null(strstr(r.out, "cell none-none: declared_colour"));
     ck_assert_ptr_nonnull(strstr(r.out, "  declared_colour: "));
+    const char *colour = strstr(r.out, "  declared_colour: ");
+    ck_assert_msg(strstr(colour, "  not gated ") < strchr(colour, '\n'), "%s", colour);
+    tu_result_free(&r);
+    /* Without --all, a row that is not gated and did not change is left out. */
+    r = tu_aorta(NULL, "--compare", "out/A", "out/B", NULL);
+    ck_assert_msg(r.status == 3, "%d %s", r.status, r.out);
+    ck_assert_ptr_null(strstr(r.out, "  declared_colour: "));
+    ck_assert_ptr_nonnull(strstr(r.out, "not gated and unchanged; --all shows them)\n"));
     tu_result_free(&r);
 }
 END_TEST
 
-START_TEST(runs_of_different_commands_are_incomparable_unless_allowed)
+/* Two builds at two paths, or other arguments, are what people compare:
+ * the command's difference is shown, and the measures judged. */
+START_TEST(runs_of_different_commands_are_shown_and_judged)
 {
     run("A", "100", "", ONE_CELL);
     run("B", "80", "; true", ONE_CELL);
     tu_result_t r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--fail-above", "5", NULL);
-    ck_assert_msg(r.status == 0, "%d %s", r.status, r.out);
+    ck_assert_msg(r.status == 3, "%d %s", r.status, r.out);
     ck_assert_ptr_nonnull(strstr(r.out, "Not the same request (provenance):\n  command: A "));
-    ck_assert_ptr_nonnull(strstr(r.out, " -> incomparable\n"));
-    ck_assert_ptr_nonnull(strstr(r.out, "  declared_rate: "));
-    ck_assert_ptr_nonnull(strstr(r.out, "incomparable -"));
+    ck_assert_ptr_null(strstr(r.out, "incomparable"));
+    ck_assert_ptr_nonnull(strstr(r.out, "cell none-none: declared_rate regressed"));
     tu_result_free(&r);
     r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--json", NULL);
     json_object *cmp = json_tokener_parse(r.out);
     ck_assert_ptr_nonnull(cmp);
     ck_assert_str_eq(tu_str(cmp, "mismatches", "0", "what", NULL), "command");
-    ck_assert(json_object_get_boolean(tu_at(cmp, "mismatches", "0", "incomparable", NULL)));
+    ck_assert(!json_object_get_boolean(tu_at(cmp, "mismatches", "0", "incomparable", NULL)));
     json_object_put(cmp);
     tu_result_free(&r);
-    r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--fail-above", "5", "--allow-mismatch",
-                 NULL);
+}
+END_TEST
+
+/* A cell whose variables differ between the runs measures something else:
+ * its measures are incomparable unless --allow-mismatch; the other cells
+ * are judged. */
+START_TEST(a_cell_of_other_variables_is_incomparable_unless_allowed)
+{
+    run("A", "100", "", "mitigation_axis: [none, slow]\nmitigations:\n  slow: {RATE: \"80\"}\n");
+    run("B", "100", "", "mitigation_axis: [none, slow]\nmitigations:\n  slow: {RATE: \"60\"}\n");
+    tu_result_t r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--json", NULL);
+    json_object *cmp = json_tokener_parse(r.out);
+    ck_assert_ptr_nonnull(cmp);
+    ck_assert_str_eq(tu_str(cmp, "mismatches", "0", "what", NULL), "cell slow-none variables");
+    ck_assert_str_eq(tu_str(cmp, "mismatches", "0", "cell", NULL), "slow-none");
+    for (size_t c = 0; c < 2; c++) {
+        json_object *cell = json_object_array_get_idx(tu_at(cmp, "cells", NULL), c);
+        const char *name = tu_str(cell, "name", NULL);
+        json_object *measures = tu_at(cell, "measures", NULL);
+        for (size_t m = 0; m < json_object_array_length(measures); m++) {
+            const char *verdict = tu_str(json_object_array_get_idx(measures, m), "verdict", NULL);
+            ck_assert_msg(!strcmp(name, "slow-none") == !strcmp(verdict, "incomparable"),
+                          "%s: %s", name, verdict);
+        }
+    }
+    json_object_put(cmp);
+    tu_result_free(&r);
+    r = tu_aorta(NULL, "--compare", "out/A", "out/B", "--allow-mismatch", NULL);
     ck_assert_msg(r.status == 3, "%d %s", r.status, r.out);
     ck_assert_ptr_nonnull(strstr(r.out, "(compared anyway: --allow-mismatch)"));
-    ck_assert_ptr_nonnull(strstr(r.out, "cell none-none: declared_rate regressed"));
+    ck_assert_ptr_nonnull(strstr(r.out, "cell slow-none: declared_rate regressed"));
     tu_result_free(&r);
 }
 END_TEST
@@ -240,7 +279,8 @@ static Suite *provenance_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, a_run_records_what_it_ran_with);
     tcase_add_test(tc, a_higher_is_better_metric_that_falls_regressed);
-    tcase_add_test(tc, runs_of_different_commands_are_incomparable_unless_allowed);
+    tcase_add_test(tc, runs_of_different_commands_are_shown_and_judged);
+    tcase_add_test(tc, a_cell_of_other_variables_is_incomparable_unless_allowed);
     tcase_add_test(tc, runs_of_other_chosen_ranks_are_incomparable);
     tcase_add_test(tc, report_html_shows_third_party_metrics_in_a_real_browser);
     tcase_add_test(tc, describe_lists_the_declared_metrics_and_a_row_that_declares_nothing);

@@ -2,8 +2,8 @@
 /* stats_driver - the statistics module on cases read from stdin, one per
  * line, for the reference scripts (scipy_reference.py, bench/verdicts.py):
  *
- *   mwu N_A N_B A... B...      -> "U P EXACT"
- *   effect N_A N_B A... B...   -> "EFFECT_PCT CI_LOW_PCT CI_HIGH_PCT EFFECT_ABS LOG_SCALE"
+ *   welch N_A N_B A... B...    -> "T P DF EFFECT_PCT CI_LOW_PCT CI_HIGH_PCT LOG_SCALE"
+ *                                 (the interval at 98%)
  *   summary N 0 X...           -> "FSUM MEAN PSTDEV"
  *   judge N_A N_B A... B...    -> "VERDICT P_RAW EFFECT_PCT CI_LOW_PCT CI_HIGH_PCT TRIALS_NEEDED"
  *                                 (a family of one, lower is better, default options)
@@ -47,17 +47,12 @@ static int parse_case(char *line, char *mode, size_t mode_size, double **values,
 
 static int run_case(const char *mode, const double *a, size_t n_a, const double *b, size_t n_b)
 {
-    if (!strcmp(mode, "mwu")) {
-        ar_stats_mwu_t r;
-        if (ar_stats_mwu(a, n_a, b, n_b, &r) != AR_STATS_OK)
+    if (!strcmp(mode, "welch")) {
+        ar_stats_welch_t w;
+        if (ar_stats_welch(a, n_a, b, n_b, 0.98, &w) != AR_STATS_OK)
             return -1;
-        printf("%.17g %.17g %d\n", r.u, r.p, r.exact);
-    } else if (!strcmp(mode, "effect")) {
-        ar_stats_effect_t e;
-        if (ar_stats_effect(a, n_a, b, n_b, &e) != AR_STATS_OK)
-            return -1;
-        printf("%.17g %.17g %.17g %.17g %d\n", e.effect_pct, e.ci_low_pct, e.ci_high_pct,
-               e.effect_abs, e.log_scale);
+        printf("%.17g %.17g %.17g %.17g %.17g %.17g %d\n", w.t, w.p, w.df, w.effect_pct,
+               w.ci_low_pct, w.ci_high_pct, w.log_scale);
     } else if (!strcmp(mode, "summary")) {
         printf("%.17g %.17g %.17g\n", ar_stats_fsum(a, n_a), ar_stats_mean(a, n_a),
                ar_stats_pstdev(a, n_a));
