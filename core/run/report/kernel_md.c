@@ -126,7 +126,7 @@ static void one_table(FILE *out, const ar_kagg_cell_t *cell, const ar_kagg_table
             table->gpu_mean_ms, table->gpu_min, table->gpu_max, table->trials, table->count);
     static const char *const headers[] = {"#",       "Kernel",          "Mean (ms)", "Share",
                                           "Launches", "\xce\x94 ms",      "\xce\x94 %",
-                                          "Verdict", "Effect [95% CI]", "p",         "Trials"};
+                                          "Verdict", "Effect [98% CI]", "p",         "Trials"};
     ar_md_table_t md = {.columns = 11};
     for (size_t i = 0; i < 11; i++)
         ar_md_table_add(&md, ar_xstrdup(headers[i]));
@@ -189,10 +189,11 @@ char *ar_kernel_md_intro(const char *baseline)
         "`.kernels.json` tables of its passing trials (a kernel missing from a "
         "trial counts 0 ms there); \xce\x94 against the baseline cell %s, "
         "largest growth first; `new`: not in the baseline. The verdict is the "
-        "two-sided Mann-Whitney U test of the kernel's per-trial times against "
-        "the baseline's, Holm-corrected over the cell's kernels (alpha 0.01, "
-        "threshold 5%%), with the effect's 95%% interval and the corrected p; "
-        "`inconclusive` when the trials cannot tell. Every kernel per "
+        "Welch's t test on the log values of the kernel's per-trial times against "
+        "the baseline's, Holm-corrected over the cell's gated kernels (alpha 0.01, "
+        "threshold 5%%; a kernel is gated from 1%% of the cell's GPU time), with the "
+        "effect's 98%% interval and the corrected p; `inconclusive` when the trials "
+        "cannot tell. Every kernel per "
         "cell: `<cell>/kernels.json`; the same as a page: `report.html`.\n\n",
         AR_KERNEL_MD_TOP, code);
     free(code);

@@ -7,6 +7,7 @@
 
 #include "report/perf_md.h"
 
+#include "report/capture_gaps.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,7 +288,7 @@ static char *mean_text(const ar_json_t *m, const char *key)
 static int verdict_table(FILE *out, const ar_json_t *cells)
 {
     static const char *const headers[] = {"Cell",    "Measure",         "Baseline", "Cell mean",
-                                          "Verdict", "Effect [95% CI]", "p",        "n",
+                                          "Verdict", "Effect [98% CI]", "p",        "n",
                                           "Gated"};
     ar_md_table_t table = {.columns = 9};
     for (size_t i = 0; i < 9; i++)
@@ -392,6 +393,18 @@ static void header(FILE *out, const ar_json_t *matrix, double run_wall_sec,
     fputs("\n", out);
 }
 
+/* Cells whose collector captured nothing while others did: said first. */
+static void gaps_section(FILE *out, const ar_json_t *matrix)
+{
+    ar_json_t *gaps = ar_capture_gaps(matrix);
+    for (size_t i = 0; i < ar_json_length(gaps); i++) {
+        char *line = ar_md_escape(ar_json_get_string(ar_json_at(gaps, i)));
+        fprintf(out, "> **Warning**: %s; its GPU time is no data, not zero.\n\n", line);
+        free(line);
+    }
+    ar_json_free(gaps);
+}
+
 char *ar_perf_md(const ar_json_t *matrix, double run_wall_sec, const char *baseline)
 {
     char *text = NULL;
@@ -407,6 +420,7 @@ char *ar_perf_md(const ar_json_t *matrix, double run_wall_sec, const char *basel
           "metric statistics are in `matrix.json`.\n\n",
           out);
     cells_section(out, ar_json_get(matrix, "provenance"));
+    gaps_section(out, matrix);
     fputs("## Step timing (ms)\n\n", out);
     step_table(out, cells, baseline);
     fputs("\n", out);
@@ -422,12 +436,13 @@ char *ar_perf_md(const ar_json_t *matrix, double run_wall_sec, const char *basel
                 recorded_baseline);
     if (!verdict_table(out, cells))
         fputs("No cell to compare with the baseline.\n", out);
-    fputs("\n> Each measure over the cell's passing trials against the baseline's: the "
-          "two-sided Mann-Whitney U test, Holm-corrected within its family (the collectors' GPU "
-          "times across the cells; each other measure across the cells), the effect in percent "
-          "with its 95% interval (Hodges-Lehmann), at alpha 0.01 and a 5% threshold. "
-          "`inconclusive`: too few trials to tell (`matrix.json`'s `vs_baseline` says how many "
-          "would). The step time moves with the machine's load and is not gated.\n\n",
+    fputs("\n> Each measure over the cell's passing trials against the baseline's: Welch's t "
+          "test on the log values, Holm-corrected over every gated measure (the collectors' GPU "
+          "times and declared metrics across the cells), the effect as a ratio in percent with "
+          "its 98% interval, at alpha 0.01 and a 5% threshold; `unchanged` needs the whole "
+          "interval inside it. `inconclusive`: too few trials to tell (`matrix.json`'s "
+          "`vs_baseline` says how many would). The step time moves with the machine's load and "
+          "is not gated.\n\n",
           out);
     fputs("## Notes\n\n", out);
     fputs("- A trial is one step: its step time is the trial's whole wall clock (command, "

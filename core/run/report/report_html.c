@@ -348,10 +348,10 @@ static void verdicts(FILE *out, const ar_json_t *matrix)
 {
     const ar_json_t *cells = ar_json_get(matrix, "cells");
     fputs("<h2>Against the baseline</h2>\n<p>Each measure over the cell's passing trials "
-          "against the baseline's: two-sided Mann-Whitney U test, Holm-corrected within its "
-          "family, the effect with its 95% interval; the step time is not gated.</p>\n"
+          "against the baseline's: Welch's t test on the log values, Holm-corrected over the "
+          "gated measures, the effect with its 98% interval; the step time is not gated.</p>\n"
           "<table class=\"cmp\"><thead><tr><th>Cell</th><th>Measure</th><th>Baseline</th>"
-          "<th>Cell</th><th>Verdict</th><th>Effect [95% CI]</th><th>p</th><th>n</th>"
+          "<th>Cell</th><th>Verdict</th><th>Effect [98% CI]</th><th>p</th><th>n</th>"
           "</tr></thead><tbody>\n",
           out);
     for (size_t i = 0; i < ar_json_length(cells); i++) {

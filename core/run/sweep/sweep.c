@@ -27,6 +27,7 @@
 #include "sweep/lock.h"
 #include "report/matrix.h"
 #include "report/cell_reports.h"
+#include "report/capture_gaps.h"
 #include "report/perf_md.h"
 #include "compare/provenance.h"
 #include "sys/live.h"
@@ -267,6 +268,7 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
     }
     free(perf);
     free(perf_path);
+    ar_capture_gaps_warn(matrix);
     ar_json_free(matrix);
     return status;
 }
