@@ -201,8 +201,21 @@ static void compose(trial_t *trial)
     if (ar_compose(trial->plan, trial->plan->command, trial->ctx->run_dir,
                            trial->collect_rel, trial->child_env, 1, trial->ctx->self_rank,
                            &trial->argv, &error)
-        != 0)
+        != 0) {
         set_setup_error(trial, error);
+        return;
+    }
+    /* A program that is not there starts no profiler: the command alone
+     * fails to start as it does without collectors (exit 127, "cannot
+     * execute", named in the summary), with the collectors' directories
+     * emptied above. */
+    char *missing = ar_compose_command_missing(trial->plan,
+                                                  aorta_env_get(trial->child_env, "PATH"));
+    if (missing) {
+        aorta_argv_free(trial->argv);
+        trial->argv = aorta_argv_dup(trial->plan->command);
+        free(missing);
+    }
 }
 
 static int open_capture(int dir_fd, const char *name)
