@@ -167,6 +167,30 @@ START_TEST(warmup_trials_run_first_and_are_left_out_of_everything)
                                                        "trials")),
                      3);
     ar_json_free(third);
+    free(out);
+    free(err);
+    /* Nothing is said where nothing is overridden: --warmup with a recipe
+     * that sets no warmup_trials (nothing to override), --warmup and
+     * --trials equal to the recipe's. */
+    tu_write("nw.yaml", "schema_version: 1\nmode: probe\nticket: W4\ntrials: 2\n"
+                        "mitigation_axis: [none]\ndiagnostic_axis: [none]\n");
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--recipe", "nw.yaml", "--warmup", "1",
+                                         "--trials", "2", "--", "true", NULL},
+                              &out, &err),
+                     0);
+    ck_assert_ptr_null(strstr(err, "overrides"));
+    ar_json_t *fourth = su_json("out/W4", "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(fourth, "warmup_trials")), 1);
+    ar_json_free(fourth);
+    free(out);
+    free(err);
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "W5", "--recipe", "w.yaml",
+                                         "--warmup", "1", "--trials", "2", "--", "true", NULL},
+                              &out, &err),
+                     0);
+    ck_assert_ptr_null(strstr(err, "overrides"));
     ar_json_free(warm);
     ar_json_free(result);
     ar_json_free(measured);
@@ -896,6 +920,30 @@ START_TEST(a_nonzero_rank_runs_the_command_bare_and_writes_nothing)
 }
 END_TEST
 
+/* perf.md and report.html show the command shell-quoted: pasting it runs
+ * what ran (one argument stays one argument). */
+START_TEST(the_command_is_shown_as_it_pastes)
+{
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta(NULL,
+                              (char *[]){"--output", "out", "--ticket", "Q", "--", "sh", "-c",
+                                         "echo hello from a trial", "it's", NULL},
+                              &out, &err),
+                     0);
+    char *perf = tu_read("out/Q/perf.md");
+    ck_assert_msg(strstr(perf, "**Command**: `sh -c 'echo hello from a trial' 'it'\"'\"'s'`  \n")
+                      != NULL,
+                  "%s", perf);
+    char *html = tu_read("out/Q/report.html");
+    ck_assert_ptr_nonnull(strstr(html, "Command: <code>sh -c &#39;echo hello from a trial&#39; "
+                                       "&#39;it&#39;&quot;&#39;&quot;&#39;s&#39;</code>"));
+    free(html);
+    free(perf);
+    free(out);
+    free(err);
+}
+END_TEST
+
 /* A command that does not exist, run under a collector: no profiler starts
  * (the scribe wrapper never runs: no attempts file), every trial is
  * recorded as a run without collectors records it (cannot execute, exit
@@ -1509,6 +1557,7 @@ static Suite *e2e_suite(void)
     tcase_add_test(tc, chosen_ranks_warnings_and_refusals);
     tcase_add_test(tc, a_world_past_the_maximum_is_refused);
     tcase_add_test(tc, a_missing_command_starts_no_profiler);
+    tcase_add_test(tc, the_command_is_shown_as_it_pastes);
     tcase_add_test(tc, missing_ranks_are_listed_with_ranges);
     tcase_add_test(tc, verbose_progress_goes_to_stderr_line_by_line);
     tcase_add_test(tc, host_env_reads_rocm_and_asks_the_payloads_python_for_triton_once);
