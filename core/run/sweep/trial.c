@@ -648,6 +648,12 @@ static void execute(trial_t *trial)
     run_command(trial);
     /* Before the strays are killed: the probe is aorta-run's own child. */
     ar_run_snapshot(trial->ctx, trial->spawn.interrupted);
+    /* A launcher's step may still be ending (srun inside an allocation
+     * tears its step down after the ranks exit): it is given the kill
+     * grace before anything left is called a stray. */
+    if (trial->plan->launcher && aorta_argv_count(trial->plan->launcher) > 0
+        && !trial->spawn.interrupted)
+        ar_spawn_settle(trial->ctx->kill_grace_sec);
     char *what = ar_xasprintf("%s: the payload", trial->display_dir);
     ar_spawn_kill_strays(what);
     free(what);
