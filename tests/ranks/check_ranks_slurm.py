@@ -20,6 +20,7 @@ mpicc is missing, or the cluster does not come up.
 import getpass
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -46,7 +47,8 @@ def check(condition, what):
 if os.environ.get("AORTA_INTEGRATION") != "1":
     skip("set AORTA_INTEGRATION=1 to run the launcher integration tests")
 TOOLS = {name: shutil.which(name) or (os.path.exists(f"/usr/sbin/{name}") and f"/usr/sbin/{name}")
-         for name in ("munged", "slurmctld", "slurmd", "srun", "salloc", "sinfo", "mpicc", "sh")}
+         for name in ("munged", "slurmctld", "slurmd", "srun", "salloc", "sbatch", "sinfo", "mpicc",
+                     "sh")}
 missing = [name for name, path in TOOLS.items() if not path]
 if missing:
     skip("not found: " + ", ".join(missing) + " (Debian: slurm-wlm munge libopenmpi-dev)")
@@ -215,6 +217,18 @@ def allocation_checks(work, program, recipe, aorta):
                "--output", out, "--", program], prefix=salloc, extra={"AORTA_KILL_GRACE": "5"})
     check(r.returncode == 0 and "process(es) running" not in r.stderr,
           "a step that ends within the kill grace is waited for (%r)" % r.stderr[-300:])
+    # The same under sbatch (the batch step runs aorta-run), as reported.
+    log = os.path.join(work, "alloc-sbatch.log")
+    command = shlex.join([AORTA, "--plugin-dir", PLUGINS, "--recipe",
+                          recipe("alloc-sbatch", True, "", trials=4), "--output", out, "--",
+                          program])
+    r = subprocess.run([TOOLS["sbatch"], "--wait", "--quiet", "-n", "2", "--overcommit",
+                        "-o", log, "--wrap", command], env=env, capture_output=True, text=True,
+                       timeout=300)
+    with open(log) as f:
+        text = f.read()
+    check(r.returncode == 0 and "process(es) running" not in text,
+          "srun launcher under sbatch: exit 0, no stray warning (%r)" % text[-300:])
     leaky = [TOOLS["sh"], "-c", 'sleep 30 & exec "$@"', "sh"] + SRUN
     r = aorta(["--recipe", recipe("alloc-leaky", True, "", trials=1, launcher_argv=leaky),
                "--output", out, "--", program], prefix=salloc, extra={"AORTA_KILL_GRACE": "1"})
