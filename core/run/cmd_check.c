@@ -1001,9 +1001,14 @@ static int check_loaded(const ar_registry_t *registry, const char *name, double 
     return status;
 }
 
+double ar_cmd_check_timeout(void)
+{
+    return ar_knob_seconds("AORTA_CHECK_TIMEOUT", CHECK_TIMEOUT_DEFAULT, 0);
+}
+
 int ar_cmd_check(const ar_cli_t *cli, char *const *dirs)
 {
-    double timeout = ar_knob_seconds("AORTA_CHECK_TIMEOUT", CHECK_TIMEOUT_DEFAULT, 0);
+    double timeout = ar_cmd_check_timeout();
     char *dir = NULL;
     if (cli->dir) {
         struct stat st;

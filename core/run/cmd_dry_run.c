@@ -67,34 +67,30 @@ static ar_json_t *cell_line(const ar_plan_t *plan, const ar_cell_t *cell,
     return line;
 }
 
-/* Whether the command's program, a name without '/', can be found as the
- * trials would look it up (the cell's PATH, else aorta-run's; aorta_which()
- * walks the one PATH search of core/common/path_search.c).  1: found, or a
- * path, which the dry run leaves to the run. */
-static int command_found(const ar_plan_t *plan, const ar_cell_t *cell)
+/* Why the command's program cannot be started as the trials would start
+ * it (the cell's PATH, else aorta-run's), or NULL (sweep/compose.h). */
+static char *command_missing(const ar_plan_t *plan, const ar_cell_t *cell)
 {
-    const char *name = aorta_argv_at(plan->command, 0);
-    if (strchr(name, '/'))
-        return 1;
     const char *path = aorta_env_get(cell->env, "PATH");
-    if (!path)
-        path = getenv("PATH");
-    char *found = aorta_which(name, path);
-    free(found);
-    return found != NULL;
+    return ar_compose_command_missing(plan, path ? path : getenv("PATH"));
 }
 
-/* One warning, for the first cell whose command is not on its PATH: the run
- * would record every trial as `cannot execute` (exit 127) and exit 1. */
-static void warn_command_not_found(const ar_plan_t *plan)
+/* One warning, for the first cell whose command cannot be started: the run
+ * would record each of its trials as `cannot execute` (exit 127 or 126),
+ * starting no profiler.  The dry run's exit status stays as it is: a dry
+ * run is also how one sees the argv of a program not built yet. */
+static void warn_command_missing(const ar_plan_t *plan)
 {
+    size_t missing = 0;
     for (size_t i = 0; i < plan->cell_count; i++) {
-        if (command_found(plan, &plan->cells[i]))
+        char *why = command_missing(plan, &plan->cells[i]);
+        if (!why)
             continue;
-        ar_diag_warn("--dry-run: '%s' is not found on PATH; a run would fail with "
-                        "'cannot execute' (check the name, or give its path)",
-                        aorta_argv_at(plan->command, 0));
-        return;
+        if (!missing++)
+            ar_diag_warn("--dry-run: %s; a run would fail with 'cannot execute' (check the "
+                            "name, or give its path)",
+                            why);
+        free(why);
     }
 }
 
@@ -139,7 +135,7 @@ int ar_cmd_dry_run(const ar_cli_t *cli, const ar_registry_t *registry)
         ar_diag_note("%s", design);
         free(design);
     }
-    warn_command_not_found(plan);
+    warn_command_missing(plan);
     free(requests);
     free(run_dir);
     ar_plan_free(plan);

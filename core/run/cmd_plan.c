@@ -11,7 +11,13 @@
 #include "sys/diag.h"
 #include "commands.h"
 #include "recipe/plan.h"
+#include "record/host_env.h"
+#include "record/rank_record.h"
+#include "registry/registry.h"
+#include "sweep/parse_child.h"
 #include "sweep/rank.h"
+#include "sweep/rank_parse.h"
+#include "sweep/run.h"
 
 /* Chosen ranks with no launcher anywhere: every trial profiles this one
  * process, so the list changes nothing; said once. */
@@ -21,6 +27,24 @@ static void note_ranks_unused(const ar_plan_t *plan)
         ar_diag_warn("ranks have no effect here: the recipe has no launcher and no launcher "
                         "started aorta-run (none of RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, "
                         "SLURM_PROCID is set); this one process profiles itself");
+}
+
+/* Every AORTA_* knob that takes a number, read once through the function
+ * that reads it (with its fallback), so that a bad value is one warning in
+ * every run, whether or not this run comes to use the knob (the probe only
+ * runs for a Python payload, the rank wait only under --all-ranks).  A knob
+ * warns once per value, so the later reads are silent.  The knobs that take
+ * any text (paths, a program) have no bad value. */
+static void check_knobs(const ar_plan_t *plan)
+{
+    (void)ar_run_kill_grace();
+    (void)ar_parse_timeout();
+    (void)ar_parse_memory_limit();
+    (void)ar_parse_jobs();
+    (void)ar_host_env_probe_timeout();
+    (void)ar_rank_wait_sec(plan->timeout_sec);
+    (void)ar_registry_load_timeout();
+    (void)ar_cmd_check_timeout();
 }
 
 int ar_cmd_build_plan(const ar_cli_t *cli, const ar_registry_t *registry,
@@ -50,8 +74,10 @@ int ar_cmd_build_plan(const ar_cli_t *cli, const ar_registry_t *registry,
     };
     char *error = NULL;
     if (ar_plan_build(&request, registry, plan, &error) == 0) {
-        if (cli->mode == AR_MODE_RUN || cli->mode == AR_MODE_DRY_RUN)
+        if (cli->mode == AR_MODE_RUN || cli->mode == AR_MODE_DRY_RUN) {
             note_ranks_unused(*plan);
+            check_knobs(*plan);
+        }
         return AR_EXIT_OK;
     }
     ar_diag_error("%s", error);

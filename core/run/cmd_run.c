@@ -48,7 +48,7 @@ int ar_cmd_sweep_status(const ar_sweep_end_t *end, int fail_on_fail)
     if (end->interrupted)
         return 128 + end->interrupted;
     /* Stale trials in the run directory: what was asked cannot be resumed. */
-    if (end->stale)
+    if (end->stale || end->refused)
         return AR_EXIT_USAGE;
     /* 1 wins over 3: a run that did not come off says so before any gate. */
     if (end->incomplete || end->nothing_measured)

@@ -35,6 +35,8 @@ int ar_cmd_env(const ar_cli_t *cli, const ar_registry_t *registry);
 /* --check-collector loads the collectors of dirs (the search path) itself:
  * in a child first, so that one crashing as it loads is a finding. */
 int ar_cmd_check(const ar_cli_t *cli, char *const *dirs);
+/* Seconds one step of --check-collector may take: AORTA_CHECK_TIMEOUT. */
+double ar_cmd_check_timeout(void);
 /* --report and --compare read run directories only: no collector is loaded. */
 int ar_cmd_report(const ar_cli_t *cli);
 int ar_cmd_compare(const ar_cli_t *cli);

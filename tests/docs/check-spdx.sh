@@ -5,7 +5,8 @@
 # scripts (any file starting with #!), Makefile fragments, configure.ac, m4
 # macros, .in templates, man page sources, the RPM spec and debian/rules.
 # Data (fixtures, corpora, baselines, recipes, JSON) and prose (Markdown,
-# COPYING, NEWS) are not sources.  The files are git's when this is a
+# COPYING, NEWS) are not sources; a fixture's own program (a .py, .sh or .c
+# under fixtures/, such as the payload a capture was made with) is.  The files are git's when this is a
 # checkout (.git is a file in a worktree), else those under the source tree
 # (a release tarball).
 set -u
@@ -21,7 +22,8 @@ status=0
 checked=0
 for file in $(list); do
     case $file in
-    tests/*/fixtures/* | tests/*/*/fixtures/* | tests/fuzz/corpus/* | tests/fuzz/dict/* | tests/abi/1.0/*) continue ;;
+    tests/*/fixtures/*.py | tests/*/fixtures/*.sh | tests/*/fixtures/*.c) ;;
+    tests/*/fixtures/* | tests/fuzz/corpus/* | tests/fuzz/dict/* | tests/abi/1.0/*) continue ;;
     esac
     source=no
     case $file in

@@ -2,7 +2,9 @@
 /* README.md's first command ends with a sweep: its last step, read from the
  * README itself, is run as a user would after building (core/aorta-run and
  * plugins/ taken from this build tree), and what it prints must be the
- * summary the README describes. */
+ * summary the README describes.  The build section tells what a user runs
+ * into: make clean after another --prefix, and make check's time with the
+ * machine it was measured on. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -137,6 +139,45 @@ START_TEST(the_first_commands_sweep_prints_the_summary_the_readme_promises)
 }
 END_TEST
 
+/* The text of README's section whose heading starts with heading, up to
+ * the next "## " heading; free it. */
+static char *section(const char *readme, const char *heading)
+{
+    const char *start = strstr(readme, heading);
+    ck_assert_msg(start != NULL, "README has no '%s'", heading);
+    const char *end = strstr(start + strlen(heading), "\n## ");
+    return strndup(start, end ? (size_t)(end - start) : strlen(start));
+}
+
+START_TEST(the_build_sections_say_what_a_user_runs_into)
+{
+    char *path = tu_srcdir("README.md");
+    char *readme = tu_read(path);
+    ck_assert_ptr_nonnull(readme);
+    /* A built tree keeps the old library directory in its programs' run
+     * path: another --prefix needs make clean first. */
+    char *building = section(readme, "## Building by hand");
+    ck_assert_msg(strstr(building, "make clean") && strstr(building, "--prefix")
+                      && strstr(building, "libaorta.so.0"),
+                  "%s", building);
+    /* make check's time comes with its machine: "N s on ... N cores". */
+    char *development = section(readme, "## Development");
+    const char *item = strstr(development, "- `make check`:");
+    ck_assert_ptr_nonnull(item);
+    const char *next = strstr(item + 1, "\n- ");
+    char *bullet = strndup(item, next ? (size_t)(next - item) : strlen(item));
+    const char *seconds = strstr(bullet, " s on ");
+    ck_assert_msg(seconds && seconds > bullet && seconds[-1] >= '0' && seconds[-1] <= '9'
+                      && strstr(seconds, " cores"),
+                  "%s", bullet);
+    free(bullet);
+    free(development);
+    free(building);
+    free(readme);
+    free(path);
+}
+END_TEST
+
 static Suite *readme_suite(void)
 {
     Suite *suite = suite_create("readme");
@@ -145,6 +186,9 @@ static Suite *readme_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, the_first_commands_sweep_prints_the_summary_the_readme_promises);
     suite_add_tcase(suite, tc);
+    TCase *text = tcase_create("text");
+    tcase_add_test(text, the_build_sections_say_what_a_user_runs_into);
+    suite_add_tcase(suite, text);
     return suite;
 }
 

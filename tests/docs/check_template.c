@@ -112,7 +112,9 @@ END_TEST
 
 /* The author's build, as a script: $BUILD staged into $WORK/stage, the
  * template's files from $SRC built in $WORK/src with autoreconf and its
- * configure, then make check, install and uninstall into $WORK/inst, and a
+ * configure, then make check, install and uninstall into $WORK/inst, a plain
+ * make install (no DESTDIR: into the staged collectordir) that must not
+ * print libtool's notice, and a
  * copy that names a metric outside its prefix, whose make check must fail.
  * A step that fails prints its log. */
 static const char OUT_OF_TREE[] =
@@ -134,6 +136,10 @@ static const char OUT_OF_TREE[] =
     "step check $make check\n"
     "cat \"$WORK/check.log\"\n"
     "step install $make install DESTDIR=\"$WORK/inst\"\n"
+    "step plain $make install\n"
+    "echo \"plain install: $(find \"$WORK/stage\" -name mycollector.so | wc -l) module(s)\"\n"
+    "grep -q 'Libraries have been installed' \"$WORK/plain.log\" && echo 'libtool notice shown'\n"
+    "step plain_uninstall $make uninstall\n"
     "echo \"installed: $(find \"$WORK/inst\" ! -type d | sed 's|.*/||' | sort | tr '\\n' ' ')\"\n"
     "step uninstall $make uninstall DESTDIR=\"$WORK/inst\"\n"
     "echo \"left: $(find \"$WORK/inst\" ! -type d | wc -l)\"\n"
@@ -163,6 +169,11 @@ START_TEST(template_builds_installs_and_checks_out_of_tree)
                       "%s", out);
         ck_assert_msg(strstr(out, "\nmycollector: 0 violations, "), "%s", out);
         ck_assert_msg(strstr(out, "\ninstalled: mycollector.so \n"), "%s", out);
+        /* A plain make install (into the staged collectordir): libtool's
+         * notice about linking against installed libraries is not printed,
+         * a module aorta-run opens by path needs none of it. */
+        ck_assert_msg(strstr(out, "\nplain install: 1 module(s)\n"), "%s", out);
+        ck_assert_msg(!strstr(out, "libtool notice shown"), "%s", out);
         ck_assert_msg(strstr(out, "\nleft: 0\n"), "%s", out);
         /* The renamed metric leaves both its row and its report outside the
          * prefix: the checker fails each. */

@@ -328,7 +328,41 @@ def chosen_ranks_checks():
           "--ranks 0 under mpirun: the bare rank 1's failure fails the trial")
 
 
+def demo_checks():
+    """docs/multi-rank.md, Trying it without a GPU: the no-GPU gemm under
+    mpirun, two tickets of the same command: the stand-in's noise covers the
+    ticket and the rank, so each trial's figures differ between the runs
+    (and between the ranks), and --compare has a real difference to judge."""
+    out = os.path.join(work, "demo")
+    gemm = os.path.join(SRC, "examples", "no-gpu", "gemm")
+    runs = {}
+    for ticket in ("before", "after"):
+        path = recipe("demo-" + ticket, ROCPROF_COLLECT, extra="")
+        with open(path) as f:
+            text = f.read().replace("trials: 1\n", "trials: 3\n")
+        with open(path, "w") as f:
+            f.write(text)
+        r = aorta(["--recipe", path, "--output", out, "--ticket", ticket, "--", gemm, "512"])
+        check(r.returncode == 0, f"demo {ticket}: exit 0")
+        figures = []
+        for t in range(3):
+            with open(os.path.join(out, ticket, "none-none", "_subprocess",
+                                   f"trial_d0_m0_t{t}.json")) as f:
+                m = json.load(f)["result"]["metrics"]
+            figures.append((m.get("rocprof_gpu_time_ms"), m.get("rocprof_gpu_time_ms_rank_min"),
+                            m.get("rocprof_gpu_time_ms_rank_max")))
+        runs[ticket] = figures
+    check(all(a != b for a, b in zip(runs["before"], runs["after"])),
+          f"demo: every trial's figures differ between the tickets ({runs})")
+    check(all(low != high for _, low, high in runs["before"]),
+          "demo: the two ranks' GPU times differ")
+    r = aorta(["--compare", os.path.join(out, "before"), os.path.join(out, "after"), "--json"])
+    check(r.returncode in (0, 4), f"demo: --compare exits 0 or 4 ({r.returncode})")
+    check("gpu_time" in r.stdout, "demo: --compare judges the GPU time")
+
+
 chosen_ranks_checks()
+demo_checks()
 
 if failures:
     print(f"{len(failures)} check(s) failed")

@@ -20,6 +20,7 @@ mpicc is missing, or the cluster does not come up.
 import getpass
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -46,7 +47,8 @@ def check(condition, what):
 if os.environ.get("AORTA_INTEGRATION") != "1":
     skip("set AORTA_INTEGRATION=1 to run the launcher integration tests")
 TOOLS = {name: shutil.which(name) or (os.path.exists(f"/usr/sbin/{name}") and f"/usr/sbin/{name}")
-         for name in ("munged", "slurmctld", "slurmd", "srun", "sinfo", "mpicc")}
+         for name in ("munged", "slurmctld", "slurmd", "srun", "salloc", "sbatch", "sinfo", "mpicc",
+                     "sh")}
 missing = [name for name, path in TOOLS.items() if not path]
 if missing:
     skip("not found: " + ", ".join(missing) + " (Debian: slurm-wlm munge libopenmpi-dev)")
@@ -195,6 +197,46 @@ PartitionName=aorta Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscrib
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def allocation_checks(work, program, recipe, aorta):
+    """srun as the launcher inside an allocation (salloc, as under sbatch):
+    each trial's srun ends its step after the program's ranks have, and
+    aorta-run waits for it (within the kill grace) instead of calling it a
+    stray; a process the launcher really leaves behind is still one."""
+    out = os.path.join(work, "alloc")
+    salloc = [TOOLS["salloc"], "-n", "2", "--overcommit", "--quiet"]
+    r = aorta(["--recipe", recipe("alloc-srun", True, "", trials=4), "--output", out, "--",
+               program], prefix=salloc)
+    check(r.returncode == 0, "srun launcher inside an allocation: exit 0")
+    check("process(es) running" not in r.stderr,
+          "srun launcher inside an allocation: no stray warning (%r)" % r.stderr[-300:])
+    # The step's end, after the command returned, made certain: the launcher
+    # leaves a process that ends by itself two seconds later, well within
+    # the kill grace; aorta-run waits for it instead of naming it.
+    ending = [TOOLS["sh"], "-c", '(sleep 2; exit 0) & exec "$@"', "sh"] + SRUN
+    r = aorta(["--recipe", recipe("alloc-ending", True, "", trials=2, launcher_argv=ending),
+               "--output", out, "--", program], prefix=salloc, extra={"AORTA_KILL_GRACE": "5"})
+    check(r.returncode == 0 and "process(es) running" not in r.stderr,
+          "a step that ends within the kill grace is waited for (%r)" % r.stderr[-300:])
+    # The same under sbatch (the batch step runs aorta-run), as reported.
+    log = os.path.join(work, "alloc-sbatch.log")
+    command = shlex.join([AORTA, "--plugin-dir", PLUGINS, "--recipe",
+                          recipe("alloc-sbatch", True, "", trials=4), "--output", out, "--",
+                          program])
+    r = subprocess.run([TOOLS["sbatch"], "--wait", "--quiet", "-n", "2", "--overcommit",
+                        "-o", log, "--wrap", command], env=env, capture_output=True, text=True,
+                       timeout=300)
+    with open(log) as f:
+        text = f.read()
+    check(r.returncode == 0 and "process(es) running" not in text,
+          "srun launcher under sbatch: exit 0, no stray warning (%r)" % text[-300:])
+    leaky = [TOOLS["sh"], "-c", 'sleep 30 & exec "$@"', "sh"] + SRUN
+    r = aorta(["--recipe", recipe("alloc-leaky", True, "", trials=1, launcher_argv=leaky),
+               "--output", out, "--", program], prefix=salloc, extra={"AORTA_KILL_GRACE": "1"})
+    check(r.returncode == 0 and "left 1 process(es) running; killed with their process "
+          "groups:" in r.stderr and "(sleep)" in r.stderr,
+          "a launcher's real stray is still named (%r)" % r.stderr[-300:])
+
+
 def chosen_ranks_checks(work, program, recipe, aorta, metrics):
     """Profiling chosen ranks under srun (docs/multi-rank.md): ranks: [1] with
     srun as the recipe's launcher, and --ranks 1 with srun around aorta-run."""
@@ -242,14 +284,17 @@ try:
         cluster.fail("srun -n 2 of the MPI program failed: " + probe.stderr[-400:])
     env = dict(cluster.env, ROCPROF_BIN=ROCPROF, AORTA_FAKE_KERNEL_PIPE="1")
 
-    def recipe(name, launcher, extra=""):
+    def recipe(name, launcher, extra="", trials=1, launcher_argv=None):
+        launcher_argv = launcher_argv or SRUN
         path = os.path.join(work, name + ".yaml")
         with open(path, "w") as f:
-            f.write("schema_version: 1\nmode: probe\nticket: %s\ntrials: 1\n"
+            f.write("schema_version: 1\nmode: probe\nticket: %s\ntrials: %d\n"
                     "timeout_per_trial: 120\nmitigation_axis: [none]\ndiagnostic_axis: [none]\n"
-                    'collect:\n  rocprof: {trace: "kernel", output_format: "csv"}\n' % name)
+                    'collect:\n  rocprof: {trace: "kernel", output_format: "csv"}\n'
+                    % (name, trials))
             if launcher:
-                f.write("launcher: [%s]\n" % ", ".join(json.dumps(w) for w in SRUN) + extra)
+                f.write("launcher: [%s]\n" % ", ".join(json.dumps(w) for w in launcher_argv)
+                        + extra)
         return path
 
     def aorta(args, prefix=(), extra=None):
@@ -306,6 +351,7 @@ try:
     check(r.returncode == 0, "rank view, srun around aorta-run --all-ranks: exit 0")
     rank_view_checks.check_planted(os.path.join(out, "view-srun-all"), "rocprof", check)
     chosen_ranks_checks(work, program, recipe, aorta, metrics)
+    allocation_checks(work, program, recipe, aorta)
 finally:
     cluster.stop()
 

@@ -81,12 +81,14 @@ static int load_recipe(const ar_plan_request_t *request, ar_recipe_t **recipe,
     return status;
 }
 
-/* --warmup over the recipe's warmup_trials, saying so when they differ. */
-static void apply_warmup(ar_plan_t *plan, const ar_plan_request_t *request)
+/* --warmup over the recipe's warmup_trials, saying so when the recipe sets
+ * another number (a recipe that sets none has nothing to override). */
+static void apply_warmup(ar_plan_t *plan, const ar_plan_request_t *request,
+                         int recipe_sets_warmup)
 {
     if (!request->warmup_given)
         return;
-    if (request->recipe && request->warmup != plan->warmup_trials)
+    if (recipe_sets_warmup && request->warmup != plan->warmup_trials)
         ar_diag_warn("--warmup %ld overrides the recipe's warmup_trials (%ld)", request->warmup,
                         plan->warmup_trials);
     plan->warmup_trials = request->warmup;
@@ -186,6 +188,7 @@ int ar_plan_build(const ar_plan_request_t *request, const ar_registry_t *registr
         ar_plan_free(plan);
         return -1;
     }
+    int recipe_sets_warmup = recipe && recipe->has_warmup_trials;
     if (recipe) {
         take_recipe(plan, recipe);
         ar_recipe_free(recipe);
@@ -197,7 +200,7 @@ int ar_plan_build(const ar_plan_request_t *request, const ar_registry_t *registr
         plan->retain_on_pass = plan->retain_on_fail = plan->retain_on_error = AR_RETAIN_FULL;
         add_cell(plan, "none", "none");
     }
-    apply_warmup(plan, request);
+    apply_warmup(plan, request, recipe_sets_warmup);
     if (request->ticket) {
         free(plan->ticket);
         plan->ticket = ar_xstrdup(request->ticket);

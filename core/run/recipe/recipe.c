@@ -292,6 +292,7 @@ static int read_scalars(reader_t *r, const ar_yaml_node_t *root)
     node = ar_yaml_get(root, "warmup_trials");
     if (node && read_int(r, node, "recipe.warmup_trials", 0, &recipe->warmup_trials) != 0)
         return -1;
+    recipe->has_warmup_trials = node != NULL;
     node = ar_yaml_get(root, "timeout_per_trial");
     if (node && !is_null(node)) {
         double value = 0;

@@ -46,6 +46,7 @@ typedef struct ar_recipe {
     char *ticket;                    /* NULL: none */
     long trials;                     /* stop_after.max_trials when stop_after is set */
     long warmup_trials;              /* warmup_trials: run first per cell, left out */
+    int has_warmup_trials;           /* the recipe sets warmup_trials */
     double timeout_sec;              /* 0: no limit */
     char *env_passthrough_mode;      /* "inherit" or "file" */
     ar_cell_t *cells;             /* m x d, in order */

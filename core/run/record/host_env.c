@@ -120,7 +120,7 @@ int ar_host_env_is_python(const char *argv0)
     return 1;
 }
 
-static double probe_timeout(void)
+double ar_host_env_probe_timeout(void)
 {
     return ar_knob_seconds("AORTA_PROBE_TIMEOUT", AR_PROBE_TIMEOUT_DEFAULT, 0);
 }
@@ -145,7 +145,7 @@ static char *start_triton_probe(ar_host_env_t *env, char *const *envp)
     char *argv[] = {(char *)env->python, "-c", "import triton; print(triton.__version__)", NULL};
     env->capture = tmpfile();
     int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    env->timeout = probe_timeout();
+    env->timeout = ar_host_env_probe_timeout();
     char *reason = NULL;
     if (!env->capture || null_fd < 0
         || ar_spawn_start_fds(argv, envp, fileno(env->capture), null_fd, &env->probe,

@@ -12,6 +12,7 @@
 
 /* Seconds the Triton probe may take: AORTA_PROBE_TIMEOUT, else this. */
 #define AR_PROBE_TIMEOUT_DEFAULT 10.0
+double ar_host_env_probe_timeout(void);
 
 /* The snapshot being taken.  What can be read at once is read by
  * ar_host_env_start(); when the user's argv[0] is a Python interpreter,

@@ -261,7 +261,7 @@ static void open_module(ar_module_t *module)
 #define LOAD_CHECK_REPLY_LIMIT 65536
 #define LOAD_TIMEOUT_DEFAULT 10.0
 
-static double load_timeout(void)
+double ar_registry_load_timeout(void)
 {
     return ar_knob_seconds("AORTA_LOAD_TIMEOUT", LOAD_TIMEOUT_DEFAULT, 0);
 }
@@ -306,7 +306,7 @@ int ar_registry_parse_check_reply(const char *reply, size_t len, char **reason)
 /* Whether module's load check in a child passed; if not, why (free it). */
 static char *load_check(const ar_module_t *module)
 {
-    double timeout = load_timeout();
+    double timeout = ar_registry_load_timeout();
     ar_child_spec_t spec = {.fn = load_check_child, .user = (void *)module,
                                .timeout_sec = timeout, .reply_limit = LOAD_CHECK_REPLY_LIMIT};
     ar_child_result_t result;

@@ -72,6 +72,10 @@ const ar_module_t *ar_registry_find_failed(const ar_registry_t *registry,
 char *ar_registry_names(const ar_registry_t *registry);
 void ar_registry_free(ar_registry_t *registry);
 
+/* Seconds the load check of one candidate may take: AORTA_LOAD_TIMEOUT,
+ * else 10. */
+double ar_registry_load_timeout(void);
+
 /* The load check's reply, as the checking child writes it: "ok\n", or
  * "failed\t<reason>\n".  Returns 0 with *reason NULL (ok) or set (failed;
  * free it), or -1 when the reply is neither (garbage from a broken module). */

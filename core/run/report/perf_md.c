@@ -17,6 +17,7 @@
 #include "report/matrix.h"
 #include "report/md_table.h"
 #include "compare/verdicts.h"
+#include "sys/shell_quote.h"
 #include "sys/text_escape.h"
 #include "xalloc.h"
 
@@ -204,22 +205,11 @@ static int metrics_table(FILE *out, const ar_json_t *cells, const char *baseline
     return 1;
 }
 
-/* The command as provenance recorded it, its words joined by spaces; NULL
- * when matrix.json has none (a run of an older aorta). */
+/* The command as provenance recorded it, shell-quoted (pasting it runs
+ * what ran); NULL when matrix.json has none (a run of an older aorta). */
 static char *command_text(const ar_json_t *provenance)
 {
-    const ar_json_t *command = ar_json_get(provenance, "command");
-    if (!command || !ar_json_length(command))
-        return NULL;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = ar_xcheck(open_memstream(&text, &len));
-    for (size_t i = 0; i < ar_json_length(command); i++) {
-        const char *word = ar_json_get_string(ar_json_at(command, i));
-        fprintf(out, "%s%s", i ? " " : "", word ? word : "");
-    }
-    fclose(out);
-    return text;
+    return ar_shell_join_json(ar_json_get(provenance, "command"));
 }
 
 typedef struct vars_line {

@@ -18,6 +18,7 @@
 #include "record/timeline.h"
 #include "record/layout.h"
 #include "compare/verdicts.h"
+#include "sys/shell_quote.h"
 #include "sys/text_escape.h"
 #include "xalloc.h"
 
@@ -332,13 +333,12 @@ static void what_ran(FILE *out, const ar_json_t *matrix)
     const ar_json_t *command = ar_json_get(provenance, "command");
     if (!command)
         return;
+    /* Shell-quoted: pasting it runs what ran. */
+    char *text = ar_shell_join_json(command);
     fputs("<p class=\"meta\">Command: <code>", out);
-    for (size_t i = 0; i < ar_json_length(command); i++) {
-        if (i)
-            fputs(" ", out);
-        put_escaped(out, ar_json_get_string(ar_json_at(command, i)));
-    }
+    put_escaped(out, text);
     fputs("</code></p>\n<ul class=\"meta\">\n", out);
+    free(text);
     ar_json_foreach(ar_json_get(provenance, "cells"), html_cell, out);
     fputs("</ul>\n", out);
 }
@@ -486,12 +486,9 @@ static void put_title(FILE *out, const ar_json_t *matrix, const char *ticket)
         put_escaped(out, ticket ? ticket : "(no ticket)");
         return;
     }
-    for (size_t i = 0; i < ar_json_length(command); i++) {
-        if (i)
-            fputs(" ", out);
-        const char *word = ar_json_get_string(ar_json_at(command, i));
-        put_escaped(out, word ? word : "");
-    }
+    char *text = ar_shell_join_json(command);
+    put_escaped(out, text);
+    free(text);
 }
 
 char *ar_report_html(const ar_json_t *matrix, const ar_kagg_run_t *run)

@@ -9,12 +9,14 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sweep/rank_env.h"
 #include "sweep/rank_node.h"
 #include "sweep/rank_exec_path.h"
 #include "sys/nofollow.h"
+#include "sys/quote.h"
 #include "sys/rank_list.h"
 #include "aorta/collector.h"
 #include "xalloc.h"
@@ -307,4 +309,36 @@ int ar_compose(const ar_plan_t *plan, const aorta_argv_t *command, const char *r
     }
     *out = enclose(&c, command);
     return 0;
+}
+
+char *ar_compose_command_missing(const ar_plan_t *plan, const char *path_value)
+{
+    if ((plan->launcher && aorta_argv_count(plan->launcher) > 0)
+        || aorta_argv_count(plan->command) == 0)
+        return NULL;
+    const char *name = aorta_argv_at(plan->command, 0);
+    const char *why = NULL;
+    char reached[160];
+    struct stat st;
+    if (!strchr(name, '/')) {
+        char *found = aorta_which(name, path_value);
+        if (found) {
+            aorta_free(found);
+            return NULL;
+        }
+        why = "is not found on PATH";
+    } else if (stat(name, &st) != 0) {
+        snprintf(reached, sizeof reached, "cannot be reached: %s", strerror(errno));
+        why = errno == ENOENT || errno == ENOTDIR ? "does not exist" : reached;
+    } else if (S_ISDIR(st.st_mode)) {
+        why = "is a directory";
+    } else if (access(name, X_OK) != 0) {
+        why = "is not executable";
+    } else {
+        return NULL;
+    }
+    char *quoted = ar_repr_str(name);
+    char *line = ar_xasprintf("%s %s", quoted, why);
+    free(quoted);
+    return line;
 }

@@ -35,4 +35,13 @@ int ar_compose(const ar_plan_t *plan, const aorta_argv_t *command, const char *r
                   const char *collect_rel, const aorta_env_t *child_env, int prepare,
                   long self_rank, aorta_argv_t **out, char **error);
 
+/* Why the command's program cannot be started, or NULL when it can (as
+ * far as can be told here): a name without '/' not found on path_value
+ * (the PATH the command runs with; NULL: the default one), a path that
+ * does not exist, is a directory or is not executable.  Under the recipe's
+ * launcher it is the launcher's to find (perhaps on another node): NULL.
+ * A trial whose program is missing starts no profiler (docs/design.md).
+ * One line without a trailing period; free it. */
+char *ar_compose_command_missing(const ar_plan_t *plan, const char *path_value);
+
 #endif

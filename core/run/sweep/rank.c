@@ -24,6 +24,7 @@
 #include "record/rank_record.h"
 #include "sys/files.h"
 #include "sys/nofollow.h"
+#include "sys/quote.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -44,9 +45,12 @@ long ar_rank_world(void)
 {
     const char *var = NULL, *text = NULL;
     long world = ar_rank_world_size(&var, &text);
-    if (var)
-        ar_diag_warn("%s='%s' is more ranks than aorta-run supports; using its maximum, %d",
-                        var, text, AR_RANK_MAX);
+    if (world < 0) {
+        char *quoted = ar_repr_str(text);
+        ar_diag_error("%s=%s is more ranks than aorta-run supports (at most %d)", var, quoted,
+                         AR_RANK_MAX);
+        free(quoted);
+    }
     return world;
 }
 
@@ -223,10 +227,9 @@ static int follow_trial(const ar_plan_t *plan, const char *run_dir, int run_fd,
     return interrupted;
 }
 
-int ar_rank_run_follower(const ar_plan_t *plan, long rank, int *interrupted_by)
+int ar_rank_run_follower(const ar_plan_t *plan, long rank, long world, int *interrupted_by)
 {
     *interrupted_by = 0;
-    long world = ar_rank_world();
     if (world <= rank)
         world = rank + 1;
     char *run_dir = ar_plan_absolute_run_dir(plan);

@@ -58,8 +58,9 @@ long ar_rank_world_size(const char **var, const char **text)
         if (status == 1) {
             *var = size_vars[i];
             *text = value;
+            return -1;
         }
-        if (status >= 0 && size > 0)
+        if (status == 0 && size > 0)
             return size;
     }
     return 0;

@@ -25,8 +25,9 @@ int ar_rank_read(long *rank, const char **var, const char **text);
 
 /* The world size from WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE,
  * SLURM_NTASKS (the first one set that is a positive integer), else 0.
- * One larger than AR_RANK_MAX gives AR_RANK_MAX, with *var and *text
- * set (else NULL) for the caller's warning. */
+ * One larger than AR_RANK_MAX gives -1, with *var and *text set (else
+ * NULL) for the caller's refusal: no launcher starts that many ranks, and
+ * rank 0 would wait for every one. */
 long ar_rank_world_size(const char **var, const char **text);
 
 /* text with every AR_RANK_PLACEHOLDER replaced by rank.  Free it. */

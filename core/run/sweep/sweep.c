@@ -394,10 +394,16 @@ static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
 
 void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end)
 {
-    *end = (ar_sweep_end_t){0, 0, 0, 0, 0};
+    *end = (ar_sweep_end_t){0};
     long rank = ar_rank_detect();
+    long world = 0;
+    /* Every rank of --all-ranks refuses a world past the maximum alike. */
+    if (ar_plan_per_rank(plan) && ar_rank_is_launched() && (world = ar_rank_world()) < 0) {
+        end->refused = 1;
+        return;
+    }
     if (rank != 0 && ar_plan_per_rank(plan)) {
-        end->incomplete = ar_rank_run_follower(plan, rank, &end->interrupted) != 0;
+        end->incomplete = ar_rank_run_follower(plan, rank, world, &end->interrupted) != 0;
         return;
     }
     if (rank != 0) {
@@ -412,7 +418,7 @@ void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end)
         /* Rank 0 of --all-ranks: its captures in rank0/, the others' awaited. */
         ctx.self_rank = 0;
         ctx.wall_started = ar_clock_wall();
-        ctx.world_size = ar_rank_world();
+        ctx.world_size = world;
         if (ctx.world_size == 0)
             ar_diag_warn("--all-ranks: no WORLD_SIZE, OMPI_COMM_WORLD_SIZE, PMI_SIZE or "
                             "SLURM_NTASKS; rank 0 records its own captures and waits for no "

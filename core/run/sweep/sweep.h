@@ -16,6 +16,8 @@ typedef struct ar_sweep_end {
     size_t failed_trials;  /* trials whose verdict is "fail", resumed ones included */
     int stale;             /* the run directory holds a cell's trials of another request
                             * (reported, one line): nothing ran */
+    int refused;           /* the launcher's environment asks what aorta-run cannot do
+                            * (reported, one line): nothing ran */
 } ar_sweep_end_t;
 
 /* Run the plan and say in *end how it ended (the verdicts aside).  The

@@ -201,8 +201,21 @@ static void compose(trial_t *trial)
     if (ar_compose(trial->plan, trial->plan->command, trial->ctx->run_dir,
                            trial->collect_rel, trial->child_env, 1, trial->ctx->self_rank,
                            &trial->argv, &error)
-        != 0)
+        != 0) {
         set_setup_error(trial, error);
+        return;
+    }
+    /* A program that is not there starts no profiler: the command alone
+     * fails to start as it does without collectors (exit 127, "cannot
+     * execute", named in the summary), with the collectors' directories
+     * emptied above. */
+    char *missing = ar_compose_command_missing(trial->plan,
+                                                  aorta_env_get(trial->child_env, "PATH"));
+    if (missing) {
+        aorta_argv_free(trial->argv);
+        trial->argv = aorta_argv_dup(trial->plan->command);
+        free(missing);
+    }
 }
 
 static int open_capture(int dir_fd, const char *name)
@@ -635,6 +648,12 @@ static void execute(trial_t *trial)
     run_command(trial);
     /* Before the strays are killed: the probe is aorta-run's own child. */
     ar_run_snapshot(trial->ctx, trial->spawn.interrupted);
+    /* A launcher's step may still be ending (srun inside an allocation
+     * tears its step down after the ranks exit): it is given the kill
+     * grace before anything left is called a stray. */
+    if (trial->plan->launcher && aorta_argv_count(trial->plan->launcher) > 0
+        && !trial->spawn.interrupted)
+        ar_spawn_settle(trial->ctx->kill_grace_sec);
     char *what = ar_xasprintf("%s: the payload", trial->display_dir);
     ar_spawn_kill_strays(what);
     free(what);

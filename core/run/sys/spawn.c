@@ -143,6 +143,43 @@ static char *child_pids(pid_t self)
     return all;
 }
 
+/* How many of self's children are alive (zombies, already ended, not
+ * counted). */
+static size_t live_children(pid_t self)
+{
+    size_t live = 0;
+    char *candidates = child_pids(self);
+    for (const char *cursor = candidates; *cursor;) {
+        char *end = NULL;
+        long pid = strtol(cursor, &end, 10);
+        if (end == cursor)
+            break;
+        cursor = end;
+        pid_t ppid;
+        char state, comm[64];
+        if (pid > 0 && pid != self
+            && proc_stat((pid_t)pid, &ppid, &state, comm, sizeof comm) == 0 && ppid == self
+            && state != 'Z')
+            live++;
+    }
+    free(candidates);
+    return live;
+}
+
+int ar_spawn_settle(double wait_sec)
+{
+    pid_t self = getpid();
+    double deadline = ar_clock_monotonic() + wait_sec;
+    for (;;) {
+        if (!live_children(self))
+            return 1;
+        if (ar_spawn_peek_interrupt() || ar_clock_monotonic() >= deadline)
+            return 0;
+        struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+}
+
 size_t ar_spawn_kill_strays(const char *what)
 {
     pid_t self = getpid();

@@ -42,6 +42,13 @@ void ar_spawn_child_guard(pid_t parent);
  * were killed. */
 size_t ar_spawn_kill_strays(const char *what);
 
+/* Wait, at most wait_sec (and no longer once an interrupt is pending), for
+ * every process whose parent is aorta-run to end on its own: what a
+ * launcher's step leaves ending after the command returned (srun inside an
+ * allocation) is then not taken for a stray.  1 when none is left
+ * running, else 0 (ar_spawn_kill_strays() then names them). */
+int ar_spawn_settle(double wait_sec);
+
 /* Run argv with envp (argv[0] is looked up on envp's PATH) in a new session,
  * stdin from /dev/null, stdout and stderr to out_fd and err_fd (kept open;
  * -1 leaves aorta-run's own stdout or stderr to the command).

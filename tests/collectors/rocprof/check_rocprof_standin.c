@@ -384,7 +384,8 @@ START_TEST(noise_is_seeded_by_the_seed_and_the_place)
 {
     /* examples/no-gpu/README.md: ~PCT gives each kernel of a capture a
      * factor and each dispatch a jitter, the same for the same seed and
-     * place (the last five components of -d), others elsewhere */
+     * place (outside a run's layout, the last five components of -d),
+     * others elsewhere */
     char *env[] = {"AORTA_FAKE_KERNELS=40:100000~5:k", NULL};
     const char *a[] = {"-d", "run/t0", "-o", "aorta", "-f", "csv", "--kernel-trace", "--", "true", NULL};
     const char *b[] = {"-d", "run/t1", "-o", "aorta", "-f", "csv", "--kernel-trace", "--", "true", NULL};
@@ -415,6 +416,34 @@ START_TEST(noise_is_seeded_by_the_seed_and_the_place)
     ck_assert_int_gt(high, low);
     ck_assert_int_gt(sum, 40LL * 100000 * 0.9);
     ck_assert_int_lt(sum, 40LL * 100000 * 1.1);
+}
+END_TEST
+
+/* In an aorta run's layout the place is the whole trial path from the
+ * ticket on: two tickets' rank0/ captures differ (the last five components
+ * leave the ticket out under a rank), one ticket's under two output roots
+ * (two machines) are the same, and two ranks differ. */
+START_TEST(noise_covers_the_ticket_and_the_rank)
+{
+    char *env[] = {"AORTA_FAKE_KERNELS=40:100000~5:k", NULL};
+    static const char *const dirs[] = {
+        "root1/before/none-none/_subprocess/trial_d0_m0_t0/rocprof/rank0",
+        "root1/after/none-none/_subprocess/trial_d0_m0_t0/rocprof/rank0",
+        "elsewhere/root2/before/none-none/_subprocess/trial_d0_m0_t0/rocprof/rank0",
+        "root1/before/none-none/_subprocess/trial_d0_m0_t0/rocprof/rank1",
+    };
+    long long got[4][40];
+    for (size_t i = 0; i < 4; i++) {
+        const char *args[] = {"-d", dirs[i], "-o", "aorta", "-f", "csv", "--kernel-trace", "--",
+                              "true", NULL};
+        ck_assert_int_eq(run_standin(args, env, NULL, NULL), 0);
+        char *trace = tu_fmt("%s/aorta_kernel_trace.csv", dirs[i]);
+        ck_assert_uint_eq(trace_durations(trace, got[i], 40), 40);
+        free(trace);
+    }
+    ck_assert_msg(memcmp(got[0], got[1], sizeof got[0]) != 0, "two tickets, the same numbers");
+    ck_assert_msg(memcmp(got[0], got[2], sizeof got[0]) == 0, "one place, two output roots");
+    ck_assert_msg(memcmp(got[0], got[3], sizeof got[0]) != 0, "two ranks, the same numbers");
 }
 END_TEST
 
@@ -518,6 +547,7 @@ static Suite *standin_suite(void)
     tcase_add_test(tc, other_real_shapes_accepted);
     tcase_add_test(tc, exec_semantics);
     tcase_add_test(tc, noise_is_seeded_by_the_seed_and_the_place);
+    tcase_add_test(tc, noise_covers_the_ticket_and_the_rank);
     tcase_add_test(tc, the_application_reports_its_kernels_on_the_pipe);
     tcase_add_test(tc, a_process_left_holding_the_pipe_does_not_hold_the_capture);
     tcase_add_test(tc, kernel_lines_it_cannot_read_stop_it_before_the_application);

@@ -294,7 +294,7 @@ START_TEST(a_refused_wrap_prints_the_error_and_exits_1_after_every_cell)
     char *out = NULL, *err = NULL;
     ck_assert_int_eq(aorta(&out, &err, (char *[]){"INTERCEPTOR_B_REFUSE", NULL},
                            (char *[]){"--recipe", recipe, "--output", output, "--dry-run", "--",
-                                      "./app", NULL}),
+                                      "/bin/true", NULL}),
                      1);
     expect_one_error(err, "aorta-run: --dry-run: cell 'refuse-none': interceptor_b: refusing to "
                           "wrap (INTERCEPTOR_B_REFUSE is set)");
@@ -320,7 +320,7 @@ START_TEST(a_refused_wrap_prints_the_error_and_exits_1_after_every_cell)
      * is refused. */
     ck_assert_int_eq(aorta(&out, &err, (char *[]){"INTERCEPTOR_B_REFUSE=yes", NULL},
                            (char *[]){"--recipe", recipe, "--output", output, "--dry-run", "--",
-                                      "./app", NULL}),
+                                      "/bin/true", NULL}),
                      1);;
     ck_assert_uint_eq(ru_error_lines(err, NULL), 3);
     lines = split_lines(out, &count);
@@ -609,11 +609,40 @@ START_TEST(env_prints_the_bundle_one_variable_a_line)
 }
 END_TEST
 
-/* A command the trials could not start is one warning, and the dry run
- * still prints the cell and exits 0. */
+/* A command the trials could not start, a bare name or a path, is one
+ * warning naming it; the dry run still prints the cell and exits 0 (a dry
+ * run also shows the argv of a program not built yet). */
 START_TEST(dry_run_warns_when_the_command_is_not_found)
 {
     char *out = NULL, *err = NULL;
+    static const char *const paths[][2] = {
+        {"./nonexistent_gemm", "does not exist"},
+        {"/nonexistent-dir-aorta/gemm", "does not exist"},
+        {"/", "is a directory"},
+        {"check_commands.c", "is not executable"},
+    };
+    /* A plain file, not executable, named by its path. */
+    char *plain = ar_xasprintf("%s/check_commands.c", dir);
+    FILE *file = fopen(plain, "w");
+    ck_assert_ptr_nonnull(file);
+    fclose(file);
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        const char *name = strcmp(paths[i][0], "check_commands.c") ? paths[i][0] : plain;
+        ck_assert_int_eq(aorta(&out, &err, NULL,
+                               (char *[]){"--output", dir, "--dry-run", "--", (char *)name,
+                                          NULL}),
+                         0);
+        char *want = ar_xasprintf("aorta-run: warning: --dry-run: '%s' %s; a run would fail "
+                                     "with 'cannot execute' (check the name, or give its "
+                                     "path)\n",
+                                     name, paths[i][1]);
+        ck_assert_str_eq(err, want);
+        ck_assert_ptr_nonnull(strstr(out, "\"cell\":\"none-none\""));
+        free(want);
+        free(out);
+        free(err);
+    }
+    free(plain);
     ck_assert_int_eq(aorta(&out, &err, NULL,
                            (char *[]){"--output", dir, "--dry-run", "--",
                                       "nosuchcmd-aorta-5c1e", "x", NULL}),

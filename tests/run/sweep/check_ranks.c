@@ -86,8 +86,8 @@ START_TEST(the_first_rank_variable_set_wins)
 }
 END_TEST
 
-/* The world size is capped at AR_RANK_MAX, naming the variable that
- * was past it; garbage is skipped for the next variable. */
+/* A world size past AR_RANK_MAX is -1, naming the variable that was past
+ * it; garbage is skipped for the next variable. */
 START_TEST(the_world_size_is_capped)
 {
     const char *var = NULL, *text = NULL;
@@ -98,10 +98,13 @@ START_TEST(the_world_size_is_capped)
     ck_assert_int_eq(ar_rank_world_size(&var, &text), 65536);
     ck_assert_ptr_null(var);
     setenv("WORLD_SIZE", "9223372036854775807", 1);
-    ck_assert_int_eq(ar_rank_world_size(&var, &text), AR_RANK_MAX);
+    ck_assert_int_eq(ar_rank_world_size(&var, &text), -1);
     ck_assert_str_eq(var, "WORLD_SIZE");
+    ck_assert_str_eq(text, "9223372036854775807");
+    setenv("WORLD_SIZE", "65537", 1);
+    ck_assert_int_eq(ar_rank_world_size(&var, &text), -1);
     setenv("WORLD_SIZE", "99999999999999999999999", 1);
-    ck_assert_int_eq(ar_rank_world_size(&var, &text), AR_RANK_MAX);
+    ck_assert_int_eq(ar_rank_world_size(&var, &text), -1);
     setenv("WORLD_SIZE", "x", 1);
     setenv("PMI_SIZE", "3", 1);
     ck_assert_int_eq(ar_rank_world_size(&var, &text), 3);

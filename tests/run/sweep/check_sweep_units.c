@@ -264,12 +264,14 @@ START_TEST(perf_md_escapes_the_names_it_shows)
     ar_json_set(provenance, "cells", by_cell);
     ar_json_set(matrix, "provenance", provenance);
     char *text = ar_perf_md(matrix, -1, NULL);
-    /* The title names the command (provenance), in a code span too. */
-    ck_assert_ptr_nonnull(strstr(text, "# Performance Report - ```sh a`b``c\\x1b[2J```\n"));
+    /* The title names the command (provenance), shell-quoted, in a code
+     * span too: the word with a control character in Bash's $'...' form,
+     * so that what is shown pastes to the same bytes. */
+    ck_assert_ptr_nonnull(strstr(text, "# Performance Report - ```sh $'a`b``c\\x1b[2J'```\n"));
     ck_assert_ptr_nonnull(strstr(text, "**Workload**: w\\*  \n"));
     ck_assert_ptr_nonnull(strstr(text, "**Ticket**: T\\\\n\\# forged &lt;script&gt;x&lt;/script&gt;  \n"));
     ck_assert_ptr_nonnull(strstr(text, "**Baseline cell**: c\\`\\|x\\\\r  \n"));
-    ck_assert_ptr_nonnull(strstr(text, "**Command**: ```sh a`b``c\\x1b[2J```  \n"));
+    ck_assert_ptr_nonnull(strstr(text, "**Command**: ```sh $'a`b``c\\x1b[2J'```  \n"));
     ck_assert_ptr_nonnull(strstr(text, "- ``c`|x\\r``: `V=<b>\\u202e`\n"));
     ck_assert_ptr_nonnull(strstr(text, "| c\\`\\|x\\\\r (baseline) |"));
     ck_assert_ptr_null(strchr(text, '\r'));

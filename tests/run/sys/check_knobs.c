@@ -322,6 +322,98 @@ START_TEST(each_knob_of_a_run_warns_once)
 }
 END_TEST
 
+/* The knobs that take any text (a path list, a directory, a program): they
+ * have no bad value to warn about. */
+static const char *const text_knobs[] = {"AORTA_PLUGIN_PATH", "AORTA_PLUGIN_SYSTEM_PATH",
+                                         "AORTA_LIBEXEC_DIR", "AORTA_PROTON_PYTHON", NULL};
+
+static int is_text_knob(const char *name)
+{
+    for (size_t i = 0; text_knobs[i]; i++)
+        if (!strcmp(text_knobs[i], name))
+            return 1;
+    return 0;
+}
+
+/* Every AORTA_* name of aorta-run(1)'s ENVIRONMENT section, once each, in
+ * the order written; *count of them. */
+static char **manual_knobs(size_t *count)
+{
+    char *manual_path = tu_srcdir("docs/aorta-run.1");
+    char *manual = tu_read(manual_path);
+    ck_assert_ptr_nonnull(manual);
+    char *section = strstr(manual, "\n.SH ENVIRONMENT\n");
+    ck_assert_ptr_nonnull(section);
+    char *next = strstr(section + 1, "\n.SH ");
+    if (next)
+        *next = '\0';
+    char **names = NULL;
+    *count = 0;
+    for (char *at = strstr(section, "AORTA_"); at; at = strstr(at + 1, "AORTA_")) {
+        size_t len = 6 + strspn(at + 6, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+        if (len == 6 || (at > section && at[-1] == '\\'))
+            continue; /* "AORTA_*", or an escaped word */
+        char *name = strndup(at, len);
+        int seen = 0;
+        for (size_t i = 0; i < *count; i++)
+            seen |= !strcmp(names[i], name);
+        if (seen) {
+            free(name);
+            continue;
+        }
+        names = realloc(names, (*count + 1) * sizeof *names);
+        names[(*count)++] = name;
+    }
+    free(manual);
+    free(manual_path);
+    return names;
+}
+
+/* Every knob the manual lists, set to a bad value in a plain run (and a dry
+ * run) that would not otherwise use it (no collector, no Python, no
+ * --all-ranks, no --check-collector): exactly one warning naming it, so no
+ * knob takes a bad value silently. */
+START_TEST(every_knob_of_the_manual_warns_in_any_run)
+{
+    ck_assert_int_eq(chdir(dir), 0);
+    size_t count = 0;
+    char **names = manual_knobs(&count);
+    size_t numbers = 0;
+    for (size_t i = 0; text_knobs[i]; i++) {
+        int listed = 0;
+        for (size_t k = 0; k < count; k++)
+            listed |= !strcmp(names[k], text_knobs[i]);
+        ck_assert_msg(listed, "%s is not in aorta-run(1) any more", text_knobs[i]);
+    }
+    for (size_t k = 0; k < count; k++) {
+        if (is_text_knob(names[k]))
+            continue;
+        numbers++;
+        char *bad = tu_fmt("%s=bogus", names[k]);
+        char *env[] = {bad, NULL};
+        char *needle = tu_fmt("aorta-run: warning: %s='bogus' is not ", names[k]);
+        size_t want = TU_UNDER_ASAN && !strcmp(names[k], "AORTA_PARSE_MEMORY") ? 0 : 1;
+        tu_result_t run = tu_aorta(env, "--trials", "1", "--output", "out", "--", "true", NULL);
+        ck_assert_int_eq(run.status, 0);
+        ck_assert_msg(lines_with(run.err, needle) == want, "%s in a run: %s", names[k], run.err);
+        ck_assert_uint_eq(lines_with(run.err, "warning: AORTA_"), want);
+        tu_result_free(&run);
+        tu_result_t dry = tu_aorta(env, "--dry-run", "--output", "out", "--", "true", NULL);
+        ck_assert_int_eq(dry.status, 0);
+        ck_assert_msg(lines_with(dry.err, needle) == want, "%s in a dry run: %s", names[k],
+                      dry.err);
+        tu_result_free(&dry);
+        free(needle);
+        free(bad);
+    }
+    /* Not vacuous: the manual's number knobs are found. */
+    ck_assert_uint_ge(numbers, 8);
+    for (size_t k = 0; k < count; k++)
+        free(names[k]);
+    free(names);
+}
+END_TEST
+
 /* --list-collectors checks every candidate in a child, each under
  * AORTA_LOAD_TIMEOUT. */
 START_TEST(load_timeout_warns_once)
@@ -356,6 +448,7 @@ static Suite *knobs_suite(void)
     tcase_add_test(each, each_knob_read_in_process);
     tcase_add_test(each, each_knob_of_a_run_warns_once);
     tcase_add_test(each, load_timeout_warns_once);
+    tcase_add_test(each, every_knob_of_the_manual_warns_in_any_run);
     suite_add_tcase(suite, each);
     return suite;
 }

@@ -2,13 +2,18 @@
 /* Names for people (sys/text_escape.h): control characters, bidi controls
  * and invalid UTF-8 shown as visible escapes in every format; Markdown
  * inline text with nothing a renderer would interpret; a code span that a
- * backtick cannot end; HTML with its entities; ordinary names unchanged. */
+ * backtick cannot end; HTML with its entities; ordinary names unchanged.
+ * Commands shell-quoted (sys/shell_quote.h): what is shown, escaped as
+ * every name is, pastes into bash as the same words. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "sys/shell_quote.h"
 #include "sys/text_escape.h"
 #include "testutil.h"
 
@@ -137,6 +142,75 @@ START_TEST(html_escapes_and_shows)
 }
 END_TEST
 
+START_TEST(shell_quote_keeps_plain_words_and_quotes_the_rest)
+{
+    EXPECT(ar_shell_quote, "examples/no-gpu/gemm", "examples/no-gpu/gemm");
+    EXPECT(ar_shell_quote, "--size=512,K:a@b%c+d", "--size=512,K:a@b%c+d");
+    EXPECT(ar_shell_quote, "", "''");
+    EXPECT(ar_shell_quote, "echo hello from a trial", "'echo hello from a trial'");
+    EXPECT(ar_shell_quote, "it's", "'it'\"'\"'s'");
+    EXPECT(ar_shell_quote, "$HOME;`x`*", "'$HOME;`x`*'");
+    EXPECT(ar_shell_quote, "caf\xc3\xa9", "'caf\xc3\xa9'");
+    EXPECT(ar_shell_quote, "a\nb's\\", "$'a\\x0ab\\'s\\\\'");
+    EXPECT(ar_shell_quote, "\xe2\x80\xae" "evil", "$'\\xe2\\x80\\xaeevil'");
+    const char *words[] = {"sh", "-c", "echo hello from a trial"};
+    char *joined = ar_shell_join(words, 3);
+    ck_assert_str_eq(joined, "sh -c 'echo hello from a trial'");
+    free(joined);
+    joined = ar_shell_join(NULL, 0);
+    ck_assert_str_eq(joined, "");
+    free(joined);
+}
+END_TEST
+
+/* bash, given the quoted text as the escaping layer shows it, prints each
+ * word NUL-terminated: the same bytes as the words. */
+START_TEST(shell_quoted_text_pastes_to_the_same_words)
+{
+    if (access("/bin/bash", X_OK) != 0)
+        return;
+    const char *words[] = {"printf", "%s\\0", "plain", "", "two words", "it's", "$(id)",
+                           "tab\there", "line\nbreak", "\x1b[2J", "bad\xff\xfeutf8",
+                           "bidi\xe2\x80\xae", "caf\xc3\xa9", "back\\slash", "!x", "~", "#c"};
+    size_t count = sizeof words / sizeof words[0];
+    char *joined = ar_shell_join(words, count);
+    char *shown = ar_text_escape(joined);
+    /* Nothing needed a visible escape: what a person sees is what ran. */
+    ck_assert_str_eq(shown, joined);
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        execl("/bin/bash", "bash", "--norc", "-c", shown, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    size_t len = 0;
+    ssize_t n;
+    while ((n = read(fds[0], buf + len, sizeof buf - len)) > 0)
+        len += (size_t)n;
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    size_t at = 0;
+    for (size_t i = 2; i < count; i++) {
+        size_t wlen = strlen(words[i]);
+        ck_assert_msg(at + wlen < len && memcmp(buf + at, words[i], wlen) == 0
+                          && buf[at + wlen] == '\0',
+                      "word %zu", i);
+        at += wlen + 1;
+    }
+    ck_assert_uint_eq(at, len);
+    free(shown);
+    free(joined);
+}
+END_TEST
+
 static Suite *text_escape_suite(void)
 {
     Suite *suite = suite_create("text_escape");
@@ -151,6 +225,8 @@ static Suite *text_escape_suite(void)
     tcase_add_test(tc, md_keeps_ordinary_names);
     tcase_add_test(tc, md_code_spans_outlast_backticks);
     tcase_add_test(tc, html_escapes_and_shows);
+    tcase_add_test(tc, shell_quote_keeps_plain_words_and_quotes_the_rest);
+    tcase_add_test(tc, shell_quoted_text_pastes_to_the_same_words);
     suite_add_tcase(suite, tc);
     return suite;
 }
