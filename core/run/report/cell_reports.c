@@ -146,7 +146,8 @@ static void draw_lanes(int run_fd, ar_kagg_cell_t *cell)
 static void load_and_write(work_t *work, size_t i, tools_t *tools)
 {
     ar_kagg_cell_t *cell = &work->run->cells[i];
-    ar_kagg_load_cell(work->run_fd, ar_json_at(work->cells, i), cell, tools->reader);
+    ar_kagg_load_cell(work->run_fd, work->display_dir, ar_json_at(work->cells, i), cell,
+                      tools->reader);
     if (cell->count == 0)
         return;
     work->rank_views[i] = ar_rank_views_json(cell);

@@ -623,7 +623,7 @@ START_TEST(both_schemas_of_a_trial_file_aggregate_the_same)
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
     ck_assert_int_ge(fd, 0);
     ar_kagg_run_t run;
-    ar_kagg_load(fd, matrix, NULL, &run);
+    ar_kagg_load(fd, dir, matrix, NULL, &run);
     close(fd);
     ck_assert_uint_eq(run.count, 3);
     ar_json_t *one = ar_kagg_cell_json(&run.cells[0]);
