@@ -85,6 +85,101 @@ START_TEST(a_trial_json_of_braces_is_an_error_record_never_a_crash)
 END_TEST
 
 /* ------------------------------------------------------------------------ */
+/* matrix.json's cells, read back                                            */
+/* ------------------------------------------------------------------------ */
+
+/* matrix.json with its cells as given (a JSON array's members). */
+static void plant_cells(const char *run, const char *cells)
+{
+    char *path = tu_join(run, "matrix.json");
+    ar_json_t *matrix = su_json(run, "matrix.json");
+    ar_json_t *array = ar_json_parse(cells, strlen(cells), 16);
+    ck_assert_ptr_nonnull(array);
+    ar_json_set(matrix, "cells", array);
+    char *text = ar_json_dump(matrix, 1);
+    tu_write(path, text);
+    free(text);
+    ar_json_free(matrix);
+    free(path);
+}
+
+/* One cell listed 1,000 times joined the comparison's family 1,000 times
+ * and turned a clear regression inconclusive; a name with a '/' reaches
+ * another cell's records.  --compare and --report refuse both, one line,
+ * exit 1, naming the file and the cell. */
+START_TEST(a_matrix_json_that_repeats_a_cell_is_refused_with_one_line)
+{
+    char *args[] = {"--output", "out", "--ticket", "A", "--trials", "1", "--", "true", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 0);
+    free(out);
+    free(err);
+    ar_json_t *matrix = su_json("out/A", "matrix.json");
+    char *cell = ar_json_dump(su_at(matrix, "cells", "0", NULL), 0);
+    ar_json_free(matrix);
+    tu_text_t cells = {0};
+    tu_text_add(&cells, "[");
+    for (int i = 0; i < 1000; i++)
+        tu_text_add(&cells, "%s%s", i ? ", " : "", cell);
+    tu_text_add(&cells, "]");
+    ck_assert_int_eq(system("cp -r out/A out/B"), 0);
+    plant_cells("out/B", cells.data);
+    free(cells.data);
+
+    char *compare[] = {"--compare", "out/A", "out/B", NULL};
+    ck_assert_int_eq(su_aorta(NULL, compare, &out, &err), 1);
+    ck_assert_msg(strstr(err, "aorta-run: out/B is not a run directory: out/B/matrix.json: cell "
+                              "'none-none' is listed twice (entries 1 and 2)"),
+                  "%s", err);
+    ck_assert_uint_eq(tu_count(err, "\n"), 1);
+    ck_assert_str_eq(out, "");
+    free(out);
+    free(err);
+    char *report[] = {"--report", "out/B", NULL};
+    ck_assert_int_eq(su_aorta(NULL, report, &out, &err), 1);
+    ck_assert_msg(strstr(err, "out/B/matrix.json: cell 'none-none' is listed twice"), "%s", err);
+    ck_assert_uint_eq(tu_count(err, "\n"), 1);
+    free(out);
+    free(err);
+
+    /* Another cell's records reached by a path. */
+    plant_cells("out/B", "[{\"name\": \"none-none\", \"trials\": 1},"
+                         " {\"name\": \"./none-none\", \"trials\": 1}]");
+    ck_assert_int_eq(su_aorta(NULL, compare, &out, &err), 1);
+    ck_assert_msg(strstr(err, "out/B/matrix.json: cell 2 is named './none-none', a path, not a "
+                              "cell"), "%s", err);
+    ck_assert_uint_eq(tu_count(err, "\n"), 1);
+    free(out);
+    free(err);
+    free(cell);
+}
+END_TEST
+
+/* --report rebuilds matrix.json's rank views from the tables it reads: a
+ * "ranks" the tables do not give (a stale one, or one planted) is dropped,
+ * so matrix.json never shows a straggler that perf.md and report.html do
+ * not. */
+START_TEST(report_drops_a_rank_view_the_tables_do_not_give)
+{
+    char *args[] = {"--output", "out", "--ticket", "R", "--trials", "1", "--", "true", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta(NULL, args, &out, &err), 0);
+    free(out);
+    free(err);
+    plant_cells("out/R", "[{\"name\": \"none-none\", \"trials\": 1, \"passed\": 1,"
+                         " \"ranks\": {\"rocprof\": {\"straggler\": {\"rank\": 3}}}}]");
+    char *report[] = {"--report", "out/R", NULL};
+    ck_assert_int_eq(su_aorta(NULL, report, &out, &err), 0);
+    ar_json_t *matrix = su_json("out/R", "matrix.json");
+    ck_assert_ptr_null(su_at(matrix, "cells", "0", "ranks", NULL));
+    ck_assert_str_eq(su_str(matrix, "cells", "0", "name", NULL), "none-none");
+    ar_json_free(matrix);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
 
 static Suite *probe4_suite(void)
 {
@@ -93,6 +188,8 @@ static Suite *probe4_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, a_trial_json_of_braces_is_an_error_record_never_a_crash);
+    tcase_add_test(tc, a_matrix_json_that_repeats_a_cell_is_refused_with_one_line);
+    tcase_add_test(tc, report_drops_a_rank_view_the_tables_do_not_give);
     suite_add_tcase(suite, tc);
     return suite;
 }
