@@ -129,6 +129,52 @@ START_TEST(a_reply_past_its_limit_cuts_the_table_and_keeps_the_metrics)
 }
 END_TEST
 
+/* One kernel name longer than the whole 16 MiB reply (the probe's) cost
+ * every metric of the trial: it sat in <c>_top_kernels, so the head line
+ * alone passed the limit.  It is cut now (its start, "...#" and its hash,
+ * so two such names stay two), everywhere the reply and the records carry
+ * it, and the other kernels and metrics stay whole. */
+START_TEST(an_over_long_kernel_name_is_cut_with_its_hash_and_the_rest_stays)
+{
+    size_t huge = (size_t)17 << 20;
+    char *name = ar_xmalloc(huge + 1);
+    memset(name, 'k', huge);
+    name[huge] = '\0';
+    aorta_kernels_t *k = aorta_kernels_new(0);
+    aorta_kernels_add(k, name, huge, 2e6, 1);
+    name[huge - 1] = 'j'; /* another name with the same start */
+    aorta_kernels_add(k, name, huge, 1.5e6, 1);
+    aorta_kernels_add(k, "small", 5, 1e6, 3);
+    aorta_metrics_t *m = aorta_metrics_new("c_");
+    ck_assert_int_eq(aorta_kernels_report(k, m, "c", 1e6, NULL), 0);
+    size_t len;
+    char *text = ar_parse_reply_text(m, (16u << 20) - 1, &len);
+    ck_assert_uint_lt(len, (size_t)1 << 20);
+    aorta_metrics_t *back = aorta_metrics_new("c_");
+    ck_assert_int_eq(ar_parse_reply_read(back, text, len), 0);
+    const aorta_kernels_t *table = aorta_metrics_kernels(back);
+    ck_assert_uint_eq(aorta_kernels_count(table), 3);
+    const char *first = aorta_kernels_name_at(table, 0, NULL);
+    const char *second = aorta_kernels_name_at(table, 1, NULL);
+    ck_assert_uint_le(strlen(first), AR_METRIC_TEXT_MAX);
+    ck_assert_int_eq(strncmp(first, name, 1000), 0);
+    ck_assert_ptr_nonnull(strstr(first, "...#"));
+    ck_assert_str_ne(first, second);
+    ck_assert_str_eq(aorta_kernels_name_at(table, 2, NULL), "small");
+    ar_json_t *metrics = ar_metrics_to_json(back);
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(metrics, "c_kernel_count")), 5);
+    const ar_json_t *top = ar_json_get(metrics, "c_top_kernels");
+    ck_assert_uint_eq(ar_json_length(top), 3);
+    ck_assert_str_eq(ar_json_get_string(ar_json_at(top, 0)), first);
+    ar_json_free(metrics);
+    aorta_metrics_free(back);
+    free(text);
+    aorta_metrics_free(m);
+    aorta_kernels_free(k);
+    free(name);
+}
+END_TEST
+
 START_TEST(the_reply_travels_a_row_a_line_and_reads_back_the_same)
 {
     aorta_kernels_t *k = aorta_kernels_new(0);
@@ -798,6 +844,7 @@ static Suite *kreport_suite(void)
     tcase_add_test(tc, the_report_attaches_the_whole_table_without_new_metrics);
     tcase_add_test(tc, the_reply_travels_a_row_a_line_and_reads_back_the_same);
     tcase_add_test(tc, a_reply_past_its_limit_cuts_the_table_and_keeps_the_metrics);
+    tcase_add_test(tc, an_over_long_kernel_name_is_cut_with_its_hash_and_the_rest_stays);
     tcase_add_test(tc, aggregation_counts_missing_kernels_as_zero_and_keeps_ties_in_order);
     tcase_add_test(tc, a_trial_of_many_metrics_is_aggregated_in_near_linear_time);
     tcase_add_test(tc, names_differing_only_in_invalid_bytes_are_one_name_from_the_first_read);
