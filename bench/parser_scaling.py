@@ -94,6 +94,16 @@ def kernel_stats(size):
     return 'Name,Calls,TotalDurationNs\n' + ''.join(rows)
 
 
+def reply_tracks(size):
+    # A parse reply whose every dispatch has a track of its own (a capture's
+    # streams or queues, each named once): the SDK interns each.
+    count = len(lines_until(size, lambda i: f'"stream {i}"\n[{i},0,{i},{i + 1}]\n'))
+    head = json.dumps({'metrics': {}, 'dispatches': count, 'dispatch_tracks': count,
+                       'dispatch_names': 1, 'dispatch_clock': 'host'})
+    return (head + '\n' + ''.join(f'"stream {i}"\n' for i in range(count)) + '"k"\n'
+            + ''.join(f'[{i},0,{i},{i + 1}]\n' for i in range(count)))
+
+
 def hatchet_leaves(size):
     leaves = lines_until(size, lambda i: (
         f'{{"frame":{{"name":"k{i}"}},"metrics":{{"time (ns)":{i},"count":1}}}},'))
@@ -110,6 +120,7 @@ CASES = [
     ('parse reply: many metrics', 'metrics_json', reply, 1),
     ('trial JSON: many metrics', 'trial_json', trial_metrics, 1),
     ('trial JSON: many detectors', 'trial_json', trial_detectors, 1),
+    ('parse reply: many dispatch tracks', 'kernel_tables', reply_tracks, 1),
     ('rocprof stats: many kernels', 'rocprof_csv', kernel_stats, 1),
     ('hatchet: many kernels', 'proton_hatchet', hatchet_leaves, 1),
 ]

@@ -3,14 +3,16 @@
  * timeline: each dispatch as four numbers (track, name, start, end), the
  * names and tracks kept once each, so a trace of millions of launches of a
  * few hundred kernels costs 24 bytes a launch.  Names are interned through
- * an open-addressing table; tracks are few, found by a linear search of the
- * last one used first. */
+ * an open-addressing table; tracks are mostly few, but a capture may give
+ * each dispatch its own (500,000 of them), so they are found through an
+ * index after a check of the last one used. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "keyindex.h"
 #include "sdk.h"
 #include "xalloc.h"
 
@@ -37,6 +39,7 @@ struct aorta_dispatches {
     size_t slot_count;  /* a power of two, or 0 before the first name */
     char **tracks;
     size_t track_count, track_capacity, last_track;
+    ar_keyindex_t track_index; /* tracks to their positions */
 };
 
 aorta_dispatches_t *aorta_dispatches_new(void)
@@ -55,6 +58,7 @@ void aorta_dispatches_free(aorta_dispatches_t *d)
     for (size_t i = 0; i < d->track_count; i++)
         free(d->tracks[i]);
     free(d->names);
+    ar_keyindex_clear(&d->track_index);
     free(d->tracks);
     free(d->slots);
     free(d->items);
@@ -104,13 +108,14 @@ static size_t intern_track(aorta_dispatches_t *d, const char *track)
 {
     if (d->track_count && strcmp(d->tracks[d->last_track], track) == 0)
         return d->last_track;
-    for (size_t i = 0; i < d->track_count; i++)
-        if (strcmp(d->tracks[i], track) == 0)
-            return d->last_track = i;
+    size_t found = ar_keyindex_find(&d->track_index, track);
+    if (found != AR_KEYINDEX_NONE)
+        return d->last_track = found;
     if (d->track_count == d->track_capacity)
         ar_xgrow((void **)&d->tracks, &d->track_capacity, d->track_count + 1,
                     sizeof *d->tracks);
     d->tracks[d->track_count] = ar_xstrdup(track);
+    ar_keyindex_add(&d->track_index, d->tracks[d->track_count], d->track_count);
     return d->last_track = d->track_count++;
 }
 

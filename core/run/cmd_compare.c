@@ -24,8 +24,8 @@ static int load_runs(const ar_cli_t *cli, ar_kagg_run_t *ka, ar_kagg_run_t *kb,
     int fd_a = b ? ar_cmd_open_run(cli->run_a) : -1;
     int fd_b = fd_a >= 0 ? ar_cmd_open_run(cli->run_b) : -1;
     if (fd_b >= 0) {
-        ar_kagg_load(fd_a, a, NULL, ka);
-        ar_kagg_load(fd_b, b, NULL, kb);
+        ar_kagg_load(fd_a, cli->run_a, a, NULL, ka);
+        ar_kagg_load(fd_b, cli->run_b, b, NULL, kb);
         close(fd_b);
         const ar_json_t *va = ar_json_get(a, "provenance");
         const ar_json_t *vb = ar_json_get(b, "provenance");

@@ -16,6 +16,7 @@
 
 #include "sys/json.h"
 #include "report/cell_reports.h"
+#include "report/matrix.h"
 #include "report/perf_md.h"
 #include "sweep/lock.h"
 #include "sys/files.h"
@@ -32,6 +33,13 @@ ar_json_t *ar_cmd_read_matrix(const char *run_dir)
     if (!matrix || ar_json_type(ar_json_get(matrix, "cells")) != AR_JSON_ARRAY) {
         ar_diag_error("%s is not a run directory: cannot read %s%s%s", run_dir, path,
                          errno ? ": " : "", errno ? strerror(errno) : "");
+        ar_json_free(matrix);
+        matrix = NULL;
+    }
+    char *problem = matrix ? ar_matrix_cells_problem(matrix) : NULL;
+    if (problem) {
+        ar_diag_error("%s is not a run directory: %s: %s", run_dir, path, problem);
+        free(problem);
         ar_json_free(matrix);
         matrix = NULL;
     }

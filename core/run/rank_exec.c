@@ -2,14 +2,17 @@
 /* rank_exec.c - aorta-rank-exec, the per-rank step aorta-run puts just
  * inside a launcher (docs/design.md, Multi-rank runs):
  *
- *   aorta-rank-exec [--mkdir DIR]... [--node-file FILE]
+ *   aorta-rank-exec [--mkdir DIR]... [--node-file FILE] [--hold RUN_DIR]
  *                   [--ranks LIST --bare-at N [--wrapped-end M]] -- PROGRAM [ARG...]
  *
  * It reads the rank the launcher gave this process (sweep/rank_env.h),
  * replaces %AORTA_RANK% by it in each DIR, in PROGRAM and every ARG and in
  * every environment value, creates each DIR (so a rank that ran but wrote
  * nothing still shows), writes this node's name into FILE (the trial's
- * timeline lines up the ranks of one node: sweep/rank_node.h), and execs
+ * timeline lines up the ranks of one node: sweep/rank_node.h), takes the
+ * run directory RUN_DIR's flock() shared on a descriptor PROGRAM and all it
+ * starts inherit (so a rank that outlives its aorta-run keeps the run
+ * directory from being resumed under it: sweep/lock.c), and execs
  * PROGRAM.  No shell: PROGRAM is looked up
  * on PATH and run with execve().  Exit status, as env(1): 125 for its own
  * errors, 126 when PROGRAM cannot run, 127 when it is not found.
@@ -27,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -74,7 +78,8 @@ typedef struct request {
 static int usage(void)
 {
     ar_diag_error("aorta-rank-exec: usage: aorta-rank-exec [--mkdir DIR]... [--node-file FILE] "
-                     "[--ranks LIST --bare-at N [--wrapped-end M]] -- PROGRAM [ARG...]");
+                     "[--hold RUN_DIR] [--ranks LIST --bare-at N [--wrapped-end M]] -- PROGRAM "
+                     "[ARG...]");
     return -1;
 }
 
@@ -117,7 +122,8 @@ static int read_request(int argc, char **argv, request_t *req)
             if (read_index(flag, value, count, flag[2] == 'b' ? &req->bare_at : &req->wrapped_end)
                 != 0)
                 return -1;
-        } else if (strcmp(flag, "--mkdir") != 0 && strcmp(flag, "--node-file") != 0) {
+        } else if (strcmp(flag, "--mkdir") != 0 && strcmp(flag, "--node-file") != 0
+                   && strcmp(flag, "--hold") != 0) {
             return usage();
         }
     }
@@ -184,6 +190,17 @@ static void note_node(const char *path, long rank)
     close(fd);
 }
 
+/* The run directory held shared for as long as this rank or anything it
+ * starts lives: the descriptor is left open across exec on purpose.  A
+ * failure (no flock() there, a new run's brief exclusive hold) costs only
+ * that protection. */
+static void hold_run_dir(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0)
+        close(fd);
+}
+
 static void free_strings(char **items)
 {
     for (size_t i = 0; items[i]; i++)
@@ -206,6 +223,9 @@ int main(int argc, char **argv)
                          var, text, AR_RANK_MAX - 1);
         return EXIT_OWN;
     }
+    for (int i = 1; i < req.first; i += 2)
+        if (!strcmp(argv[i], "--hold"))
+            hold_run_dir(argv[i + 1]);
     /* No variable set: a launcher of one process (taskset, numactl): rank 0. */
     int profiled = !req.ranks || ar_rank_list_has(req.ranks, req.rank_count, rank);
     free(req.ranks);

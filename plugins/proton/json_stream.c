@@ -532,6 +532,11 @@ static int window(stream_t *s, size_t at)
     s->in_string = (uint64_t)((int64_t)inside >> 63);
     if (w.control & inside)
         return invalid(s); /* a raw control character in a string */
+    /* Nor outside one, but for whitespace: a NUL there once began a number's
+     * run that never ended, so a sparse file (all zeros on read) was held
+     * whole in memory, 20 GiB of it, to be refused at its end. */
+    if (w.control & ~inside & ~w.space)
+        return invalid(s);
     if ((escaped & inside) && !escapes_valid(p, escaped & inside))
         return invalid(s);
     /* A backslash outside a string is part of a number's run, and refused. */

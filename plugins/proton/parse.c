@@ -83,7 +83,7 @@ static void warn_unreadable(const char *path, proton_read_t status, long long ph
     if (phase >= 0)
         aorta_warn("proton", "%s: %s; phase %lld of %s is left out of the totals", path, why,
                    phase, session->stem);
-    else if (status == PROTON_READ_UNSURE)
+    else
         aorta_warn("proton", "%s: %s; it is left out of the totals", path, why);
 }
 

@@ -16,7 +16,7 @@
 #include "sweeptest.h"
 
 /* In argv templates: @ROCPROF@ is the stand-in, @ENV@ env(1) on PATH,
- * @COLLECT@ the cell's collector directory. */
+ * @COLLECT@ the cell's collector directory, @RUN@ the run directory. */
 typedef struct example {
     const char *recipe; /* under examples/profiling */
     const char *ticket;
@@ -58,7 +58,7 @@ static const example_t examples[] = {
      "PROFILING-PROTON-TORCHRUN-RANKS",
      {"python3", "examples/profiling/proton/torchrun-ranks/ranks.py", NULL},
      {"torchrun", "--nproc_per_node=2", "--no-python", "@HELPER@", "--node-file",
-      "@COLLECT@/rank%AORTA_RANK%.node", "--mkdir", "@COLLECT@/proton/rank%AORTA_RANK%", "--", "@ENV@", "AORTA_PROTON_CONTEXT=shadow",
+      "@COLLECT@/rank%AORTA_RANK%.node", "--mkdir", "@COLLECT@/proton/rank%AORTA_RANK%", "--hold", "@RUN@", "--", "@ENV@", "AORTA_PROTON_CONTEXT=shadow",
       "AORTA_PROTON_DATA=tree", "AORTA_PROTON_DIR=@COLLECT@/proton/rank%AORTA_RANK%",
       "AORTA_PROTON_NAME=@COLLECT@/proton/rank%AORTA_RANK%/proton", "python3",
       "examples/profiling/proton/torchrun-ranks/ranks.py", NULL}},
@@ -137,15 +137,15 @@ static void find_recipes(const char *root, const char *rel, char **found, size_t
     free(path);
 }
 
-/* template with @ROCPROF@, @ENV@, @COLLECT@ and @HELPER@ (aorta-rank-exec
- * in the build tree) replaced (free it). */
+/* template with @ROCPROF@, @ENV@, @COLLECT@, @HELPER@ (aorta-rank-exec
+ * in the build tree) and @RUN@ replaced (free it). */
 static char *expand(const char *template, const char *rocprof, const char *env,
-                    const char *collect, const char *helper)
+                    const char *collect, const char *helper, const char *run)
 {
-    const char *names[] = {"@ROCPROF@", "@ENV@", "@COLLECT@", "@HELPER@"};
-    const char *values[] = {rocprof, env, collect, helper};
+    const char *names[] = {"@ROCPROF@", "@ENV@", "@COLLECT@", "@HELPER@", "@RUN@"};
+    const char *values[] = {rocprof, env, collect, helper, run};
     char *text = strdup(template);
-    for (size_t k = 0; k < 4; k++) {
+    for (size_t k = 0; k < 5; k++) {
         char *at = strstr(text, names[k]);
         if (at) {
             *at = '\0';
@@ -191,13 +191,14 @@ START_TEST(every_shipped_recipe_loads_and_wraps_as_documented)
         ck_assert_ptr_nonnull(cell);
         char *collect = tu_fmt("%s/D/%s/none-none/_subprocess/trial_d0_m0_t0", dir,
                                example->ticket);
+        char *run = tu_fmt("%s/D/%s", dir, example->ticket);
         ck_assert_str_eq(tu_str(cell, "cell", NULL), "none-none");
         ck_assert_str_eq(tu_str(cell, "collect_dir", NULL), collect);
         ck_assert_ptr_null(tu_at(cell, "error", NULL));
         char *expected[32];
         size_t count = 0;
         for (; example->argv[count]; count++)
-            expected[count] = expand(example->argv[count], rocprof, env_bin, collect, helper);
+            expected[count] = expand(example->argv[count], rocprof, env_bin, collect, helper, run);
         expected[count] = NULL;
         tu_expect_strings(tu_at(cell, "argv", NULL), (const char *const *)expected);
         for (size_t k = 0; k < count; k++)
@@ -205,6 +206,7 @@ START_TEST(every_shipped_recipe_loads_and_wraps_as_documented)
         ck_assert(!tu_exists("D"));
         json_object_put(cell);
         free(collect);
+        free(run);
         tu_result_free(&r);
         free(recipe);
     }

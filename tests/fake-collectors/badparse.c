@@ -3,7 +3,7 @@
  * SIGSEGV, "hang" never returns, "exit" calls exit(3), "noise" writes
  * garbage to stdout (the reply channel is separate) and a warning line and
  * a plain line to stderr, "huge" reports a 17 MiB
- * string (past the 16 MiB reply limit), "hog" allocates and touches up to 1 GiB
+ * string (past the 16 MiB reply limit; the reply cuts it), "hog" allocates and touches up to 1 GiB
  * (aborting when an allocation fails, as a parser would), "daemon" starts a
  * setsid daemon that sleeps and writes its pid to DIR/daemon.pid, "ready"
  * creates DIR/parsing and then hangs, anything else reports normally.  It also reports a key outside its namespace, which the core

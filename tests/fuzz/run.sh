@@ -24,7 +24,7 @@
 # is writable).
 set -eu
 
-ALL_TARGETS="rocprof_csv rocprof_rocpd proton_hatchet recipe sidecar trial_json artifacts metrics_json load_check kernel_tables"
+ALL_TARGETS="rocprof_csv rocprof_rocpd proton_hatchet recipe sidecar trial_json artifacts metrics_json load_check kernel_tables lane_chart"
 seconds=${FUZZ_SECONDS:-60}
 builddir=
 corpus_dir=${FUZZ_CORPUS_DIR:-}

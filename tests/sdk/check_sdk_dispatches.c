@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "aorta/collector.h"
 #include "testutil.h"
@@ -90,6 +91,35 @@ START_TEST(names_are_compared_byte_for_byte_and_stay_put)
     ck_assert_ptr_eq(aorta_dispatches_name(d, 0, NULL), first);
     ck_assert_uint_eq(aorta_dispatches_name_count(d), 5004);
     ck_assert_str_eq(aorta_dispatches_name(d, 5003, NULL), "kernel_4999");
+    aorta_dispatches_free(d);
+}
+END_TEST
+
+/* A capture may give each dispatch a track of its own, up to the cap of
+ * 500,000: they are interned in n log n (the linear search took 39 s for
+ * 80,000 and passed the parse timeout at the cap).  400,000 of them under a
+ * CPU limit that the linear search runs far past; the index needs about a
+ * second. */
+START_TEST(many_tracks_are_interned_in_near_linear_time)
+{
+    struct rlimit cpu = {30, 31};
+    ck_assert_int_eq(setrlimit(RLIMIT_CPU, &cpu), 0); /* this test's own child */
+    aorta_dispatches_t *d = fresh();
+    enum { TRACKS = 400000 }; /* and room below the cap for the second look */
+    char track[32];
+    for (int i = 0; i < TRACKS; i++) {
+        snprintf(track, sizeof track, "stream %d", i);
+        add(d, track, "k", (uint64_t)i, (uint64_t)i + 1);
+    }
+    /* Each seen again, out of order: the same track, nothing new. */
+    for (int i = TRACKS - 1; i >= 0; i -= 4999) {
+        snprintf(track, sizeof track, "stream %d", i);
+        add(d, track, "k", 0, 1);
+        ck_assert_uint_eq(aorta_dispatches_track_at(d, aorta_dispatches_count(d) - 1),
+                          (size_t)i);
+    }
+    ck_assert_uint_eq(aorta_dispatches_track_count(d), TRACKS);
+    ck_assert_str_eq(aorta_dispatches_track_name(d, 12345), "stream 12345");
     aorta_dispatches_free(d);
 }
 END_TEST
@@ -249,6 +279,7 @@ static Suite *dispatches_suite(void)
     tcase_add_test(tc, a_new_trace_is_empty_and_of_the_session_clock);
     tcase_add_test(tc, names_and_tracks_are_kept_once_in_first_seen_order);
     tcase_add_test(tc, names_are_compared_byte_for_byte_and_stay_put);
+    tcase_add_test(tc, many_tracks_are_interned_in_near_linear_time);
     tcase_add_test(tc, bad_adds_are_refused_with_einval);
     tcase_add_test(tc, the_clock_is_one_of_two);
     tcase_add_test(tc, out_of_range_and_null_read_as_nothing);

@@ -142,10 +142,7 @@ void ar_measures_add_kernels(ar_measures_t *set, const char *cell,
 
 static const ar_kagg_series_t *series_of(const ar_kagg_cell_t *cell, const char *name)
 {
-    for (size_t i = 0; i < cell->metric_count; i++)
-        if (!strcmp(cell->metrics[i].name, name))
-            return &cell->metrics[i];
-    return NULL;
+    return ar_kagg_metric(cell, name); /* indexed: n metrics cost n log n */
 }
 
 /* A collector's own GPU time metric is its table's total, already judged. */

@@ -17,6 +17,7 @@
 #include "record/outcome.h"
 #include "record/layout.h"
 #include "stats/stats.h"
+#include "sys/diag.h"
 #include "sys/json.h"
 #include "sys/nofollow.h"
 #include "sys/parallel.h"
@@ -161,17 +162,26 @@ static void series_add(ar_kagg_series_t *series, double value)
     series->values[series->count++] = value;
 }
 
+/* name's series, new when the cell has none: looked up once per metric
+ * and trial, so by an index (a reply may carry 10^5 metrics). */
 static ar_kagg_series_t *metric_series(ar_kagg_cell_t *cell, const char *name)
 {
-    for (size_t i = 0; i < cell->metric_count; i++)
-        if (!strcmp(cell->metrics[i].name, name))
-            return &cell->metrics[i];
+    size_t at = ar_keyindex_find(&cell->metric_index, name);
+    if (at != AR_KEYINDEX_NONE)
+        return &cell->metrics[at];
     ar_xgrow((void **)&cell->metrics, &cell->metric_capacity, cell->metric_count + 1,
                 sizeof *cell->metrics);
     ar_kagg_series_t *series = &cell->metrics[cell->metric_count++];
     memset(series, 0, sizeof *series);
     series->name = ar_xstrdup(name);
+    ar_keyindex_add(&cell->metric_index, series->name, cell->metric_count - 1);
     return series;
+}
+
+const ar_kagg_series_t *ar_kagg_metric(const ar_kagg_cell_t *cell, const char *name)
+{
+    size_t at = cell ? ar_keyindex_find(&cell->metric_index, name) : AR_KEYINDEX_NONE;
+    return at == AR_KEYINDEX_NONE ? NULL : &cell->metrics[at];
 }
 
 static int add_metric(const char *name, ar_json_t *value, void *user)
@@ -466,8 +476,8 @@ void ar_kagg_reader_free(ar_kagg_reader_t *reader)
     free(reader);
 }
 
-void ar_kagg_load_cell(int run_fd, const ar_json_t *json, ar_kagg_cell_t *cell,
-                          ar_kagg_reader_t *reader)
+void ar_kagg_load_cell(int run_fd, const char *display_dir, const ar_json_t *json,
+                       ar_kagg_cell_t *cell, ar_kagg_reader_t *reader)
 {
     ar_kagg_reader_t *own = reader ? NULL : ar_kagg_reader_new();
     if (own)
@@ -486,6 +496,11 @@ void ar_kagg_load_cell(int run_fd, const ar_json_t *json, ar_kagg_cell_t *cell,
         ar_json_t *trial = ar_json_reader_read_at(reader->trial, sub_fd, trial_name,
                                                         TRIAL_MAX_BYTES);
         const char *verdict = trial ? ar_outcome_verdict(trial) : "";
+        if (!verdict) {
+            ar_diag_warn("%s/%s: not a trial record (no \"result\" object or "
+                         "\"exit_status\"); counted as an error trial", display_dir, rel);
+            verdict = "error";
+        }
         /* A warm-up record where a measured one should be: left out. */
         if (trial && !ar_json_get_bool(ar_json_get(trial, "warmup"))) {
             cell->trials++;
@@ -505,8 +520,8 @@ void ar_kagg_load_cell(int run_fd, const ar_json_t *json, ar_kagg_cell_t *cell,
                 ar_json_free(file);
                 free(kname);
             }
-            ar_json_free(trial);
         }
+        ar_json_free(trial);
         free(rel);
     }
     if (sub_fd >= 0)
@@ -519,6 +534,7 @@ void ar_kagg_load_cell(int run_fd, const ar_json_t *json, ar_kagg_cell_t *cell,
 
 typedef struct load {
     int run_fd;
+    const char *display_dir;
     const ar_json_t *cells;
     ar_kagg_run_t *run;
 } load_t;
@@ -537,19 +553,19 @@ static void load_end(void *reader)
 static void load_one(size_t i, void *reader, void *user)
 {
     load_t *load = user;
-    ar_kagg_load_cell(load->run_fd, ar_json_at(load->cells, i), &load->run->cells[i],
-                         reader);
+    ar_kagg_load_cell(load->run_fd, load->display_dir, ar_json_at(load->cells, i),
+                      &load->run->cells[i], reader);
 }
 
-void ar_kagg_load(int run_fd, const ar_json_t *matrix, const char *baseline,
-                     ar_kagg_run_t *run)
+void ar_kagg_load(int run_fd, const char *display_dir, const ar_json_t *matrix,
+                  const char *baseline, ar_kagg_run_t *run)
 {
     memset(run, 0, sizeof *run);
     const ar_json_t *cells = ar_json_get(matrix, "cells");
     run->count = ar_json_length(cells);
     run->cells = ar_xcalloc(run->count ? run->count : 1, sizeof *run->cells);
     /* Cells are independent: thousands of them are read on every CPU. */
-    load_t load = {run_fd, cells, run};
+    load_t load = {run_fd, display_dir, cells, run};
     ar_parallel_t loop = {.count = run->count, .per_worker = 64, .begin = load_begin,
                              .end = load_end, .item = load_one, .user = &load};
     ar_parallel_run(&loop);
@@ -840,6 +856,7 @@ void ar_kagg_cell_clear(ar_kagg_cell_t *cell)
         free(cell->metrics[i].values);
     }
     free(cell->metrics);
+    ar_keyindex_clear(&cell->metric_index);
     free(cell->step_ms.values);
     free(cell->name);
     free(cell->lanes);

@@ -72,6 +72,8 @@ typedef struct ar_kagg_cell {
     ar_kagg_series_t step_ms;  /* each passing trial's step time (its wall clock) */
     ar_kagg_series_t *metrics; /* each numeric metric over the passing trials */
     size_t metric_count, metric_capacity;
+    ar_keyindex_t metric_index; /* their names to positions: a reply or trial
+                                    JSON of n metrics costs n log n, not n^2 */
     ar_kagg_table_t *tables;
     size_t count, capacity;
     int64_t first_passing;        /* 1 + the first passing trial's index; 0: none */
@@ -100,11 +102,13 @@ void ar_kagg_add_passing(ar_kagg_cell_t *cell, double step_ms, const ar_json_t *
 void ar_kagg_finish(ar_kagg_cell_t *cell);
 
 /* Every cell of matrix (matrix.json's object) from the records below the
- * run directory run_fd, reached without following a symlink (a cell the
- * payload replaced by one reads as no trials); baseline: the override, else
- * matrix's baseline_cell, else the first cell. */
-void ar_kagg_load(int run_fd, const ar_json_t *matrix, const char *baseline,
-                     ar_kagg_run_t *run);
+ * run directory run_fd (display_dir: how the user named it, for the
+ * warnings), reached without following a symlink (a cell the payload
+ * replaced by one reads as no trials); baseline: the override, else
+ * matrix's baseline_cell, else the first cell.  A trial JSON that is not a
+ * record (record/outcome.h) counts as an error trial, with one warning. */
+void ar_kagg_load(int run_fd, const char *display_dir, const ar_json_t *matrix,
+                  const char *baseline, ar_kagg_run_t *run);
 
 /* What a thread reuses from cell to cell: json-c's tokeners and the read
  * buffers.  Never shared between threads. */
@@ -115,14 +119,16 @@ void ar_kagg_reader_free(ar_kagg_reader_t *reader);
 /* One cell of that: json is matrix.json's entry for it; reader is the
  * thread's (NULL: one for this cell alone).  Touches nothing but *cell and
  * *reader, so cells load in parallel. */
-void ar_kagg_load_cell(int run_fd, const ar_json_t *json, ar_kagg_cell_t *cell,
-                          ar_kagg_reader_t *reader);
+void ar_kagg_load_cell(int run_fd, const char *display_dir, const ar_json_t *json,
+                       ar_kagg_cell_t *cell, ar_kagg_reader_t *reader);
 /* run's baseline as ar_kagg_load() picks it, once its cells are in. */
 void ar_kagg_pick_baseline(ar_kagg_run_t *run, const ar_json_t *matrix,
                               const char *baseline);
 
 const ar_kagg_cell_t *ar_kagg_cell(const ar_kagg_run_t *run, const char *name);
 const ar_kagg_table_t *ar_kagg_table(const ar_kagg_cell_t *cell, const char *collector);
+/* The cell's series of numeric metric name, or NULL. */
+const ar_kagg_series_t *ar_kagg_metric(const ar_kagg_cell_t *cell, const char *name);
 const ar_kagg_kernel_t *ar_kagg_kernel(const ar_kagg_table_t *table, const char *name);
 /* The job table's table of rank (finished), or NULL. */
 const ar_kagg_table_t *ar_kagg_rank_table(const ar_kagg_table_t *table, long rank);

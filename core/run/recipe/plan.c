@@ -143,6 +143,31 @@ static void apply_ranks(ar_plan_t *plan, const ar_plan_request_t *request)
     plan->rank_count = request->rank_count;
 }
 
+/* Linux's MAX_ARG_STRLEN: the most bytes one argument may hold, its NUL
+ * included (32 pages); past it execve() fails with E2BIG. */
+#define RANK_ARGUMENT_MAX 131072
+
+/* Under a launcher the chosen ranks travel to aorta-rank-exec as one
+ * argument: a list too long for one is refused here, naming it, rather
+ * than every trial failing with "Argument list too long". */
+static int check_rank_argument(const ar_plan_t *plan, const ar_plan_request_t *request,
+                               char **error)
+{
+    if (!plan->rank_count || !plan->launcher || aorta_argv_count(plan->launcher) == 0)
+        return 0;
+    char *list = ar_rank_list_format(plan->ranks, plan->rank_count, ",");
+    size_t len = strlen(list);
+    free(list);
+    if (len < RANK_ARGUMENT_MAX)
+        return 0;
+    *error = ar_xasprintf("%s: the list of %zu ranks takes %zu bytes written out, past the %d "
+                          "bytes one argument may hold (Linux's MAX_ARG_STRLEN; aorta-rank-exec "
+                          "receives it as one): give ranges (0-1023) or fewer ranks",
+                          request->rank_count ? "--ranks" : "ranks", plan->rank_count, len,
+                          RANK_ARGUMENT_MAX - 1);
+    return -1;
+}
+
 /* What the sweep's rank handling cannot do: -1 with *error set. */
 static int check_ranks(const ar_plan_t *plan, const ar_plan_request_t *request,
                        char **error)
@@ -163,7 +188,7 @@ static int check_ranks(const ar_plan_t *plan, const ar_plan_request_t *request,
                                "verdicts");
         return -1;
     }
-    return 0;
+    return check_rank_argument(plan, request, error);
 }
 
 int ar_plan_build(const ar_plan_request_t *request, const ar_registry_t *registry,

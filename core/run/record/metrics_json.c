@@ -5,10 +5,54 @@
 #include "record/metrics_json.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "aorta/collector.h"
+#include "sys/sha256.h"
 #include "xalloc.h"
+
+char *ar_metric_text_cut(const char *text, size_t len, size_t *out_len)
+{
+    if (len <= AR_METRIC_TEXT_MAX)
+        return NULL;
+    char digest[65];
+    ar_sha256_t sha;
+    ar_sha256_init(&sha);
+    ar_sha256_update(&sha, text, len);
+    ar_sha256_hex(&sha, digest);
+    size_t keep = AR_METRIC_TEXT_MAX - 32;
+    while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80)
+        keep--; /* not inside a character */
+    char *cut = ar_xmalloc(keep + 22);
+    memcpy(cut, text, keep);
+    int tail = snprintf(cut + keep, 22, "...#%.16s", digest);
+    *out_len = keep + (size_t)tail;
+    return cut;
+}
+
+/* A list of strings, each cut to fit. */
+static ar_json_t *strings_json(const aorta_metric_t *metric)
+{
+    size_t count = metric->string_count;
+    char **items = ar_xcalloc(count ? count : 1, sizeof *items);
+    size_t *lengths = ar_xcalloc(count ? count : 1, sizeof *lengths);
+    char **cuts = ar_xcalloc(count ? count : 1, sizeof *cuts);
+    for (size_t i = 0; i < count; i++) {
+        lengths[i] = metric->string_lengths ? metric->string_lengths[i]
+                                            : strlen(metric->strings[i]);
+        cuts[i] = ar_metric_text_cut(metric->strings[i], lengths[i], &lengths[i]);
+        items[i] = cuts[i] ? cuts[i] : (char *)metric->strings[i];
+    }
+    ar_json_t *list = ar_json_strings_n(items, lengths, count);
+    for (size_t i = 0; i < count; i++)
+        free(cuts[i]);
+    free(cuts);
+    free(lengths);
+    free(items);
+    return list;
+}
 
 ar_json_t *ar_metrics_to_json(const aorta_metrics_t *metrics)
 {
@@ -23,12 +67,15 @@ ar_json_t *ar_metrics_to_json(const aorta_metrics_t *metrics)
         case AORTA_METRIC_DOUBLE:
             value = ar_json_double(metric->double_value);
             break;
-        case AORTA_METRIC_STRING:
-            value = ar_json_string(metric->string_value);
+        case AORTA_METRIC_STRING: {
+            size_t len = strlen(metric->string_value);
+            char *cut = ar_metric_text_cut(metric->string_value, len, &len);
+            value = ar_json_string(cut ? cut : metric->string_value);
+            free(cut);
             break;
+        }
         case AORTA_METRIC_STRINGS:
-            value = ar_json_strings_n(metric->strings, metric->string_lengths,
-                                         metric->string_count);
+            value = strings_json(metric);
             break;
         }
         ar_json_set(obj, metric->key, value);

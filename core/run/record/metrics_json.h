@@ -7,7 +7,20 @@
 #include "aorta/collector.h"
 #include "sys/json.h"
 
-/* One JSON object: int -> integer, double -> float, string, string list. */
+/* The longest text a metric string, a list item or a kernel name keeps in
+ * a reply or a record: one name of megabytes (a hostile or broken capture)
+ * would otherwise take the whole 16 MiB parse reply, and every metric of
+ * the trial with it. */
+#define AR_METRIC_TEXT_MAX ((size_t)64 << 10)
+
+/* text of len bytes cut to fit AR_METRIC_TEXT_MAX: its first bytes (at a
+ * character boundary), "...#" and the first 16 hex digits of the whole
+ * text's SHA-256, so that two long names that share their start stay two;
+ * *out_len its length.  NULL (nothing to cut) when it fits. */
+char *ar_metric_text_cut(const char *text, size_t len, size_t *out_len);
+
+/* One JSON object: int -> integer, double -> float, string, string list;
+ * every text cut as ar_metric_text_cut() cuts it. */
 ar_json_t *ar_metrics_to_json(const aorta_metrics_t *metrics);
 
 /* Add the members of obj to metrics.  Every member must be an integer, a

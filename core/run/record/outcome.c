@@ -15,15 +15,21 @@ static int is_verdict(const char *text)
     return text && (!strcmp(text, "pass") || !strcmp(text, "fail") || !strcmp(text, "error"));
 }
 
+int ar_outcome_is_record(const ar_json_t *trial_json)
+{
+    return ar_json_type(ar_json_get(trial_json, "result")) == AR_JSON_OBJECT
+           && ar_json_get_string(ar_json_get(trial_json, "exit_status")) != NULL;
+}
+
 const char *ar_outcome_verdict(const ar_json_t *trial_json)
 {
+    if (!ar_outcome_is_record(trial_json))
+        return NULL;
     ar_json_t *metrics = ar_json_get(ar_json_get(trial_json, "result"), "metrics");
     const char *verdict = ar_json_get_string(ar_json_get(metrics, "verdict"));
     if (is_verdict(verdict))
         return verdict;
     const char *status = ar_json_get_string(ar_json_get(trial_json, "exit_status"));
-    if (!status)
-        return NULL;
     if (!strcmp(status, AR_STATUS_OK))
         return "pass";
     if (!strcmp(status, AR_STATUS_SETUP_FAILED) || !strcmp(status, AR_STATUS_INFRA_FAILED))

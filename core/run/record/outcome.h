@@ -25,8 +25,15 @@ int ar_outcome_from_json(const ar_json_t *trial_json, int trial_index,
                             const char *trial_path, ar_outcome_t *out);
 void ar_outcome_clear(ar_outcome_t *outcome);
 
+/* Whether a trial JSON has what every reader of a record needs: a "result"
+ * object and an "exit_status" string.  Anything else (a `{}` a payload wrote
+ * over an earlier trial's record, a foreign file) is read as an `error`
+ * trial, with one warning, never dereferenced. */
+int ar_outcome_is_record(const ar_json_t *trial_json);
+
 /* The verdict a trial JSON stands for: result.metrics.verdict when it is
- * one of the three, else derived from exit_status. */
+ * one of the three, else derived from exit_status; NULL when it is not a
+ * record (ar_outcome_is_record()). */
 const char *ar_outcome_verdict(const ar_json_t *trial_json);
 
 #endif

@@ -28,7 +28,11 @@ static ar_json_t *row_json(const aorta_kernels_t *kernels, size_t i)
     if (!isfinite(ms))
         return NULL;
     ar_json_t *row = ar_json_array();
-    ar_json_append(row, ar_json_string(aorta_kernels_name_at(kernels, i, NULL)));
+    const char *name = aorta_kernels_name_at(kernels, i, NULL);
+    size_t len = strlen(name);
+    char *cut = ar_metric_text_cut(name, len, &len); /* one name never takes the reply */
+    ar_json_append(row, ar_json_string(cut ? cut : name));
+    free(cut);
     ar_json_append(row, ar_json_double(ms));
     ar_json_append(row, launches >= 0 ? ar_json_int(launches) : NULL);
     return row;

@@ -14,6 +14,7 @@
 
 #include "sys/clock.h"
 #include "sys/knobs.h"
+#include "sys/spawn.h"
 #include "sys/rank_list.h"
 #include "record/trial_json.h"
 #include "xalloc.h"
@@ -126,9 +127,7 @@ ar_json_t *ar_rank_record_load(const char *path, long rank, const char *cell, in
 
 static int interrupt_pending(void)
 {
-    sigset_t pending;
-    sigpending(&pending);
-    return sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM);
+    return ar_spawn_peek_interrupt() != 0; /* SIGHUP too, as SIGTERM */
 }
 
 /* How many ranks one round looks at between two looks at the clock and

@@ -146,7 +146,8 @@ static void draw_lanes(int run_fd, ar_kagg_cell_t *cell)
 static void load_and_write(work_t *work, size_t i, tools_t *tools)
 {
     ar_kagg_cell_t *cell = &work->run->cells[i];
-    ar_kagg_load_cell(work->run_fd, ar_json_at(work->cells, i), cell, tools->reader);
+    ar_kagg_load_cell(work->run_fd, work->display_dir, ar_json_at(work->cells, i), cell,
+                      tools->reader);
     if (cell->count == 0)
         return;
     work->rank_views[i] = ar_rank_views_json(cell);
@@ -211,23 +212,26 @@ static size_t baseline_index(const ar_json_t *cells, const ar_json_t *matrix,
     return SIZE_MAX;
 }
 
-/* Each cell's rank views into its matrix.json entry (and a stale one out);
- * the count of cells with one. */
+/* Each cell's rank views into its matrix.json entry, and a view the
+ * tables no longer give out (a stale or planted "ranks" would outlive them
+ * in matrix.json while perf.md and report.html show none); the count of
+ * cells changed so, for the caller to write matrix.json again. */
 static size_t attach_rank_views(work_t *work)
 {
-    size_t with = 0;
+    size_t changed = 0;
     for (size_t i = 0; i < work->run->count; i++) {
         ar_json_t *cell = ar_json_at(work->cells, i);
         if (work->rank_views[i]) {
             ar_json_set(cell, "ranks", work->rank_views[i]);
-            with++;
+            changed++;
         } else if (ar_json_has(cell, "ranks")) {
             ar_json_remove(cell, "ranks");
+            changed++;
         }
     }
     free(work->rank_views);
     work->rank_views = NULL;
-    return with;
+    return changed;
 }
 
 char *ar_cell_reports_write(int run_fd, const char *display_dir, ar_json_t *matrix,

@@ -19,8 +19,9 @@
  * pending): *interrupted is set to it, report.html is not written and NULL
  * is returned; otherwise *interrupted is 0.  Each cell of matrix whose
  * collectors have ranks gets their rank view as "ranks" ({collector:
- * view}, kernels/rank_view.h; removed from a cell without); *rank_cells is
- * the count of such cells, for the caller to write matrix.json again. */
+ * view}, kernels/rank_view.h; removed from a cell without, so a view no
+ * table gives is never kept); *rank_cells is the count of cells given one or
+ * stripped of one, for the caller to write matrix.json again. */
 char *ar_cell_reports_write(int run_fd, const char *display_dir, ar_json_t *matrix,
                                const char *baseline, char **error, int *interrupted,
                                size_t *rank_cells);

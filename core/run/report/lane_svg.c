@@ -98,6 +98,14 @@ static int number(const char **p, const char *end, double *out)
     return 1;
 }
 
+/* A pid or tid as the trace writes them (record/timeline.c): a whole
+ * number from 0 to 10^9.  Checked before any conversion: a double out of
+ * an integer's range (NaN, 1e300) converts to no defined value. */
+static int id_ok(double id)
+{
+    return id >= 0 && id <= 1e9; /* false for NaN */
+}
+
 static size_t lane_of(chart_t *chart, int64_t pid, int64_t tid)
 {
     size_t last = chart->last_lane;
@@ -158,7 +166,7 @@ static void read_thread_name(chart_t *chart, const char *p, const char *end)
     double pid, tid;
     if (!skip(&p, end, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":") || !number(&p, end, &pid)
         || !skip(&p, end, ",\"tid\":") || !number(&p, end, &tid)
-        || !skip(&p, end, ",\"args\":{\"name\":"))
+        || !skip(&p, end, ",\"args\":{\"name\":") || !id_ok(pid) || !id_ok(tid))
         return;
     size_t n = string_len(p, end);
     if (!n)
@@ -188,8 +196,7 @@ static void read_line(chart_t *chart, const char *p, const char *end)
     if (!n || memchr(raw, '\0', n) || !skip(&p, end, ",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":") || !number(&p, end, &pid)
         || !skip(&p, end, ",\"tid\":") || !number(&p, end, &tid) || !skip(&p, end, ",\"ts\":")
         || !number(&p, end, &ts) || !skip(&p, end, ",\"dur\":") || !number(&p, end, &dur)
-        || !(ts >= 0 && dur >= 0 && ts < 1e15 && dur < 1e15) || pid < 0 || tid < 0
-        || pid > 1e9 || tid > 1e9)
+        || !(ts >= 0 && dur >= 0 && ts < 1e15 && dur < 1e15) || !id_ok(pid) || !id_ok(tid))
         return;
     if (chart->count == chart->cap)
         ar_xgrow((void **)&chart->events, &chart->cap, chart->count + 1, sizeof *chart->events);
@@ -296,6 +303,10 @@ static uint8_t *bin(const chart_t *chart, const size_t *row_of, size_t rows, con
         if (row >= rows)
             continue;
         double x0 = e->ts * scale, x1 = (e->ts + e->dur) * scale;
+        /* A chart end of 5e-324 makes the scale infinite (and 0 x inf a
+         * NaN): only a column index in range is converted. */
+        if (!(x0 >= 0 && x0 < AR_LANE_COLUMNS))
+            continue;
         size_t c = (size_t)x0;
         do {
             if (c >= AR_LANE_COLUMNS)

@@ -15,6 +15,7 @@
 #include "compare/provenance.h"
 #include "compare/verdicts.h"
 #include "record/trial_json.h"
+#include "sys/text_escape.h"
 #include "xalloc.h"
 
 #define CONFOUND_THRESHOLD 1.15
@@ -83,6 +84,31 @@ const char *ar_matrix_baseline(const ar_plan_t *plan)
             return cell->name;
     }
     return plan->cell_count ? plan->cells[0].name : NULL;
+}
+
+char *ar_matrix_cells_problem(const ar_json_t *matrix)
+{
+    const ar_json_t *cells = ar_json_get(matrix, "cells");
+    ar_keyindex_t seen = {0};
+    char *problem = NULL;
+    for (size_t i = 0; !problem && i < ar_json_length(cells); i++) {
+        const char *name = ar_json_get_string(ar_json_get(ar_json_at(cells, i), "name"));
+        if (!name)
+            continue; /* read as a cell without trials */
+        char *shown = ar_text_escape(name);
+        if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+            problem = ar_xasprintf("cell %zu is named '%s', a path, not a cell", i + 1,
+                                   shown);
+        else if (ar_keyindex_find(&seen, name) != AR_KEYINDEX_NONE)
+            problem = ar_xasprintf("cell '%s' is listed twice (entries %zu and %zu); a run "
+                                   "directory holds each cell once",
+                                   shown, ar_keyindex_find(&seen, name) + 1, i + 1);
+        else
+            ar_keyindex_add(&seen, name, i);
+        free(shown);
+    }
+    ar_keyindex_clear(&seen);
+    return problem;
 }
 
 double ar_round3(double value)

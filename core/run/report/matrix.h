@@ -45,6 +45,14 @@ ar_json_t *ar_matrix_json(const ar_plan_t *plan, const ar_cell_result_t *results
                                 const char *run_timestamp, ar_json_t *warnings,
                                 const char *recipe_sha256);
 
+/* Why matrix.json's cells (its object, read back) cannot be a run
+ * directory's: a name listed twice, or one with a '/' (a path to another
+ * cell's records; aorta-run never names a cell so), as one line without the
+ * file's name (free it); NULL when every named cell is a cell of its own.
+ * Each copy of a cell would otherwise be read and judged again (--compare's
+ * family of tests grows with every copy). */
+char *ar_matrix_cells_problem(const ar_json_t *matrix);
+
 /* Python's round(value, 3). */
 double ar_round3(double value);
 

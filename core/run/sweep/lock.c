@@ -2,9 +2,15 @@
 /* lock.c - the run directory's lock.
  *
  * The lock file itself is the upstream contract (O_EXCL, pid and host).
- * Taking over a stale one is read, check, unlink, create: two aorta-runs
- * doing that at once could each delete the other's fresh lock, so that
- * sequence runs under flock() on the run directory. */
+ * Beside it, the run directory's own flock(): taken exclusively (never
+ * waiting) while the lock file is judged and written, so two aorta-runs
+ * never delete each other's fresh lock, then held shared for the whole run
+ * on a descriptor every child inherits, and aorta-rank-exec takes it
+ * shared too (--hold).  So the directory stays held while anything the run
+ * started lives: a rank of a run killed with SIGKILL (whose launcher died
+ * with it, but not the ranks) or a payload's lost daemon, and a run whose
+ * lock file a payload deleted.  A file system without flock() (some NFS)
+ * keeps the lock file alone, as before. */
 #include "config.h"
 
 #include "sys/diag.h"
@@ -27,6 +33,7 @@
 
 struct ar_lock {
     char *path;
+    int dir_fd;   /* the run directory, flock()ed shared; inherited by every child */
 };
 
 #define LOCK_MAX_BYTES 4096
@@ -63,27 +70,43 @@ static int process_alive(long pid)
 }
 
 /* Decide about the lock that is there: 0 to take it over (a warning was
- * printed), -1 to refuse (reported). */
-static int judge_existing(const char *path, const char *host)
+ * printed), -1 to refuse (reported).  busy: another process holds the run
+ * directory's flock(), so it is never taken over: its lock file names a
+ * live run, or a dead run's processes still hold the directory. */
+static int judge_existing(const char *path, const char *host, int busy)
 {
     ar_json_t *held = ar_json_read_file(path, LOCK_MAX_BYTES, 8);
     ar_json_t *pid_json = ar_json_get(held, "pid");
     const char *holder_host = ar_json_get_string(ar_json_get(held, "host"));
     const char *since = ar_json_get_string(ar_json_get(held, "started_at"));
     long pid = ar_json_type(pid_json) == AR_JSON_INT ? (long)ar_json_get_int(pid_json) : 0;
+    int readable = held && pid > 0 && holder_host;
     int status = 0;
-    if (!held || pid <= 0 || !holder_host) {
-        ar_diag_warn("taking over the unreadable lock %s", path);
-    } else if (strcmp(holder_host, host) != 0) {
+    if (readable && strcmp(holder_host, host) != 0) {
         ar_diag_error("the run directory is locked by aorta-run pid %ld on host %s (since %s): "
                      "%s; if that run is gone, delete the lock file",
                      pid, holder_host, since ? since : "?", path);
         status = -1;
-    } else if (process_alive(pid)) {
+    } else if (readable && process_alive(pid)) {
         ar_diag_error("the run directory is in use by aorta-run pid %ld (since %s): %s; wait "
                      "for it to finish or choose another --output or --ticket",
                      pid, since ? since : "?", path);
         status = -1;
+    } else if (busy && readable) {
+        ar_diag_error("the run directory is still held by a process of a run that is gone "
+                      "(aorta-run pid %ld): a rank or a process its trials left may still write "
+                      "into it: %s; wait for it to end, or find it with 'fuser -v' on the run "
+                      "directory and kill it",
+                      pid, path);
+        status = -1;
+    } else if (busy) {
+        ar_diag_error("the run directory is held by another process and its lock file is gone "
+                      "or unreadable (a payload may have deleted it): %s; wait for that run to "
+                      "end, or find the process with 'fuser -v' on the run directory",
+                      path);
+        status = -1;
+    } else if (!readable) {
+        ar_diag_warn("taking over the unreadable lock %s", path);
     } else {
         ar_diag_warn("taking over the stale lock %s (pid %ld is gone)",
                 path, pid);
@@ -92,10 +115,47 @@ static int judge_existing(const char *path, const char *host)
     return status;
 }
 
+/* The lock file created in dir_fd: 1, or 0 after reporting why. */
+static int take_file(int dir_fd, const char *path, const char *host, int busy)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int fd = busy ? -1
+                      : openat(dir_fd, AR_LOCK_NAME,
+                               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            int failed = write_lock(fd, host);
+            int saved = errno;
+            close(fd);
+            if (!failed)
+                return 1;
+            unlinkat(dir_fd, AR_LOCK_NAME, 0);
+            ar_diag_error("cannot write the lock %s: %s", path, strerror(saved));
+            return 0;
+        }
+        if (!busy && errno != EEXIST) {
+            ar_diag_error("cannot create the lock %s: %s", path, strerror(errno));
+            return 0;
+        }
+        if (attempt > 0) {
+            ar_diag_error("cannot take the lock %s: it came back after the stale one was removed",
+                         path);
+            return 0;
+        }
+        if (judge_existing(path, host, busy) != 0)
+            return 0;
+        if (unlinkat(dir_fd, AR_LOCK_NAME, 0) != 0 && errno != ENOENT) {
+            ar_diag_error("cannot remove the stale lock %s: %s", path, strerror(errno));
+            return 0;
+        }
+    }
+    return 0;
+}
+
 ar_lock_t *ar_lock_acquire(const char *run_dir)
 {
     char *path = ar_xasprintf("%s/%s", run_dir, AR_LOCK_NAME);
-    int dir_fd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    /* Not close-on-exec: every process the run starts holds the directory. */
+    int dir_fd = open(run_dir, O_RDONLY | O_DIRECTORY);
     if (dir_fd < 0) {
         ar_diag_error("cannot open the run directory %s: %s", run_dir, strerror(errno));
         free(path);
@@ -103,47 +163,20 @@ ar_lock_t *ar_lock_acquire(const char *run_dir)
     }
     char host[256];
     host_name(host, sizeof host);
-    flock(dir_fd, LOCK_EX);
-    int taken = 0;
-    for (int attempt = 0; attempt < 2 && !taken; attempt++) {
-        int fd = openat(dir_fd, AR_LOCK_NAME,
-                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            int failed = write_lock(fd, host);
-            int saved = errno;
-            close(fd);
-            if (failed) {
-                unlinkat(dir_fd, AR_LOCK_NAME, 0);
-                ar_diag_error("cannot write the lock %s: %s", path, strerror(saved));
-                break;
-            }
-            taken = 1;
-            break;
-        }
-        if (errno != EEXIST) {
-            ar_diag_error("cannot create the lock %s: %s", path, strerror(errno));
-            break;
-        }
-        if (attempt > 0) {
-            ar_diag_error("cannot take the lock %s: it came back after the stale one was removed",
-                         path);
-            break;
-        }
-        if (judge_existing(path, host) != 0)
-            break;
-        if (unlinkat(dir_fd, AR_LOCK_NAME, 0) != 0 && errno != ENOENT) {
-            ar_diag_error("cannot remove the stale lock %s: %s", path, strerror(errno));
-            break;
-        }
-    }
-    flock(dir_fd, LOCK_UN);
-    close(dir_fd);
+    /* Never waiting: a holder may be a run's leftover that never ends. */
+    int flocked = flock(dir_fd, LOCK_EX | LOCK_NB) == 0;
+    int busy = !flocked && errno == EWOULDBLOCK;
+    int taken = take_file(dir_fd, path, host, busy);
     if (!taken) {
+        close(dir_fd);
         free(path);
         return NULL;
     }
+    if (flocked)
+        flock(dir_fd, LOCK_SH); /* shared from now on: the run's ranks take it too */
     ar_lock_t *lock = ar_xcalloc(1, sizeof *lock);
     lock->path = path;
+    lock->dir_fd = dir_fd;
     return lock;
 }
 
@@ -152,6 +185,7 @@ void ar_lock_release(ar_lock_t *lock)
     if (!lock)
         return;
     unlink(lock->path);
+    close(lock->dir_fd);
     free(lock->path);
     free(lock);
 }

@@ -2,7 +2,10 @@
 /* lock.h - the run directory's lock, .aorta-run.lock: {"pid", "host",
  * "started_at"}, created O_EXCL, removed when the run ends.  A lock held by
  * a live aorta-run on this host, or by one on another host, is refused; a
- * lock whose process is gone (or that cannot be read) is taken over. */
+ * lock whose process is gone (or that cannot be read) is taken over, unless
+ * the run directory's flock() is still held: then a process that run
+ * started (a rank, a payload's leftover) still lives, or a payload deleted
+ * a live run's lock file, and the directory is refused too (lock.c). */
 #ifndef AR_LOCK_H
 #define AR_LOCK_H
 

@@ -73,6 +73,7 @@ static void child_main(const ar_child_spec_t *spec, pid_t parent, int reply, int
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     sigaddset(&set, SIGCHLD);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
     if (spec->memory_limit) {
@@ -250,6 +251,7 @@ static void open_wake_ups(int *interrupts, int *exits)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP); /* taken as SIGTERM (sys/spawn.c) */
     *interrupts = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
     sigprocmask(SIG_BLOCK, NULL, &blocked);
     sigemptyset(&set);

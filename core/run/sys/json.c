@@ -29,12 +29,11 @@ ar_json_t *ar_json_array(void)
     return json_object_new_array();
 }
 
-/* text when it is UTF-8, else a copy with U+FFFD for each byte that is not
- * (an argument, an environment variable or a collector's string may hold
- * any byte; json-c writes bytes as they are, and readers decode strictly). */
-char *ar_json_utf8_or_null(const char *text)
+/* The len bytes of text (NULs may be among them) when they are UTF-8
+ * (NULL), else a copy with U+FFFD for each byte that is not, its length in
+ * *out_len (when not NULL). */
+static char *utf8_or_null_n(const char *text, size_t len, size_t *out_len)
 {
-    size_t len = strlen(text);
     size_t valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
     if (valid == len)
         return NULL;
@@ -53,7 +52,17 @@ char *ar_json_utf8_or_null(const char *text)
         valid = aorta_utf8_valid_prefix(text, len, NULL, NULL);
     }
     *cursor = '\0';
+    if (out_len)
+        *out_len = (size_t)(cursor - out);
     return out;
+}
+
+/* text when it is UTF-8, else a copy with U+FFFD for each byte that is not
+ * (an argument, an environment variable or a collector's string may hold
+ * any byte; json-c writes bytes as they are, and readers decode strictly). */
+char *ar_json_utf8_or_null(const char *text)
+{
+    return utf8_or_null_n(text, strlen(text), NULL);
 }
 
 ar_json_t *ar_json_string(const char *text)
@@ -295,10 +304,19 @@ ar_json_t *ar_json_strings(char *const *items, size_t count)
 ar_json_t *ar_json_strings_n(char *const *items, const size_t *lengths, size_t count)
 {
     ar_json_t *array = json_object_new_array_ext((int)count);
-    for (size_t i = 0; i < count; i++)
-        json_object_array_add(array, lengths ? json_object_new_string_len(items[i],
-                                                                          (int)lengths[i])
-                                             : ar_json_string(items[i]));
+    for (size_t i = 0; i < count; i++) {
+        if (!lengths) {
+            json_object_array_add(array, ar_json_string(items[i]));
+            continue;
+        }
+        /* Repaired as a single string is (a NUL kept): a list item with
+         * 0xff made the whole trial JSON invalid UTF-8. */
+        size_t len = lengths[i];
+        char *fixed = utf8_or_null_n(items[i], len, &len);
+        json_object_array_add(array, json_object_new_string_len(fixed ? fixed : items[i],
+                                                                (int)len));
+        free(fixed);
+    }
     return array;
 }
 

@@ -4,7 +4,10 @@
  *
  * aorta-run keeps SIGINT, SIGTERM and SIGCHLD blocked and waits for them with
  * sigtimedwait(), so the wait, the timeout and the forwarding are one loop
- * with no handler and no race. */
+ * with no handler and no race.  SIGHUP (the terminal closed, an ssh session
+ * lost) is blocked with them and taken as SIGTERM: the trial is recorded,
+ * matrix.json written, the lock released, exit 143.  Under nohup it stays
+ * ignored. */
 #include "config.h"
 
 #include "sys/spawn.h"
@@ -34,8 +37,20 @@ static sigset_t blocked_signals(void)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     sigaddset(&set, SIGCHLD);
     return set;
+}
+
+/* The interrupt among pending (SIGHUP reads as SIGTERM), else 0; *raw the
+ * signal itself, to take it. */
+static int interrupt_in(const sigset_t *pending, int *raw)
+{
+    *raw = sigismember(pending, SIGINT)    ? SIGINT
+           : sigismember(pending, SIGTERM) ? SIGTERM
+           : sigismember(pending, SIGHUP)  ? SIGHUP
+                                           : 0;
+    return *raw == SIGHUP ? SIGTERM : *raw;
 }
 
 void ar_spawn_block_signals(void)
@@ -48,11 +63,12 @@ int ar_spawn_take_interrupt(void)
 {
     sigset_t pending;
     sigpending(&pending);
-    int sig = sigismember(&pending, SIGINT) ? SIGINT : sigismember(&pending, SIGTERM) ? SIGTERM : 0;
+    int raw;
+    int sig = interrupt_in(&pending, &raw);
     if (sig) {
         sigset_t one;
         sigemptyset(&one);
-        sigaddset(&one, sig);
+        sigaddset(&one, raw);
         struct timespec now = {0, 0};
         sigtimedwait(&one, NULL, &now);
     }
@@ -63,7 +79,8 @@ int ar_spawn_peek_interrupt(void)
 {
     sigset_t pending;
     sigpending(&pending);
-    return sigismember(&pending, SIGINT) ? SIGINT : sigismember(&pending, SIGTERM) ? SIGTERM : 0;
+    int raw;
+    return interrupt_in(&pending, &raw);
 }
 
 void ar_spawn_become_subreaper(void)
@@ -361,8 +378,8 @@ void ar_spawn_wait(const ar_spawn_child_t *child, double timeout_sec, double gra
             }
         }
         int sig = sigtimedwait(&set, NULL, &wait);
-        if (sig == SIGINT || sig == SIGTERM) {
-            result->interrupted = sig;
+        if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+            result->interrupted = sig == SIGHUP ? SIGTERM : sig;
             status = terminate_group(pid, grace_sec, &set);
             break;
         }

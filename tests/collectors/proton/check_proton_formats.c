@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "protontest.h"
 
@@ -419,6 +422,35 @@ START_TEST(an_unreadable_phase_is_named_and_left_out)
 }
 END_TEST
 
+/* A capture rejected whole is named once (it was left out silently), and a
+ * sparse one (all zeros on read, nothing on disk) is refused in its first
+ * bytes: it was read to its end, 2 GB of memory and 12 s for 20 GiB. */
+START_TEST(a_sparse_or_junk_capture_is_refused_at_once_with_one_warning)
+{
+    char *path = tu_join(dir, "proton.hatchet");
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)16 << 30), 0); /* 16 GiB, none of it on disk */
+    close(fd);
+    struct rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
+    aorta_metrics_t *metrics = parse_at(dir);
+    getrusage(RUSAGE_SELF, &after);
+    ck_assert_msg(after.ru_maxrss - before.ru_maxrss < 64 << 10, "%ld KiB more",
+                  after.ru_maxrss - before.ru_maxrss); /* it was the whole file */
+    ck_assert_uint_eq(warning_lines(), 1);
+    ck_assert_msg(warned("proton.hatchet: not a readable profile; it is left out of the totals"),
+                  "%s", warnings.data ? warnings.data : "");
+    ck_assert_ptr_null(aorta_metrics_find(metrics, "proton_kernel_count"));
+    aorta_metrics_free(metrics);
+    write_text("proton.hatchet", "{\"frame\": \xff junk");
+    metrics = parse_at(dir);
+    ck_assert_uint_eq(warning_lines(), 2);
+    aorta_metrics_free(metrics);
+    free(path);
+}
+END_TEST
+
 /* ---- one session, several forms ------------------------------------------ */
 
 START_TEST(a_session_in_several_forms_counts_once)
@@ -496,6 +528,7 @@ static Suite *proton_formats_suite(void)
     tcase_add_test(tc, phases_sum_to_the_session_s_tree);
     tcase_add_test(tc, a_missing_phase_is_named_and_the_others_count);
     tcase_add_test(tc, an_unreadable_phase_is_named_and_left_out);
+    tcase_add_test(tc, a_sparse_or_junk_capture_is_refused_at_once_with_one_warning);
     tcase_add_test(tc, a_session_in_several_forms_counts_once);
     tcase_add_test(tc, parts_beside_a_whole_file_are_named_and_left_out);
     tcase_add_test(tc, the_describe_text_names_the_files_read);

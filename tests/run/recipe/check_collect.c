@@ -413,7 +413,7 @@ START_TEST(the_command_is_wrapped_in_rank_order_inside_the_launcher)
     char *g = ar_xasprintf("%s/good-wrapper", g_dir);
     char *node = ar_xasprintf("%s/rank%%AORTA_RANK%%.node", base);
     const char *expected[] = {"mpirun", "-np", "2", helper, "--node-file", node, "--mkdir", g_dir,
-                              "--mkdir", b_dir, "--mkdir", a_dir, "--", a, "--", b,
+                              "--mkdir", b_dir, "--mkdir", a_dir, "--hold", dir, "--", a, "--", b,
                               "--backend=instrumentation", "--", g, "--", "./app", "--size", "8"};
     ck_assert_uint_eq(aorta_argv_count(out), sizeof expected / sizeof expected[0]);
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)

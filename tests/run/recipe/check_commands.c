@@ -202,12 +202,15 @@ START_TEST(dry_run_prints_each_cell_fully_wrapped)
         char *b = ar_xasprintf("%s/b-wrapper", b_dir);
         char *g = ar_xasprintf("%s/good-wrapper", g_dir);
         char *node = ar_xasprintf("%s/rank%%AORTA_RANK%%.node", collect_dir);
+        char *run_dir = ar_xasprintf("%s/T_1", output);
         expect_argv(obj, (const char *[]){"mpirun", "-np", "2", helper, "--node-file", node,
                                           "--mkdir", g_dir,
-                                          "--mkdir", b_dir, "--mkdir", a_dir, "--", a, "--", b,
+                                          "--mkdir", b_dir, "--mkdir", a_dir, "--hold", run_dir,
+                                          "--", a, "--", b,
                                           "--backend=instrumentation", "--", g, "--", "./app",
                                           "x y", NULL});
         free(node);
+        free(run_dir);
         free(a);
         free(b);
         free(g);

@@ -383,6 +383,42 @@ START_TEST(the_lane_chart_skips_what_is_not_an_event_line)
 }
 END_TEST
 
+/* Doubles out of an integer's range are never converted (undefined
+ * behaviour, which the sanitizer build stops): a pid or tid of NaN or
+ * 1e300 leaves its event or its lane's name out, and a chart end of
+ * 5e-324 (an infinite scale) draws no column rather than converting inf. */
+START_TEST(the_lane_chart_converts_no_double_out_of_range)
+{
+    const char *ids = "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1e300,\"tid\":1,"
+                      "\"args\":{\"name\":\"huge\"}}\n"
+                      "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":-nan,"
+                      "\"args\":{\"name\":\"nan\"}}\n"
+                      "{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":-nan,"
+                      "\"tid\":1,\"ts\":1.0,\"dur\":1.0}\n"
+                      "{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":0,"
+                      "\"tid\":-nan,\"ts\":1.0,\"dur\":1.0}\n"
+                      "{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":2,"
+                      "\"tid\":3,\"ts\":1.0,\"dur\":1.0}";
+    char *svg = ar_lane_svg(ids, strlen(ids));
+    ck_assert_ptr_nonnull(svg);
+    /* One lane, rank 2's: the NaN ids made no lane of their own (a NaN
+     * converted read as rank -9223372036854775808). */
+    ck_assert_uint_eq(count_of(svg, "<g class=\"lane\">"), 1);
+    ck_assert_ptr_nonnull(strstr(svg, "rank 2 \xc2\xb7 ?"));
+    ck_assert_ptr_null(strstr(svg, "rank -"));
+    ck_assert_ptr_null(strstr(svg, "huge"));
+    free(svg);
+    const char *tiny = "{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":0,"
+                       "\"tid\":1,\"ts\":0,\"dur\":5e-324}\n"
+                       "{\"name\":\"k\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":0,"
+                       "\"tid\":1,\"ts\":5e-324,\"dur\":0}";
+    svg = ar_lane_svg(tiny, strlen(tiny));
+    ck_assert_ptr_nonnull(svg);
+    ck_assert_uint_eq(count_of(svg, "<g class=\"lane\">"), 1);
+    free(svg);
+}
+END_TEST
+
 static Suite *timeline_suite(void)
 {
     Suite *suite = suite_create("timeline");
@@ -394,6 +430,7 @@ static Suite *timeline_suite(void)
     tcase_add_test(tc, no_dispatch_is_an_empty_trace_and_the_file_is_written_whole);
     tcase_add_test(tc, the_lane_chart_has_a_lane_per_rank_and_track_and_stays_small);
     tcase_add_test(tc, the_lane_chart_skips_what_is_not_an_event_line);
+    tcase_add_test(tc, the_lane_chart_converts_no_double_out_of_range);
     suite_add_tcase(suite, tc);
     return suite;
 }

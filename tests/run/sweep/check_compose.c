@@ -111,9 +111,12 @@ START_TEST(launcher_goes_outside_every_collector)
     ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 7), "/c/_subprocess/t/badparse/rank%AORTA_RANK%"));
     ck_assert_str_eq(aorta_argv_at(out, 8), "--mkdir");
     ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 9), "/c/_subprocess/t/good/rank%AORTA_RANK%"));
-    ck_assert_str_eq(aorta_argv_at(out, 10), "--");
+    /* Then each rank holds the run directory while it lives (sweep/lock.c). */
+    ck_assert_str_eq(aorta_argv_at(out, 10), "--hold");
+    ck_assert_str_eq(aorta_argv_at(out, 11), run_dir);
+    ck_assert_str_eq(aorta_argv_at(out, 12), "--");
     ck_assert_ptr_nonnull(
-        strstr(aorta_argv_at(out, 11), "/c/_subprocess/t/good/rank%AORTA_RANK%/good-wrapper"));
+        strstr(aorta_argv_at(out, 13), "/c/_subprocess/t/good/rank%AORTA_RANK%/good-wrapper"));
     /* A dry run creates nothing. */
     char *collect = tu_join(run_dir, "c");
     ck_assert(!tu_exists(collect));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "aorta/collector.h"
+#include "record/metrics_json.h"
 #include "registry/registry.h"
 #include "sweep/parse_child.h"
 #include "testutil.h"
@@ -77,7 +78,22 @@ START_TEST(crash_hang_and_exit_leave_only_the_artifact_dir)
     expect_only_artifact_dir("crash");
     expect_only_artifact_dir("hang");
     expect_only_artifact_dir("exit");
-    expect_only_artifact_dir("huge"); /* a reply past 16 MiB is garbage */
+}
+END_TEST
+
+/* One string of 17 MiB, more than the whole reply holds, cost every metric
+ * (the reply past 16 MiB was garbage): it is cut now, to its start, "...#"
+ * and its hash, and the other metrics stay (record/metrics_json.h). */
+START_TEST(a_string_past_the_reply_is_cut_and_the_other_metrics_stay)
+{
+    aorta_metrics_t *metrics = parse_with("huge", dir);
+    ck_assert_uint_eq(aorta_metrics_count(metrics), 5);
+    ck_assert_int_eq(aorta_metrics_find(metrics, "badparse_kernel_count")->int_value, 7);
+    const char *huge = aorta_metrics_find(metrics, "badparse_huge")->string_value;
+    ck_assert_uint_le(strlen(huge), AR_METRIC_TEXT_MAX);
+    ck_assert_int_eq(strncmp(huge, "kkkkkkkk", 8), 0);
+    ck_assert_ptr_nonnull(strstr(huge, "...#"));
+    aorta_metrics_free(metrics);
 }
 END_TEST
 
@@ -153,6 +169,7 @@ static Suite *parse_child_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_normal_reply_keeps_types_and_drops_foreign_keys);
     tcase_add_test(tc, crash_hang_and_exit_leave_only_the_artifact_dir);
+    tcase_add_test(tc, a_string_past_the_reply_is_cut_and_the_other_metrics_stay);
     tcase_add_test(tc, stdout_noise_does_not_corrupt_the_reply);
     tcase_add_test(tc, no_artifact_dir_when_the_dir_is_missing);
     tcase_add_test(tc, a_parse_without_descriptors_names_the_reason);

@@ -542,8 +542,10 @@ START_TEST(the_launcher_goes_outside_the_collectors)
     ck_assert_ptr_nonnull(strstr(su_str(result, "argv", "2", NULL), "aorta-rank-exec"));
     ck_assert_str_eq(su_str(result, "argv", "3", NULL), "--node-file");
     ck_assert_ptr_nonnull(strstr(su_str(result, "argv", "6", NULL), "/scribe/rank%AORTA_RANK%"));
-    ck_assert_ptr_nonnull(strstr(su_str(result, "argv", "8", NULL), "scribe-wrapper"));
-    ck_assert_str_eq(su_str(result, "argv", "11", NULL), "sh");
+    ck_assert_str_eq(su_str(result, "argv", "7", NULL), "--hold");
+    ck_assert_str_eq(su_str(result, "argv", "8", NULL), plan->run_dir);
+    ck_assert_ptr_nonnull(strstr(su_str(result, "argv", "10", NULL), "scribe-wrapper"));
+    ck_assert_str_eq(su_str(result, "argv", "13", NULL), "sh");
     char *rank0 = tu_join(plan->run_dir, "none-none/_subprocess/trial_d0_m0_t0/scribe/rank0");
     ck_assert(tu_exists(rank0));
     free(rank0);

@@ -69,6 +69,25 @@ START_TEST(objects_keep_order_and_round_trip)
 }
 END_TEST
 
+/* A list of strings gets the repair a single string gets (U+FFFD for each
+ * byte that is not UTF-8), its NULs kept: a collector's list metric with
+ * 0xff made the trial JSON invalid UTF-8. */
+START_TEST(a_list_of_strings_is_repaired_as_a_string_is)
+{
+    char bad[] = "k\xff", nul[] = {'a', '\0', '\xfe', 'b'};
+    char *items[] = {bad, nul, "fine"};
+    size_t lengths[] = {2, 4, 4};
+    ar_json_t *list = ar_json_strings_n(items, lengths, 3);
+    char *text = ar_json_dump(list, 0);
+    ck_assert_str_eq(text, "[\"k\xef\xbf\xbd\",\"a\\u0000\xef\xbf\xbd" "b\",\"fine\"]");
+    ar_json_t *single = ar_json_string(bad);
+    ck_assert_str_eq(ar_json_get_string(single), ar_json_get_string(ar_json_at(list, 0)));
+    ar_json_free(single);
+    free(text);
+    ar_json_free(list);
+}
+END_TEST
+
 START_TEST(parse_rejects_garbage_and_depth)
 {
     ck_assert_ptr_null(ar_json_parse("{not json", 9, 32));
@@ -385,6 +404,7 @@ static Suite *json_suite(void)
     tcase_add_test(tc, doubles_print_like_python_repr);
     tcase_add_test(tc, objects_keep_order_and_round_trip);
     tcase_add_test(tc, parse_rejects_garbage_and_depth);
+    tcase_add_test(tc, a_list_of_strings_is_repaired_as_a_string_is);
     tcase_add_test(tc, write_file_is_atomic_and_refuses_symlinks);
     tcase_add_test(tc, micro_rounds_to_six_decimals_the_same_in_a_tree_and_a_writer);
     tcase_add_test(tc, the_writer_writes_what_the_tree_dumps);
