@@ -48,6 +48,8 @@ typedef struct ar_recipe {
     long warmup_trials;              /* warmup_trials: run first per cell, left out */
     double timeout_sec;              /* 0: no limit */
     char *env_passthrough_mode;      /* "inherit" or "file" */
+    char *order;                     /* order: "interleaved", "sequential", "random"; NULL:
+                                      * not given */
     ar_cell_t *cells;             /* m x d, in order */
     size_t cell_count;
     ar_recipe_collector_t *collect; /* in the order written, duplicates kept */
