@@ -98,19 +98,30 @@ static ar_json_t *parse_devices(char *text, char **error)
     return devices;
 }
 
-/* Why a query that ran gave no devices, else NULL. */
-static char *failure(const ar_spawn_result_t *result, double timeout_sec, int err_fd)
+/* The first line of what fd holds, into line (may be empty). */
+static void first_line(int fd, char *line, size_t size)
+{
+    line[0] = '\0';
+    if (lseek(fd, 0, SEEK_SET) != 0)
+        return;
+    ssize_t n = read(fd, line, size - 1);
+    line[n > 0 ? n : 0] = '\0';
+    line[strcspn(line, "\r\n")] = '\0';
+}
+
+/* Why a query that ran gave no devices, else NULL: nvidia-smi says why on
+ * stdout ("NVIDIA-SMI has failed because ..."), or on stderr. */
+static char *failure(const ar_spawn_result_t *result, double timeout_sec, int out_fd,
+                     int err_fd)
 {
     if (result->timed_out)
         return ar_xasprintf("nvidia-smi: no answer within %g s (killed)", timeout_sec);
     if (result->exit_code == 0)
         return NULL;
-    char line[200] = "";
-    if (lseek(err_fd, 0, SEEK_SET) == 0) {
-        ssize_t n = read(err_fd, line, sizeof line - 1);
-        line[n > 0 ? n : 0] = '\0';
-        line[strcspn(line, "\r\n")] = '\0';
-    }
+    char line[200];
+    first_line(err_fd, line, sizeof line);
+    if (!line[0])
+        first_line(out_fd, line, sizeof line);
     return result->exit_code < 0
                ? ar_xasprintf("nvidia-smi: killed by signal %d", -result->exit_code)
                : ar_xasprintf("nvidia-smi: exit status %d%s%s", result->exit_code,
@@ -130,7 +141,7 @@ ar_json_t *ar_gpu_state_query(char *const *envp, double timeout_sec)
     ar_json_t *gpu = NULL;
     if (ran && result.launched) {
         char *error = result.interrupted ? ar_xstrdup("nvidia-smi: interrupted")
-                                         : failure(&result, timeout_sec, fileno(err));
+                                         : failure(&result, timeout_sec, fileno(out), fileno(err));
         ar_json_t *devices = NULL;
         if (!error) {
             size_t len = 0;
@@ -175,4 +186,44 @@ void ar_gpu_state_summary(const ar_json_t *gpu, ar_gpu_summary_t *summary)
         if (temp && ar_json_get_double(temp) > summary->max_temperature)
             summary->max_temperature = ar_json_get_double(temp);
     }
+}
+
+void ar_gpu_tally_init(ar_gpu_tally_t *tally)
+{
+    *tally = (ar_gpu_tally_t){0, 0, 0, -1, -1};
+}
+
+void ar_gpu_tally_add(ar_gpu_tally_t *tally, const ar_json_t *gpu)
+{
+    if (ar_json_length(ar_json_get(gpu, "devices")) == 0)
+        return;
+    ar_gpu_summary_t summary;
+    ar_gpu_state_summary(gpu, &summary);
+    tally->trials++;
+    tally->busy += summary.max_utilization >= AR_GPU_BUSY_PCT;
+    tally->hot += summary.max_temperature >= AR_GPU_HOT_C;
+    if (summary.max_utilization > tally->max_utilization)
+        tally->max_utilization = summary.max_utilization;
+    if (summary.max_temperature > tally->max_temperature)
+        tally->max_temperature = summary.max_temperature;
+}
+
+static ar_json_t *known_or_null(double value)
+{
+    return value >= 0 ? ar_json_double(value) : NULL;
+}
+
+ar_json_t *ar_gpu_tally_json(const ar_gpu_tally_t *tally)
+{
+    if (tally->trials == 0)
+        return NULL;
+    ar_json_t *obj = ar_json_object();
+    ar_json_set(obj, "trials", ar_json_int((int64_t)tally->trials));
+    ar_json_set(obj, "busy_trials", ar_json_int((int64_t)tally->busy));
+    ar_json_set(obj, "hot_trials", ar_json_int((int64_t)tally->hot));
+    ar_json_set(obj, "max_utilization_pct", known_or_null(tally->max_utilization));
+    ar_json_set(obj, "max_temperature_c", known_or_null(tally->max_temperature));
+    ar_json_set(obj, "busy_at_pct", ar_json_double(AR_GPU_BUSY_PCT));
+    ar_json_set(obj, "hot_at_c", ar_json_double(AR_GPU_HOT_C));
+    return obj;
 }

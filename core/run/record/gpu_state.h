@@ -35,4 +35,23 @@ typedef struct ar_gpu_summary {
 } ar_gpu_summary_t;
 void ar_gpu_state_summary(const ar_json_t *gpu, ar_gpu_summary_t *summary);
 
+/* Before a trial, a GPU this busy (utilization.gpu, percent) was not idle,
+ * and one this hot (Celsius) may throttle: --compare warns of either. */
+#define AR_GPU_BUSY_PCT 10.0
+#define AR_GPU_HOT_C 85.0
+
+/* What a run's trials found before they started: the provenance's
+ * "gpu_before_trials" (docs/design.md, Trial order). */
+typedef struct ar_gpu_tally {
+    size_t trials;           /* with a gpu record that has devices */
+    size_t busy, hot;        /* of those, how many found a device busy, hot */
+    double max_utilization, max_temperature; /* -1: none known */
+} ar_gpu_tally_t;
+void ar_gpu_tally_init(ar_gpu_tally_t *tally);
+void ar_gpu_tally_add(ar_gpu_tally_t *tally, const ar_json_t *gpu);
+/* {"trials", "busy_trials", "hot_trials", "max_utilization_pct",
+ * "max_temperature_c", "busy_at_pct", "hot_at_c"}, or NULL (no trial had a
+ * gpu record). */
+ar_json_t *ar_gpu_tally_json(const ar_gpu_tally_t *tally);
+
 #endif

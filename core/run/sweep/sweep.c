@@ -23,6 +23,7 @@
 #include "sys/clock.h"
 #include "sys/files.h"
 #include "aorta/collector.h"
+#include "record/gpu_state.h"
 #include "record/host_env.h"
 #include "sweep/lock.h"
 #include "report/matrix.h"
@@ -104,6 +105,21 @@ static char *profiler_program(const ar_run_ctx_t *ctx, const ar_cell_result_t *r
     return program;
 }
 
+/* The provenance's "gpu_before_trials": what the GPUs were doing before
+ * the measured trials, resumed ones included (absent: none had a record). */
+static void add_gpu_tally(const ar_plan_t *plan, const ar_cell_result_t *results,
+                          ar_json_t *provenance)
+{
+    ar_gpu_tally_t tally;
+    ar_gpu_tally_init(&tally);
+    for (size_t c = 0; c < plan->cell_count; c++)
+        for (size_t t = 0; t < results[c].count; t++)
+            ar_gpu_tally_add(&tally, results[c].outcomes[t].gpu);
+    ar_json_t *json = ar_gpu_tally_json(&tally);
+    if (json)
+        ar_json_set(provenance, "gpu_before_trials", json);
+}
+
 /* matrix.json, then the kernel reports and perf.md, each reported when it
  * fails; returns the AORTA_SUMMARY_NO_* flags of those not written.  A
  * signal during the kernel reports stops them (*interrupted set): matrix.json
@@ -153,8 +169,9 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
     carry_first_run(ctx, results, matrix);
     ar_json_set(matrix, "order", ar_order_json(plan));
     char *program = profiler_program(ctx, results);
-    ar_json_set(matrix, "provenance",
-                   ar_provenance_json(plan, ar_run_snapshot(ctx, 0), program));
+    ar_json_t *provenance = ar_provenance_json(plan, ar_run_snapshot(ctx, 0), program);
+    add_gpu_tally(plan, results, provenance);
+    ar_json_set(matrix, "provenance", provenance);
     free(program);
     int status = 0;
     char *matrix_path = ar_xasprintf("%s/matrix.json", ctx->run_dir);
