@@ -82,7 +82,8 @@ static void assert_strict_trial(const ar_json_t *trial)
     keys_t keys;
     ck_assert_str_eq(keys_of(trial, &keys), "schema_version trial_id workload execution_env "
                                             "mitigations_applied config env result "
-                                            "wall_clock_sec exit_status request_fingerprint");
+                                            "wall_clock_sec exit_status request_fingerprint "
+                                            "round started_at node gpu");
     ck_assert_str_eq(su_str(trial, "schema_version", NULL), "0.1");
     ck_assert_str_eq(su_str(trial, "workload", NULL), "_subprocess");
     ar_json_t *result = ar_json_get(trial, "result");
