@@ -83,6 +83,7 @@ static void resume_cells(rounds_t *r)
         ar_live_cell_done(r->budget - state->next);
         if (r->plan->has_stop_after && state->events >= r->plan->stop_events) {
             state->done = 1;
+            ar_live_cell_done(state->next); /* none of the rest runs */
             r->results[c].stop_after_note =
                 ar_resume_stop_note(r->plan, state->events, state->next);
         }

@@ -804,9 +804,13 @@ int ar_trial_run(const ar_run_ctx_t *ctx, size_t cell_index, int trial_index,
     if (!trial.setup_error) /* known once the first trial ran */
         set_setup_error(&trial, proton_cannot_import(&trial));
     if (!trial.setup_error) {
-        /* Just before the command: what the GPUs were doing (bounded). */
+        /* Just before the command: what the GPUs were doing (bounded), left
+         * out of the trial's wall clock; started_at is after it. */
+        double asked = ar_clock_monotonic();
         trial.gpu = ar_gpu_state_query(environ, ar_knob_seconds("AORTA_GPU_QUERY_TIMEOUT",
                                                                 AR_GPU_QUERY_TIMEOUT_DEFAULT, 0));
+        started += ar_clock_monotonic() - asked;
+        ar_clock_iso_utc_ms(ar_clock_wall(), trial.started_at);
         execute(&trial);
     }
     finish(&trial, started, out);

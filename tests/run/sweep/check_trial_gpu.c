@@ -135,6 +135,23 @@ START_TEST(a_query_that_hangs_is_killed_and_one_that_fails_says_why)
 }
 END_TEST
 
+/* A slow query (the real tool initialising the driver) is not the trial's
+ * time: its wall clock, the step time --compare judges, leaves it out. */
+START_TEST(the_query_is_left_out_of_the_trials_wall_clock)
+{
+    char *env[] = {path_with_smi, "AORTA_FAKE_SMI_DELAY=1.5", NULL};
+    ck_assert_int_eq(su_aorta(env, (char *[]){"--output", "out", "--ticket", "D", "--", "true",
+                                              NULL},
+                              NULL, NULL),
+                     0);
+    ar_json_t *trial = trial_json("D", "trial_d0_m0_t0.json");
+    ck_assert_uint_eq(ar_json_length(su_at(trial, "gpu", "devices", NULL)), 1);
+    double wall = ar_json_get_double(ar_json_get(trial, "wall_clock_sec"));
+    ck_assert_msg(wall < 1.4, "wall_clock_sec %g includes the 1.5 s query", wall);
+    ar_json_free(trial);
+}
+END_TEST
+
 static int smi(const char *query, const char *format)
 {
     char *smi_path = tu_join(smi_dir, "nvidia-smi");
@@ -243,6 +260,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(tc, gpu_is_null_without_nvidia_smi);
     tcase_add_test(tc, a_query_that_hangs_is_killed_and_one_that_fails_says_why);
     tcase_add_test(tc, the_standin_refuses_what_nvidia_smi_refuses);
+    tcase_add_test(tc, the_query_is_left_out_of_the_trials_wall_clock);
     tcase_add_test(tc, compare_makes_another_gpu_incomparable_and_warns_of_a_busy_one);
     suite_add_tcase(suite, tc);
     return suite;
