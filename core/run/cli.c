@@ -43,6 +43,8 @@ void ar_cli_usage(FILE *out)
         "  --warmup N               N warm-up trials per cell first, left out of every\n"
         "                           statistic (overrides the recipe's warmup_trials)\n"
         "  --fresh                  empty the run directory's cells first (no resume)\n"
+        "  --order ORDER            interleaved (rounds, the default), sequential or\n"
+        "                           random (overrides the recipe's order)\n"
         "  --fail-on-fail           exit 3 when a trial's verdict is fail\n"
         "  --dry-run                validate and print each cell's plan and whether it\n"
         "                           would be resumed; write nothing\n"
@@ -108,7 +110,7 @@ static const option_spec_t OPTIONS[] = {
     {"--fail-above", 1}, {"--all-ranks", 0}, {"--ranks", 1}, {"--alpha", 1},             {"--min-delta-ms", 1},
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
-    {"--fresh", 0},      {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
+    {"--fresh", 0},      {"--order", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -231,6 +233,17 @@ static int parse_number(const char *flag, const char *what, const char *text, do
 static int apply_compare(ar_cli_t *cli, const char *flag, char **values, char **error);
 
 /* Apply one option with its values. */
+static int parse_order(const char *text, ar_cli_t *cli, char **error)
+{
+    if (ar_order_from_name(text) < 0) {
+        *error = ar_xasprintf("--order: expected interleaved, sequential or random, got '%s'",
+                                 text);
+        return -1;
+    }
+    cli->order = text;
+    return 0;
+}
+
 static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
 {
     if (!strcmp(flag, "--plugin-dir")) {
@@ -292,6 +305,8 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
         cli->verbose++;
     } else if (!strcmp(flag, "--fresh")) {
         cli->fresh = 1;
+    } else if (!strcmp(flag, "--order")) {
+        return parse_order(values[0], cli, error);
     } else if (!strcmp(flag, "--fail-on-fail")) {
         cli->fail_on_fail = 1;
     } else if (!strcmp(flag, "--all-ranks")) {
@@ -410,6 +425,8 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
         why = "--baseline applies only to a run and --report";
     else if (cli->warmup >= 0 && !needs_command)
         why = "--warmup applies only to a run and --dry-run";
+    else if (cli->order && !needs_command)
+        why = "--order applies only to a run and --dry-run";
     else if (!needs_command && separator)
         why = "a command after '--' makes no sense with --list-collectors, --describe, --parse, "
               "--env or --check-collector";

@@ -69,6 +69,7 @@ int ar_cmd_build_plan(const ar_cli_t *cli, const ar_registry_t *registry,
         .rank_count = cli->rank_count,
         .quiet = cli->quiet,
         .fresh = cli->fresh,
+        .order = cli->order,
         .command = cli->command,
         .command_count = cli->command_count,
     };

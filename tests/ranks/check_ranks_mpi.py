@@ -14,7 +14,10 @@ rank r (r + 1) ms of GPU work and joins an MPI_Allreduce.  Checked:
     that it runs bare; with it, every rank profiles itself, rank 1 writes its
     record, rank 0 merges, and a second run resumes on every rank;
   * chosen ranks (ranks: [1], --ranks): both ways, only rank 1 profiled,
-    <c>_ranks_profiled, the unlisted rank's verdict still counted.
+    <c>_ranks_profiled, the unlisted rank's verdict still counted;
+  * trial order (order_checks.py): every rank runs the trials in the order
+    matrix.json records, all three ways, and a resumed run reruns one
+    trial on every rank.
 
 Runs only with AORTA_INTEGRATION=1 (the plain `make check` stage of .ci/run);
 skips (77) where mpirun or mpicc is missing or cannot start two ranks.
@@ -363,6 +366,41 @@ def demo_checks():
 
 chosen_ranks_checks()
 demo_checks()
+
+
+def order_checks():
+    """Trial order (order_checks.py): the recipe's launcher, mpirun around
+    aorta-run bare and with --all-ranks; a resumed trial on every rank."""
+    import order_checks as oc
+    launched = oc.write_recipe(work, "order-launch", LAUNCH)
+    logdir = os.path.join(work, "order-launch-logs")
+    r = aorta(["--recipe", launched, "--output", out, "--"] + oc.command(logdir, program))
+    check(r.returncode == 0, "order, mpirun as the launcher: exit 0")
+    oc.check_order(os.path.join(out, "order-launch"), logdir, check, "order, mpirun launcher")
+    oc.check_resume(os.path.join(out, "order-launch"), logdir,
+                    lambda: aorta(["--recipe", launched, "--output", out, "--"]
+                                  + oc.command(logdir, program)),
+                    check, "order, mpirun launcher")
+    # Started by mpirun, aorta-run runs each trial's payload as a new process
+    # of the same rank, and a rank can call MPI_Init only once per job: the
+    # payload is a plain command there.
+    bare = oc.write_recipe(work, "order-bare")
+    logdir = os.path.join(work, "order-bare-logs")
+    r = aorta(["--recipe", bare, "--output", out, "--"] + oc.command(logdir, "true"),
+              prefix=LAUNCH)
+    check(r.returncode == 0, "order, mpirun around aorta-run: exit 0")
+    oc.check_order(os.path.join(out, "order-bare"), logdir, check, "order, bare rank 1")
+    every = oc.write_recipe(work, "order-all")
+    logdir = os.path.join(work, "order-all-logs")
+    args = ["--all-ranks", "--recipe", every, "--output", out, "--"] + oc.command(logdir, "true")
+    r = aorta(args, prefix=LAUNCH)
+    check(r.returncode == 0, "order, mpirun around aorta-run --all-ranks: exit 0")
+    oc.check_order(os.path.join(out, "order-all"), logdir, check, "order, --all-ranks")
+    oc.check_resume(os.path.join(out, "order-all"), logdir, lambda: aorta(args, prefix=LAUNCH),
+                    check, "order, --all-ranks")
+
+
+order_checks()
 
 if failures:
     print(f"{len(failures)} check(s) failed")

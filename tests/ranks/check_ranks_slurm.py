@@ -11,7 +11,8 @@ slurmd -D in the background.  They are stopped by PID at the end.
 Then `srun -n 2` runs both ways: as the recipe's launcher, and around
 aorta-run (with and without --all-ranks), with the MPI test program
 (tests/ranks/mpi_ranks.c) under the rocprofv3 stand-in; and both ways
-with only rank 1 chosen (ranks: [1], --ranks 1).
+with only rank 1 chosen (ranks: [1], --ranks 1); and the trial order
+(order_checks.py) on every rank, as the launcher and with --all-ranks.
 
 Runs only with AORTA_INTEGRATION=1; skips (77) where a daemon, srun or
 mpicc is missing, or the cluster does not come up.
@@ -269,6 +270,34 @@ def chosen_ranks_checks(work, program, recipe, aorta, metrics):
     check_rank1(run, "srun around aorta-run, --ranks 1")
 
 
+def order_checks(work, program, aorta, srun):
+    """Trial order under srun (order_checks.py): srun as the recipe's
+    launcher, and around aorta-run with --all-ranks; a resumed trial on
+    every rank."""
+    import order_checks as oc
+    out = os.path.join(work, "out")
+    launched = oc.write_recipe(work, "order-srun-launcher", srun)
+    logdir = os.path.join(work, "order-srun-launcher-logs")
+    r = aorta(["--recipe", launched, "--output", out, "--"] + oc.command(logdir, program))
+    check(r.returncode == 0, "order, srun as the launcher: exit 0")
+    run = os.path.join(out, "order-srun-launcher")
+    oc.check_order(run, logdir, check, "order, srun launcher")
+    oc.check_resume(run, logdir, lambda: aorta(["--recipe", launched, "--output", out, "--"]
+                                               + oc.command(logdir, program)),
+                    check, "order, srun launcher")
+    # aorta-run started per rank runs each payload as a new process of the
+    # rank, which may call MPI_Init once per job: a plain command there.
+    every = oc.write_recipe(work, "order-srun-all")
+    logdir = os.path.join(work, "order-srun-all-logs")
+    args = ["--all-ranks", "--recipe", every, "--output", out, "--"] + oc.command(logdir, "true")
+    r = aorta(args, prefix=srun)
+    check(r.returncode == 0, "order, srun around aorta-run --all-ranks: exit 0")
+    run = os.path.join(out, "order-srun-all")
+    oc.check_order(run, logdir, check, "order, srun --all-ranks")
+    oc.check_resume(run, logdir, lambda: aorta(args, prefix=srun), check,
+                    "order, srun --all-ranks")
+
+
 cluster = Cluster()
 try:
     cluster.start()
@@ -352,6 +381,7 @@ try:
     rank_view_checks.check_planted(os.path.join(out, "view-srun-all"), "rocprof", check)
     chosen_ranks_checks(work, program, recipe, aorta, metrics)
     allocation_checks(work, program, recipe, aorta)
+    order_checks(work, program, aorta, SRUN)
 finally:
     cluster.stop()
 

@@ -229,6 +229,10 @@ START_TEST(usage_errors)
     expect_error((char *[]){"aorta-run", "--check-collector", NULL}, "needs a value");
     expect_error((char *[]){"aorta-run", "--check-collector", "x", "--parse", "x", "d", NULL},
                  "cannot be combined");
+    expect_error((char *[]){"aorta-run", "--order", "shuffled", "--", "true", NULL},
+                 "--order: expected interleaved, sequential or random, got 'shuffled'");
+    expect_error((char *[]){"aorta-run", "--order", "random", "--report", "d", NULL},
+                 "--order applies only to a run and --dry-run");
 }
 END_TEST
 

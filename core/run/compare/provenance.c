@@ -226,6 +226,19 @@ static void compare_version(mismatches_t *out, const char *what, const ar_json_t
     differ(out, what, a, b, known, known ? collector : NULL);
 }
 
+/* A GPU busy or hot before a trial of either run: listed (a warning), so
+ * that a reader weighs the figures; it judges nothing. */
+static void gpu_state_warning(mismatches_t *out, const ar_json_t *a, const ar_json_t *b)
+{
+    int flagged = 0;
+    static const char *const counts[] = {"busy_trials", "hot_trials"};
+    for (size_t i = 0; i < 2; i++)
+        flagged |= ar_json_get_int(ar_json_get(a, counts[i])) > 0
+                   || ar_json_get_int(ar_json_get(b, counts[i])) > 0;
+    if (flagged)
+        differ(out, "gpu busy or hot before a trial", a, b, 0, NULL);
+}
+
 typedef struct walk {
     mismatches_t *out;
     const ar_json_t *other;
@@ -303,14 +316,14 @@ ar_json_t *ar_provenance_mismatches(const ar_json_t *a, const ar_json_t *b)
                     ar_json_get_string(ar_json_get(pb, "collector")));
     compare_version(&out, "triton version", ar_json_get(a, "triton_version"),
                     ar_json_get(b, "triton_version"), "proton");
+    /* Another GPU model or driver: every measure is incomparable, as with
+     * another profiler version (an unknown side is listed only). */
     const ar_json_t *ga = ar_json_get(a, "gpu"), *gb = ar_json_get(b, "gpu");
-    /* Another GPU model or driver measures another machine. */
-    if (!same(ar_json_get(ga, "name"), ar_json_get(gb, "name"))
-        || !same(ar_json_get(ga, "driver"), ar_json_get(gb, "driver"))) {
-        int known = ar_json_type(ar_json_get(ga, "name")) == AR_JSON_STRING
-                    && ar_json_type(ar_json_get(gb, "name")) == AR_JSON_STRING;
-        differ(&out, "gpu", ga, gb, known, known ? "*" : NULL);
-    }
+    compare_version(&out, "gpu model", ar_json_get(ga, "name"), ar_json_get(gb, "name"), "*");
+    compare_version(&out, "gpu driver", ar_json_get(ga, "driver"), ar_json_get(gb, "driver"),
+                    "*");
+    gpu_state_warning(&out, ar_json_get(a, "gpu_before_trials"),
+                      ar_json_get(b, "gpu_before_trials"));
     const ar_json_t *va = ar_json_get(a, "aorta_version");
     const ar_json_t *vb = ar_json_get(b, "aorta_version");
     if (!same(va, vb))

@@ -34,10 +34,12 @@ ar_json_t *ar_provenance_plan_declared(const ar_plan_t *plan);
 /* Every difference between two provenances that bears on a comparison:
  * [{"what", "a", "b", "incomparable", "collector"}], each "what" one of
  * "command", "cell <name> variables", "collector <c> version",
- * "collector <c> options", "profiler version", "triton version", "gpu",
- * "aorta version", "provenance".  incomparable: the command differs, or a
- * profiler's version differs while both are known (an unknown side is
- * listed, never incomparable).  collector: the collector a profiler
+ * "collector <c> options", "profiler version", "triton version", "gpu model",
+ * "gpu driver", "gpu busy or hot before a trial" (either run's
+ * gpu_before_trials counts a trial that found a device busy or hot: a
+ * warning), "aorta version", "provenance".  incomparable: the command
+ * differs, or a profiler's version or the GPU's model or driver differs
+ * while both are known (an unknown side is listed, never incomparable).  collector: the collector a profiler
  * difference concerns ("*": every measure), or null. */
 ar_json_t *ar_provenance_mismatches(const ar_json_t *a, const ar_json_t *b);
 

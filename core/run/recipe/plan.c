@@ -16,6 +16,7 @@
 #include "recipe/recipe.h"
 #include "sys/diag.h"
 #include "sys/rank_list.h"
+#include "sys/sha256.h"
 #include "xalloc.h"
 
 static void add_cell(ar_plan_t *plan, const char *mitigation, const char *diagnostic)
@@ -65,6 +66,46 @@ static void take_recipe(ar_plan_t *plan, ar_recipe_t *recipe)
     recipe->rank_count = 0;
     plan->kernel_baseline = recipe->baseline;
     recipe->baseline = NULL;
+    if (recipe->order)
+        plan->order = (ar_order_t)ar_order_from_name(recipe->order);
+}
+
+static const char *const ORDER_NAMES[] = {"interleaved", "sequential", "random"};
+
+const char *ar_order_name(ar_order_t order)
+{
+    return ORDER_NAMES[order];
+}
+
+int ar_order_from_name(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (name && !strcmp(name, ORDER_NAMES[i]))
+            return i;
+    return -1;
+}
+
+/* --order over the recipe's, then the seed: the first 52 bits of a SHA-256
+ * of what makes the request (ticket, cells, budget), nothing random, so
+ * that every rank of a launched run and a resumed run derive the same. */
+static void apply_order(ar_plan_t *plan, const ar_plan_request_t *request)
+{
+    if (request->order)
+        plan->order = (ar_order_t)ar_order_from_name(request->order);
+    ar_sha256_t sha;
+    ar_sha256_init(&sha);
+    const char *ticket = plan->ticket ? plan->ticket : "";
+    ar_sha256_update(&sha, "aorta-order", 12);
+    ar_sha256_update(&sha, ticket, strlen(ticket) + 1);
+    for (size_t c = 0; c < plan->cell_count; c++)
+        ar_sha256_update(&sha, plan->cells[c].name, strlen(plan->cells[c].name) + 1);
+    char budget[32];
+    snprintf(budget, sizeof budget, "%ld", ar_plan_trial_budget(plan));
+    ar_sha256_update(&sha, budget, strlen(budget));
+    char hex[65];
+    ar_sha256_hex(&sha, hex);
+    hex[13] = '\0';
+    plan->order_seed = strtoull(hex, NULL, 16);
 }
 
 /* Sidecars first (the recipe's axes refer to them), then the recipe. */
@@ -230,6 +271,7 @@ int ar_plan_build(const ar_plan_request_t *request, const ar_registry_t *registr
         free(plan->ticket);
         plan->ticket = ar_xstrdup(request->ticket);
     }
+    apply_order(plan, request);
     plan->output_root = ar_xstrdup(request->output ? request->output : AR_DEFAULT_OUTPUT);
     char *slug = ar_slug(plan->ticket ? plan->ticket : "_no_ticket_");
     plan->run_dir = ar_xasprintf("%s/%s", plan->output_root, slug);

@@ -6,6 +6,7 @@
 #ifndef AR_PLAN_H
 #define AR_PLAN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "aorta/collector.h"
@@ -33,11 +34,23 @@ typedef struct ar_plan_request {
     size_t rank_count;
     int quiet;                       /* -q */
     int fresh;                       /* --fresh */
+    const char *order;               /* --order: over the recipe's order; NULL: not given */
     char *const *command;            /* the user's command */
     size_t command_count;
 } ar_plan_request_t;
 
 #define AR_DEFAULT_OUTPUT "aorta_results"
+
+/* The order of a sweep's trials (docs/design.md, Trial order). */
+typedef enum ar_order {
+    AR_ORDER_INTERLEAVED, /* rounds: trial r of every cell, in a seeded order per round */
+    AR_ORDER_SEQUENTIAL,  /* each cell's trials before the next cell's */
+    AR_ORDER_RANDOM       /* every trial of every cell shuffled with the seed */
+} ar_order_t;
+
+/* "interleaved", "sequential", "random"; the mode of a name, or -1. */
+const char *ar_order_name(ar_order_t order);
+int ar_order_from_name(const char *name);
 
 
 typedef struct ar_plan {
@@ -72,6 +85,10 @@ typedef struct ar_plan {
     size_t rank_count;
     int quiet;                       /* -q: no progress display */
     int fresh;                       /* --fresh: empty the run directory's cells first */
+    ar_order_t order;                /* --order, else the recipe's order:, else interleaved */
+    uint64_t order_seed;             /* the seed of the rounds' order: the request's (the
+                                      * ticket, the cells, the budget), so that every rank
+                                      * and a resumed run derive the same one; < 2^53 */
 } ar_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set

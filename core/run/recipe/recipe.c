@@ -22,7 +22,7 @@
 static const char *const RECIPE_KEYS[] = {
     "schema_version", "mode", "ticket", "trials", "mitigation_axis", "diagnostic_axis",
     "mitigations", "timeout_per_trial", "env_passthrough_mode", "collect", "retain",
-    "stop_after", "launcher", "baseline", "all_ranks", "ranks", "warmup_trials", NULL,
+    "stop_after", "launcher", "baseline", "all_ranks", "ranks", "warmup_trials", "order", NULL,
 };
 /* Upstream keys of features aorta-run does not have: read past, with a warning. */
 static const char *const IGNORED_KEYS[] = {
@@ -39,6 +39,7 @@ static const char *const RETAIN_LEVELS[] = {"none", "log", "summary", "full", NU
 static const char *const STOP_AFTER_KEYS[] = {"events", "max_trials", "event_verdict", NULL};
 static const char *const VERDICTS[] = {"fail", "pass", "error", NULL};
 static const char *const PASSTHROUGH_MODES[] = {"inherit", "file", NULL};
+static const char *const ORDER_MODES[] = {"interleaved", "sequential", "random", NULL};
 
 static const char SIDECAR_SHAPE[] = "{\"version\": 1, \"mitigations\": {NAME: {VAR: \"value\"}}}";
 
@@ -314,6 +315,10 @@ static int read_scalars(reader_t *r, const ar_yaml_node_t *root)
             != 0)
             return -1;
     }
+    node = ar_yaml_get(root, "order");
+    if (node && !is_null(node)
+        && read_choice(r, node, "recipe.order", ORDER_MODES, &recipe->order) != 0)
+        return -1;
     return 0;
 }
 
@@ -916,6 +921,7 @@ void ar_recipe_free(ar_recipe_t *recipe)
     free(recipe->path);
     free(recipe->ticket);
     free(recipe->env_passthrough_mode);
+    free(recipe->order);
     for (size_t i = 0; i < recipe->cell_count; i++) {
         free(recipe->cells[i].name);
         free(recipe->cells[i].mitigation);

@@ -49,6 +49,8 @@ typedef struct ar_recipe {
     int has_warmup_trials;           /* the recipe sets warmup_trials */
     double timeout_sec;              /* 0: no limit */
     char *env_passthrough_mode;      /* "inherit" or "file" */
+    char *order;                     /* order: "interleaved", "sequential", "random"; NULL:
+                                      * not given */
     ar_cell_t *cells;             /* m x d, in order */
     size_t cell_count;
     ar_recipe_collector_t *collect; /* in the order written, duplicates kept */

@@ -89,6 +89,9 @@ int ar_outcome_from_json(const ar_json_t *trial_json, int trial_index,
     if (strcmp(verdict, "pass") != 0)
         out->hint = hint_of(ar_json_at(ar_json_get(result, "failure_details"), 0));
     out->trial_path = ar_xstrdup(trial_path);
+    ar_json_t *gpu = ar_json_get(trial_json, "gpu");
+    if (ar_json_type(gpu) == AR_JSON_OBJECT)
+        out->gpu = ar_json_ref(gpu);
     return 0;
 }
 
@@ -99,5 +102,6 @@ void ar_outcome_clear(ar_outcome_t *outcome)
     free(outcome->hint);
     ar_json_free(outcome->metrics);
     free(outcome->trial_path);
+    ar_json_free(outcome->gpu);
     memset(outcome, 0, sizeof *outcome);
 }

@@ -17,6 +17,7 @@ typedef struct ar_outcome {
     char *hint;                 /* why it did not pass, else NULL */
     ar_json_t *metrics;      /* result.metrics (a reference), or NULL */
     char *trial_path;           /* the trial JSON's path as the runner saw it */
+    ar_json_t *gpu;          /* the trial's "gpu" object (a reference), or NULL */
 } ar_outcome_t;
 
 /* Fill *out from a trial JSON.  Returns 0, or -1 when the JSON lacks what a

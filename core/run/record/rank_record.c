@@ -179,27 +179,50 @@ char *ar_rank_missing_list(ar_json_t *const *records, long world_size)
     return list;
 }
 
-int ar_rank_records_complete(const char *run_dir, const char *cell, long trials,
+int ar_rank_records_complete_at(const char *run_dir, const char *cell, long t,
                                 long world_size)
 {
-    for (long t = 0; t < trials; t++) {
-        for (long k = 1; k < world_size; k++) {
-            char *rel = ar_rank_record_rel(cell, (int)t, k);
-            char *path = ar_xasprintf("%s/%s", run_dir, rel);
-            ar_json_t *json = ar_rank_record_load(path, k, cell, (int)t, 0);
-            free(path);
-            free(rel);
-            if (!json)
-                return 0;
-            ar_json_free(json);
-        }
+    for (long k = 1; k < world_size; k++) {
+        char *rel = ar_rank_record_rel(cell, (int)t, k);
+        char *path = ar_xasprintf("%s/%s", run_dir, rel);
+        ar_json_t *json = ar_rank_record_load(path, k, cell, (int)t, 0);
+        free(path);
+        free(rel);
+        if (!json)
+            return 0;
+        ar_json_free(json);
     }
     return 1;
 }
 
+int ar_rank_records_complete(const char *run_dir, const char *cell, long trials,
+                                long world_size)
+{
+    for (long t = 0; t < trials; t++)
+        if (!ar_rank_records_complete_at(run_dir, cell, t, world_size))
+            return 0;
+    return 1;
+}
+
+long ar_rank_complete_prefix(const char *run_dir, const char *cell, long trials,
+                             long world_size)
+{
+    long t = 0;
+    while (t < trials && ar_rank_results_complete_from(run_dir, cell, t, t + 1)
+           && ar_rank_records_complete_at(run_dir, cell, t, world_size))
+        t++;
+    return t;
+}
+
 int ar_rank_results_complete(const char *run_dir, const char *cell, long trials)
 {
-    for (long t = 0; t < trials; t++) {
+    return ar_rank_results_complete_from(run_dir, cell, 0, trials);
+}
+
+int ar_rank_results_complete_from(const char *run_dir, const char *cell, long first,
+                                  long trials)
+{
+    for (long t = first; t < trials; t++) {
         char *path = ar_xasprintf("%s/%s/trial_%ld/result.json", run_dir, cell, t);
         ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES << 2, 64);
         const char *verdict = ar_json_get_string(ar_json_get(json, "verdict"));

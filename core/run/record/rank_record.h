@@ -63,4 +63,18 @@ int ar_rank_records_complete(const char *run_dir, const char *cell, long trials,
  * verdict and its trial JSON reads (rank 0's half). */
 int ar_rank_results_complete(const char *run_dir, const char *cell, long trials);
 
+/* Trial t of cell: every rank's record from 1 to world_size - 1 loads. */
+int ar_rank_records_complete_at(const char *run_dir, const char *cell, long t,
+                                long world_size);
+
+/* ar_rank_results_complete() for trials first..trials-1. */
+int ar_rank_results_complete_from(const char *run_dir, const char *cell, long first,
+                                  long trials);
+
+/* How many of cell's first trials (at most trials) are complete for every
+ * rank: rank 0's result and trial JSON, the others' records.  The prefix a
+ * follower takes as done in rounds, as rank 0 does (sweep/resume.c). */
+long ar_rank_complete_prefix(const char *run_dir, const char *cell, long trials,
+                             long world_size);
+
 #endif

@@ -155,6 +155,14 @@ ar_json_t *ar_trial_json(const ar_trial_json_t *trial)
     ar_json_set(obj, "request_fingerprint",
                    trial->request_fingerprint ? ar_json_string(trial->request_fingerprint)
                                               : NULL);
+    /* What the trial ran on, and when (docs/design.md, Trial order): its
+     * round is its index; a warm-up trial belongs to none. */
+    ar_json_set(obj, "round",
+                   trial->trial_index >= 0 ? ar_json_int(trial->trial_index) : NULL);
+    ar_json_set(obj, "started_at",
+                   trial->started_at ? ar_json_string(trial->started_at) : NULL);
+    ar_json_set(obj, "node", trial->node ? ar_json_string(trial->node) : NULL);
+    ar_json_set(obj, "gpu", trial->gpu ? ar_json_ref(trial->gpu) : NULL);
     return obj;
 }
 

@@ -38,6 +38,10 @@ typedef struct ar_trial_json {
     ar_json_t *failure_detail;  /* the one failure_details entry, or NULL (borrowed) */
     const char *request_fingerprint; /* the cell's, 64 hex digits; NULL: JSON null */
     ar_json_t *request;         /* config._aorta_request, its parts, or NULL (borrowed) */
+    const char *started_at;        /* ISO 8601 UTC, to the millisecond; NULL: JSON null */
+    const char *node;              /* the host name; NULL: JSON null */
+    ar_json_t *gpu;             /* the GPUs just before the trial (record/gpu_state.h), or
+                                 * NULL: JSON null (borrowed) */
 } ar_trial_json_t;
 
 ar_json_t *ar_trial_json(const ar_trial_json_t *trial);

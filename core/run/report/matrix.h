@@ -19,6 +19,8 @@ typedef struct ar_cell_result {
     size_t count;
     size_t capacity;
     int resumed;                 /* taken from a prior run, not executed */
+    size_t resumed_trials;       /* its first trials taken from a prior run (a cell resumed
+                                  * within its rounds: interleaved or random order) */
     char *error;                 /* the whole cell did not run: why; else NULL */
     char *stop_after_note;       /* why stop_after ended the cell early, else NULL */
 } ar_cell_result_t;

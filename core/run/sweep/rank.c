@@ -21,6 +21,7 @@
 #include "sys/json.h"
 #include "record/trial_json.h"
 #include "sweep/compose.h"
+#include "sweep/order.h"
 #include "record/rank_record.h"
 #include "sys/files.h"
 #include "sys/nofollow.h"
@@ -70,31 +71,70 @@ void ar_rank_note_bare(long rank)
                     rank);
 }
 
+/* Run fn for each trial of the plan's order from start[cell] on (NULL:
+ * every trial), a cell's warm-ups (-1, -2, ...) just before its first, as
+ * rank 0 runs them (sweep/rounds.c).  Stops at the first interrupt, which
+ * it returns. */
+static int walk_order(const ar_plan_t *plan, const long *start,
+                      int (*fn)(void *user, size_t cell, int trial), void *user)
+{
+    size_t count = 0;
+    ar_slot_t *slots = ar_order_sequence(plan, &count);
+    char *begun = ar_xcalloc(plan->cell_count + 1, 1);
+    int interrupted = 0;
+    for (size_t i = 0; i < count && !interrupted; i++) {
+        size_t c = slots[i].cell;
+        if (start && slots[i].trial < start[c])
+            continue;
+        for (long w = 1; !begun[c] && w <= plan->warmup_trials && !interrupted; w++) {
+            interrupted = ar_spawn_take_interrupt();
+            if (!interrupted)
+                interrupted = fn(user, c, (int)-w);
+        }
+        begun[c] = 1;
+        if (!interrupted)
+            interrupted = ar_spawn_take_interrupt();
+        if (!interrupted)
+            interrupted = fn(user, c, (int)slots[i].trial);
+    }
+    free(begun);
+    free(slots);
+    return interrupted;
+}
+
+typedef struct bare {
+    const ar_plan_t *plan;
+    aorta_env_t *base;
+    double grace;
+} bare_t;
+
+/* One trial of a bare rank: the command alone, in the cell's variables. */
+static int bare_trial(void *user, size_t cell_index, int trial)
+{
+    (void)trial;
+    const bare_t *bare = user;
+    const ar_plan_t *plan = bare->plan;
+    aorta_env_t *env = aorta_env_dup(bare->base);
+    const aorta_env_t *cell_env = plan->cells[cell_index].env;
+    for (size_t i = 0; i < aorta_env_count(cell_env); i++)
+        aorta_env_set(env, aorta_env_name_at(cell_env, i), aorta_env_value_at(cell_env, i));
+    char **envp = aorta_env_to_envp(env);
+    ar_spawn_result_t result;
+    int interrupted = 0;
+    if (ar_spawn_run_fds(aorta_argv_items(plan->command), envp, -1, -1, plan->timeout_sec,
+                         bare->grace, &result)
+        == 0)
+        interrupted = result.interrupted;
+    aorta_env_free_envp(envp);
+    aorta_env_free(env);
+    return interrupted;
+}
+
 int ar_rank_run_bare(const ar_plan_t *plan)
 {
-    aorta_env_t *base = aorta_env_from_environ(environ);
-    double grace = ar_run_kill_grace();
-    int interrupted = 0;
-    for (size_t c = 0; c < plan->cell_count && !interrupted; c++) {
-        aorta_env_t *env = aorta_env_dup(base);
-        const aorta_env_t *cell_env = plan->cells[c].env;
-        for (size_t i = 0; i < aorta_env_count(cell_env); i++)
-            aorta_env_set(env, aorta_env_name_at(cell_env, i), aorta_env_value_at(cell_env, i));
-        char **envp = aorta_env_to_envp(env);
-        for (long t = -plan->warmup_trials; t < ar_plan_trial_budget(plan) && !interrupted;
-             t++) {
-            interrupted = ar_spawn_take_interrupt();
-            ar_spawn_result_t result;
-            if (!interrupted
-                && ar_spawn_run_fds(aorta_argv_items(plan->command), envp, -1, -1,
-                                       plan->timeout_sec, grace, &result)
-                       == 0)
-                interrupted = result.interrupted;
-        }
-        aorta_env_free_envp(envp);
-        aorta_env_free(env);
-    }
-    aorta_env_free(base);
+    bare_t bare = {plan, aorta_env_from_environ(environ), ar_run_kill_grace()};
+    int interrupted = walk_order(plan, NULL, bare_trial, &bare);
+    aorta_env_free(bare.base);
     fflush(stdout);
     return interrupted;
 }
@@ -227,6 +267,41 @@ static int follow_trial(const ar_plan_t *plan, const char *run_dir, int run_fd,
     return interrupted;
 }
 
+typedef struct follower {
+    const ar_plan_t *plan;
+    const char *run_dir;
+    int run_fd;
+    aorta_env_t *base;
+    long rank, world;
+    double grace;
+} follower_t;
+
+static int follow_one(void *user, size_t cell_index, int trial)
+{
+    const follower_t *f = user;
+    return follow_trial(f->plan, f->run_dir, f->run_fd, f->base, cell_index, trial, f->rank,
+                        f->world, f->grace);
+}
+
+/* The first trial of each cell this rank runs, by the rule rank 0 resumes
+ * by: none with --fresh; a cell complete for every rank is skipped; in
+ * rounds (interleaved or random order) a cell continues after its
+ * complete prefix. */
+static long *follower_starts(const ar_plan_t *plan, const char *run_dir, long world)
+{
+    long budget = ar_plan_trial_budget(plan);
+    long *start = ar_xcalloc(plan->cell_count + 1, sizeof *start);
+    for (size_t c = 0; !plan->fresh && c < plan->cell_count; c++) {
+        const char *cell = plan->cells[c].name;
+        if (plan->order != AR_ORDER_SEQUENTIAL)
+            start[c] = ar_rank_complete_prefix(run_dir, cell, budget, world);
+        else if (ar_rank_results_complete(run_dir, cell, budget)
+                 && ar_rank_records_complete(run_dir, cell, budget, world))
+            start[c] = budget;
+    }
+    return start;
+}
+
 int ar_rank_run_follower(const ar_plan_t *plan, long rank, long world, int *interrupted_by)
 {
     *interrupted_by = 0;
@@ -242,24 +317,12 @@ int ar_rank_run_follower(const ar_plan_t *plan, long rank, long world, int *inte
         free(run_dir);
         return -1;
     }
-    aorta_env_t *base = aorta_env_from_environ(environ);
-    double grace = ar_run_kill_grace();
-    long budget = ar_plan_trial_budget(plan);
-    int interrupted = 0;
-    for (size_t c = 0; c < plan->cell_count && !interrupted; c++) {
-        const char *cell = plan->cells[c].name;
-        /* Rank 0 resumes it too; with --fresh it empties the cells and
-         * resumes none. */
-        if (!plan->fresh && ar_rank_results_complete(run_dir, cell, budget)
-            && ar_rank_records_complete(run_dir, cell, budget, world))
-            continue; /* rank 0 resumes it too */
-        for (long t = -plan->warmup_trials; t < budget && !interrupted; t++) {
-            interrupted = ar_spawn_take_interrupt();
-            if (!interrupted)
-                interrupted = follow_trial(plan, run_dir, run_fd, base, c, (int)t, rank, world,
-                                           grace);
-        }
-    }
+    follower_t f = {plan, run_dir, run_fd, aorta_env_from_environ(environ), rank, world,
+                    ar_run_kill_grace()};
+    long *start = follower_starts(plan, run_dir, world);
+    int interrupted = walk_order(plan, start, follow_one, &f);
+    free(start);
+    aorta_env_t *base = f.base;
     aorta_env_free(base);
     close(run_fd);
     free(run_dir);

@@ -130,21 +130,30 @@ char *ar_resume_stop_note(const ar_plan_t *plan, long events, long trials)
                            plan->stop_event_verdict, trials, plan->stop_max_trials);
 }
 
-int ar_resume_cell(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result)
+/* The contiguous prefix of complete trials of cell cell_index (with every
+ * rank's record under --all-ranks), at most max of them. */
+static long complete_prefix(const ar_run_ctx_t *ctx, size_t cell_index, long max)
 {
-    const ar_plan_t *plan = ctx->plan;
-    const char *cell = plan->cells[cell_index].name;
-    long events = 0;
-    long take = done_trials(ctx, cell_index, &events);
-    if (take == 0)
-        return 0;
-    /* Never another request's trials (the sweep refused those already). */
-    char *changed = ctx->requests ? cell_mismatch(ctx, cell_index, take) : NULL;
-    if (changed) {
-        free(changed);
-        return 0;
+    const char *cell = ctx->plan->cells[cell_index].name;
+    long take = 0;
+    for (; take < max; take++) {
+        char *verdict = complete_verdict(ctx, cell, (int)take);
+        int complete = verdict != NULL;
+        free(verdict);
+        if (!complete || (ctx->world_size > 1
+                          && !ar_rank_records_complete_at(ctx->run_dir, cell, take,
+                                                          ctx->world_size)))
+            break;
     }
+    return take;
+}
 
+/* Load trials 0..take-1 of cell cell_index into *result; -1 (nothing
+ * loaded) when one does not load. */
+static int load_trials(const ar_run_ctx_t *ctx, size_t cell_index, long take,
+                       ar_cell_result_t *result)
+{
+    const char *cell = ctx->plan->cells[cell_index].name;
     ar_cell_result_t loaded = {0};
     for (long i = 0; i < take; i++) {
         char *rel = ar_trial_json_rel(cell, (int)i);
@@ -161,10 +170,55 @@ int ar_resume_cell(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t 
         free(rel);
         if (!ok) {
             ar_cell_result_clear(&loaded);
-            return 0;
+            return -1;
         }
     }
+    *result = loaded;
+    return 0;
+}
+
+long ar_resume_prefix(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result,
+                      long *events)
+{
+    const ar_plan_t *plan = ctx->plan;
+    *events = 0;
+    long take = complete_prefix(ctx, cell_index, ar_plan_trial_budget(plan));
+    char *changed = take && ctx->requests ? cell_mismatch(ctx, cell_index, take) : NULL;
+    if (changed || take == 0 || load_trials(ctx, cell_index, take, result) != 0) {
+        free(changed);
+        return 0;
+    }
+    /* stop_after: the prefix up to the trial that reached the events. */
+    long kept = 0;
+    for (; kept < take && (!plan->has_stop_after || *events < plan->stop_events); kept++)
+        *events += plan->has_stop_after
+                   && !strcmp(result->outcomes[kept].verdict, plan->stop_event_verdict);
+    while ((long)result->count > kept)
+        ar_outcome_clear(&result->outcomes[--result->count]);
+    result->resumed_trials = (size_t)kept;
+    return kept;
+}
+
+int ar_resume_cell(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result)
+{
+    const ar_plan_t *plan = ctx->plan;
+    const char *cell = plan->cells[cell_index].name;
+    long events = 0;
+    long take = done_trials(ctx, cell_index, &events);
+    if (take == 0)
+        return 0;
+    /* Never another request's trials (the sweep refused those already). */
+    char *changed = ctx->requests ? cell_mismatch(ctx, cell_index, take) : NULL;
+    if (changed) {
+        free(changed);
+        return 0;
+    }
+
+    ar_cell_result_t loaded = {0};
+    if (load_trials(ctx, cell_index, take, &loaded) != 0)
+        return 0;
     loaded.resumed = 1;
+    loaded.resumed_trials = (size_t)take;
     if (plan->has_stop_after && events >= plan->stop_events)
         loaded.stop_after_note = ar_resume_stop_note(plan, events, take);
     ar_progress(plan->verbose, "cell '%s': all %ld trial(s) already complete -- skipping per "

@@ -27,6 +27,16 @@ int ar_resume_cell(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t 
  * were, as before. */
 int ar_resume_check(const ar_run_ctx_t *ctx, char **error);
 
+/* Rounds (interleaved or random order): the contiguous prefix of cell
+ * cell_index's complete trials of this request, loaded into *result (empty
+ * before), so that the cell continues from the first trial that is not;
+ * under stop_after, no further than the trial that reached the events
+ * (*events: the events it holds).  Returns how many were loaded: 0 (result
+ * untouched) when the first is not complete, or any of them is another
+ * request's or does not load. */
+long ar_resume_prefix(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result,
+                      long *events);
+
 /* The note of a cell that stop_after ended (events reached) in matrix.json. */
 char *ar_resume_stop_note(const ar_plan_t *plan, long events, long trials);
 

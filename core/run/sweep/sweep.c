@@ -23,6 +23,7 @@
 #include "sys/clock.h"
 #include "sys/files.h"
 #include "aorta/collector.h"
+#include "record/gpu_state.h"
 #include "record/host_env.h"
 #include "sweep/lock.h"
 #include "report/matrix.h"
@@ -34,7 +35,9 @@
 #include "sweep/progress.h"
 #include "sweep/rank.h"
 #include "sweep/rank_env.h"
+#include "sweep/order.h"
 #include "sweep/resume.h"
+#include "sweep/rounds.h"
 #include "sys/sha256.h"
 #include "sys/nofollow.h"
 #include "sys/spawn.h"
@@ -48,79 +51,6 @@ extern char **environ;
 static const char *signal_name(int sig)
 {
     return sig == SIGTERM ? "SIGTERM" : "SIGINT";
-}
-
-static void log_trial(const ar_plan_t *plan, int index, long total,
-                      const ar_outcome_t *outcome)
-{
-    ar_progress(plan->verbose, "trial %d/%ld: %s in %.1fs (exit_status=%s)", index + 1, total,
-                   !strcmp(outcome->verdict, "pass") ? "passed" : "FAILED",
-                   outcome->wall_clock_sec, outcome->exit_status);
-}
-
-/* The cell's warm-up trials (indices -1, -2, ...): recorded as such, left
- * out of its result.  Returns the interrupting signal, else 0. */
-static int run_warmups(const ar_run_ctx_t *ctx, size_t index)
-{
-    const ar_plan_t *plan = ctx->plan;
-    for (long w = 1; w <= plan->warmup_trials; w++) {
-        int interrupted = ar_spawn_take_interrupt();
-        if (interrupted)
-            return interrupted;
-        ar_progress(plan->verbose, "warm-up trial %ld/%ld: starting", w, plan->warmup_trials);
-        ar_outcome_t outcome;
-        interrupted = ar_trial_run(ctx, index, (int)-w, &outcome);
-        ar_progress(plan->verbose, "warm-up trial %ld/%ld: %s (left out)", w,
-                       plan->warmup_trials, outcome.verdict);
-        ar_outcome_clear(&outcome);
-        if (interrupted)
-            return interrupted;
-    }
-    return 0;
-}
-
-/* Run cell index from trial 0; returns the interrupting signal, else 0. */
-static int run_cell(const ar_run_ctx_t *ctx, size_t index, ar_cell_result_t *result)
-{
-    const ar_plan_t *plan = ctx->plan;
-    const ar_cell_t *cell = &plan->cells[index];
-    long total = ar_plan_trial_budget(plan);
-    ar_progress(plan->verbose,
-                   "run_trials: workload=" AR_WORKLOAD " environment=local mitigations=['%s', "
-                   "'%s'] trials=%ld steps=1",
-                   cell->mitigation, cell->diagnostic, total);
-    long events = 0;
-    int warm_interrupt = run_warmups(ctx, index);
-    if (warm_interrupt)
-        return warm_interrupt;
-    for (long t = 0; t < total; t++) {
-        int interrupted = ar_spawn_take_interrupt();
-        if (interrupted)
-            return interrupted;
-        ar_progress(plan->verbose, "trial %ld/%ld: starting", t + 1, total);
-        ar_live_trial_start(index, cell->name, t);
-        ar_outcome_t outcome;
-        double started = ar_clock_monotonic();
-        interrupted = ar_trial_run(ctx, index, (int)t, &outcome);
-        ar_live_trial_done(outcome.verdict, ar_clock_monotonic() - started);
-        log_trial(plan, (int)t, total, &outcome);
-        int event = plan->has_stop_after && !strcmp(outcome.verdict, plan->stop_event_verdict);
-        ar_cell_result_add(result, &outcome);
-        if (interrupted)
-            return interrupted;
-        events += event;
-        if (plan->has_stop_after && events >= plan->stop_events) {
-            if (t + 1 < total)
-                ar_progress(plan->verbose,
-                               "stop_after: %ld '%s' event(s) observed in %ld trial(s) "
-                               "(target %ld, cap %ld) -- stopping cell early",
-                               events, plan->stop_event_verdict, t + 1, plan->stop_events,
-                               plan->stop_max_trials);
-            result->stop_after_note = ar_resume_stop_note(plan, events, t + 1);
-            break;
-        }
-    }
-    return 0;
 }
 
 /* "env probe ... is partial" when the snapshot could not see everything. */
@@ -176,6 +106,21 @@ static char *profiler_program(const ar_run_ctx_t *ctx, const ar_cell_result_t *r
     return program;
 }
 
+/* The provenance's "gpu_before_trials": what the GPUs were doing before
+ * the measured trials, resumed ones included (absent: none had a record). */
+static void add_gpu_tally(const ar_plan_t *plan, const ar_cell_result_t *results,
+                          ar_json_t *provenance)
+{
+    ar_gpu_tally_t tally;
+    ar_gpu_tally_init(&tally);
+    for (size_t c = 0; c < plan->cell_count; c++)
+        for (size_t t = 0; t < results[c].count; t++)
+            ar_gpu_tally_add(&tally, results[c].outcomes[t].gpu);
+    ar_json_t *json = ar_gpu_tally_json(&tally);
+    if (json)
+        ar_json_set(provenance, "gpu_before_trials", json);
+}
+
 /* matrix.json, then the kernel reports and perf.md, each reported when it
  * fails; returns the AORTA_SUMMARY_NO_* flags of those not written.  A
  * signal during the kernel reports stops them (*interrupted set): matrix.json
@@ -190,7 +135,7 @@ static void carry_first_run(const ar_run_ctx_t *ctx, const ar_cell_result_t *res
 {
     size_t resumed = 0;
     for (size_t i = 0; i < ctx->plan->cell_count; i++)
-        resumed += results[i].resumed != 0;
+        resumed += results[i].resumed || results[i].resumed_trials;
     if (!resumed)
         return;
     ar_json_t *prior = ar_json_read_file_at(ctx->run_fd, "matrix.json", 256u << 20, 64);
@@ -223,9 +168,11 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
      * after upstream's). */
     ar_json_set(matrix, "run_wall_clock_sec", ar_json_double(wall_sec));
     carry_first_run(ctx, results, matrix);
+    ar_json_set(matrix, "order", ar_order_json(plan));
     char *program = profiler_program(ctx, results);
-    ar_json_set(matrix, "provenance",
-                   ar_provenance_json(plan, ar_run_snapshot(ctx, 0), program));
+    ar_json_t *provenance = ar_provenance_json(plan, ar_run_snapshot(ctx, 0), program);
+    add_gpu_tally(plan, results, provenance);
+    ar_json_set(matrix, "provenance", provenance);
     free(program);
     int status = 0;
     char *matrix_path = ar_xasprintf("%s/matrix.json", ctx->run_dir);
@@ -273,40 +220,19 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
     return status;
 }
 
+/* Every cell's trials in the plan's order; a cell that had not begun
+ * when the sweep was interrupted is an error. */
 static void sweep(const ar_run_ctx_t *ctx, ar_cell_result_t *results, int *interrupted)
 {
     const ar_plan_t *plan = ctx->plan;
-    for (size_t c = 0; c < plan->cell_count; c++) {
-        const ar_cell_t *cell = &plan->cells[c];
-        if (!*interrupted)
-            *interrupted = ar_spawn_take_interrupt();
-        if (*interrupted) {
-            results[c].error = ar_xasprintf("not run: aorta-run was interrupted by %s",
-                                               signal_name(*interrupted));
-            ar_progress(plan->verbose, "cell %zu/%zu: %s -- ERROR (%s) in 0.0s", c + 1,
-                           plan->cell_count, cell->name, results[c].error);
+    *interrupted = ar_rounds_run(ctx, results);
+    for (size_t c = 0; *interrupted && c < plan->cell_count; c++) {
+        if (results[c].count || results[c].resumed)
             continue;
-        }
-        double started = ar_clock_monotonic();
-        long total = ar_plan_trial_budget(plan);
-        ar_progress(plan->verbose,
-                       "cell %zu/%zu: %s (mitigations=['%s', '%s'] environment=local) -- "
-                       "starting %s%ld trial(s)",
-                       c + 1, plan->cell_count, cell->name, cell->mitigation, cell->diagnostic,
-                       plan->has_stop_after ? "up to " : "", total);
-        int resumed = ar_resume_cell(ctx, c, &results[c]);
-        if (!resumed)
-            *interrupted = run_cell(ctx, c, &results[c]);
-        ar_live_cell_done(resumed ? 0 : (long)results[c].count);
-        ar_cell_counts_t counts;
-        ar_cell_counts(&results[c], &counts);
-        char *iters = ar_cell_iters_display(&results[c]);
-        ar_progress(plan->verbose, "cell %zu/%zu: %s -- %s in %.1fs [outcome: %zu/%zu "
-                                      "completed | iters: %s]",
-                       c + 1, plan->cell_count, cell->name,
-                       resumed ? "resumed (cached, no re-run)" : "done",
-                       ar_clock_monotonic() - started, counts.launched, counts.trials, iters);
-        free(iters);
+        results[c].error = ar_xasprintf("not run: aorta-run was interrupted by %s",
+                                        signal_name(*interrupted));
+        ar_progress(plan->verbose, "cell %zu/%zu: %s -- ERROR (%s) in 0.0s", c + 1,
+                    plan->cell_count, plan->cells[c].name, results[c].error);
     }
 }
 

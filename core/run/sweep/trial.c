@@ -42,11 +42,14 @@
 #include "record/timeline.h"
 #include "sweep/timeline_parts.h"
 #include "record/layout.h"
+#include "record/gpu_state.h"
 #include "record/trial_json.h"
 #include "record/trial_record.h"
 #include "xalloc.h"
 
 #define ENV_FILE_NAME "probe.env"
+
+extern char **environ;
 
 typedef struct trial {
     const ar_run_ctx_t *ctx;
@@ -72,6 +75,9 @@ typedef struct trial {
     int retained;
     ar_retain_level_t level;
     ar_retention_t retention;
+    char started_at[AR_CLOCK_TEXT];      /* when it started, ISO 8601 UTC */
+    char node[256];                      /* the host name; "" when unknown */
+    ar_json_t *gpu;                      /* the GPUs just before it; NULL: no nvidia-smi */
 } trial_t;
 
 static void set_setup_error(trial_t *trial, char *message)
@@ -771,6 +777,9 @@ static void finish(trial_t *trial, double started, ar_outcome_t *out)
         .wall_clock_sec = ar_clock_monotonic() - started,
         .metrics = metrics,
         .failure_detail = detail,
+        .started_at = trial->started_at[0] ? trial->started_at : NULL,
+        .node = trial->node[0] ? trial->node : NULL,
+        .gpu = trial->gpu,
     };
     ar_json_t *request = NULL;
     if (ctx->requests) {
@@ -795,6 +804,9 @@ int ar_trial_run(const ar_run_ctx_t *ctx, size_t cell_index, int trial_index,
         .ctx = ctx, .plan = plan, .cell = &plan->cells[cell_index], .index = trial_index,
         .trial_fd = -1, .level = AR_RETAIN_FULL,
     };
+    ar_clock_iso_utc_ms(ar_clock_wall(), trial.started_at);
+    if (gethostname(trial.node, sizeof trial.node - 1) != 0)
+        trial.node[0] = '\0';
     const char *cell = trial.cell->name;
     trial.trial_rel = ar_trial_dir_rel(cell, trial_index);
     trial.collect_rel = ar_trial_collect_rel(cell, trial_index);
@@ -810,9 +822,18 @@ int ar_trial_run(const ar_run_ctx_t *ctx, size_t cell_index, int trial_index,
     compose(&trial);
     if (!trial.setup_error) /* known once the first trial ran */
         set_setup_error(&trial, proton_cannot_import(&trial));
-    if (!trial.setup_error)
+    if (!trial.setup_error) {
+        /* Just before the command: what the GPUs were doing (bounded), left
+         * out of the trial's wall clock; started_at is after it. */
+        double asked = ar_clock_monotonic();
+        trial.gpu = ar_gpu_state_query(environ, ar_knob_seconds("AORTA_GPU_QUERY_TIMEOUT",
+                                                                AR_GPU_QUERY_TIMEOUT_DEFAULT, 0));
+        started += ar_clock_monotonic() - asked;
+        ar_clock_iso_utc_ms(ar_clock_wall(), trial.started_at);
         execute(&trial);
+    }
     finish(&trial, started, out);
+    ar_json_free(trial.gpu);
 
     int interrupted = trial.setup_error ? 0 : trial.spawn.interrupted;
     if (trial.trial_fd >= 0)

@@ -9,6 +9,9 @@
 
 /* "2026-06-01T10:00:00Z" (UTC). */
 void ar_clock_iso_utc(time_t when, char out[AR_CLOCK_TEXT]);
+/* "2026-06-01T10:00:00.123Z" (UTC, to the millisecond) of a wall-clock time
+ * (ar_clock_wall()): when a trial started. */
+void ar_clock_iso_utc_ms(double wall, char out[AR_CLOCK_TEXT]);
 /* "2026-06-01T10-00-00" (UTC): matrix.json's run_timestamp. */
 void ar_clock_stamp_utc(time_t when, char out[AR_CLOCK_TEXT]);
 /* Seconds since the epoch on CLOCK_REALTIME, with their fraction. */

@@ -346,7 +346,10 @@ static const error_case_t ERRORS[] = {
     {HEAD "trails: 3\n", NULL,
      ":6:1: recipe: unknown key 'trails' (did you mean 'trials'?); a probe recipe has: schema_version, mode, ticket, "
      "trials, mitigation_axis, diagnostic_axis, mitigations, timeout_per_trial, "
-     "env_passthrough_mode, collect, retain, stop_after, launcher, baseline, all_ranks, ranks, warmup_trials"},
+     "env_passthrough_mode, collect, retain, stop_after, launcher, baseline, all_ranks, ranks, warmup_trials, order"},
+    {HEAD "order: shuffled\n", NULL,
+     ":6:8: recipe.order: must be one of interleaved, sequential, random, got a string "
+     "('shuffled')"},
     {HEAD "warmup_trials: -1\n", NULL,
      ":6:16: recipe.warmup_trials: must be an integer >= 0, got an integer (-1)"},
     {HEAD "baseline: nope\n", NULL,

@@ -563,6 +563,7 @@ START_TEST(an_incomplete_cell_reruns_from_trial_zero_into_emptied_collector_dirs
     char *counter = tu_join(dir, "count");
     ar_plan_t *plan = plan_in("rerun", (char *[]){"sh", "-c", "echo x >> \"$0\"", counter, NULL});
     plan->trials = 2;
+    plan->order = AR_ORDER_SEQUENTIAL; /* in rounds it continues (below) */
     add_scribe(plan, "no");
     ck_assert_int_eq(sweep_status(plan), 0);
     char *record = tu_join(plan->run_dir, "none-none/trial_1/result.json");
@@ -600,6 +601,35 @@ START_TEST(an_incomplete_cell_reruns_from_trial_zero_into_emptied_collector_dirs
 }
 END_TEST
 
+/* In rounds (the default, interleaved order) an incomplete cell keeps its
+ * complete prefix and runs only from its first incomplete trial on: the
+ * trial that had no verdict runs again, trial 0 does not. */
+START_TEST(an_incomplete_cell_in_rounds_continues_from_its_first_incomplete_trial)
+{
+    char *counter = tu_join(dir, "count");
+    ar_plan_t *plan = plan_in("rounds", (char *[]){"sh", "-c", "echo x >> \"$0\"", counter,
+                                                  NULL});
+    plan->trials = 3;
+    ck_assert_int_eq(plan->order, AR_ORDER_INTERLEAVED);
+    ck_assert_int_eq(sweep_status(plan), 0);
+    char *record = tu_join(plan->run_dir, "none-none/trial_1/result.json");
+    tu_write(record, "{\"verdict\": \"\"}"); /* no verdict: incomplete */
+    ck_assert_int_eq(sweep_status(plan), 0);
+    char *text = tu_read(counter);
+    ck_assert_uint_eq(tu_count(text, "x"), 5); /* 3, then trials 1 and 2 */
+    free(text);
+    ar_json_t *matrix = su_json(plan->run_dir, "matrix.json");
+    ck_assert_int_eq(ar_json_get_int(su_at(matrix, "cells", "0", "passed_count", NULL)), 3);
+    ck_assert(!ar_json_get_bool(su_at(matrix, "cells", "0", "resumed", NULL)));
+    /* The first run's timestamp is kept, as for a resumed cell. */
+    ck_assert_ptr_nonnull(ar_json_get(matrix, "first_run_timestamp"));
+    ar_json_free(matrix);
+    free(record);
+    free(counter);
+    ar_plan_free(plan);
+}
+END_TEST
+
 static Suite *runner_suite(void)
 {
     Suite *suite = suite_create("platform runner");
@@ -615,6 +645,7 @@ static Suite *runner_suite(void)
     tcase_add_test(tc, env_passthrough_file_writes_a_private_sorted_probe_env);
     tcase_add_test(tc, the_launcher_goes_outside_the_collectors);
     tcase_add_test(tc, an_incomplete_cell_reruns_from_trial_zero_into_emptied_collector_dirs);
+    tcase_add_test(tc, an_incomplete_cell_in_rounds_continues_from_its_first_incomplete_trial);
     suite_add_tcase(suite, tc);
     return suite;
 }
