@@ -25,7 +25,7 @@ which an A/A exits 0 in 90% at CV 1%, 3% and 5% (the README's trial advice).
 
 Usage (from the build directory): nice -n 19 python3 ../bench/verdicts.py
     [--builddir DIR] [--srcdir DIR] [--reps N] [--seed S] [--quick]
-    [--mix fixture|issue] [--keep DIR]
+    [--mix fixture|issue] [--no-search] [--keep DIR]
 """
 
 import argparse
@@ -316,6 +316,8 @@ def main():
                         help="50 reps (unless --reps), n search bracketed only, n <= 24")
     parser.add_argument("--mix", choices=("fixture", "issue"), default="fixture",
                         help="the fixture's kernels (default) or the issue's rounded mix")
+    parser.add_argument("--no-search", action="store_true",
+                        help="the scenarios only, not the search for n")
     parser.add_argument("--keep", help="synthesize into this directory and keep it")
     args = parser.parse_args()
     ctx = Context()
@@ -339,7 +341,8 @@ def main():
     started = time.perf_counter()
     try:
         ok = scenario_lines(ctx)
-        search_lines(ctx)
+        if not args.no_search:
+            search_lines(ctx)
     finally:
         if not args.keep:
             shutil.rmtree(ctx.top, ignore_errors=True)
