@@ -1,31 +1,31 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Benchmark of the verdicts (docs/design.md, Statistics): how often they
-are wrong, how often they find a real change, and whether the interval
-holds the true effect.
+"""Power bench of the gate (issue 32, deliverable 5; docs/design.md,
+Statistics): how often `aorta-run --compare A B` exits 0 (passed), 3 (failed)
+or 4 (no verdict) at the sizes people run.
 
-Synthesis: pairs of run directories as a sweep writes them (matrix.json;
-per trial its trial JSON and .kernels.json, one collector "rocprof" with
-five kernels), one cell each, 10 passing trials per side; every trial's
-kernels share one seeded lognormal factor, so the cell's GPU time (the sum
-of its kernels) has exactly the coefficient of variation asked for, and B's
-factor carries the true shift.
+Synthesis: pairs of run directories as a sweep writes them (matrix.json; per
+trial its trial JSON and .kernels.json), 6 cells, one collector "proton".
+Each cell has the kernel mix of the H200 fixture
+tests/collectors/proton/fixtures/h200_verdicts (its runs a and a2, two runs
+of one payload): every kernel's share of the GPU time and its coefficient of
+variation are read from it.  Each kernel of each trial gets its own seeded
+lognormal factor of mean 1; the kernels' CVs are scaled by one factor so that
+the GPU time (the sum of the kernels, as the collector reports it) has the
+CV asked for.  A shift multiplies every kernel of B's shifted cells; an
+outlier (where asked) multiplies a whole trial by 1 + U(0, 0.6).
 
-Judging: each pair compared by `aorta-run --compare A B --json`, as a user's
-gate runs it; the figures are read off the cell's rocprof GPU time (lower is
-better, alpha 0.01, threshold 5%): its verdict, effect and interval.  Two
+Judging: each pair by `aorta-run --compare A B --json` at the defaults
+(alpha 0.01, delta 5%), as a CI runs it; the exit statuses are counted.  Two
 comparisons run at once (the machine's two cores); the real binary is run
-when the build tree has it (core/.libs/aorta-run), not libtool's wrapper.
+when libtool made a wrapper (core/.libs/aorta-run).
 
-Figures, each a budget (exit 1 when one is missed):
-  A/A at CV 5%:          regressed or improved in at most 1.5%
-  +10% at CV 3%:         regressed in at least 95%
-  +10% at CV 5%:         the power, printed (the U test's own limit there is
-                         about 85% at alpha 0.01)
-  every scenario:        the 95% interval holds the true effect in at least 90%
+Requirements (exit 1 when one is missed), and the search for the n a side at
+which an A/A exits 0 in 90% at CV 1%, 3% and 5% (the README's trial advice).
 
-Usage (from the build directory): python3 ../bench/verdicts.py
-    [--builddir DIR] [--comparisons N] [--trials T] [--seed S] [--keep DIR]
+Usage (from the build directory): nice -n 19 python3 ../bench/verdicts.py
+    [--builddir DIR] [--srcdir DIR] [--reps N] [--seed S] [--quick]
+    [--mix fixture|issue] [--no-search] [--keep DIR]
 """
 
 import argparse
@@ -39,58 +39,129 @@ import sys
 import tempfile
 import time
 
-KERNELS = [("gemm_kernel", 0.55), ("softmax_kernel", 0.2), ("layernorm_kernel", 0.12),
-           ("elementwise_add", 0.08), ("reduce_kernel", 0.05)]
-GPU_TIME_MS = 12.0
-SCENARIOS = [  # name, CV, true shift of B, what is required
-    ("A/A, CV 5%", 0.05, 0.0, "false"),
-    ("+10%, CV 3%", 0.03, 0.10, "detect"),
-    ("+10%, CV 5%", 0.05, 0.10, "power"),
+CELLS = 6
+GPU_TIME_MS = 0.068          # the fixture's GPU time per trial
+FIXTURE = "tests/collectors/proton/fixtures/h200_verdicts"
+ISSUE_MIX = [  # the issue's rounded reading: (name, share, CV at a GPU-time CV of 1%)
+    ("add_kernel", 0.68, 0.01), ("distribution_kernel", 0.20, 0.015),
+    ("reduce_kernel", 0.08, 0.02), ("abs_kernel", 0.034, 0.05),
+    ("buffer_fill_kernel", 0.006, 0.20)]
+OUTLIER_RATE, OUTLIER_MAX = 0.05, 0.60
+
+# Scenarios: (label, CV, n a side, shift of B, cells shifted, outliers,
+#             [(exit status, ">=" or "<=", share)])
+SCENARIOS = [
+    ("A/A", 0.01, 5, 0.0, 0, False, [(0, ">=", 0.99), (3, "<=", 0.01)]),
+    ("+10% in every cell", 0.01, 5, 0.10, CELLS, False, [(3, ">=", 0.99)]),
+    ("+6% in one cell of six", 0.01, 6, 0.06, 1, False, [(3, ">=", 0.95)]),
+    ("+10% in every cell", 0.03, 5, 0.10, CELLS, False, [(3, ">=", 0.95)]),
+    ("+10% in one cell", 0.03, 5, 0.10, 1, False, [(3, ">=", 0.50), (0, "<=", 0.001)]),
+    ("A/A", 0.03, 5, 0.0, 0, False, [(3, "<=", 0.01)]),
+    ("+10% in one cell", 0.03, 8, 0.10, 1, False, [(3, ">=", 0.95)]),
+    ("+10% in every cell", 0.03, 5, 0.10, CELLS, True, [(3, ">=", 0.90)]),
+    ("A/A", 0.03, 5, 0.0, 0, True, [(3, "<=", 0.01)]),
 ]
-FALSE_MAX = 0.015
-DETECT_MIN = 0.95
-COVERAGE_MIN = 0.90
+SEARCH = [(0.01, 4, 4), (0.03, 17, 14), (0.05, 43, 37)]  # CV, formula, plan's simulation
+SEARCH_TARGET = 0.90
+SEARCH_PROBES = [3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128]
 
 
-# ---- Synthesis: run directories -------------------------------------------
+# ---- The kernel mix --------------------------------------------------------
 
-def write_run(root, factors):
-    """A run directory of one cell whose trial t ran with factors[t]."""
-    cell = "none-none"
-    sub = os.path.join(root, cell, "_subprocess")
-    os.makedirs(sub)
-    names = [name for name, _ in KERNELS]
-    for t, factor in enumerate(factors):
-        totals = [round(GPU_TIME_MS * share * factor, 6) for _, share in KERNELS]
-        trial = {"exit_status": "ok", "warmup": False,
-                 "result": {"metrics": {"verdict": "pass",
-                                        "rocprof_gpu_time_ms": round(sum(totals), 6)}}}
-        with open(os.path.join(sub, "trial_d0_m0_t%d.json" % t), "w") as out:
-            json.dump(trial, out)
-        entry = {"names": names, "total_ms": totals, "launches": [1] * len(names)}
-        with open(os.path.join(sub, "trial_d0_m0_t%d.kernels.json" % t), "w") as out:
-            json.dump({"schema_version": 2, "trial_index": t,
-                       "collectors": {"rocprof": entry}}, out)
+def fixture_mix(srcdir):
+    """(name, share, CV) of each kernel of the fixture's A/A runs, with the
+    CVs scaled to a GPU-time CV of 1% (independent kernels)."""
+    series = {}
+    totals = []
+    for side in ("a", "a2"):
+        sub = os.path.join(srcdir, FIXTURE, side, "none-none", "_subprocess")
+        if not os.path.isdir(sub):
+            sys.exit("verdicts.py: no fixture at %s (--srcdir?)" % sub)
+        for name in sorted(os.listdir(sub)):
+            if not name.endswith(".kernels.json"):
+                continue
+            with open(os.path.join(sub, name)) as f:
+                entry = json.load(f)["collectors"]["proton"]
+            totals.append(sum(entry["total_ms"]))
+            for kernel, total in zip(entry["names"], entry["total_ms"]):
+                series.setdefault(kernel, {}).setdefault(side, []).append(total)
+    grand = sum(totals) / len(totals)
+    mix = []
+    for kernel, sides in series.items():
+        values = [v for side in sides.values() for v in side]
+        mean = sum(values) / len(values)
+        cvs = []  # within each run, so that the runs' own offset stays out
+        for side in sides.values():
+            m = sum(side) / len(side)
+            var = sum((v - m) ** 2 for v in side) / (len(side) - 1)
+            cvs.append(math.sqrt(var) / m)
+        mix.append((kernel, mean / grand, math.sqrt(sum(c * c for c in cvs) / len(cvs))))
+    mix.sort(key=lambda k: -k[1])
+    return normalized(mix)
+
+
+def normalized(mix):
+    """Shares summing to 1 and CVs scaled to a GPU-time CV of 1%."""
+    total = sum(share for _, share, _ in mix)
+    mix = [(name, share / total, cv) for name, share, cv in mix]
+    gpu_cv = math.sqrt(sum((share * cv) ** 2 for _, share, cv in mix))
+    return [(name, share, cv * 0.01 / gpu_cv) for name, share, cv in mix]
+
+
+# ---- Synthesis: run directories --------------------------------------------
+
+def cell_name(c):
+    return "cell%d-none" % c
+
+
+def write_run(root, trials, mix):
+    """A run directory whose cell c, trial t has kernel totals trials[c][t]."""
+    names = [name for name, _, _ in mix]
+    cells = []
+    for c, rows in enumerate(trials):
+        sub = os.path.join(root, cell_name(c), "_subprocess")
+        os.makedirs(sub)
+        for t, totals in enumerate(rows):
+            gpu = round(sum(totals), 9)
+            trial = {"exit_status": "ok", "warmup": False,
+                     "result": {"passed": True,
+                                "metrics": {"verdict": "pass", "proton_gpu_time_ms": gpu,
+                                            "proton_kernel_count": len(names)}}}
+            with open(os.path.join(sub, "trial_d0_m0_t%d.json" % t), "w") as out:
+                json.dump(trial, out)
+            entry = {"names": names, "total_ms": totals, "launches": [1] * len(names)}
+            with open(os.path.join(sub, "trial_d0_m0_t%d.kernels.json" % t), "w") as out:
+                json.dump({"schema_version": 2, "trial_index": t,
+                           "collectors": {"proton": entry}}, out)
+        cells.append({"name": cell_name(c), "trials": len(rows), "passed_count": len(rows),
+                      "iters_display": "1/1", "step_time_source": "missing"})
     with open(os.path.join(root, "matrix.json"), "w") as out:
         json.dump({"schema_version": 1, "workload": "_subprocess", "ticket": "BENCH",
-                   "run_timestamp": "now", "trials_per_cell": len(factors),
-                   "baseline_cell": cell,
-                   "cells": [{"name": cell, "trials": len(factors),
-                              "passed_count": len(factors), "iters_display": "1/1",
-                              "step_time_source": "missing"}]}, out)
+                   "run_timestamp": "now", "trials_per_cell": len(trials[0]),
+                   "baseline_cell": cell_name(0), "cells": cells}, out)
 
 
-def synthesize(root, rng, cv, shift, comparisons, trials):
-    """comparisons pairs (A, B) of run directories under root."""
-    sigma = math.sqrt(math.log(1.0 + cv * cv))  # a lognormal of this CV
-    mu = -sigma * sigma / 2.0                   # and mean 1
-    pairs = []
-    for c in range(comparisons):
-        a, b = os.path.join(root, "a%04d" % c), os.path.join(root, "b%04d" % c)
-        write_run(a, [rng.lognormvariate(mu, sigma) for _ in range(trials)])
-        write_run(b, [rng.lognormvariate(mu, sigma) * (1.0 + shift) for _ in range(trials)])
-        pairs.append((a, b))
-    return pairs
+def lognormal(rng, cv):
+    """A lognormal factor of mean 1 and this CV."""
+    sigma = math.sqrt(math.log(1.0 + cv * cv))
+    return rng.lognormvariate(-sigma * sigma / 2.0, sigma)
+
+
+def draw_side(rng, mix, cv, n, shift, shifted, outliers):
+    """Per cell, n trials' kernel totals; the first `shifted` cells times 1 + shift."""
+    scale = cv / 0.01
+    cells = []
+    for c in range(CELLS):
+        factor = 1.0 + shift if c < shifted else 1.0
+        rows = []
+        for _ in range(n):
+            trial = factor
+            if outliers and rng.random() < OUTLIER_RATE:
+                trial *= 1.0 + rng.uniform(0.0, OUTLIER_MAX)
+            rows.append([round(GPU_TIME_MS * share * trial * lognormal(rng, kcv * scale), 9)
+                         for _, share, kcv in mix])
+        cells.append(rows)
+    return cells
 
 
 # ---- Judging ---------------------------------------------------------------
@@ -107,102 +178,177 @@ def runner(builddir):
     return os.path.join(builddir, "core", "aorta-run"), env
 
 
-def headline(text):
-    """The rocprof GPU time's measure of the one cell of a comparison."""
-    comparison = json.loads(text)
-    for measure in comparison["cells"][0]["measures"]:
-        if measure["measure"] == "gpu_time_ms" and measure["collector"] == "rocprof":
-            return measure
-    sys.exit("verdicts.py: no rocprof GPU time in the comparison")
+GATES = {"passed": 0, "failed": 3, "no verdict": 4}
 
 
-def judge(builddir, pairs):
-    """The verdict, effect and interval of the GPU time of each (A, B)."""
-    program, env = runner(builddir)
-    results = []
-    for start in range(0, len(pairs), 2):
-        running = [subprocess.Popen([program, "--compare", a, b, "--json"], env=env,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                   for a, b in pairs[start:start + 2]]
-        for process in running:
-            out, err = process.communicate()
-            if process.returncode != 0:
-                sys.exit("verdicts.py: aorta-run --compare failed: %s" % err.strip())
-            m = headline(out)
-            results.append({"verdict": m["verdict"], "effect_pct": m["effect_pct"],
-                            "ci_low_pct": m["ci_low_pct"] if m["ci_low_pct"] is not None
-                            else -math.inf,
-                            "ci_high_pct": m["ci_high_pct"] if m["ci_high_pct"] is not None
-                            else math.inf,
-                            "trials_needed": m["trials_needed"] or 0})
-    return results
+def finished(process, root, keep):
+    """The exit status of one comparison, checked against its JSON's gate."""
+    out, err = process.communicate()
+    status = process.returncode
+    if status not in (0, 3, 4):
+        sys.exit("verdicts.py: aorta-run --compare exited %d: %s" % (status, err.strip()))
+    gate = json.loads(out)["gate"]
+    if gate["exit_status"] != status or GATES[gate["outcome"]] != status:
+        sys.exit("verdicts.py: exit %d but the JSON's gate says %s (%d)"
+                 % (status, gate["outcome"], gate["exit_status"]))
+    if not keep:
+        shutil.rmtree(root, ignore_errors=True)
+    return status
+
+
+def measure(ctx, cv, n, shift, shifted, outliers):
+    """Exit status counts of ctx.reps comparisons, two running at once."""
+    program, env = ctx.program
+    counts = {0: 0, 3: 0, 4: 0}
+    running = []
+    for rep in range(ctx.reps):
+        ctx.serial += 1
+        root = os.path.join(ctx.top, "c%06d" % ctx.serial)
+        write_run(os.path.join(root, "a"),
+                  draw_side(ctx.rng, ctx.mix, cv, n, 0.0, 0, outliers), ctx.mix)
+        write_run(os.path.join(root, "b"),
+                  draw_side(ctx.rng, ctx.mix, cv, n, shift, shifted, outliers), ctx.mix)
+        if len(running) == 2:
+            process, done = running.pop(0)
+            counts[finished(process, done, ctx.keep)] += 1
+        running.append((subprocess.Popen(
+            [program, "--compare", os.path.join(root, "a"), os.path.join(root, "b"), "--json"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True), root))
+    for process, done in running:
+        counts[finished(process, done, ctx.keep)] += 1
+    return counts
 
 
 # ---- Figures ---------------------------------------------------------------
 
-def figures(results, shift):
-    count = len(results)
-    share = {v: sum(r["verdict"] == v for r in results) / count
-             for v in ("regressed", "improved", "unchanged", "inconclusive")}
-    truth = 100.0 * shift
-    covered = sum(r["ci_low_pct"] <= truth <= r["ci_high_pct"] for r in results) / count
-    needed = sorted(r["trials_needed"] for r in results if r["verdict"] == "inconclusive")
-    return share, covered, needed[len(needed) // 2] if needed else None
+def shares(counts):
+    total = sum(counts.values())
+    return {k: v / total for k, v in counts.items()}
+
+
+def check(share, op, need):
+    return share >= need if op == ">=" else share <= need
+
+
+def scenario_lines(ctx):
+    ok = True
+    for label, cv, n, shift, shifted, outliers, requirements in SCENARIOS:
+        started = time.perf_counter()
+        counts = measure(ctx, cv, n, shift, shifted, outliers)
+        share = shares(counts)
+        print("CV %d%%, n=%d%s, %s: exit 0 %.1f%%, 3 %.1f%%, 4 %.1f%% (%d reps, %.0f s)"
+              % (round(cv * 100), n, ", 5% outliers" if outliers else "", label,
+                 100 * share[0], 100 * share[3], 100 * share[4], ctx.reps,
+                 time.perf_counter() - started))
+        for status, op, need in requirements:
+            met = check(share[status], op, need)
+            print("    exit %d in %.1f%% (requirement %s %g%%): %s"
+                  % (status, 100 * share[status], op, 100 * need, "PASS" if met else "MISS"))
+            ok &= met
+        sys.stdout.flush()
+    return ok
+
+
+def search(ctx, cv, start):
+    """The smallest n a side whose A/A exits 0 in SEARCH_TARGET, searched
+    upward (the probes, then halving the last step), and the rates seen."""
+    seen = {}
+
+    def rate(n):
+        if n not in seen:
+            seen[n] = shares(measure(ctx, cv, n, 0.0, 0, False))[0]
+        return seen[n]
+
+    below = None
+    for n in [p for p in SEARCH_PROBES if p >= start]:
+        if n > ctx.max_n:
+            return None, below, seen
+        if rate(n) >= SEARCH_TARGET:
+            low = below if below is not None else n
+            high = n
+            while not ctx.quick and high - low > 1:
+                mid = (low + high) // 2
+                if rate(mid) >= SEARCH_TARGET:
+                    high = mid
+                else:
+                    low = mid
+            return high, below, seen
+        below = n
+    return None, below, seen
+
+
+def search_lines(ctx):
+    print("n a side at which an A/A exits 0 in %d%% (searched upward from 3):"
+          % (100 * SEARCH_TARGET))
+    start = 3
+    found = []
+    for cv, formula, plan in SEARCH:
+        started = time.perf_counter()
+        n, below, seen = search(ctx, cv, start)
+        rates = ", ".join("n=%d %.1f%%" % (k, 100 * v) for k, v in sorted(seen.items()))
+        if n is None:
+            print("  CV %d%%: above %d (%s)" % (round(cv * 100), ctx.max_n, rates))
+        elif ctx.quick and below is not None and n - below > 1:
+            print("  CV %d%%: n in %d..%d, not narrowed (--quick; %s)"
+                  % (round(cv * 100), below + 1, n, rates))
+            start = n
+        else:
+            print("  CV %d%%: n = %d (formula about %d, the plan's simulation about %d; %s; %.0f s)"
+                  % (round(cv * 100), n, formula, plan, rates, time.perf_counter() - started))
+            start = n
+        found.append(n)
+        sys.stdout.flush()
+    return found
+
+
+class Context:
+    pass
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--builddir", default=".")
-    parser.add_argument("--comparisons", type=int, default=1000)
-    parser.add_argument("--trials", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--srcdir", default=os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    parser.add_argument("--reps", type=int, help="comparisons per figure (default 1000)")
+    parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--quick", action="store_true",
+                        help="50 reps (unless --reps), n search bracketed only, n <= 24")
+    parser.add_argument("--mix", choices=("fixture", "issue"), default="fixture",
+                        help="the fixture's kernels (default) or the issue's rounded mix")
+    parser.add_argument("--no-search", action="store_true",
+                        help="the scenarios only, not the search for n")
     parser.add_argument("--keep", help="synthesize into this directory and keep it")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    top = args.keep or tempfile.mkdtemp(prefix="aorta-verdicts-bench-")
-    ok = True
+    ctx = Context()
+    ctx.reps = args.reps or (50 if args.quick else 1000)
+    ctx.quick = args.quick
+    ctx.max_n = 24 if args.quick else SEARCH_PROBES[-1]
+    ctx.rng = random.Random(args.seed)
+    ctx.mix = fixture_mix(args.srcdir) if args.mix == "fixture" else normalized(ISSUE_MIX)
+    ctx.program = runner(args.builddir)
+    ctx.keep = bool(args.keep)
+    ctx.serial = 0
+    shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+    ctx.top = args.keep or tempfile.mkdtemp(prefix="aorta-verdicts-bench-", dir=shm)
+    print("verdicts: %d reps a figure, seed %d, %d cells, alpha 0.01, delta 5%%, %s"
+          % (ctx.reps, args.seed, CELLS, os.path.basename(ctx.program[0])))
+    print("kernel mix (%s; share, CV at a GPU-time CV of 1%%):" % args.mix)
+    for name, share, cv in ctx.mix:
+        print("  %5.1f%%  CV %5.2f%%  %s" % (100 * share, 100 * cv,
+                                             name if len(name) <= 60 else name[:57] + "..."))
+    sys.stdout.flush()
+    started = time.perf_counter()
     try:
-        for index, (name, cv, shift, role) in enumerate(SCENARIOS):
-            started = time.perf_counter()
-            pairs = synthesize(os.path.join(top, "s%d" % index), rng, cv, shift,
-                               args.comparisons, args.trials)
-            written = time.perf_counter()
-            results = judge(args.builddir, pairs)
-            judged = time.perf_counter()
-            share, covered, needed = figures(results, shift)
-            line = "%-12s n=%d/side, %d comparisons: regressed %.1f%%, improved %.1f%%, " \
-                   "unchanged %.1f%%, inconclusive %.1f%%; 95%% interval holds the true " \
-                   "effect in %.1f%%" % (name, args.trials, len(results),
-                                        100 * share["regressed"], 100 * share["improved"],
-                                        100 * share["unchanged"], 100 * share["inconclusive"],
-                                        100 * covered)
-            print(line + " (%.1f s synthesis, %.2f s judging)" % (written - started,
-                                                                   judged - written))
-            if needed:
-                print("  inconclusive ones ask for a median of %d trials per side" % needed)
-            if role == "false":
-                wrong = share["regressed"] + share["improved"]
-                met = wrong <= FALSE_MAX
-                print("  A/A regressed or improved: %.1f%% (budget <= %.1f%%): %s"
-                      % (100 * wrong, 100 * FALSE_MAX, "met" if met else "MISSED"))
-                ok &= met
-            elif role == "detect":
-                met = share["regressed"] >= DETECT_MIN
-                print("  regressed: %.1f%% (budget >= %.0f%%): %s"
-                      % (100 * share["regressed"], 100 * DETECT_MIN, "met" if met else "MISSED"))
-                ok &= met
-            else:
-                print("  power: %.1f%% regressed (the U test's own limit here: about 85%%)"
-                      % (100 * share["regressed"]))
-            met = covered >= COVERAGE_MIN
-            print("  coverage: %.1f%% (budget >= %.0f%% at a nominal 95%%): %s"
-                  % (100 * covered, 100 * COVERAGE_MIN, "met" if met else "MISSED"))
-            ok &= met
-        print("verdicts: %s" % ("every budget met" if ok else "a budget MISSED"))
-        return 0 if ok else 1
+        ok = scenario_lines(ctx)
+        if not args.no_search:
+            search_lines(ctx)
     finally:
         if not args.keep:
-            shutil.rmtree(top, ignore_errors=True)
+            shutil.rmtree(ctx.top, ignore_errors=True)
+    print("verdicts: %s (%.0f s)" % ("every requirement met" if ok else "a requirement MISSED",
+                                    time.perf_counter() - started))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
