@@ -193,7 +193,7 @@ static const aorta_metric_t *metric(const aorta_metrics_t *metrics, const char *
 /* The fixture's raw page as ncu.csv (output: log). */
 START_TEST(the_raw_page_gives_the_five_the_table_and_every_metric)
 {
-    char *fixture = tu_join(getenv("AORTA_TEST_SRCDIR"), "tests/collectors/ncu/fixtures/raw_page.csv");
+    char *fixture = tu_join(getenv("AORTA_TEST_SRCDIR"), "tests/collectors/ncu/fixtures/raw_page/ncu.csv");
     char *text = tu_read(fixture);
     char *log = tu_join(work, "ncu.csv");
     tu_write(log, text);
