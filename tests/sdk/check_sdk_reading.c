@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -152,6 +153,37 @@ START_TEST(an_exporter_past_its_time_or_its_bound_is_killed)
     ck_assert_int_eq(run_sh("kill -9 $$", env, 10, 4096, &out, &len, err), -1);
     ck_assert_ptr_nonnull(strstr(aorta_error_message(err), "killed by signal"));
     aorta_error_free(err);
+    aorta_env_free(env);
+}
+END_TEST
+
+/* ASan reserves terabytes of address space: no RLIMIT_AS under it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define LIMITS_TESTABLE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LIMITS_TESTABLE 0
+#endif
+#endif
+#ifndef LIMITS_TESTABLE
+#define LIMITS_TESTABLE 1
+#endif
+
+/* The parse's address-space limit (aorta-run sets it on its parse child)
+ * reaches the exporter through exec: a space of its own, that large.
+ * Check runs each test in a child, so the limit stays in this test. */
+START_TEST(the_exporter_runs_under_the_parses_memory_limit)
+{
+    if (!LIMITS_TESTABLE)
+        return;
+    struct rlimit limit = {(rlim_t)2 << 30, (rlim_t)2 << 30};
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &limit), 0);
+    aorta_env_t *env = plain_env(NULL, NULL);
+    char *out = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(run_sh("ulimit -v", env, 10, 100, &out, &len, NULL), 0);
+    ck_assert_str_eq(out, "2097152\n"); /* KiB */
+    aorta_free(out);
     aorta_env_free(env);
 }
 END_TEST
@@ -315,6 +347,7 @@ static Suite *reading_suite(void)
     tcase_add_test(tc, the_exporter_finds_its_program_on_the_environments_path);
     tcase_add_test(tc, a_failing_exporter_gives_its_status_and_stderrs_first_line);
     tcase_add_test(tc, an_exporter_past_its_time_or_its_bound_is_killed);
+    tcase_add_test(tc, the_exporter_runs_under_the_parses_memory_limit);
     tcase_add_test(tc, the_exporter_refuses_null_arguments);
     tcase_add_test(tc, csv_reads_quoted_fields_with_commas_quotes_and_newlines);
     tcase_add_test(tc, csv_marks_malformed_rows_and_goes_on);
