@@ -65,6 +65,7 @@ void aorta_metrics_free(aorta_metrics_t *metrics)
     ar_keyindex_clear(&metrics->index);
     aorta_kernels_free(metrics->kernels);
     aorta_dispatches_free(metrics->dispatches);
+    aorta_env_free(metrics->env);
     if (metrics->prefix) {
         sink_extra_t *extra = extra_of(metrics);
         ar_strmap_clear(&extra->dropped);
@@ -211,4 +212,19 @@ int aorta_metrics_set_strings(aorta_metrics_t *metrics, const char *key,
     int status = aorta_metrics_set_strings_n(metrics, key, values, lengths, count);
     free(lengths);
     return status;
+}
+
+const aorta_env_t *aorta_metrics_env(const aorta_metrics_t *metrics)
+{
+    return metrics ? metrics->env : NULL;
+}
+
+int aorta_metrics_set_env(aorta_metrics_t *metrics, const aorta_env_t *env)
+{
+    if (!metrics)
+        return -1;
+    aorta_env_t *copy = env ? aorta_env_dup(env) : NULL;
+    aorta_env_free(metrics->env);
+    metrics->env = copy;
+    return 0;
 }

@@ -32,6 +32,7 @@ struct aorta_metrics {
     ar_keyindex_t index; /* key -> position in items: a reply may be large */
     aorta_kernels_t *kernels; /* the attached per-kernel table (ms), or NULL */
     aorta_dispatches_t *dispatches; /* the attached per-dispatch trace, or NULL */
+    aorta_env_t *env;       /* the trial's environment for parse() (1.4), or NULL */
 };
 
 struct aorta_error {

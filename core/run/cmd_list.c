@@ -89,6 +89,25 @@ static void describe_metrics(const struct aorta_collector *collector)
     }
 }
 
+/* The exclusive resources it may take (ABI 1.4, and the HSA queue
+ * interceptor of 1.0-1.3's slots), and where its profiler version comes
+ * from. */
+static void describe_resources(const struct aorta_collector *collector)
+{
+    int any = collector->resources && collector->resources[0];
+    int legacy = collector->queue_interceptor_why != NULL;
+    if (any || legacy)
+        printf("\nexclusive resources (two collectors of a run that take one are refused):\n");
+    for (size_t i = 0; any && collector->resources[i]; i++)
+        printf("  %s: %s\n", collector->resources[i],
+               collector->takes ? "with some options" : "always");
+    if (legacy)
+        printf("  hsa-queue-interceptor: with some options\n");
+    if (collector->profiler_version)
+        printf("\nprofiler version: the collector's own word (recorded in matrix.json's "
+               "provenance)\n");
+}
+
 int ar_cmd_describe(const ar_registry_t *registry, const char *name)
 {
     const ar_module_t *module = ar_registry_open(registry, name);
@@ -101,6 +120,7 @@ int ar_cmd_describe(const ar_registry_t *registry, const char *name)
         printf("  %s\n", collector->description);
     printf("  from %s\n", module->path);
     describe_metrics(collector);
+    describe_resources(collector);
     if (!collector->options || !collector->options[0].key) {
         printf("\nno options\n");
         return AR_EXIT_OK;

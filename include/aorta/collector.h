@@ -21,7 +21,12 @@
  *     declares each metric's unit and better direction, and the readers
  *     of that table for hosts, aorta_collector_metric_*().  ABI 1.3
  *     added the per-dispatch trace, aorta_dispatches_*() and
- *     aorta_metrics_set_dispatches() / aorta_metrics_dispatches().
+ *     aorta_metrics_set_dispatches() / aorta_metrics_dispatches().  ABI 1.4
+ *     added resources and takes (named exclusive resources),
+ *     profiler_version, the trial's environment in parse()
+ *     (aorta_metrics_env()), the exporter child (aorta_exporter_run()),
+ *     the CSV reader (aorta_csv_*()), grouped numbers
+ *     (aorta_number_parse_grouped()) and unit strings (aorta_unit_to_ms()).
  *   - A new accessor function may be added with a MINOR bump.
  *   - Anything else (reordering, retyping or removing a field, changing what
  *     a function means) bumps the MAJOR version.
@@ -86,7 +91,7 @@ extern "C" {
 #endif
 
 #define AORTA_COLLECTOR_ABI_MAJOR 1
-#define AORTA_COLLECTOR_ABI_MINOR 3
+#define AORTA_COLLECTOR_ABI_MINOR 4
 
 /* The minor a collector is built for (see BUILDING FOR AN OLDER AORTA). */
 #ifndef AORTA_COLLECTOR_ABI_TARGET
@@ -94,9 +99,9 @@ extern "C" {
 #endif
 /* Empty: ~(~X + 0) == 0 and ~(~X + 1) == 1 hold together for no number. */
 #if ~(~AORTA_COLLECTOR_ABI_TARGET + 0) == 0 && ~(~AORTA_COLLECTOR_ABI_TARGET + 1) == 1
-#error "AORTA_COLLECTOR_ABI_TARGET is empty: define it to the minor to build for (0, 1, 2 or 3)"
+#error "AORTA_COLLECTOR_ABI_TARGET is empty: define it to the minor to build for (0, 1, 2, 3 or 4)"
 #elif AORTA_COLLECTOR_ABI_TARGET < 0 || AORTA_COLLECTOR_ABI_TARGET > AORTA_COLLECTOR_ABI_MINOR
-#error "AORTA_COLLECTOR_ABI_TARGET must be a minor this header knows: 0, 1, 2 or 3 (AORTA_COLLECTOR_ABI_MINOR)"
+#error "AORTA_COLLECTOR_ABI_TARGET must be a minor this header knows: 0, 1, 2, 3 or 4 (AORTA_COLLECTOR_ABI_MINOR)"
 #endif
 
 #if defined(__GNUC__)
@@ -137,6 +142,12 @@ extern "C" {
     AORTA_UNAVAILABLE_("collector ABI 1.3, newer than AORTA_COLLECTOR_ABI_TARGET")
 #else
 #define AORTA_AVAILABLE_IN_1_3
+#endif
+#if AORTA_COLLECTOR_ABI_TARGET < 4
+#define AORTA_AVAILABLE_IN_1_4 \
+    AORTA_UNAVAILABLE_("collector ABI 1.4, newer than AORTA_COLLECTOR_ABI_TARGET")
+#else
+#define AORTA_AVAILABLE_IN_1_4
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -287,9 +298,53 @@ struct aorta_collector {
      * Default: nothing declared.
      */
     const aorta_metric_spec_t *metrics;
+#endif
+
+#if AORTA_COLLECTOR_ABI_TARGET >= 4
+    /**
+     * Optional (ABI 1.4).  The exclusive resources this collector may take,
+     * a NULL-terminated list of names: "hsa-queue-interceptor" (an HSA
+     * queue interceptor: rocprofv3, Proton on AMD), "cupti-subscriber"
+     * (CUPTI's one subscriber per process: Nsight Compute, Proton's cupti
+     * backend), or a name of the collector's own.  Two collectors of one
+     * cell that take the same resource are refused at recipe load with
+     * both names, the phrases takes() gave and the ways out.  A collector
+     * that sets queue_interceptor(_why) and does not list
+     * "hsa-queue-interceptor" still takes it when that says so.
+     * Default: none.
+     */
+    const char *const *resources;
+
+    /**
+     * Optional (ABI 1.4).  Whether, with these options, the collector takes
+     * @p resource (one of its resources).  It may set in @p why a phrase
+     * naming the cause ("proton backend 'cupti'") and in @p remedy a
+     * sentence saying how to avoid it; either may stay unset.  Both arrive
+     * without a message.  Default (NULL): every listed resource is taken,
+     * whatever the options.
+     * @return 1 if it takes it, 0 if not.
+     */
+    int (*takes)(const aorta_options_t *options, const char *resource, aorta_error_t *why,
+                 aorta_error_t *remedy);
+
+    /**
+     * Optional (ABI 1.4).  The version of the profiler this collector runs
+     * with these options in @p env (aorta-run's environment and the first
+     * cell's variables): set it in @p version (aorta_error_set(), one
+     * line, e.g. "2025.1.1.0 (build 35528883)").  aorta-run records it as
+     * the run's profiler version (matrix.json's provenance) when this
+     * collector wraps outermost, instead of the first line of
+     * `PROGRAM --version`.  Default: that first line.
+     * @return 0 with @p version set, or -1 when it cannot be told (then
+     * the version is unknown: null).
+     */
+    int (*profiler_version)(const aorta_options_t *options, const aorta_env_t *env,
+                            aorta_error_t *version);
 
     /** Room to grow without changing the size (see VERSION POLICY). */
-    void *reserved[14];
+    void *reserved[11];
+#elif AORTA_COLLECTOR_ABI_TARGET >= 2
+    void *reserved[14]; /* resources, takes, profiler_version (1.4) are reserved[0..2] */
 #elif AORTA_COLLECTOR_ABI_TARGET == 1
     void *reserved[15]; /* metrics (1.2) is reserved[0] */
 #else
@@ -739,6 +794,99 @@ AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 int aorta_metrics_set_dispatches(aorta_metri
  *  freed or given another; NULL when none was attached. */
 AORTA_EXPORT AORTA_AVAILABLE_IN_1_3 const aorta_dispatches_t *
 aorta_metrics_dispatches(const aorta_metrics_t *metrics);
+
+/* ------------------------------------------------------------------------ */
+/* Reading a profiler's output (ABI 1.4)                                     */
+/* ------------------------------------------------------------------------ */
+
+/** For parse(): the environment the trial's command ran with (the one
+ *  wrap() saw: aorta-run's environment and the cell's variables), so a
+ *  profiler found through a cell's PATH is found again when parsing;
+ *  aorta-run's own environment under `aorta-run --parse`.  Borrowed, valid
+ *  during the parse; NULL when the host attached none (then read your own
+ *  environment). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 const aorta_env_t *
+aorta_metrics_env(const aorta_metrics_t *metrics);
+/** For hosts: attach a copy of @p env to @p metrics for
+ *  aorta_metrics_env(); replaces one attached before; NULL detaches.
+ *  @return 0, or -1 (nothing changed) when @p metrics is NULL. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 int aorta_metrics_set_env(aorta_metrics_t *metrics,
+                                                               const aorta_env_t *env);
+
+/** The most bytes aorta_exporter_run() keeps of a child's stderr for its
+ *  message. */
+#define AORTA_EXPORTER_STDERR_MAX 4096u
+
+/**
+ * Run a profiler's exporter (`ncu --import R --csv`, `nsys stats`) from a
+ * parse and capture its stdout: @p argv[0] is looked up as aorta_which()
+ * does in @p env's PATH (a name holding '/' is used as it is); the child
+ * runs with exactly @p env (NULL: an empty environment), stdin from
+ * /dev/null, in its own process group, and with an address space of its
+ * own under the parse's limit (RLIMIT_AS passes through exec: aorta-run
+ * sets AORTA_PARSE_MEMORY on its parse child).  It is killed (SIGKILL, its
+ * whole group) after @p timeout_sec seconds (<= 0 or not finite: no limit)
+ * or once its stdout passes @p max_output bytes.  On success *@p output
+ * holds the stdout, NUL-terminated after its *@p output_len bytes (free
+ * with aorta_free()).
+ * @return the child's exit status (0-255; a status other than 0 also sets
+ * in @p err "PROGRAM exited with status N: <its stderr's first line>"), or
+ * -1 with *@p output NULL and the reason in @p err (may be NULL): not
+ * found on PATH, could not start, timed out, killed by a signal, printed
+ * more than @p max_output bytes, or an argument is NULL or @p argv empty.
+ */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 int
+aorta_exporter_run(const aorta_argv_t *argv, const aorta_env_t *env, double timeout_sec,
+                   size_t max_output, char **output, size_t *output_len, aorta_error_t *err);
+
+/** A CSV reader over text held in memory (RFC 4180, as Python's csv
+ *  module reads it with its defaults): fields are separated by ',', rows
+ *  end at "\n" or "\r\n"; a field that starts with '"' is quoted and may
+ *  hold commas, line breaks and doubled quotes ("" is one "); an empty line
+ *  is a row of no fields.  A header row and a units row are rows like any
+ *  other: the caller reads them first. */
+typedef struct aorta_csv aorta_csv_t;
+/** A reader of the @p len bytes at @p data, which it borrows (keep them
+ *  until aorta_csv_free()); NULL when @p data is NULL with @p len > 0. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 aorta_csv_t *aorta_csv_new(const char *data, size_t len);
+/** Read the next row.  @return 1 when a row was read, 0 at the end of the
+ *  data, -1 when the row is malformed (a quote left open at the end of the
+ *  data, or text after a closing quote): the row's fields are then what
+ *  was read, and the next call goes on after it. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 int aorta_csv_next(aorta_csv_t *csv);
+/** The number of fields of the row last read (0 before the first). */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 size_t aorta_csv_field_count(const aorta_csv_t *csv);
+/** Field @p index of the row last read, unquoted, borrowed until the next
+ *  aorta_csv_next(); NUL-terminated after its *@p len bytes (@p len may be
+ *  NULL; a field may hold NUL bytes).  NULL, with *len 0, out of range. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 const char *aorta_csv_field(const aorta_csv_t *csv,
+                                                                 size_t index, size_t *len);
+/** The 1-based line of the data on which the row last read starts (0
+ *  before the first), for messages. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 size_t aorta_csv_line(const aorta_csv_t *csv);
+/** Free @p csv (not its data); NULL is allowed. */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 void aorta_csv_free(aorta_csv_t *csv);
+
+/**
+ * A number as profilers print them for people, from the @p len bytes at
+ * @p text: aorta_number_parse()'s rules after surrounding whitespace is
+ * stripped, except that the integer part may group its digits by
+ * thousands with ',' ("1,234.5", "-12,345,678"; every group after the
+ * first exactly three digits, the first one to three).  "n/a" and "N/A"
+ * (and the empty text) are no number.
+ * @return 0 with *@p out set; 1 for "n/a" or empty (*@p out untouched);
+ * -1 when the text is not a number.
+ */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 int aorta_number_parse_grouped(const char *text, size_t len,
+                                                                    double *out);
+
+/**
+ * How many milliseconds one @p unit is: "nsecond" and "ns" 1e-6, "usecond"
+ * and "us" 1e-3, "msecond" and "ms" 1, "second" and "s" 1000 (Nsight
+ * Compute's and the usual spellings; exact, case-sensitive).
+ * @return 0 with *@p ms_per_unit set, or -1 for another unit or NULL.
+ */
+AORTA_EXPORT AORTA_AVAILABLE_IN_1_4 int aorta_unit_to_ms(const char *unit, double *ms_per_unit);
 
 /* ------------------------------------------------------------------------ */
 /* Warnings (ABI 1.1)                                                        */

@@ -275,11 +275,32 @@ char *proton_mode_argument(const proton_opts_t *opts)
     return cc_xasprintf("%s:granularity=%s", name, opts->granularity);
 }
 
-int proton_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
-                             aorta_error_t *remedy)
+const char *const proton_resources[] = {"hsa-queue-interceptor", "cupti-subscriber", NULL};
+
+/* CUPTI allows one subscriber per process: the cupti backend is one, and so
+ * is auto, which resolves to it on NVIDIA. */
+static int takes_cupti(const proton_opts_t *opts, aorta_error_t *why, aorta_error_t *remedy)
+{
+    int is_auto = strcmp(opts->backend, "auto") == 0;
+    if (!is_auto && strcmp(opts->backend, "cupti") != 0)
+        return 0;
+    aorta_error_set(why, "proton backend '%s'%s", opts->backend,
+                    is_auto ? " (which resolves to cupti on NVIDIA)" : "");
+    aorta_error_set(remedy, "%s",
+                    "Use 'proton: {backend: instrumentation}' (intra-kernel measurement, no CUPTI "
+                    "subscriber) to combine them");
+    return 1;
+}
+
+int proton_takes(const aorta_options_t *options, const char *resource, aorta_error_t *why,
+                 aorta_error_t *remedy)
 {
     proton_opts_t opts;
     proton_opts_read(options, &opts);
+    if (!strcmp(resource, "cupti-subscriber"))
+        return takes_cupti(&opts, why, remedy);
+    if (strcmp(resource, "hsa-queue-interceptor") != 0)
+        return 0;
     /* auto is counted: on AMD it resolves to one of the other two. */
     int is_auto = strcmp(opts.backend, "auto") == 0;
     if (!is_auto && strcmp(opts.backend, "rocprofiler") != 0

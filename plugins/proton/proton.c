@@ -38,4 +38,5 @@ AORTA_COLLECTOR_DEFINE(proton,
     .wrap = proton_wrap,
     .env = proton_env,
     .parse = proton_parse,
-    .queue_interceptor_why = proton_queue_interceptor)
+    .resources = proton_resources,
+    .takes = proton_takes)

@@ -53,8 +53,13 @@ int proton_validate(aorta_options_t *options, aorta_error_t *err);
 void proton_opts_read(const aorta_options_t *options, proton_opts_t *out);
 /* Proton's single --mode value (docs/collectors/proton.md), or NULL when there is none. */
 char *proton_mode_argument(const proton_opts_t *opts);
-int proton_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
-                             aorta_error_t *remedy);
+/* The exclusive resources Proton may take (ABI 1.4): an HSA queue
+ * interceptor (backends auto, rocprofiler, roctracer on AMD) and CUPTI's
+ * subscriber (backends auto, cupti on NVIDIA); whether these options take
+ * one, with the phrase and remedy of the refusal. */
+extern const char *const proton_resources[];
+int proton_takes(const aorta_options_t *options, const char *resource, aorta_error_t *why,
+                 aorta_error_t *remedy);
 
 /* ---- vars.c: a small sorted NAME=VALUE list ---------------------------- */
 

@@ -67,16 +67,12 @@ static int rocprof_validate(aorta_options_t *options, aorta_error_t *err)
     return 0;
 }
 
-/* rocprofv3 always attaches an HSA queue interceptor, whatever the options.
- * No phrase and no remedy: with proton the core's refusal then reads as
- * upstream's, "'rocprof' and 'proton' cannot run together with proton
- * backend 'auto' (...) -- both install an HSA queue interceptor ...". */
-static int rocprof_queue_interceptor(const aorta_options_t *options, aorta_error_t *why,
-                                     aorta_error_t *remedy)
-{
-    (void)options, (void)why, (void)remedy;
-    return 1;
-}
+/* rocprofv3 always attaches an HSA queue interceptor, whatever the options
+ * (ABI 1.4's resources, takes() left NULL: always taken).  No phrase and no
+ * remedy: with proton the core's refusal then reads as upstream's,
+ * "'rocprof' and 'proton' cannot run together with proton backend 'auto'
+ * (...) -- both install an HSA queue interceptor ...". */
+static const char *const rocprof_resources[] = {"hsa-queue-interceptor", NULL};
 
 AORTA_COLLECTOR_DEFINE(rocprof,
     .version = PACKAGE_VERSION,
@@ -86,4 +82,4 @@ AORTA_COLLECTOR_DEFINE(rocprof,
     .validate = rocprof_validate,
     .wrap = rocprof_wrap,
     .parse = rocprof_parse,
-    .queue_interceptor_why = rocprof_queue_interceptor)
+    .resources = rocprof_resources)

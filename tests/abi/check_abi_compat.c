@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* check_abi_compat.c - collectors built against the ABI 1.0, 1.1 and 1.2
- * headers (tests/abi/legacy10.c, legacy11.c and legacy12.c, compiled with
- * tests/abi/1.0/, 1.1/ and 1.2/ and not include/) load under the current aorta, their callbacks
+/* check_abi_compat.c - collectors built against the ABI 1.0, 1.1, 1.2 and
+ * 1.3 headers (tests/abi/legacy10.c ... legacy13.c, compiled with
+ * tests/abi/1.0/ ... 1.3/ and not include/) load under the current aorta, their callbacks
  * behave as before, their queue interceptor slots are honoured, and a whole
  * sweep through aorta-run records their metrics.  So does a collector built
  * with the current header for 1.0 (tests/abi/target10.c). */
@@ -287,6 +287,45 @@ START_TEST(a_1_2_sweep_records_its_metrics_and_no_timeline)
 }
 END_TEST
 
+START_TEST(a_1_3_collector_loads_without_the_1_4_slots)
+{
+    ar_registry_t *registry = tu_registry("tests/abi");
+    const struct aorta_collector *c = &tu_plugin(registry, "legacy13")->collector;
+    expect_abi(c, 3);
+    ck_assert_ptr_nonnull(c->queue_interceptor_why);
+    /* What 1.4 took from the padding reads as absent. */
+    ck_assert_ptr_null(c->resources);
+    ck_assert_ptr_null(c->takes);
+    ck_assert_ptr_null(c->profiler_version);
+    ar_registry_free(registry);
+    expect_description("legacy13", "legacy13 1.3 (collector ABI 1.3, wrap rank 44)");
+}
+END_TEST
+
+/* 1.4's named resources honour a 1.3 queue_interceptor_why as the
+ * "hsa-queue-interceptor" resource, with the same message. */
+START_TEST(its_1_3_queue_interceptor_is_the_hsa_resource)
+{
+    expect_interceptor_honoured("legacy13");
+}
+END_TEST
+
+/* Its sweep records its metrics and its dispatches' timeline. */
+START_TEST(a_1_3_sweep_records_its_metrics_and_timeline)
+{
+    json_object *json =
+        sweep_trial("legacy13", "printf 'k\\t1000\\t4001000\\n' > \"$LEGACY13_DIR/one.k13\"");
+    json_object *gpu = tu_at(json, "result", "metrics", "legacy13_gpu_time_ms", NULL);
+    ck_assert_ptr_nonnull(gpu);
+    ck_assert_double_eq(json_object_get_double(gpu), 4.0);
+    json_object_put(json);
+    char *timeline = tu_join(work, "results/_no_ticket_/none-none/_subprocess/"
+                                   "trial_d0_m0_t0.timeline.json");
+    ck_assert_int_eq(access(timeline, F_OK), 0);
+    free(timeline);
+}
+END_TEST
+
 START_TEST(a_collector_built_for_1_0_is_stamped_1_0)
 {
     ar_registry_t *registry = tu_registry("tests/abi");
@@ -335,6 +374,12 @@ static Suite *abi_compat_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, a_1_2_collector_loads_with_its_table);
     tcase_add_test(tc, a_1_2_sweep_records_its_metrics_and_no_timeline);
+    suite_add_tcase(suite, tc);
+    tc = tcase_create("legacy13");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, a_1_3_collector_loads_without_the_1_4_slots);
+    tcase_add_test(tc, its_1_3_queue_interceptor_is_the_hsa_resource);
+    tcase_add_test(tc, a_1_3_sweep_records_its_metrics_and_timeline);
     suite_add_tcase(suite, tc);
     tc = tcase_create("target10");
     tcase_add_checked_fixture(tc, setup, teardown);

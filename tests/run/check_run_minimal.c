@@ -65,7 +65,7 @@ START_TEST(list_collectors_shows_each_status_and_reason)
         {"tests/fake-collectors/good.la", "good 1.0 " ABI_TEXT " ok "},
         {"tests/fake-collectors/shadow/good.la", "good shadow " ABI_TEXT " shadowed "},
         {"tests/fake-collectors/badmajor.la", "badmajor - - failed: collector ABI 2.0"},
-        {"tests/fake-collectors/newminor.la", "newminor - - failed: collector ABI 1.4 is newer"},
+        {"tests/fake-collectors/newminor.la", "newminor - - failed: collector ABI 1.5 is newer"},
         {"tests/fake-collectors/nosymbol.la", "nosymbol - - failed: no symbol aorta_collector_nosymbol_get"},
         {"tests/fake-collectors/wrongname.la", "wrongname - - failed: collector calls itself 'othername'"},
         {"tests/fake-collectors/noparse.la", "noparse - - failed: missing mandatory callback 'parse'"},

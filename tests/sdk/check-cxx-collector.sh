@@ -60,7 +60,7 @@ aorta=$builddir/core/aorta-run
 for std in c++17 c++20; do
     out=$("$aorta" --plugin-dir "$tmp/$std" --describe cxxdemo 2>&1)
     case $out in
-    *"cxxdemo 1.0 (collector ABI 1.3, wrap rank 45)"*) ;;
+    *"cxxdemo 1.0 (collector ABI 1.4, wrap rank 45)"*) ;;
     *) bad "$std: --describe cxxdemo: $out" ;;
     esac
     out=$("$aorta" --plugin-dir "$tmp/$std" --check-collector cxxdemo 2>&1) ||

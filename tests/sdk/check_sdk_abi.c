@@ -81,7 +81,31 @@ _Static_assert(offsetof(struct aorta_collector, metrics)
                    == offsetof(struct collector_1_0, reserved) + sizeof(void *),
                "metrics is not reserved[1] of 1.0");
 /* 1.3 added functions only (the per-dispatch trace): no field. */
-_Static_assert(AORTA_COLLECTOR_ABI_MAJOR == 1 && AORTA_COLLECTOR_ABI_MINOR == 3,
+/* 1.4's three slots are 1.2's reserved[0..2] (1.0's reserved[2..4]). */
+struct collector_1_2 {
+    COLLECTOR_1_0_FIELDS
+    int (*queue_interceptor_why)(const aorta_options_t *, aorta_error_t *, aorta_error_t *);
+    const aorta_metric_spec_t *metrics;
+    void *reserved[14];
+};
+_Static_assert(sizeof(struct aorta_collector) == sizeof(struct collector_1_2),
+               "struct aorta_collector changed size");
+_Static_assert(offsetof(struct aorta_collector, metrics)
+                   == offsetof(struct collector_1_2, metrics),
+               "metrics moved");
+_Static_assert(offsetof(struct aorta_collector, resources)
+                   == offsetof(struct collector_1_2, reserved),
+               "resources is not reserved[0] of 1.2");
+_Static_assert(offsetof(struct aorta_collector, takes)
+                   == offsetof(struct collector_1_2, reserved) + sizeof(void *),
+               "takes is not reserved[1] of 1.2");
+_Static_assert(offsetof(struct aorta_collector, profiler_version)
+                   == offsetof(struct collector_1_2, reserved) + 2 * sizeof(void *),
+               "profiler_version is not reserved[2] of 1.2");
+_Static_assert(offsetof(struct aorta_collector, resources)
+                   == offsetof(struct collector_1_0, reserved) + 2 * sizeof(void *),
+               "resources is not reserved[2] of 1.0");
+_Static_assert(AORTA_COLLECTOR_ABI_MAJOR == 1 && AORTA_COLLECTOR_ABI_MINOR == 4,
                "a new minor adds its fields to this check");
 
 START_TEST(a_1_0_description_reads_the_same)
@@ -95,6 +119,9 @@ START_TEST(a_1_0_description_reads_the_same)
     ck_assert_ptr_null(now.queue_interceptor);
     ck_assert_ptr_null(now.queue_interceptor_why);
     ck_assert_ptr_null(now.metrics);
+    ck_assert_ptr_null(now.resources);
+    ck_assert_ptr_null(now.takes);
+    ck_assert_ptr_null(now.profiler_version);
 }
 END_TEST
 

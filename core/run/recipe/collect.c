@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "recipe/collect.h"
+#include "recipe/resources.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,8 +13,6 @@
 #include "sys/suggest.h"
 #include "sys/quote.h"
 #include "xalloc.h"
-
-#define PHRASE_SIZE 512
 
 /* One collector asked for, before it is checked. */
 typedef struct request {
@@ -304,84 +303,21 @@ static void sort_in_wrap_order(ar_collect_entry_t *entries, size_t count)
     }
 }
 
-/* "x and y", "x", or "" from two texts that may be empty. */
-static char *join_two(const char *x, const char *y, const char *separator)
+/* No two collectors may take one exclusive resource (an HSA queue
+ * interceptor, CUPTI's subscriber): the second to attach fails or reports
+ * nothing (recipe/resources.c). */
+static int check_resources(selection_t *s, const ar_collect_entry_t *entries, size_t count)
 {
-    if (x[0] && y[0])
-        return ar_xasprintf("%s%s%s", x, separator, y);
-    return ar_xstrdup(x[0] ? x : y);
-}
-
-/* Whether the collector intercepts; its phrase and remedy (never NULL;
- * free them) in *why and *remedy.  The 1.1 slot is preferred; a 1.0
- * collector answers through caller-sized buffers. */
-static int ask_interceptor(const struct aorta_collector *collector, const aorta_options_t *options,
-                           char **why, char **remedy)
-{
-    int intercepts;
-    if (collector->queue_interceptor_why) {
-        aorta_error_t *why_err = aorta_error_new(), *remedy_err = aorta_error_new();
-        intercepts = collector->queue_interceptor_why(options, why_err, remedy_err);
-        const char *w = aorta_error_message(why_err), *r = aorta_error_message(remedy_err);
-        *why = ar_xstrdup(w ? w : "");
-        *remedy = ar_xstrdup(r ? r : "");
-        aorta_error_free(why_err);
-        aorta_error_free(remedy_err);
-    } else {
-        char why_buf[PHRASE_SIZE] = "", remedy_buf[PHRASE_SIZE] = "";
-        intercepts = collector->queue_interceptor(options, why_buf, PHRASE_SIZE, remedy_buf,
-                                                  PHRASE_SIZE);
-        why_buf[PHRASE_SIZE - 1] = remedy_buf[PHRASE_SIZE - 1] = '\0';
-        *why = ar_xstrdup(why_buf);
-        *remedy = ar_xstrdup(remedy_buf);
-    }
-    return intercepts;
-}
-
-/* No two collectors may install an HSA queue interceptor: the second to
- * attach fails or reports nothing.  The message is docs/collectors/proton.md's,
- * built from each collector's phrase and remedy. */
-static int check_interceptors(selection_t *s, const ar_collect_entry_t *entries, size_t count)
-{
-    char *why[2] = {NULL, NULL}, *remedy[2] = {NULL, NULL};
-    const ar_collect_entry_t *found[2];
-    size_t n = 0;
-    for (size_t i = 0; i < count && n < 2; i++) {
-        const struct aorta_collector *collector = &entries[i].module->collector;
-        if (!collector->queue_interceptor_why && !collector->queue_interceptor)
-            continue;
-        if (ask_interceptor(collector, entries[i].effective, &why[n], &remedy[n]))
-            found[n++] = &entries[i];
-        else {
-            free(why[n]);
-            free(remedy[n]);
-            why[n] = remedy[n] = NULL;
-        }
-    }
-    int status = 0;
-    if (n == 2) {
-        const char *a = found[0]->module->name, *b = found[1]->module->name;
-        char *phrases = join_two(why[0], why[1], " and ");
-        char *remedies = join_two(remedy[0], remedy[1], "; ");
-        char *way_out = remedies[0]
-                            ? ar_xasprintf("%s, or run %s and %s as two separate runs "
-                                              "(--collect %s, then --collect %s).",
-                                              remedies, a, b, a, b)
-                            : ar_xasprintf("Run %s and %s as two separate runs (--collect %s, "
-                                              "then --collect %s).",
-                                              a, b, a, b);
-        status = fail(s, s->where,
-                      "'%s' and '%s' cannot run together%s%s -- both install an HSA queue "
-                      "interceptor and the second one to attach will fail or report nothing. %s",
-                      a, b, phrases[0] ? " with " : "", phrases, way_out);
-        free(way_out);
-        free(remedies);
-        free(phrases);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        free(why[i]);
-        free(remedy[i]);
-    }
+    char *message = NULL;
+    ar_resource_user_t *users = ar_xcalloc(count ? count : 1, sizeof *users);
+    for (size_t i = 0; i < count; i++)
+        users[i] = (ar_resource_user_t){entries[i].module, entries[i].effective};
+    int clear = ar_resources_check(users, count, &message) == 0;
+    free(users);
+    if (clear)
+        return 0;
+    int status = fail(s, s->where, "%s", message);
+    free(message);
     return status;
 }
 
@@ -459,7 +395,7 @@ int ar_collect_select(const ar_recipe_t *recipe, const char *cli_collect,
         status = validate_all(&s, registry, entries);
         if (status == 0) {
             sort_in_wrap_order(entries, s.count);
-            status = check_interceptors(&s, entries, s.count) != 0
+            status = check_resources(&s, entries, s.count) != 0
                              || check_conflicts(&s, entries, s.count) != 0
                          ? -1
                          : 0;

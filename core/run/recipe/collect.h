@@ -2,9 +2,10 @@
 /* collect.h - which collectors a sweep runs (docs/collectors/rocprof.md): the
  * recipe's `collect:`, or --collect replacing its names while keeping the
  * recipe's options for names still present.  Every name must be a loaded
- * collector; each one's validate() runs now; then no two may install a
- * queue interceptor (docs/collectors/proton.md), and each collector's conflicts()
- * is asked about every other one. */
+ * collector; each one's validate() runs now; then no two may take one
+ * exclusive resource (recipe/resources.h: an HSA queue interceptor, CUPTI's
+ * subscriber), and each collector's conflicts() is asked about every other
+ * one. */
 #ifndef AR_COLLECT_H
 #define AR_COLLECT_H
 

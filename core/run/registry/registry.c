@@ -201,6 +201,11 @@ static void check_collector(ar_module_t *module)
         /* What a 1.0 collector has there is reserved space, never a slot. */
         if (desc->abi_minor < 1)
             module->collector.queue_interceptor_why = NULL;
+        if (desc->abi_minor < 4) { /* the 1.4 slots: reserved space before */
+            module->collector.resources = NULL;
+            module->collector.takes = NULL;
+            module->collector.profiler_version = NULL;
+        }
         if (!module->collector.version)
             module->collector.version = "-";
         if (!module->collector.description)
@@ -209,8 +214,10 @@ static void check_collector(ar_module_t *module)
             module->collector.env = default_env;
         if (!module->collector.conflicts)
             module->collector.conflicts = default_conflicts;
-        /* The core asks queue_interceptor_why first (collect.c). */
-        if (!module->collector.queue_interceptor && !module->collector.queue_interceptor_why)
+        /* The core asks queue_interceptor_why first (recipe/resources.c); a
+         * 1.4 collector that lists its resources says it there instead. */
+        if (!module->collector.queue_interceptor && !module->collector.queue_interceptor_why
+            && !module->collector.resources)
             module->collector.queue_interceptor = default_queue_interceptor;
         module->status = AR_MODULE_OK;
     }

@@ -121,12 +121,14 @@ typedef struct parse_call {
     const aorta_options_t *options;
     const char *dir;
     const char *prefix;
+    const aorta_env_t *env; /* the trial's, or NULL: aorta-run's own */
 } parse_call_t;
 
 static void parse_in_child(void *user, int reply_fd)
 {
     const parse_call_t *call = user;
     aorta_metrics_t *metrics = aorta_metrics_new(call->prefix);
+    ar_parse_attach_env(metrics, call->env);
     call->module->collector.parse(call->options, call->dir, metrics);
     fflush(stdout);
     fflush(stderr);
@@ -198,9 +200,24 @@ aorta_metrics_t *ar_parse_in_child_ex(const ar_module_t *module,
                                          const aorta_options_t *options, const char *dir,
                                          int *interrupted)
 {
+    return ar_parse_in_child_env(module, options, dir, NULL, interrupted);
+}
+
+void ar_parse_attach_env(aorta_metrics_t *metrics, const aorta_env_t *env)
+{
+    extern char **environ;
+    aorta_env_t *own = env ? NULL : aorta_env_from_environ(environ);
+    aorta_metrics_set_env(metrics, env ? env : own);
+    aorta_env_free(own);
+}
+
+aorta_metrics_t *ar_parse_in_child_env(const ar_module_t *module,
+                                          const aorta_options_t *options, const char *dir,
+                                          const aorta_env_t *env, int *interrupted)
+{
     const char *name = module->collector.name;
     char *prefix = ar_xasprintf("%s_", name);
-    parse_call_t call = {module, options, dir, prefix};
+    parse_call_t call = {module, options, dir, prefix, env};
     uint64_t limit = ar_parse_memory_limit();
     ar_child_spec_t spec = {.fn = parse_in_child, .user = &call, .reply_limit = REPLY_LIMIT,
                                .memory_limit = limit, .flags = AR_CHILD_CAPTURE_OUTPUT,

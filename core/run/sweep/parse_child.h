@@ -29,6 +29,17 @@ aorta_metrics_t *ar_parse_in_child_ex(const ar_module_t *module,
                                          const aorta_options_t *options, const char *dir,
                                          int *interrupted);
 
+/* The same, with env (may be NULL: aorta-run's own environment) as what
+ * the collector's parse() reads through aorta_metrics_env() (ABI 1.4): the
+ * environment the trial's command ran with. */
+aorta_metrics_t *ar_parse_in_child_env(const ar_module_t *module,
+                                          const aorta_options_t *options, const char *dir,
+                                          const aorta_env_t *env, int *interrupted);
+
+/* In a parse child: attach env (NULL: aorta-run's own environment) to
+ * metrics for aorta_metrics_env(). */
+void ar_parse_attach_env(aorta_metrics_t *metrics, const aorta_env_t *env);
+
 /* The child's address-space limit (RLIMIT_AS) in bytes: AORTA_PARSE_MEMORY
  * (bytes, or with a K, M or G suffix), else 4 GiB; 0 (none) in a build with
  * AddressSanitizer, which reserves terabytes of address space. */

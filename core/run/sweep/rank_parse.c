@@ -103,6 +103,7 @@ static void parse_rank(void *user, int reply_fd)
     const rank_call_t *call = user;
     char *prefix = ar_xasprintf("%s_", call->module->collector.name);
     aorta_metrics_t *metrics = aorta_metrics_new(prefix);
+    ar_parse_attach_env(metrics, NULL);
     call->module->collector.parse(call->options, call->path, metrics);
     size_t len;
     char *text = ar_parse_reply_text(metrics, REPLY_LIMIT - 1, &len);

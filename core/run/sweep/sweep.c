@@ -121,6 +121,47 @@ static void add_gpu_tally(const ar_plan_t *plan, const ar_cell_result_t *results
         ar_json_set(provenance, "gpu_before_trials", json);
 }
 
+/* The version the outermost collector reports of its profiler (ABI 1.4's
+ * profiler_version), asked in aorta-run's environment with the first
+ * cell's variables; NULL when it has no such slot or cannot tell. */
+static char *reported_profiler_version(const ar_run_ctx_t *ctx)
+{
+    const ar_plan_t *plan = ctx->plan;
+    if (!plan->collector_count || !plan->collectors[0].module->collector.profiler_version)
+        return NULL;
+    aorta_env_t *env = aorta_env_dup(ctx->base_env);
+    for (size_t i = 0; plan->cell_count && i < aorta_env_count(plan->cells[0].env); i++)
+        aorta_env_set(env, aorta_env_name_at(plan->cells[0].env, i),
+                      aorta_env_value_at(plan->cells[0].env, i));
+    aorta_error_t *version = aorta_error_new();
+    const ar_collect_entry_t *entry = &plan->collectors[0];
+    int told = entry->module->collector.profiler_version(entry->effective, env, version) == 0;
+    const char *text = aorta_error_message(version);
+    char *result = told && text ? ar_xstrdup(text) : NULL;
+    aorta_error_free(version);
+    aorta_env_free(env);
+    return result;
+}
+
+/* matrix.json's provenance: its profiler's version is the outermost
+ * collector's own word when it gives one (ABI 1.4), else the first line of
+ * `PROGRAM --version` (compare/provenance.c). */
+static ar_json_t *provenance(const ar_run_ctx_t *ctx, const ar_cell_result_t *results)
+{
+    char *program = profiler_program(ctx, results);
+    char *version = program ? reported_profiler_version(ctx) : NULL;
+    ar_json_t *obj = ar_provenance_json(ctx->plan, ar_run_snapshot(ctx, 0),
+                                        version ? NULL : program);
+    if (version) {
+        ar_json_t *profiler = ar_json_get(obj, "profiler");
+        ar_json_set(profiler, "program", ar_json_string(program));
+        ar_json_set(profiler, "version", ar_json_string(version));
+    }
+    free(version);
+    free(program);
+    return obj;
+}
+
 /* matrix.json, then the kernel reports and perf.md, each reported when it
  * fails; returns the AORTA_SUMMARY_NO_* flags of those not written.  A
  * signal during the kernel reports stops them (*interrupted set): matrix.json
@@ -169,11 +210,9 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
     ar_json_set(matrix, "run_wall_clock_sec", ar_json_double(wall_sec));
     carry_first_run(ctx, results, matrix);
     ar_json_set(matrix, "order", ar_order_json(plan));
-    char *program = profiler_program(ctx, results);
-    ar_json_t *provenance = ar_provenance_json(plan, ar_run_snapshot(ctx, 0), program);
-    add_gpu_tally(plan, results, provenance);
-    ar_json_set(matrix, "provenance", provenance);
-    free(program);
+    ar_json_t *prov = provenance(ctx, results);
+    add_gpu_tally(plan, results, prov);
+    ar_json_set(matrix, "provenance", prov);
     int status = 0;
     char *matrix_path = ar_xasprintf("%s/matrix.json", ctx->run_dir);
     if (ar_json_write_file_at(ctx->run_fd, "matrix.json", matrix) != 0) {

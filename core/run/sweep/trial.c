@@ -470,8 +470,8 @@ static void parse_collectors(trial_t *trial)
         struct stat st;
         if (fd >= 0) {
             int interrupted = 0;
-            aorta_metrics_t *metrics = ar_parse_in_child_ex(entry->module, entry->effective,
-                                                               dir, &interrupted);
+            aorta_metrics_t *metrics = ar_parse_in_child_env(
+                entry->module, entry->effective, dir, trial->child_env, &interrupted);
             /* A launcher run, or one of --all-ranks: the per-rank keys too
              * (docs/design.md, Multi-rank runs); an interrupt stops them
              * and stays pending until taken here. */

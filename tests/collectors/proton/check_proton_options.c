@@ -342,15 +342,16 @@ START_TEST(describe_prints_the_option_table)
 }
 END_TEST
 
-/* queue_interceptor_why() for these options after validation: its phrase
+/* takes() of resource for these options after validation: its phrase
  * and remedy ("" when unset) into why and remedy. */
-static int interceptor(aorta_options_t *options, char *why, char *remedy)
+static int takes(aorta_options_t *options, const char *resource, char *why, char *remedy)
 {
     ck_assert_int_eq(pt_validate(options, NULL), 0);
-    /* Proton answers through the 1.1 slot only. */
+    /* Proton answers through the 1.4 slots only. */
     ck_assert_ptr_null(pt_collector()->queue_interceptor);
+    ck_assert_ptr_null(pt_collector()->queue_interceptor_why);
     aorta_error_t *why_err = aorta_error_new(), *remedy_err = aorta_error_new();
-    int answer = pt_collector()->queue_interceptor_why(options, why_err, remedy_err);
+    int answer = pt_collector()->takes(options, resource, why_err, remedy_err);
     snprintf(why, 256, "%s", aorta_error_message(why_err) ? aorta_error_message(why_err) : "");
     snprintf(remedy, 256, "%s",
              aorta_error_message(remedy_err) ? aorta_error_message(remedy_err) : "");
@@ -358,6 +359,11 @@ static int interceptor(aorta_options_t *options, char *why, char *remedy)
     aorta_error_free(remedy_err);
     aorta_options_free(options);
     return answer;
+}
+
+static int interceptor(aorta_options_t *options, char *why, char *remedy)
+{
+    return takes(options, "hsa-queue-interceptor", why, remedy);
 }
 
 START_TEST(queue_intercepting_backends_say_why_and_how_to_combine)
@@ -381,6 +387,28 @@ START_TEST(queue_intercepting_backends_say_why_and_how_to_combine)
 }
 END_TEST
 
+START_TEST(cupti_backends_take_the_cupti_subscriber)
+{
+    char why[256], remedy[256];
+    ck_assert_str_eq(pt_collector()->resources[0], "hsa-queue-interceptor");
+    ck_assert_str_eq(pt_collector()->resources[1], "cupti-subscriber");
+    ck_assert_ptr_null(pt_collector()->resources[2]);
+    ck_assert_int_eq(takes(pt_options("backend", "cupti", NULL), "cupti-subscriber", why, remedy),
+                     1);
+    ck_assert_str_eq(why, "proton backend 'cupti'");
+    ck_assert_str_eq(remedy, "Use 'proton: {backend: instrumentation}' (intra-kernel measurement, "
+                             "no CUPTI subscriber) to combine them");
+    ck_assert_int_eq(takes(pt_options(NULL), "cupti-subscriber", why, remedy), 1);
+    ck_assert_str_eq(why, "proton backend 'auto' (which resolves to cupti on NVIDIA)");
+    ck_assert_int_eq(
+        takes(pt_options("backend", "roctracer", NULL), "cupti-subscriber", why, remedy), 0);
+    ck_assert_str_eq(why, "");
+    ck_assert_int_eq(
+        takes(pt_options("backend", "instrumentation", NULL), "cupti-subscriber", why, remedy), 0);
+    ck_assert_int_eq(takes(pt_options(NULL), "some-other-resource", why, remedy), 0);
+}
+END_TEST
+
 static Suite *proton_options_suite(void)
 {
     Suite *suite = suite_create("proton_options");
@@ -401,6 +429,7 @@ static Suite *proton_options_suite(void)
     tcase_add_test(tc, the_option_table_lists_the_eight_keys_with_defaults);
     tcase_add_test(tc, describe_prints_the_option_table);
     tcase_add_test(tc, queue_intercepting_backends_say_why_and_how_to_combine);
+    tcase_add_test(tc, cupti_backends_take_the_cupti_subscriber);
     suite_add_tcase(suite, tc);
     return suite;
 }

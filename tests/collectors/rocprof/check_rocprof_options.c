@@ -74,20 +74,15 @@ END_TEST
 
 START_TEST(always_a_queue_interceptor)
 {
-    /* no phrase: the core's refusal then words the pair as upstream does */
-    const char *cases[][2] = {{"stats", "false"}, {"trace", "hip"}, {"output_format", "rocpd"}};
+    /* ABI 1.4: the resource listed and takes() left NULL, so it is taken
+     * whatever the options, with no phrase: the core's refusal then words
+     * the pair as upstream does. */
     ck_assert_ptr_null(rp_collector()->queue_interceptor);
-    for (size_t i = 0; i < 3; i++) {
-        aorta_options_t *options = rp_options(cases[i][0], cases[i][1], NULL);
-        ck_assert_int_eq(rp_validate(options, NULL), 0);
-        aorta_error_t *why = aorta_error_new(), *remedy = aorta_error_new();
-        ck_assert_int_eq(rp_collector()->queue_interceptor_why(options, why, remedy), 1);
-        ck_assert_ptr_null(aorta_error_message(why));
-        ck_assert_ptr_null(aorta_error_message(remedy));
-        aorta_error_free(why);
-        aorta_error_free(remedy);
-        aorta_options_free(options);
-    }
+    ck_assert_ptr_null(rp_collector()->queue_interceptor_why);
+    ck_assert_ptr_null(rp_collector()->takes);
+    ck_assert_ptr_nonnull(rp_collector()->resources);
+    ck_assert_str_eq(rp_collector()->resources[0], "hsa-queue-interceptor");
+    ck_assert_ptr_null(rp_collector()->resources[1]);
 }
 END_TEST
 

@@ -215,6 +215,29 @@ START_TEST(two_queue_interceptors_are_refused)
 }
 END_TEST
 
+/* Any named resource (ABI 1.4): two third-party collectors that take
+ * "gpu-lock" are refused with both phrases and ways out; not when one of
+ * them does not take it with its options. */
+START_TEST(two_takers_of_any_resource_are_refused)
+{
+    ar_registry_t *own = registry;
+    registry = tu_registry("tests/fake-collectors/resources");
+    ck_assert_int_eq(select_with("collect: [locker_b, locker_a]\n", NULL), -1);
+    expect_error("6:10", "recipe.collect: 'locker_a' and 'locker_b' cannot run together with "
+                         "locker_a take 'yes' and locker_b take 'yes' -- both take the exclusive "
+                         "resource 'gpu-lock', which one collector of a run may take. Set "
+                         "locker_a's take to 'no'; Set locker_b's take to 'no', or run locker_a "
+                         "and locker_b as two separate runs (--collect locker_a, then --collect "
+                         "locker_b).");
+    ck_assert_int_eq(select_with("collect: {locker_a: null, locker_b: {take: \"no\"}}\n", NULL),
+                     0);
+    expect_names((const char *[]){"locker_a", "locker_b", NULL});
+    drop_selection();
+    ar_registry_free(registry);
+    registry = own;
+}
+END_TEST
+
 START_TEST(an_interceptor_with_a_non_intercepting_partner_runs)
 {
     ck_assert_int_eq(select_with("collect: {interceptor_b: {backend: instrumentation}, "
@@ -475,6 +498,7 @@ static Suite *collect_suite(void)
     tcase_add_test(tc, unknown_names_are_listed_with_the_collectors_loaded);
     tcase_add_test(tc, options_are_validated_at_load);
     tcase_add_test(tc, two_queue_interceptors_are_refused);
+    tcase_add_test(tc, two_takers_of_any_resource_are_refused);
     tcase_add_test(tc, an_interceptor_with_a_non_intercepting_partner_runs);
     tcase_add_test(tc, both_phrases_name_the_cause);
     tcase_add_test(tc, each_collector_is_asked_about_each_other);

@@ -15,7 +15,7 @@
 #define ABI_TEXT ABI_STR(AORTA_COLLECTOR_ABI_MAJOR) "." ABI_STR(AORTA_COLLECTOR_ABI_MINOR)
 /* tests/fake-collectors/newminor.c claims the minor after this one. */
 #define NEXT_MINOR_TEXT ABI_STR(AORTA_COLLECTOR_ABI_MAJOR) "." ABI_STR(AORTA_NEXT_MINOR)
-#define AORTA_NEXT_MINOR 4
+#define AORTA_NEXT_MINOR 5
 _Static_assert(AORTA_NEXT_MINOR == AORTA_COLLECTOR_ABI_MINOR + 1, "update AORTA_NEXT_MINOR");
 
 static const ar_module_t *candidate(const ar_registry_t *registry, const char *name,
