@@ -11,6 +11,7 @@
 #include "sys/diag.h"
 #include "commands.h"
 #include "recipe/plan.h"
+#include "record/gpu_state.h"
 #include "record/host_env.h"
 #include "record/rank_record.h"
 #include "registry/registry.h"
@@ -45,6 +46,7 @@ static void check_knobs(const ar_plan_t *plan)
     (void)ar_rank_wait_sec(plan->timeout_sec);
     (void)ar_registry_load_timeout();
     (void)ar_cmd_check_timeout();
+    (void)ar_gpu_state_timeout();
 }
 
 int ar_cmd_build_plan(const ar_cli_t *cli, const ar_registry_t *registry,

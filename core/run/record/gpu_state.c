@@ -15,6 +15,7 @@
 #include "sys/files.h"
 #include "sys/spawn.h"
 #include "xalloc.h"
+#include "sys/knobs.h"
 
 /* The query's output is a line per device: anything larger is not it. */
 #define GPU_OUTPUT_MAX (64u << 10)
@@ -226,4 +227,9 @@ ar_json_t *ar_gpu_tally_json(const ar_gpu_tally_t *tally)
     ar_json_set(obj, "busy_at_pct", ar_json_double(AR_GPU_BUSY_PCT));
     ar_json_set(obj, "hot_at_c", ar_json_double(AR_GPU_HOT_C));
     return obj;
+}
+
+double ar_gpu_state_timeout(void)
+{
+    return ar_knob_seconds("AORTA_GPU_QUERY_TIMEOUT", AR_GPU_QUERY_TIMEOUT_DEFAULT, 0);
 }

@@ -16,6 +16,8 @@
 
 /* Seconds the query may take: AORTA_GPU_QUERY_TIMEOUT, else this. */
 #define AR_GPU_QUERY_TIMEOUT_DEFAULT 10.0
+/* AORTA_GPU_QUERY_TIMEOUT, else the default (one warning for a bad value). */
+double ar_gpu_state_timeout(void);
 
 /* {"tool": "nvidia-smi", "error": null or why the query failed, "devices":
  * [{"index", "name", "driver_version", "clocks_sm_mhz", "clocks_mem_mhz",

@@ -826,8 +826,7 @@ int ar_trial_run(const ar_run_ctx_t *ctx, size_t cell_index, int trial_index,
         /* Just before the command: what the GPUs were doing (bounded), left
          * out of the trial's wall clock; started_at is after it. */
         double asked = ar_clock_monotonic();
-        trial.gpu = ar_gpu_state_query(environ, ar_knob_seconds("AORTA_GPU_QUERY_TIMEOUT",
-                                                                AR_GPU_QUERY_TIMEOUT_DEFAULT, 0));
+        trial.gpu = ar_gpu_state_query(environ, ar_gpu_state_timeout());
         started += ar_clock_monotonic() - asked;
         ar_clock_iso_utc_ms(ar_clock_wall(), trial.started_at);
         execute(&trial);
