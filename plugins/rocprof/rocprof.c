@@ -78,6 +78,12 @@ static int rocprof_queue_interceptor(const aorta_options_t *options, aorta_error
     return 1;
 }
 
+/* The metrics it reports, as every kernel-table collector does. */
+static const aorta_metric_spec_t rocprof_metrics[] = {
+    CC_KERNEL_METRICS("rocprof"),
+    {NULL, NULL, AORTA_BETTER_NONE, NULL},
+};
+
 AORTA_COLLECTOR_DEFINE(rocprof,
     .version = PACKAGE_VERSION,
     .description = ROCPROF_DESCRIPTION,
@@ -86,4 +92,5 @@ AORTA_COLLECTOR_DEFINE(rocprof,
     .validate = rocprof_validate,
     .wrap = rocprof_wrap,
     .parse = rocprof_parse,
-    .queue_interceptor_why = rocprof_queue_interceptor)
+    .queue_interceptor_why = rocprof_queue_interceptor,
+    .metrics = rocprof_metrics)
