@@ -82,6 +82,10 @@ void ar_cli_usage(FILE *out)
         "                           version, options, cell variables or GPU too\n"
         "  --all                    --compare: show every measure, not only gated and\n"
         "                           changed ones\n"
+        "  --html FILE              --compare: also write a self-contained page to FILE\n"
+        "  --markdown FILE          --compare: also write a pull-request summary to FILE\n"
+        "  --junit FILE             --compare: also write JUnit XML to FILE (a test case\n"
+        "                           per gated measure, a suite per cell)\n"
         "  -v, --verbose            timestamped progress lines on stderr\n"
         "  -q, --quiet              no progress display (the live line, or one line\n"
         "                           per trial without a terminal)\n"
@@ -111,6 +115,7 @@ static const option_spec_t OPTIONS[] = {
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
     {"--fresh", 0},      {"--order", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
+    {"--html", 1},       {"--markdown", 1}, {"--junit", 1},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -348,6 +353,12 @@ static int apply_compare(ar_cli_t *cli, const char *flag, char **values, char **
         cli->allow_missing = 1;
     } else if (!strcmp(flag, "--allow-mismatch")) {
         cli->allow_mismatch = 1;
+    } else if (!strcmp(flag, "--html")) {
+        cli->html_file = values[0];
+    } else if (!strcmp(flag, "--markdown")) {
+        cli->markdown_file = values[0];
+    } else if (!strcmp(flag, "--junit")) {
+        cli->junit_file = values[0];
     }
     return 0;
 }
@@ -412,11 +423,12 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
     int compare_only = cli->json || cli->fail_above >= 0 || cli->alpha > 0
                        || cli->min_delta_ms > 0 || cli->gate_step_time || cli->strict
                        || cli->allow_missing || cli->allow_mismatch || cli->gate_kernels_pct >= 0
-                       || cli->allow_inconclusive || cli->show_all;
+                       || cli->allow_inconclusive || cli->show_all || cli->html_file
+                       || cli->markdown_file || cli->junit_file;
     if (compare_only && cli->mode != AR_MODE_COMPARE)
         why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, "
               "--gate-kernels-above, --strict, --allow-inconclusive, --allow-missing, "
-              "--allow-mismatch and --all apply only to --compare";
+              "--allow-mismatch, --all, --html, --markdown and --junit apply only to --compare";
     else if (cli->fail_on_fail && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
     else if (cli->fresh && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)

@@ -55,6 +55,9 @@ typedef struct ar_cli {
     int show_all;               /* --all */
     int allow_missing;          /* --allow-missing */
     int allow_mismatch;         /* --allow-mismatch */
+    const char *html_file;      /* --html FILE: --compare's page; NULL when absent */
+    const char *markdown_file;  /* --markdown FILE: its pull-request summary */
+    const char *junit_file;     /* --junit FILE: its JUnit XML */
     int fail_on_fail;           /* --fail-on-fail: a run with a failing trial exits 3 */
     int fresh;                  /* --fresh: empty the run directory's cells first */
     const char *order;          /* --order interleaved|sequential|random; NULL when absent */

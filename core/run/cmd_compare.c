@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_compare.c - --compare RUN_A RUN_B [--json] [--fail-above PCT]
  * [--alpha A] [--min-delta-ms MS] [--gate-step-time] [--gate-kernels-above
- * PCT] [--allow-inconclusive] [--allow-missing] [--allow-mismatch] [--all]:
- * exit 0 when the gate passed, 3 when it failed, 4 without a verdict. */
+ * PCT] [--allow-inconclusive] [--allow-missing] [--allow-mismatch] [--all]
+ * [--html FILE] [--markdown FILE] [--junit FILE]: exit 0 when the gate
+ * passed, 3 when it failed, 4 without a verdict; 1 when a file asked for
+ * cannot be written. */
 #include "config.h"
 
 #include "commands.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "compare/ci_outputs.h"
 #include "compare/compare.h"
 #include "kernels/kernel_agg.h"
 #include "sys/diag.h"
+#include "sys/files.h"
 
 /* Both runs' cells with their samples, and their provenance (NULL when a
  * run has none: written before it was recorded); 0, or -1 after one line. */
@@ -59,6 +65,32 @@ static ar_compare_request_t request_of(const ar_cli_t *cli)
     return request;
 }
 
+/* text, freed, to path whole or not at all; 0, or -1 after one line. */
+static int write_output(const char *option, const char *path, char *text)
+{
+    int rc = ar_write_file_atomic(path, text, strlen(text));
+    int saved = errno;
+    free(text);
+    if (rc != 0)
+        ar_diag_error("%s %s: cannot write it: %s", option, path, strerror(saved));
+    return rc;
+}
+
+/* The CI outputs asked for; 0, or -1 when one could not be written. */
+static int write_outputs(const ar_cli_t *cli, const ar_json_t *cmp, const ar_json_t *pa,
+                         const ar_json_t *pb)
+{
+    int rc = 0;
+    if (cli->html_file && write_output("--html", cli->html_file, ar_compare_html(cmp, pa, pb)))
+        rc = -1;
+    if (cli->markdown_file
+        && write_output("--markdown", cli->markdown_file, ar_compare_markdown(cmp)))
+        rc = -1;
+    if (cli->junit_file && write_output("--junit", cli->junit_file, ar_compare_junit(cmp)))
+        rc = -1;
+    return rc;
+}
+
 int ar_cmd_compare(const ar_cli_t *cli)
 {
     ar_kagg_run_t ka = {0}, kb = {0};
@@ -81,6 +113,8 @@ int ar_cmd_compare(const ar_cli_t *cli)
             ar_compare_print(stdout, cmp, cli->show_all);
         }
         status = ar_compare_exit_status(cmp);
+        if (write_outputs(cli, cmp, pa, pb) != 0)
+            status = AR_EXIT_FAILED;
         ar_json_free_spread(cmp, "cells");
     }
     ar_kagg_run_clear(&ka);

@@ -14,6 +14,22 @@
 
 #pragma GCC visibility push(hidden)
 
+/* ---- the metrics a kernel-table collector reports (ABI 1.2 rows) ----
+ * What aorta_metrics_set_kernels() (libaorta/kernels.c) reports for
+ * collector NAME, declared so that --describe lists them with their units
+ * and directions.  The GPU time is the gated one; the top kernel's time is
+ * shown only (its kernel is judged in the kernel table, gated by its share,
+ * so gating it here would count one change twice); the strings change
+ * nothing.  End the table with {NULL, NULL, AORTA_BETTER_NONE, NULL}. */
+#define CC_KERNEL_METRICS(NAME)                                                               \
+    {NAME "_gpu_time_ms", "ms", AORTA_BETTER_LOWER,                                          \
+     "GPU time: every kernel dispatch's time summed (gated per cell)"},                      \
+    {NAME "_top_kernel_ms", "ms", AORTA_BETTER_NONE,                                         \
+     "the longest kernel's summed time (that kernel is judged in the kernel table)"},        \
+    {NAME "_kernel_count", "dispatches", AORTA_BETTER_NONE, "kernel dispatches"},            \
+    {NAME "_top_kernels", NULL, AORTA_BETTER_NONE, "the longest kernels' names (text)"},     \
+    {NAME "_artifact_dir", NULL, AORTA_BETTER_NONE, "where the capture was read (text)"}
+
 /* ---- alloc.c: out of memory writes "<cc_collector_name>: out of memory"
  * and aborts (parse() runs in a child, so there it costs only this
  * collector's metrics) ---- */

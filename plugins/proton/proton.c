@@ -28,6 +28,12 @@ static int proton_wrap(const aorta_options_t *options, const char *out_dir,
     return proton_wrap_cli(&opts, out_dir, command, env, out, err);
 }
 
+/* The metrics it reports, as every kernel-table collector does. */
+static const aorta_metric_spec_t proton_metrics[] = {
+    CC_KERNEL_METRICS("proton"),
+    {NULL, NULL, AORTA_BETTER_NONE, NULL},
+};
+
 AORTA_COLLECTOR_DEFINE(proton,
     .version = PACKAGE_VERSION,
     .description = "Triton's Proton profiler: wraps a Python launch (mode: cli) or hands the "
@@ -39,4 +45,5 @@ AORTA_COLLECTOR_DEFINE(proton,
     .env = proton_env,
     .parse = proton_parse,
     .resources = proton_resources,
-    .takes = proton_takes)
+    .takes = proton_takes,
+    .metrics = proton_metrics)

@@ -74,6 +74,12 @@ static int rocprof_validate(aorta_options_t *options, aorta_error_t *err)
  * (...) -- both install an HSA queue interceptor ...". */
 static const char *const rocprof_resources[] = {"hsa-queue-interceptor", NULL};
 
+/* The metrics it reports, as every kernel-table collector does. */
+static const aorta_metric_spec_t rocprof_metrics[] = {
+    CC_KERNEL_METRICS("rocprof"),
+    {NULL, NULL, AORTA_BETTER_NONE, NULL},
+};
+
 AORTA_COLLECTOR_DEFINE(rocprof,
     .version = PACKAGE_VERSION,
     .description = ROCPROF_DESCRIPTION,
@@ -82,4 +88,5 @@ AORTA_COLLECTOR_DEFINE(rocprof,
     .validate = rocprof_validate,
     .wrap = rocprof_wrap,
     .parse = rocprof_parse,
-    .resources = rocprof_resources)
+    .resources = rocprof_resources,
+    .metrics = rocprof_metrics)

@@ -82,11 +82,13 @@ typedef struct gate {
     ar_json_t *reasons;   /* what fails it (exit 3) */
     ar_json_t *undecided; /* headline measures whose bound is not below delta (exit 4) */
     ar_json_t *notes;     /* what was waived or left out */
+    ar_json_t *broken;    /* the reasons that are a broken candidate, not a regression */
     size_t judged;        /* headline measures judged */
     double worst_bound;   /* the largest undecided upper bound, percent */
     char *worst;          /* ... and whose it is */
 } gate_t;
 
+/* A broken candidate's reason (a regression's goes to reasons alone). */
 static void reason(gate_t *gate, int waivable, char *text)
 {
     if (waivable && gate->request->allow_missing) {
@@ -95,6 +97,7 @@ static void reason(gate_t *gate, int waivable, char *text)
         free(noted);
     } else {
         ar_json_append(gate->reasons, ar_json_string(text));
+        ar_json_append(gate->broken, ar_json_string(text));
     }
     free(text);
 }
@@ -157,7 +160,9 @@ static void judge_gate(gate_t *gate, const ar_measure_t *m, size_t *undecided,
     if (verdict == AR_VERDICT_REGRESSED) {
         char *text = ar_measure_text(m, gate->request->verdicts.stats.threshold_pct);
         char *label = measure_label(m);
-        reason(gate, 0, ar_xasprintf("cell %s: %s %s", m->cell, label, text));
+        char *line = ar_xasprintf("cell %s: %s %s", m->cell, label, text);
+        ar_json_append(gate->reasons, ar_json_string(line)); /* a regression, not broken */
+        free(line);
         free(label);
         free(text);
     }
@@ -243,6 +248,7 @@ static ar_json_t *gate_json(gate_t *gate)
     ar_json_set(verdict, "reasons", gate->reasons);
     ar_json_set(verdict, "undecided", gate->undecided);
     ar_json_set(verdict, "notes", gate->notes);
+    ar_json_set(verdict, "broken", gate->broken);
     ar_json_set(verdict, "headline_judged", ar_json_int((int64_t)gate->judged));
     free(gate->worst);
     return verdict;
@@ -319,7 +325,17 @@ static ar_json_t *ranks_of(const ar_measures_t *set, const pair_t *pair,
     return array;
 }
 
-static ar_json_t *cell_json(const ar_measures_t *set, const pair_t *pair)
+/* Whether a headline measure the gate judges keeps it from passing: the
+ * reports list these as undecided (as judge_gate() counts them). */
+static int undecided_headline(const ar_measure_t *m, const ar_stats_options_t *options)
+{
+    ar_verdict_t verdict = m->result.verdict;
+    return m->headline && m->gated && m->n_a && m->n_b && verdict != AR_VERDICT_INCOMPARABLE
+           && verdict != AR_VERDICT_NO_DATA && !headline_settled(m, options);
+}
+
+static ar_json_t *cell_json(const ar_measures_t *set, const pair_t *pair,
+                            const ar_stats_options_t *options)
 {
     ar_json_t *cell = ar_json_object();
     ar_json_set(cell, "name", ar_json_string(pair->b->name));
@@ -331,6 +347,8 @@ static ar_json_t *cell_json(const ar_measures_t *set, const pair_t *pair)
         if (m->kernel || m->rank >= 0)
             continue;
         ar_json_t *entry = ar_measure_json(m);
+        if (m->headline && m->gated)
+            ar_json_set(entry, "undecided", ar_json_bool(undecided_headline(m, options)));
         if (!strcmp(m->measure, "gpu_time_ms")) {
             ar_json_set(entry, "kernels", kernels_of(set, pair, m->collector));
             ar_json_t *ranks = ranks_of(set, pair, m->collector);
@@ -347,6 +365,7 @@ static ar_json_t *cell_json(const ar_measures_t *set, const pair_t *pair)
 
 typedef struct cells_work {
     const ar_measures_t *set;
+    const ar_stats_options_t *options;
     const pair_t *pairs;
     ar_json_t **built;
 } cells_work_t;
@@ -355,13 +374,14 @@ static void cell_one(size_t i, void *state, void *user)
 {
     (void)state;
     cells_work_t *work = user;
-    work->built[i] = cell_json(work->set, &work->pairs[i]);
+    work->built[i] = cell_json(work->set, &work->pairs[i], work->options);
 }
 
 /* Each pair's JSON, in order: built on every CPU (a pair only reads). */
-static ar_json_t **cells_json(const ar_measures_t *set, const pair_t *pairs, size_t npairs)
+static ar_json_t **cells_json(const ar_measures_t *set, const pair_t *pairs, size_t npairs,
+                              const ar_stats_options_t *options)
 {
-    cells_work_t work = {set, pairs, ar_xcalloc(npairs + 1, sizeof *work.built)};
+    cells_work_t work = {set, options, pairs, ar_xcalloc(npairs + 1, sizeof *work.built)};
     ar_parallel_t loop = {.count = npairs, .per_worker = 64, .item = cell_one, .user = &work};
     ar_parallel_run(&loop);
     return work.built;
@@ -495,10 +515,11 @@ ar_json_t *ar_compare(const char *label_a, const ar_kagg_run_t *kernels_a,
     ar_json_set(out, "mismatches", mismatches);
     ar_json_set(out, "allow_mismatch", ar_json_bool(request->allow_mismatch));
     set_collectors(out, kernels_a, kernels_b);
-    gate_t gate = {request, ar_json_array(), ar_json_array(), ar_json_array(), 0, 0.0, NULL};
+    gate_t gate = {request, ar_json_array(), ar_json_array(), ar_json_array(),
+                   ar_json_array(), 0, 0.0, NULL};
     set_cells_only(out, kernels_a, kernels_b, &gate);
     ar_json_t *cells = ar_json_array();
-    ar_json_t **built = cells_json(&set, pairs, npairs);
+    ar_json_t **built = cells_json(&set, pairs, npairs, &request->verdicts.stats);
     for (size_t i = 0; i < npairs; i++) {
         ar_json_append(cells, built[i]);
         gate_cell(&gate, &set, &pairs[i]);

@@ -59,7 +59,7 @@ static int measured(const char *name)
 /* A metrics-table mean: a count (no unit in its name, and its mean, min and
  * max whole numbers: kernels, launches, an exit code) as an integer with
  * thousands separators, else ",.3f" (docs/design.md, perf.md). */
-static char *metric_mean_text(const char *name, const ar_json_t *stats)
+char *ar_perf_metric_mean(const char *name, const ar_json_t *stats)
 {
     const ar_json_t *mean = ar_json_get(stats, "mean");
     if (!mean)
@@ -171,18 +171,27 @@ static int collect_name(const char *key, ar_json_t *value, void *user)
     return 0;
 }
 
-/* The metrics table, when some cell has a metrics_summary; returns whether
- * it was written. */
-static int metrics_table(FILE *out, const ar_json_t *cells, const char *baseline)
+char **ar_perf_metric_names(const ar_json_t *cells, size_t *count)
 {
     names_t names = {0};
     for (size_t i = 0; i < ar_json_length(cells); i++)
         ar_json_foreach(ar_json_get(ar_json_at(cells, i), "metrics_summary"),
                            collect_name, &names);
     ar_keyindex_clear(&names.index); /* the sort moves the names */
+    if (names.count > 1)
+        qsort(names.items, names.count, sizeof *names.items, compare_names);
+    *count = names.count;
+    return names.items;
+}
+
+/* The metrics table, when some cell has a metrics_summary; returns whether
+ * it was written. */
+static int metrics_table(FILE *out, const ar_json_t *cells, const char *baseline)
+{
+    names_t names = {0};
+    names.items = ar_perf_metric_names(cells, &names.count);
     if (names.count == 0)
         return 0;
-    qsort(names.items, names.count, sizeof *names.items, compare_names);
     ar_md_table_t table = {.columns = names.count + 1};
     ar_md_table_add(&table, ar_xstrdup("Cell"));
     for (size_t n = 0; n < names.count; n++)
@@ -193,7 +202,7 @@ static int metrics_table(FILE *out, const ar_json_t *cells, const char *baseline
         ar_md_table_add(&table, cell_label(cell, baseline));
         for (size_t n = 0; n < names.count; n++) {
             ar_md_table_add(&table,
-                               metric_mean_text(names.items[n],
+                               ar_perf_metric_mean(names.items[n],
                                                 ar_json_get(summary, names.items[n])));
         }
     }

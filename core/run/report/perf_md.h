@@ -15,4 +15,12 @@ char *ar_perf_md(const ar_json_t *matrix, double run_wall_sec, const char *basel
 /* Python's format(value, ",.3f"): "12,345.678". Free it. */
 char *ar_perf_thousands(double value);
 
+/* The metric names any cell of cells has in its metrics_summary, distinct
+ * and sorted, in *count (NULL when none); free each and the array. */
+char **ar_perf_metric_names(const ar_json_t *cells, size_t *count);
+/* A metrics-table mean (name's stats: {mean, min, max}): a count as an
+ * integer with thousands separators, a measurement as ",.3f", an em dash
+ * without a mean; the same text in perf.md and report.html.  Free it. */
+char *ar_perf_metric_mean(const char *name, const ar_json_t *stats);
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kernels/kernel_names.h"
+#include "report/perf_md.h"
 #include "report/rank_html.h"
 #include "record/timeline.h"
 #include "record/layout.h"
@@ -344,6 +345,48 @@ static void what_ran(FILE *out, const ar_json_t *matrix)
 }
 
 /* The cells' measures against the baseline: matrix.json's vs_baseline. */
+/* Every cell's metrics (the mean across its trials), as perf.md's table:
+ * what a collector that reports only metrics shows. */
+static void metrics(FILE *out, const ar_json_t *matrix, const char *baseline)
+{
+    const ar_json_t *cells = ar_json_get(matrix, "cells");
+    size_t count = 0;
+    char **names = ar_perf_metric_names(cells, &count);
+    if (!count)
+        return;
+    fputs("<h2>Workload metrics (mean across trials)</h2>\n<table class=\"cmp\" "
+          "id=\"metrics\"><thead><tr><th>Cell</th>",
+          out);
+    for (size_t n = 0; n < count; n++) {
+        fputs("<th>", out);
+        put_escaped(out, names[n]);
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead><tbody>\n", out);
+    for (size_t i = 0; i < ar_json_length(cells); i++) {
+        const ar_json_t *cell = ar_json_at(cells, i);
+        const char *name = ar_json_get_string(ar_json_get(cell, "name"));
+        const ar_json_t *summary = ar_json_get(cell, "metrics_summary");
+        fputs("<tr><td class=\"name\">", out);
+        put_escaped(out, name);
+        if (name && baseline && !strcmp(name, baseline))
+            fputs(" (baseline)", out);
+        fputs("</td>", out);
+        for (size_t n = 0; n < count; n++) {
+            char *text = ar_perf_metric_mean(names[n], ar_json_get(summary, names[n]));
+            fputs("<td>", out);
+            put_escaped(out, text);
+            fputs("</td>", out);
+            free(text);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+    for (size_t n = 0; n < count; n++)
+        free(names[n]);
+    free(names);
+}
+
 static void verdicts(FILE *out, const ar_json_t *matrix)
 {
     const ar_json_t *cells = ar_json_get(matrix, "cells");
@@ -544,6 +587,7 @@ char *ar_report_html(const ar_json_t *matrix, const ar_kagg_run_t *run)
     ar_kernel_names_free(names);
     free(collectors);
     timelines(out, run);
+    metrics(out, matrix, run->baseline);
     verdicts(out, matrix);
     step_timing(out, matrix);
     fputs("<p class=\"meta\">Written by aorta-run from the run's trial records; "

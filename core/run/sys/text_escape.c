@@ -236,3 +236,18 @@ void ar_html_put(FILE *out, const char *text)
 {
     each_unit(out, text, html_unit);
 }
+
+/* XML 1.0 forbids U+FFFE and U+FFFF (Char production); the visible escapes
+ * already cover the C0 controls and the surrogates (invalid UTF-8). */
+static void xml_unit(FILE *out, const char *text, size_t at, size_t len, const char *escape)
+{
+    const unsigned char *s = (const unsigned char *)text + at;
+    if (!escape && len == 3 && s[0] == 0xEF && s[1] == 0xBF && (s[2] == 0xBE || s[2] == 0xBF))
+        return;
+    html_unit(out, text, at, len, escape);
+}
+
+void ar_xml_put(FILE *out, const char *text)
+{
+    each_unit(out, text, xml_unit);
+}

@@ -36,5 +36,8 @@ char *ar_md_code(const char *text);
 /* HTML text or a quoted attribute's value: the visible escapes and the
  * entities for < > & " '. */
 void ar_html_put(FILE *out, const char *text);
+/* XML 1.0 text or attribute value (JUnit XML): the HTML layer, less the
+ * characters XML 1.0 forbids outright (U+FFFE, U+FFFF), which are dropped. */
+void ar_xml_put(FILE *out, const char *text);
 
 #endif

@@ -336,6 +336,12 @@ START_TEST(describe_prints_the_option_table)
     pt_contains(out, "values: auto, cupti, instrumentation, rocprofiler, roctracer");
     pt_contains(out, "instrumentation_mode");
     pt_contains(out, "warp_group_8");
+    /* Its metrics, declared (ABI 1.2): the GPU time is gated. */
+    pt_contains(out, "\nmetrics:\n  proton_gpu_time_ms (ms): lower is better\n");
+    pt_contains(out, "  proton_top_kernel_ms (ms): none: compared and shown, never gated\n");
+    pt_contains(out, "  proton_kernel_count (dispatches): none: ");
+    pt_contains(out, "  proton_artifact_dir: none: ");
+    ck_assert_msg(!strstr(out, "none declared") && !strstr(out, "declares nothing"), "%s", out);
     free(out);
     free(modules);
     free(run);

@@ -305,6 +305,9 @@ START_TEST(describe_prints_the_table)
                               "  summary_units\n", "values: sec, msec, usec, nsec", NULL};
     for (size_t i = 0; expected[i]; i++)
         ck_assert_msg(strstr(out, expected[i]) != NULL, "no '%s' in:\n%s", expected[i], out);
+    ck_assert_msg(!strstr(out, "none declared"), "%s", out);
+    ck_assert_msg(!strstr(out, "declares nothing"), "%s", out);
+    ck_assert_str_eq(err, "");
     free(out);
     free(err);
     free(modules);

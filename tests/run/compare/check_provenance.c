@@ -106,6 +106,12 @@ START_TEST(a_run_records_what_it_ran_with)
     free(perf);
     char *html = tu_read("out/A/report.html");
     ck_assert_ptr_nonnull(strstr(html, "<title>aorta report: sh "));
+    /* A collector that reports only metrics is visible: every cell's. */
+    const char *table = strstr(html, "<h2>Workload metrics (mean across trials)</h2>");
+    ck_assert_ptr_nonnull(table);
+    ck_assert_ptr_nonnull(strstr(table, "<th>declared_rate</th>"));
+    ck_assert_ptr_nonnull(strstr(table, "<tr><td class=\"name\">none-none (baseline)</td><td>"));
+    ck_assert_ptr_nonnull(strstr(table, "<tr><td class=\"name\">slow-none</td><td>"));
     free(html);
     /* --report --baseline labels that cell the baseline throughout perf.md. */
     tu_result_t r = tu_aorta(NULL, "--report", "out/A", "--baseline", "slow-none", NULL);
@@ -241,6 +247,8 @@ START_TEST(report_html_shows_third_party_metrics_in_a_real_browser)
     char *dom = NULL;
     ck_assert_int_eq(tu_run(dump, NULL, &dom, NULL), 0);
     ck_assert_ptr_nonnull(strstr(dom, "Against the baseline"));
+    ck_assert_ptr_nonnull(strstr(dom, "Workload metrics (mean across trials)"));
+    ck_assert_ptr_nonnull(strstr(dom, "<th>declared_rss_kb</th>"));
     ck_assert_ptr_nonnull(strstr(dom, "<td class=\"name\">declared_rate</td>"));
     ck_assert_ptr_nonnull(strstr(dom, "class=\"v-regressed\""));
     ck_assert_ptr_nonnull(strstr(dom, "declared_colour <small>(not gated)</small>"));

@@ -27,6 +27,16 @@ static char *html(const char *text)
     return result;
 }
 
+static char *xml(const char *text)
+{
+    char *result = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&result, &len);
+    ar_xml_put(out, text);
+    fclose(out);
+    return result;
+}
+
 #define EXPECT(fn, in, want)                                                                 \
     do {                                                                                     \
         char *got_ = fn(in);                                                                 \
@@ -211,6 +221,16 @@ START_TEST(shell_quoted_text_pastes_to_the_same_words)
 }
 END_TEST
 
+/* JUnit XML: what XML 1.0 forbids never reaches the file (U+FFFE and
+ * U+FFFF dropped, controls shown visibly), the markup escaped. */
+START_TEST(xml_drops_what_xml_forbids)
+{
+    EXPECT(xml, "k\xef\xbf\xbe<T>\xef\xbf\xbf&\x01", "k&lt;T&gt;&amp;\\x01");
+    EXPECT(xml, "a\xef\xbf\xbd" "b\xee\x80\x80", "a\xef\xbf\xbd" "b\xee\x80\x80");
+    EXPECT(xml, "\"x\" 'y'", "&quot;x&quot; &#39;y&#39;");
+}
+END_TEST
+
 static Suite *text_escape_suite(void)
 {
     Suite *suite = suite_create("text_escape");
@@ -227,6 +247,7 @@ static Suite *text_escape_suite(void)
     tcase_add_test(tc, html_escapes_and_shows);
     tcase_add_test(tc, shell_quote_keeps_plain_words_and_quotes_the_rest);
     tcase_add_test(tc, shell_quoted_text_pastes_to_the_same_words);
+    tcase_add_test(tc, xml_drops_what_xml_forbids);
     suite_add_tcase(suite, tc);
     return suite;
 }
