@@ -59,6 +59,8 @@ void ar_cli_usage(FILE *out)
         "                           each callback in a child process (parse also on DIR);\n"
         "                           exit 1 on any violation\n"
         "  --baseline CELL          the cell kernel deltas compare with (run, --report)\n"
+        "  --against RUN_DIR        after the run, gate every cell against the same cell\n"
+        "                           of RUN_DIR as --compare does (compare.json in the run)\n"
         "  --report RUN_DIR         rebuild perf.md, report.html and the cells' kernel\n"
         "                           tables of RUN_DIR from its trial records\n"
         "  --compare RUN_A RUN_B    per cell in both, GPU (or step) time and the kernels\n"
@@ -109,6 +111,7 @@ static const option_spec_t OPTIONS[] = {
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
     {"--fresh", 0},      {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
+    {"--against", 1},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -286,6 +289,8 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
         return set_mode(cli, AR_MODE_COMPARE, flag, error);
     } else if (!strcmp(flag, "--baseline")) {
         cli->baseline = values[0];
+    } else if (!strcmp(flag, "--against")) {
+        cli->against = values[0];
     } else if (!strcmp(flag, "--json")) {
         cli->json = 1;
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
@@ -398,10 +403,13 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
                        || cli->min_delta_ms > 0 || cli->gate_step_time || cli->strict
                        || cli->allow_missing || cli->allow_mismatch || cli->gate_kernels_pct >= 0
                        || cli->allow_inconclusive || cli->show_all;
-    if (compare_only && cli->mode != AR_MODE_COMPARE)
+    int gates = cli->mode == AR_MODE_COMPARE || (needs_command && cli->against);
+    if (compare_only && !gates)
         why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, "
               "--gate-kernels-above, --strict, --allow-inconclusive, --allow-missing, "
-              "--allow-mismatch and --all apply only to --compare";
+              "--allow-mismatch and --all apply only to --compare and --against";
+    else if (cli->against && !needs_command)
+        why = "--against applies only to a run and --dry-run";
     else if (cli->fail_on_fail && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
     else if (cli->fresh && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)

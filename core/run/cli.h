@@ -57,6 +57,7 @@ typedef struct ar_cli {
     int allow_mismatch;         /* --allow-mismatch */
     int fail_on_fail;           /* --fail-on-fail: a run with a failing trial exits 3 */
     int fresh;                  /* --fresh: empty the run directory's cells first */
+    const char *against;        /* --against RUN_DIR: gate the run against it; NULL when absent */
     char **command;             /* after "--", NULL-terminated */
     size_t command_count;
 } ar_cli_t;

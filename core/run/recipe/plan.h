@@ -72,6 +72,8 @@ typedef struct ar_plan {
     size_t rank_count;
     int quiet;                       /* -q: no progress display */
     int fresh;                       /* --fresh: empty the run directory's cells first */
+    int summary_to_stderr;           /* the sweep's summary on stderr: stdout holds a
+                                      * comparison's JSON alone (--against --json) */
 } ar_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set
