@@ -11,9 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history/history.h"
 #include "sys/rank_list.h"
 #include "sys/suggest.h"
 #include "xalloc.h"
+
+/* The history's options (docs/design.md, History). */
+static void usage_history(FILE *out)
+{
+    fputs(
+        "  --history FILE           the history store (SQLite): a run appends its records\n"
+        "  --label TEXT             the run's label in the history (a commit, a branch)\n"
+        "  --bless [LABEL]          a run, or the newest run labelled LABEL, becomes the\n"
+        "                           baseline of its cells in the history\n"
+        "  --import RUN_DIR...      --history: add existing runs\n"
+        "  --list                   --history: print the stored runs\n",
+        out);
+}
 
 void ar_cli_usage(FILE *out)
 {
@@ -81,7 +95,10 @@ void ar_cli_usage(FILE *out)
         "  --allow-mismatch         --compare: judge and gate runs of another profiler\n"
         "                           version, options, cell variables or GPU too\n"
         "  --all                    --compare: show every measure, not only gated and\n"
-        "                           changed ones\n"
+        "                           changed ones\n",
+        out);
+    usage_history(out);
+    fputs(
         "  -v, --verbose            timestamped progress lines on stderr\n"
         "  -q, --quiet              no progress display (the live line, or one line\n"
         "                           per trial without a terminal)\n"
@@ -111,7 +128,8 @@ static const option_spec_t OPTIONS[] = {
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
     {"--fresh", 0},      {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
-    {"--against", 1},
+    {"--against", 1},    {"--history", 1}, {"--label", 1}, {"--bless", 0},
+    {"--import", 1},     {"--list", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -291,6 +309,7 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
         cli->baseline = values[0];
     } else if (!strcmp(flag, "--against")) {
         cli->against = values[0];
+
     } else if (!strcmp(flag, "--json")) {
         cli->json = 1;
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
@@ -311,10 +330,32 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
     return 0;
 }
 
-/* The options only --compare takes. */
+/* The history's options (the store's own mode is set in check_history()). */
+static int apply_history(ar_cli_t *cli, const char *flag, char **values)
+{
+    if (!strcmp(flag, "--history")) {
+        cli->history = values[0];
+    } else if (!strcmp(flag, "--label")) {
+        cli->label = values[0];
+    } else if (!strcmp(flag, "--bless")) {
+        cli->bless = 1;
+        cli->bless_label = values[1];
+    } else if (!strcmp(flag, "--import")) {
+        push(&cli->imports, &cli->import_count, values[0]); /* the rest: read_option() */
+    } else if (!strcmp(flag, "--list")) {
+        cli->history_list = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The options only --compare (and --against) take. */
 static int apply_compare(ar_cli_t *cli, const char *flag, char **values, char **error)
 {
-    if (!strcmp(flag, "--fail-above")) {
+    if (apply_history(cli, flag, values)) {
+        return 0;
+    } else if (!strcmp(flag, "--fail-above")) {
         return parse_number(flag, "a percentage >= 0", values[0], 0, 0, INFINITY,
                             &cli->fail_above, error);
     } else if (!strcmp(flag, "--alpha")) {
@@ -384,12 +425,47 @@ static int read_option(int argc, char **argv, int *i, ar_cli_t *cli, int *help, 
     /* --check-collector's DIR is optional: the next word, unless it is an option. */
     if (!strcmp(spec->name, "--check-collector") && *i + 1 < argc && argv[*i + 1][0] != '-')
         values[1] = argv[++*i];
+    /* --bless's LABEL likewise. */
+    if (!strcmp(spec->name, "--bless") && *i + 1 < argc && argv[*i + 1][0] != '-')
+        values[1] = argv[++*i];
     if (!strcmp(spec->name, "--help") || !strcmp(spec->name, "-h"))
         *help = 1;
     else if (!strcmp(spec->name, "--version"))
         *version = 1;
     else if (apply(cli, spec->name, values, error) != 0)
         return -1;
+    /* --import takes every directory up to the next option. */
+    while (!strcmp(spec->name, "--import") && *i + 1 < argc && argv[*i + 1][0] != '-')
+        push(&cli->imports, &cli->import_count, argv[++*i]);
+    return 0;
+}
+
+/* --history's words: a mode of their own without a command (--import,
+ * --list, --bless LABEL), else what a run appends.  0, or -1 with *error. */
+static int check_history(ar_cli_t *cli, int separator, char **error)
+{
+    int own = cli->import_count || cli->history_list || cli->bless_label;
+    const char *why = NULL;
+    if (!cli->history && (own || cli->label || cli->bless))
+        why = "--label, --bless, --import and --list need --history FILE";
+    else if (cli->history && !ar_history_available())
+        why = "--history: this aorta-run was built without SQLite (install libsqlite3-dev "
+              "and configure again)";
+    else if (own && separator)
+        why = "--import, --list and --bless LABEL take no command: a run gives --bless alone";
+    else if (own && cli->mode != AR_MODE_RUN)
+        why = "--import, --list and --bless LABEL cannot be combined with another mode";
+    else if (cli->history && !own && !separator && cli->mode == AR_MODE_RUN)
+        why = "--history FILE needs a run (-- COMMAND), --import RUN_DIR..., --list or "
+              "--bless LABEL";
+    else if (cli->history && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
+        why = "--history applies only to a run and --dry-run, or with --import, --list, --bless";
+    if (why) {
+        *error = ar_xstrdup(why);
+        return -1;
+    }
+    if (own)
+        cli->mode = AR_MODE_HISTORY;
     return 0;
 }
 
@@ -461,6 +537,8 @@ int ar_cli_parse(int argc, char **argv, ar_cli_t *cli, char **error)
         cli->mode = help ? AR_MODE_HELP : AR_MODE_VERSION;
         return 0;
     }
+    if (check_history(cli, separator, error) != 0)
+        return -1;
     return check_request(cli, separator, error);
 }
 
@@ -471,5 +549,6 @@ void ar_cli_free(ar_cli_t *cli)
     free(cli->options);
     free(cli->command);
     free(cli->ranks);
+    free(cli->imports);
     memset(cli, 0, sizeof *cli);
 }

@@ -33,6 +33,8 @@ int ar_cmd_run(const ar_cli_t *cli, const ar_registry_t *registry)
     }
     plan->summary_to_stderr = cli->against && cli->json;
     status = ar_cmd_against_check(cli, plan, 0);
+    if (status == 0)
+        status = ar_cmd_history_check(cli);
     if (status != 0) {
         ar_plan_free(plan);
         return status;
@@ -48,6 +50,8 @@ int ar_cmd_run(const ar_cli_t *cli, const ar_registry_t *registry)
     char *run_dir = ar_xstrdup(plan->run_dir);
     ar_plan_free(plan);
     status = ar_cmd_against(cli, run_dir, ar_cmd_sweep_status(&end, cli->fail_on_fail));
+    /* After the gate: a baseline read from the history is never this run. */
+    status = ar_cmd_history_record(cli, run_dir, status);
     free(run_dir);
     return status;
 }

@@ -52,6 +52,13 @@ ar_compare_request_t ar_cmd_compare_request(const ar_cli_t *cli);
  * with the gate's, 2 > 1 > 130/143 > 3 > 4 > 0 (cmd_against.c). */
 int ar_cmd_against_check(const ar_cli_t *cli, const ar_plan_t *plan, int dry_run);
 int ar_cmd_against(const ar_cli_t *cli, const char *run_dir, int sweep_status);
+/* --history (cmd_history.c): the store's own mode (--import, --list,
+ * --bless LABEL); before a run, whether FILE opens as a history (0, or 2
+ * after one line); after it, the run appended when it completed, the status
+ * combined as above. */
+int ar_cmd_history(const ar_cli_t *cli);
+int ar_cmd_history_check(const ar_cli_t *cli);
+int ar_cmd_history_record(const ar_cli_t *cli, const char *run_dir, int status);
 /* The higher of two exit statuses in that order. */
 int ar_cmd_exit_worst(int a, int b);
 /* matrix.json of run_dir, or NULL after one error line (cmd_report.c). */
