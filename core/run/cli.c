@@ -11,9 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history/history.h"
 #include "sys/rank_list.h"
 #include "sys/suggest.h"
 #include "xalloc.h"
+
+/* The history's options (docs/design.md, History). */
+static void usage_history(FILE *out)
+{
+    fputs(
+        "  --history FILE           the history store (SQLite): a run appends its records\n"
+        "  --label TEXT             the run's label in the history (a commit, a branch)\n"
+        "  --bless [LABEL]          a run, or the newest run labelled LABEL, becomes the\n"
+        "                           baseline of its cells in the history\n"
+        "  --import RUN_DIR...      --history: add existing runs\n"
+        "  --list                   --history: print the stored runs\n",
+        out);
+}
 
 void ar_cli_usage(FILE *out)
 {
@@ -61,6 +75,8 @@ void ar_cli_usage(FILE *out)
         "                           each callback in a child process (parse also on DIR);\n"
         "                           exit 1 on any violation\n"
         "  --baseline CELL          the cell kernel deltas compare with (run, --report)\n"
+        "  --against RUN_DIR        after the run, gate every cell against the same cell\n"
+        "                           of RUN_DIR as --compare does (compare.json in the run)\n"
         "  --report RUN_DIR         rebuild perf.md, report.html and the cells' kernel\n"
         "                           tables of RUN_DIR from its trial records\n"
         "  --compare RUN_A RUN_B    per cell in both, GPU (or step) time and the kernels\n"
@@ -85,7 +101,10 @@ void ar_cli_usage(FILE *out)
         "  --html FILE              --compare: also write a self-contained page to FILE\n"
         "  --markdown FILE          --compare: also write a pull-request summary to FILE\n"
         "  --junit FILE             --compare: also write JUnit XML to FILE (a test case\n"
-        "                           per gated measure, a suite per cell)\n"
+        "                           per gated measure, a suite per cell)\n",
+        out);
+    usage_history(out);
+    fputs(
         "  -v, --verbose            timestamped progress lines on stderr\n"
         "  -q, --quiet              no progress display (the live line, or one line\n"
         "                           per trial without a terminal)\n"
@@ -116,6 +135,8 @@ static const option_spec_t OPTIONS[] = {
     {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
     {"--fresh", 0},      {"--order", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"--html", 1},       {"--markdown", 1}, {"--junit", 1},
+    {"--against", 1},    {"--history", 1}, {"--label", 1}, {"--bless", 0},
+    {"--import", 1},     {"--list", 0},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -304,6 +325,9 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
         return set_mode(cli, AR_MODE_COMPARE, flag, error);
     } else if (!strcmp(flag, "--baseline")) {
         cli->baseline = values[0];
+    } else if (!strcmp(flag, "--against")) {
+        cli->against = values[0];
+
     } else if (!strcmp(flag, "--json")) {
         cli->json = 1;
     } else if (!strcmp(flag, "-v") || !strcmp(flag, "--verbose")) {
@@ -326,10 +350,32 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
     return 0;
 }
 
-/* The options only --compare takes. */
+/* The history's options (the store's own mode is set in check_history()). */
+static int apply_history(ar_cli_t *cli, const char *flag, char **values)
+{
+    if (!strcmp(flag, "--history")) {
+        cli->history = values[0];
+    } else if (!strcmp(flag, "--label")) {
+        cli->label = values[0];
+    } else if (!strcmp(flag, "--bless")) {
+        cli->bless = 1;
+        cli->bless_label = values[1];
+    } else if (!strcmp(flag, "--import")) {
+        push(&cli->imports, &cli->import_count, values[0]); /* the rest: read_option() */
+    } else if (!strcmp(flag, "--list")) {
+        cli->history_list = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The options only --compare (and --against) take. */
 static int apply_compare(ar_cli_t *cli, const char *flag, char **values, char **error)
 {
-    if (!strcmp(flag, "--fail-above")) {
+    if (apply_history(cli, flag, values)) {
+        return 0;
+    } else if (!strcmp(flag, "--fail-above")) {
         return parse_number(flag, "a percentage >= 0", values[0], 0, 0, INFINITY,
                             &cli->fail_above, error);
     } else if (!strcmp(flag, "--alpha")) {
@@ -405,12 +451,47 @@ static int read_option(int argc, char **argv, int *i, ar_cli_t *cli, int *help, 
     /* --check-collector's DIR is optional: the next word, unless it is an option. */
     if (!strcmp(spec->name, "--check-collector") && *i + 1 < argc && argv[*i + 1][0] != '-')
         values[1] = argv[++*i];
+    /* --bless's LABEL likewise. */
+    if (!strcmp(spec->name, "--bless") && *i + 1 < argc && argv[*i + 1][0] != '-')
+        values[1] = argv[++*i];
     if (!strcmp(spec->name, "--help") || !strcmp(spec->name, "-h"))
         *help = 1;
     else if (!strcmp(spec->name, "--version"))
         *version = 1;
     else if (apply(cli, spec->name, values, error) != 0)
         return -1;
+    /* --import takes every directory up to the next option. */
+    while (!strcmp(spec->name, "--import") && *i + 1 < argc && argv[*i + 1][0] != '-')
+        push(&cli->imports, &cli->import_count, argv[++*i]);
+    return 0;
+}
+
+/* --history's words: a mode of their own without a command (--import,
+ * --list, --bless LABEL), else what a run appends.  0, or -1 with *error. */
+static int check_history(ar_cli_t *cli, int separator, char **error)
+{
+    int own = cli->import_count || cli->history_list || cli->bless_label;
+    const char *why = NULL;
+    if (!cli->history && (own || cli->label || cli->bless))
+        why = "--label, --bless, --import and --list need --history FILE";
+    else if (cli->history && !ar_history_available())
+        why = "--history: this aorta-run was built without SQLite (install libsqlite3-dev "
+              "and configure again)";
+    else if (own && separator)
+        why = "--import, --list and --bless LABEL take no command: a run gives --bless alone";
+    else if (own && cli->mode != AR_MODE_RUN)
+        why = "--import, --list and --bless LABEL cannot be combined with another mode";
+    else if (cli->history && !own && !separator && cli->mode == AR_MODE_RUN)
+        why = "--history FILE needs a run (-- COMMAND), --import RUN_DIR..., --list or "
+              "--bless LABEL";
+    else if (cli->history && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
+        why = "--history applies only to a run and --dry-run, or with --import, --list, --bless";
+    if (why) {
+        *error = ar_xstrdup(why);
+        return -1;
+    }
+    if (own)
+        cli->mode = AR_MODE_HISTORY;
     return 0;
 }
 
@@ -425,10 +506,14 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
                        || cli->allow_missing || cli->allow_mismatch || cli->gate_kernels_pct >= 0
                        || cli->allow_inconclusive || cli->show_all || cli->html_file
                        || cli->markdown_file || cli->junit_file;
-    if (compare_only && cli->mode != AR_MODE_COMPARE)
+    int gates = cli->mode == AR_MODE_COMPARE || (needs_command && cli->against);
+    if (compare_only && !gates)
         why = "--json, --fail-above, --alpha, --min-delta-ms, --gate-step-time, "
               "--gate-kernels-above, --strict, --allow-inconclusive, --allow-missing, "
-              "--allow-mismatch, --all, --html, --markdown and --junit apply only to --compare";
+              "--allow-mismatch, --all, --html, --markdown and --junit apply only to --compare "
+              "and --against";
+    else if (cli->against && !needs_command)
+        why = "--against applies only to a run and --dry-run";
     else if (cli->fail_on_fail && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
     else if (cli->fresh && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
@@ -482,6 +567,8 @@ int ar_cli_parse(int argc, char **argv, ar_cli_t *cli, char **error)
         cli->mode = help ? AR_MODE_HELP : AR_MODE_VERSION;
         return 0;
     }
+    if (check_history(cli, separator, error) != 0)
+        return -1;
     return check_request(cli, separator, error);
 }
 
@@ -492,5 +579,6 @@ void ar_cli_free(ar_cli_t *cli)
     free(cli->options);
     free(cli->command);
     free(cli->ranks);
+    free(cli->imports);
     memset(cli, 0, sizeof *cli);
 }

@@ -16,6 +16,7 @@ typedef enum ar_cli_mode {
     AR_MODE_CHECK,           /* --check-collector NAME [DIR] */
     AR_MODE_REPORT,          /* --report RUN_DIR */
     AR_MODE_COMPARE,         /* --compare RUN_A RUN_B */
+    AR_MODE_HISTORY,         /* --history FILE with --import, --list or --bless LABEL */
     AR_MODE_HELP,
     AR_MODE_VERSION
 } ar_cli_mode_t;
@@ -61,6 +62,14 @@ typedef struct ar_cli {
     int fail_on_fail;           /* --fail-on-fail: a run with a failing trial exits 3 */
     int fresh;                  /* --fresh: empty the run directory's cells first */
     const char *order;          /* --order interleaved|sequential|random; NULL when absent */
+    const char *against;        /* --against RUN_DIR: gate the run against it; NULL when absent */
+    const char *history;        /* --history FILE; NULL when absent */
+    const char *label;          /* --label TEXT: the run's in the history */
+    int bless;                  /* --bless: the run becomes its cells' baseline */
+    const char *bless_label;    /* --bless LABEL (without a run) */
+    char **imports;             /* --import RUN_DIR..., NULL-terminated */
+    size_t import_count;
+    int history_list;           /* --list */
     char **command;             /* after "--", NULL-terminated */
     size_t command_count;
 } ar_cli_t;

@@ -22,16 +22,16 @@
 
 /* Both runs' cells with their samples, and their provenance (NULL when a
  * run has none: written before it was recorded); 0, or -1 after one line. */
-static int load_runs(const ar_cli_t *cli, ar_kagg_run_t *ka, ar_kagg_run_t *kb,
-                     ar_json_t **pa, ar_json_t **pb)
+static int load_runs(const char *run_a, const char *run_b, ar_kagg_run_t *ka,
+                     ar_kagg_run_t *kb, ar_json_t **pa, ar_json_t **pb)
 {
-    ar_json_t *a = ar_cmd_read_matrix(cli->run_a);
-    ar_json_t *b = a ? ar_cmd_read_matrix(cli->run_b) : NULL;
-    int fd_a = b ? ar_cmd_open_run(cli->run_a) : -1;
-    int fd_b = fd_a >= 0 ? ar_cmd_open_run(cli->run_b) : -1;
+    ar_json_t *a = ar_cmd_read_matrix(run_a);
+    ar_json_t *b = a ? ar_cmd_read_matrix(run_b) : NULL;
+    int fd_a = b ? ar_cmd_open_run(run_a) : -1;
+    int fd_b = fd_a >= 0 ? ar_cmd_open_run(run_b) : -1;
     if (fd_b >= 0) {
-        ar_kagg_load(fd_a, cli->run_a, a, NULL, ka);
-        ar_kagg_load(fd_b, cli->run_b, b, NULL, kb);
+        ar_kagg_load(fd_a, run_a, a, NULL, ka);
+        ar_kagg_load(fd_b, run_b, b, NULL, kb);
         close(fd_b);
         const ar_json_t *va = ar_json_get(a, "provenance");
         const ar_json_t *vb = ar_json_get(b, "provenance");
@@ -45,7 +45,7 @@ static int load_runs(const ar_cli_t *cli, ar_kagg_run_t *ka, ar_kagg_run_t *kb,
     return fd_b >= 0 ? 0 : -1;
 }
 
-static ar_compare_request_t request_of(const ar_cli_t *cli)
+ar_compare_request_t ar_cmd_compare_request(const ar_cli_t *cli)
 {
     ar_compare_request_t request = {0};
     request.verdicts.stats = (ar_stats_options_t)AR_STATS_OPTIONS_INIT;
@@ -91,27 +91,37 @@ static int write_outputs(const ar_cli_t *cli, const ar_json_t *cmp, const ar_jso
     return rc;
 }
 
-int ar_cmd_compare(const ar_cli_t *cli)
+/* The comparison written (json_path) and shown: JSON with --json, else
+ * the text. */
+static void show(const ar_cli_t *cli, const ar_json_t *cmp, const char *json_path)
+{
+    if (json_path && ar_json_write_file(json_path, cmp) != 0)
+        ar_diag_warn("cannot write %s: %s", json_path, strerror(errno));
+    if (cli->json)
+        ar_json_print(stdout, cmp, 1);
+    else
+        ar_compare_print(stdout, cmp, cli->show_all);
+    fflush(stdout);
+}
+
+int ar_cmd_gate(const ar_cli_t *cli, const char *run_a, const char *run_b,
+                const char *json_path)
 {
     ar_kagg_run_t ka = {0}, kb = {0};
     ar_json_t *pa = NULL, *pb = NULL;
-    if (load_runs(cli, &ka, &kb, &pa, &pb) != 0)
+    if (load_runs(run_a, run_b, &ka, &kb, &pa, &pb) != 0)
         return AR_EXIT_FAILED;
-    ar_compare_request_t request = request_of(cli);
+    ar_compare_request_t request = ar_cmd_compare_request(cli);
     request.provenance_a = pa;
     request.provenance_b = pb;
     char *error = NULL;
-    ar_json_t *cmp = ar_compare(cli->run_a, &ka, cli->run_b, &kb, &request, &error);
+    ar_json_t *cmp = ar_compare(run_a, &ka, run_b, &kb, &request, &error);
     int status = AR_EXIT_FAILED;
     if (!cmp) {
         ar_diag_error("--compare: %s", error);
         free(error);
     } else {
-        if (cli->json) {
-            ar_json_print(stdout, cmp, 1);
-        } else {
-            ar_compare_print(stdout, cmp, cli->show_all);
-        }
+        show(cli, cmp, json_path);
         status = ar_compare_exit_status(cmp);
         if (write_outputs(cli, cmp, pa, pb) != 0)
             status = AR_EXIT_FAILED;
@@ -122,4 +132,9 @@ int ar_cmd_compare(const ar_cli_t *cli)
     ar_json_free(pa);
     ar_json_free(pb);
     return status;
+}
+
+int ar_cmd_compare(const ar_cli_t *cli)
+{
+    return ar_cmd_gate(cli, cli->run_a, cli->run_b, NULL);
 }

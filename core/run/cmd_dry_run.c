@@ -136,6 +136,7 @@ int ar_cmd_dry_run(const ar_cli_t *cli, const ar_registry_t *registry)
         free(design);
     }
     warn_command_missing(plan);
+    int against = ar_cmd_against_check(cli, plan, 1);
     free(requests);
     free(run_dir);
     ar_plan_free(plan);
@@ -147,5 +148,5 @@ int ar_cmd_dry_run(const ar_cli_t *cli, const ar_registry_t *registry)
     }
     /* A refused wrap is a setup failure, found without running: the run would
      * exit 1 for it, so the dry run does too. */
-    return refused ? AR_EXIT_FAILED : AR_EXIT_OK;
+    return refused ? AR_EXIT_FAILED : against;
 }

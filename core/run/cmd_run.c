@@ -31,6 +31,14 @@ int ar_cmd_run(const ar_cli_t *cli, const ar_registry_t *registry)
         free(plan->kernel_baseline);
         plan->kernel_baseline = ar_xstrdup(cli->baseline);
     }
+    plan->summary_to_stderr = cli->against && cli->json;
+    status = ar_cmd_against_check(cli, plan, 0);
+    if (status == 0)
+        status = ar_cmd_history_check(cli);
+    if (status != 0) {
+        ar_plan_free(plan);
+        return status;
+    }
     if (!plan->quiet && plan->collector_count) { /* what the design can decide of GPU time */
         ar_stats_options_t options = AR_STATS_OPTIONS_INIT;
         char *design = ar_power_statement(plan, &options);
@@ -39,8 +47,13 @@ int ar_cmd_run(const ar_cli_t *cli, const ar_registry_t *registry)
     }
     ar_sweep_end_t end;
     ar_sweep_run(plan, &end);
+    char *run_dir = ar_xstrdup(plan->run_dir);
     ar_plan_free(plan);
-    return ar_cmd_sweep_status(&end, cli->fail_on_fail);
+    status = ar_cmd_against(cli, run_dir, ar_cmd_sweep_status(&end, cli->fail_on_fail));
+    /* After the gate: a baseline read from the history is never this run. */
+    status = ar_cmd_history_record(cli, run_dir, status);
+    free(run_dir);
+    return status;
 }
 
 int ar_cmd_sweep_status(const ar_sweep_end_t *end, int fail_on_fail)

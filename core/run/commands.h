@@ -6,6 +6,7 @@
 #include "sys/diag.h"
 #include "cli.h"
 #include "sys/json.h"
+#include "compare/compare.h"
 #include "recipe/plan.h"
 #include "registry/registry.h"
 #include "sweep/sweep.h"
@@ -40,6 +41,28 @@ double ar_cmd_check_timeout(void);
 /* --report and --compare read run directories only: no collector is loaded. */
 int ar_cmd_report(const ar_cli_t *cli);
 int ar_cmd_compare(const ar_cli_t *cli);
+/* Gate run_b against run_a with the command line's options: the text (or,
+ * with --json, the JSON) on stdout, the JSON also written to json_path
+ * unless NULL; returns 0, 3 or 4, or 1 after one line when a run cannot be
+ * read (cmd_compare.c). */
+int ar_cmd_gate(const ar_cli_t *cli, const char *run_a, const char *run_b,
+                const char *json_path);
+/* The comparison options of the command line (cmd_compare.c). */
+ar_compare_request_t ar_cmd_compare_request(const ar_cli_t *cli);
+/* --against: before the run, whether RUN_DIR reads as a run (0, or the exit
+ * status after one line); after it, the run's status sweep_status combined
+ * with the gate's, 2 > 1 > 130/143 > 3 > 4 > 0 (cmd_against.c). */
+int ar_cmd_against_check(const ar_cli_t *cli, const ar_plan_t *plan, int dry_run);
+int ar_cmd_against(const ar_cli_t *cli, const char *run_dir, int sweep_status);
+/* --history (cmd_history.c): the store's own mode (--import, --list,
+ * --bless LABEL); before a run, whether FILE opens as a history (0, or 2
+ * after one line); after it, the run appended when it completed, the status
+ * combined as above. */
+int ar_cmd_history(const ar_cli_t *cli);
+int ar_cmd_history_check(const ar_cli_t *cli);
+int ar_cmd_history_record(const ar_cli_t *cli, const char *run_dir, int status);
+/* The higher of two exit statuses in that order. */
+int ar_cmd_exit_worst(int a, int b);
 /* matrix.json of run_dir, or NULL after one error line (cmd_report.c). */
 ar_json_t *ar_cmd_read_matrix(const char *run_dir);
 /* A descriptor of run_dir, or -1 after one error line. */

@@ -58,8 +58,10 @@ int main(int argc, char **argv)
         ar_spawn_block_signals();
         signal(SIGXFSZ, SIG_IGN);
     }
-    if (cli.mode == AR_MODE_REPORT || cli.mode == AR_MODE_COMPARE) {
-        int status = cli.mode == AR_MODE_REPORT ? ar_cmd_report(&cli)
+    if (cli.mode == AR_MODE_REPORT || cli.mode == AR_MODE_COMPARE
+        || cli.mode == AR_MODE_HISTORY) {
+        int status = cli.mode == AR_MODE_REPORT    ? ar_cmd_report(&cli)
+                     : cli.mode == AR_MODE_HISTORY ? ar_cmd_history(&cli)
                                                    : ar_cmd_compare(&cli);
         ar_cli_free(&cli);
         fflush(stdout);

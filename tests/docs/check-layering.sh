@@ -132,7 +132,7 @@ grep -q 'ar_child_run' core/run/sys/child.h || bad "sys/child.h no longer declar
 # stages after it (docs/architecture.md, Rules).  "top" is core/run itself
 # (main.c, cli.c, the cmd_*.c files), "common" core/common/, "include" the
 # installed header.  stats/ is a leaf: libc and libm, nothing of core/.
-ORDER="top sweep report compare kernels record stats recipe registry sys common include"
+ORDER="top sweep report history compare kernels record stats recipe registry sys common include"
 
 rank_of() { # STAGE -> its position, or nothing
     position=0

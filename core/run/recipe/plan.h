@@ -89,6 +89,8 @@ typedef struct ar_plan {
     uint64_t order_seed;             /* the seed of the rounds' order: the request's (the
                                       * ticket, the cells, the budget), so that every rank
                                       * and a resumed run derive the same one; < 2^53 */
+    int summary_to_stderr;           /* the sweep's summary on stderr: stdout holds a
+                                      * comparison's JSON alone (--against --json) */
 } ar_plan_t;
 
 /* Build the plan for a run or a dry run.  Returns 0, or -1 with *error set

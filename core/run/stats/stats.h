@@ -154,6 +154,27 @@ typedef struct ar_stats_welch {
 ar_stats_status_t ar_stats_welch(const double *a, size_t n_a, const double *b, size_t n_b,
                                  double level, ar_stats_welch_t *out);
 
+/* What Welch's test needs of one side: n, and the mean and sample variance
+ * (ddof 1; NaN for n < 2) of the log values when every value is > 0 and
+ * log_scale was asked, else of the raw values.  What a history store keeps
+ * per measure, so that a comparison can be rebuilt from it. */
+typedef struct ar_stats_moments {
+    size_t n;
+    int log_scale;      /* mean and var are of the log values */
+    int never_negative; /* no value < 0: a change stops at -100% */
+    double mean, var;
+} ar_stats_moments_t;
+
+/* Those of n values (any order); n == 0 gives NaN. */
+void ar_stats_moments(const double *x, size_t n, int log_scale, ar_stats_moments_t *out);
+
+/* Welch's test from the summaries alone (ar_stats_welch() of samples is
+ * this on their moments): NaN below 2 a side; AR_STATS_NOT_FINITE when the
+ * sides are on different scales or a summary is not finite. */
+ar_stats_status_t ar_stats_welch_moments(const ar_stats_moments_t *a,
+                                         const ar_stats_moments_t *b, double level,
+                                         ar_stats_welch_t *out);
+
 /* Student's t: P(|T| > t) with df degrees of freedom (df > 0, not
  * necessarily whole; infinite: the normal), and the t with P(T > t) = p. */
 double ar_t_two_sided(double t, double df);

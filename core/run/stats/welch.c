@@ -61,18 +61,31 @@ static void express(double d, int log_scale, double base, double floor_pct, doub
         *pct = floor_pct;
 }
 
-ar_stats_status_t ar_stats_welch(const double *a, size_t n_a, const double *b, size_t n_b,
-                                 double level, ar_stats_welch_t *out)
+void ar_stats_moments(const double *x, size_t n, int log_scale, ar_stats_moments_t *out)
+{
+    *out = (ar_stats_moments_t){.n = n, .mean = NAN, .var = NAN};
+    if (!n)
+        return;
+    out->log_scale = log_scale && all_positive(x, n);
+    out->never_negative = none_negative(x, n);
+    moments(x, n, out->log_scale, &out->mean, &out->var);
+}
+
+ar_stats_status_t ar_stats_welch_moments(const ar_stats_moments_t *a,
+                                         const ar_stats_moments_t *b, double level,
+                                         ar_stats_welch_t *out)
 {
     *out = (ar_stats_welch_t){.t = NAN, .df = NAN, .p = NAN, .effect_pct = NAN,
                               .ci_low_pct = NAN, .ci_high_pct = NAN, .effect_abs = NAN,
                               .ci_low_abs = NAN, .ci_high_abs = NAN, .spread = NAN};
+    size_t n_a = a->n, n_b = b->n;
     if (n_a < 2 || n_b < 2)
         return AR_STATS_OK; /* no variance on a side: no test */
-    int log_scale = all_positive(a, n_a) && all_positive(b, n_b);
-    double mean_a, var_a, mean_b, var_b;
-    moments(a, n_a, log_scale, &mean_a, &var_a);
-    moments(b, n_b, log_scale, &mean_b, &var_b);
+    if (a->log_scale != b->log_scale || !isfinite(a->mean) || !isfinite(b->mean)
+        || !(a->var >= 0.0) || !(b->var >= 0.0) || !isfinite(a->var) || !isfinite(b->var))
+        return AR_STATS_NOT_FINITE;
+    int log_scale = a->log_scale;
+    double mean_a = a->mean, var_a = a->var, mean_b = b->mean, var_b = b->var;
     double ua = var_a / (double)n_a, ub = var_b / (double)n_b, se = sqrt(ua + ub);
     double diff = mean_b - mean_a;
     out->log_scale = log_scale;
@@ -88,9 +101,22 @@ ar_stats_status_t ar_stats_welch(const double *a, size_t n_a, const double *b, s
     double half = se > 0.0 ? ar_t_isf((1.0 - level) / 2.0, out->df) * se : 0.0;
     double base = log_scale ? exp(mean_a) : fabs(mean_a);
     /* A quantity that is never negative cannot fall by more than 100%. */
-    double floor_pct = none_negative(a, n_a) && none_negative(b, n_b) ? -100.0 : -INFINITY;
+    double floor_pct = a->never_negative && b->never_negative ? -100.0 : -INFINITY;
     express(diff, log_scale, base, floor_pct, &out->effect_pct, &out->effect_abs);
     express(diff - half, log_scale, base, floor_pct, &out->ci_low_pct, &out->ci_low_abs);
     express(diff + half, log_scale, base, floor_pct, &out->ci_high_pct, &out->ci_high_abs);
     return AR_STATS_OK;
+}
+
+/* The sample form: the summaries of each side, then the test above, so a
+ * baseline kept as (n, mean, variance of the logs) is judged by the very
+ * same arithmetic as one kept as values. */
+ar_stats_status_t ar_stats_welch(const double *a, size_t n_a, const double *b, size_t n_b,
+                                 double level, ar_stats_welch_t *out)
+{
+    int log_scale = all_positive(a, n_a) && all_positive(b, n_b);
+    ar_stats_moments_t ma, mb;
+    ar_stats_moments(a, n_a, log_scale, &ma);
+    ar_stats_moments(b, n_b, log_scale, &mb);
+    return ar_stats_welch_moments(&ma, &mb, level, out);
 }

@@ -321,8 +321,9 @@ static void locked_run(ar_run_ctx_t *ctx, ar_sweep_end_t *end)
     end->nothing_measured = ar_summary_none_started(plan, results);
     end->failed_trials = ar_summary_failed_trials(plan, results);
     ar_json_free(warnings);
-    ar_summary_print_failure_log(stdout, plan, results, ctx->run_fd, ctx->display_dir);
-    ar_summary_print(stdout, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
+    FILE *out = plan->summary_to_stderr ? stderr : stdout;
+    ar_summary_print_failure_log(out, plan, results, ctx->run_fd, ctx->display_dir);
+    ar_summary_print(out, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
     for (size_t i = 0; i < plan->cell_count; i++)
         ar_cell_result_clear(&results[i]);
     free(results);

@@ -89,6 +89,40 @@ START_TEST(welch_on_logs_matches_scipy)
 }
 END_TEST
 
+/* Welch from the summaries a history keeps (n, mean and variance of the
+ * logs) is the same test as from the values, to the last bit; a side on
+ * the log scale against one on the raw scale is refused. */
+START_TEST(welch_from_summaries_is_welch_from_values)
+{
+    const double a[] = {10.2, 10.5, 9.9, 10.1, 10.4}, b[] = {11.0, 11.3, 10.8, 11.1};
+    ar_stats_welch_t direct, summary;
+    ck_assert_int_eq(ar_stats_welch(a, 5, b, 4, 0.98, &direct), AR_STATS_OK);
+    ar_stats_moments_t ma, mb;
+    ar_stats_moments(a, 5, 1, &ma);
+    ar_stats_moments(b, 4, 1, &mb);
+    ck_assert(ma.log_scale && mb.log_scale);
+    ck_assert_uint_eq(ma.n, 5);
+    ck_assert_int_eq(ar_stats_welch_moments(&ma, &mb, 0.98, &summary), AR_STATS_OK);
+    ck_assert(direct.t == summary.t && direct.p == summary.p && direct.df == summary.df);
+    ck_assert(direct.ci_high_pct == summary.ci_high_pct);
+    /* The mean of the logs, by hand. */
+    double sum = 0;
+    for (int i = 0; i < 5; i++)
+        sum += log(a[i]);
+    ck_assert(fabs(ma.mean - sum / 5) < 1e-15);
+    /* A zero keeps that side raw: the two sides cannot be combined. */
+    const double z[] = {0.0, 1.0, 2.0};
+    ar_stats_moments_t mz;
+    ar_stats_moments(z, 3, 1, &mz);
+    ck_assert(!mz.log_scale);
+    ck_assert_int_eq(ar_stats_welch_moments(&ma, &mz, 0.98, &summary), AR_STATS_NOT_FINITE);
+    /* Fewer than two a side: no test. */
+    ar_stats_moments(a, 1, 1, &ma);
+    ck_assert_int_eq(ar_stats_welch_moments(&ma, &mb, 0.98, &summary), AR_STATS_OK);
+    ck_assert(isnan(summary.p));
+}
+END_TEST
+
 START_TEST(welch_corner_cases)
 {
     ar_stats_welch_t w;
@@ -559,6 +593,7 @@ static Suite *stats_suite(void)
     tcase_add_test(test, t_quantiles_and_tails_match_scipy);
     tcase_add_test(test, welch_on_logs_matches_scipy);
     tcase_add_test(test, welch_corner_cases);
+    tcase_add_test(test, welch_from_summaries_is_welch_from_values);
     tcase_add_test(test, normal_tail_and_its_inverse);
     suite_add_tcase(suite, test);
     TCase *holm = tcase_create("holm");
