@@ -17,6 +17,34 @@
 #include "xalloc.h"
 
 /* The history's options (docs/design.md, History). */
+/* The options of --compare (and of the gate --against runs). */
+static void usage_compare(FILE *out)
+{
+    fputs(
+        "  --json                   --compare: print JSON instead of text\n"
+        "  --fail-above PCT         --compare: the threshold delta (default 5%); exit 3\n"
+        "                           when a gated measure regressed past it or B is broken,\n"
+        "                           4 (no verdict) when a GPU time's bound is not below it\n"
+        "  --alpha A                --compare: the significance level (default 0.01)\n"
+        "  --min-delta-ms MS        --compare: a change smaller than MS never regresses\n"
+        "  --gate-step-time         --compare: gate the step time (wall clock) too\n"
+        "  --gate-kernels-above PCT --compare: gate a kernel holding PCT% of its cell's GPU\n"
+        "                           time (default 1)\n"
+        "  --strict                 --compare: the default: no verdict exits 4\n"
+        "  --allow-inconclusive     --compare: no verdict exits 0, naming the largest bound\n"
+        "  --allow-missing          --compare: a cell or collector missing from B, or one\n"
+        "                           that captured nothing, passes\n"
+        "  --allow-mismatch         --compare: judge and gate runs of another profiler\n"
+        "                           version, options, cell variables or GPU too\n"
+        "  --all                    --compare: show every measure, not only gated and\n"
+        "                           changed ones\n"
+        "  --html FILE              --compare: also write a self-contained page to FILE\n"
+        "  --markdown FILE          --compare: also write a pull-request summary to FILE\n"
+        "  --junit FILE             --compare: also write JUnit XML to FILE (a test case\n"
+        "                           per gated measure, a suite per cell)\n",
+        out);
+}
+
 static void usage_history(FILE *out)
 {
     fputs(
@@ -80,29 +108,9 @@ void ar_cli_usage(FILE *out)
         "  --report RUN_DIR         rebuild perf.md, report.html and the cells' kernel\n"
         "                           tables of RUN_DIR from its trial records\n"
         "  --compare RUN_A RUN_B    per cell in both, GPU (or step) time and the kernels\n"
-        "                           that changed most from RUN_A to RUN_B\n"
-        "  --json                   --compare: print JSON instead of text\n"
-        "  --fail-above PCT         --compare: the threshold delta (default 5%); exit 3\n"
-        "                           when a gated measure regressed past it or B is broken,\n"
-        "                           4 (no verdict) when a GPU time's bound is not below it\n"
-        "  --alpha A                --compare: the significance level (default 0.01)\n"
-        "  --min-delta-ms MS        --compare: a change smaller than MS never regresses\n"
-        "  --gate-step-time         --compare: gate the step time (wall clock) too\n"
-        "  --gate-kernels-above PCT --compare: gate a kernel holding PCT% of its cell's GPU\n"
-        "                           time (default 1)\n"
-        "  --strict                 --compare: the default: no verdict exits 4\n"
-        "  --allow-inconclusive     --compare: no verdict exits 0, naming the largest bound\n"
-        "  --allow-missing          --compare: a cell or collector missing from B, or one\n"
-        "                           that captured nothing, passes\n"
-        "  --allow-mismatch         --compare: judge and gate runs of another profiler\n"
-        "                           version, options, cell variables or GPU too\n"
-        "  --all                    --compare: show every measure, not only gated and\n"
-        "                           changed ones\n"
-        "  --html FILE              --compare: also write a self-contained page to FILE\n"
-        "  --markdown FILE          --compare: also write a pull-request summary to FILE\n"
-        "  --junit FILE             --compare: also write JUnit XML to FILE (a test case\n"
-        "                           per gated measure, a suite per cell)\n",
+        "                           that changed most from RUN_A to RUN_B\n",
         out);
+    usage_compare(out);
     usage_history(out);
     fputs(
         "  -v, --verbose            timestamped progress lines on stderr\n"
