@@ -530,6 +530,8 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
               "and --against";
     else if (cli->against && !needs_command)
         why = "--against applies only to a run and --dry-run";
+    else if (cli->arm_after > 0 && (!cli->against || strncmp(cli->against, "history:", 8) != 0))
+        why = "--arm-after applies only to --against history:FILE";
     else if (cli->fail_on_fail && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
     else if (cli->fresh && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)

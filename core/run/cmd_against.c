@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_against.c - --against RUN_DIR: a run that gates itself.  Before the
- * sweep, RUN_DIR must read as a run (so that a typo is not found after an
- * hour of trials); after it, every cell is gated against the same cell of
- * RUN_DIR exactly as --compare gates B against A, the text on stdout even
- * with -q and the JSON beside the run as compare.json; the exit status is
- * the worse of the run's and the gate's, 2 > 1 > 130/143 > 3 > 4 > 0
- * (docs/design.md, Exit status). */
+/* cmd_against.c - --against RUN_DIR or history:FILE[@last|@median-of-N]: a
+ * run that gates itself.  Before the sweep the baseline must read (a typo
+ * is not found after an hour of trials); after it, every cell is gated as
+ * --compare gates B against A (history/history_baseline.c rebuilds a
+ * stored side), the text on stdout even with -q, the JSON as compare.json;
+ * a store arms a measure after --arm-after K records ("recording k of K",
+ * exit 0).  Exit: the worse of run and gate, 2 > 1 > 130/143 > 3 > 4 > 0. */
 #include "config.h"
 
 #include "commands.h"

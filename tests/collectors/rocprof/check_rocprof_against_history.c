@@ -8,11 +8,14 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "history/history_baseline.h"
+#include "stats/stats.h"
 #include "sweeptest.h"
 #include "testutil.h"
 
@@ -145,6 +148,17 @@ START_TEST(last_and_median_of_n_gate_and_too_few_runs_are_refused)
     ck_assert_ptr_nonnull(strstr(r.err, "history:none.db: no such history file"));
     ck_assert(!tu_exists("N/E"));
     tu_result_free(&r);
+    const char *typo[] = {"--against", "history:h.db@lats", NULL};
+    r = run("E", 8, 300000, typo);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "'@lats' is neither @last nor @median-of-N"));
+    tu_result_free(&r);
+    const char *alone[] = {"--arm-after", "2", NULL};
+    r = run("E", 8, 300000, alone);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--arm-after applies only to --against history:FILE"));
+    ck_assert(!tu_exists("N/E"));
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -171,6 +185,71 @@ START_TEST(a_measure_is_recorded_until_it_has_k_records)
 }
 END_TEST
 
+/* The logs' mean and variance of n values, against the stored ones. */
+static void assert_moments(const double *values, size_t n, double mean_log, double var_log)
+{
+    ar_stats_moments_t m;
+    ar_stats_moments(values, n, 1, &m);
+    ck_assert_int_eq(m.log_scale, 1);
+    ck_assert_msg(fabs(m.mean - mean_log) < 1e-12 && fabs(m.var - var_log) < 1e-12,
+                  "%.17g %.17g vs %.17g %.17g", m.mean, m.var, mean_log, var_log);
+}
+
+static void store_run(ar_history_t *h, const char *key, const char *scope, double gpu_log)
+{
+    ar_history_record_t records[] = {
+        {.cell = "c", .collector = "rocprof", .measure = "gpu_time_ms", .kernel = "", .n = 7,
+         .log_scale = 1, .mean_log = gpu_log, .var_log = 0.004, .headline = 1, .gated = 1},
+        {.cell = "c", .collector = "rocprof", .measure = "kernel_time_ms", .kernel = "k",
+         .n = 7, .log_scale = 1, .mean_log = 1.1, .var_log = 0.009, .gated = 1},
+        {.cell = "c", .collector = "", .measure = "step_time_ms", .kernel = "", .n = 7,
+         .log_scale = 1, .mean_log = 4.0, .var_log = 0.0001},
+        {.cell = "c", .collector = "", .measure = "m", .kernel = "", .n = 7, .log_scale = 1,
+         .mean_log = 0.5, .var_log = 0.02},
+    };
+    ar_history_run_t run = {.key = key, .scope = scope, .provenance = "{}", .cells = 1};
+    char *error = NULL;
+    ck_assert_msg(ar_history_append(h, &run, records, 4, !strcmp(key, "r1"), &error) == 0, "%s",
+                  error);
+}
+
+START_TEST(the_rebuilt_samples_have_the_stored_moments)
+{
+    const char *names[] = {"c"};
+    char *scope = ar_history_scope(names, 1), *error = NULL;
+    ar_history_t *h = ar_history_open("u.db", 1, &error);
+    ck_assert_ptr_nonnull(h);
+    store_run(h, "r1", scope, 1.3);
+    ar_history_target_t blessed = {.file = "u.db"};
+    ar_history_baseline_t base;
+    ck_assert_int_eq(ar_history_baseline(h, scope, &blessed, 1, &base, &error), 0);
+    const ar_kagg_cell_t *cell = ar_kagg_cell(&base.run, "c");
+    const ar_kagg_table_t *table = ar_kagg_table(cell, "rocprof");
+    ck_assert_uint_eq(table->trials, 7);
+    assert_moments(table->gpu_values, 7, 1.3, 0.004);
+    assert_moments(ar_kagg_kernel(table, "k")->values, 7, 1.1, 0.009);
+    assert_moments(cell->step_ms.values, cell->step_ms.count, 4.0, 0.0001);
+    assert_moments(ar_kagg_metric(cell, "m")->values, 7, 0.5, 0.02);
+    ar_history_baseline_clear(&base);
+    /* @median-of-3: one sample a run, its log-mean. */
+    store_run(h, "r2", scope, 1.2);
+    store_run(h, "r3", scope, 1.4);
+    ar_history_target_t median = {.file = "u.db", .median_of = 3};
+    ck_assert_int_eq(ar_history_baseline(h, scope, &median, 3, &base, &error), 0);
+    table = ar_kagg_table(ar_kagg_cell(&base.run, "c"), "rocprof");
+    ck_assert_uint_eq(table->trials, 3);
+    assert_moments(table->gpu_values, 3, 1.3, 0.01);
+    ar_history_baseline_clear(&base);
+    /* Three records a measure: not armed at four. */
+    ck_assert_int_eq(ar_history_baseline(h, scope, &median, 4, &base, &error), 1);
+    ck_assert_uint_eq(base.fewest, 3);
+    ck_assert_uint_eq(base.unarmed, 4);
+    ar_history_baseline_clear(&base);
+    ar_history_close(h);
+    free(scope);
+}
+END_TEST
+
 static Suite *against_history_suite(void)
 {
     Suite *suite = suite_create("rocprof_against_history");
@@ -180,6 +259,7 @@ static Suite *against_history_suite(void)
     tcase_add_test(tc, the_blessed_run_gates_0_3_and_4_as_compare_does);
     tcase_add_test(tc, last_and_median_of_n_gate_and_too_few_runs_are_refused);
     tcase_add_test(tc, a_measure_is_recorded_until_it_has_k_records);
+    tcase_add_test(tc, the_rebuilt_samples_have_the_stored_moments);
     suite_add_tcase(suite, tc);
     return suite;
 }
