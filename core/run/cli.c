@@ -53,7 +53,12 @@ static void usage_history(FILE *out)
         "  --bless [LABEL]          a run, or the newest run labelled LABEL, becomes the\n"
         "                           baseline of its cells in the history\n"
         "  --import RUN_DIR...      --history: add existing runs\n"
-        "  --list                   --history: print the stored runs\n",
+        "  --list                   --history: print the stored runs\n"
+        "  --against history:FILE[@last|@median-of-N]\n"
+        "                           after the run, gate against the blessed run of the\n"
+        "                           same cells in FILE, the newest, or the last N runs\n"
+        "  --arm-after K            a measure is gated once FILE holds K records of it\n"
+        "                           (default 5; before that: \"recording k of K\", exit 0)\n",
         out);
 }
 
@@ -144,7 +149,7 @@ static const option_spec_t OPTIONS[] = {
     {"--fresh", 0},      {"--order", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"--html", 1},       {"--markdown", 1}, {"--junit", 1},
     {"--against", 1},    {"--history", 1}, {"--label", 1}, {"--bless", 0},
-    {"--import", 1},     {"--list", 0},
+    {"--import", 1},     {"--list", 0},     {"--arm-after", 1},
     {"-v", 0},           {"--verbose", 0}, {"-q", 0},                 {"--quiet", 0},
     {"--version", 0},    {"--help", 0},
     {"-h", 0},           {NULL, 0},
@@ -383,6 +388,9 @@ static int apply_compare(ar_cli_t *cli, const char *flag, char **values, char **
 {
     if (apply_history(cli, flag, values)) {
         return 0;
+    } else if (!strcmp(flag, "--arm-after")) {
+        return parse_number(flag, "a count of records from 1 to 1000000", values[0], 1, 0,
+                            1e6, &cli->arm_after, error);
     } else if (!strcmp(flag, "--fail-above")) {
         return parse_number(flag, "a percentage >= 0", values[0], 0, 0, INFINITY,
                             &cli->fail_above, error);
@@ -522,6 +530,8 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
               "and --against";
     else if (cli->against && !needs_command)
         why = "--against applies only to a run and --dry-run";
+    else if (cli->arm_after > 0 && (!cli->against || strncmp(cli->against, "history:", 8) != 0))
+        why = "--arm-after applies only to --against history:FILE";
     else if (cli->fail_on_fail && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)
         why = "--fail-on-fail applies only to a run";
     else if (cli->fresh && cli->mode != AR_MODE_RUN && cli->mode != AR_MODE_DRY_RUN)

@@ -70,6 +70,7 @@ typedef struct ar_cli {
     char **imports;             /* --import RUN_DIR..., NULL-terminated */
     size_t import_count;
     int history_list;           /* --list */
+    double arm_after;           /* --arm-after K; 0 when absent (AR_ARM_AFTER) */
     char **command;             /* after "--", NULL-terminated */
     size_t command_count;
 } ar_cli_t;

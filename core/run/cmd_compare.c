@@ -104,18 +104,15 @@ static void show(const ar_cli_t *cli, const ar_json_t *cmp, const char *json_pat
     fflush(stdout);
 }
 
-int ar_cmd_gate(const ar_cli_t *cli, const char *run_a, const char *run_b,
-                const char *json_path)
+int ar_cmd_gate_runs(const ar_cli_t *cli, const char *name_a, const ar_kagg_run_t *ka,
+                     const ar_json_t *pa, const char *name_b, const ar_kagg_run_t *kb,
+                     const ar_json_t *pb, const char *json_path)
 {
-    ar_kagg_run_t ka = {0}, kb = {0};
-    ar_json_t *pa = NULL, *pb = NULL;
-    if (load_runs(run_a, run_b, &ka, &kb, &pa, &pb) != 0)
-        return AR_EXIT_FAILED;
     ar_compare_request_t request = ar_cmd_compare_request(cli);
     request.provenance_a = pa;
     request.provenance_b = pb;
     char *error = NULL;
-    ar_json_t *cmp = ar_compare(run_a, &ka, run_b, &kb, &request, &error);
+    ar_json_t *cmp = ar_compare(name_a, ka, name_b, kb, &request, &error);
     int status = AR_EXIT_FAILED;
     if (!cmp) {
         ar_diag_error("--compare: %s", error);
@@ -127,6 +124,17 @@ int ar_cmd_gate(const ar_cli_t *cli, const char *run_a, const char *run_b,
             status = AR_EXIT_FAILED;
         ar_json_free_spread(cmp, "cells");
     }
+    return status;
+}
+
+int ar_cmd_gate(const ar_cli_t *cli, const char *run_a, const char *run_b,
+                const char *json_path)
+{
+    ar_kagg_run_t ka = {0}, kb = {0};
+    ar_json_t *pa = NULL, *pb = NULL;
+    if (load_runs(run_a, run_b, &ka, &kb, &pa, &pb) != 0)
+        return AR_EXIT_FAILED;
+    int status = ar_cmd_gate_runs(cli, run_a, &ka, pa, run_b, &kb, pb, json_path);
     ar_kagg_run_clear(&ka);
     ar_kagg_run_clear(&kb);
     ar_json_free(pa);

@@ -47,10 +47,15 @@ int ar_cmd_compare(const ar_cli_t *cli);
  * read (cmd_compare.c). */
 int ar_cmd_gate(const ar_cli_t *cli, const char *run_a, const char *run_b,
                 const char *json_path);
+/* The same on runs already loaded (pa, pb: their provenance, or NULL). */
+int ar_cmd_gate_runs(const ar_cli_t *cli, const char *name_a, const ar_kagg_run_t *ka,
+                     const ar_json_t *pa, const char *name_b, const ar_kagg_run_t *kb,
+                     const ar_json_t *pb, const char *json_path);
 /* The comparison options of the command line (cmd_compare.c). */
 ar_compare_request_t ar_cmd_compare_request(const ar_cli_t *cli);
-/* --against: before the run, whether RUN_DIR reads as a run (0, or the exit
- * status after one line); after it, the run's status sweep_status combined
+/* --against: before the run, whether RUN_DIR reads as a run, or
+ * history:FILE holds the baseline asked for (0, or the exit status after
+ * one line); after it, the run's status sweep_status combined
  * with the gate's, 2 > 1 > 130/143 > 3 > 4 > 0 (cmd_against.c). */
 int ar_cmd_against_check(const ar_cli_t *cli, const ar_plan_t *plan, int dry_run);
 int ar_cmd_against(const ar_cli_t *cli, const char *run_dir, int sweep_status);

@@ -17,6 +17,17 @@
 
 #include "xalloc.h"
 
+void ar_history_records_free(ar_history_record_t *records, size_t count)
+{
+    for (size_t i = 0; records && i < count; i++) {
+        free((char *)records[i].cell);
+        free((char *)records[i].collector);
+        free((char *)records[i].measure);
+        free((char *)records[i].kernel);
+    }
+    free(records);
+}
+
 #if HAVE_SQLITE3
 #include <sqlite3.h>
 
@@ -335,6 +346,120 @@ int ar_history_list(ar_history_t *h, FILE *out, char **error)
     return 0;
 }
 
+/* The records a statement yields, a row at a time: cell, collector, measure,
+ * kernel, then n or a count, and the moments when there are 15 columns. */
+static int read_records(ar_history_t *h, sqlite3_stmt *st, ar_history_record_t **records,
+                        size_t *count, char **error)
+{
+    size_t capacity = 16;
+    *records = ar_xcalloc(capacity, sizeof **records);
+    *count = 0;
+    int rc, full = sqlite3_column_count(st) >= 15;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*count == capacity)
+            *records = ar_xrealloc(*records, (capacity *= 2) * sizeof **records);
+        ar_history_record_t *r = &(*records)[(*count)++];
+        memset(r, 0, sizeof *r);
+        r->cell = ar_xstrdup(text_or(st, 0, ""));
+        r->collector = ar_xstrdup(text_or(st, 1, ""));
+        r->measure = ar_xstrdup(text_or(st, 2, ""));
+        r->kernel = ar_xstrdup(text_or(st, 3, ""));
+        r->n = (size_t)sqlite3_column_int64(st, 4);
+        if (!full)
+            continue;
+        r->better = sqlite3_column_int(st, 5);
+        r->headline = sqlite3_column_int(st, 6);
+        r->gated = sqlite3_column_int(st, 7);
+        r->log_scale = sqlite3_column_type(st, 8) != SQLITE_NULL;
+        r->mean_log = sqlite3_column_double(st, 8);
+        r->var_log = sqlite3_column_double(st, 9);
+        r->mean = sqlite3_column_double(st, 10);
+        r->var = sqlite3_column_double(st, 11);
+        r->median = sqlite3_column_double(st, 12);
+        r->min = sqlite3_column_double(st, 13);
+        r->max = sqlite3_column_double(st, 14);
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_DONE)
+        return 0;
+    *error = db_error(h, "cannot read");
+    ar_history_records_free(*records, *count);
+    *records = NULL;
+    *count = 0;
+    return -1;
+}
+
+int ar_history_records(ar_history_t *h, long long run_id, ar_history_record_t **records,
+                       size_t *count, char **error)
+{
+    sqlite3_stmt *st = NULL;
+    const char *sql = "SELECT cell, collector, measure, kernel, n, better, headline, gated,"
+                      " mean_log, var_log, mean, var, median, min, max FROM records"
+                      " WHERE run_id = ?";
+    if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        *error = db_error(h, "cannot read");
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, run_id);
+    return read_records(h, st, records, count, error);
+}
+
+int ar_history_counts(ar_history_t *h, const char *scope, ar_history_record_t **records,
+                      size_t *count, char **error)
+{
+    sqlite3_stmt *st = NULL;
+    const char *sql = "SELECT cell, collector, measure, kernel, count(*) FROM records"
+                      " JOIN runs ON runs.id = records.run_id WHERE runs.scope IS ?"
+                      " GROUP BY cell, collector, measure, kernel";
+    if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        *error = db_error(h, "cannot read");
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
+    return read_records(h, st, records, count, error);
+}
+
+int ar_history_runs(ar_history_t *h, const char *scope, int blessed, size_t limit,
+                    long long *ids, size_t *count, char **error)
+{
+    sqlite3_stmt *st = NULL;
+    const char *sql = blessed ? "SELECT run_id FROM blessings WHERE scope IS ?"
+                                " ORDER BY id DESC LIMIT 1"
+                              : "SELECT id FROM runs WHERE scope IS ? ORDER BY id DESC LIMIT ?";
+    if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        *error = db_error(h, "cannot read");
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
+    if (!blessed)
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
+    int rc;
+    *count = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < limit)
+        ids[(*count)++] = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return 0;
+    *error = db_error(h, "cannot read");
+    return -1;
+}
+
+char *ar_history_run_text(ar_history_t *h, long long run_id, const char *column)
+{
+    sqlite3_stmt *st = NULL;
+    char *text = NULL;
+    char *sql = ar_xasprintf("SELECT %s FROM runs WHERE id = ?",
+                             !strcmp(column, "label") ? "label" : "provenance");
+    if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, run_id);
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+            text = ar_xstrdup((const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+    free(sql);
+    return text;
+}
+
 #else /* !HAVE_SQLITE3 */
 
 int ar_history_available(void)
@@ -377,6 +502,36 @@ int ar_history_list(ar_history_t *history, FILE *out, char **error)
     (void)history, (void)out;
     *error = ar_xstrdup("--history: built without SQLite");
     return -1;
+}
+
+int ar_history_records(ar_history_t *history, long long run_id, ar_history_record_t **records,
+                       size_t *count, char **error)
+{
+    (void)history, (void)run_id, (void)records, (void)count;
+    *error = ar_xstrdup("--history: built without SQLite");
+    return -1;
+}
+
+int ar_history_counts(ar_history_t *history, const char *scope, ar_history_record_t **records,
+                      size_t *count, char **error)
+{
+    (void)history, (void)scope, (void)records, (void)count;
+    *error = ar_xstrdup("--history: built without SQLite");
+    return -1;
+}
+
+int ar_history_runs(ar_history_t *history, const char *scope, int blessed, size_t limit,
+                    long long *ids, size_t *count, char **error)
+{
+    (void)history, (void)scope, (void)blessed, (void)limit, (void)ids, (void)count;
+    *error = ar_xstrdup("--history: built without SQLite");
+    return -1;
+}
+
+char *ar_history_run_text(ar_history_t *history, long long run_id, const char *column)
+{
+    (void)history, (void)run_id, (void)column;
+    return NULL;
 }
 
 #endif

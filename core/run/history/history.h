@@ -63,4 +63,20 @@ int ar_history_bless(ar_history_t *history, const char *label, char **error);
  * 0, or -1 with *error set. */
 int ar_history_list(ar_history_t *history, FILE *out, char **error);
 
+/* scope's runs, newest first, at most limit of them into ids: blessed,
+ * the run of its newest blessing only.  0, or -1 with *error set. */
+int ar_history_runs(ar_history_t *history, const char *scope, int blessed, size_t limit,
+                    long long *ids, size_t *count, char **error);
+/* The records of run_id (ar_history_records_free()).  0, or -1 with
+ * *error set. */
+int ar_history_records(ar_history_t *history, long long run_id, ar_history_record_t **records,
+                       size_t *count, char **error);
+/* How many records each (cell, collector, measure, kernel) of scope has,
+ * in n (what arming counts).  0, or -1 with *error set. */
+int ar_history_counts(ar_history_t *history, const char *scope, ar_history_record_t **records,
+                      size_t *count, char **error);
+void ar_history_records_free(ar_history_record_t *records, size_t count);
+/* Run run_id's "label" or "provenance" (compact JSON), or NULL (free it). */
+char *ar_history_run_text(ar_history_t *history, long long run_id, const char *column);
+
 #endif
