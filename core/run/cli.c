@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "recipe/plan.h" /* AR_DEFAULT_OUTPUT */
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -87,6 +88,9 @@ void ar_cli_usage(FILE *out)
         "  --fresh                  empty the run directory's cells first (no resume)\n"
         "  --order ORDER            interleaved (rounds, the default), sequential or\n"
         "                           random (overrides the recipe's order)\n"
+        "  --cells PATTERN          run only the cells whose names match the fnmatch\n"
+        "                           glob PATTERN (repeatable); a part of the sweep\n"
+        "  --rounds A-B             run only trial rounds A to B (from 1, inclusive)\n"
         "  --fail-on-fail           exit 3 when a trial's verdict is fail\n"
         "  --dry-run                validate and print each cell's plan and whether it\n"
         "                           would be resumed; write nothing\n"
@@ -141,7 +145,7 @@ static const option_spec_t OPTIONS[] = {
     {"--fail-above", 1}, {"--all-ranks", 0}, {"--ranks", 1}, {"--alpha", 1},             {"--min-delta-ms", 1},
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
-    {"--fresh", 0},      {"--order", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
+    {"--fresh", 0},      {"--order", 1},    {"--cells", 1},         {"--rounds", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"--html", 1},       {"--markdown", 1}, {"--junit", 1},
     {"--against", 1},    {"--history", 1}, {"--label", 1}, {"--bless", 0},
     {"--import", 1},     {"--list", 0},
@@ -231,6 +235,26 @@ static int parse_warmup(const char *text, long *out, char **error)
         return -1;
     }
     *out = value;
+    return 0;
+}
+
+/* --rounds A-B (or A): 1-based, inclusive, A <= B. */
+static int parse_rounds(const char *text, ar_cli_t *cli, char **error)
+{
+    char *end = NULL;
+    errno = 0;
+    long first = isdigit((unsigned char)text[0]) ? strtol(text, &end, 10) : 0;
+    long last = first;
+    if (end && *end == '-' && isdigit((unsigned char)end[1]))
+        last = strtol(end + 1, &end, 10);
+    if (errno || !end || *end || first < 1 || last < first || last > 1000000) {
+        *error = ar_xasprintf("--rounds: expected A-B, trial rounds from 1 with A <= B "
+                              "(or one round A), got '%s'",
+                              text);
+        return -1;
+    }
+    cli->round_first = first;
+    cli->round_last = last;
     return 0;
 }
 
@@ -344,6 +368,10 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
         cli->fresh = 1;
     } else if (!strcmp(flag, "--order")) {
         return parse_order(values[0], cli, error);
+    } else if (!strcmp(flag, "--cells")) {
+        push(&cli->cell_globs, &cli->cell_glob_count, values[0]);
+    } else if (!strcmp(flag, "--rounds")) {
+        return parse_rounds(values[0], cli, error);
     } else if (!strcmp(flag, "--fail-on-fail")) {
         cli->fail_on_fail = 1;
     } else if (!strcmp(flag, "--all-ranks")) {
@@ -532,6 +560,10 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
         why = "--warmup applies only to a run and --dry-run";
     else if (cli->order && !needs_command)
         why = "--order applies only to a run and --dry-run";
+    else if ((cli->cell_globs || cli->round_first) && cli->mode != AR_MODE_RUN)
+        why = "--cells and --rounds apply only to a run";
+    else if ((cli->cell_globs || cli->round_first) && (cli->all_ranks || cli->ranks))
+        why = "--cells and --rounds cannot be combined with --all-ranks or --ranks yet";
     else if (!needs_command && separator)
         why = "a command after '--' makes no sense with --list-collectors, --describe, --parse, "
               "--env or --check-collector";
@@ -588,5 +620,6 @@ void ar_cli_free(ar_cli_t *cli)
     free(cli->command);
     free(cli->ranks);
     free(cli->imports);
+    free(cli->cell_globs);
     memset(cli, 0, sizeof *cli);
 }

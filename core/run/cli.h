@@ -61,6 +61,9 @@ typedef struct ar_cli {
     const char *junit_file;     /* --junit FILE: its JUnit XML */
     int fail_on_fail;           /* --fail-on-fail: a run with a failing trial exits 3 */
     int fresh;                  /* --fresh: empty the run directory's cells first */
+    char **cell_globs;          /* --cells PATTERN..., NULL-terminated; NULL when absent */
+    size_t cell_glob_count;
+    long round_first, round_last; /* --rounds A-B, 1-based inclusive; 0 when absent */
     const char *order;          /* --order interleaved|sequential|random; NULL when absent */
     const char *against;        /* --against RUN_DIR: gate the run against it; NULL when absent */
     const char *history;        /* --history FILE; NULL when absent */

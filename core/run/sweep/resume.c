@@ -227,3 +227,52 @@ int ar_resume_cell(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t 
     *result = loaded;
     return 1;
 }
+
+/* Whether trial t of cell cell_index is complete and this request's. */
+int ar_resume_trial_done(const ar_run_ctx_t *ctx, size_t cell_index, long t)
+{
+    char *verdict = complete_verdict(ctx, ctx->plan->cells[cell_index].name, (int)t);
+    if (!verdict)
+        return 0;
+    free(verdict);
+    if (!ctx->requests)
+        return 1;
+    const char *cell = ctx->plan->cells[cell_index].name;
+    char *rel = ar_trial_json_rel(cell, (int)t);
+    char *path = ar_xasprintf("%s/%s", ctx->run_dir, rel);
+    ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+    char *changed = json ? ar_request_mismatch(&ctx->requests[cell_index], json) : NULL;
+    int done = json && !changed;
+    free(changed);
+    ar_json_free(json);
+    free(path);
+    free(rel);
+    return done;
+}
+
+size_t ar_resume_records(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result)
+{
+    const char *cell = ctx->plan->cells[cell_index].name;
+    ar_cell_result_t loaded = {0};
+    for (long t = 0; t < ar_plan_trial_budget(ctx->plan); t++) {
+        if (!ar_resume_trial_done(ctx, cell_index, t))
+            continue;
+        char *rel = ar_trial_json_rel(cell, (int)t);
+        char *path = ar_xasprintf("%s/%s", ctx->run_dir, rel);
+        char *display = ar_xasprintf("%s/%s", ctx->display_dir, rel);
+        ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+        ar_outcome_t outcome;
+        if (json && ar_outcome_from_json(json, (int)t, display, &outcome) == 0)
+            ar_cell_result_add(&loaded, &outcome);
+        ar_json_free(json);
+        free(display);
+        free(path);
+        free(rel);
+    }
+    if (!loaded.count)
+        return 0;
+    ar_cell_result_clear(result);
+    loaded.resumed_trials = loaded.count;
+    *result = loaded;
+    return loaded.count;
+}

@@ -196,9 +196,9 @@ static void carry_first_run(const ar_run_ctx_t *ctx, const ar_cell_result_t *res
     ar_json_free(prior);
 }
 
-static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *results,
-                         const char *stamp, ar_json_t *warnings, double wall_sec,
-                         int *interrupted)
+static int write_reports(const ar_run_ctx_t *ctx, const ar_plan_t *whole,
+                         const ar_cell_result_t *results, const char *stamp,
+                         ar_json_t *warnings, double wall_sec, int *interrupted)
 {
     const ar_plan_t *plan = ctx->plan;
     char digest[65];
@@ -209,7 +209,7 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
      * after upstream's). */
     ar_json_set(matrix, "run_wall_clock_sec", ar_json_double(wall_sec));
     carry_first_run(ctx, results, matrix);
-    ar_json_set(matrix, "order", ar_order_json(plan));
+    ar_json_set(matrix, "order", ar_order_json(whole)); /* every part's order */
     ar_json_t *prov = provenance(ctx, results);
     add_gpu_tally(plan, results, prov);
     ar_json_set(matrix, "provenance", prov);
@@ -259,6 +259,37 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
     return status;
 }
 
+/* What the reports cover (--cells): every cell but another part's that
+ * has no record yet.  *view is the plan, *vctx the context with those
+ * cells left out, results moved up in their place (swapped: each result is
+ * still cleared once); free view->cells and vctx->requests after. */
+static void report_view(const ar_run_ctx_t *ctx, ar_cell_result_t *results, ar_plan_t *view,
+                        ar_run_ctx_t *vctx)
+{
+    const ar_plan_t *plan = ctx->plan;
+    *view = *plan;
+    *vctx = *ctx;
+    view->in_part = NULL;
+    view->cells = ar_xcalloc(plan->cell_count + 1, sizeof *view->cells);
+    ar_request_t *requests = ar_xcalloc(plan->cell_count + 1, sizeof *requests);
+    size_t kept = 0;
+    for (size_t c = 0; c < plan->cell_count; c++) {
+        if (results[c].absent)
+            continue;
+        view->cells[kept] = plan->cells[c];
+        if (ctx->requests)
+            requests[kept] = ctx->requests[c];
+        ar_cell_result_t swap = results[kept];
+        results[kept++] = results[c];
+        results[c] = swap;
+    }
+    view->cell_count = kept;
+    vctx->plan = view;
+    vctx->requests = ctx->requests ? requests : NULL;
+    if (!ctx->requests)
+        free(requests);
+}
+
 /* Every cell's trials in the plan's order; a cell that had not begun
  * when the sweep was interrupted is an error. */
 static void sweep(const ar_run_ctx_t *ctx, ar_cell_result_t *results, int *interrupted)
@@ -266,7 +297,7 @@ static void sweep(const ar_run_ctx_t *ctx, ar_cell_result_t *results, int *inter
     const ar_plan_t *plan = ctx->plan;
     *interrupted = ar_rounds_run(ctx, results);
     for (size_t c = 0; *interrupted && c < plan->cell_count; c++) {
-        if (results[c].count || results[c].resumed)
+        if (results[c].count || results[c].resumed || results[c].absent)
             continue;
         results[c].error = ar_xasprintf("not run: aorta-run was interrupted by %s",
                                         signal_name(*interrupted));
@@ -312,7 +343,12 @@ static void locked_run(ar_run_ctx_t *ctx, ar_sweep_end_t *end)
     }
     double wall_sec = ar_clock_monotonic() - started;
     int report_interrupt = 0;
-    int missing = write_reports(ctx, results, stamp, warnings, wall_sec, &report_interrupt);
+    ar_plan_t view;
+    ar_run_ctx_t vctx;
+    report_view(ctx, results, &view, &vctx);
+    plan = &view;
+    int missing = write_reports(&vctx, ctx->plan, results, stamp, warnings, wall_sec,
+                                &report_interrupt);
     if (*ctx->write_failed)
         missing |= AR_SUMMARY_INCOMPLETE;
     end->incomplete = missing != 0;
@@ -324,9 +360,11 @@ static void locked_run(ar_run_ctx_t *ctx, ar_sweep_end_t *end)
     FILE *out = plan->summary_to_stderr ? stderr : stdout;
     ar_summary_print_failure_log(out, plan, results, ctx->run_fd, ctx->display_dir);
     ar_summary_print(out, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
-    for (size_t i = 0; i < plan->cell_count; i++)
+    for (size_t i = 0; i < ctx->plan->cell_count; i++)
         ar_cell_result_clear(&results[i]);
     free(results);
+    free(view.cells);
+    free((void *)vctx.requests);
     /* The sweep was whole when its reports were not. */
     end->interrupted = interrupted ? interrupted : report_interrupt;
 }
@@ -339,6 +377,8 @@ static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
 {
     const ar_plan_t *plan = ctx->plan;
     for (size_t c = 0; plan->fresh && c < plan->cell_count; c++) {
+        if (!ar_plan_runs_cell(plan, c))
+            continue; /* another part's */
         char *why = NULL;
         if (ar_nofollow_remove_tree_at(ctx->run_fd, plan->cells[c].name, &why) != 0) {
             ar_diag_error("--fresh: cannot empty %s/%s: %s", ctx->display_dir,

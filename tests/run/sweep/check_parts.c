@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/* A sweep in parts (issue 37, decisions.md section 11, "Clusters"):
+ * --cells PATTERN and --rounds A-B run a part of the request into its run
+ * directory, and each part's matrix.json covers every cell that has records
+ * there (no cell is hidden by the part that ran last); a pattern that
+ * matches nothing, and rounds past the budget, are refused in one line. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sweeputil.h"
+#include "xalloc.h"
+
+static char *dir;
+
+static void setup(void)
+{
+    dir = tu_tmpdir();
+    ck_assert_int_eq(chdir(dir), 0);
+    /* three cells: none-none, a-none, b-none; three trials each */
+    tu_write("r.yaml", "schema_version: 1\nmode: probe\nticket: P\ntrials: 3\n"
+                       "mitigation_axis: [none, a, b]\ndiagnostic_axis: [none]\n"
+                       "mitigations:\n  a: {X: \"a\"}\n  b: {X: \"b\"}\n");
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(chdir("/"), 0);
+    tu_rmtree(dir);
+    free(dir);
+}
+
+/* Each trial appends "X" (the cell's variable, "-" in none-none) to log. */
+#define LOG_X "echo \"${X:--}\" >> \"$0\""
+
+static int run_part(const char *log, char *const *part, char **err)
+{
+    char *args[16];
+    size_t n = 0;
+    args[n++] = "--recipe";
+    args[n++] = "r.yaml";
+    args[n++] = "--output";
+    args[n++] = "out";
+    for (size_t i = 0; part[i]; i++)
+        args[n++] = part[i];
+    args[n++] = "--";
+    args[n++] = "sh";
+    args[n++] = "-c";
+    args[n++] = LOG_X;
+    args[n++] = (char *)log;
+    args[n] = NULL;
+    return su_aorta(NULL, args, NULL, err);
+}
+
+/* "name:trials,name:trials," of matrix.json's cells, in its order. */
+static char *cells_of(const char *run)
+{
+    ar_json_t *matrix = su_json(run, "matrix.json");
+    ar_json_t *cells = su_at(matrix, "cells", NULL);
+    tu_text_t text = {0};
+    for (size_t i = 0; i < ar_json_length(cells); i++)
+        tu_text_add(&text, "%s:%lld,", su_str(ar_json_at(cells, i), "name", NULL),
+                    (long long)ar_json_get_int(su_at(ar_json_at(cells, i), "trials", NULL)));
+    ar_json_free(matrix);
+    return text.data ? text.data : ar_xstrdup("");
+}
+
+START_TEST(cell_parts_one_after_another_leave_no_cell_out)
+{
+    char *log = tu_join(dir, "log");
+    ck_assert_int_eq(run_part(log, (char *[]){"--cells", "b-*", NULL}, NULL), 0);
+    char *cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "b-none:3,");
+    free(cells);
+    char *ran = tu_read(log);
+    ck_assert_str_eq(ran, "b\nb\nb\n");
+    free(ran);
+    /* The second part's reports hold the first part's cell, read back. */
+    ck_assert_int_eq(run_part(log, (char *[]){"--cells", "none-none", NULL}, NULL), 0);
+    cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:3,b-none:3,");
+    free(cells);
+    char *perf = tu_read("out/P/perf.md");
+    ck_assert_ptr_nonnull(strstr(perf, "b-none"));
+    ck_assert_ptr_nonnull(strstr(perf, "none-none"));
+    free(perf);
+    /* Two patterns; b-none is done, so only a-none runs. */
+    ck_assert_int_eq(run_part(log, (char *[]){"--cells", "a-*", "--cells", "b-*", NULL}, NULL),
+                     0);
+    cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:3,a-none:3,b-none:3,");
+    free(cells);
+    ran = tu_read(log);
+    ck_assert_str_eq(ran, "b\nb\nb\n-\n-\n-\na\na\na\n");
+    free(ran);
+    /* The whole request after its parts: nothing left to run, nothing hidden. */
+    ck_assert_int_eq(run_part(log, (char *[]){NULL}, NULL), 0);
+    cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:3,a-none:3,b-none:3,");
+    free(cells);
+    ran = tu_read(log);
+    ck_assert_uint_eq(strlen(ran), 18);
+    free(ran);
+    free(log);
+}
+END_TEST
+
+START_TEST(round_parts_merge_into_the_whole_budget)
+{
+    char *log = tu_join(dir, "log");
+    ck_assert_int_eq(run_part(log, (char *[]){"--rounds", "3-3", NULL}, NULL), 0);
+    char *cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:1,a-none:1,b-none:1,");
+    free(cells);
+    ck_assert_int_eq(access("out/P/a-none/trial_2", F_OK), 0);
+    ck_assert_int_ne(access("out/P/a-none/trial_0", F_OK), 0);
+    ck_assert_int_eq(run_part(log, (char *[]){"--rounds", "1-2", "--cells", "a-*", NULL},
+                              NULL),
+                     0);
+    cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:1,a-none:3,b-none:1,");
+    free(cells);
+    ck_assert_int_eq(run_part(log, (char *[]){"--rounds", "1-3", NULL}, NULL), 0);
+    cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:3,a-none:3,b-none:3,");
+    free(cells);
+    /* 3 + 2 + 4 trials: nothing on record ran twice. */
+    char *ran = tu_read(log);
+    size_t lines = 0;
+    for (const char *p = ran; *p; p++)
+        lines += *p == '\n';
+    ck_assert_uint_eq(lines, 9);
+    free(ran);
+    /* Each trial JSON keeps its round. */
+    ar_json_t *trial = su_json("out/P", "b-none/_subprocess/trial_d0_m0_t2.json");
+    ck_assert_int_eq(ar_json_get_int(ar_json_get(trial, "round")), 2);
+    ar_json_free(trial);
+    free(log);
+}
+END_TEST
+
+START_TEST(a_pattern_that_matches_nothing_is_refused_naming_the_cells)
+{
+    char *log = tu_join(dir, "log");
+    char *err = NULL;
+    ck_assert_int_eq(run_part(log, (char *[]){"--cells", "a-*", "--cells", "zz*", NULL}, &err),
+                     2);
+    ck_assert_ptr_nonnull(strstr(err, "'zz*'"));
+    ck_assert_ptr_nonnull(strstr(err, "none-none, a-none, b-none"));
+    ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1); /* one line */
+    free(err);
+    ck_assert_int_ne(access(log, F_OK), 0);
+    ck_assert_int_eq(run_part(log, (char *[]){"--rounds", "2-4", NULL}, &err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "3 round(s)"));
+    free(err);
+    static const char *const bad[] = {"0-1", "3-2", "x", "1-", "-2", "1-2-3"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_eq(run_part(log, (char *[]){"--rounds", (char *)bad[i], NULL}, &err), 2);
+        ck_assert_ptr_nonnull(strstr(err, "--rounds"));
+        free(err);
+    }
+    ck_assert_int_ne(access(log, F_OK), 0);
+    free(log);
+}
+END_TEST
+
+static Suite *parts_suite(void)
+{
+    Suite *suite = suite_create("sweep parts");
+    TCase *tc = tcase_create("parts");
+    tcase_set_timeout(tc, 120);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, cell_parts_one_after_another_leave_no_cell_out);
+    tcase_add_test(tc, round_parts_merge_into_the_whole_budget);
+    tcase_add_test(tc, a_pattern_that_matches_nothing_is_refused_naming_the_cells);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+AORTA_CHECK_MAIN(parts_suite)
