@@ -38,6 +38,9 @@ struct ar_lock {
 
 #define LOCK_MAX_BYTES 4096
 
+/* Set while ar_lock_wait() tries again: a busy lock is not reported. */
+static int quiet;
+
 static void host_name(char *out, size_t size)
 {
     if (gethostname(out, size) != 0)
@@ -83,24 +86,24 @@ static int judge_existing(const char *path, const char *host, int busy)
     int readable = held && pid > 0 && holder_host;
     int status = 0;
     if (readable && strcmp(holder_host, host) != 0) {
-        ar_diag_error("the run directory is locked by aorta-run pid %ld on host %s (since %s): "
+        if (!quiet) ar_diag_error("the run directory is locked by aorta-run pid %ld on host %s (since %s): "
                      "%s; if that run is gone, delete the lock file",
                      pid, holder_host, since ? since : "?", path);
         status = -1;
     } else if (readable && process_alive(pid)) {
-        ar_diag_error("the run directory is in use by aorta-run pid %ld (since %s): %s; wait "
+        if (!quiet) ar_diag_error("the run directory is in use by aorta-run pid %ld (since %s): %s; wait "
                      "for it to finish or choose another --output or --ticket",
                      pid, since ? since : "?", path);
         status = -1;
     } else if (busy && readable) {
-        ar_diag_error("the run directory is still held by a process of a run that is gone "
+        if (!quiet) ar_diag_error("the run directory is still held by a process of a run that is gone "
                       "(aorta-run pid %ld): a rank or a process its trials left may still write "
                       "into it: %s; wait for it to end, or find it with 'fuser -v' on the run "
                       "directory and kill it",
                       pid, path);
         status = -1;
     } else if (busy) {
-        ar_diag_error("the run directory is held by another process and its lock file is gone "
+        if (!quiet) ar_diag_error("the run directory is held by another process and its lock file is gone "
                       "or unreadable (a payload may have deleted it): %s; wait for that run to "
                       "end, or find the process with 'fuser -v' on the run directory",
                       path);
@@ -129,22 +132,22 @@ static int take_file(int dir_fd, const char *path, const char *host, int busy)
             if (!failed)
                 return 1;
             unlinkat(dir_fd, AR_LOCK_NAME, 0);
-            ar_diag_error("cannot write the lock %s: %s", path, strerror(saved));
+            if (!quiet) ar_diag_error("cannot write the lock %s: %s", path, strerror(saved));
             return 0;
         }
         if (!busy && errno != EEXIST) {
-            ar_diag_error("cannot create the lock %s: %s", path, strerror(errno));
+            if (!quiet) ar_diag_error("cannot create the lock %s: %s", path, strerror(errno));
             return 0;
         }
         if (attempt > 0) {
-            ar_diag_error("cannot take the lock %s: it came back after the stale one was removed",
+            if (!quiet) ar_diag_error("cannot take the lock %s: it came back after the stale one was removed",
                          path);
             return 0;
         }
         if (judge_existing(path, host, busy) != 0)
             return 0;
         if (unlinkat(dir_fd, AR_LOCK_NAME, 0) != 0 && errno != ENOENT) {
-            ar_diag_error("cannot remove the stale lock %s: %s", path, strerror(errno));
+            if (!quiet) ar_diag_error("cannot remove the stale lock %s: %s", path, strerror(errno));
             return 0;
         }
     }
@@ -188,4 +191,17 @@ void ar_lock_release(ar_lock_t *lock)
     close(lock->dir_fd);
     free(lock->path);
     free(lock);
+}
+
+ar_lock_t *ar_lock_wait(const char *dir, double seconds)
+{
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    quiet = 1;
+    ar_lock_t *lock = ar_lock_acquire(dir);
+    for (double waited = 0; !lock && waited < seconds; waited += 0.1) {
+        nanosleep(&pause, NULL);
+        lock = ar_lock_acquire(dir);
+    }
+    quiet = 0;
+    return lock ? lock : ar_lock_acquire(dir);
 }

@@ -66,10 +66,7 @@ static void read_other_part(rounds_t *r, size_t c)
 {
     r->cells[c].done = 1;
     ar_live_cell_done(0);
-    if (ar_resume_records(r->ctx, c, &r->results[c]))
-        r->results[c].resumed = 1;
-    else
-        r->results[c].absent = 1;
+    ar_rounds_read_part(r->ctx, c, &r->results[c]);
 }
 
 /* The trials of cell c this part runs: its rounds, less those on record. */
@@ -235,14 +232,29 @@ int ar_rounds_run(const ar_run_ctx_t *ctx, ar_cell_result_t *results)
         resume_cells(&r);
         interrupted = run_sequence(&r);
     }
-    /* A part's cells in the reports: every trial on record, this part's
-     * and the other parts' rounds. */
-    for (size_t c = 0; ar_plan_is_part(plan) && c < plan->cell_count; c++)
-        if (ar_plan_runs_cell(plan, c) && !results[c].error
-            && ar_resume_records(ctx, c, &results[c])) {
-            results[c].resumed = !r.cells[c].begun;
-            results[c].resumed_trials = results[c].count - (size_t)r.cells[c].ran;
-        }
+    for (size_t c = 0; c < plan->cell_count; c++)
+        results[c].ran_here = (size_t)r.cells[c].ran;
     free(r.cells);
     return interrupted;
+}
+
+void ar_rounds_read_part(const ar_run_ctx_t *ctx, size_t c, ar_cell_result_t *result)
+{
+    const ar_plan_t *plan = ctx->plan;
+    if (!ar_plan_is_part(plan) || result->error)
+        return;
+    if (!ar_plan_runs_cell(plan, c)) {
+        ar_cell_result_clear(result);
+        if (ar_resume_records(ctx, c, result))
+            result->resumed = 1;
+        else
+            result->absent = 1;
+        return;
+    }
+    size_t ran = result->ran_here;
+    if (ar_resume_records(ctx, c, result)) {
+        result->resumed = ran == 0;
+        result->resumed_trials = result->count - ran;
+        result->ran_here = ran;
+    }
 }

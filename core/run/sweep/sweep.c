@@ -48,6 +48,10 @@
 
 extern char **environ;
 
+/* How long a part waits for the run lock while another part of the
+ * request writes the run's reports (decisions.md section 11, Clusters). */
+#define AR_PART_LOCK_WAIT_SEC 120.0
+
 static const char *signal_name(int sig)
 {
     return sig == SIGTERM ? "SIGTERM" : "SIGINT";
@@ -343,12 +347,23 @@ static void locked_run(ar_run_ctx_t *ctx, ar_sweep_end_t *end)
     }
     double wall_sec = ar_clock_monotonic() - started;
     int report_interrupt = 0;
+    /* A part writes the run's reports under the run lock, held this long
+     * only, with every part's records as they are then. */
+    ar_lock_t *report_lock = NULL;
+    if (ar_plan_is_part(plan)) {
+        report_lock = ar_lock_wait(ctx->run_dir, AR_PART_LOCK_WAIT_SEC);
+        for (size_t c = 0; report_lock && c < plan->cell_count; c++)
+            ar_rounds_read_part(ctx, c, &results[c]);
+    }
     ar_plan_t view;
     ar_run_ctx_t vctx;
     report_view(ctx, results, &view, &vctx);
     plan = &view;
-    int missing = write_reports(&vctx, ctx->plan, results, stamp, warnings, wall_sec,
-                                &report_interrupt);
+    int missing = ar_plan_is_part(ctx->plan) && !report_lock
+                      ? AR_SUMMARY_NO_MATRIX | AR_SUMMARY_NO_PERF | AR_SUMMARY_INCOMPLETE
+                      : write_reports(&vctx, ctx->plan, results, stamp, warnings, wall_sec,
+                                      &report_interrupt);
+    ar_lock_release(report_lock);
     if (*ctx->write_failed)
         missing |= AR_SUMMARY_INCOMPLETE;
     end->incomplete = missing != 0;
@@ -398,6 +413,60 @@ static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
     return 0;
 }
 
+/* Release the cells' locks (NULL entries skipped) and free the array. */
+static void release_cells(const ar_plan_t *plan, ar_lock_t **locks)
+{
+    for (size_t c = 0; locks && c < plan->cell_count; c++)
+        ar_lock_release(locks[c]);
+    free(locks);
+}
+
+/* The lock of each cell this run runs (every cell but another part's),
+ * its directory made first; NULL when one is busy (all released, the
+ * reason reported). */
+static ar_lock_t **take_cells(const ar_run_ctx_t *ctx)
+{
+    const ar_plan_t *plan = ctx->plan;
+    ar_lock_t **locks = ar_xcalloc(plan->cell_count + 1, sizeof *locks);
+    for (size_t c = 0; c < plan->cell_count; c++) {
+        if (!ar_plan_runs_cell(plan, c))
+            continue;
+        char *cell_dir = ar_xasprintf("%s/%s", ctx->run_dir, plan->cells[c].name);
+        if (ar_mkdir_p(cell_dir, 0755) != 0)
+            ar_diag_error("cannot create the cell directory %s/%s: %s", ctx->display_dir,
+                          plan->cells[c].name, strerror(errno));
+        else
+            locks[c] = ar_lock_acquire(cell_dir);
+        free(cell_dir);
+        if (!locks[c]) {
+            release_cells(plan, locks);
+            return NULL;
+        }
+    }
+    return locks;
+}
+
+/* Under the run lock: the cells' locks, then --fresh and the stale check
+ * (prepare_cells(); --fresh removes a cell's lock file with its tree, so
+ * its lock is taken again after it).  NULL when the run cannot go on
+ * (reported, *end set). */
+static ar_lock_t **lock_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
+{
+    ar_lock_t **locks = take_cells(ctx);
+    if (locks && ctx->plan->fresh) {
+        release_cells(ctx->plan, locks);
+        locks = prepare_cells(ctx, end) == 0 ? take_cells(ctx) : NULL;
+        end->incomplete |= !locks && !end->stale;
+        return locks;
+    }
+    if (locks && prepare_cells(ctx, end) != 0) {
+        release_cells(ctx->plan, locks);
+        return NULL;
+    }
+    end->incomplete |= !locks;
+    return locks;
+}
+
 void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end)
 {
     *end = (ar_sweep_end_t){0};
@@ -438,17 +507,25 @@ void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end)
         end->incomplete = 1;
         return;
     }
-    ar_lock_t *lock = ar_lock_acquire(ctx.run_dir);
-    end->incomplete = lock == NULL;
+    /* A part waits for another part's reports; a whole run never waits. */
+    ar_lock_t *lock = ar_plan_is_part(plan) ? ar_lock_wait(ctx.run_dir, AR_PART_LOCK_WAIT_SEC)
+                                            : ar_lock_acquire(ctx.run_dir);
     ar_request_t *requests = ar_request_compute(plan);
     ctx.requests = requests;
-    if (lock && prepare_cells(&ctx, end) == 0) {
+    ar_lock_t **cells = lock ? lock_cells(&ctx, end) : NULL;
+    end->incomplete |= lock == NULL;
+    if (cells) {
+        /* A part holds its cells alone while it runs (other parts run theirs). */
+        if (ar_plan_is_part(plan)) {
+            ar_lock_release(lock);
+            lock = NULL;
+        }
         ctx.base_env = aorta_env_from_environ(environ);
         ctx.kill_grace_sec = ar_run_kill_grace();
         locked_run(&ctx, end);
+        release_cells(plan, cells);
     }
-    if (lock)
-        ar_lock_release(lock);
+    ar_lock_release(lock);
     free(requests);
     ar_host_env_free(ctx.host_env);
     aorta_env_free(ctx.base_env);

@@ -167,6 +167,55 @@ START_TEST(a_pattern_that_matches_nothing_is_refused_naming_the_cells)
 }
 END_TEST
 
+/* Two parts of one request at once into one run directory: each holds
+ * only its own cells (a lock per cell directory), both run at the same time
+ * (each trial waits for the other part's first trial to have started), and
+ * the reports written last hold both parts' cells. */
+START_TEST(two_parts_run_at_the_same_time_and_the_last_reports_hold_both)
+{
+    /* Each trial marks its cell as started, then waits (up to 20 s) for the
+     * other part's mark: only two parts running at once get past it. */
+    tu_write("wait.sh", "touch \"$1/started-${X:-none}\"\n"
+                        "case \"${X:-none}\" in a) other=none;; *) other=a;; esac\n"
+                        "i=0; while [ ! -e \"$1/started-$other\" ] && [ $i -lt 200 ]; do "
+                        "sleep 0.1; i=$((i+1)); done\n"
+                        "[ -e \"$1/started-$other\" ]\n");
+    char *args_a[] = {"--recipe", "r.yaml", "--output", "out", "--cells", "a-*", "--",
+                      "sh", "wait.sh", dir, NULL};
+    char *args_n[] = {"--recipe", "r.yaml", "--output", "out", "--cells", "none-*", "--",
+                      "sh", "wait.sh", dir, NULL};
+    pid_t a = su_aorta_start(NULL, args_a, "a.out", "a.err");
+    pid_t n = su_aorta_start(NULL, args_n, "n.out", "n.err");
+    int status_a = tu_wait(a), status_n = tu_wait(n);
+    char *err_a = tu_read("a.err"), *err_n = tu_read("n.err");
+    ck_assert_msg(status_a == 0 && status_n == 0, "exit %d (%s) and %d (%s)", status_a, err_a,
+                  status_n, err_n);
+    free(err_a);
+    free(err_n);
+    char *cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:3,a-none:3,");
+    free(cells);
+    ar_json_t *trial = su_json("out/P", "a-none/trial_0/result.json");
+    ck_assert_str_eq(su_str(trial, "verdict", NULL), "pass");
+    ar_json_free(trial);
+    /* A third part on a cell another part holds is refused in one line. */
+    tu_write("out/P/a-none/.aorta-run.lock", "{\"pid\": 1, \"host\": \"elsewhere\", "
+                                             "\"started_at\": \"2026-12-07T00:00:00Z\"}");
+    char *err = NULL;
+    ck_assert_int_eq(run_part("log", (char *[]){"--cells", "a-*", "--fresh", NULL}, &err), 1);
+    ck_assert_ptr_nonnull(strstr(err, "a-none/.aorta-run.lock"));
+    free(err);
+    ck_assert_int_eq(access("out/P/a-none/trial_0/result.json", F_OK), 0);
+    /* ...and the other cells are not its: it may run them. */
+    char *args_b[] = {"--recipe", "r.yaml", "--output", "out", "--cells", "b-*", "--",
+                      "sh", "wait.sh", dir, NULL};
+    ck_assert_int_eq(su_aorta(NULL, args_b, NULL, NULL), 0);
+    cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:3,a-none:3,b-none:3,");
+    free(cells);
+}
+END_TEST
+
 static Suite *parts_suite(void)
 {
     Suite *suite = suite_create("sweep parts");
@@ -176,6 +225,7 @@ static Suite *parts_suite(void)
     tcase_add_test(tc, cell_parts_one_after_another_leave_no_cell_out);
     tcase_add_test(tc, round_parts_merge_into_the_whole_budget);
     tcase_add_test(tc, a_pattern_that_matches_nothing_is_refused_naming_the_cells);
+    tcase_add_test(tc, two_parts_run_at_the_same_time_and_the_last_reports_hold_both);
     suite_add_tcase(suite, tc);
     return suite;
 }
