@@ -65,7 +65,7 @@ void ar_cli_usage(FILE *out)
         "       aorta-run [OPTIONS] --list-collectors | --describe NAME\n"
         "       aorta-run [OPTIONS] --parse NAME DIR | --env NAME DIR\n"
         "       aorta-run [OPTIONS] --check-collector NAME [DIR]\n"
-        "       aorta-run --report RUN_DIR | --compare RUN_A RUN_B\n"
+        "       aorta-run --report RUN_DIR | --merge RUN_DIR | --compare RUN_A RUN_B\n"
         "\n"
         "Run COMMAND as trials of a sweep, optionally under profiling collectors,\n"
         "and record every trial under the output directory.\n"
@@ -111,6 +111,9 @@ void ar_cli_usage(FILE *out)
         "                           of RUN_DIR as --compare does (compare.json in the run)\n"
         "  --report RUN_DIR         rebuild perf.md, report.html and the cells' kernel\n"
         "                           tables of RUN_DIR from its trial records\n"
+        "  --merge RUN_DIR          --report for a run made in parts (--cells,\n"
+        "                           --rounds), then one line per cell with rounds\n"
+        "                           missing (exit 1 then)\n"
         "  --compare RUN_A RUN_B    per cell in both, GPU (or step) time and the kernels\n"
         "                           that changed most from RUN_A to RUN_B\n",
         out);
@@ -145,7 +148,8 @@ static const option_spec_t OPTIONS[] = {
     {"--fail-above", 1}, {"--all-ranks", 0}, {"--ranks", 1}, {"--alpha", 1},             {"--min-delta-ms", 1},
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
-    {"--fresh", 0},      {"--order", 1},    {"--cells", 1},         {"--rounds", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
+    {"--fresh", 0},      {"--order", 1},    {"--cells", 1},         {"--rounds", 1},
+    {"--merge", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"--html", 1},       {"--markdown", 1}, {"--junit", 1},
     {"--against", 1},    {"--history", 1}, {"--label", 1}, {"--bless", 0},
     {"--import", 1},     {"--list", 0},
@@ -302,6 +306,22 @@ static int parse_order(const char *text, ar_cli_t *cli, char **error)
     return 0;
 }
 
+/* --cells and --rounds (a part of the request), else the comparison's. */
+static int apply_part(ar_cli_t *cli, const char *flag, char **values, char **error)
+{
+    if (!strcmp(flag, "--cells")) {
+        push(&cli->cell_globs, &cli->cell_glob_count, values[0]);
+        return 0;
+    }
+    if (!strcmp(flag, "--rounds"))
+        return parse_rounds(values[0], cli, error);
+    if (!strcmp(flag, "--merge")) {
+        cli->run_a = values[0];
+        return set_mode(cli, AR_MODE_MERGE, flag, error);
+    }
+    return apply_compare(cli, flag, values, error);
+}
+
 static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
 {
     if (!strcmp(flag, "--plugin-dir")) {
@@ -368,10 +388,6 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
         cli->fresh = 1;
     } else if (!strcmp(flag, "--order")) {
         return parse_order(values[0], cli, error);
-    } else if (!strcmp(flag, "--cells")) {
-        push(&cli->cell_globs, &cli->cell_glob_count, values[0]);
-    } else if (!strcmp(flag, "--rounds")) {
-        return parse_rounds(values[0], cli, error);
     } else if (!strcmp(flag, "--fail-on-fail")) {
         cli->fail_on_fail = 1;
     } else if (!strcmp(flag, "--all-ranks")) {
@@ -381,7 +397,7 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
     } else if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
         cli->quiet = 1;
     } else {
-        return apply_compare(cli, flag, values, error);
+        return apply_part(cli, flag, values, error);
     }
     return 0;
 }

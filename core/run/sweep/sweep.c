@@ -25,7 +25,7 @@
 #include "aorta/collector.h"
 #include "record/gpu_state.h"
 #include "record/host_env.h"
-#include "sweep/lock.h"
+#include "record/lock.h"
 #include "report/matrix.h"
 #include "report/cell_reports.h"
 #include "report/capture_gaps.h"

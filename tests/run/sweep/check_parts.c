@@ -216,6 +216,54 @@ START_TEST(two_parts_run_at_the_same_time_and_the_last_reports_hold_both)
 }
 END_TEST
 
+/* The lines of text that contain needle. */
+static size_t lines_with(const char *text, const char *needle)
+{
+    size_t count = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+        count++;
+    return count;
+}
+
+START_TEST(merge_rebuilds_the_reports_and_names_each_cell_with_rounds_missing)
+{
+    char *log = tu_join(dir, "log");
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_part(log, (char *[]){"--cells", "a-*", "--rounds", "1-2", NULL},
+                              NULL),
+                     0);
+    ck_assert_int_eq(unlink("out/P/perf.md"), 0);
+    ck_assert_int_eq(su_aorta(NULL, (char *[]){"--merge", "out/P", NULL}, &out, &err), 1);
+    /* The reports again, through --report's writers. */
+    ck_assert_int_eq(access("out/P/perf.md", F_OK), 0);
+    ck_assert_ptr_nonnull(strstr(err, "cell 'a-none' is incomplete: round(s) 3 of 3 have no "
+                                      "record"));
+    ck_assert_ptr_nonnull(strstr(err, "cell 'none-none' is incomplete: round(s) 1-3 of 3"));
+    ck_assert_ptr_nonnull(strstr(err, "cell 'b-none' is incomplete: round(s) 1-3 of 3"));
+    ck_assert_uint_eq(lines_with(err, "is incomplete"), 3);
+    free(out);
+    free(err);
+    /* The rest in two more parts: the merge is whole. */
+    ck_assert_int_eq(run_part(log, (char *[]){"--rounds", "3", NULL}, NULL), 0);
+    ck_assert_int_eq(run_part(log, (char *[]){"--cells", "[nb]*", "--rounds", "1-2", NULL},
+                              NULL),
+                     0);
+    ck_assert_int_eq(su_aorta(NULL, (char *[]){"--merge", "out/P", NULL}, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "every round of the 3 cell(s) is on record"));
+    ck_assert_ptr_null(strstr(err, "incomplete"));
+    char *cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:3,a-none:3,b-none:3,");
+    free(cells);
+    free(out);
+    free(err);
+    /* --merge of what is not a run directory: one line, exit 1. */
+    ck_assert_int_eq(su_aorta(NULL, (char *[]){"--merge", "nowhere", NULL}, NULL, &err), 1);
+    ck_assert_ptr_nonnull(strstr(err, "not a run directory"));
+    free(err);
+    free(log);
+}
+END_TEST
+
 static Suite *parts_suite(void)
 {
     Suite *suite = suite_create("sweep parts");
@@ -226,6 +274,7 @@ static Suite *parts_suite(void)
     tcase_add_test(tc, round_parts_merge_into_the_whole_budget);
     tcase_add_test(tc, a_pattern_that_matches_nothing_is_refused_naming_the_cells);
     tcase_add_test(tc, two_parts_run_at_the_same_time_and_the_last_reports_hold_both);
+    tcase_add_test(tc, merge_rebuilds_the_reports_and_names_each_cell_with_rounds_missing);
     suite_add_tcase(suite, tc);
     return suite;
 }

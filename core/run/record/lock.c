@@ -14,7 +14,7 @@
 #include "config.h"
 
 #include "sys/diag.h"
-#include "sweep/lock.h"
+#include "record/lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
