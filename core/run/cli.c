@@ -580,6 +580,8 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
         why = "--cells and --rounds apply only to a run";
     else if ((cli->cell_globs || cli->round_first) && (cli->all_ranks || cli->ranks))
         why = "--cells and --rounds cannot be combined with --all-ranks or --ranks yet";
+    else if (cli->round_first && cli->fresh)
+        why = "--fresh empties every round of its cells: not with --rounds";
     else if (!needs_command && separator)
         why = "a command after '--' makes no sense with --list-collectors, --describe, --parse, "
               "--env or --check-collector";

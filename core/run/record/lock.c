@@ -119,11 +119,12 @@ static int judge_existing(const char *path, const char *host, int busy)
 }
 
 /* The lock file created in dir_fd: 1, or 0 after reporting why. */
-static int take_file(int dir_fd, const char *path, const char *host, int busy)
+static int take_file(int dir_fd, const char *name, const char *path, const char *host,
+                     int busy)
 {
     for (int attempt = 0; attempt < 2; attempt++) {
         int fd = busy ? -1
-                      : openat(dir_fd, AR_LOCK_NAME,
+                      : openat(dir_fd, name,
                                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0) {
             int failed = write_lock(fd, host);
@@ -131,7 +132,7 @@ static int take_file(int dir_fd, const char *path, const char *host, int busy)
             close(fd);
             if (!failed)
                 return 1;
-            unlinkat(dir_fd, AR_LOCK_NAME, 0);
+            unlinkat(dir_fd, name, 0);
             if (!quiet) ar_diag_error("cannot write the lock %s: %s", path, strerror(saved));
             return 0;
         }
@@ -146,7 +147,7 @@ static int take_file(int dir_fd, const char *path, const char *host, int busy)
         }
         if (judge_existing(path, host, busy) != 0)
             return 0;
-        if (unlinkat(dir_fd, AR_LOCK_NAME, 0) != 0 && errno != ENOENT) {
+        if (unlinkat(dir_fd, name, 0) != 0 && errno != ENOENT) {
             if (!quiet) ar_diag_error("cannot remove the stale lock %s: %s", path, strerror(errno));
             return 0;
         }
@@ -169,7 +170,7 @@ ar_lock_t *ar_lock_acquire(const char *run_dir)
     /* Never waiting: a holder may be a run's leftover that never ends. */
     int flocked = flock(dir_fd, LOCK_EX | LOCK_NB) == 0;
     int busy = !flocked && errno == EWOULDBLOCK;
-    int taken = take_file(dir_fd, path, host, busy);
+    int taken = take_file(dir_fd, AR_LOCK_NAME, path, host, busy);
     if (!taken) {
         close(dir_fd);
         free(path);
@@ -188,7 +189,8 @@ void ar_lock_release(ar_lock_t *lock)
     if (!lock)
         return;
     unlink(lock->path);
-    close(lock->dir_fd);
+    if (lock->dir_fd >= 0)
+        close(lock->dir_fd);
     free(lock->path);
     free(lock);
 }
@@ -204,4 +206,26 @@ ar_lock_t *ar_lock_wait(const char *dir, double seconds)
     }
     quiet = 0;
     return lock ? lock : ar_lock_acquire(dir);
+}
+
+ar_lock_t *ar_lock_file(const char *dir, const char *name)
+{
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) {
+        ar_diag_error("cannot open the run directory %s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    char *path = ar_xasprintf("%s/%s", dir, name);
+    char host[256];
+    host_name(host, sizeof host);
+    int taken = take_file(dir_fd, name, path, host, 0);
+    close(dir_fd);
+    if (!taken) {
+        free(path);
+        return NULL;
+    }
+    ar_lock_t *lock = ar_xcalloc(1, sizeof *lock);
+    lock->path = path;
+    lock->dir_fd = -1;
+    return lock;
 }

@@ -413,32 +413,44 @@ static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
     return 0;
 }
 
-/* Release the cells' locks (NULL entries skipped) and free the array. */
+/* Release the trials' locks (NULL entries skipped) and free the array. */
 static void release_cells(const ar_plan_t *plan, ar_lock_t **locks)
 {
-    for (size_t c = 0; locks && c < plan->cell_count; c++)
-        ar_lock_release(locks[c]);
+    size_t count = plan->cell_count * (size_t)ar_plan_trial_budget(plan);
+    for (size_t i = 0; locks && i < count; i++)
+        ar_lock_release(locks[i]);
     free(locks);
 }
 
-/* The lock of each cell this run runs (every cell but another part's),
- * its directory made first; NULL when one is busy (all released, the
+/* The lock of each trial this run runs (its cells, its rounds),
+ * CELL/.aorta-part-T.lock, the cell's directory made first: so two parts
+ * of one request share a cell when their rounds do not meet, and a whole
+ * run never starts beside a part.  NULL when one is held (all released, the
  * reason reported). */
 static ar_lock_t **take_cells(const ar_run_ctx_t *ctx)
 {
     const ar_plan_t *plan = ctx->plan;
-    ar_lock_t **locks = ar_xcalloc(plan->cell_count + 1, sizeof *locks);
+    long budget = ar_plan_trial_budget(plan);
+    ar_lock_t **locks = ar_xcalloc(plan->cell_count * (size_t)budget + 1, sizeof *locks);
     for (size_t c = 0; c < plan->cell_count; c++) {
         if (!ar_plan_runs_cell(plan, c))
             continue;
         char *cell_dir = ar_xasprintf("%s/%s", ctx->run_dir, plan->cells[c].name);
-        if (ar_mkdir_p(cell_dir, 0755) != 0)
+        int made = ar_mkdir_p(cell_dir, 0755) == 0;
+        if (!made)
             ar_diag_error("cannot create the cell directory %s/%s: %s", ctx->display_dir,
                           plan->cells[c].name, strerror(errno));
-        else
-            locks[c] = ar_lock_acquire(cell_dir);
+        for (long t = 0; made && t < budget; t++) {
+            if (!ar_plan_runs_round(plan, t))
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, ".aorta-part-%ld.lock", t);
+            size_t at = c * (size_t)budget + (size_t)t;
+            locks[at] = ar_lock_file(cell_dir, name);
+            made = locks[at] != NULL;
+        }
         free(cell_dir);
-        if (!locks[c]) {
+        if (!made) {
             release_cells(plan, locks);
             return NULL;
         }
@@ -446,9 +458,9 @@ static ar_lock_t **take_cells(const ar_run_ctx_t *ctx)
     return locks;
 }
 
-/* Under the run lock: the cells' locks, then --fresh and the stale check
- * (prepare_cells(); --fresh removes a cell's lock file with its tree, so
- * its lock is taken again after it).  NULL when the run cannot go on
+/* Under the run lock: the trials' locks, then --fresh and the stale check
+ * (prepare_cells(); --fresh removes a cell's lock files with its tree, so
+ * they are taken again after it).  NULL when the run cannot go on
  * (reported, *end set). */
 static ar_lock_t **lock_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
 {
@@ -515,7 +527,7 @@ void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end)
     ar_lock_t **cells = lock ? lock_cells(&ctx, end) : NULL;
     end->incomplete |= lock == NULL;
     if (cells) {
-        /* A part holds its cells alone while it runs (other parts run theirs). */
+        /* A part holds only its trials while it runs (other parts run theirs). */
         if (ar_plan_is_part(plan)) {
             ar_lock_release(lock);
             lock = NULL;

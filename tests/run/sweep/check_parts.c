@@ -199,11 +199,11 @@ START_TEST(two_parts_run_at_the_same_time_and_the_last_reports_hold_both)
     ck_assert_str_eq(su_str(trial, "verdict", NULL), "pass");
     ar_json_free(trial);
     /* A third part on a cell another part holds is refused in one line. */
-    tu_write("out/P/a-none/.aorta-run.lock", "{\"pid\": 1, \"host\": \"elsewhere\", "
+    tu_write("out/P/a-none/.aorta-part-1.lock", "{\"pid\": 1, \"host\": \"elsewhere\", "
                                              "\"started_at\": \"2026-12-07T00:00:00Z\"}");
     char *err = NULL;
     ck_assert_int_eq(run_part("log", (char *[]){"--cells", "a-*", "--fresh", NULL}, &err), 1);
-    ck_assert_ptr_nonnull(strstr(err, "a-none/.aorta-run.lock"));
+    ck_assert_ptr_nonnull(strstr(err, "a-none/.aorta-part-1.lock"));
     free(err);
     ck_assert_int_eq(access("out/P/a-none/trial_0/result.json", F_OK), 0);
     /* ...and the other cells are not its: it may run them. */
@@ -213,6 +213,46 @@ START_TEST(two_parts_run_at_the_same_time_and_the_last_reports_hold_both)
     cells = cells_of("out/P");
     ck_assert_str_eq(cells, "none-none:3,a-none:3,b-none:3,");
     free(cells);
+}
+END_TEST
+
+/* Two parts that share every cell but no round run at the same time
+ * (the locks are per trial); PART tells the trials which part they are. */
+START_TEST(two_round_parts_of_the_same_cells_run_at_the_same_time)
+{
+    tu_write("wait.sh", "touch \"$1/started-$PART\"\n"
+                        "i=0; while [ ! -e \"$1/started-$((3 - PART))\" ] && [ $i -lt 200 ]; do "
+                        "sleep 0.1; i=$((i+1)); done\n"
+                        "[ -e \"$1/started-$((3 - PART))\" ]\n");
+    char *args_1[] = {"--recipe", "r.yaml", "--output", "out", "--rounds", "1", "--",
+                      "sh", "wait.sh", dir, NULL};
+    char *args_2[] = {"--recipe", "r.yaml", "--output", "out", "--rounds", "2-3", "--",
+                      "sh", "wait.sh", dir, NULL};
+    pid_t one = su_aorta_start((char *[]){"PART=1", NULL}, args_1, "1.out", "1.err");
+    pid_t two = su_aorta_start((char *[]){"PART=2", NULL}, args_2, "2.out", "2.err");
+    int status_1 = tu_wait(one), status_2 = tu_wait(two);
+    char *err_1 = tu_read("1.err"), *err_2 = tu_read("2.err");
+    ck_assert_msg(status_1 == 0 && status_2 == 0, "exit %d (%s) and %d (%s)", status_1, err_1,
+                  status_2, err_2);
+    free(err_1);
+    free(err_2);
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(su_aorta(NULL, (char *[]){"--merge", "out/P", NULL}, &out, &err), 0);
+    char *cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "none-none:3,a-none:3,b-none:3,");
+    free(cells);
+    for (int t = 0; t < 3; t++) {
+        char *rel = ar_xasprintf("a-none/trial_%d/result.json", t);
+        ar_json_t *trial = su_json("out/P", rel);
+        ck_assert_str_eq(su_str(trial, "verdict", NULL), "pass");
+        ar_json_free(trial);
+        free(rel);
+    }
+    /* No lock is left behind. */
+    ck_assert_int_ne(access("out/P/a-none/.aorta-part-0.lock", F_OK), 0);
+    ck_assert_int_ne(access("out/P/.aorta-run.lock", F_OK), 0);
+    free(out);
+    free(err);
 }
 END_TEST
 
@@ -274,6 +314,7 @@ static Suite *parts_suite(void)
     tcase_add_test(tc, round_parts_merge_into_the_whole_budget);
     tcase_add_test(tc, a_pattern_that_matches_nothing_is_refused_naming_the_cells);
     tcase_add_test(tc, two_parts_run_at_the_same_time_and_the_last_reports_hold_both);
+    tcase_add_test(tc, two_round_parts_of_the_same_cells_run_at_the_same_time);
     tcase_add_test(tc, merge_rebuilds_the_reports_and_names_each_cell_with_rounds_missing);
     suite_add_tcase(suite, tc);
     return suite;
