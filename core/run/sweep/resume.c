@@ -4,7 +4,11 @@
 
 #include "sweep/resume.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "sweep/progress.h"
@@ -275,4 +279,50 @@ size_t ar_resume_records(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_res
     loaded.resumed_trials = loaded.count;
     *result = loaded;
     return loaded.count;
+}
+
+/* Whether name is a cell of the plan. */
+static int plan_cell(const ar_plan_t *plan, const char *name)
+{
+    for (size_t c = 0; c < plan->cell_count; c++)
+        if (!strcmp(plan->cells[c].name, name))
+            return 1;
+    return 0;
+}
+
+char *ar_resume_foreign_cells(const ar_run_ctx_t *ctx)
+{
+    int fd = openat(ctx->run_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    char *names = NULL;
+    size_t count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        struct stat st;
+        char *records = ar_xasprintf("%s/" AR_WORKLOAD, entry->d_name);
+        int cell = entry->d_name[0] != '.' && !plan_cell(ctx->plan, entry->d_name)
+                   && fstatat(ctx->run_fd, records, &st, AT_SYMLINK_NOFOLLOW) == 0
+                   && S_ISDIR(st.st_mode);
+        free(records);
+        if (!cell)
+            continue;
+        if (count++ < 5) {
+            char *more = ar_xasprintf("%s%s%s", names ? names : "", names ? ", " : "",
+                                      entry->d_name);
+            free(names);
+            names = more;
+        }
+    }
+    closedir(dir);
+    if (count > 5) {
+        char *more = ar_xasprintf("%s and %zu more", names, count - 5);
+        free(names);
+        names = more;
+    }
+    return names;
 }

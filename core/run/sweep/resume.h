@@ -47,6 +47,11 @@ int ar_resume_trial_done(const ar_run_ctx_t *ctx, size_t cell_index, long t);
  * how many were loaded; 0 leaves *result untouched. */
 size_t ar_resume_records(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result);
 
+/* The cell folders of the run directory (each holding trial records) that
+ * are no cell of this plan: another request's, which its matrix.json would
+ * leave out.  "A, B and N more", or NULL when there is none (free it). */
+char *ar_resume_foreign_cells(const ar_run_ctx_t *ctx);
+
 /* The note of a cell that stop_after ended (events reached) in matrix.json. */
 char *ar_resume_stop_note(const ar_plan_t *plan, long events, long trials);
 

@@ -403,6 +403,15 @@ static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
             return -1;
         }
     }
+    char *foreign = ar_resume_foreign_cells(ctx);
+    if (foreign) {
+        ar_diag_error("cannot run into %s: it holds cell(s) of another request (%s) that this "
+                      "run's matrix.json would leave out; use a new --ticket or --output",
+                      ctx->display_dir, foreign);
+        free(foreign);
+        end->stale = 1;
+        return -1;
+    }
     char *error = NULL;
     if (ar_resume_check(ctx, &error) != 0) {
         ar_diag_error("%s", error);

@@ -256,6 +256,34 @@ START_TEST(two_round_parts_of_the_same_cells_run_at_the_same_time)
 }
 END_TEST
 
+/* A run into a ticket that holds cells of another request (other axes) is
+ * refused in one line naming them: its matrix.json would hide them. */
+START_TEST(a_ticket_holding_another_requests_cells_is_refused)
+{
+    char *log = tu_join(dir, "log");
+    ck_assert_int_eq(run_part(log, (char *[]){"--cells", "b-*", NULL}, NULL), 0);
+    tu_write("other.yaml", "schema_version: 1\nmode: probe\nticket: P\ntrials: 3\n"
+                           "mitigation_axis: [none, c]\ndiagnostic_axis: [none]\n"
+                           "mitigations:\n  c: {X: \"c\"}\n");
+    char *err = NULL;
+    ck_assert_int_eq(su_aorta(NULL, (char *[]){"--recipe", "other.yaml", "--output", "out", "--",
+                                               "sh", "-c", LOG_X, log, NULL},
+                              NULL, &err),
+                     2);
+    ck_assert_ptr_nonnull(strstr(err, "another request (b-none)"));
+    ck_assert_ptr_nonnull(strstr(err, "--ticket"));
+    ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
+    free(err);
+    char *ran = tu_read(log);
+    ck_assert_str_eq(ran, "b\nb\nb\n"); /* nothing more ran */
+    free(ran);
+    char *cells = cells_of("out/P");
+    ck_assert_str_eq(cells, "b-none:3,");
+    free(cells);
+    free(log);
+}
+END_TEST
+
 /* The lines of text that contain needle. */
 static size_t lines_with(const char *text, const char *needle)
 {
@@ -315,6 +343,7 @@ static Suite *parts_suite(void)
     tcase_add_test(tc, a_pattern_that_matches_nothing_is_refused_naming_the_cells);
     tcase_add_test(tc, two_parts_run_at_the_same_time_and_the_last_reports_hold_both);
     tcase_add_test(tc, two_round_parts_of_the_same_cells_run_at_the_same_time);
+    tcase_add_test(tc, a_ticket_holding_another_requests_cells_is_refused);
     tcase_add_test(tc, merge_rebuilds_the_reports_and_names_each_cell_with_rounds_missing);
     suite_add_tcase(suite, tc);
     return suite;
