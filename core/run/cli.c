@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "recipe/plan.h" /* AR_DEFAULT_OUTPUT */
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -69,7 +70,7 @@ void ar_cli_usage(FILE *out)
         "       aorta-run [OPTIONS] --list-collectors | --describe NAME\n"
         "       aorta-run [OPTIONS] --parse NAME DIR | --env NAME DIR\n"
         "       aorta-run [OPTIONS] --check-collector NAME [DIR]\n"
-        "       aorta-run --report RUN_DIR | --compare RUN_A RUN_B\n"
+        "       aorta-run --report RUN_DIR | --merge RUN_DIR | --compare RUN_A RUN_B\n"
         "\n"
         "Run COMMAND as trials of a sweep, optionally under profiling collectors,\n"
         "and record every trial under the output directory.\n"
@@ -92,6 +93,9 @@ void ar_cli_usage(FILE *out)
         "  --fresh                  empty the run directory's cells first (no resume)\n"
         "  --order ORDER            interleaved (rounds, the default), sequential or\n"
         "                           random (overrides the recipe's order)\n"
+        "  --cells PATTERN          run only the cells whose names match the fnmatch\n"
+        "                           glob PATTERN (repeatable); a part of the sweep\n"
+        "  --rounds A-B             run only trial rounds A to B (from 1, inclusive)\n"
         "  --fail-on-fail           exit 3 when a trial's verdict is fail\n"
         "  --dry-run                validate and print each cell's plan and whether it\n"
         "                           would be resumed; write nothing\n"
@@ -112,6 +116,9 @@ void ar_cli_usage(FILE *out)
         "                           of RUN_DIR as --compare does (compare.json in the run)\n"
         "  --report RUN_DIR         rebuild perf.md, report.html and the cells' kernel\n"
         "                           tables of RUN_DIR from its trial records\n"
+        "  --merge RUN_DIR          --report for a run made in parts (--cells,\n"
+        "                           --rounds), then one line per cell with rounds\n"
+        "                           missing (exit 1 then)\n"
         "  --compare RUN_A RUN_B    per cell in both, GPU (or step) time and the kernels\n"
         "                           that changed most from RUN_A to RUN_B\n",
         out);
@@ -146,7 +153,8 @@ static const option_spec_t OPTIONS[] = {
     {"--fail-above", 1}, {"--all-ranks", 0}, {"--ranks", 1}, {"--alpha", 1},             {"--min-delta-ms", 1},
     {"--gate-step-time", 0},                 {"--strict", 0},            {"--allow-missing", 0},
     {"--gate-kernels-above", 1}, {"--allow-inconclusive", 0}, {"--all", 0},
-    {"--fresh", 0},      {"--order", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
+    {"--fresh", 0},      {"--order", 1},    {"--cells", 1},         {"--rounds", 1},
+    {"--merge", 1},    {"--fail-on-fail", 0}, {"--allow-mismatch", 0},
     {"--html", 1},       {"--markdown", 1}, {"--junit", 1},
     {"--against", 1},    {"--history", 1}, {"--label", 1}, {"--bless", 0},
     {"--import", 1},     {"--list", 0},     {"--arm-after", 1},
@@ -239,6 +247,26 @@ static int parse_warmup(const char *text, long *out, char **error)
     return 0;
 }
 
+/* --rounds A-B (or A): 1-based, inclusive, A <= B. */
+static int parse_rounds(const char *text, ar_cli_t *cli, char **error)
+{
+    char *end = NULL;
+    errno = 0;
+    long first = isdigit((unsigned char)text[0]) ? strtol(text, &end, 10) : 0;
+    long last = first;
+    if (end && *end == '-' && isdigit((unsigned char)end[1]))
+        last = strtol(end + 1, &end, 10);
+    if (errno || !end || *end || first < 1 || last < first || last > 1000000) {
+        *error = ar_xasprintf("--rounds: expected A-B, trial rounds from 1 with A <= B "
+                              "(or one round A), got '%s'",
+                              text);
+        return -1;
+    }
+    cli->round_first = first;
+    cli->round_last = last;
+    return 0;
+}
+
 static int parse_timeout(const char *text, double *out, char **error)
 {
     char *end = NULL;
@@ -281,6 +309,22 @@ static int parse_order(const char *text, ar_cli_t *cli, char **error)
     }
     cli->order = text;
     return 0;
+}
+
+/* --cells and --rounds (a part of the request), else the comparison's. */
+static int apply_part(ar_cli_t *cli, const char *flag, char **values, char **error)
+{
+    if (!strcmp(flag, "--cells")) {
+        push(&cli->cell_globs, &cli->cell_glob_count, values[0]);
+        return 0;
+    }
+    if (!strcmp(flag, "--rounds"))
+        return parse_rounds(values[0], cli, error);
+    if (!strcmp(flag, "--merge")) {
+        cli->run_a = values[0];
+        return set_mode(cli, AR_MODE_MERGE, flag, error);
+    }
+    return apply_compare(cli, flag, values, error);
 }
 
 static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
@@ -358,7 +402,7 @@ static int apply(ar_cli_t *cli, const char *flag, char **values, char **error)
     } else if (!strcmp(flag, "-q") || !strcmp(flag, "--quiet")) {
         cli->quiet = 1;
     } else {
-        return apply_compare(cli, flag, values, error);
+        return apply_part(cli, flag, values, error);
     }
     return 0;
 }
@@ -542,6 +586,12 @@ static int check_request(const ar_cli_t *cli, int separator, char **error)
         why = "--warmup applies only to a run and --dry-run";
     else if (cli->order && !needs_command)
         why = "--order applies only to a run and --dry-run";
+    else if ((cli->cell_globs || cli->round_first) && cli->mode != AR_MODE_RUN)
+        why = "--cells and --rounds apply only to a run";
+    else if ((cli->cell_globs || cli->round_first) && (cli->all_ranks || cli->ranks))
+        why = "--cells and --rounds cannot be combined with --all-ranks or --ranks yet";
+    else if (cli->round_first && cli->fresh)
+        why = "--fresh empties every round of its cells: not with --rounds";
     else if (!needs_command && separator)
         why = "a command after '--' makes no sense with --list-collectors, --describe, --parse, "
               "--env or --check-collector";
@@ -598,5 +648,6 @@ void ar_cli_free(ar_cli_t *cli)
     free(cli->command);
     free(cli->ranks);
     free(cli->imports);
+    free(cli->cell_globs);
     memset(cli, 0, sizeof *cli);
 }

@@ -15,6 +15,7 @@ typedef enum ar_cli_mode {
     AR_MODE_ENV,
     AR_MODE_CHECK,           /* --check-collector NAME [DIR] */
     AR_MODE_REPORT,          /* --report RUN_DIR */
+    AR_MODE_MERGE,           /* --merge RUN_DIR: --report of a run made in parts */
     AR_MODE_COMPARE,         /* --compare RUN_A RUN_B */
     AR_MODE_HISTORY,         /* --history FILE with --import, --list or --bless LABEL */
     AR_MODE_HELP,
@@ -44,7 +45,7 @@ typedef struct ar_cli {
     const char *collector;      /* NAME of --describe/--parse/--env/--check-collector */
     const char *dir;            /* DIR of --parse/--env; --check-collector's or NULL */
     const char *baseline;       /* --baseline CELL; NULL when absent */
-    const char *run_a, *run_b;  /* --report's RUN_DIR (run_a); --compare's two */
+    const char *run_a, *run_b;  /* --report's and --merge's RUN_DIR (run_a); --compare's two */
     int json;                   /* --json: --compare prints JSON */
     double fail_above;          /* --fail-above PCT; < 0 when absent */
     double alpha;               /* --alpha; 0 when absent */
@@ -61,6 +62,9 @@ typedef struct ar_cli {
     const char *junit_file;     /* --junit FILE: its JUnit XML */
     int fail_on_fail;           /* --fail-on-fail: a run with a failing trial exits 3 */
     int fresh;                  /* --fresh: empty the run directory's cells first */
+    char **cell_globs;          /* --cells PATTERN..., NULL-terminated; NULL when absent */
+    size_t cell_glob_count;
+    long round_first, round_last; /* --rounds A-B, 1-based inclusive; 0 when absent */
     const char *order;          /* --order interleaved|sequential|random; NULL when absent */
     const char *against;        /* --against RUN_DIR: gate the run against it; NULL when absent */
     const char *history;        /* --history FILE; NULL when absent */

@@ -5,8 +5,10 @@
  * exit status. */
 #include "config.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sys/diag.h"
 #include "commands.h"
@@ -19,6 +21,55 @@
 #include "sweep/rank.h"
 #include "sweep/rank_parse.h"
 #include "sweep/run.h"
+#include "xalloc.h"
+
+/* The plan's cell names, comma-separated (free it). */
+static char *cell_names(const ar_plan_t *plan)
+{
+    size_t len = 1;
+    for (size_t c = 0; c < plan->cell_count; c++)
+        len += strlen(plan->cells[c].name) + 2;
+    char *names = ar_xcalloc(len, 1);
+    for (size_t c = 0; c < plan->cell_count; c++) {
+        if (c)
+            strcat(names, ", ");
+        strcat(names, plan->cells[c].name);
+    }
+    return names;
+}
+
+/* --cells and --rounds made a part of the plan: 0, or -1 after one line
+ * (a pattern that names no cell, rounds past the budget). */
+static int apply_part(const ar_cli_t *cli, ar_plan_t *plan)
+{
+    if (cli->round_first) {
+        long budget = ar_plan_trial_budget(plan);
+        if (cli->round_last > budget) {
+            ar_diag_error("--rounds %ld-%ld: the request has %ld round(s) (trials per cell)",
+                          cli->round_first, cli->round_last, budget);
+            return -1;
+        }
+        plan->round_first = cli->round_first - 1;
+        plan->round_end = cli->round_last;
+    }
+    if (!cli->cell_globs)
+        return 0;
+    plan->in_part = ar_xcalloc(plan->cell_count + 1, 1);
+    for (size_t g = 0; g < cli->cell_glob_count; g++) {
+        int matched = 0;
+        for (size_t c = 0; c < plan->cell_count; c++)
+            if (fnmatch(cli->cell_globs[g], plan->cells[c].name, 0) == 0)
+                matched = plan->in_part[c] = 1;
+        if (!matched) {
+            char *names = cell_names(plan);
+            ar_diag_error("--cells '%s' matches no cell; the cells are: %s",
+                          cli->cell_globs[g], names);
+            free(names);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 /* Chosen ranks with no launcher anywhere: every trial profiles this one
  * process, so the list changes nothing; said once. */
@@ -80,6 +131,11 @@ int ar_cmd_build_plan(const ar_cli_t *cli, const ar_registry_t *registry,
         if (cli->mode == AR_MODE_RUN || cli->mode == AR_MODE_DRY_RUN) {
             note_ranks_unused(*plan);
             check_knobs(*plan);
+        }
+        if (apply_part(cli, *plan) != 0) {
+            ar_plan_free(*plan);
+            *plan = NULL;
+            return AR_EXIT_USAGE;
         }
         return AR_EXIT_OK;
     }

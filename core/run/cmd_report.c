@@ -18,7 +18,7 @@
 #include "report/cell_reports.h"
 #include "report/matrix.h"
 #include "report/perf_md.h"
-#include "sweep/lock.h"
+#include "record/lock.h"
 #include "sys/files.h"
 #include "xalloc.h"
 

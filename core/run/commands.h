@@ -40,6 +40,9 @@ int ar_cmd_check(const ar_cli_t *cli, char *const *dirs);
 double ar_cmd_check_timeout(void);
 /* --report and --compare read run directories only: no collector is loaded. */
 int ar_cmd_report(const ar_cli_t *cli);
+/* --merge RUN_DIR: --report, then one line per cell with rounds missing
+ * (exit 1 then) (cmd_merge.c). */
+int ar_cmd_merge(const ar_cli_t *cli);
 int ar_cmd_compare(const ar_cli_t *cli);
 /* Gate run_b against run_a with the command line's options: the text (or,
  * with --json, the JSON) on stdout, the JSON also written to json_path

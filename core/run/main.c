@@ -52,15 +52,16 @@ int main(int argc, char **argv)
         ar_cli_free(&cli);
         return AR_EXIT_OK;
     }
-    if (cli.mode == AR_MODE_REPORT) {
+    if (cli.mode == AR_MODE_REPORT || cli.mode == AR_MODE_MERGE) {
         /* Taken between two cells, so that no temporary file is left; a
          * size limit is a loud write error, as in a run. */
         ar_spawn_block_signals();
         signal(SIGXFSZ, SIG_IGN);
     }
     if (cli.mode == AR_MODE_REPORT || cli.mode == AR_MODE_COMPARE
-        || cli.mode == AR_MODE_HISTORY) {
+        || cli.mode == AR_MODE_HISTORY || cli.mode == AR_MODE_MERGE) {
         int status = cli.mode == AR_MODE_REPORT    ? ar_cmd_report(&cli)
+                     : cli.mode == AR_MODE_MERGE   ? ar_cmd_merge(&cli)
                      : cli.mode == AR_MODE_HISTORY ? ar_cmd_history(&cli)
                                                    : ar_cmd_compare(&cli);
         ar_cli_free(&cli);

@@ -12,7 +12,7 @@
  * timeline lines up the ranks of one node: sweep/rank_node.h), takes the
  * run directory RUN_DIR's flock() shared on a descriptor PROGRAM and all it
  * starts inherit (so a rank that outlives its aorta-run keeps the run
- * directory from being resumed under it: sweep/lock.c), and execs
+ * directory from being resumed under it: record/lock.c), and execs
  * PROGRAM.  No shell: PROGRAM is looked up
  * on PATH and run with execve().  Exit status, as env(1): 125 for its own
  * errors, 126 when PROGRAM cannot run, 127 when it is not found.

@@ -301,6 +301,7 @@ void ar_plan_free(ar_plan_t *plan)
         aorta_env_free(plan->cells[i].env);
     }
     free(plan->cells);
+    free(plan->in_part);
     for (size_t i = 0; i < plan->collector_count; i++) {
         aorta_options_free(plan->collectors[i].given);
         aorta_options_free(plan->collectors[i].effective);
@@ -327,6 +328,21 @@ int ar_plan_per_rank(const ar_plan_t *plan)
 int ar_plan_profiles_rank(const ar_plan_t *plan, long rank)
 {
     return plan->rank_count == 0 || ar_rank_list_has(plan->ranks, plan->rank_count, rank);
+}
+
+int ar_plan_is_part(const ar_plan_t *plan)
+{
+    return plan->in_part != NULL || plan->round_end > 0;
+}
+
+int ar_plan_runs_cell(const ar_plan_t *plan, size_t index)
+{
+    return !plan->in_part || plan->in_part[index];
+}
+
+int ar_plan_runs_round(const ar_plan_t *plan, long t)
+{
+    return plan->round_end == 0 || (t >= plan->round_first && t < plan->round_end);
 }
 
 long ar_plan_trial_budget(const ar_plan_t *plan)

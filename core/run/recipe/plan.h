@@ -89,6 +89,10 @@ typedef struct ar_plan {
     uint64_t order_seed;             /* the seed of the rounds' order: the request's (the
                                       * ticket, the cells, the budget), so that every rank
                                       * and a resumed run derive the same one; < 2^53 */
+    unsigned char *in_part;          /* --cells: per cell, 1 when this part runs it; NULL:
+                                      * every cell (ar_plan_runs_cell()) */
+    long round_first, round_end;     /* --rounds: rounds round_first .. round_end - 1
+                                      * (0-based); round_end 0: every round */
     int summary_to_stderr;           /* the sweep's summary on stderr: stdout holds a
                                       * comparison's JSON alone (--against --json) */
 } ar_plan_t;
@@ -98,6 +102,14 @@ typedef struct ar_plan {
 int ar_plan_build(const ar_plan_request_t *request, const ar_registry_t *registry,
                      ar_plan_t **out, char **error);
 void ar_plan_free(ar_plan_t *plan);
+
+/* Whether this run is a part of its request (--cells or --rounds): the
+ * cells it does not run are read back from their records. */
+int ar_plan_is_part(const ar_plan_t *plan);
+/* Whether this part runs cell index (every cell without --cells). */
+int ar_plan_runs_cell(const ar_plan_t *plan, size_t index);
+/* Whether this part runs trial round t (0-based). */
+int ar_plan_runs_round(const ar_plan_t *plan, long t);
 
 /* Trials per cell: stop_after's max_trials when set, else trials. */
 long ar_plan_trial_budget(const ar_plan_t *plan);

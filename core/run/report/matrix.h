@@ -21,6 +21,9 @@ typedef struct ar_cell_result {
     int resumed;                 /* taken from a prior run, not executed */
     size_t resumed_trials;       /* its first trials taken from a prior run (a cell resumed
                                   * within its rounds: interleaved or random order) */
+    size_t ran_here;             /* trials this run ran (the rest came from disk) */
+    int absent;                  /* a cell another part runs, with no record yet: left out
+                                  * of the reports */
     char *error;                 /* the whole cell did not run: why; else NULL */
     char *stop_after_note;       /* why stop_after ended the cell early, else NULL */
 } ar_cell_result_t;

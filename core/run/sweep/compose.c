@@ -192,7 +192,7 @@ static aorta_argv_t *enclose(composing_t *c, const aorta_argv_t *command)
         add_rank_choice(c, command);
     aorta_argv_t *current = c->current;
     if (c->rank_step) {
-        /* Each rank holds the run directory while it lives (sweep/lock.c). */
+        /* Each rank holds the run directory while it lives (record/lock.c). */
         aorta_argv_push(c->rank_step, "--hold");
         aorta_argv_push(c->rank_step, c->run_dir);
         aorta_argv_push(c->rank_step, "--");

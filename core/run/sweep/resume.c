@@ -4,7 +4,11 @@
 
 #include "sweep/resume.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "sweep/progress.h"
@@ -226,4 +230,99 @@ int ar_resume_cell(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t 
                    cell, take);
     *result = loaded;
     return 1;
+}
+
+/* Whether trial t of cell cell_index is complete and this request's. */
+int ar_resume_trial_done(const ar_run_ctx_t *ctx, size_t cell_index, long t)
+{
+    char *verdict = complete_verdict(ctx, ctx->plan->cells[cell_index].name, (int)t);
+    if (!verdict)
+        return 0;
+    free(verdict);
+    if (!ctx->requests)
+        return 1;
+    const char *cell = ctx->plan->cells[cell_index].name;
+    char *rel = ar_trial_json_rel(cell, (int)t);
+    char *path = ar_xasprintf("%s/%s", ctx->run_dir, rel);
+    ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+    char *changed = json ? ar_request_mismatch(&ctx->requests[cell_index], json) : NULL;
+    int done = json && !changed;
+    free(changed);
+    ar_json_free(json);
+    free(path);
+    free(rel);
+    return done;
+}
+
+size_t ar_resume_records(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result)
+{
+    const char *cell = ctx->plan->cells[cell_index].name;
+    ar_cell_result_t loaded = {0};
+    for (long t = 0; t < ar_plan_trial_budget(ctx->plan); t++) {
+        if (!ar_resume_trial_done(ctx, cell_index, t))
+            continue;
+        char *rel = ar_trial_json_rel(cell, (int)t);
+        char *path = ar_xasprintf("%s/%s", ctx->run_dir, rel);
+        char *display = ar_xasprintf("%s/%s", ctx->display_dir, rel);
+        ar_json_t *json = ar_json_read_file(path, RECORD_MAX_BYTES, RECORD_MAX_DEPTH);
+        ar_outcome_t outcome;
+        if (json && ar_outcome_from_json(json, (int)t, display, &outcome) == 0)
+            ar_cell_result_add(&loaded, &outcome);
+        ar_json_free(json);
+        free(display);
+        free(path);
+        free(rel);
+    }
+    if (!loaded.count)
+        return 0;
+    ar_cell_result_clear(result);
+    loaded.resumed_trials = loaded.count;
+    *result = loaded;
+    return loaded.count;
+}
+
+/* Whether name is a cell of the plan. */
+static int plan_cell(const ar_plan_t *plan, const char *name)
+{
+    for (size_t c = 0; c < plan->cell_count; c++)
+        if (!strcmp(plan->cells[c].name, name))
+            return 1;
+    return 0;
+}
+
+char *ar_resume_foreign_cells(const ar_run_ctx_t *ctx)
+{
+    int fd = openat(ctx->run_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    char *names = NULL;
+    size_t count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        struct stat st;
+        char *records = ar_xasprintf("%s/" AR_WORKLOAD, entry->d_name);
+        int cell = entry->d_name[0] != '.' && !plan_cell(ctx->plan, entry->d_name)
+                   && fstatat(ctx->run_fd, records, &st, AT_SYMLINK_NOFOLLOW) == 0
+                   && S_ISDIR(st.st_mode);
+        free(records);
+        if (!cell)
+            continue;
+        if (count++ < 5) {
+            char *more = ar_xasprintf("%s%s%s", names ? names : "", names ? ", " : "",
+                                      entry->d_name);
+            free(names);
+            names = more;
+        }
+    }
+    closedir(dir);
+    if (count > 5) {
+        char *more = ar_xasprintf("%s and %zu more", names, count - 5);
+        free(names);
+        names = more;
+    }
+    return names;
 }

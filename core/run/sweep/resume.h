@@ -37,6 +37,21 @@ int ar_resume_check(const ar_run_ctx_t *ctx, char **error);
 long ar_resume_prefix(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result,
                       long *events);
 
+/* Whether trial t of cell cell_index is complete and recorded for this
+ * request (a part skips it). */
+int ar_resume_trial_done(const ar_run_ctx_t *ctx, size_t cell_index, long t);
+
+/* A part of the request (--cells, --rounds): every complete trial of cell
+ * cell_index recorded for this request, in trial order, gaps allowed,
+ * replacing *result (cleared first) when there is at least one.  Returns
+ * how many were loaded; 0 leaves *result untouched. */
+size_t ar_resume_records(const ar_run_ctx_t *ctx, size_t cell_index, ar_cell_result_t *result);
+
+/* The cell folders of the run directory (each holding trial records) that
+ * are no cell of this plan: another request's, which its matrix.json would
+ * leave out.  "A, B and N more", or NULL when there is none (free it). */
+char *ar_resume_foreign_cells(const ar_run_ctx_t *ctx);
+
 /* The note of a cell that stop_after ended (events reached) in matrix.json. */
 char *ar_resume_stop_note(const ar_plan_t *plan, long events, long trials);
 

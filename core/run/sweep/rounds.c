@@ -23,6 +23,7 @@ typedef struct cell_state {
     long events;     /* stop_after's events so far */
     int done;        /* nothing more to run: budget, stop_after, or resumed */
     int begun;       /* its warm-ups ran: it began in this run */
+    long ran;        /* trials it ran in this run */
     double started;  /* monotonic, when it began (or was resumed) */
 } cell_state_t;
 
@@ -59,6 +60,24 @@ static void log_cell_start(const rounds_t *r, size_t c)
                 plan->has_stop_after ? "up to " : "", r->budget);
 }
 
+/* A cell another part runs (--cells): its records so far, in the reports
+ * as a resumed cell, or left out of them while it has none. */
+static void read_other_part(rounds_t *r, size_t c)
+{
+    r->cells[c].done = 1;
+    ar_live_cell_done(0);
+    ar_rounds_read_part(r->ctx, c, &r->results[c]);
+}
+
+/* The trials of cell c this part runs: its rounds, less those on record. */
+static long part_trials(const rounds_t *r, size_t c)
+{
+    long count = 0;
+    for (long t = r->cells[c].next; t < r->budget; t++)
+        count += ar_plan_runs_round(r->plan, t) && !ar_resume_trial_done(r->ctx, c, t);
+    return count;
+}
+
 /* Each cell from disk: whole (today's rule, every order), or in rounds its
  * complete prefix, from which it continues. */
 static void resume_cells(rounds_t *r)
@@ -66,6 +85,10 @@ static void resume_cells(rounds_t *r)
     for (size_t c = 0; c < r->plan->cell_count; c++) {
         cell_state_t *state = &r->cells[c];
         state->started = ar_clock_monotonic();
+        if (!ar_plan_runs_cell(r->plan, c)) {
+            read_other_part(r, c);
+            continue;
+        }
         if (ar_resume_cell(r->ctx, c, &r->results[c])) {
             state->done = 1;
             log_cell_start(r, c);
@@ -80,7 +103,8 @@ static void resume_cells(rounds_t *r)
             ar_progress(r->plan->verbose, "cell '%s': trials 1-%ld already complete -- "
                                           "continuing from trial %ld",
                         r->plan->cells[c].name, state->next, state->next + 1);
-        ar_live_cell_done(r->budget - state->next);
+        ar_live_cell_done(ar_plan_is_part(r->plan) ? part_trials(r, c)
+                                                   : r->budget - state->next);
         if (r->plan->has_stop_after && state->events >= r->plan->stop_events) {
             state->done = 1;
             ar_live_cell_done(state->next); /* none of the rest runs */
@@ -148,6 +172,7 @@ static int run_slot(rounds_t *r, size_t c, long t)
     int event = plan->has_stop_after && !strcmp(outcome.verdict, plan->stop_event_verdict);
     ar_cell_result_add(&r->results[c], &outcome);
     state->next = t + 1;
+    state->ran++;
     if (interrupted)
         return interrupted;
     state->events += event;
@@ -178,7 +203,8 @@ static int run_sequence(rounds_t *r)
     for (size_t i = 0; i < count && !interrupted; i++) {
         size_t c = slots[i].cell;
         long t = slots[i].trial;
-        if (r->cells[c].done || t < r->cells[c].next)
+        if (r->cells[c].done || t < r->cells[c].next || !ar_plan_runs_round(r->plan, t)
+            || (ar_plan_is_part(r->plan) && ar_resume_trial_done(r->ctx, c, t)))
             continue;
         interrupted = ar_spawn_take_interrupt();
         if (interrupted)
@@ -206,6 +232,29 @@ int ar_rounds_run(const ar_run_ctx_t *ctx, ar_cell_result_t *results)
         resume_cells(&r);
         interrupted = run_sequence(&r);
     }
+    for (size_t c = 0; c < plan->cell_count; c++)
+        results[c].ran_here = (size_t)r.cells[c].ran;
     free(r.cells);
     return interrupted;
+}
+
+void ar_rounds_read_part(const ar_run_ctx_t *ctx, size_t c, ar_cell_result_t *result)
+{
+    const ar_plan_t *plan = ctx->plan;
+    if (!ar_plan_is_part(plan) || result->error)
+        return;
+    if (!ar_plan_runs_cell(plan, c)) {
+        ar_cell_result_clear(result);
+        if (ar_resume_records(ctx, c, result))
+            result->resumed = 1;
+        else
+            result->absent = 1;
+        return;
+    }
+    size_t ran = result->ran_here;
+    if (ar_resume_records(ctx, c, result)) {
+        result->resumed = ran == 0;
+        result->resumed_trials = result->count - ran;
+        result->ran_here = ran;
+    }
 }

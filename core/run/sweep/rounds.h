@@ -16,4 +16,11 @@
  * caller says why). */
 int ar_rounds_run(const ar_run_ctx_t *ctx, ar_cell_result_t *results);
 
+/* A part of the request (--cells, --rounds; nothing otherwise): cell c's
+ * result again from every record on disk, this part's trials and the other
+ * parts' (a cell another part runs without a record yet: absent).  Under
+ * the run lock, just before the reports, so that the part that writes them
+ * last has every part's trials. */
+void ar_rounds_read_part(const ar_run_ctx_t *ctx, size_t c, ar_cell_result_t *result);
+
 #endif

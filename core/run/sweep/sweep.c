@@ -25,7 +25,7 @@
 #include "aorta/collector.h"
 #include "record/gpu_state.h"
 #include "record/host_env.h"
-#include "sweep/lock.h"
+#include "record/lock.h"
 #include "report/matrix.h"
 #include "report/cell_reports.h"
 #include "report/capture_gaps.h"
@@ -47,6 +47,10 @@
 #include "xalloc.h"
 
 extern char **environ;
+
+/* How long a part waits for the run lock while another part of the
+ * request writes the run's reports (decisions.md section 11, Clusters). */
+#define AR_PART_LOCK_WAIT_SEC 120.0
 
 static const char *signal_name(int sig)
 {
@@ -196,9 +200,9 @@ static void carry_first_run(const ar_run_ctx_t *ctx, const ar_cell_result_t *res
     ar_json_free(prior);
 }
 
-static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *results,
-                         const char *stamp, ar_json_t *warnings, double wall_sec,
-                         int *interrupted)
+static int write_reports(const ar_run_ctx_t *ctx, const ar_plan_t *whole,
+                         const ar_cell_result_t *results, const char *stamp,
+                         ar_json_t *warnings, double wall_sec, int *interrupted)
 {
     const ar_plan_t *plan = ctx->plan;
     char digest[65];
@@ -209,7 +213,7 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
      * after upstream's). */
     ar_json_set(matrix, "run_wall_clock_sec", ar_json_double(wall_sec));
     carry_first_run(ctx, results, matrix);
-    ar_json_set(matrix, "order", ar_order_json(plan));
+    ar_json_set(matrix, "order", ar_order_json(whole)); /* every part's order */
     ar_json_t *prov = provenance(ctx, results);
     add_gpu_tally(plan, results, prov);
     ar_json_set(matrix, "provenance", prov);
@@ -259,6 +263,37 @@ static int write_reports(const ar_run_ctx_t *ctx, const ar_cell_result_t *result
     return status;
 }
 
+/* What the reports cover (--cells): every cell but another part's that
+ * has no record yet.  *view is the plan, *vctx the context with those
+ * cells left out, results moved up in their place (swapped: each result is
+ * still cleared once); free view->cells and vctx->requests after. */
+static void report_view(const ar_run_ctx_t *ctx, ar_cell_result_t *results, ar_plan_t *view,
+                        ar_run_ctx_t *vctx)
+{
+    const ar_plan_t *plan = ctx->plan;
+    *view = *plan;
+    *vctx = *ctx;
+    view->in_part = NULL;
+    view->cells = ar_xcalloc(plan->cell_count + 1, sizeof *view->cells);
+    ar_request_t *requests = ar_xcalloc(plan->cell_count + 1, sizeof *requests);
+    size_t kept = 0;
+    for (size_t c = 0; c < plan->cell_count; c++) {
+        if (results[c].absent)
+            continue;
+        view->cells[kept] = plan->cells[c];
+        if (ctx->requests)
+            requests[kept] = ctx->requests[c];
+        ar_cell_result_t swap = results[kept];
+        results[kept++] = results[c];
+        results[c] = swap;
+    }
+    view->cell_count = kept;
+    vctx->plan = view;
+    vctx->requests = ctx->requests ? requests : NULL;
+    if (!ctx->requests)
+        free(requests);
+}
+
 /* Every cell's trials in the plan's order; a cell that had not begun
  * when the sweep was interrupted is an error. */
 static void sweep(const ar_run_ctx_t *ctx, ar_cell_result_t *results, int *interrupted)
@@ -266,7 +301,7 @@ static void sweep(const ar_run_ctx_t *ctx, ar_cell_result_t *results, int *inter
     const ar_plan_t *plan = ctx->plan;
     *interrupted = ar_rounds_run(ctx, results);
     for (size_t c = 0; *interrupted && c < plan->cell_count; c++) {
-        if (results[c].count || results[c].resumed)
+        if (results[c].count || results[c].resumed || results[c].absent)
             continue;
         results[c].error = ar_xasprintf("not run: aorta-run was interrupted by %s",
                                         signal_name(*interrupted));
@@ -312,7 +347,23 @@ static void locked_run(ar_run_ctx_t *ctx, ar_sweep_end_t *end)
     }
     double wall_sec = ar_clock_monotonic() - started;
     int report_interrupt = 0;
-    int missing = write_reports(ctx, results, stamp, warnings, wall_sec, &report_interrupt);
+    /* A part writes the run's reports under the run lock, held this long
+     * only, with every part's records as they are then. */
+    ar_lock_t *report_lock = NULL;
+    if (ar_plan_is_part(plan)) {
+        report_lock = ar_lock_wait(ctx->run_dir, AR_PART_LOCK_WAIT_SEC);
+        for (size_t c = 0; report_lock && c < plan->cell_count; c++)
+            ar_rounds_read_part(ctx, c, &results[c]);
+    }
+    ar_plan_t view;
+    ar_run_ctx_t vctx;
+    report_view(ctx, results, &view, &vctx);
+    plan = &view;
+    int missing = ar_plan_is_part(ctx->plan) && !report_lock
+                      ? AR_SUMMARY_NO_MATRIX | AR_SUMMARY_NO_PERF | AR_SUMMARY_INCOMPLETE
+                      : write_reports(&vctx, ctx->plan, results, stamp, warnings, wall_sec,
+                                      &report_interrupt);
+    ar_lock_release(report_lock);
     if (*ctx->write_failed)
         missing |= AR_SUMMARY_INCOMPLETE;
     end->incomplete = missing != 0;
@@ -324,9 +375,11 @@ static void locked_run(ar_run_ctx_t *ctx, ar_sweep_end_t *end)
     FILE *out = plan->summary_to_stderr ? stderr : stdout;
     ar_summary_print_failure_log(out, plan, results, ctx->run_fd, ctx->display_dir);
     ar_summary_print(out, plan, results, ctx->display_dir, interrupted, missing, wall_sec);
-    for (size_t i = 0; i < plan->cell_count; i++)
+    for (size_t i = 0; i < ctx->plan->cell_count; i++)
         ar_cell_result_clear(&results[i]);
     free(results);
+    free(view.cells);
+    free((void *)vctx.requests);
     /* The sweep was whole when its reports were not. */
     end->interrupted = interrupted ? interrupted : report_interrupt;
 }
@@ -339,6 +392,8 @@ static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
 {
     const ar_plan_t *plan = ctx->plan;
     for (size_t c = 0; plan->fresh && c < plan->cell_count; c++) {
+        if (!ar_plan_runs_cell(plan, c))
+            continue; /* another part's */
         char *why = NULL;
         if (ar_nofollow_remove_tree_at(ctx->run_fd, plan->cells[c].name, &why) != 0) {
             ar_diag_error("--fresh: cannot empty %s/%s: %s", ctx->display_dir,
@@ -348,6 +403,15 @@ static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
             return -1;
         }
     }
+    char *foreign = ar_resume_foreign_cells(ctx);
+    if (foreign) {
+        ar_diag_error("cannot run into %s: it holds cell(s) of another request (%s) that this "
+                      "run's matrix.json would leave out; use a new --ticket or --output",
+                      ctx->display_dir, foreign);
+        free(foreign);
+        end->stale = 1;
+        return -1;
+    }
     char *error = NULL;
     if (ar_resume_check(ctx, &error) != 0) {
         ar_diag_error("%s", error);
@@ -356,6 +420,72 @@ static int prepare_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
         return -1;
     }
     return 0;
+}
+
+/* Release the trials' locks (NULL entries skipped) and free the array. */
+static void release_cells(const ar_plan_t *plan, ar_lock_t **locks)
+{
+    size_t count = plan->cell_count * (size_t)ar_plan_trial_budget(plan);
+    for (size_t i = 0; locks && i < count; i++)
+        ar_lock_release(locks[i]);
+    free(locks);
+}
+
+/* The lock of each trial this run runs (its cells, its rounds),
+ * CELL/.aorta-part-T.lock, the cell's directory made first: so two parts
+ * of one request share a cell when their rounds do not meet, and a whole
+ * run never starts beside a part.  NULL when one is held (all released, the
+ * reason reported). */
+static ar_lock_t **take_cells(const ar_run_ctx_t *ctx)
+{
+    const ar_plan_t *plan = ctx->plan;
+    long budget = ar_plan_trial_budget(plan);
+    ar_lock_t **locks = ar_xcalloc(plan->cell_count * (size_t)budget + 1, sizeof *locks);
+    for (size_t c = 0; c < plan->cell_count; c++) {
+        if (!ar_plan_runs_cell(plan, c))
+            continue;
+        char *cell_dir = ar_xasprintf("%s/%s", ctx->run_dir, plan->cells[c].name);
+        int made = ar_mkdir_p(cell_dir, 0755) == 0;
+        if (!made)
+            ar_diag_error("cannot create the cell directory %s/%s: %s", ctx->display_dir,
+                          plan->cells[c].name, strerror(errno));
+        for (long t = 0; made && t < budget; t++) {
+            if (!ar_plan_runs_round(plan, t))
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, ".aorta-part-%ld.lock", t);
+            size_t at = c * (size_t)budget + (size_t)t;
+            locks[at] = ar_lock_file(cell_dir, name);
+            made = locks[at] != NULL;
+        }
+        free(cell_dir);
+        if (!made) {
+            release_cells(plan, locks);
+            return NULL;
+        }
+    }
+    return locks;
+}
+
+/* Under the run lock: the trials' locks, then --fresh and the stale check
+ * (prepare_cells(); --fresh removes a cell's lock files with its tree, so
+ * they are taken again after it).  NULL when the run cannot go on
+ * (reported, *end set). */
+static ar_lock_t **lock_cells(const ar_run_ctx_t *ctx, ar_sweep_end_t *end)
+{
+    ar_lock_t **locks = take_cells(ctx);
+    if (locks && ctx->plan->fresh) {
+        release_cells(ctx->plan, locks);
+        locks = prepare_cells(ctx, end) == 0 ? take_cells(ctx) : NULL;
+        end->incomplete |= !locks && !end->stale;
+        return locks;
+    }
+    if (locks && prepare_cells(ctx, end) != 0) {
+        release_cells(ctx->plan, locks);
+        return NULL;
+    }
+    end->incomplete |= !locks;
+    return locks;
 }
 
 void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end)
@@ -398,17 +528,25 @@ void ar_sweep_run(const ar_plan_t *plan, ar_sweep_end_t *end)
         end->incomplete = 1;
         return;
     }
-    ar_lock_t *lock = ar_lock_acquire(ctx.run_dir);
-    end->incomplete = lock == NULL;
+    /* A part waits for another part's reports; a whole run never waits. */
+    ar_lock_t *lock = ar_plan_is_part(plan) ? ar_lock_wait(ctx.run_dir, AR_PART_LOCK_WAIT_SEC)
+                                            : ar_lock_acquire(ctx.run_dir);
     ar_request_t *requests = ar_request_compute(plan);
     ctx.requests = requests;
-    if (lock && prepare_cells(&ctx, end) == 0) {
+    ar_lock_t **cells = lock ? lock_cells(&ctx, end) : NULL;
+    end->incomplete |= lock == NULL;
+    if (cells) {
+        /* A part holds only its trials while it runs (other parts run theirs). */
+        if (ar_plan_is_part(plan)) {
+            ar_lock_release(lock);
+            lock = NULL;
+        }
         ctx.base_env = aorta_env_from_environ(environ);
         ctx.kill_grace_sec = ar_run_kill_grace();
         locked_run(&ctx, end);
+        release_cells(plan, cells);
     }
-    if (lock)
-        ar_lock_release(lock);
+    ar_lock_release(lock);
     free(requests);
     ar_host_env_free(ctx.host_env);
     aorta_env_free(ctx.base_env);

@@ -111,7 +111,7 @@ START_TEST(launcher_goes_outside_every_collector)
     ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 7), "/c/_subprocess/t/badparse/rank%AORTA_RANK%"));
     ck_assert_str_eq(aorta_argv_at(out, 8), "--mkdir");
     ck_assert_ptr_nonnull(strstr(aorta_argv_at(out, 9), "/c/_subprocess/t/good/rank%AORTA_RANK%"));
-    /* Then each rank holds the run directory while it lives (sweep/lock.c). */
+    /* Then each rank holds the run directory while it lives (record/lock.c). */
     ck_assert_str_eq(aorta_argv_at(out, 10), "--hold");
     ck_assert_str_eq(aorta_argv_at(out, 11), run_dir);
     ck_assert_str_eq(aorta_argv_at(out, 12), "--");

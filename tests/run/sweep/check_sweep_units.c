@@ -15,7 +15,7 @@
 
 #include "aorta/collector.h"
 #include "record/host_env.h"
-#include "sweep/lock.h"
+#include "record/lock.h"
 #include "report/matrix.h"
 #include "record/outcome.h"
 #include "report/perf_md.h"

@@ -14,7 +14,7 @@
 #include "config.h"
 
 #include "sys/diag.h"
-#include "sweep/lock.h"
+#include "record/lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +37,9 @@ struct ar_lock {
 };
 
 #define LOCK_MAX_BYTES 4096
+
+/* Set while ar_lock_wait() tries again: a busy lock is not reported. */
+static int quiet;
 
 static void host_name(char *out, size_t size)
 {
@@ -83,24 +86,24 @@ static int judge_existing(const char *path, const char *host, int busy)
     int readable = held && pid > 0 && holder_host;
     int status = 0;
     if (readable && strcmp(holder_host, host) != 0) {
-        ar_diag_error("the run directory is locked by aorta-run pid %ld on host %s (since %s): "
+        if (!quiet) ar_diag_error("the run directory is locked by aorta-run pid %ld on host %s (since %s): "
                      "%s; if that run is gone, delete the lock file",
                      pid, holder_host, since ? since : "?", path);
         status = -1;
     } else if (readable && process_alive(pid)) {
-        ar_diag_error("the run directory is in use by aorta-run pid %ld (since %s): %s; wait "
+        if (!quiet) ar_diag_error("the run directory is in use by aorta-run pid %ld (since %s): %s; wait "
                      "for it to finish or choose another --output or --ticket",
                      pid, since ? since : "?", path);
         status = -1;
     } else if (busy && readable) {
-        ar_diag_error("the run directory is still held by a process of a run that is gone "
+        if (!quiet) ar_diag_error("the run directory is still held by a process of a run that is gone "
                       "(aorta-run pid %ld): a rank or a process its trials left may still write "
                       "into it: %s; wait for it to end, or find it with 'fuser -v' on the run "
                       "directory and kill it",
                       pid, path);
         status = -1;
     } else if (busy) {
-        ar_diag_error("the run directory is held by another process and its lock file is gone "
+        if (!quiet) ar_diag_error("the run directory is held by another process and its lock file is gone "
                       "or unreadable (a payload may have deleted it): %s; wait for that run to "
                       "end, or find the process with 'fuser -v' on the run directory",
                       path);
@@ -116,11 +119,12 @@ static int judge_existing(const char *path, const char *host, int busy)
 }
 
 /* The lock file created in dir_fd: 1, or 0 after reporting why. */
-static int take_file(int dir_fd, const char *path, const char *host, int busy)
+static int take_file(int dir_fd, const char *name, const char *path, const char *host,
+                     int busy)
 {
     for (int attempt = 0; attempt < 2; attempt++) {
         int fd = busy ? -1
-                      : openat(dir_fd, AR_LOCK_NAME,
+                      : openat(dir_fd, name,
                                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0) {
             int failed = write_lock(fd, host);
@@ -128,23 +132,23 @@ static int take_file(int dir_fd, const char *path, const char *host, int busy)
             close(fd);
             if (!failed)
                 return 1;
-            unlinkat(dir_fd, AR_LOCK_NAME, 0);
-            ar_diag_error("cannot write the lock %s: %s", path, strerror(saved));
+            unlinkat(dir_fd, name, 0);
+            if (!quiet) ar_diag_error("cannot write the lock %s: %s", path, strerror(saved));
             return 0;
         }
         if (!busy && errno != EEXIST) {
-            ar_diag_error("cannot create the lock %s: %s", path, strerror(errno));
+            if (!quiet) ar_diag_error("cannot create the lock %s: %s", path, strerror(errno));
             return 0;
         }
         if (attempt > 0) {
-            ar_diag_error("cannot take the lock %s: it came back after the stale one was removed",
+            if (!quiet) ar_diag_error("cannot take the lock %s: it came back after the stale one was removed",
                          path);
             return 0;
         }
         if (judge_existing(path, host, busy) != 0)
             return 0;
-        if (unlinkat(dir_fd, AR_LOCK_NAME, 0) != 0 && errno != ENOENT) {
-            ar_diag_error("cannot remove the stale lock %s: %s", path, strerror(errno));
+        if (unlinkat(dir_fd, name, 0) != 0 && errno != ENOENT) {
+            if (!quiet) ar_diag_error("cannot remove the stale lock %s: %s", path, strerror(errno));
             return 0;
         }
     }
@@ -166,7 +170,7 @@ ar_lock_t *ar_lock_acquire(const char *run_dir)
     /* Never waiting: a holder may be a run's leftover that never ends. */
     int flocked = flock(dir_fd, LOCK_EX | LOCK_NB) == 0;
     int busy = !flocked && errno == EWOULDBLOCK;
-    int taken = take_file(dir_fd, path, host, busy);
+    int taken = take_file(dir_fd, AR_LOCK_NAME, path, host, busy);
     if (!taken) {
         close(dir_fd);
         free(path);
@@ -185,7 +189,43 @@ void ar_lock_release(ar_lock_t *lock)
     if (!lock)
         return;
     unlink(lock->path);
-    close(lock->dir_fd);
+    if (lock->dir_fd >= 0)
+        close(lock->dir_fd);
     free(lock->path);
     free(lock);
+}
+
+ar_lock_t *ar_lock_wait(const char *dir, double seconds)
+{
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    quiet = 1;
+    ar_lock_t *lock = ar_lock_acquire(dir);
+    for (double waited = 0; !lock && waited < seconds; waited += 0.1) {
+        nanosleep(&pause, NULL);
+        lock = ar_lock_acquire(dir);
+    }
+    quiet = 0;
+    return lock ? lock : ar_lock_acquire(dir);
+}
+
+ar_lock_t *ar_lock_file(const char *dir, const char *name)
+{
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) {
+        ar_diag_error("cannot open the run directory %s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    char *path = ar_xasprintf("%s/%s", dir, name);
+    char host[256];
+    host_name(host, sizeof host);
+    int taken = take_file(dir_fd, name, path, host, 0);
+    close(dir_fd);
+    if (!taken) {
+        free(path);
+        return NULL;
+    }
+    ar_lock_t *lock = ar_xcalloc(1, sizeof *lock);
+    lock->path = path;
+    lock->dir_fd = -1;
+    return lock;
 }

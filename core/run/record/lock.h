@@ -16,6 +16,14 @@ typedef struct ar_lock ar_lock_t;
 /* Take the lock of run_dir (an existing directory).  Returns the lock, or
  * NULL after reporting why on stderr (the run must stop, exit 1). */
 ar_lock_t *ar_lock_acquire(const char *run_dir);
+/* The same, waiting up to seconds while the lock is busy (another part of
+ * the request writing the run's reports); reported only when it gives up. */
+ar_lock_t *ar_lock_wait(const char *dir, double seconds);
+/* A lock file of that name in dir alone, without the directory's flock():
+ * a part's claim on one trial of a cell (CELL/.aorta-part-T.lock), many
+ * held at once without a descriptor each.  The same JSON, the same refusal
+ * of a live holder and takeover of a gone one. */
+ar_lock_t *ar_lock_file(const char *dir, const char *name);
 /* Remove the lock file and free the lock. */
 void ar_lock_release(ar_lock_t *lock);
 
