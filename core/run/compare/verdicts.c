@@ -104,13 +104,15 @@ static kernel_pick_t *pick_kernels(const ar_kagg_table_t *ta, const ar_kagg_tabl
 static size_t bound_kernels(kernel_pick_t *picks, size_t count, size_t shown,
                             size_t *omitted)
 {
-    size_t gated = 0;
+    /* The gated ones first, each group in its order (one pass each). */
+    kernel_pick_t *sorted = ar_xcalloc(count ? count : 1, sizeof *sorted);
+    size_t gated = 0, at = 0;
     for (size_t i = 0; i < count; i++)
-        if (picks[i].gated) {
-            kernel_pick_t keep_it = picks[i];
-            memmove(&picks[gated + 1], &picks[gated], (i - gated) * sizeof *picks);
-            picks[gated++] = keep_it;
-        }
+        gated += picks[i].gated;
+    for (size_t i = 0, rest = gated; i < count; i++)
+        sorted[picks[i].gated ? at++ : rest++] = picks[i];
+    memcpy(picks, sorted, count * sizeof *picks);
+    free(sorted);
     if (!shown || count - gated <= shown)
         return count;
     qsort(picks + gated, count - gated, sizeof *picks, by_change);

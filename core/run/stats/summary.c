@@ -22,12 +22,6 @@ double ar_stats_percentile(const double *sorted, size_t n, double q)
     return sorted[low] + (sorted[high] - sorted[low]) * (index - (double)low);
 }
 
-static int ascending(const void *left, const void *right)
-{
-    double x = *(const double *)left, y = *(const double *)right;
-    return x < y ? -1 : x > y;
-}
-
 ar_stats_status_t ar_stats_summarize(const double *x, size_t n, ar_stats_summary_t *out)
 {
     *out = (ar_stats_summary_t){n, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
@@ -40,7 +34,7 @@ ar_stats_status_t ar_stats_summarize(const double *x, size_t n, ar_stats_summary
     if (!sorted)
         return AR_STATS_NO_MEMORY;
     memcpy(sorted, x, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, ascending);
+    ar_sort_doubles(sorted, n);
     out->mean = ar_stats_mean(x, n);
     out->std = ar_stats_pstdev(x, n);
     out->min = sorted[0];
